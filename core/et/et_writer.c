@@ -1,0 +1,186 @@
+/*
+ * ET writer. Records are packed by protobuf-c, whose proto3 rules match the
+ * reference Python runtime's bytes: ascending field order, packed numeric
+ * lists, defaults omitted, a set oneof member always written.
+ */
+#include "et/et_pb.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+struct vet_writer {
+    FILE *fp;       /* plain output */
+    gzFile gz;      /* gzip output, when the name ends in .gz */
+    char *path;
+    int failed;
+    uint64_t records;
+    arena scratch;
+    uint8_t *buf;
+    size_t cap;
+};
+
+static void set_err(vet_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(vet_error *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+vet_writer *vet_writer_open(const char *path, vet_error *err)
+{
+    vet_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->path = strdup(path))) {
+        free(w);
+        set_err(err, "%s: out of memory", path);
+        return NULL;
+    }
+    arena_init(&w->scratch, 16384);
+    errno = 0;
+    if (ends_with(path, ".gz"))
+        w->gz = gzopen(path, "wb");
+    else
+        w->fp = fopen(path, "wb");
+    if (!w->fp && !w->gz) {
+        set_err(err, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
+        arena_free(&w->scratch);
+        free(w->path);
+        free(w);
+        return NULL;
+    }
+    if (w->fp)
+        setvbuf(w->fp, NULL, _IOFBF, 256 * 1024);
+    return w;
+}
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static int write_bytes(vet_writer *w, const uint8_t *p, size_t len)
+{
+    if (len == 0)
+        return 0;
+    if (w->fp)
+        return fwrite(p, 1, len, w->fp) == len ? 0 : -1;
+    return gzwrite(w->gz, p, (unsigned)len) == (int)len ? 0 : -1;
+}
+
+static int write_message(vet_writer *w, const ProtobufCMessage *m, vet_error *err)
+{
+    size_t len = protobuf_c_message_get_packed_size(m);
+    if (len > UINT32_MAX) {
+        set_err(err, "%s: record %llu is larger than 4 GiB", w->path, (unsigned long long)w->records);
+        return -1;
+    }
+    if (w->cap < len + 10) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < len + 10)
+            cap *= 2;
+        uint8_t *nb = realloc(w->buf, cap);
+        if (!nb) {
+            set_err(err, "%s: out of memory", w->path);
+            return -1;
+        }
+        w->buf = nb;
+        w->cap = cap;
+    }
+    size_t hdr = put_varint(w->buf, len);
+    protobuf_c_message_pack(m, w->buf + hdr);
+    if (write_bytes(w, w->buf, hdr + len) != 0) {
+        w->failed = 1;
+        set_err(err, "%s: write failed: %s", w->path, strerror(errno));
+        return -1;
+    }
+    w->records++;
+    return 0;
+}
+
+int vet_writer_put_metadata(vet_writer *w, const vet_metadata *md, vet_error *err)
+{
+    ChakraProtoMsg__GlobalMetadata pm;
+    arena_reset(&w->scratch);
+    if (et_pb_from_metadata(md, &pm, &w->scratch) != 0) {
+        set_err(err, "%s: metadata: out of memory or invalid attribute kind", w->path);
+        return -1;
+    }
+    return write_message(w, &pm.base, err);
+}
+
+int vet_writer_put_node(vet_writer *w, const vet_node *node, vet_error *err)
+{
+    ChakraProtoMsg__Node pn;
+    arena_reset(&w->scratch);
+    if (et_pb_from_node(node, &pn, &w->scratch) != 0) {
+        set_err(err, "%s: node id %llu: out of memory or invalid attribute kind", w->path,
+                (unsigned long long)node->id);
+        return -1;
+    }
+    return write_message(w, &pn.base, err);
+}
+
+int vet_writer_close(vet_writer *w, vet_error *err)
+{
+    int rc = w->failed ? -1 : 0;
+    if (w->fp && fclose(w->fp) != 0)
+        rc = -1;
+    if (w->gz && gzclose(w->gz) != Z_OK)
+        rc = -1;
+    if (rc != 0)
+        set_err(err, "%s: write failed", w->path);
+    arena_free(&w->scratch);
+    free(w->buf);
+    free(w->path);
+    free(w);
+    return rc;
+}
+
+static int encode(const ProtobufCMessage *m, uint8_t **out, size_t *len)
+{
+    *len = protobuf_c_message_get_packed_size(m);
+    *out = malloc(*len ? *len : 1);
+    if (!*out)
+        return -1;
+    protobuf_c_message_pack(m, *out);
+    return 0;
+}
+
+int vet_encode_node(const vet_node *node, uint8_t **out, size_t *len)
+{
+    arena a;
+    ChakraProtoMsg__Node pn;
+    arena_init(&a, 4096);
+    int rc = et_pb_from_node(node, &pn, &a) == 0 ? encode(&pn.base, out, len) : -1;
+    arena_free(&a);
+    return rc;
+}
+
+int vet_encode_metadata(const vet_metadata *md, uint8_t **out, size_t *len)
+{
+    arena a;
+    ChakraProtoMsg__GlobalMetadata pm;
+    arena_init(&a, 4096);
+    int rc = et_pb_from_metadata(md, &pm, &a) == 0 ? encode(&pm.base, out, len) : -1;
+    arena_free(&a);
+    return rc;
+}

@@ -1,0 +1,15 @@
+# Tests: cmocka unit tests (tests/unit/test_*.c) and end-to-end shell tests
+# (tests/e2e/*.sh) that run the real binaries. Each area keeps its list in a
+# fragment. A shell test exits 77 to be reported as skipped (e.g. when
+# ../shared is not beside the source tree, as in `make distcheck`).
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+UNIT_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
+EXTRA_DIST += tests/e2e/lib.sh tests/data
+
+include $(srcdir)/tests/et.mk
+include $(srcdir)/tests/etcmd.mk
+include $(srcdir)/tests/convert_text.mk
+include $(srcdir)/tests/pytorch.mk
+include $(srcdir)/tests/timeline.mk
+include $(srcdir)/tests/sim.mk

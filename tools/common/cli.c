@@ -1,0 +1,91 @@
+#include "common/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "vimana/et.h"
+
+const char *cli_version(void)
+{
+    return PACKAGE_VERSION;
+}
+
+void cli_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* Does `arg` (up to `len` chars) equal one of the '|'-separated names? */
+static bool matches(const char *arg, size_t len, const char *names)
+{
+    const char *p = names;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(arg, p, n) == 0)
+            return true;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return false;
+}
+
+bool cli_flag(const char *arg, const char *names)
+{
+    return matches(arg, strlen(arg), names);
+}
+
+int cli_option(const char *prog, int argc, char **argv, int *i, const char *names, const char **value)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (!matches(arg, len, names))
+        return 0;
+    if (eq) {
+        *value = eq + 1;
+        return 1;
+    }
+    if (*i + 1 >= argc) {
+        cli_error(prog, "option %s needs a value", arg);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!text[0] || text[0] == '-') {
+        cli_error(prog, "%s: expected a non-negative integer, got '%s'", option, text);
+        return -1;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end) {
+        cli_error(prog, "%s: expected a non-negative integer, got '%s'", option, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_size(const char *prog, const char *option, const char *text, uint64_t *out)
+{
+    if (vet_parse_size(text, out) != 0) {
+        cli_error(prog, "%s: expected a size such as 1048576, 64KiB, 1MiB or 1MB, got '%s'", option, text);
+        return -1;
+    }
+    return 0;
+}

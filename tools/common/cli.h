@@ -1,0 +1,30 @@
+/*
+ * cli.h - small helpers shared by the command-line tools: option matching
+ * for "--name=value" / "--name value" spellings, numbers and sizes with clear
+ * errors, and a uniform error printer.
+ */
+#ifndef VIMANA_TOOLS_CLI_H
+#define VIMANA_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+const char *cli_version(void);
+
+/* Prints "PROG: message\n" to stderr. */
+void cli_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Matches argv[*i] against any of the '|'-separated spellings in `names`
+ * (e.g. "--num-npus|--num_npus"). On a match stores the value, taken from
+ * "--name=value" or from the next argument (advancing *i), and returns 1.
+ * Returns 0 when the argument is another option, -1 when the value is
+ * missing (after printing an error). */
+int cli_option(const char *prog, int argc, char **argv, int *i, const char *names, const char **value);
+/* Matches a flag without value; returns 1 when argv[i] is one of `names`. */
+bool cli_flag(const char *arg, const char *names);
+
+/* Parse with range checks; print "PROG: OPTION: ..." and return -1 on error. */
+int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out);
+int cli_size(const char *prog, const char *option, const char *text, uint64_t *out);
+
+#endif

@@ -1,0 +1,1 @@
+vimana_et_SOURCES += tools/convert_text/stubs.c

@@ -1,0 +1,15 @@
+# Command-line tools. They depend on the ET library only (plus json-c for
+# the JSON-based formats), never on the simulator core.
+bin_PROGRAMS += vimana-et
+vimana_et_SOURCES = \
+	tools/vimana-et/main.c tools/vimana-et/commands.h tools/vimana-et/convert.c \
+	tools/common/cli.c tools/common/cli.h
+vimana_et_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+vimana_et_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
+vimana_et_LDADD = libvimana_et.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
+
+# Each command family keeps its sources in its own fragment.
+include $(srcdir)/tools/etcmd/local.mk
+include $(srcdir)/tools/convert_text/local.mk
+include $(srcdir)/tools/pytorch/local.mk
+include $(srcdir)/tools/timeline/local.mk
