@@ -1,0 +1,8 @@
+# Benchmarks: built by `make bench`, never run by `make check` (speed is
+# measured here, not asserted by timed unit tests).
+EXTRA_PROGRAMS =
+BENCH_BINARIES =
+include $(srcdir)/bench/et.mk
+include $(srcdir)/bench/sim.mk
+bench: $(BENCH_BINARIES)
+.PHONY: bench

@@ -11,5 +11,6 @@ include $(srcdir)/tests/et.mk
 include $(srcdir)/tests/etcmd.mk
 include $(srcdir)/tests/convert_text.mk
 include $(srcdir)/tests/pytorch.mk
+include $(srcdir)/tests/trace_link.mk
 include $(srcdir)/tests/timeline.mk
 include $(srcdir)/tests/sim.mk

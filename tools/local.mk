@@ -12,4 +12,5 @@ vimana_et_LDADD = libvimana_et.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
 include $(srcdir)/tools/etcmd/local.mk
 include $(srcdir)/tools/convert_text/local.mk
 include $(srcdir)/tools/pytorch/local.mk
+include $(srcdir)/tools/trace_link/local.mk
 include $(srcdir)/tools/timeline/local.mk

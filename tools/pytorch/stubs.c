@@ -9,11 +9,3 @@ int cmd_convert_pytorch(int argc, char **argv)
     fprintf(stderr, "vimana-et %s: not built yet\n", argv[0]);
     return 2;
 }
-
-int cmd_link(int argc, char **argv)
-{
-    (void)argc;
-    fprintf(stderr, "vimana-et %s: not built yet\n", argv[0]);
-    return 2;
-}
-

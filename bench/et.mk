@@ -1,0 +1,1 @@
+# ET read/write benchmark

@@ -1,0 +1,1 @@
+# tests for trace_link

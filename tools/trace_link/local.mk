@@ -1,0 +1,1 @@
+vimana_et_SOURCES += tools/trace_link/stubs.c
