@@ -1,0 +1,371 @@
+/*
+ * congestion_aware.so - link-level, store-and-forward analytical network
+ * (shared/spec/simulator.md section 12).
+ *
+ * Each directed link carries one message at a time and queues the others
+ * in FIFO order. A message crosses its route hop by hop; on each hop it
+ * arrives latency + size/bandwidth after it started and frees the link after
+ * size/bandwidth (the arrival is scheduled first, which decides same-tick
+ * order). Messages live in a pooled array, so a send allocates nothing once
+ * the pool has grown.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/network_yaml.h"
+#include "vimana/event_queue.h"
+#include "vimana/network_api.h"
+
+#define NIL UINT32_MAX
+
+typedef struct {
+    uint64_t token;
+    uint64_t bytes;
+    uint32_t cur, dst;      /* device the message is at, and its destination */
+    int32_t step;           /* Ring: +1 or -1 */
+    uint32_t next_pending;  /* link FIFO chain */
+} message;
+
+typedef struct {
+    bool busy;
+    uint32_t head, tail;    /* pending messages */
+    uint32_t src, dst;      /* devices, for statistics */
+    uint64_t bytes, messages;
+    vimana_tick busy_ticks;
+} link_state;
+
+typedef struct congestion_aware {
+    vimana_host host;
+    network_config net;
+    network_dim dim;        /* the single dimension */
+    uint32_t npus;
+    vimana_evq *evq;
+    link_state *links;
+    uint32_t n_links;
+    message *msgs;
+    uint32_t n_msgs, cap_msgs, free_msgs;
+} congestion_aware;
+
+static void log_error(congestion_aware *c, const char *msg)
+{
+    c->host.log(c->host.host, VIMANA_LOG_ERROR, msg);
+}
+
+static void forward_warning(void *ctx, const char *text)
+{
+    congestion_aware *c = ctx;
+    c->host.log(c->host.host, VIMANA_LOG_WARNING, text);
+}
+
+/* ---- topology: link ids and routes ---------------------------------------- */
+
+static uint32_t switch_device(const congestion_aware *c)
+{
+    return c->npus;
+}
+
+/* The directed link from device a to its neighbour b. */
+static uint32_t link_id(const congestion_aware *c, uint32_t a, uint32_t b)
+{
+    uint32_t n = c->npus;
+    switch (c->dim.topology) {
+    case NETWORK_RING:
+        /* Two links per device, one each way; with two NPUs both
+         * neighbours are the same device, so one link each way. */
+        return a * 2 + ((b == (a + 1) % n) ? 0u : 1u);
+    case NETWORK_FULLY_CONNECTED:
+        return a * n + b;
+    case NETWORK_SWITCH:
+        return a == switch_device(c) ? n + b : a;
+    }
+    return 0;
+}
+
+static void init_links(congestion_aware *c)
+{
+    uint32_t n = c->npus;
+    for (uint32_t i = 0; i < c->n_links; i++)
+        c->links[i] = (link_state){.head = NIL, .tail = NIL};
+    for (uint32_t a = 0; a < n; a++) {
+        switch (c->dim.topology) {
+        case NETWORK_RING: {
+            uint32_t next = (a + 1) % n, prev = (a + n - 1) % n;
+            c->links[link_id(c, a, next)].src = a;
+            c->links[link_id(c, a, next)].dst = next;
+            c->links[link_id(c, a, prev)].src = a;
+            c->links[link_id(c, a, prev)].dst = prev;
+            break;
+        }
+        case NETWORK_FULLY_CONNECTED:
+            for (uint32_t b = 0; b < n; b++)
+                c->links[link_id(c, a, b)] = (link_state){.head = NIL, .tail = NIL, .src = a, .dst = b};
+            break;
+        case NETWORK_SWITCH:
+            c->links[link_id(c, a, n)].src = a;
+            c->links[link_id(c, a, n)].dst = n;
+            c->links[link_id(c, n, a)].src = n;
+            c->links[link_id(c, n, a)].dst = a;
+            break;
+        }
+    }
+}
+
+static uint32_t next_device(const congestion_aware *c, const message *m)
+{
+    switch (c->dim.topology) {
+    case NETWORK_RING: return (uint32_t)(((int64_t)m->cur + m->step + c->npus) % c->npus);
+    case NETWORK_FULLY_CONNECTED: return m->dst;
+    case NETWORK_SWITCH: return m->cur == switch_device(c) ? m->dst : switch_device(c);
+    }
+    return m->dst;
+}
+
+/* ---- message pool -------------------------------------------------------- */
+
+static uint32_t msg_alloc(congestion_aware *c)
+{
+    if (c->free_msgs != NIL) {
+        uint32_t i = c->free_msgs;
+        c->free_msgs = c->msgs[i].next_pending;
+        return i;
+    }
+    if (c->n_msgs == c->cap_msgs) {
+        uint32_t cap = c->cap_msgs ? c->cap_msgs * 2 : 1024;
+        message *p = realloc(c->msgs, (size_t)cap * sizeof *p);
+        if (!p)
+            return NIL;
+        c->msgs = p;
+        c->cap_msgs = cap;
+    }
+    return c->n_msgs++;
+}
+
+static void msg_free(congestion_aware *c, uint32_t i)
+{
+    c->msgs[i].next_pending = c->free_msgs;
+    c->free_msgs = i;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+static void on_arrival(void *ctx, uint64_t msg_index);
+static void on_link_free(void *ctx, uint64_t link_index);
+
+static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
+{
+    link_state *l = &c->links[link];
+    const message *m = &c->msgs[mi];
+    double serialization = (double)m->bytes / c->dim.bytes_per_ns;
+    vimana_tick arrive = (vimana_tick)(c->dim.latency_ns + serialization);
+    vimana_tick release = (vimana_tick)serialization;
+    l->busy = true;
+    l->bytes += m->bytes;
+    l->messages++;
+    l->busy_ticks += release;
+    if (vimana_evq_schedule(c->evq, arrive, on_arrival, c, mi) != VIMANA_OK ||
+        vimana_evq_schedule(c->evq, release, on_link_free, c, link) != VIMANA_OK)
+        log_error(c, "congestion_aware: out of memory scheduling an event");
+}
+
+static void forward(congestion_aware *c, uint32_t mi)
+{
+    uint32_t link = link_id(c, c->msgs[mi].cur, next_device(c, &c->msgs[mi]));
+    link_state *l = &c->links[link];
+    if (l->busy) {
+        c->msgs[mi].next_pending = NIL;
+        if (l->tail == NIL)
+            l->head = mi;
+        else
+            c->msgs[l->tail].next_pending = mi;
+        l->tail = mi;
+        return;
+    }
+    start_on_link(c, link, mi);
+}
+
+static void on_link_free(void *ctx, uint64_t link_index)
+{
+    congestion_aware *c = ctx;
+    link_state *l = &c->links[link_index];
+    l->busy = false;
+    if (l->head == NIL)
+        return;
+    uint32_t mi = l->head;
+    l->head = c->msgs[mi].next_pending;
+    if (l->head == NIL)
+        l->tail = NIL;
+    start_on_link(c, (uint32_t)link_index, mi);
+}
+
+static void on_arrival(void *ctx, uint64_t msg_index)
+{
+    congestion_aware *c = ctx;
+    uint32_t mi = (uint32_t)msg_index;
+    message *m = &c->msgs[mi];
+    m->cur = next_device(c, m);
+    if (m->cur != m->dst) {
+        forward(c, mi);
+        return;
+    }
+    uint64_t token = m->token;
+    msg_free(c, mi);
+    c->host.delivered(c->host.host, token);
+}
+
+/* ---- vtable -------------------------------------------------------------- */
+
+static int ca_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
+                   char *err, size_t err_len)
+{
+    congestion_aware *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    c->host = *host;
+    c->free_msgs = NIL;
+    if (network_config_load(params->network_config, &c->net, err, err_len, forward_warning, c) != 0) {
+        free(c);
+        return VIMANA_ERR_CONFIG;
+    }
+    if (c->net.n_dims != 1) {
+        snprintf(err, err_len, "%s: only support 1-dim topology (the congestion-aware backend "
+                 "models one dimension; this network has %u)", params->network_config, c->net.n_dims);
+        free(c);
+        return VIMANA_ERR_CONFIG;
+    }
+    c->dim = c->net.dims[0];
+    c->npus = c->dim.npus;
+    switch (c->dim.topology) {
+    case NETWORK_RING: c->n_links = 2 * c->npus; break;
+    case NETWORK_FULLY_CONNECTED: c->n_links = c->npus * c->npus; break;
+    case NETWORK_SWITCH: c->n_links = 2 * c->npus; break;
+    }
+    c->links = calloc(c->n_links, sizeof *c->links);
+    c->evq = vimana_evq_new();
+    if (!c->links || !c->evq) {
+        snprintf(err, err_len, "out of memory");
+        free(c->links);
+        vimana_evq_free(c->evq);
+        free(c);
+        return VIMANA_ERR_NOMEM;
+    }
+    init_links(c);
+    *ctx = c;
+    return VIMANA_OK;
+}
+
+static void ca_fini(void *ctx)
+{
+    congestion_aware *c = ctx;
+    if (!c)
+        return;
+    vimana_evq_free(c->evq);
+    free(c->links);
+    free(c->msgs);
+    free(c);
+}
+
+static uint32_t ca_num_dims(void *ctx)
+{
+    return ((congestion_aware *)ctx)->net.n_dims;
+}
+
+static uint32_t ca_dim_size(void *ctx, uint32_t dim)
+{
+    congestion_aware *c = ctx;
+    return dim < c->net.n_dims ? c->net.dims[dim].npus : 0;
+}
+
+static double ca_dim_bandwidth(void *ctx, uint32_t dim)
+{
+    congestion_aware *c = ctx;
+    return dim < c->net.n_dims ? c->net.dims[dim].bandwidth_gbps : 0.0;
+}
+
+static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    congestion_aware *c = ctx;
+    (void)tag;
+    if (src >= c->npus || dst >= c->npus || src == dst || bytes == 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "congestion_aware: invalid message %u -> %u of %llu bytes", src, dst,
+                 (unsigned long long)bytes);
+        log_error(c, msg);
+        return VIMANA_ERR_ARGUMENT;
+    }
+    uint32_t mi = msg_alloc(c);
+    if (mi == NIL) {
+        log_error(c, "congestion_aware: out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    message *m = &c->msgs[mi];
+    *m = (message){.token = token, .bytes = bytes, .cur = src, .dst = dst, .step = 1, .next_pending = NIL};
+    if (c->dim.topology == NETWORK_RING) {
+        /* Shortest way round; a tie goes clockwise. */
+        uint32_t cw = (dst + c->npus - src) % c->npus;
+        m->step = cw <= c->npus - cw ? 1 : -1;
+    }
+    forward(c, mi);
+    return VIMANA_OK;
+}
+
+static int ca_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)
+{
+    return vimana_evq_schedule(((congestion_aware *)ctx)->evq, delta, fn, arg, data);
+}
+
+static vimana_tick ca_now(void *ctx)
+{
+    return vimana_evq_now(((congestion_aware *)ctx)->evq);
+}
+
+static int ca_run(void *ctx)
+{
+    vimana_evq_run(((congestion_aware *)ctx)->evq);
+    return VIMANA_OK;
+}
+
+static uint32_t ca_num_links(void *ctx)
+{
+    return ((congestion_aware *)ctx)->n_links;
+}
+
+static int ca_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
+{
+    congestion_aware *c = ctx;
+    if (link >= c->n_links)
+        return VIMANA_ERR_ARGUMENT;
+    const link_state *l = &c->links[link];
+    *out = (vimana_link_stats){.src_device = l->src, .dst_device = l->dst, .bytes = l->bytes,
+                               .messages = l->messages, .busy_ticks = l->busy_ticks};
+    return VIMANA_OK;
+}
+
+static const vimana_backend congestion_aware_backend = {
+    VIMANA_BACKEND_HEADER_INIT,
+    .name = "congestion_aware",
+    .description = "congestion-aware analytical network: store-and-forward, one FIFO per directed link (1-D)",
+    .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS,
+    .init = ca_init,
+    .fini = ca_fini,
+    .num_dims = ca_num_dims,
+    .dim_size = ca_dim_size,
+    .dim_bandwidth = ca_dim_bandwidth,
+    .sim_send = ca_send,
+    .sim_recv = NULL,
+    .schedule = ca_schedule,
+    .now = ca_now,
+    .run = ca_run,
+    .num_links = ca_num_links,
+    .link_stats = ca_link_stats,
+};
+
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
+
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
+{
+    return &congestion_aware_backend;
+}

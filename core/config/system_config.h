@@ -1,0 +1,83 @@
+/*
+ * system_config.h - the system JSON (shared/spec/simulator.md section 5):
+ * scheduling, chunking, collective algorithms per dimension, memory and
+ * compute rates. Every NPU uses the same parsed configuration.
+ */
+#ifndef VIMANA_CONFIG_SYSTEM_CONFIG_H
+#define VIMANA_CONFIG_SYSTEM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sched_policy { SCHED_LIFO, SCHED_FIFO, SCHED_EXPLICIT };
+enum coll_optimization { COLL_OPT_BASELINE, COLL_OPT_LOCAL_BW_AWARE };
+
+/* The four collectives the system layer implements, as array indices. */
+enum coll_kind { COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_KINDS };
+
+enum algo_kind {
+    ALGO_RING,
+    ALGO_DIRECT,
+    ALGO_HALVING_DOUBLING,
+    ALGO_DOUBLE_BINARY_TREE,
+};
+
+/* One entry of an "<coll>-implementation" list. */
+typedef struct algo_spec {
+    enum algo_kind kind;
+    bool one;          /* oneRing / oneDirect / oneHalvingDoubling: one ring over all NPUs */
+    uint32_t window;   /* directN: N (0 = no window) */
+} algo_spec;
+
+/* "per-node-custom-implementation": Chakra node id -> custom ET prefix. */
+typedef struct custom_by_node {
+    uint64_t node_id;
+    char *prefix;
+} custom_by_node;
+
+typedef struct sys_config {
+    char *path;
+    enum sched_policy scheduling_policy;
+    enum coll_optimization collective_optimization;
+    /* Both are required only where the simulation reads them: the
+     * reference leaves them uninitialised when absent. */
+    bool has_scheduling_policy;
+    bool has_collective_optimization;
+    uint64_t endpoint_delay;          /* already scaled by --injection-scale when given */
+    uint32_t active_chunks_per_dimension;
+    uint64_t preferred_dataset_splits;
+    double local_mem_bw_Bps;          /* bytes per second (GB/s x 10^9) */
+    double peak_perf_flops;           /* FLOP/s (TFLOP/s x 10^12) */
+    bool roofline_enabled;
+    bool model_shared_bus;
+    bool trace_enabled;
+    bool replay_only;
+    bool track_local_mem;
+    double L, o, g, G;
+    uint64_t local_reduction_delay;
+    char *local_mem_trace_filename;
+    algo_spec *impl[COLL_KINDS];      /* native algorithm per dimension */
+    uint32_t n_impl[COLL_KINDS];
+    char *custom_impl[COLL_KINDS];    /* custom ET prefix, or NULL */
+    char *per_node_custom_path;
+    custom_by_node *per_node_custom;
+    size_t n_per_node_custom;
+} sys_config;
+
+/* Reads the system JSON. injection_scale multiplies endpoint-delay when the
+ * key is present. Returns 0, or -1 with a one-line message naming the file
+ * and the key. Warnings (unknown keys) go to `warn` when not NULL. */
+int sys_config_load(const char *path, double injection_scale, sys_config *out, char *err,
+                    size_t err_len, void (*warn)(void *ctx, const char *msg), void *warn_ctx);
+void sys_config_free(sys_config *cfg);
+
+/* "ring", "oneDirect8", ... for messages. Writes into buf. */
+const char *algo_spec_name(const algo_spec *a, char *buf, size_t len);
+/* "all-reduce", "reduce-scatter", "all-gather", "all-to-all". */
+const char *coll_kind_name(enum coll_kind k);
+/* Custom ET prefix for a node, or NULL (per-node map first, then the
+ * collective's global custom implementation). */
+const char *sys_config_custom_for(const sys_config *cfg, enum coll_kind kind, uint64_t node_id);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * vimana/event_queue.h - a discrete-event queue for network backends.
+ *
+ * Ordering rules (the ones the simulator's timing depends on):
+ *  - events run in ascending tick order;
+ *  - events of one tick run in the order they were scheduled;
+ *  - an event scheduled for the tick being processed runs in the same pass,
+ *    after everything already queued for that tick.
+ *
+ * Built for millions of events: a hash from tick to a FIFO bucket plus a
+ * binary heap of distinct ticks, with events and buckets kept in pooled
+ * arrays, so scheduling does not allocate once the pools have grown. Not
+ * thread-safe; one queue per simulation.
+ */
+#ifndef VIMANA_EVENT_QUEUE_H
+#define VIMANA_EVENT_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vimana/network_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vimana_evq vimana_evq;
+
+/* Returns NULL when out of memory. */
+vimana_evq *vimana_evq_new(void);
+void vimana_evq_free(vimana_evq *q);
+
+/* Schedules fn(arg, data) at absolute tick `when` (>= now). Returns
+ * VIMANA_OK, VIMANA_ERR_ARGUMENT for a tick in the past, or VIMANA_ERR_NOMEM. */
+int vimana_evq_schedule_at(vimana_evq *q, vimana_tick when, vimana_event_fn fn, void *arg,
+                           uint64_t data);
+/* Same, at now + delta (saturating at UINT64_MAX). */
+int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, void *arg,
+                        uint64_t data);
+
+/* The tick of the events being (or last) processed; 0 before any. */
+vimana_tick vimana_evq_now(const vimana_evq *q);
+
+/* Processes every event of the earliest pending tick. Returns 1 if a tick
+ * was processed, 0 if the queue was empty. */
+int vimana_evq_step(vimana_evq *q);
+/* Processes events until the queue is empty. */
+void vimana_evq_run(vimana_evq *q);
+
+/* Events waiting to run, and events run so far. */
+size_t vimana_evq_pending(const vimana_evq *q);
+uint64_t vimana_evq_executed(const vimana_evq *q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* vimana: simulate a distributed training step from Chakra ETs. */
+#include <stdio.h>
+
+#include "config.h"
+#include "sim/options.h"
+#include "sim/run.h"
+#include "vimana/network_api.h"
+
+int main(int argc, char **argv)
+{
+    sim_options opt;
+    char err[512];
+    switch (sim_options_parse(argc, argv, &opt, err, sizeof err)) {
+    case OPTIONS_HELP:
+        sim_options_usage(stdout);
+        return 0;
+    case OPTIONS_VERSION:
+        printf("vimana %s (network backend ABI %d.%d)\n", PACKAGE_VERSION, VIMANA_NETWORK_ABI_MAJOR,
+               VIMANA_NETWORK_ABI_MINOR);
+        return 0;
+    case OPTIONS_ERROR:
+        fprintf(stderr, "vimana: %s\n", err);
+        return 2;
+    case OPTIONS_RUN:
+        break;
+    }
+    /* The report can be millions of lines: buffer it fully. */
+    static char buffer[1 << 16];
+    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+    return sim_run(&opt, stdout, stderr);
+}

@@ -1,0 +1,174 @@
+#include "sim/options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { ARG_STRING, ARG_UINT, ARG_DOUBLE, ARG_BOOL, ARG_FLAG } arg_type;
+
+typedef struct flag_spec {
+    const char *name;
+    arg_type type;
+    size_t offset;          /* into sim_options, or SIZE_MAX for accepted-but-unused */
+    const char *help;
+} flag_spec;
+
+#define OPT(field) offsetof(sim_options, field)
+#define UNUSED_FLAG SIZE_MAX
+
+static const flag_spec flags[] = {
+    {"workload-configuration", ARG_STRING, OPT(workload), "ET prefix: NPU i reads PREFIX.i.et (required)"},
+    {"system-configuration", ARG_STRING, OPT(system), "system JSON (required)"},
+    {"network-configuration", ARG_STRING, OPT(network), "network configuration for the backend (required)"},
+    {"remote-memory-configuration", ARG_STRING, OPT(memory), "remote-memory JSON (default: none)"},
+    {"comm-group-configuration", ARG_STRING, OPT(comm_group), "communicator-group JSON ('empty' = none)"},
+    {"network-backend", ARG_STRING, OPT(backend), "backend name or path (default analytical)"},
+    {"backend-options", ARG_STRING, OPT(backend_options), "backend-specific key=value,... options"},
+    {"num-queues-per-dim", ARG_UINT, OPT(queues_per_dim), "queues per network dimension (default 1)"},
+    {"injection-scale", ARG_DOUBLE, OPT(injection_scale), "multiplies endpoint-delay (default 1)"},
+    {"rendezvous-protocol", ARG_BOOL, OPT(rendezvous), "handshake before every message (default false)"},
+    {"drop-missing-deps", ARG_FLAG, OPT(drop_missing_deps), "ignore dependencies on absent node ids"},
+    {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file"},
+    {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv)"},
+    {"progress", ARG_FLAG, OPT(progress), "print progress while loading large workloads"},
+    {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
+    {"logging-folder", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
+    {"compute-scale", ARG_DOUBLE, UNUSED_FLAG, "accepted for compatibility; unused, as by the reference"},
+    {"comm-scale", ARG_DOUBLE, UNUSED_FLAG, "accepted for compatibility; unused, as by the reference"},
+};
+
+void sim_options_usage(FILE *out)
+{
+    fprintf(out, "Usage: vimana --workload-configuration=PREFIX --system-configuration=FILE.json\n"
+                 "              --network-configuration=FILE [OPTIONS]\n\n"
+                 "Simulates one training step of the Chakra ETs PREFIX.0.et ... PREFIX.(N-1).et and prints,\n"
+                 "for every NPU, when it finished and how much communication was exposed.\n\nOptions:\n");
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        const char *arg = flags[i].type == ARG_FLAG ? "" : flags[i].type == ARG_BOOL ? "=BOOL"
+                          : flags[i].type == ARG_STRING ? "=VALUE" : "=N";
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s", flags[i].name, arg);
+        fprintf(out, "  %-36s %s\n", left, flags[i].help);
+    }
+    fprintf(out, "  %-36s %s\n  %-36s %s\n", "--help", "show this help", "--version", "show the version");
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "on")) {
+        *out = true;
+        return 0;
+    }
+    if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off")) {
+        *out = false;
+        return 0;
+    }
+    return -1;
+}
+
+static int store(const flag_spec *f, const char *value, sim_options *o, char *err, size_t len)
+{
+    char *end;
+    void *field = f->offset == UNUSED_FLAG ? NULL : (char *)o + f->offset;
+    errno = 0;
+    switch (f->type) {
+    case ARG_STRING:
+        if (field)
+            *(const char **)field = value;
+        return 0;
+    case ARG_UINT: {
+        unsigned long v = strtoul(value, &end, 10);
+        if (!value[0] || *end || errno || v == 0 || v > 1u << 20 || value[0] == '-') {
+            snprintf(err, len, "--%s: expected a positive integer, got '%s'", f->name, value);
+            return -1;
+        }
+        if (field)
+            *(uint32_t *)field = (uint32_t)v;
+        return 0;
+    }
+    case ARG_DOUBLE: {
+        double v = strtod(value, &end);
+        if (!value[0] || *end || errno || !isfinite(v) || v < 0) {
+            snprintf(err, len, "--%s: expected a non-negative number, got '%s'", f->name, value);
+            return -1;
+        }
+        if (field)
+            *(double *)field = v;
+        return 0;
+    }
+    case ARG_BOOL: {
+        bool v;
+        if (parse_bool(value, &v) != 0) {
+            snprintf(err, len, "--%s: expected true or false, got '%s'", f->name, value);
+            return -1;
+        }
+        if (field)
+            *(bool *)field = v;
+        return 0;
+    }
+    case ARG_FLAG:
+        if (field)
+            *(bool *)field = true;
+        return 0;
+    }
+    return 0;
+}
+
+static const flag_spec *find_flag(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0)
+            return &flags[i];
+    return NULL;
+}
+
+enum options_result sim_options_parse(int argc, char **argv, sim_options *o, char *err, size_t len)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = "analytical";
+    o->queues_per_dim = 1;
+    o->injection_scale = 1.0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+            return OPTIONS_HELP;
+        if (!strcmp(arg, "--version"))
+            return OPTIONS_VERSION;
+        if (strncmp(arg, "--", 2) != 0) {
+            snprintf(err, len, "unexpected argument '%s' (flags are written --name=value)", arg);
+            return OPTIONS_ERROR;
+        }
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+        const flag_spec *f = find_flag(name, name_len);
+        if (!f) {
+            snprintf(err, len, "unknown option '--%.*s' (see vimana --help)", (int)name_len, name);
+            return OPTIONS_ERROR;
+        }
+        const char *value = eq ? eq + 1 : NULL;
+        if (!value && f->type == ARG_FLAG)
+            value = "";
+        else if (!value && f->type == ARG_BOOL && (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0))
+            value = "true";
+        else if (!value) {
+            if (i + 1 >= argc) {
+                snprintf(err, len, "option --%s needs a value", f->name);
+                return OPTIONS_ERROR;
+            }
+            value = argv[++i];
+        }
+        if (store(f, value, o, err, len) != 0)
+            return OPTIONS_ERROR;
+    }
+    const char *missing = !o->workload ? "--workload-configuration" : !o->system ? "--system-configuration"
+                          : !o->network ? "--network-configuration" : NULL;
+    if (missing) {
+        snprintf(err, len, "missing required option %s (see vimana --help)", missing);
+        return OPTIONS_ERROR;
+    }
+    if (o->comm_group && strstr(o->comm_group, "empty"))
+        o->comm_group = NULL;
+    return OPTIONS_RUN;
+}

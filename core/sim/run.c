@@ -1,0 +1,142 @@
+/*
+ * The run: load the backend and let it read the network; read the system,
+ * memory and group configurations; load every NPU's trace; issue the t = 0
+ * work in NPU order; run the event loop; then check that every NPU finished
+ * and explain any that did not.
+ */
+#include "sim/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/backend_loader.h"
+#include "system/msg_match.h"
+#include "system/system.h"
+#include "workload/workload.h"
+
+static void host_log(void *host, enum vimana_log_level level, const char *message)
+{
+    sim *s = host;
+    static const char *const names[] = {"debug", "info", "warning", "error"};
+    if (level == VIMANA_LOG_DEBUG)
+        return;
+    fprintf(s->log, "vimana: %s: %s: %s\n", s->be ? s->be->name : "backend",
+            (unsigned)level < 4 ? names[level] : "log", message);
+}
+
+static void host_delivered(void *host, uint64_t token)
+{
+    sim *s = host;
+    if (!s->failed)
+        msg_delivered(s, token);
+}
+
+static void forward_warning(void *ctx, const char *msg)
+{
+    sim_warn(ctx, "%s", msg);
+}
+
+static int init_network(sim *s, loaded_backend *lb)
+{
+    char err[1024];
+    if (backend_load(s->opt->backend, lb, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return -1;
+    }
+    s->be = lb->desc;
+    vimana_host host = {.struct_size = sizeof host, .host = s, .log = host_log, .delivered = host_delivered};
+    vimana_backend_params params = {.struct_size = sizeof params, .network_config = s->opt->network,
+                                    .options = s->opt->backend_options};
+    err[0] = '\0';
+    if (s->be->init(&params, &host, &s->be_ctx, err, sizeof err) != VIMANA_OK) {
+        sim_fail(s, "%s", err[0] ? err : "network backend failed to initialise");
+        s->be_ctx = NULL;
+        return -1;
+    }
+    s->n_dims = s->be->num_dims(s->be_ctx);
+    if (s->n_dims == 0 || s->n_dims > SIM_MAX_DIMS) {
+        sim_fail(s, "%s: the network has %u dimensions (vimana supports 1 to %d)", s->opt->network, s->n_dims,
+                 SIM_MAX_DIMS);
+        return -1;
+    }
+    uint64_t npus = 1;
+    for (uint32_t d = 0; d < s->n_dims; d++) {
+        s->dim_size[d] = s->be->dim_size(s->be_ctx, d);
+        npus *= s->dim_size[d];
+    }
+    if (npus == 0 || npus > UINT32_MAX / 2) {
+        sim_fail(s, "%s: unusable number of NPUs (%llu)", s->opt->network, (unsigned long long)npus);
+        return -1;
+    }
+    s->n_npus = (uint32_t)npus;
+    return 0;
+}
+
+static int load_configs(sim *s)
+{
+    char err[1024];
+    if (sys_config_load(s->opt->system, s->opt->injection_scale, &s->cfg, err, sizeof err, forward_warning, s) != 0) {
+        sim_fail(s, "%s", err);
+        return -1;
+    }
+    if (s->opt->memory) {
+        if (mem_config_load(s->opt->memory, &s->mem, err, sizeof err) != 0) {
+            sim_fail(s, "%s", err);
+            return -1;
+        }
+    } else {
+        s->mem.type = MEM_NO_EXPANSION;
+        s->mem.path = strdup("(no --remote-memory-configuration)");
+    }
+    if (s->opt->comm_group) {
+        if (comm_group_config_load(s->opt->comm_group, s->n_npus, &s->groups, err, sizeof err) != 0) {
+            sim_fail(s, "%s", err);
+            return -1;
+        }
+        s->have_groups = true;
+    }
+    return 0;
+}
+
+static void report_deadlock(sim *s)
+{
+    uint32_t stuck = workload_report_unfinished(s);
+    uint64_t pending = msg_outstanding(s, NULL, NULL);
+    sim_fail(s, "deadlock: %u of %u NPUs never finished at t = %llu (%llu message%s unmatched or in flight: a "
+                "RECV no SEND matches, a SEND nobody receives, or a collective some NPUs never join)",
+             stuck, s->n_npus, (unsigned long long)sim_now(s), (unsigned long long)pending, pending == 1 ? "" : "s");
+}
+
+int sim_run(const sim_options *opt, FILE *out, FILE *log)
+{
+    sim s;
+    memset(&s, 0, sizeof s);
+    s.opt = opt;
+    s.out = out;
+    s.log = log;
+    loaded_backend lb;
+    memset(&lb, 0, sizeof lb);
+    if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
+        workload_load_all(&s) == 0) {
+        workload_fire_all(&s);
+        if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
+            sim_fail(&s, "network backend %s stopped with an error", s.be->name);
+        if (!s.failed && s.finished_npus < s.n_npus)
+            report_deadlock(&s);
+    }
+    fflush(out);
+    int status = 0;
+    if (s.failed) {
+        fprintf(log, "vimana: error: %s\n", s.error);
+        status = 1;
+    }
+    workload_free_all(&s);
+    system_fini(&s);
+    if (s.be && s.be_ctx)
+        s.be->fini(s.be_ctx);
+    backend_unload(&lb);
+    sys_config_free(&s.cfg);
+    mem_config_free(&s.mem);
+    comm_group_config_free(&s.groups);
+    return status;
+}

@@ -1,0 +1,91 @@
+/*
+ * sim.h - the simulation context: configuration, the loaded network
+ * backend, and the per-NPU system and workload state. Every core module
+ * takes it explicitly; there is no global state.
+ */
+#ifndef VIMANA_SIM_SIM_H
+#define VIMANA_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config/comm_group_config.h"
+#include "config/memory_config.h"
+#include "config/system_config.h"
+#include "util/slab.h"
+#include "vimana/network_api.h"
+
+#define SIM_MAX_DIMS 16
+
+typedef struct sim_options {
+    const char *workload;        /* ET prefix */
+    const char *system;
+    const char *network;
+    const char *memory;
+    const char *comm_group;      /* NULL when none */
+    const char *backend;         /* name or path */
+    const char *backend_options;
+    uint32_t queues_per_dim;
+    double injection_scale;
+    bool rendezvous;
+    bool drop_missing_deps;      /* ignore dependencies on absent node ids */
+    const char *timeline;        /* Chrome trace output, or NULL */
+    const char *report;          /* JSON/CSV report output, or NULL */
+    bool progress;
+} sim_options;
+
+struct npu_sys;
+struct workload;
+struct msg_table;
+struct remote_mem;
+struct timeline;
+struct npu_event_pool;
+struct custom_cache;
+
+typedef struct sim {
+    const sim_options *opt;
+    sys_config cfg;
+    mem_config mem;
+    comm_group_config groups;
+    bool have_groups;
+
+    const vimana_backend *be;
+    void *be_ctx;
+    uint32_t n_npus;
+    uint32_t n_dims;
+    uint32_t dim_size[SIM_MAX_DIMS];
+
+    struct npu_sys *sys;         /* [n_npus] */
+    struct workload *wl;         /* [n_npus] */
+    struct msg_table *msgs;
+    struct remote_mem *rmem;
+    struct timeline *timeline;   /* NULL unless --timeline */
+    struct npu_event_pool *npu_events;
+    struct custom_cache *custom;
+    uint64_t stream_epoch;
+
+    slab streams, datasets, bundles, rdv;
+    uint32_t finished_npus;
+    uint64_t events;             /* system-layer events run */
+
+    bool failed;
+    char error[1024];
+    FILE *out;                   /* report lines */
+    FILE *log;                   /* warnings and errors */
+} sim;
+
+/* Records the first error of the run (later ones are dropped) so that the
+ * run can wind down and main() can print one line and exit non-zero. */
+void sim_fail(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline vimana_tick sim_now(const sim *s)
+{
+    return s->be->now(s->be_ctx);
+}
+
+/* Schedules a host function on the backend's event loop. */
+void sim_schedule(sim *s, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
+
+#endif

@@ -1,0 +1,416 @@
+/*
+ * Custom collectives. Parsed ETs are cached by (prefix, position) and shared
+ * by every collective that uses them; a running instance keeps only its
+ * dependency counters. Free nodes are issued in ascending id order.
+ */
+#include "system/custom.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "system/frontend.h"
+#include "vimana/et.h"
+
+typedef struct custom_node {
+    uint64_t id;
+    int32_t type;
+    uint64_t size;
+    int32_t src, dst, tag;
+    uint64_t duration_us;
+    uint32_t n_parents;
+    uint32_t child_start, n_children;
+} custom_node;
+
+typedef struct custom_graph {
+    char *prefix;
+    uint32_t position;
+    custom_node *nodes;   /* sorted by id */
+    uint32_t n_nodes;
+    uint32_t *children;
+} custom_graph;
+
+struct custom_cache {
+    custom_graph *graphs;
+    size_t n, cap;
+};
+
+typedef struct custom_run {
+    const custom_graph *g;
+    uint32_t *parents_left;
+    uint8_t *state;        /* 0 waiting, 1 free, 2 running, 3 done */
+    uint32_t running;
+    uint32_t free_count;
+    uint32_t done_count;
+    uint32_t npu;
+    const uint32_t *members; /* communicator group ranks (JSON order), or NULL */
+    uint32_t n_ranks;
+} custom_run;
+
+enum { CN_WAITING, CN_FREE, CN_RUNNING, CN_DONE };
+
+/* ---- loading ------------------------------------------------------------- */
+
+static int cmp_node_id(const void *a, const void *b)
+{
+    uint64_t x = ((const custom_node *)a)->id, y = ((const custom_node *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t find_node(const custom_graph *g, uint64_t id)
+{
+    size_t lo = 0, hi = g->n_nodes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->nodes[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n_nodes && g->nodes[lo].id == id ? (int64_t)lo : -1;
+}
+
+typedef struct edge {
+    uint64_t parent, child_id;
+} edge;
+
+static int read_node(sim *s, const char *path, const vet_node *n, custom_node *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = n->id;
+    out->type = n->type;
+    out->duration_us = n->duration_micros;
+    if (n->type == VET_COMP_NODE)
+        return 0;
+    if (n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE) {
+        sim_fail(s, "%s: node %llu: custom collectives support only COMM_SEND, COMM_RECV and COMP nodes, "
+                    "not %s", path, (unsigned long long)n->id, vet_node_type_name(n->type));
+        return -1;
+    }
+    int64_t v;
+    const char *missing = NULL;
+    if (vet_node_uint64(n, "comm_size", 0, &out->size) != VET_ATTR_OK)
+        missing = "comm_size";
+    else if (n->type == VET_COMM_SEND_NODE && vet_node_int64(n, "comm_dst", 0, &v) != VET_ATTR_OK)
+        missing = "comm_dst";
+    else if (n->type == VET_COMM_SEND_NODE && (out->dst = (int32_t)v, 0))
+        ;
+    else if (n->type == VET_COMM_RECV_NODE && vet_node_int64(n, "comm_src", 0, &v) != VET_ATTR_OK)
+        missing = "comm_src";
+    else if (n->type == VET_COMM_RECV_NODE && (out->src = (int32_t)v, 0))
+        ;
+    else if (vet_node_int64(n, "comm_tag", 0, &v) != VET_ATTR_OK || v < 0)
+        missing = "comm_tag";
+    else
+        out->tag = (int32_t)v;
+    if (missing) {
+        sim_fail(s, "%s: node %llu: attribute %s is missing or not a non-negative integer", path,
+                 (unsigned long long)n->id, missing);
+        return -1;
+    }
+    if (out->size == 0) {
+        sim_fail(s, "%s: node %llu: zero-byte %s", path, (unsigned long long)n->id, vet_node_type_name(n->type));
+        return -1;
+    }
+    return 0;
+}
+
+static int load_graph(sim *s, custom_graph *g, const char *path)
+{
+    vet_error err;
+    vet_reader *r = vet_reader_open(path, &err);
+    if (!r) {
+        sim_fail(s, "custom collective: %s (the ET prefix in the system configuration is relative to the "
+                    "working directory)", err.msg);
+        return -1;
+    }
+    edge *edges = NULL;
+    size_t n_edges = 0, cap_edges = 0, cap_nodes = 0;
+    const vet_node *n;
+    int rc;
+    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
+        if (g->n_nodes == cap_nodes) {
+            cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
+            g->nodes = realloc(g->nodes, cap_nodes * sizeof *g->nodes);
+        }
+        if (!g->nodes || read_node(s, path, n, &g->nodes[g->n_nodes]) != 0) {
+            rc = -2;
+            break;
+        }
+        g->n_nodes++;
+        for (int k = 0; k < 2; k++) {
+            const uint64_t *deps = k ? n->ctrl_deps : n->data_deps;
+            size_t nd = k ? n->n_ctrl_deps : n->n_data_deps;
+            for (size_t i = 0; i < nd; i++) {
+                if (n_edges == cap_edges) {
+                    cap_edges = cap_edges ? cap_edges * 2 : 64;
+                    edges = realloc(edges, cap_edges * sizeof *edges);
+                }
+                edges[n_edges++] = (edge){deps[i], n->id};
+            }
+        }
+    }
+    vet_reader_close(r);
+    if (rc == -1)
+        sim_fail(s, "custom collective: %s", err.msg);
+    if (rc != 0) {
+        free(edges);
+        return -1;
+    }
+    qsort(g->nodes, g->n_nodes, sizeof *g->nodes, cmp_node_id);
+    for (uint32_t i = 1; i < g->n_nodes; i++) {
+        if (g->nodes[i].id == g->nodes[i - 1].id) {
+            sim_fail(s, "%s: node id %llu appears twice", path, (unsigned long long)g->nodes[i].id);
+            free(edges);
+            return -1;
+        }
+    }
+    /* children in CSR form; a parent listed twice counts once */
+    uint32_t *counts = calloc(g->n_nodes + 1, sizeof *counts);
+    uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
+    uint32_t *pairs = malloc((n_edges ? n_edges : 1) * 2 * sizeof *pairs);
+    for (size_t e = 0; e < n_edges; e++) {
+        int64_t p = find_node(g, edges[e].parent), c = find_node(g, edges[e].child_id);
+        if (p < 0) {
+            sim_fail(s, "%s: node %llu depends on node %llu, which is not in the file", path,
+                     (unsigned long long)edges[e].child_id, (unsigned long long)edges[e].parent);
+            free(edges), free(counts), free(pairs), free(links);
+            return -1;
+        }
+        links[e] = (uint64_t)p << 32 | (uint64_t)c;
+    }
+    qsort(links, n_edges, sizeof *links, cmp_u64);
+    size_t n_pairs = 0;
+    for (size_t e = 0; e < n_edges; e++) {
+        if (e > 0 && links[e] == links[e - 1])
+            continue;
+        uint32_t p = (uint32_t)(links[e] >> 32), c = (uint32_t)links[e];
+        pairs[2 * n_pairs] = p;
+        pairs[2 * n_pairs + 1] = c;
+        n_pairs++;
+        counts[p]++;
+        g->nodes[c].n_parents++;
+    }
+    free(links);
+    g->children = malloc((n_pairs ? n_pairs : 1) * sizeof *g->children);
+    uint32_t start = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        g->nodes[i].child_start = start;
+        start += counts[i];
+        counts[i] = 0;
+    }
+    for (size_t k = 0; k < n_pairs; k++) {
+        custom_node *p = &g->nodes[pairs[2 * k]];
+        g->children[p->child_start + counts[pairs[2 * k]]++] = pairs[2 * k + 1];
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        g->nodes[i].n_children = counts[i];
+    free(edges), free(counts), free(pairs);
+    return 0;
+}
+
+static custom_graph *find_graph(sim *s, const char *prefix, uint32_t position)
+{
+    struct custom_cache *c = s->custom;
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->graphs[i].position == position && strcmp(c->graphs[i].prefix, prefix) == 0)
+            return &c->graphs[i];
+    return NULL;
+}
+
+int custom_prepare(sim *s, const char *prefix, uint32_t position)
+{
+    if (find_graph(s, prefix, position))
+        return 0;
+    if (!s->custom && !(s->custom = calloc(1, sizeof *s->custom))) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    struct custom_cache *c = s->custom;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 8;
+        custom_graph *grown = realloc(c->graphs, cap * sizeof *grown);
+        if (!grown) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        c->graphs = grown;
+        c->cap = cap;
+    }
+    custom_graph *g = &c->graphs[c->n];
+    memset(g, 0, sizeof *g);
+    size_t len = strlen(prefix) + 32;
+    char *path = malloc(len);
+    snprintf(path, len, "%s.%u.et", prefix, position);
+    g->prefix = strdup(prefix);
+    g->position = position;
+    int rc = load_graph(s, g, path);
+    free(path);
+    if (rc != 0) {
+        free(g->nodes);
+        free(g->children);
+        free(g->prefix);
+        return -1;
+    }
+    c->n++;
+    return 0;
+}
+
+void custom_cache_free(sim *s)
+{
+    struct custom_cache *c = s->custom;
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->graphs[i].nodes);
+        free(c->graphs[i].children);
+        free(c->graphs[i].prefix);
+    }
+    free(c->graphs);
+    free(c);
+    s->custom = NULL;
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+static uint32_t algo_rank_to_npu(const custom_run *cr, int32_t rank)
+{
+    return cr->members ? cr->members[rank] : (uint32_t)rank;
+}
+
+static void node_done(sim *s, void *obj, uint64_t data);
+
+static uint64_t pack(const stream *st, uint32_t node)
+{
+    return (st->epoch << 32) | node;
+}
+
+static void issue_node(sim *s, stream *st, uint32_t i)
+{
+    custom_run *cr = st->run.custom;
+    const custom_node *n = &cr->g->nodes[i];
+    cr->state[i] = CN_RUNNING;
+    cr->free_count--;
+    cr->running++;
+    msg_cb done = {node_done, st, pack(st, i)};
+    switch (n->type) {
+    case VET_COMM_SEND_NODE: {
+        if (n->dst < 0 || (uint32_t)n->dst >= cr->n_ranks) {
+            sim_fail(s, "custom collective %s: node %llu sends to rank %d, outside the %s", st->custom_prefix,
+                     (unsigned long long)n->id, n->dst, cr->members ? "communicator group" : "system");
+            return;
+        }
+        fe_send(s, cr->npu, algo_rank_to_npu(cr, n->dst), n->size, fe_native_tag((uint32_t)n->tag), done);
+        break;
+    }
+    case VET_COMM_RECV_NODE: {
+        if (n->src < 0 || (uint32_t)n->src >= cr->n_ranks) {
+            sim_fail(s, "custom collective %s: node %llu receives from rank %d, outside the %s",
+                     st->custom_prefix, (unsigned long long)n->id, n->src,
+                     cr->members ? "communicator group" : "system");
+            return;
+        }
+        fe_recv(s, cr->npu, algo_rank_to_npu(cr, n->src), n->size, fe_native_tag((uint32_t)n->tag), done);
+        break;
+    }
+    default: {
+        vimana_tick runtime = n->duration_us ? n->duration_us * 1000 : 1;
+        npu_register_event(s, cr->npu, runtime, node_done, st, pack(st, i));
+        break;
+    }
+    }
+}
+
+/* Issues every free node, lowest id first (the node array is sorted). */
+static void issue_free(sim *s, stream *st)
+{
+    custom_run *cr = st->run.custom;
+    for (uint32_t i = 0; i < cr->g->n_nodes && cr->free_count > 0 && !s->failed; i++)
+        if (cr->state[i] == CN_FREE)
+            issue_node(s, st, i);
+}
+
+static void node_done(sim *s, void *obj, uint64_t data)
+{
+    stream *st = obj;
+    if (s->failed)
+        return;
+    if ((st->epoch & 0xffffffffu) != (data >> 32)) {
+        sim_fail(s, "internal error: custom collective event for a finished stream");
+        return;
+    }
+    custom_run *cr = st->run.custom;
+    uint32_t i = (uint32_t)data;
+    const custom_node *n = &cr->g->nodes[i];
+    cr->state[i] = CN_DONE;
+    cr->running--;
+    cr->done_count++;
+    for (uint32_t k = 0; k < n->n_children; k++) {
+        uint32_t c = cr->g->children[n->child_start + k];
+        if (--cr->parents_left[c] == 0) {
+            cr->state[c] = CN_FREE;
+            cr->free_count++;
+        }
+    }
+    issue_free(s, st);
+    if (cr->running == 0 && cr->free_count == 0)
+        scheduler_phase_done(s, st);
+}
+
+void custom_phase_start(sim *s, stream *st)
+{
+    const phase_desc *p = &st->phases[st->next_phase - 1];
+    /* The file position is the NPU's index in the group's sorted member
+     * list; peers map through the JSON order (members). */
+    uint32_t position = p->custom_position;
+    const custom_graph *g = find_graph(s, st->custom_prefix, position);
+    custom_run *cr = calloc(1, sizeof *cr);
+    if (!g || !cr) {
+        free(cr);
+        sim_fail(s, "internal error: custom collective %s.%u.et was not loaded", st->custom_prefix, position);
+        return;
+    }
+    cr->g = g;
+    cr->npu = st->npu;
+    cr->members = p->ring == RING_GROUP ? p->members : NULL;
+    cr->n_ranks = p->ring == RING_GROUP ? p->n : s->n_npus;
+    cr->parents_left = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *cr->parents_left);
+    cr->state = calloc(g->n_nodes ? g->n_nodes : 1, 1);
+    if (!cr->parents_left || !cr->state) {
+        free(cr->parents_left), free(cr->state), free(cr);
+        sim_fail(s, "out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        cr->parents_left[i] = g->nodes[i].n_parents;
+        if (g->nodes[i].n_parents == 0) {
+            cr->state[i] = CN_FREE;
+            cr->free_count++;
+        }
+    }
+    st->run.custom = cr;
+    if (cr->free_count == 0) {
+        /* nothing to run: the collective is complete as soon as it starts */
+        scheduler_phase_done(s, st);
+        return;
+    }
+    issue_free(s, st);
+}
+
+void custom_phase_release(sim *s, stream *st)
+{
+    (void)s;
+    custom_run *cr = st->run.custom;
+    if (!cr)
+        return;
+    free(cr->parents_left);
+    free(cr->state);
+    free(cr);
+    st->run.custom = NULL;
+}

@@ -1,0 +1,69 @@
+/*
+ * With --rendezvous-protocol a data message waits for a small control
+ * message from its receiver: the sender first posts a receive for that
+ * message, the receiver sends it and posts the data receive once it has
+ * arrived at the sender.
+ */
+#include "system/frontend.h"
+
+#include "system/system.h"
+
+typedef struct rendezvous {
+    uint32_t npu, peer;
+    uint64_t size;
+    uint32_t tag;
+    msg_cb user;
+} rendezvous;
+
+static rendezvous *rdv_new(sim *s, uint32_t npu, uint32_t peer, uint64_t size, uint32_t tag, msg_cb user)
+{
+    rendezvous *r = slab_alloc(&s->rdv);
+    if (!r) {
+        sim_fail(s, "out of memory (rendezvous)");
+        return NULL;
+    }
+    *r = (rendezvous){.npu = npu, .peer = peer, .size = size, .tag = tag, .user = user};
+    return r;
+}
+
+/* Sender side: the receiver's control message arrived; send the data. */
+static void rdv_send_data(sim *s, void *obj, uint64_t data)
+{
+    (void)data;
+    rendezvous r = *(rendezvous *)obj;
+    slab_free(&s->rdv, obj);
+    msg_send(s, r.npu, r.peer, r.size, r.tag, r.user);
+}
+
+/* Receiver side: our control message reached the sender; wait for data. */
+static void rdv_post_data_recv(sim *s, void *obj, uint64_t data)
+{
+    (void)data;
+    rendezvous r = *(rendezvous *)obj;
+    slab_free(&s->rdv, obj);
+    msg_recv(s, r.peer, r.npu, r.size, r.tag, r.user);
+}
+
+void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done)
+{
+    if (!s->opt->rendezvous) {
+        msg_send(s, npu, dst, size, tag, on_done);
+        return;
+    }
+    rendezvous *r = rdv_new(s, npu, dst, size, tag, on_done);
+    if (r)
+        msg_recv(s, dst, npu, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
+                 (msg_cb){rdv_send_data, r, 0});
+}
+
+void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done)
+{
+    if (!s->opt->rendezvous) {
+        msg_recv(s, src, npu, size, tag, on_done);
+        return;
+    }
+    rendezvous *r = rdv_new(s, npu, src, size, tag, on_done);
+    if (r)
+        msg_send(s, npu, src, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
+                 (msg_cb){rdv_post_data_recv, r, 0});
+}

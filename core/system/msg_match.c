@@ -1,0 +1,342 @@
+/*
+ * Matching tables. A key record (tag, src, dst, size) holds the send and
+ * receive counters and the live entries of that key in sequence order; an
+ * entry is one (key, k) pairing. Records are found through an open-addressing
+ * hash; entries are reached by index (the backend's token), so an arrival
+ * costs no lookup. Both live in index pools: no malloc per message.
+ */
+#include "system/msg_match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+
+enum { HAS_SEND = 1, HAS_RECV = 2, ARRIVED = 4 };
+
+typedef struct msg_key {
+    uint32_t tag, src, dst;
+    uint64_t size;
+} msg_key;
+
+typedef struct key_rec {
+    msg_key key;
+    uint64_t send_seq, recv_seq;
+    uint32_t head, tail;    /* live entries, ascending seq; head doubles as free link */
+} key_rec;
+
+typedef struct msg_entry {
+    uint32_t rec;
+    uint32_t next;          /* next live entry of the key, or free link */
+    uint64_t seq;
+    msg_cb send_cb, recv_cb;
+    uint8_t flags;
+} msg_entry;
+
+typedef struct msg_table {
+    key_rec *recs;
+    uint32_t n_recs, cap_recs, free_recs;
+    msg_entry *entries;
+    uint32_t n_entries, cap_entries, free_entries;
+    uint32_t *slots;        /* record index or NIL */
+    uint32_t slot_mask, slot_used;
+    msg_cb *deferred;       /* receive callbacks waiting for their zero-delay event */
+    uint32_t n_deferred, cap_deferred, free_deferred;
+} msg_table;
+
+static uint64_t hash_key(const msg_key *k)
+{
+    uint64_t h = (uint64_t)k->tag * 0x9e3779b97f4a7c15ULL;
+    h ^= ((uint64_t)k->src << 32 | k->dst) * 0xc2b2ae3d27d4eb4fULL;
+    h ^= k->size * 0x165667b19e3779f9ULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static bool key_eq(const msg_key *a, const msg_key *b)
+{
+    return a->tag == b->tag && a->src == b->src && a->dst == b->dst && a->size == b->size;
+}
+
+int msg_table_init(sim *s)
+{
+    msg_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    t->free_recs = t->free_entries = t->free_deferred = NIL;
+    t->slot_mask = 1023;
+    t->slots = malloc(1024 * sizeof *t->slots);
+    if (!t->slots) {
+        free(t);
+        return -1;
+    }
+    memset(t->slots, 0xff, 1024 * sizeof *t->slots);
+    s->msgs = t;
+    return 0;
+}
+
+void msg_table_fini(sim *s)
+{
+    msg_table *t = s->msgs;
+    if (!t)
+        return;
+    free(t->recs);
+    free(t->entries);
+    free(t->slots);
+    free(t->deferred);
+    free(t);
+    s->msgs = NULL;
+}
+
+/* Grows an index pool by one element; returns false when out of memory. */
+static bool pool_grow(void **items, uint32_t *n, uint32_t *cap, size_t size)
+{
+    if (*n < *cap)
+        return true;
+    uint32_t c = *cap ? *cap * 2 : 1024;
+    void *p = realloc(*items, (size_t)c * size);
+    if (!p)
+        return false;
+    *items = p;
+    *cap = c;
+    return true;
+}
+
+/* ---- hash of key records ------------------------------------------------- */
+
+static void slot_put(uint32_t *slots, uint32_t mask, const key_rec *recs, uint32_t rec)
+{
+    uint32_t i = (uint32_t)hash_key(&recs[rec].key) & mask;
+    while (slots[i] != NIL)
+        i = (i + 1) & mask;
+    slots[i] = rec;
+}
+
+static bool rehash(msg_table *t)
+{
+    uint32_t cap = (t->slot_mask + 1) * 2;
+    uint32_t *slots = malloc((size_t)cap * sizeof *slots);
+    if (!slots)
+        return false;
+    memset(slots, 0xff, (size_t)cap * sizeof *slots);
+    for (uint32_t i = 0; i <= t->slot_mask; i++)
+        if (t->slots[i] != NIL)
+            slot_put(slots, cap - 1, t->recs, t->slots[i]);
+    free(t->slots);
+    t->slots = slots;
+    t->slot_mask = cap - 1;
+    return true;
+}
+
+static uint32_t rec_find_or_add(sim *s, const msg_key *k)
+{
+    msg_table *t = s->msgs;
+    uint32_t i = (uint32_t)hash_key(k) & t->slot_mask;
+    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask)
+        if (key_eq(&t->recs[t->slots[i]].key, k))
+            return t->slots[i];
+    uint32_t r;
+    if (t->free_recs != NIL) {
+        r = t->free_recs;
+        t->free_recs = t->recs[r].head;
+    } else {
+        if (!pool_grow((void **)&t->recs, &t->n_recs, &t->cap_recs, sizeof *t->recs))
+            return NIL;
+        r = t->n_recs++;
+    }
+    t->recs[r] = (key_rec){.key = *k, .head = NIL, .tail = NIL};
+    if ((t->slot_used + 1) * 2 > t->slot_mask + 1) {
+        if (!rehash(t))
+            return NIL;
+        slot_put(t->slots, t->slot_mask, t->recs, r);
+    } else {
+        t->slots[i] = r;
+    }
+    t->slot_used++;
+    return r;
+}
+
+/* Drops a key record once both sides are in step and nothing is pending,
+ * so memory follows the messages in flight, not the history. */
+static void rec_release_if_idle(msg_table *t, uint32_t r)
+{
+    key_rec *rec = &t->recs[r];
+    if (rec->head != NIL || rec->send_seq != rec->recv_seq)
+        return;
+    uint32_t mask = t->slot_mask;
+    uint32_t i = (uint32_t)hash_key(&rec->key) & mask;
+    while (t->slots[i] != r)
+        i = (i + 1) & mask;
+    uint32_t hole = i;
+    for (uint32_t j = (hole + 1) & mask; t->slots[j] != NIL; j = (j + 1) & mask) {
+        uint32_t home = (uint32_t)hash_key(&t->recs[t->slots[j]].key) & mask;
+        bool between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (!between) {
+            t->slots[hole] = t->slots[j];
+            hole = j;
+        }
+    }
+    t->slots[hole] = NIL;
+    t->slot_used--;
+    rec->head = t->free_recs;
+    t->free_recs = r;
+}
+
+/* ---- entries ------------------------------------------------------------- */
+
+/* The entry of key record r with sequence number seq, created if absent. */
+static uint32_t entry_for(sim *s, uint32_t r, uint64_t seq)
+{
+    msg_table *t = s->msgs;
+    for (uint32_t e = t->recs[r].head; e != NIL; e = t->entries[e].next)
+        if (t->entries[e].seq == seq)
+            return e;
+    uint32_t e;
+    if (t->free_entries != NIL) {
+        e = t->free_entries;
+        t->free_entries = t->entries[e].next;
+    } else {
+        if (!pool_grow((void **)&t->entries, &t->n_entries, &t->cap_entries, sizeof *t->entries))
+            return NIL;
+        e = t->n_entries++;
+    }
+    t->entries[e] = (msg_entry){.rec = r, .next = NIL, .seq = seq};
+    key_rec *rec = &t->recs[r];
+    /* Entries are created in ascending sequence order, so appending keeps
+     * the list sorted. */
+    if (rec->tail == NIL)
+        rec->head = e;
+    else
+        t->entries[rec->tail].next = e;
+    rec->tail = e;
+    return e;
+}
+
+static void entry_remove(msg_table *t, uint32_t e)
+{
+    uint32_t r = t->entries[e].rec;
+    key_rec *rec = &t->recs[r];
+    uint32_t prev = NIL;
+    for (uint32_t cur = rec->head; cur != e; cur = t->entries[cur].next)
+        prev = cur;
+    uint32_t next = t->entries[e].next;
+    if (prev == NIL)
+        rec->head = next;
+    else
+        t->entries[prev].next = next;
+    if (rec->tail == e)
+        rec->tail = prev;
+    t->entries[e].next = t->free_entries;
+    t->free_entries = e;
+    rec_release_if_idle(t, r);
+}
+
+static void run_cb(sim *s, msg_cb cb)
+{
+    if (cb.fn)
+        cb.fn(s, cb.obj, cb.data);
+}
+
+void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival)
+{
+    msg_table *t = s->msgs;
+    msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
+    uint32_t r = rec_find_or_add(s, &k);
+    uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].send_seq);
+    if (e == NIL) {
+        sim_fail(s, "out of memory (message table)");
+        return;
+    }
+    t->recs[r].send_seq++;
+    t->entries[e].send_cb = on_arrival;
+    t->entries[e].flags |= HAS_SEND;
+    int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, e);
+    if (rc != VIMANA_OK)
+        sim_fail(s, "network backend %s refused the message %u -> %u (%llu bytes, tag %u): status %d",
+                 s->be->name, src, dst, (unsigned long long)size, tag, rc);
+}
+
+void msg_delivered(sim *s, uint64_t token)
+{
+    msg_table *t = s->msgs;
+    if (token >= t->n_entries || !(t->entries[token].flags & HAS_SEND) ||
+        (t->entries[token].flags & ARRIVED)) {
+        sim_fail(s, "network backend %s delivered an unknown message (token %llu)", s->be->name,
+                 (unsigned long long)token);
+        return;
+    }
+    uint32_t e = (uint32_t)token;
+    msg_cb send_cb = t->entries[e].send_cb;
+    if (t->entries[e].flags & HAS_RECV) {
+        msg_cb recv_cb = t->entries[e].recv_cb;
+        entry_remove(t, e);
+        run_cb(s, send_cb);
+        run_cb(s, recv_cb);
+        return;
+    }
+    t->entries[e].flags |= ARRIVED;
+    run_cb(s, send_cb);
+}
+
+static void run_deferred(void *arg, uint64_t index)
+{
+    sim *s = arg;
+    msg_table *t = s->msgs;
+    msg_cb cb = t->deferred[index];
+    t->deferred[index].data = t->free_deferred;
+    t->free_deferred = (uint32_t)index;
+    run_cb(s, cb);
+}
+
+void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive)
+{
+    msg_table *t = s->msgs;
+    msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
+    uint32_t r = rec_find_or_add(s, &k);
+    uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].recv_seq);
+    if (e == NIL) {
+        sim_fail(s, "out of memory (message table)");
+        return;
+    }
+    t->recs[r].recv_seq++;
+    if (t->entries[e].flags & ARRIVED) {
+        entry_remove(t, e);
+        uint32_t d;
+        if (t->free_deferred != NIL) {
+            d = t->free_deferred;
+            t->free_deferred = (uint32_t)t->deferred[d].data;
+        } else {
+            if (!pool_grow((void **)&t->deferred, &t->n_deferred, &t->cap_deferred, sizeof *t->deferred)) {
+                sim_fail(s, "out of memory (message table)");
+                return;
+            }
+            d = t->n_deferred++;
+        }
+        t->deferred[d] = on_receive;
+        sim_schedule(s, 0, run_deferred, s, d);
+        return;
+    }
+    t->entries[e].recv_cb = on_receive;
+    t->entries[e].flags |= HAS_RECV;
+}
+
+uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
+{
+    msg_table *t = s->msgs;
+    uint64_t count = 0;
+    for (uint32_t i = 0; i <= t->slot_mask; i++) {
+        if (t->slots[i] == NIL)
+            continue;
+        const key_rec *rec = &t->recs[t->slots[i]];
+        for (uint32_t e = rec->head; e != NIL; e = t->entries[e].next) {
+            const msg_entry *m = &t->entries[e];
+            count++;
+            if (visit)
+                visit(ctx, rec->key.src, rec->key.dst, rec->key.size, rec->key.tag,
+                      !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
+        }
+    }
+    return count;
+}

@@ -1,0 +1,41 @@
+/*
+ * msg_match.h - send/receive matching between NPUs (shared/spec/simulator.md
+ * section 9.1), kept in the core so every backend gets the same semantics.
+ *
+ * Messages are matched on (tag, src, dst, size): the k-th send with a key
+ * matches the k-th receive with that key. A send's callback runs when the
+ * message has arrived at its destination; a receive's callback runs when the
+ * message has arrived and the receive is posted (in the same tick, through a
+ * zero-delay event, when the receive comes second).
+ */
+#ifndef VIMANA_SYSTEM_MSG_MATCH_H
+#define VIMANA_SYSTEM_MSG_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+typedef void (*msg_fn)(sim *s, void *obj, uint64_t data);
+
+typedef struct msg_cb {
+    msg_fn fn;   /* NULL = nothing to do */
+    void *obj;
+    uint64_t data;
+} msg_cb;
+
+int msg_table_init(sim *s);
+void msg_table_fini(sim *s);
+
+void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival);
+void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive);
+/* The backend's host->delivered callback lands here. */
+void msg_delivered(sim *s, uint64_t token);
+
+/* Calls visit for every send not yet arrived or not yet received, and every
+ * receive still waiting for its message; returns how many there were. */
+typedef void (*msg_visit_fn)(void *ctx, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag,
+                             bool is_receive, bool arrived);
+uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * Remote memory. In the serialised modes a request occupies its resource
+ * (the node's memory, or the pool) for its whole access time; on completion
+ * the requester's callback is registered before the resource's own "free"
+ * event for the same tick, and "free" starts the next waiting request.
+ */
+#include "system/remote_mem.h"
+
+#include <stdlib.h>
+
+#include "system/system.h"
+#include "workload/workload.h"
+
+typedef struct mem_request {
+    uint32_t npu, node;
+    vimana_tick time;
+} mem_request;
+
+typedef struct mem_resource {
+    bool busy;
+    mem_request *waiting;
+    uint32_t head, len, cap;
+} mem_resource;
+
+struct remote_mem {
+    mem_resource *resources;
+    uint32_t n_resources;
+};
+
+int remote_mem_init(sim *s)
+{
+    struct remote_mem *m = calloc(1, sizeof *m);
+    if (!m)
+        return -1;
+    const mem_config *cfg = &s->mem;
+    if (cfg->type == MEM_PER_NODE && cfg->num_npus_per_node > 0)
+        m->n_resources = (uint32_t)((s->n_npus + cfg->num_npus_per_node - 1) / cfg->num_npus_per_node);
+    else if (cfg->type == MEM_POOL)
+        m->n_resources = 1;
+    if (m->n_resources && !(m->resources = calloc(m->n_resources, sizeof *m->resources))) {
+        free(m);
+        return -1;
+    }
+    s->rmem = m;
+    return 0;
+}
+
+void remote_mem_fini(sim *s)
+{
+    struct remote_mem *m = s->rmem;
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->n_resources; i++)
+        free(m->resources[i].waiting);
+    free(m->resources);
+    free(m);
+    s->rmem = NULL;
+}
+
+static void request_done(sim *s, void *obj, uint64_t node)
+{
+    (void)obj;
+    workload_node_done(s, (uint32_t)(node >> 32), (uint32_t)node);
+}
+
+static void start(sim *s, uint32_t resource, mem_request r);
+
+static void resource_free(sim *s, void *obj, uint64_t resource)
+{
+    (void)obj;
+    mem_resource *res = &s->rmem->resources[resource];
+    if (res->len == 0) {
+        res->busy = false;
+        return;
+    }
+    mem_request next = res->waiting[res->head];
+    res->head = (res->head + 1) % res->cap;
+    res->len--;
+    start(s, (uint32_t)resource, next);
+}
+
+static uint64_t pack(uint32_t npu, uint32_t node)
+{
+    return (uint64_t)npu << 32 | node;
+}
+
+static void start(sim *s, uint32_t resource, mem_request r)
+{
+    s->rmem->resources[resource].busy = true;
+    npu_register_event(s, r.npu, r.time, request_done, NULL, pack(r.npu, r.node));
+    npu_register_event(s, r.npu, r.time, resource_free, NULL, resource);
+}
+
+static void enqueue(sim *s, mem_resource *res, mem_request r)
+{
+    if (res->len == res->cap) {
+        uint32_t cap = res->cap ? res->cap * 2 : 8;
+        mem_request *w = malloc(cap * sizeof *w);
+        if (!w) {
+            sim_fail(s, "out of memory (remote memory queue)");
+            return;
+        }
+        for (uint32_t i = 0; i < res->len; i++)
+            w[i] = res->waiting[(res->head + i) % res->cap];
+        free(res->waiting);
+        res->waiting = w;
+        res->cap = cap;
+        res->head = 0;
+    }
+    res->waiting[(res->head + res->len) % res->cap] = r;
+    res->len++;
+}
+
+void remote_mem_issue(sim *s, uint32_t npu, uint64_t bytes, uint32_t node)
+{
+    const mem_config *cfg = &s->mem;
+    const workload *w = &s->wl[npu];
+    unsigned long long id = (unsigned long long)w->nodes[node].id;
+    if (cfg->type == MEM_NO_EXPANSION) {
+        sim_fail(s, "%s: Remote memory access is not supported in NO_MEMORY_EXPANSION (node %llu of %s)",
+                 cfg->path, id, w->path);
+        return;
+    }
+    if (cfg->bytes_per_ns == 0) {
+        sim_fail(s, "%s: key 'remote-mem-bw' must be greater than 0 (node %llu of %s)", cfg->path, id, w->path);
+        return;
+    }
+    if (cfg->type == MEM_PER_NODE && cfg->num_npus_per_node == 0) {
+        sim_fail(s, "%s: key 'num-npus-per-node' must be greater than 0 for PER_NODE_MEMORY_EXPANSION",
+                 cfg->path);
+        return;
+    }
+    mem_request r = {.npu = npu, .node = node,
+                     .time = cfg->latency_ns + (vimana_tick)((double)bytes / (double)cfg->bytes_per_ns)};
+    if (cfg->type == MEM_PER_NPU) {
+        npu_register_event(s, npu, r.time, request_done, NULL, pack(npu, node));
+        return;
+    }
+    uint32_t resource = cfg->type == MEM_POOL ? 0 : (uint32_t)(npu / cfg->num_npus_per_node);
+    mem_resource *res = &s->rmem->resources[resource];
+    if (res->busy)
+        enqueue(s, res, r);
+    else
+        start(s, resource, r);
+}

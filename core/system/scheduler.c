@@ -1,0 +1,148 @@
+/*
+ * Queues and phase-to-phase movement (shared/spec/simulator.md section 13.5).
+ *
+ * Every dimension owns Q queues; a queue runs at most T = ceil(A/Q) streams
+ * at once and keeps the others waiting in priority order. A stream that
+ * finishes a phase leaves its queue and joins the next phase's queue; the
+ * order of these steps (completion callback, removal, insertion, refill of
+ * the old queue, then of the new one) decides same-tick order, so it
+ * follows the reference exactly.
+ */
+#include <stdlib.h>
+
+#include "system/system.h"
+#include "workload/workload.h"
+
+static uint32_t running_cap(const sim *s)
+{
+    uint32_t q = s->opt->queues_per_dim;
+    return (s->cfg.active_chunks_per_dimension + q - 1) / q;
+}
+
+uint32_t scheduler_next_queue(sim *s, uint32_t npu, uint32_t dim, bool *anticlockwise)
+{
+    npu_sys *sys = &s->sys[npu];
+    uint32_t q = s->opt->queues_per_dim;
+    uint32_t v = sys->ctr_level[dim];
+    sys->ctr_level[dim] = (v + 1) % q;
+    *anticlockwise = q > 1 && v >= q / 2;
+    return dim * q + v;
+}
+
+uint32_t scheduler_first_queue(sim *s, uint32_t npu, uint32_t dim)
+{
+    npu_sys *sys = &s->sys[npu];
+    uint32_t q = s->opt->queues_per_dim;
+    if (q == 1)
+        return dim;
+    uint32_t v = sys->ctr_first[dim];
+    sys->ctr_first[dim] = (v + 1) % (q / 2);
+    return dim * q + v;
+}
+
+uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim)
+{
+    npu_sys *sys = &s->sys[npu];
+    uint32_t q = s->opt->queues_per_dim;
+    if (q == 1)
+        return dim;
+    uint32_t v = sys->ctr_last[dim];
+    sys->ctr_last[dim] = v + 1 == q ? q / 2 : v + 1;
+    return dim * q + v;
+}
+
+/* Waiting streams are ordered by priority, FIFO among equals; streams
+ * already running stay at the front. */
+static void queue_insert(queue_state *q, stream *st)
+{
+    stream *it = q->head;
+    while (it && (it->initialized || it->priority >= st->priority))
+        it = it->next;
+    st->next = it;
+    st->prev = it ? it->prev : q->tail;
+    if (st->prev)
+        st->prev->next = st;
+    else
+        q->head = st;
+    if (it)
+        it->prev = st;
+    else
+        q->tail = st;
+}
+
+static void queue_remove(queue_state *q, stream *st)
+{
+    if (st->prev)
+        st->prev->next = st->next;
+    else
+        q->head = st->next;
+    if (st->next)
+        st->next->prev = st->prev;
+    else
+        q->tail = st->prev;
+    st->prev = st->next = NULL;
+}
+
+/* Starts waiting streams while the queue has running slots. Streams that
+ * start may finish synchronously and re-enter the scheduler, so the queue
+ * is walked afresh for every start. */
+static void queue_fill(sim *s, uint32_t npu, uint32_t qid)
+{
+    queue_state *q = &s->sys[npu].queues[qid];
+    uint32_t cap = running_cap(s);
+    while (q->running < cap && !s->failed) {
+        stream *st = q->head;
+        for (uint32_t i = 0; st && i < q->running; i++)
+            st = st->next;
+        if (!st)
+            return;
+        st->initialized = true;
+        q->running++;
+        phase_start(s, st);
+    }
+}
+
+void scheduler_enter_first_phase(sim *s, stream *st)
+{
+    const phase_desc *p = &st->phases[0];
+    st->next_phase = 1;
+    st->initialized = false;
+    st->queue = (int32_t)p->queue;
+    queue_insert(&s->sys[st->npu].queues[p->queue], st);
+    queue_fill(s, st->npu, p->queue);
+}
+
+static void dataset_stream_finished(sim *s, dataset *ds)
+{
+    if (++ds->finished < ds->expected)
+        return;
+    uint32_t npu = ds->npu, node = ds->node;
+    slab_free(&s->datasets, ds);
+    workload_node_done(s, npu, node);
+}
+
+void scheduler_phase_done(sim *s, stream *st)
+{
+    npu_sys *sys = &s->sys[st->npu];
+    bool last = st->next_phase == st->n_phases;
+    uint32_t old = (uint32_t)st->queue;
+    phase_release(s, st);
+    if (last)
+        dataset_stream_finished(s, st->ds);
+    queue_remove(&sys->queues[old], st);
+    if (last) {
+        uint32_t npu = st->npu;
+        free(st->phases);
+        slab_free(&s->streams, st);
+        sys->queues[old].running--;
+        queue_fill(s, npu, old);
+        return;
+    }
+    const phase_desc *p = &st->phases[st->next_phase++];
+    st->initialized = false;
+    st->queue = (int32_t)p->queue;
+    queue_insert(&sys->queues[p->queue], st);
+    sys->queues[old].running--;
+    queue_fill(s, st->npu, old);
+    queue_fill(s, st->npu, p->queue);
+}

@@ -1,0 +1,153 @@
+/* Per-NPU system state: queues, allocators, communicator groups, pools. */
+#include "system/system.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "system/custom.h"
+#include "system/msg_match.h"
+#include "system/remote_mem.h"
+
+/* Queue dimensions: the network's, or more when an implementation list
+ * places a one* ring beyond them. */
+static uint32_t queue_dims(const sim *s)
+{
+    uint32_t dims = s->n_dims;
+    for (int k = 0; k < COLL_KINDS; k++)
+        if (s->cfg.n_impl[k] > dims)
+            dims = s->cfg.n_impl[k];
+    return dims;
+}
+
+static int npu_init(sim *s, npu_sys *sys, uint32_t id)
+{
+    uint32_t dims = queue_dims(s), q = s->opt->queues_per_dim;
+    sys->id = id;
+    sys->n_queues = dims * q;
+    sys->queues = calloc(sys->n_queues, sizeof *sys->queues);
+    sys->ctr_level = calloc(dims, sizeof *sys->ctr_level);
+    sys->ctr_first = calloc(dims, sizeof *sys->ctr_first);
+    sys->ctr_last = malloc(dims * sizeof *sys->ctr_last);
+    if (!sys->queues || !sys->ctr_level || !sys->ctr_first || !sys->ctr_last)
+        return -1;
+    for (uint32_t d = 0; d < dims; d++)
+        sys->ctr_last[d] = q / 2;
+    return 0;
+}
+
+int system_init(sim *s)
+{
+    slab_init(&s->streams, sizeof(stream), 256);
+    slab_init(&s->datasets, sizeof(dataset), 256);
+    slab_init(&s->bundles, 64, 1024);
+    slab_init(&s->rdv, 64, 256);
+    s->sys = calloc(s->n_npus, sizeof *s->sys);
+    if (!s->sys || system_events_init(s) != 0 || msg_table_init(s) != 0 || remote_mem_init(s) != 0) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        if (npu_init(s, &s->sys[i], i) != 0) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        for (size_t g = 0; g < s->groups.n_groups; g++) {
+            const comm_group_def *def = &s->groups.groups[g];
+            if (system_add_group(s, i, def->id, def->id, def->npus, def->n_npus) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void free_group(npu_group *g)
+{
+    free(g->members);
+}
+
+void system_fini(sim *s)
+{
+    if (s->sys) {
+        for (uint32_t i = 0; i < s->n_npus; i++) {
+            npu_sys *sys = &s->sys[i];
+            free(sys->lists);
+            free(sys->queues);
+            free(sys->ctr_level);
+            free(sys->ctr_first);
+            free(sys->ctr_last);
+            for (uint32_t g = 0; g < sys->n_groups; g++)
+                free_group(&sys->groups[g]);
+            free(sys->groups);
+            for (uint32_t r = 0; r < sys->n_retired; r++)
+                free(sys->retired[r]);
+            free(sys->retired);
+        }
+        free(s->sys);
+        s->sys = NULL;
+    }
+    system_events_fini(s);
+    msg_table_fini(s);
+    remote_mem_fini(s);
+    custom_cache_free(s);
+    slab_destroy(&s->streams);
+    slab_destroy(&s->datasets);
+    slab_destroy(&s->bundles);
+    slab_destroy(&s->rdv);
+}
+
+npu_group *system_find_group(sim *s, uint32_t npu, int64_t key)
+{
+    npu_sys *sys = &s->sys[npu];
+    for (uint32_t g = 0; g < sys->n_groups; g++)
+        if (sys->groups[g].key == key)
+            return &sys->groups[g];
+    return NULL;
+}
+
+/* Adds or replaces a group (a METADATA node may redefine one). */
+int system_add_group(sim *s, uint32_t npu, int64_t key, int64_t internal_id, const uint32_t *members,
+                     uint32_t n_members)
+{
+    npu_sys *sys = &s->sys[npu];
+    npu_group *g = system_find_group(s, npu, key);
+    if (!g) {
+        npu_group *grown = realloc(sys->groups, (sys->n_groups + 1) * sizeof *grown);
+        if (!grown) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        sys->groups = grown;
+        g = &sys->groups[sys->n_groups++];
+    } else {
+        /* phases of running collectives may still point at the old list */
+        uint32_t **grown = realloc(sys->retired, (sys->n_retired + 1) * sizeof *grown);
+        if (!grown) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        sys->retired = grown;
+        sys->retired[sys->n_retired++] = g->members;
+    }
+    memset(g, 0, sizeof *g);
+    g->key = key;
+    g->internal_id = internal_id;
+    g->members = malloc(n_members * sizeof *g->members);
+    if (!g->members) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    memcpy(g->members, members, n_members * sizeof *members);
+    g->n_members = n_members;
+    g->my_index = UINT32_MAX;
+    for (uint32_t i = 0; i < n_members; i++) {
+        if (members[i] >= s->n_npus) {
+            sim_fail(s, "communicator group %lld: member %u is not an NPU of this %u-NPU system", (long long)key,
+                     members[i], s->n_npus);
+            return -1;
+        }
+        if (members[i] == npu)
+            g->my_index = i;
+    }
+    g->num_streams = (uint64_t)internal_id * 1000000u;
+    return 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * system.h - the system layer's state: per-NPU event lists, queues,
+ * collectives (datasets), their chunks (streams) and the phases each chunk
+ * runs through (shared/spec/simulator.md section 13).
+ */
+#ifndef VIMANA_SYSTEM_SYSTEM_H
+#define VIMANA_SYSTEM_SYSTEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* ---- per-NPU event coalescing (section 13.1) ----------------------------- */
+
+typedef void (*npu_event_fn)(sim *s, void *obj, uint64_t data);
+
+typedef struct tick_list {
+    vimana_tick tick;
+    uint32_t head, tail;    /* entries in sys_events */
+} tick_list;
+
+/* ---- phases -------------------------------------------------------------- */
+
+enum ring_kind {
+    RING_DIMENSION,  /* one physical dimension: members base + k * stride */
+    RING_ALL,        /* oneRing & co: every NPU, index = NPU id */
+    RING_GROUP,      /* a communicator group's local ring, JSON order */
+};
+
+/* What one phase of a chunk does, fixed when the chunk is generated. */
+typedef struct phase_desc {
+    uint8_t algo;           /* enum algo_kind */
+    uint8_t coll;           /* enum coll_kind of this phase */
+    uint8_t anticlockwise;
+    uint8_t ring;           /* enum ring_kind */
+    uint8_t tree;           /* doubleBinaryTree: 0 = max-rooted, 1 = min-rooted */
+    uint8_t local_group;    /* communicator-group local ring (fixed bundle delay 10) */
+    uint32_t queue;
+    uint32_t dim;           /* logical dimension (queue allocators, trees) */
+    uint32_t n;             /* NPUs in the ring */
+    uint32_t index;         /* this NPU's position in the ring */
+    uint32_t base, stride;  /* RING_DIMENSION / RING_ALL: member k = base + k * stride */
+    const uint32_t *members;/* RING_GROUP */
+    uint32_t window;        /* directN */
+    uint32_t custom_position; /* custom ET file position (group: index in sorted members) */
+    uint64_t in_size;       /* bytes entering the phase */
+} phase_desc;
+
+typedef struct packet {
+    uint32_t src, dst;      /* ring indices */
+    uint64_t size;
+} packet;
+
+/* Run-time state of the phase a stream is in. */
+typedef struct phase_run {
+    /* packet engine (Ring, Direct, HalvingDoubling) */
+    packet *packets;
+    uint32_t pk_head, pk_len, pk_cap;
+    uint32_t free_packets;
+    uint64_t stream_count;  /* sends left */
+    uint32_t zero, nonzero;
+    bool toggle;
+    uint32_t P, NZ, M;
+    uint64_t total_received;
+    uint32_t sender, receiver;  /* ring indices */
+    uint64_t msg_size;
+    int64_t rank_offset;        /* HalvingDoubling */
+    double multiplier;
+    /* doubleBinaryTree */
+    uint8_t tree_role;
+    uint8_t tree_state;
+    uint8_t reductions_done;
+    uint32_t parent, left, right;   /* NPU ids, UINT32_MAX = none */
+    uint32_t bundles_out;           /* bundles not yet delivered */
+    /* custom (Chakra ET) collective */
+    struct custom_run *custom;
+} phase_run;
+
+/* ---- collectives and chunks ---------------------------------------------- */
+
+enum dataset_kind { DATASET_COLLECTIVE, DATASET_BROADCAST };
+
+/* One collective of one NPU: completes when all its streams have. */
+typedef struct dataset {
+    uint32_t npu;
+    uint32_t node;          /* workload node index */
+    uint32_t expected;
+    uint32_t finished;
+    uint8_t kind;
+    vimana_tick started;
+} dataset;
+
+typedef struct stream {
+    struct stream *prev, *next;  /* queue list */
+    uint64_t epoch;              /* changes whenever the slot is reused */
+    dataset *ds;
+    uint32_t npu;
+    uint64_t id;
+    uint32_t tag;
+    int64_t priority;
+    phase_desc *phases;
+    uint32_t n_phases;
+    uint32_t next_phase;         /* phases[next_phase..] are still to go */
+    int32_t queue;               /* -1 before the first phase */
+    bool initialized;
+    bool custom;                 /* runs a Chakra-ET custom algorithm */
+    const char *custom_prefix;
+    phase_run run;               /* state of phases[next_phase - 1] */
+} stream;
+
+typedef struct queue_state {
+    stream *head, *tail;
+    uint32_t running;
+} queue_state;
+
+/* A communicator group as one NPU sees it. */
+typedef struct npu_group {
+    int64_t key;             /* pg_name / JSON id */
+    int64_t internal_id;     /* key (JSON) or key + 1 (METADATA node) */
+    uint32_t *members;       /* JSON order */
+    uint32_t n_members;
+    uint32_t my_index;       /* UINT32_MAX when this NPU is not a member */
+    uint64_t num_streams;    /* starts at internal_id * 1000000 */
+    /* plan cached per collective on first use (section 13.12) */
+    bool plan_cached[COLL_KINDS];
+    const char *plan_custom[COLL_KINDS];
+} npu_group;
+
+typedef struct npu_sys {
+    uint32_t id;
+    tick_list *lists;
+    uint32_t n_lists, cap_lists;
+    queue_state *queues;
+    uint32_t n_queues;
+    uint32_t *ctr_level, *ctr_first, *ctr_last;   /* per dimension */
+    uint32_t dbt_next[COLL_KINDS][SIM_MAX_DIMS];  /* tree alternation */
+    uint64_t num_streams;
+    int64_t priority_counter;
+    npu_group *groups;
+    uint32_t n_groups;
+    uint32_t **retired;     /* member lists of replaced groups, still referenced by phases */
+    uint32_t n_retired;
+} npu_sys;
+
+/* ---- module entry points ------------------------------------------------- */
+
+/* npu_events.c */
+int system_events_init(sim *s);
+void system_events_fini(sim *s);
+/* Runs fn(s, obj, data) on NPU npu's event list at now + delta. */
+void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data);
+
+/* system.c */
+int system_init(sim *s);
+void system_fini(sim *s);
+
+/* collective.c: starts a collective for workload node `node` of NPU npu.
+ * Returns 0, or -1 after sim_fail(). */
+typedef struct coll_request {
+    uint32_t npu;
+    uint32_t node;
+    uint64_t node_id;
+    enum coll_kind kind;
+    uint64_t size;
+    int64_t priority;            /* comm_priority attribute */
+    const bool *involved;        /* NULL = all dimensions */
+    uint32_t n_involved;
+    npu_group *group;            /* NULL = all NPUs */
+} coll_request;
+int collective_start(sim *s, const coll_request *req);
+/* BROADCAST: a timed collective that only waits `delay` ticks. */
+int collective_start_timed(sim *s, uint32_t npu, uint32_t node, vimana_tick delay);
+
+/* scheduler.c: queues and phase-to-phase movement (section 13.5) */
+void scheduler_enter_first_phase(sim *s, stream *st);
+void scheduler_phase_done(sim *s, stream *st);
+uint32_t scheduler_next_queue(sim *s, uint32_t npu, uint32_t dim, bool *anticlockwise);
+uint32_t scheduler_first_queue(sim *s, uint32_t npu, uint32_t dim);
+uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim);
+
+/* phase.c: the algorithms */
+void phase_start(sim *s, stream *st);      /* StreamInit */
+void phase_release(sim *s, stream *st);    /* frees run-time buffers */
+uint32_t phase_ring_member(const phase_desc *p, uint32_t index);
+uint64_t phase_out_size(const phase_desc *p);
+
+/* groups.c */
+npu_group *system_find_group(sim *s, uint32_t npu, int64_t key);
+int system_add_group(sim *s, uint32_t npu, int64_t key, int64_t internal_id, const uint32_t *members,
+                     uint32_t n_members);
+
+#endif

@@ -1,0 +1,136 @@
+/* The per-NPU finish report (shared/spec/simulator.md section 4.1). */
+#include <stdlib.h>
+
+#include "workload/workload.h"
+
+typedef struct interval {
+    vimana_tick start, end;
+} interval;
+
+static int cmp_interval(const void *a, const void *b)
+{
+    const interval *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Sorts and merges in place (touching intervals merge); returns the count. */
+static size_t merge(interval *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_interval);
+    size_t out = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].start <= v[out].end) {
+            if (v[i].end > v[out].end)
+                v[out].end = v[i].end;
+        } else {
+            v[++out] = v[i];
+        }
+    }
+    return out + 1;
+}
+
+static vimana_tick total_length(const interval *v, size_t n)
+{
+    vimana_tick t = 0;
+    for (size_t i = 0; i < n; i++)
+        t += v[i].end - v[i].start;
+    return t;
+}
+
+static vimana_tick intersection(const interval *a, size_t na, const interval *b, size_t nb)
+{
+    vimana_tick t = 0;
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        vimana_tick lo = a[i].start > b[j].start ? a[i].start : b[j].start;
+        vimana_tick hi = a[i].end < b[j].end ? a[i].end : b[j].end;
+        if (hi > lo)
+            t += hi - lo;
+        if (a[i].end < b[j].end)
+            i++;
+        else
+            j++;
+    }
+    return t;
+}
+
+static void print_roofline(sim *s, const workload *w)
+{
+    double total = 1, bound = 0, compute = 0, memory = 0, intensity = 0;
+    for (uint32_t i = 0; i < w->n_nodes; i++) {
+        const wl_node *n = &w->nodes[i];
+        if (n->state != WL_DONE || (n->kind != KIND_CPU && n->kind != KIND_GPU))
+            continue;
+        double d = (double)(n->end - n->start);
+        total += d;
+        if (n->roofline) {
+            if (!n->memory_bound)
+                bound += d;
+            compute += n->compute_util * d;
+            memory += n->mem_util * d;
+            intensity += n->intensity * d;
+        }
+    }
+    fprintf(s->out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, bound / total * 100);
+    fprintf(s->out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, compute / total * 100);
+    fprintf(s->out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, memory / total * 100);
+    fprintf(s->out, "sys[%u], Average operation intensity: %.3f\n", w->npu, intensity / total);
+}
+
+void workload_print_report(sim *s, workload *w)
+{
+    static const char *const labels[KIND_COUNT] = {"CPU", "GPU", "Comm", "Remote mem", "Replay", "Invalid"};
+    vimana_tick now = w->finish_tick;
+    vimana_tick exposed = now - w->tics_gpu_ops;
+    fprintf(s->out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
+            (unsigned long long)now, (unsigned long long)exposed);
+    if (w->tics_gpu_ops > now)
+        sim_warn(s, "NPU %u: replayed node time exceeds the finish time; exposed communication wrapped around "
+                    "(as in the reference)", w->npu);
+    fprintf(s->out, "sys[%u]. Post statistics processing start.\n", w->npu);
+    size_t counts[KIND_COUNT] = {0};
+    vimana_tick wall = 0;
+    for (uint32_t i = 0; i < w->n_nodes; i++) {
+        const wl_node *n = &w->nodes[i];
+        if (n->state != WL_DONE)
+            continue;
+        if (n->end > wall)
+            wall = n->end;
+        if (n->kind < KIND_COUNT)
+            counts[n->kind]++;
+    }
+    interval *by_kind[KIND_COUNT] = {0};
+    size_t merged[KIND_COUNT] = {0};
+    for (int k = 0; k < KIND_COUNT; k++) {
+        if (!counts[k])
+            continue;
+        by_kind[k] = malloc(counts[k] * sizeof *by_kind[k]);
+        if (!by_kind[k]) {
+            sim_fail(s, "out of memory (report)");
+            goto done;
+        }
+        size_t m = 0;
+        for (uint32_t i = 0; i < w->n_nodes; i++)
+            if (w->nodes[i].state == WL_DONE && w->nodes[i].kind == k)
+                by_kind[k][m++] = (interval){w->nodes[i].start, w->nodes[i].end};
+        merged[k] = merge(by_kind[k], m);
+    }
+    fprintf(s->out, "sys[%u]. Post statistics processing end.\n", w->npu);
+    fprintf(s->out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)wall);
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (counts[k])
+            fprintf(s->out, "sys[%u], %s time: %llu\n", w->npu, labels[k],
+                    (unsigned long long)total_length(by_kind[k], merged[k]));
+    vimana_tick overlap = intersection(by_kind[KIND_GPU], merged[KIND_GPU], by_kind[KIND_COMM], merged[KIND_COMM]);
+    if (overlap > 0)
+        fprintf(s->out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)overlap);
+    if (s->cfg.roofline_enabled)
+        print_roofline(s, w);
+done:
+    for (int k = 0; k < KIND_COUNT; k++)
+        free(by_kind[k]);
+}

@@ -1,0 +1,553 @@
+/*
+ * Loads one NPU's Chakra ET into a compact, id-sorted node array with its
+ * dependencies in CSR form. Every attribute the simulation will need is
+ * read and checked here, so a bad trace is refused before time starts with
+ * one line naming the file, the node and the problem.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vimana/et.h"
+#include "workload/workload.h"
+
+typedef struct load_ctx {
+    sim *s;
+    workload *w;
+    const vet_node *n;
+    uint64_t dropped_deps;
+} load_ctx;
+
+static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int node_fail(load_ctx *c, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sim_fail(c->s, "%s: node %llu (%s): %s", c->w->path, (unsigned long long)c->n->id, c->n->name, msg);
+    return -1;
+}
+
+static const char *kind_name(const vet_node *n, const char *attr)
+{
+    const vet_attr *a = vet_node_attr(n, attr);
+    return a ? vet_value_kind_name(a->kind) : "nothing";
+}
+
+static int get_u64(load_ctx *c, const char *attr, bool required, uint64_t dflt, uint64_t *out)
+{
+    enum vet_attr_status st = vet_node_uint64(c->n, attr, dflt, out);
+    if (st == VET_ATTR_ABSENT && required)
+        return node_fail(c, "missing attribute %s", attr);
+    if (st == VET_ATTR_BADTYPE)
+        return node_fail(c, "attribute %s must be a non-negative integer (found %s)", attr, kind_name(c->n, attr));
+    return 0;
+}
+
+static int get_i32(load_ctx *c, const char *attr, bool required, int64_t dflt, int32_t *out)
+{
+    int64_t v;
+    enum vet_attr_status st = vet_node_int64(c->n, attr, dflt, &v);
+    if (st == VET_ATTR_ABSENT && required)
+        return node_fail(c, "missing attribute %s", attr);
+    if (st == VET_ATTR_BADTYPE || v < INT32_MIN || v > INT32_MAX)
+        return node_fail(c, "attribute %s must be a 32-bit integer (found %s)", attr, kind_name(c->n, attr));
+    *out = (int32_t)v;
+    return 0;
+}
+
+static int read_involved(load_ctx *c, wl_node *out)
+{
+    const vet_attr *a = vet_node_attr(c->n, "involved_dim");
+    if (!a)
+        return 0;
+    if (a->kind != VET_BOOL_LIST)
+        return node_fail(c, "Expected bool_list in involved_dim but found another type (%s)",
+                         vet_value_kind_name(a->kind));
+    const int *items = a->v.list.items;
+    size_t n = a->v.list.n < 64 ? a->v.list.n : 64;
+    out->n_involved = (uint8_t)(n == 0 ? 0 : n);
+    out->involved = 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i])
+            out->involved |= 1ull << i;
+    if (a->v.list.n == 0)
+        return node_fail(c, "involved_dim is an empty list");
+    return 0;
+}
+
+static int read_pg(load_ctx *c, wl_node *out)
+{
+    const char *pg;
+    out->pg = WL_NO_GROUP;
+    enum vet_attr_status st = vet_node_string(c->n, "pg_name", "", &pg);
+    if (st == VET_ATTR_BADTYPE)
+        return node_fail(c, "attribute pg_name must be a string (found %s)", kind_name(c->n, "pg_name"));
+    if (pg[0] == '\0' || strcmp(pg, "0") == 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(pg, &end, 10);
+    if (*end || errno || v < 0)
+        return node_fail(c, "pg_name '%s' is not a communicator group number", pg);
+    out->pg = v;
+    return 0;
+}
+
+static int read_collective(load_ctx *c, wl_node *out)
+{
+    int64_t type;
+    enum vet_attr_status st = vet_node_int64(c->n, "comm_type", 0, &type);
+    if (st == VET_ATTR_ABSENT)
+        return node_fail(c, "missing attribute comm_type");
+    if (st == VET_ATTR_BADTYPE)
+        return node_fail(c, "attribute comm_type must be an integer (found %s)", kind_name(c->n, "comm_type"));
+    if (type != VET_ALL_REDUCE && type != VET_ALL_GATHER && type != VET_REDUCE_SCATTER &&
+        type != VET_ALL_TO_ALL && type != VET_BROADCAST) {
+        const char *name = vet_coll_type_name(type);
+        return node_fail(c, "Unsupported collective comm type %lld%s%s%s (supported: ALL_REDUCE, ALL_GATHER, "
+                            "REDUCE_SCATTER, ALL_TO_ALL, BROADCAST)", (long long)type, name ? " (" : "",
+                         name ? name : "", name ? ")" : "");
+    }
+    out->comm_type = type;
+    if (type == VET_BROADCAST)
+        return 0;
+    if (get_u64(c, "comm_size", true, 0, &out->comm_size) != 0 ||
+        get_i32(c, "comm_priority", false, 0, &out->comm_priority) != 0 || read_involved(c, out) != 0 ||
+        read_pg(c, out) != 0)
+        return -1;
+    return 0;
+}
+
+static int read_p2p(load_ctx *c, wl_node *out, bool send)
+{
+    int32_t self = (int32_t)c->w->npu;
+    if (get_i32(c, "comm_src", !send, self, &out->comm_src) != 0 ||
+        get_i32(c, "comm_dst", send, self, &out->comm_dst) != 0 ||
+        get_i32(c, "comm_tag", true, 0, &out->comm_tag) != 0 || get_u64(c, "comm_size", true, 0, &out->comm_size) != 0)
+        return -1;
+    if (send && out->comm_src != self)
+        return node_fail(c, "Send node should be issued by the sender (comm_src %d, but this is NPU %d)",
+                         out->comm_src, self);
+    if (!send && out->comm_dst != self)
+        return node_fail(c, "Recv node should be issued by the receiver (comm_dst %d, but this is NPU %d)",
+                         out->comm_dst, self);
+    int32_t peer = send ? out->comm_dst : out->comm_src;
+    if (peer < 0 || (uint32_t)peer >= c->s->n_npus)
+        return node_fail(c, "%s %d is not an NPU of this %u-NPU system", send ? "comm_dst" : "comm_src", peer,
+                         c->s->n_npus);
+    if (peer == self)
+        return node_fail(c, send ? "COMM_SEND to itself (comm_dst is this NPU)"
+                                 : "COMM_RECV from itself (comm_src is this NPU)");
+    if (out->comm_tag < 0)
+        return node_fail(c, "comm_tag %d is negative", out->comm_tag);
+    if (out->comm_size == 0)
+        return node_fail(c, "zero-byte %s between NPU %d and NPU %d (tag %d)", send ? "COMM_SEND" : "COMM_RECV",
+                         out->comm_src, out->comm_dst, out->comm_tag);
+    return 0;
+}
+
+static uint32_t add_string(load_ctx *c, const char *str)
+{
+    workload *w = c->w;
+    size_t len = strlen(str) + 1;
+    char *grown = realloc(w->names, w->names_len + len);
+    if (!grown)
+        return 0;
+    w->names = grown;
+    memcpy(w->names + w->names_len, str, len);
+    uint32_t off = (uint32_t)w->names_len;
+    w->names_len += len;
+    return off;
+}
+
+static int read_node(load_ctx *c, wl_node *out)
+{
+    const vet_node *n = c->n;
+    const sys_config *cfg = &c->s->cfg;
+    memset(out, 0, sizeof *out);
+    out->id = n->id;
+    out->type = (uint8_t)n->type;
+    out->duration_us = n->duration_micros;
+    out->pg = WL_NO_GROUP;
+    out->name = add_string(c, n->name);
+    if (vet_node_bool(n, "is_cpu_op", false, &out->is_cpu) == VET_ATTR_BADTYPE)
+        return node_fail(c, "attribute is_cpu_op must be a bool (found %s)", kind_name(n, "is_cpu_op"));
+    switch (n->type) {
+    case VET_COMP_NODE:
+        out->kind = out->is_cpu ? KIND_CPU : KIND_GPU;
+        out->slot = out->is_cpu ? SLOT_CPU : SLOT_GPU;
+        break;
+    case VET_COMM_COLL_NODE:
+    case VET_COMM_SEND_NODE:
+    case VET_COMM_RECV_NODE:
+        out->kind = KIND_COMM;
+        out->slot = out->is_cpu ? SLOT_CPU : n->type == VET_COMM_RECV_NODE ? SLOT_NONE : SLOT_COMM;
+        break;
+    case VET_MEM_LOAD_NODE:
+    case VET_MEM_STORE_NODE:
+        out->kind = KIND_REMOTE_MEM;
+        out->slot = out->is_cpu ? SLOT_CPU : SLOT_COMM;
+        break;
+    case VET_INVALID_NODE:
+        out->kind = KIND_INVALID;
+        out->slot = out->is_cpu ? SLOT_CPU : SLOT_COMM;
+        break;
+    default: /* METADATA: counted under no kind */
+        out->kind = KIND_NONE;
+        out->slot = out->is_cpu ? SLOT_CPU : SLOT_COMM;
+        if (n->inputs && n->inputs->values[0])
+            out->meta = add_string(c, n->inputs->values);
+        break;
+    }
+    if (cfg->replay_only)
+        return 0;
+    switch (n->type) {
+    case VET_COMP_NODE:
+        if (cfg->roofline_enabled && !out->is_cpu &&
+            (get_u64(c, "num_ops", true, 0, &out->num_ops) != 0 ||
+             get_u64(c, "tensor_size", true, 0, &out->tensor_size) != 0))
+            return -1;
+        return 0;
+    case VET_COMM_COLL_NODE:
+        if (out->is_cpu)
+            return node_fail(c, "Comm node should not be on CPU (is_cpu_op is true)");
+        return read_collective(c, out);
+    case VET_COMM_SEND_NODE:
+    case VET_COMM_RECV_NODE:
+        if (out->is_cpu)
+            return node_fail(c, "Comm node should not be on CPU (is_cpu_op is true)");
+        return read_p2p(c, out, n->type == VET_COMM_SEND_NODE);
+    case VET_MEM_LOAD_NODE:
+    case VET_MEM_STORE_NODE:
+        return get_u64(c, "tensor_size", true, 0, &out->tensor_size);
+    default:
+        return 0;
+    }
+}
+
+/* ---- dependencies -------------------------------------------------------- */
+
+typedef struct dep_edge {
+    uint64_t parent_id, child_id;
+} dep_edge;
+
+static int cmp_node(const void *a, const void *b)
+{
+    uint64_t x = ((const wl_node *)a)->id, y = ((const wl_node *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t index_of(const workload *w, uint64_t id)
+{
+    size_t lo = 0, hi = w->n_nodes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (w->nodes[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->n_nodes && w->nodes[lo].id == id ? (int64_t)lo : -1;
+}
+
+/* Finds a dependency cycle among the nodes Kahn's walk could not reach and
+ * prints it as "a -> b -> ... -> a" (ids). */
+static void report_cycle(sim *s, workload *w)
+{
+    uint32_t n = w->n_nodes;
+    uint8_t *mark = calloc(n, 1);
+    uint32_t *stack = malloc(n * sizeof *stack), *pos = malloc(n * sizeof *pos);
+    uint32_t start = 0;
+    while (start < n && w->nodes[start].parents_left == 0)
+        start++;
+    /* Walk children that are still blocked until a node repeats. */
+    uint32_t depth = 0, cur = start;
+    while (!mark[cur]) {
+        mark[cur] = 1;
+        pos[cur] = depth;
+        stack[depth++] = cur;
+        uint32_t next = cur;
+        const wl_node *node = &w->nodes[cur];
+        for (uint32_t k = 0; k < node->n_children; k++) {
+            uint32_t ch = w->children[node->child_start + k];
+            if (w->nodes[ch].parents_left > 0) {
+                next = ch;
+                break;
+            }
+        }
+        if (next == cur)
+            break;
+        cur = next;
+    }
+    char text[700];
+    size_t len = 0;
+    for (uint32_t i = mark[cur] ? pos[cur] : 0; i < depth && len < sizeof text - 40; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%llu -> ", (unsigned long long)w->nodes[stack[i]].id);
+    snprintf(text + len, sizeof text - len, "%llu", (unsigned long long)w->nodes[cur].id);
+    sim_fail(s, "%s: dependency cycle: %s", w->path, text);
+    free(mark), free(stack), free(pos);
+}
+
+static int check_acyclic(sim *s, workload *w)
+{
+    uint32_t n = w->n_nodes, head = 0, tail = 0;
+    uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
+    uint32_t *left = malloc((n ? n : 1) * sizeof *left);
+    if (!queue || !left) {
+        free(queue), free(left);
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        left[i] = w->nodes[i].parents_left;
+        if (left[i] == 0)
+            queue[tail++] = i;
+    }
+    while (head < tail) {
+        const wl_node *node = &w->nodes[queue[head++]];
+        for (uint32_t k = 0; k < node->n_children; k++) {
+            uint32_t ch = w->children[node->child_start + k];
+            if (--left[ch] == 0)
+                queue[tail++] = ch;
+        }
+    }
+    free(queue), free(left);
+    if (tail == n)
+        return 0;
+    report_cycle(s, w);
+    return -1;
+}
+
+static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
+{
+    workload *w = c->w;
+    uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
+    uint32_t *counts = calloc(w->n_nodes + 1, sizeof *counts);
+    if (!links || !counts) {
+        free(links), free(counts);
+        sim_fail(c->s, "out of memory");
+        return -1;
+    }
+    size_t n_links = 0;
+    for (size_t e = 0; e < n_edges; e++) {
+        int64_t child = index_of(w, edges[e].child_id);
+        int64_t parent = index_of(w, edges[e].parent_id);
+        if (parent < 0) {
+            if (c->s->opt->drop_missing_deps) {
+                c->dropped_deps++;
+                continue;
+            }
+            sim_fail(c->s, "%s: node %llu (%s) depends on node %llu, which is not in the file "
+                           "(--drop-missing-deps ignores such dependencies)", w->path,
+                     (unsigned long long)edges[e].child_id, workload_node_name(w, (uint32_t)child),
+                     (unsigned long long)edges[e].parent_id);
+            free(links), free(counts);
+            return -1;
+        }
+        links[n_links++] = (uint64_t)parent << 32 | (uint64_t)child;
+    }
+    /* A parent listed twice (or as both data and control dep) counts once. */
+    qsort(links, n_links, sizeof *links, cmp_u64);
+    size_t unique = 0;
+    for (size_t i = 0; i < n_links; i++)
+        if (i == 0 || links[i] != links[i - 1])
+            links[unique++] = links[i];
+    w->children = malloc((unique ? unique : 1) * sizeof *w->children);
+    if (!w->children) {
+        free(links), free(counts);
+        sim_fail(c->s, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < unique; i++) {
+        counts[links[i] >> 32]++;
+        w->nodes[(uint32_t)links[i]].parents_left++;
+    }
+    uint32_t start = 0;
+    for (uint32_t i = 0; i < w->n_nodes; i++) {
+        w->nodes[i].child_start = start;
+        w->nodes[i].n_children = counts[i];
+        start += counts[i];
+    }
+    /* links are sorted by parent, so children fill each block in order */
+    for (size_t i = 0; i < unique; i++)
+        w->children[i] = (uint32_t)links[i];
+    free(links), free(counts);
+    return 0;
+}
+
+/* ---- one file ------------------------------------------------------------ */
+
+static int check_file(sim *s, const char *path)
+{
+    if (access(path, R_OK) == 0)
+        return 0;
+    if (errno == ENOENT)
+        sim_fail(s, "workload file: %s does not exist", path);
+    else if (errno == EACCES)
+        sim_fail(s, "workload file: %s exists but is not readable", path);
+    else
+        sim_fail(s, "workload file: %s: %s", path, strerror(errno));
+    return -1;
+}
+
+static int read_nodes(load_ctx *c, dep_edge **edges, size_t *n_edges)
+{
+    workload *w = c->w;
+    vet_error err;
+    vet_reader *r = vet_reader_open(w->path, &err);
+    if (!r) {
+        sim_fail(c->s, "%s", err.msg);
+        return -1;
+    }
+    size_t cap_nodes = 0, cap_edges = 0;
+    const vet_node *n;
+    int rc;
+    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
+        if (w->n_nodes == UINT32_MAX - 1) {
+            sim_fail(c->s, "%s: too many nodes", w->path);
+            rc = -2;
+            break;
+        }
+        if (w->n_nodes == cap_nodes) {
+            cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
+            wl_node *grown = realloc(w->nodes, cap_nodes * sizeof *grown);
+            if (!grown) {
+                sim_fail(c->s, "out of memory reading %s", w->path);
+                rc = -2;
+                break;
+            }
+            w->nodes = grown;
+        }
+        c->n = n;
+        if (read_node(c, &w->nodes[w->n_nodes]) != 0) {
+            rc = -2;
+            break;
+        }
+        w->n_nodes++;
+        size_t need = *n_edges + n->n_data_deps + n->n_ctrl_deps;
+        if (need > cap_edges) {
+            while (cap_edges < need)
+                cap_edges = cap_edges ? cap_edges * 2 : 64;
+            dep_edge *grown = realloc(*edges, cap_edges * sizeof *grown);
+            if (!grown) {
+                sim_fail(c->s, "out of memory reading %s", w->path);
+                rc = -2;
+                break;
+            }
+            *edges = grown;
+        }
+        for (size_t i = 0; i < n->n_data_deps; i++)
+            (*edges)[(*n_edges)++] = (dep_edge){n->data_deps[i], n->id};
+        for (size_t i = 0; i < n->n_ctrl_deps; i++)
+            (*edges)[(*n_edges)++] = (dep_edge){n->ctrl_deps[i], n->id};
+    }
+    if (rc == -1)
+        sim_fail(c->s, "%s", err.msg);
+    if (rc == 0 && vet_reader_empty_records(r) > 0)
+        sim_warn(c->s, "%s: %llu zero-length record(s) read as empty nodes (Python Chakra readers stop there)",
+                 w->path, (unsigned long long)vet_reader_empty_records(r));
+    vet_reader_close(r);
+    return rc == 0 ? 0 : -1;
+}
+
+static int load_one(sim *s, workload *w)
+{
+    load_ctx c = {.s = s, .w = w};
+    if (check_file(s, w->path) != 0)
+        return -1;
+    w->names = malloc(1);
+    if (!w->names) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    w->names[0] = '\0';
+    w->names_len = 1;
+    dep_edge *edges = NULL;
+    size_t n_edges = 0;
+    if (read_nodes(&c, &edges, &n_edges) != 0) {
+        free(edges);
+        return -1;
+    }
+    if (w->n_nodes == 0) {
+        free(edges);
+        sim_fail(s, "%s: no issuable node: the trace has no nodes (an idle NPU needs at least one, "
+                    "e.g. a 0 us COMP node)", w->path);
+        return -1;
+    }
+    qsort(w->nodes, w->n_nodes, sizeof *w->nodes, cmp_node);
+    for (uint32_t i = 1; i < w->n_nodes; i++) {
+        if (w->nodes[i].id == w->nodes[i - 1].id) {
+            free(edges);
+            sim_fail(s, "%s: node id %llu appears twice", w->path, (unsigned long long)w->nodes[i].id);
+            return -1;
+        }
+    }
+    int rc = link_dependencies(&c, edges, n_edges);
+    free(edges);
+    if (rc != 0 || check_acyclic(s, w) != 0)
+        return -1;
+    if (c.dropped_deps)
+        sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,
+                 (unsigned long long)c.dropped_deps);
+    return 0;
+}
+
+int workload_load_all(sim *s)
+{
+    s->wl = calloc(s->n_npus, sizeof *s->wl);
+    if (!s->wl) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    size_t len = strlen(s->opt->workload) + 24;
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        workload *w = &s->wl[i];
+        w->npu = i;
+        w->path = malloc(len);
+        if (!w->path) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        snprintf(w->path, len, "%s.%u.et", s->opt->workload, i);
+        if (load_one(s, w) != 0)
+            return -1;
+        if (s->opt->progress && s->n_npus >= 256 && (i + 1) % 1024 == 0)
+            fprintf(s->log, "vimana: loaded %u of %u traces\n", i + 1, s->n_npus);
+    }
+    return 0;
+}
+
+void workload_free_all(sim *s)
+{
+    if (!s->wl)
+        return;
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        workload *w = &s->wl[i];
+        free(w->path);
+        free(w->nodes);
+        free(w->children);
+        free(w->names);
+        free(w->deferred);
+        for (int k = 0; k < SLOT_COUNT; k++)
+            free(w->free_nodes[k].items);
+    }
+    free(s->wl);
+    s->wl = NULL;
+}
+
+const char *workload_node_name(const workload *w, uint32_t node)
+{
+    return w->names + w->nodes[node].name;
+}

@@ -1,0 +1,425 @@
+/*
+ * Issuing and completing workload nodes (shared/spec/simulator.md 14.2-14.7).
+ *
+ * The reference walks a sorted copy of the free set and issues every node
+ * whose hardware slot is free. Equivalently, and in time proportional to
+ * what is issued, free nodes wait in one id-ordered heap per slot and the
+ * issue loop merges the heads of the heaps whose slot is free. Nodes freed
+ * while the loop runs (children of nodes that finish instantly) are held
+ * back until it ends, as in the reference.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "system/frontend.h"
+#include "system/remote_mem.h"
+#include "system/system.h"
+#include "vimana/et.h"
+#include "workload/workload.h"
+
+#define NONE UINT32_MAX
+
+/* ---- heaps --------------------------------------------------------------- */
+
+static bool heap_push(wl_heap *h, uint32_t v)
+{
+    if (h->len == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 16;
+        uint32_t *items = realloc(h->items, cap * sizeof *items);
+        if (!items)
+            return false;
+        h->items = items;
+        h->cap = cap;
+    }
+    uint32_t i = h->len++;
+    while (i > 0 && h->items[(i - 1) / 2] > v) {
+        h->items[i] = h->items[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->items[i] = v;
+    return true;
+}
+
+static uint32_t heap_pop(wl_heap *h)
+{
+    uint32_t top = h->items[0], last = h->items[--h->len], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->len)
+            break;
+        if (c + 1 < h->len && h->items[c + 1] < h->items[c])
+            c++;
+        if (h->items[c] >= last)
+            break;
+        h->items[i] = h->items[c];
+        i = c;
+    }
+    if (h->len)
+        h->items[i] = last;
+    return top;
+}
+
+static void make_free(sim *s, workload *w, uint32_t i)
+{
+    w->nodes[i].state = WL_FREE;
+    if (w->issuing) {
+        if (w->n_deferred == w->cap_deferred) {
+            uint32_t cap = w->cap_deferred ? w->cap_deferred * 2 : 16;
+            uint32_t *d = realloc(w->deferred, cap * sizeof *d);
+            if (!d) {
+                sim_fail(s, "out of memory");
+                return;
+            }
+            w->deferred = d;
+            w->cap_deferred = cap;
+        }
+        w->deferred[w->n_deferred++] = i;
+        return;
+    }
+    if (!heap_push(&w->free_nodes[w->nodes[i].slot], i))
+        sim_fail(s, "out of memory");
+}
+
+static bool free_set_empty(const workload *w)
+{
+    for (int k = 0; k < SLOT_COUNT; k++)
+        if (w->free_nodes[k].len)
+            return false;
+    return w->n_deferred == 0;
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+static void trace_line(sim *s, workload *w, uint32_t i, const char *what)
+{
+    if (!s->cfg.trace_enabled)
+        return;
+    fprintf(s->log, "%s,sys->id=%u, tick=%llu, node->id=%llu, node->name=%s, node->type=%u\n", what, w->npu,
+            (unsigned long long)sim_now(s), (unsigned long long)w->nodes[i].id, workload_node_name(w, i),
+            w->nodes[i].type);
+}
+
+/* Release the slot, stamp the end and free the children. */
+static void finish_node(sim *s, workload *w, uint32_t i)
+{
+    wl_node *node = &w->nodes[i];
+    trace_line(s, w, i, "callback");
+    node->state = WL_DONE;
+    node->end = sim_now(s);
+    if (node->slot != SLOT_NONE)
+        w->slot_busy[node->slot] = false;
+    w->ongoing--;
+    for (uint32_t k = 0; k < node->n_children; k++) {
+        uint32_t c = w->children[node->child_start + k];
+        if (--w->nodes[c].parents_left == 0)
+            make_free(s, w, c);
+    }
+}
+
+static void issue_free_nodes(sim *s, workload *w);
+
+static void check_finished(sim *s, workload *w)
+{
+    if (w->finished || w->ongoing > 0 || !free_set_empty(w))
+        return;
+    w->finished = true;
+    w->finish_tick = sim_now(s);
+    s->finished_npus++;
+    workload_print_report(s, w);
+}
+
+void workload_node_done(sim *s, uint32_t npu, uint32_t node)
+{
+    workload *w = &s->wl[npu];
+    if (w->finished || s->failed)
+        return;
+    finish_node(s, w, node);
+    issue_free_nodes(s, w);
+    check_finished(s, w);
+}
+
+static void node_done_event(sim *s, void *obj, uint64_t data)
+{
+    workload *w = obj;
+    workload_node_done(s, w->npu, (uint32_t)data);
+}
+
+static void node_done_msg(sim *s, void *obj, uint64_t data)
+{
+    workload *w = obj;
+    workload_node_done(s, w->npu, (uint32_t)data);
+}
+
+/* ---- issuing ------------------------------------------------------------- */
+
+static void issue_replay(sim *s, workload *w, uint32_t i)
+{
+    const wl_node *node = &w->nodes[i];
+    vimana_tick runtime = node->duration_us ? node->duration_us * 1000 : 1;
+    if (node->is_cpu)
+        w->tics_cpu_ops += runtime;
+    else
+        w->tics_gpu_ops += runtime;
+    npu_register_event(s, w->npu, runtime, node_done_event, w, i);
+}
+
+static void issue_roofline(sim *s, workload *w, uint32_t i)
+{
+    wl_node *node = &w->nodes[i];
+    const sys_config *cfg = &s->cfg;
+    if (node->tensor_size == 0) {
+        /* an empty tensor makes the node a no-op, finished at once */
+        finish_node(s, w, i);
+        return;
+    }
+    if (!(cfg->peak_perf_flops > 0) || !(cfg->local_mem_bw_Bps > 0)) {
+        sim_fail(s, "%s: roofline-enabled needs 'peak-perf' and 'local-mem-bw' greater than 0 (node %llu of %s)",
+                 cfg->path, (unsigned long long)node->id, w->path);
+        return;
+    }
+    double intensity = (double)node->num_ops / (double)node->tensor_size;
+    double perf = cfg->local_mem_bw_Bps * intensity;
+    if (perf > cfg->peak_perf_flops)
+        perf = cfg->peak_perf_flops;
+    double elapsed = (double)node->num_ops / perf;
+    vimana_tick runtime = (vimana_tick)(elapsed * 1e9);
+    node->roofline = true;
+    node->intensity = intensity;
+    node->compute_util = perf / cfg->peak_perf_flops;
+    node->mem_util = (perf / intensity) / cfg->local_mem_bw_Bps;
+    node->memory_bound = perf < cfg->peak_perf_flops;
+    w->tics_gpu_ops += runtime;
+    npu_register_event(s, w->npu, runtime, node_done_event, w, i);
+}
+
+static npu_group *group_of(sim *s, workload *w, uint32_t i)
+{
+    const wl_node *node = &w->nodes[i];
+    if (node->pg == WL_NO_GROUP)
+        return NULL;
+    npu_group *g = system_find_group(s, w->npu, node->pg);
+    if (!g) {
+        sim_fail(s, "%s: For rank %u ET node %llu, communicator group %lld not found", w->path, w->npu,
+                 (unsigned long long)node->id, (long long)node->pg);
+        return NULL;
+    }
+    if (g->my_index == UINT32_MAX) {
+        sim_fail(s, "%s: node %llu: NPU %u is not a member of communicator group %lld", w->path,
+                 (unsigned long long)node->id, w->npu, (long long)node->pg);
+        return NULL;
+    }
+    return g;
+}
+
+static void issue_collective(sim *s, workload *w, uint32_t i)
+{
+    const wl_node *node = &w->nodes[i];
+    if (node->comm_type == VET_BROADCAST) {
+        vimana_tick runtime = node->duration_us ? node->duration_us * 1000 : 1;
+        collective_start_timed(s, w->npu, i, runtime);
+        return;
+    }
+    static const enum coll_kind kinds[] = {
+        [VET_ALL_REDUCE] = COLL_ALL_REDUCE, [VET_ALL_GATHER] = COLL_ALL_GATHER,
+        [VET_REDUCE_SCATTER] = COLL_REDUCE_SCATTER, [VET_ALL_TO_ALL] = COLL_ALL_TO_ALL,
+    };
+    bool involved[64];
+    for (uint32_t d = 0; d < node->n_involved; d++)
+        involved[d] = (node->involved >> d) & 1;
+    coll_request req = {
+        .npu = w->npu,
+        .node = i,
+        .node_id = node->id,
+        .kind = kinds[node->comm_type],
+        .size = node->comm_size,
+        .priority = node->comm_priority,
+        .involved = node->n_involved ? involved : NULL,
+        .n_involved = node->n_involved,
+    };
+    if (node->pg != WL_NO_GROUP && !(req.group = group_of(s, w, i)))
+        return;
+    collective_start(s, &req);
+}
+
+static void issue_comm(sim *s, workload *w, uint32_t i)
+{
+    const wl_node *node = &w->nodes[i];
+    msg_cb done = {node_done_msg, w, i};
+    switch (node->type) {
+    case VET_COMM_COLL_NODE:
+        issue_collective(s, w, i);
+        break;
+    case VET_COMM_SEND_NODE:
+        fe_send(s, w->npu, (uint32_t)node->comm_dst, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done);
+        break;
+    default:
+        fe_recv(s, w->npu, (uint32_t)node->comm_src, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done);
+        break;
+    }
+}
+
+/* A METADATA node carries PyTorch process groups in inputs.values:
+ * "['[{\"pg_name\": \"1\", \"ranks\": [0, 1], ...}]']". */
+static void register_metadata_groups(sim *s, workload *w, uint32_t i)
+{
+    const wl_node *node = &w->nodes[i];
+    if (!node->meta)
+        return;
+    const char *text = w->names + node->meta;
+    size_t len = strlen(text);
+    if (len < 4)
+        return;
+    char *inner = strndup(text + 2, len - 4);
+    json_object *root = inner ? json_tokener_parse(inner) : NULL;
+    free(inner);
+    if (!root || !json_object_is_type(root, json_type_array)) {
+        sim_warn(s, "%s: METADATA node %llu: process-group payload is not a JSON list; ignored", w->path,
+                 (unsigned long long)node->id);
+        json_object_put(root);
+        return;
+    }
+    for (size_t k = 0; k < json_object_array_length(root); k++) {
+        json_object *item = json_object_array_get_idx(root, k), *name, *ranks;
+        if (!json_object_object_get_ex(item, "pg_name", &name) || !json_object_object_get_ex(item, "ranks", &ranks) ||
+            !json_object_is_type(ranks, json_type_array)) {
+            sim_warn(s, "%s: METADATA node %llu: process group %zu lacks pg_name or ranks; ignored", w->path,
+                     (unsigned long long)node->id, k);
+            continue;
+        }
+        char *end;
+        long long pg = strtoll(json_object_get_string(name), &end, 10);
+        if (*end) {
+            sim_warn(s, "%s: METADATA node %llu: pg_name '%s' is not a number; ignored", w->path,
+                     (unsigned long long)node->id, json_object_get_string(name));
+            continue;
+        }
+        uint32_t n = (uint32_t)json_object_array_length(ranks);
+        uint32_t *members = malloc((n ? n : s->n_npus) * sizeof *members);
+        if (!members)
+            break;
+        if (n == 0) {
+            for (uint32_t r = 0; r < s->n_npus; r++)
+                members[r] = r;
+            n = s->n_npus;
+        } else {
+            for (uint32_t r = 0; r < n; r++)
+                members[r] = (uint32_t)json_object_get_int(json_object_array_get_idx(ranks, r));
+        }
+        system_add_group(s, w->npu, pg, pg + 1, members, n);
+        free(members);
+    }
+    json_object_put(root);
+}
+
+static void issue(sim *s, workload *w, uint32_t i)
+{
+    wl_node *node = &w->nodes[i];
+    node->state = WL_RUNNING;
+    node->start = sim_now(s);
+    if (node->slot != SLOT_NONE)
+        w->slot_busy[node->slot] = true;
+    w->ongoing++;
+    trace_line(s, w, i, "issue");
+    if (s->cfg.replay_only) {
+        issue_replay(s, w, i);
+        return;
+    }
+    switch (node->type) {
+    case VET_MEM_LOAD_NODE:
+    case VET_MEM_STORE_NODE:
+        remote_mem_issue(s, w->npu, node->tensor_size, i);
+        break;
+    case VET_COMP_NODE:
+        if (s->cfg.roofline_enabled && !node->is_cpu)
+            issue_roofline(s, w, i);
+        else
+            issue_replay(s, w, i);
+        break;
+    case VET_COMM_COLL_NODE:
+    case VET_COMM_SEND_NODE:
+    case VET_COMM_RECV_NODE:
+        issue_comm(s, w, i);
+        break;
+    case VET_METADATA_NODE:
+        register_metadata_groups(s, w, i);
+        finish_node(s, w, i);
+        break;
+    default:
+        finish_node(s, w, i);
+        break;
+    }
+}
+
+/* The lowest-id free node whose slot is available, or NONE. */
+static uint32_t next_issuable(workload *w)
+{
+    uint32_t best = NONE;
+    for (int k = 0; k < SLOT_COUNT; k++) {
+        const wl_heap *h = &w->free_nodes[k];
+        if (h->len && (k == SLOT_NONE || !w->slot_busy[k]) && (best == NONE || h->items[0] < best))
+            best = h->items[0];
+    }
+    return best;
+}
+
+static void issue_free_nodes(sim *s, workload *w)
+{
+    for (;;) {
+        w->issuing = true;
+        uint32_t i;
+        while (!s->failed && (i = next_issuable(w)) != NONE) {
+            heap_pop(&w->free_nodes[w->nodes[i].slot]);
+            issue(s, w, i);
+        }
+        w->issuing = false;
+        for (uint32_t k = 0; k < w->n_deferred; k++)
+            make_free(s, w, w->deferred[k]);
+        w->n_deferred = 0;
+        /* The reference waits for the next completion to issue children of
+         * nodes that finished instantly; with nothing running there is no
+         * such completion, so issue them now rather than stall. */
+        if (s->failed || w->ongoing > 0 || free_set_empty(w))
+            return;
+    }
+}
+
+void workload_fire_all(sim *s)
+{
+    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+        workload *w = &s->wl[npu];
+        for (uint32_t i = 0; i < w->n_nodes; i++)
+            if (w->nodes[i].parents_left == 0)
+                make_free(s, w, i);
+        issue_free_nodes(s, w);
+        check_finished(s, w);
+    }
+}
+
+uint32_t workload_report_unfinished(sim *s)
+{
+    uint32_t count = 0;
+    for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+        workload *w = &s->wl[npu];
+        if (w->finished)
+            continue;
+        if (count++ >= 16)
+            continue;
+        char ids[400];
+        size_t len = 0;
+        uint32_t shown = 0;
+        for (uint32_t i = 0; i < w->n_nodes && shown < 8; i++) {
+            if (w->nodes[i].state != WL_RUNNING)
+                continue;
+            len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%llu (%s)", shown ? ", " : "",
+                                    (unsigned long long)w->nodes[i].id, workload_node_name(w, i));
+            shown++;
+            if (len >= sizeof ids - 1)
+                break;
+        }
+        fprintf(s->log, "vimana: deadlock: NPU %u never finished; waiting on node%s %s\n", npu,
+                shown == 1 ? "" : "s", shown ? ids : "(none running: blocked by unfinished dependencies)");
+    }
+    return count;
+}

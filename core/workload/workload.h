@@ -1,0 +1,90 @@
+/*
+ * workload.h - the workload layer: one Chakra ET per NPU, walked in
+ * dependency order with per-NPU hardware slots (shared/spec/simulator.md
+ * section 14), and the per-NPU finish report (section 4.1).
+ */
+#ifndef VIMANA_WORKLOAD_WORKLOAD_H
+#define VIMANA_WORKLOAD_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* Hardware slots: at most one node in flight per slot. */
+enum wl_slot { SLOT_CPU, SLOT_GPU, SLOT_COMM, SLOT_NONE, SLOT_COUNT };
+
+/* Statistics kinds, in report order. */
+enum wl_kind { KIND_CPU, KIND_GPU, KIND_COMM, KIND_REMOTE_MEM, KIND_REPLAY, KIND_INVALID, KIND_COUNT, KIND_NONE = 255 };
+
+enum wl_state { WL_WAITING, WL_FREE, WL_RUNNING, WL_DONE };
+
+#define WL_NO_GROUP INT64_MIN
+
+/* One node, reduced to what the simulation needs. Nodes are sorted by id,
+ * so index order is id order. */
+typedef struct wl_node {
+    uint64_t id;
+    uint32_t name;              /* offset in workload.names */
+    uint8_t type;               /* enum vet_node_type */
+    uint8_t slot;               /* enum wl_slot */
+    uint8_t kind;               /* enum wl_kind */
+    uint8_t state;              /* enum wl_state */
+    bool is_cpu;
+    uint8_t n_involved;         /* 0 = attribute absent */
+    uint32_t parents_left;
+    uint32_t child_start, n_children;
+    uint64_t duration_us;
+    int64_t comm_type;
+    uint64_t comm_size;
+    int32_t comm_src, comm_dst, comm_tag, comm_priority;
+    uint64_t involved;          /* bit d = involved_dim[d] (first 64 entries) */
+    int64_t pg;                 /* communicator group, WL_NO_GROUP = all NPUs */
+    uint64_t num_ops, tensor_size;
+    uint32_t meta;              /* METADATA: offset of inputs.values in names, else 0 */
+    vimana_tick start, end;
+    /* roofline statistics */
+    double intensity, compute_util, mem_util;
+    bool roofline, memory_bound;
+} wl_node;
+
+/* A binary min-heap of node indices (= id order). */
+typedef struct wl_heap {
+    uint32_t *items;
+    uint32_t len, cap;
+} wl_heap;
+
+typedef struct workload {
+    uint32_t npu;
+    char *path;
+    wl_node *nodes;
+    uint32_t n_nodes;
+    uint32_t *children;
+    char *names;                /* NUL-separated node names and METADATA payloads */
+    size_t names_len;
+    wl_heap free_nodes[SLOT_COUNT];
+    uint32_t *deferred;         /* freed while the issue loop runs */
+    uint32_t n_deferred, cap_deferred;
+    bool issuing;
+    bool slot_busy[SLOT_COUNT];
+    uint32_t ongoing;
+    uint64_t tics_gpu_ops, tics_cpu_ops;
+    bool finished;
+    vimana_tick finish_tick;
+} workload;
+
+/* Loads <prefix>.<npu>.et for every NPU. Returns 0, or -1 after sim_fail(). */
+int workload_load_all(sim *s);
+void workload_free_all(sim *s);
+/* Issues every NPU's dependency-free nodes at t = 0, in NPU order. */
+void workload_fire_all(sim *s);
+/* A node finished (collective, compute, message, memory). */
+void workload_node_done(sim *s, uint32_t npu, uint32_t node);
+const char *workload_node_name(const workload *w, uint32_t node);
+/* After the run: reports NPUs that never finished. Returns their count. */
+uint32_t workload_report_unfinished(sim *s);
+
+/* report.c */
+void workload_print_report(sim *s, workload *w);
+
+#endif
