@@ -1,1 +1,42 @@
-# tests for sim
+# Simulator tests: unit tests of the event queue, configuration readers,
+# backend ABI and message matching; end-to-end runs of the real binary.
+SIM_UNIT_LDADD = libvimana_core.la libvimana_evq.la $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_event_queue
+tests_unit_test_event_queue_SOURCES = tests/unit/test_event_queue.c
+tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_event_queue_LDADD = libvimana_evq.la $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_configs
+tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
+tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends
+tests_unit_test_configs_LDADD = libvimana_core.la backends/common/libnetwork_yaml.la $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_backend_abi
+tests_unit_test_backend_abi_SOURCES = tests/unit/test_backend_abi.c
+tests_unit_test_backend_abi_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_backend_abi_LDADD = $(SIM_UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/test_msg_match
+tests_unit_test_msg_match_SOURCES = tests/unit/test_msg_match.c
+tests_unit_test_msg_match_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_msg_match_LDADD = $(SIM_UNIT_LDADD)
+
+TESTS += tests/unit/test_event_queue tests/unit/test_configs tests/unit/test_backend_abi tests/unit/test_msg_match
+
+# Modules for the ABI test: current version, wrong major, no entry symbol.
+TEST_MODULE_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/backends
+check_LTLIBRARIES += tests/backends/abi_current.la tests/backends/abi_wrong_major.la tests/backends/abi_no_entry.la
+tests_backends_abi_current_la_SOURCES = tests/backends/test_backend.c
+tests_backends_abi_current_la_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_MAJOR=VIMANA_NETWORK_ABI_MAJOR -DTEST_MINOR=VIMANA_NETWORK_ABI_MINOR
+tests_backends_abi_current_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_abi_wrong_major_la_SOURCES = tests/backends/test_backend.c
+tests_backends_abi_wrong_major_la_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_MAJOR='(VIMANA_NETWORK_ABI_MAJOR + 1)' -DTEST_MINOR=0
+tests_backends_abi_wrong_major_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_abi_no_entry_la_SOURCES = tests/backends/test_backend.c
+tests_backends_abi_no_entry_la_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_MAJOR=VIMANA_NETWORK_ABI_MAJOR -DTEST_MINOR=0 -DTEST_NO_ENTRY
+tests_backends_abi_no_entry_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+
+# End-to-end: the golden cases and bad inputs, against the real binaries.
+TESTS += tests/e2e/sim_golden.sh
+EXTRA_DIST += tests/e2e/sim_golden.sh

@@ -46,6 +46,11 @@ struct vimana_evq {
 
     uint32_t *heap;        /* bucket indices, min-heap on time */
     uint32_t heap_len, heap_cap;
+
+    /* Bursts of events tend to target the same tick: remember the last
+     * bucket to skip the hash for them. */
+    vimana_tick last_time;
+    uint32_t last_bucket;  /* NIL = none */
 };
 
 static uint32_t hash_tick(vimana_tick t, uint32_t mask)
@@ -63,6 +68,7 @@ vimana_evq *vimana_evq_new(void)
         return NULL;
     q->free_events = NIL;
     q->free_buckets = NIL;
+    q->last_bucket = NIL;
     q->slot_mask = 63;
     q->slots = malloc(64 * sizeof *q->slots);
     if (!q->slots) {
@@ -254,7 +260,7 @@ int vimana_evq_schedule_at(vimana_evq *q, vimana_tick when, vimana_event_fn fn, 
 {
     if (when < q->now)
         return VIMANA_ERR_ARGUMENT;
-    uint32_t b = hash_find(q, when);
+    uint32_t b = q->last_bucket != NIL && q->last_time == when ? q->last_bucket : hash_find(q, when);
     if (b == NIL) {
         b = bucket_alloc(q);
         if (b == NIL)
@@ -263,6 +269,8 @@ int vimana_evq_schedule_at(vimana_evq *q, vimana_tick when, vimana_event_fn fn, 
         if (!hash_insert(q, when, b) || !heap_push(q, b))
             return VIMANA_ERR_NOMEM;
     }
+    q->last_time = when;
+    q->last_bucket = b;
     uint32_t e = event_alloc(q);
     if (e == NIL)
         return VIMANA_ERR_NOMEM;
@@ -309,6 +317,8 @@ int vimana_evq_step(vimana_evq *q)
         ev.fn(ev.arg, ev.data);
     }
     hash_remove(q, q->now);
+    if (q->last_bucket == b)
+        q->last_bucket = NIL;
     q->buckets[b].head = q->free_buckets;
     q->free_buckets = b;
     return 1;

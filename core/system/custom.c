@@ -306,7 +306,7 @@ static void issue_node(sim *s, stream *st, uint32_t i)
                      (unsigned long long)n->id, n->dst, cr->members ? "communicator group" : "system");
             return;
         }
-        fe_send(s, cr->npu, algo_rank_to_npu(cr, n->dst), n->size, fe_native_tag((uint32_t)n->tag), done);
+        fe_send(s, cr->npu, algo_rank_to_npu(cr, n->dst), n->size, fe_native_tag((uint32_t)n->tag), done, NULL);
         break;
     }
     case VET_COMM_RECV_NODE: {
@@ -316,7 +316,7 @@ static void issue_node(sim *s, stream *st, uint32_t i)
                      cr->members ? "communicator group" : "system");
             return;
         }
-        fe_recv(s, cr->npu, algo_rank_to_npu(cr, n->src), n->size, fe_native_tag((uint32_t)n->tag), done);
+        fe_recv(s, cr->npu, algo_rank_to_npu(cr, n->src), n->size, fe_native_tag((uint32_t)n->tag), done, NULL);
         break;
     }
     default: {

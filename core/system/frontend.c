@@ -32,7 +32,7 @@ static void rdv_send_data(sim *s, void *obj, uint64_t data)
     (void)data;
     rendezvous r = *(rendezvous *)obj;
     slab_free(&s->rdv, obj);
-    msg_send(s, r.npu, r.peer, r.size, r.tag, r.user);
+    msg_send(s, r.npu, r.peer, r.size, r.tag, r.user, NULL);
 }
 
 /* Receiver side: our control message reached the sender; wait for data. */
@@ -41,29 +41,29 @@ static void rdv_post_data_recv(sim *s, void *obj, uint64_t data)
     (void)data;
     rendezvous r = *(rendezvous *)obj;
     slab_free(&s->rdv, obj);
-    msg_recv(s, r.peer, r.npu, r.size, r.tag, r.user);
+    msg_recv(s, r.peer, r.npu, r.size, r.tag, r.user, NULL);
 }
 
-void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done)
+void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint)
 {
     if (!s->opt->rendezvous) {
-        msg_send(s, npu, dst, size, tag, on_done);
+        msg_send(s, npu, dst, size, tag, on_done, hint);
         return;
     }
     rendezvous *r = rdv_new(s, npu, dst, size, tag, on_done);
     if (r)
         msg_recv(s, dst, npu, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
-                 (msg_cb){rdv_send_data, r, 0});
+                 (msg_cb){rdv_send_data, r, 0}, NULL);
 }
 
-void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done)
+void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint)
 {
     if (!s->opt->rendezvous) {
-        msg_recv(s, src, npu, size, tag, on_done);
+        msg_recv(s, src, npu, size, tag, on_done, hint);
         return;
     }
     rendezvous *r = rdv_new(s, npu, src, size, tag, on_done);
     if (r)
         msg_send(s, npu, src, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
-                 (msg_cb){rdv_post_data_recv, r, 0});
+                 (msg_cb){rdv_post_data_recv, r, 0}, NULL);
 }

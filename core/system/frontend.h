@@ -26,9 +26,10 @@ static inline uint32_t fe_collective_tag(uint64_t stream_id)
     return (uint32_t)(stream_id % FE_TAG_SPAN) + FE_TAG_SPAN;
 }
 
-/* npu sends `size` bytes to dst; on_done runs when they have arrived. */
-void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done);
+/* npu sends `size` bytes to dst; on_done runs when they have arrived.
+ * `hint` as for msg_send (NULL when the key changes every time). */
+void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint);
 /* npu receives `size` bytes from src; on_done runs when they are in. */
-void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done);
+void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "system/msg_match.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ typedef struct key_rec {
     msg_key key;
     uint64_t send_seq, recv_seq;
     uint32_t head, tail;    /* live entries, ascending seq; head doubles as free link */
+    uint32_t idle_stamp;    /* nonzero while queued for release */
+    bool live;              /* in the hash (not on the free list) */
 } key_rec;
 
 typedef struct msg_entry {
@@ -42,6 +45,13 @@ typedef struct msg_table {
     uint32_t slot_mask, slot_used;
     msg_cb *deferred;       /* receive callbacks waiting for their zero-delay event */
     uint32_t n_deferred, cap_deferred, free_deferred;
+    /* Idle key records stay findable for a while: a phase sends many
+     * messages on one key, and dropping the record after each would make
+     * every message pay a hash insert and delete. */
+    uint32_t *idle;         /* ring of (record, stamp) candidates */
+    uint32_t *idle_stamps;
+    uint32_t idle_head, idle_len, idle_cap;
+    uint32_t next_stamp;
 } msg_table;
 
 static uint64_t hash_key(const msg_key *k)
@@ -82,10 +92,14 @@ void msg_table_fini(sim *s)
     msg_table *t = s->msgs;
     if (!t)
         return;
+    if (getenv("VIMANA_DEBUG_MSG"))
+        fprintf(stderr, "recs %u entries %u slots %u used %u idle %u deferred %u\n", t->n_recs, t->n_entries, t->slot_mask + 1, t->slot_used, t->idle_len, t->n_deferred);
     free(t->recs);
     free(t->entries);
     free(t->slots);
     free(t->deferred);
+    free(t->idle);
+    free(t->idle_stamps);
     free(t);
     s->msgs = NULL;
 }
@@ -130,13 +144,32 @@ static bool rehash(msg_table *t)
     return true;
 }
 
-static uint32_t rec_find_or_add(sim *s, const msg_key *k)
+static uint32_t rec_lookup_or_add(sim *s, const msg_key *k);
+
+static uint32_t rec_find_or_add(sim *s, const msg_key *k, uint32_t *hint)
+{
+    msg_table *t = s->msgs;
+    /* Callers that send many messages on one key remember its record. */
+    if (hint && *hint < t->n_recs && t->recs[*hint].live && key_eq(&t->recs[*hint].key, k)) {
+        t->recs[*hint].idle_stamp = 0;
+        return *hint;
+    }
+    uint32_t r = rec_lookup_or_add(s, k);
+    if (hint)
+        *hint = r;
+    return r;
+}
+
+static uint32_t rec_lookup_or_add(sim *s, const msg_key *k)
 {
     msg_table *t = s->msgs;
     uint32_t i = (uint32_t)hash_key(k) & t->slot_mask;
-    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask)
-        if (key_eq(&t->recs[t->slots[i]].key, k))
+    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask) {
+        if (key_eq(&t->recs[t->slots[i]].key, k)) {
+            t->recs[t->slots[i]].idle_stamp = 0;
             return t->slots[i];
+        }
+    }
     uint32_t r;
     if (t->free_recs != NIL) {
         r = t->free_recs;
@@ -146,7 +179,7 @@ static uint32_t rec_find_or_add(sim *s, const msg_key *k)
             return NIL;
         r = t->n_recs++;
     }
-    t->recs[r] = (key_rec){.key = *k, .head = NIL, .tail = NIL};
+    t->recs[r] = (key_rec){.key = *k, .head = NIL, .tail = NIL, .live = true};
     if ((t->slot_used + 1) * 2 > t->slot_mask + 1) {
         if (!rehash(t))
             return NIL;
@@ -158,13 +191,9 @@ static uint32_t rec_find_or_add(sim *s, const msg_key *k)
     return r;
 }
 
-/* Drops a key record once both sides are in step and nothing is pending,
- * so memory follows the messages in flight, not the history. */
-static void rec_release_if_idle(msg_table *t, uint32_t r)
+static void rec_remove(msg_table *t, uint32_t r)
 {
     key_rec *rec = &t->recs[r];
-    if (rec->head != NIL || rec->send_seq != rec->recv_seq)
-        return;
     uint32_t mask = t->slot_mask;
     uint32_t i = (uint32_t)hash_key(&rec->key) & mask;
     while (t->slots[i] != r)
@@ -180,8 +209,68 @@ static void rec_release_if_idle(msg_table *t, uint32_t r)
     }
     t->slots[hole] = NIL;
     t->slot_used--;
+    rec->live = false;
     rec->head = t->free_recs;
     t->free_recs = r;
+}
+
+static bool rec_idle(const key_rec *rec)
+{
+    return rec->head == NIL && rec->send_seq == rec->recv_seq;
+}
+
+/* Releases the oldest idle records once they outnumber a small budget, so
+ * memory still follows the messages in flight, not the history. */
+static void sweep_idle(msg_table *t)
+{
+    /* The queue also holds stale candidates (records used again since), so
+     * it is bounded by the live record count plus a fixed slack. */
+    uint32_t budget = 2048 + t->slot_used / 2;
+    while (t->idle_len > budget) {
+        uint32_t r = t->idle[t->idle_head], stamp = t->idle_stamps[t->idle_head];
+        t->idle_head = (t->idle_head + 1) % t->idle_cap;
+        t->idle_len--;
+        key_rec *rec = &t->recs[r];
+        if (rec->idle_stamp == stamp && rec_idle(rec))
+            rec_remove(t, r);
+        else if (rec->idle_stamp == stamp)
+            rec->idle_stamp = 0;
+    }
+}
+
+/* Queues a record for release once both sides are in step and nothing is
+ * pending. A record that gets used again before the sweep reaches it is
+ * simply skipped then. */
+static void rec_release_if_idle(msg_table *t, uint32_t r)
+{
+    key_rec *rec = &t->recs[r];
+    if (!rec_idle(rec) || rec->idle_stamp)
+        return;
+    if (t->idle_len == t->idle_cap) {
+        uint32_t cap = t->idle_cap ? t->idle_cap * 2 : 4096;
+        uint32_t *ids = malloc((size_t)cap * sizeof *ids), *stamps = malloc((size_t)cap * sizeof *stamps);
+        if (!ids || !stamps) {
+            free(ids), free(stamps);
+            rec_remove(t, r);
+            return;
+        }
+        for (uint32_t i = 0; i < t->idle_len; i++) {
+            ids[i] = t->idle[(t->idle_head + i) % t->idle_cap];
+            stamps[i] = t->idle_stamps[(t->idle_head + i) % t->idle_cap];
+        }
+        free(t->idle), free(t->idle_stamps);
+        t->idle = ids;
+        t->idle_stamps = stamps;
+        t->idle_cap = cap;
+        t->idle_head = 0;
+    }
+    if (++t->next_stamp == 0)
+        t->next_stamp = 1;
+    rec->idle_stamp = t->next_stamp;
+    uint32_t at = (t->idle_head + t->idle_len++) % t->idle_cap;
+    t->idle[at] = r;
+    t->idle_stamps[at] = rec->idle_stamp;
+    sweep_idle(t);
 }
 
 /* ---- entries ------------------------------------------------------------- */
@@ -239,11 +328,11 @@ static void run_cb(sim *s, msg_cb cb)
         cb.fn(s, cb.obj, cb.data);
 }
 
-void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival)
+void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint)
 {
     msg_table *t = s->msgs;
     msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
-    uint32_t r = rec_find_or_add(s, &k);
+    uint32_t r = rec_find_or_add(s, &k, hint);
     uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].send_seq);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");
@@ -290,11 +379,11 @@ static void run_deferred(void *arg, uint64_t index)
     run_cb(s, cb);
 }
 
-void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive)
+void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint)
 {
     msg_table *t = s->msgs;
     msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
-    uint32_t r = rec_find_or_add(s, &k);
+    uint32_t r = rec_find_or_add(s, &k, hint);
     uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].recv_seq);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");

@@ -27,8 +27,11 @@ typedef struct msg_cb {
 int msg_table_init(sim *s);
 void msg_table_fini(sim *s);
 
-void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival);
-void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive);
+/* `hint` (may be NULL) caches where the key's record was last found, for
+ * callers that use one key repeatedly; it is checked, never trusted. */
+void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint);
+void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint);
+#define MSG_NO_HINT UINT32_MAX
 /* The backend's host->delivered callback lands here. */
 void msg_delivered(sim *s, uint64_t token);
 

@@ -16,6 +16,7 @@
 
 #include "system/custom.h"
 #include "system/frontend.h"
+#include "system/msg_match.h"
 #include "system/system.h"
 
 #define NONE UINT32_MAX
@@ -154,13 +155,13 @@ static bool check_size(sim *s, stream *st, uint32_t peer, uint64_t size)
 static void send_to(sim *s, stream *st, uint32_t dst, uint64_t size)
 {
     if (check_size(s, st, dst, size))
-        fe_send(s, st->npu, dst, size, st->tag, (msg_cb){NULL, NULL, 0});
+        fe_send(s, st->npu, dst, size, st->tag, (msg_cb){NULL, NULL, 0}, &st->run.send_hint);
 }
 
 static void receive_from(sim *s, stream *st, uint32_t src, uint64_t size)
 {
     if (check_size(s, st, src, size))
-        fe_recv(s, st->npu, src, size, st->tag, (msg_cb){on_received, st, st->epoch});
+        fe_recv(s, st->npu, src, size, st->tag, (msg_cb){on_received, st, st->epoch}, &st->run.recv_hint);
 }
 
 /* ---- packet engine: Ring, Direct, HalvingDoubling ----------------------- */
@@ -498,6 +499,7 @@ void phase_start(sim *s, stream *st)
     memset(&st->run, 0, sizeof st->run);
     st->run.packets = keep;
     st->run.pk_cap = keep_cap;
+    st->run.send_hint = st->run.recv_hint = MSG_NO_HINT;
     if (st->custom) {
         custom_phase_start(s, st);
         return;

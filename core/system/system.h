@@ -73,6 +73,7 @@ typedef struct phase_run {
     uint8_t reductions_done;
     uint32_t parent, left, right;   /* NPU ids, UINT32_MAX = none */
     uint32_t bundles_out;           /* bundles not yet delivered */
+    uint32_t send_hint, recv_hint;  /* msg_match record hints */
     /* custom (Chakra ET) collective */
     struct custom_run *custom;
 } phase_run;

@@ -1,0 +1,148 @@
+/* Event-queue ordering rules (shared/spec/simulator.md section 10). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "vimana/event_queue.h"
+
+typedef struct trace {
+    vimana_evq *q;
+    uint64_t log[64];
+    vimana_tick at[64];
+    int n;
+} trace;
+
+static void record(void *arg, uint64_t data)
+{
+    trace *t = arg;
+    t->at[t->n] = vimana_evq_now(t->q);
+    t->log[t->n++] = data;
+}
+
+/* An event that schedules more work for the same tick and a later one. */
+static void spawn(void *arg, uint64_t data)
+{
+    trace *t = arg;
+    record(arg, data);
+    assert_int_equal(vimana_evq_schedule(t->q, 0, record, t, data + 100), VIMANA_OK);
+    assert_int_equal(vimana_evq_schedule(t->q, 5, record, t, data + 200), VIMANA_OK);
+}
+
+static void test_ticks_in_order_fifo_within_tick(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule_at(t.q, 30, record, &t, 1);
+    vimana_evq_schedule_at(t.q, 10, record, &t, 2);
+    vimana_evq_schedule_at(t.q, 30, record, &t, 3);
+    vimana_evq_schedule_at(t.q, 20, record, &t, 4);
+    vimana_evq_schedule_at(t.q, 10, record, &t, 5);
+    vimana_evq_run(t.q);
+    uint64_t want[] = {2, 5, 4, 1, 3};
+    vimana_tick when[] = {10, 10, 20, 30, 30};
+    assert_int_equal(t.n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(t.log[i], want[i]);
+        assert_int_equal(t.at[i], when[i]);
+    }
+    assert_int_equal(vimana_evq_executed(t.q), 5);
+    assert_int_equal(vimana_evq_pending(t.q), 0);
+    vimana_evq_free(t.q);
+}
+
+static void test_same_tick_appends_run_in_same_pass(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule_at(t.q, 7, spawn, &t, 1);
+    vimana_evq_schedule_at(t.q, 7, record, &t, 2);
+    vimana_evq_schedule_at(t.q, 9, record, &t, 3);
+    vimana_evq_run(t.q);
+    /* 1 runs, appends 101 (tick 7) and 201 (tick 12); 2 was queued before
+     * 101, so it runs first; then tick 9, then 12. */
+    uint64_t want[] = {1, 2, 101, 3, 201};
+    vimana_tick when[] = {7, 7, 7, 9, 12};
+    assert_int_equal(t.n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(t.log[i], want[i]);
+        assert_int_equal(t.at[i], when[i]);
+    }
+    vimana_evq_free(t.q);
+}
+
+static void test_events_at_zero_before_run(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule(t.q, 0, record, &t, 1);
+    vimana_evq_schedule(t.q, 0, record, &t, 2);
+    assert_int_equal(vimana_evq_step(t.q), 1);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.at[0], 0);
+    assert_int_equal(vimana_evq_step(t.q), 0);
+    vimana_evq_free(t.q);
+}
+
+static void test_past_tick_refused(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule_at(t.q, 50, record, &t, 1);
+    vimana_evq_run(t.q);
+    assert_int_equal(vimana_evq_now(t.q), 50);
+    assert_int_equal(vimana_evq_schedule_at(t.q, 49, record, &t, 2), VIMANA_ERR_ARGUMENT);
+    assert_int_equal(vimana_evq_schedule_at(t.q, 50, record, &t, 3), VIMANA_OK);
+    vimana_evq_run(t.q);
+    assert_int_equal(t.log[1], 3);
+    vimana_evq_free(t.q);
+}
+
+/* Many events on scrambled ticks come out sorted by tick, FIFO per tick. */
+typedef struct order_check {
+    vimana_evq *q;
+    vimana_tick last_tick;
+    uint64_t last_seq;
+    uint64_t count;
+    int bad;
+} order_check;
+
+static void check_order(void *arg, uint64_t seq)
+{
+    order_check *c = arg;
+    vimana_tick now = vimana_evq_now(c->q);
+    if (c->count && (now < c->last_tick || (now == c->last_tick && seq < c->last_seq)))
+        c->bad++;
+    if (now != (seq * 7919) % 1000)
+        c->bad++;
+    c->last_tick = now;
+    c->last_seq = seq;
+    c->count++;
+}
+
+static void test_many_events_sorted(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    order_check c = {.q = vimana_evq_new()};
+    for (uint64_t i = 0; i < N; i++)
+        assert_int_equal(vimana_evq_schedule_at(c.q, (i * 7919) % 1000, check_order, &c, i), VIMANA_OK);
+    assert_int_equal(vimana_evq_pending(c.q), N);
+    vimana_evq_run(c.q);
+    assert_int_equal(c.count, N);
+    assert_int_equal(c.bad, 0);
+    vimana_evq_free(c.q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ticks_in_order_fifo_within_tick),
+        cmocka_unit_test(test_same_tick_appends_run_in_same_pass),
+        cmocka_unit_test(test_events_at_zero_before_run),
+        cmocka_unit_test(test_past_tick_refused),
+        cmocka_unit_test(test_many_events_sorted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,158 @@
+/* Send/receive matching (shared/spec/simulator.md section 9.1) through a
+ * fake backend whose deliveries the test triggers by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "system/msg_match.h"
+#include "vimana/event_queue.h"
+
+typedef struct fake_net {
+    vimana_evq *q;
+    uint64_t tokens[16];
+    uint32_t sizes[16];
+    int n_sent;
+} fake_net;
+
+static int f_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    (void)src, (void)dst, (void)tag;
+    fake_net *f = ctx;
+    f->sizes[f->n_sent] = (uint32_t)bytes;
+    f->tokens[f->n_sent++] = token;
+    return VIMANA_OK;
+}
+
+static int f_schedule(void *ctx, vimana_tick d, vimana_event_fn fn, void *a, uint64_t x)
+{
+    return vimana_evq_schedule(((fake_net *)ctx)->q, d, fn, a, x);
+}
+
+static vimana_tick f_now(void *ctx)
+{
+    return vimana_evq_now(((fake_net *)ctx)->q);
+}
+
+static const vimana_backend fake = {
+    .name = "fake", .sim_send = f_send, .schedule = f_schedule, .now = f_now,
+};
+
+typedef struct fixture {
+    sim s;
+    fake_net net;
+    char log[256];
+} fixture;
+
+static void note(sim *s, void *obj, uint64_t data)
+{
+    (void)s;
+    fixture *f = obj;
+    char item[16];
+    snprintf(item, sizeof item, "%s%c%llu", f->log[0] ? " " : "", data >= 100 ? 'R' : 'S',
+             (unsigned long long)(data % 100));
+    strcat(f->log, item);
+}
+
+static int setup(void **state)
+{
+    static fixture f;
+    memset(&f, 0, sizeof f);
+    f.net.q = vimana_evq_new();
+    f.s.be = &fake;
+    f.s.be_ctx = &f.net;
+    f.s.log = stderr;
+    assert_int_equal(msg_table_init(&f.s), 0);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    msg_table_fini(&f->s);
+    vimana_evq_free(f->net.q);
+    return 0;
+}
+
+#define SEND_CB(f, n) ((msg_cb){note, (f), (n)})
+#define RECV_CB(f, n) ((msg_cb){note, (f), 100 + (n)})
+
+static void test_receive_posted_first(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 1), NULL);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    assert_int_equal(f->net.n_sent, 1);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    /* the send's handler first, then the receive's, in the same call */
+    assert_string_equal(f->log, "S1 R1");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
+static void test_receive_posted_after_arrival(void **state)
+{
+    fixture *f = *state;
+    msg_send(&f->s, 2, 3, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 1);
+    msg_recv(&f->s, 2, 3, 64, 7, RECV_CB(f, 1), NULL);
+    /* not synchronously: through a zero-delay event in the same tick */
+    assert_string_equal(f->log, "S1");
+    vimana_evq_run(f->net.q);
+    assert_string_equal(f->log, "S1 R1");
+    assert_int_equal(vimana_evq_now(f->net.q), 0);
+}
+
+static void test_size_is_part_of_the_key(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 128, 7, RECV_CB(f, 1), NULL);
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 2), NULL);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1 R2");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 1); /* the 128-byte receive still waits */
+}
+
+static void test_kth_send_matches_kth_receive(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 4, 5, 64, 9, RECV_CB(f, 1), NULL);
+    msg_recv(&f->s, 4, 5, 64, 9, RECV_CB(f, 2), NULL);
+    msg_send(&f->s, 4, 5, 64, 9, SEND_CB(f, 1), NULL);
+    msg_send(&f->s, 4, 5, 64, 9, SEND_CB(f, 2), NULL);
+    /* the second message arrives first: it still belongs to the second receive */
+    msg_delivered(&f->s, f->net.tokens[1]);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S2 R2 S1 R1");
+}
+
+static void test_tags_and_peers_separate_keys(void **state)
+{
+    fixture *f = *state;
+    uint32_t hint = MSG_NO_HINT;
+    msg_recv(&f->s, 0, 1, 64, 1, RECV_CB(f, 1), &hint);
+    msg_recv(&f->s, 2, 1, 64, 2, RECV_CB(f, 2), NULL);
+    msg_send(&f->s, 2, 1, 64, 2, SEND_CB(f, 2), NULL);
+    msg_send(&f->s, 0, 1, 64, 1, SEND_CB(f, 1), &hint);
+    msg_delivered(&f->s, f->net.tokens[1]);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1 R1 S2 R2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_receive_posted_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_receive_posted_after_arrival, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
