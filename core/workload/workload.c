@@ -252,10 +252,10 @@ static void issue_comm(sim *s, workload *w, uint32_t i)
         issue_collective(s, w, i);
         break;
     case VET_COMM_SEND_NODE:
-        fe_send(s, w->npu, (uint32_t)node->comm_dst, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done);
+        fe_send(s, w->npu, (uint32_t)node->comm_dst, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
         break;
     default:
-        fe_recv(s, w->npu, (uint32_t)node->comm_src, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done);
+        fe_recv(s, w->npu, (uint32_t)node->comm_src, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
         break;
     }
 }
