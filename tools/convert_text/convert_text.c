@@ -1,0 +1,131 @@
+/*
+ * `vimana-et convert text`: converts an ASTRA-sim 1.0 text workload into one
+ * Chakra ET per NPU, with the bytes of the reference `chakra_converter Text`
+ * for every input it accepts (docs/convert-text.md).
+ *
+ * The whole input is parsed and checked before the first file is created,
+ * so a bad input leaves no files behind; a failed write removes the files
+ * this run created.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "text_graphs.h"
+#include "text_plan.h"
+#include "text_workload.h"
+#include "text_write.h"
+#include "vimana-et/commands.h"
+
+#define PROG "vimana-et convert text"
+
+struct options {
+    const char *input;
+    const char *output;
+    uint64_t npus;
+    uint64_t passes;
+    bool omit_none;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: vimana-et convert text --input FILE --output PREFIX --num-npus N --num-passes P\n"
+            "                              [--omit-none]\n"
+            "\n"
+            "Converts an ASTRA-sim 1.0 text workload into PREFIX.<npu>.et for every NPU, byte for byte\n"
+            "what the reference `chakra_converter Text` writes for the modes it accepts.\n"
+            "\n"
+            "Options:\n"
+            "  --input FILE         the text workload (also --input_filename)\n"
+            "  --output PREFIX      prefix of the output files (also --output_filename)\n"
+            "  --num-npus N         number of NPUs, at least 1 (also --num_npus)\n"
+            "  --num-passes P       number of training passes, at least 1 (also --num_passes)\n"
+            "  --omit-none          leave out collectives whose type is NONE, which the reference\n"
+            "                       writes as 0-byte ALL_REDUCEs, and rewire their dependants\n"
+            "  --log-filename FILE  accepted for chakra_converter command lines and ignored:\n"
+            "                       warnings and errors go to stderr (also --log_filename)\n"
+            "  -h, --help           show this help\n"
+            "\n"
+            "Modes: %s.\n"
+            "HYBRID_TRANSFORMER and HYBRID_TRANSFORMER_FWD_IN_BCKWD are refused. See docs/convert-text.md.\n",
+            text_mode_converted_list());
+}
+
+static int read_count(const char *option, const char *text, uint64_t *out)
+{
+    if (cli_u64(PROG, option, text, out) != 0)
+        return -1;
+    if (*out == 0) {
+        cli_error(PROG, "%s: expected a positive integer, got '%s'", option, text);
+        return -1;
+    }
+    return 0;
+}
+
+/* Returns 0 to convert, 1 after printing the help, -1 on a usage error. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    const char *npus = NULL, *passes = NULL, *log_file = NULL;
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        int m;
+        if (cli_flag(argv[i], "-h|--help")) {
+            usage(stdout);
+            return 1;
+        }
+        if (cli_flag(argv[i], "--omit-none|--omit_none")) {
+            o->omit_none = true;
+            continue;
+        }
+        if ((m = cli_option(PROG, argc, argv, &i, "--input|--input_filename|--input-filename", &o->input)) ||
+            (m = cli_option(PROG, argc, argv, &i, "--output|--output_filename|--output-filename", &o->output)) ||
+            (m = cli_option(PROG, argc, argv, &i, "--num-npus|--num_npus", &npus)) ||
+            (m = cli_option(PROG, argc, argv, &i, "--num-passes|--num_passes", &passes)) ||
+            (m = cli_option(PROG, argc, argv, &i, "--log-filename|--log_filename", &log_file))) {
+            if (m < 0)
+                return -1;
+            continue;
+        }
+        cli_error(PROG, "unknown argument '%s' (run `%s --help`)", argv[i], PROG);
+        return -1;
+    }
+    const char *missing = !o->input    ? "--input"
+                          : !o->output ? "--output"
+                          : !npus      ? "--num-npus"
+                          : !passes    ? "--num-passes"
+                                       : NULL;
+    if (missing) {
+        cli_error(PROG, "missing %s (run `%s --help`)", missing, PROG);
+        return -1;
+    }
+    if (read_count("--num-npus", npus, &o->npus) != 0 || read_count("--num-passes", passes, &o->passes) != 0)
+        return -1;
+    return 0;
+}
+
+int cmd_convert_text(int argc, char **argv)
+{
+    struct options o;
+    int parsed = parse_options(argc, argv, &o);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    struct text_workload w;
+    struct text_error err;
+    if (text_workload_load(o.input, &w, stderr, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    struct plan plan;
+    int rc = text_build_plan(&w, o.passes, o.omit_none, &plan, &err);
+    if (rc == 0) {
+        rc = text_write_npus(&plan, o.output, o.npus, &err);
+        text_plan_free(&plan);
+    }
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.msg);
+    text_workload_free(&w);
+    return rc == 0 ? 0 : 1;
+}
