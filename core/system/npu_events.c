@@ -95,6 +95,24 @@ static void call_events(void *arg, uint64_t npu)
     sys->lists[li] = sys->lists[--sys->n_lists];
 }
 
+/* The first few lists live inside npu_sys; more move to the heap. */
+static int grow_lists(sim *s, npu_sys *sys)
+{
+    uint32_t cap = sys->cap_lists * 2;
+    tick_list *grown = malloc(cap * sizeof *grown);
+    if (!grown) {
+        sim_fail(s, "out of memory (event lists of NPU %u)", sys->id);
+        return -1;
+    }
+    for (uint32_t i = 0; i < sys->n_lists; i++)
+        grown[i] = sys->lists[i];
+    if (sys->lists != sys->inline_lists)
+        free(sys->lists);
+    sys->lists = grown;
+    sys->cap_lists = cap;
+    return 0;
+}
+
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data)
 {
     npu_sys *sys = &s->sys[npu];
@@ -102,16 +120,8 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
     vimana_tick t = sim_now(s) + delta;
     int32_t li = find_list(sys, t);
     if (li < 0) {
-        if (sys->n_lists == sys->cap_lists) {
-            uint32_t cap = sys->cap_lists ? sys->cap_lists * 2 : 4;
-            tick_list *grown = realloc(sys->lists, cap * sizeof *grown);
-            if (!grown) {
-                sim_fail(s, "out of memory (event lists of NPU %u)", npu);
-                return;
-            }
-            sys->lists = grown;
-            sys->cap_lists = cap;
-        }
+        if (sys->n_lists == sys->cap_lists && grow_lists(s, sys) != 0)
+            return;
         li = (int32_t)sys->n_lists++;
         sys->lists[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
         sim_schedule(s, delta, call_events, s, npu);

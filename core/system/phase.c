@@ -169,7 +169,7 @@ static void receive_from(sim *s, stream *st, uint32_t src, uint64_t size)
 static void push_packet(sim *s, phase_run *r, uint32_t src, uint32_t dst, uint64_t size)
 {
     if (r->pk_len == r->pk_cap) {
-        uint32_t cap = r->pk_cap ? r->pk_cap * 2 : 8;
+        uint32_t cap = r->pk_cap * 2;
         packet *p = malloc(cap * sizeof *p);
         if (!p) {
             sim_fail(s, "out of memory (packets)");
@@ -177,7 +177,8 @@ static void push_packet(sim *s, phase_run *r, uint32_t src, uint32_t dst, uint64
         }
         for (uint32_t i = 0; i < r->pk_len; i++)
             p[i] = r->packets[(r->pk_head + i) % r->pk_cap];
-        free(r->packets);
+        if (r->packets != r->pk_inline)
+            free(r->packets);
         r->packets = p;
         r->pk_cap = cap;
         r->pk_head = 0;
@@ -494,11 +495,9 @@ static void phase_event(sim *s, stream *st, enum phase_event ev)
 
 void phase_start(sim *s, stream *st)
 {
-    packet *keep = st->run.packets;
-    uint32_t keep_cap = st->run.pk_cap;
     memset(&st->run, 0, sizeof st->run);
-    st->run.packets = keep;
-    st->run.pk_cap = keep_cap;
+    st->run.packets = st->run.pk_inline;
+    st->run.pk_cap = PHASE_INLINE_PACKETS;
     st->run.send_hint = st->run.recv_hint = MSG_NO_HINT;
     if (st->custom) {
         custom_phase_start(s, st);
@@ -515,13 +514,10 @@ void phase_start(sim *s, stream *st)
 
 void phase_release(sim *s, stream *st)
 {
-    (void)s;
     if (st->custom)
         custom_phase_release(s, st);
-    st->run.pk_head = st->run.pk_len = 0;
-    if (st->next_phase == st->n_phases) {
+    if (st->run.packets && st->run.packets != st->run.pk_inline)
         free(st->run.packets);
-        st->run.packets = NULL;
-        st->run.pk_cap = 0;
-    }
+    st->run.packets = NULL;
+    st->run.pk_head = st->run.pk_len = st->run.pk_cap = 0;
 }

@@ -132,7 +132,7 @@ void scheduler_phase_done(sim *s, stream *st)
     queue_remove(&sys->queues[old], st);
     if (last) {
         uint32_t npu = st->npu;
-        free(st->phases);
+        free((void *)st->phases);
         slab_free(&s->streams, st);
         sys->queues[old].running--;
         queue_fill(s, npu, old);

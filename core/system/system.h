@@ -52,19 +52,26 @@ typedef struct packet {
     uint64_t size;
 } packet;
 
-/* Run-time state of the phase a stream is in. */
+/* Run-time state of the phase a stream is in. The fields every message
+ * touches come first, with a small inline packet ring, so that a step of a
+ * phase stays within a couple of cache lines. */
+#define PHASE_INLINE_PACKETS 4
+
 typedef struct phase_run {
     /* packet engine (Ring, Direct, HalvingDoubling) */
-    packet *packets;
-    uint32_t pk_head, pk_len, pk_cap;
-    uint32_t free_packets;
     uint64_t stream_count;  /* sends left */
-    uint32_t zero, nonzero;
-    bool toggle;
-    uint32_t P, NZ, M;
-    uint64_t total_received;
-    uint32_t sender, receiver;  /* ring indices */
     uint64_t msg_size;
+    uint64_t total_received;
+    uint32_t free_packets;
+    uint32_t zero, nonzero;
+    uint32_t P, NZ, M;
+    uint32_t sender, receiver;  /* ring indices */
+    uint32_t bundles_out;       /* bundles not yet delivered */
+    uint32_t send_hint, recv_hint;  /* msg_match record hints */
+    bool toggle;
+    uint32_t pk_head, pk_len, pk_cap;
+    packet *packets;            /* pk_inline, or a heap ring when it overflows */
+    packet pk_inline[PHASE_INLINE_PACKETS];
     int64_t rank_offset;        /* HalvingDoubling */
     double multiplier;
     /* doubleBinaryTree */
@@ -72,8 +79,6 @@ typedef struct phase_run {
     uint8_t tree_state;
     uint8_t reductions_done;
     uint32_t parent, left, right;   /* NPU ids, UINT32_MAX = none */
-    uint32_t bundles_out;           /* bundles not yet delivered */
-    uint32_t send_hint, recv_hint;  /* msg_match record hints */
     /* custom (Chakra ET) collective */
     struct custom_run *custom;
 } phase_run;
@@ -93,21 +98,23 @@ typedef struct dataset {
 } dataset;
 
 typedef struct stream {
-    struct stream *prev, *next;  /* queue list */
+    /* hot */
     uint64_t epoch;              /* changes whenever the slot is reused */
-    dataset *ds;
-    uint32_t npu;
-    uint64_t id;
-    uint32_t tag;
-    int64_t priority;
-    phase_desc *phases;
-    uint32_t n_phases;
+    const phase_desc *phases;
     uint32_t next_phase;         /* phases[next_phase..] are still to go */
+    uint32_t npu;
+    uint32_t tag;
+    phase_run run;               /* state of phases[next_phase - 1] */
+    /* cold */
+    struct stream *prev, *next;  /* queue list */
+    dataset *ds;
+    uint64_t id;
+    int64_t priority;
+    uint32_t n_phases;
     int32_t queue;               /* -1 before the first phase */
     bool initialized;
     bool custom;                 /* runs a Chakra-ET custom algorithm */
     const char *custom_prefix;
-    phase_run run;               /* state of phases[next_phase - 1] */
 } stream;
 
 typedef struct queue_state {
@@ -128,10 +135,13 @@ typedef struct npu_group {
     const char *plan_custom[COLL_KINDS];
 } npu_group;
 
+#define NPU_INLINE_LISTS 3
+
 typedef struct npu_sys {
     uint32_t id;
-    tick_list *lists;
     uint32_t n_lists, cap_lists;
+    tick_list *lists;            /* inline_lists, or a heap array when it overflows */
+    tick_list inline_lists[NPU_INLINE_LISTS];
     queue_state *queues;
     uint32_t n_queues;
     uint32_t *ctr_level, *ctr_first, *ctr_last;   /* per dimension */
