@@ -40,3 +40,13 @@ tests_backends_abi_no_entry_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 # End-to-end: the golden cases and bad inputs, against the real binaries.
 TESTS += tests/e2e/sim_golden.sh
 EXTRA_DIST += tests/e2e/sim_golden.sh
+
+# The real system layer on a recording fake network.
+check_PROGRAMS += tests/unit/test_algorithms tests/unit/test_scheduler
+tests_unit_test_algorithms_SOURCES = tests/unit/test_algorithms.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_algorithms_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_algorithms_LDADD = $(SIM_UNIT_LDADD)
+tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_algorithms tests/unit/test_scheduler

@@ -1,0 +1,174 @@
+#include "sim_harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "system/msg_match.h"
+#include "vimana/event_queue.h"
+#include "workload/workload.h"
+
+#define FAKE_DELAY 100
+
+struct fake_network {
+    vimana_evq *q;
+    harness *h;
+};
+
+static int f_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token);
+
+static int f_schedule(void *ctx, vimana_tick d, vimana_event_fn fn, void *a, uint64_t x)
+{
+    return vimana_evq_schedule(((struct fake_network *)ctx)->q, d, fn, a, x);
+}
+
+static vimana_tick f_now(void *ctx)
+{
+    return vimana_evq_now(((struct fake_network *)ctx)->q);
+}
+
+static const vimana_backend fake = {
+    .name = "recorder", .sim_send = f_send, .schedule = f_schedule, .now = f_now,
+};
+
+static void deliver(void *arg, uint64_t token)
+{
+    struct fake_network *n = arg;
+    msg_delivered(&n->h->s, token);
+}
+
+static int f_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    struct fake_network *n = ctx;
+    harness *h = n->h;
+    if (h->n_sent == h->cap_sent) {
+        h->cap_sent = h->cap_sent ? h->cap_sent * 2 : 256;
+        h->sent = realloc(h->sent, h->cap_sent * sizeof *h->sent);
+    }
+    h->sent[h->n_sent++] = (sent_msg){src, dst, tag, bytes, vimana_evq_now(n->q)};
+    return vimana_evq_schedule(n->q, FAKE_DELAY, deliver, n, token);
+}
+
+void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char *const *impl, uint32_t n_impl,
+                  uint64_t splits, uint32_t nodes)
+{
+    memset(h, 0, sizeof *h);
+    h->net = calloc(1, sizeof *h->net);
+    h->net->q = vimana_evq_new();
+    h->net->h = h;
+    h->opt.queues_per_dim = 1;
+    h->opt.injection_scale = 1;
+    h->opt.workload = "test";
+    sim *s = &h->s;
+    s->opt = &h->opt;
+    s->be = &fake;
+    s->be_ctx = h->net;
+    s->out = fopen("/dev/null", "w");
+    s->log = stderr;
+    s->n_dims = n_dims;
+    s->n_npus = 1;
+    for (uint32_t d = 0; d < n_dims; d++) {
+        s->dim_size[d] = dims[d];
+        s->n_npus *= dims[d];
+    }
+    sys_config *c = &s->cfg;
+    c->path = strdup("test.json");
+    c->has_scheduling_policy = c->has_collective_optimization = true;
+    c->scheduling_policy = SCHED_LIFO;
+    c->collective_optimization = COLL_OPT_LOCAL_BW_AWARE;
+    c->endpoint_delay = 10;
+    c->active_chunks_per_dimension = 1;
+    c->preferred_dataset_splits = splits;
+    c->local_mem_bw_Bps = 50e9;
+    for (int k = 0; k < COLL_KINDS; k++) {
+        c->impl[k] = calloc(n_impl, sizeof *c->impl[k]);
+        c->n_impl[k] = n_impl;
+        for (uint32_t i = 0; i < n_impl; i++) {
+            const char *name = impl[i];
+            algo_spec *a = &c->impl[k][i];
+            a->one = strncmp(name, "one", 3) == 0;
+            const char *base = a->one ? name + 3 : name;
+            a->kind = strcasecmp(base, "ring") == 0 ? ALGO_RING
+                      : strncasecmp(base, "direct", 6) == 0 ? ALGO_DIRECT
+                      : strcasecmp(base, "halvingDoubling") == 0 ? ALGO_HALVING_DOUBLING
+                                                                  : ALGO_DOUBLE_BINARY_TREE;
+            if (a->kind == ALGO_DIRECT)
+                a->window = (uint32_t)atoi(base + 6);
+        }
+    }
+    assert_int_equal(system_init(s), 0);
+    /* one running collective node per NPU */
+    s->wl = calloc(s->n_npus, sizeof *s->wl);
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        workload *w = &s->wl[i];
+        w->npu = i;
+        w->path = strdup("test.et");
+        w->names = strdup("coll");
+        w->nodes = calloc(nodes, sizeof *w->nodes);
+        w->n_nodes = nodes;
+        for (uint32_t k = 0; k < nodes; k++)
+            w->nodes[k].id = k;
+    }
+}
+
+void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes)
+{
+    workload *w = &h->s.wl[npu];
+    w->finished = false;
+    w->ongoing++;
+    w->nodes[node].state = WL_RUNNING;
+    w->nodes[node].slot = SLOT_NONE;
+    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes};
+    assert_int_equal(collective_start(&h->s, &req), 0);
+}
+
+void harness_run(harness *h)
+{
+    sim *s = &h->s;
+    vimana_evq_run(h->net->q);
+    if (s->failed)
+        fail_msg("simulation failed: %s", s->error);
+    for (uint32_t i = 0; i < s->n_npus; i++)
+        assert_true(s->wl[i].finished);
+}
+
+void harness_run_collective(harness *h, enum coll_kind kind, uint64_t bytes)
+{
+    for (uint32_t i = 0; i < h->s.n_npus; i++)
+        harness_start(h, i, 0, kind, bytes);
+    harness_run(h);
+}
+
+uint32_t harness_sent_by(const harness *h, uint32_t npu, sent_msg *out, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < h->n_sent && k < n; i++)
+        if (h->sent[i].src == npu)
+            out[k++] = h->sent[i];
+    return k;
+}
+
+void harness_fini(harness *h)
+{
+    sim *s = &h->s;
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        free(s->wl[i].path);
+        free(s->wl[i].names);
+        free(s->wl[i].nodes);
+        for (int k = 0; k < SLOT_COUNT; k++)
+            free(s->wl[i].free_nodes[k].items);
+    }
+    free(s->wl);
+    s->wl = NULL;
+    system_fini(s);
+    sys_config_free(&s->cfg);
+    fclose(s->out);
+    vimana_evq_free(h->net->q);
+    free(h->net);
+    free(h->sent);
+}

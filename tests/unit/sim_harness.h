@@ -1,0 +1,44 @@
+/*
+ * sim_harness.h - drives the real system layer on a fake network that
+ * records every message, for unit tests of collective algorithms and
+ * queue rules. Each message arrives a fixed delay after it is sent.
+ */
+#ifndef VIMANA_TESTS_SIM_HARNESS_H
+#define VIMANA_TESTS_SIM_HARNESS_H
+
+#include <stdint.h>
+
+#include "sim/sim.h"
+#include "system/system.h"
+
+typedef struct sent_msg {
+    uint32_t src, dst, tag;
+    uint64_t bytes;
+    vimana_tick at;
+} sent_msg;
+
+typedef struct harness {
+    sim s;
+    sim_options opt;
+    struct fake_network *net;
+    sent_msg *sent;
+    uint32_t n_sent, cap_sent;
+} harness;
+
+/* A system of dims[0] x dims[1] x ... NPUs, `impl` algorithm names for
+ * every collective (e.g. {"ring"}), splits chunks per collective, and room
+ * for `nodes` collectives per NPU. Change h->s.cfg / h->opt before running. */
+void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char *const *impl,
+                  uint32_t n_impl, uint64_t splits, uint32_t nodes);
+/* Starts collective `kind` of `bytes` as workload node `node` of one NPU. */
+void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes);
+/* Runs to the end and checks that every NPU finished. */
+void harness_run(harness *h);
+/* Starts collective `kind` of `bytes` on every NPU (NPU order), runs to the
+ * end, and checks that every NPU finished. */
+void harness_run_collective(harness *h, enum coll_kind kind, uint64_t bytes);
+/* Messages sent by one NPU, in send order, copied to out (max n). */
+uint32_t harness_sent_by(const harness *h, uint32_t npu, sent_msg *out, uint32_t n);
+void harness_fini(harness *h);
+
+#endif
