@@ -1,10 +1,10 @@
 /*
  * Streaming ET reader: one varint-framed record at a time through a growing
- * buffer, decoded with protobuf-c into a per-record arena. zlib's gzread
- * reads plain files unchanged and inflates gzip ones, which it recognises by
- * their magic bytes.
+ * buffer, decoded straight into the public views (et_decode.h) with strings
+ * in a per-record arena. zlib's gzread reads plain files unchanged and
+ * inflates gzip ones, which it recognises by their magic bytes.
  */
-#include "et/et_pb.h"
+#include "et/et_decode.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -26,12 +26,12 @@ struct vet_reader {
     uint64_t record;         /* index of the last record read */
     uint64_t record_offset;  /* offset of its length prefix */
     uint64_t empty_records;
+    bool accept_unknown_types; /* hand out nodes whose type is outside the enum */
     arena md_arena, node_arena;
-    ProtobufCAllocator md_alloc, node_alloc;
-    ChakraProtoMsg__Node *pnode;
+    et_decoder md_dec, node_dec;
+    int have_node;           /* node_arena holds the last node's strings */
     vet_metadata md;
     vet_node node;
-    vet_io node_inputs, node_outputs;
 };
 
 static void set_err(vet_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -52,27 +52,21 @@ static void record_err(const vet_reader *r, vet_error *err, const char *what)
 }
 
 /* Makes at least `need` unread bytes available if the stream has them.
- * Returns the number available, or -1 on a read error. */
+ * Returns the number available, or -1 on a read error. The buffer grows
+ * only as data actually arrives, never to a length a record merely
+ * declares, so a corrupt length near 4 GiB ends in a truncation error at
+ * end of file instead of a huge allocation. */
 static long fill(vet_reader *r, size_t need, vet_error *err)
 {
     while (r->end - r->start < need && !r->eof) {
-        if (r->start > 0 && r->start == r->end) {
-            r->buf_offset += r->start;
-            r->start = r->end = 0;
-        }
-        if (r->cap - r->end < READ_CHUNK && r->start > 0) {
+        if (r->start > 0 && (r->start == r->end || r->cap - r->end < READ_CHUNK)) {
             memmove(r->buf, r->buf + r->start, r->end - r->start);
             r->buf_offset += r->start;
             r->end -= r->start;
             r->start = 0;
         }
-        size_t want = need - (r->end - r->start);
-        if (want < READ_CHUNK)
-            want = READ_CHUNK;
-        if (r->cap - r->end < want) {
-            size_t cap = r->cap ? r->cap : READ_CHUNK;
-            while (cap - r->end < want)
-                cap *= 2;
+        if (r->cap - r->end < READ_CHUNK) {
+            size_t cap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
             uint8_t *nb = realloc(r->buf, cap);
             if (!nb) {
                 record_err(r, err, "out of memory");
@@ -227,13 +221,12 @@ static int read_metadata(vet_reader *r, vet_error *err)
                    "GlobalMetadata; regenerate it with Chakra 0.0.4 or later");
         return -1;
     }
-    ChakraProtoMsg__GlobalMetadata *pm =
-        chakra_proto_msg__global_metadata__unpack(&r->md_alloc, len, msg);
-    if (!pm) {
+    rc = et_decode_metadata(&r->md_dec, msg, len, &r->md);
+    if (rc == ET_DECODE_BAD) {
         record_err(r, err, "cannot parse GlobalMetadata (corrupt record or not a Chakra ET)");
         return -1;
     }
-    if (et_pb_to_metadata(pm, &r->md, &r->md_arena) != 0) {
+    if (rc != ET_DECODE_OK) {
         record_err(r, err, "out of memory");
         return -1;
     }
@@ -250,8 +243,8 @@ vet_reader *vet_reader_open(const char *path, vet_error *err)
     r->path = strdup(path);
     arena_init(&r->md_arena, 4096);
     arena_init(&r->node_arena, 16384);
-    et_pb_arena_allocator(&r->md_alloc, &r->md_arena);
-    et_pb_arena_allocator(&r->node_alloc, &r->node_arena);
+    et_decoder_init(&r->md_dec, &r->md_arena);
+    et_decoder_init(&r->node_dec, &r->node_arena);
     errno = 0;
     r->gz = gzopen(path, "rb");
     if (!r->path || !r->gz) {
@@ -291,8 +284,8 @@ int vet_reader_next(vet_reader *r, const vet_node **out, vet_error *err)
 {
     const uint8_t *msg;
     size_t len;
-    if (r->pnode) {
-        r->pnode = NULL;
+    if (r->have_node) {
+        r->have_node = 0;
         arena_reset(&r->node_arena);
     }
     r->record++;
@@ -304,25 +297,30 @@ int vet_reader_next(vet_reader *r, const vet_node **out, vet_error *err)
     }
     if (len == 0)
         r->empty_records++;
-    ChakraProtoMsg__Node *pn = chakra_proto_msg__node__unpack(&r->node_alloc, len, msg);
-    if (!pn) {
+    r->have_node = 1;
+    rc = et_decode_node(&r->node_dec, msg, len, &r->node);
+    if (rc == ET_DECODE_BAD) {
         explain_node_failure(r, msg, len, err);
         return -1;
     }
-    r->pnode = pn;
-    if ((int)pn->type < 0 || (int)pn->type > (int)VET_NODE_TYPE_MAX) {
-        char what[120];
-        snprintf(what, sizeof what, "node id %llu has unknown node type %d",
-                 (unsigned long long)pn->id, (int)pn->type);
-        record_err(r, err, what);
+    if (rc != ET_DECODE_OK) {
+        record_err(r, err, "out of memory");
         return -1;
     }
-    if (et_pb_to_node(pn, &r->node, &r->node_inputs, &r->node_outputs, &r->node_arena) != 0) {
-        record_err(r, err, "out of memory");
+    if (!r->accept_unknown_types && (r->node.type < 0 || r->node.type > (int32_t)VET_NODE_TYPE_MAX)) {
+        char what[120];
+        snprintf(what, sizeof what, "node id %llu has unknown node type %d",
+                 (unsigned long long)r->node.id, (int)r->node.type);
+        record_err(r, err, what);
         return -1;
     }
     *out = &r->node;
     return 1;
+}
+
+void vet_reader_accept_unknown_types(vet_reader *r, bool accept)
+{
+    r->accept_unknown_types = accept;
 }
 
 uint64_t vet_reader_record(const vet_reader *r)
@@ -346,6 +344,8 @@ void vet_reader_close(vet_reader *r)
         return;
     if (r->gz)
         gzclose(r->gz);
+    et_decoder_free(&r->md_dec);
+    et_decoder_free(&r->node_dec);
     arena_free(&r->md_arena);
     arena_free(&r->node_arena);
     free(r->buf);

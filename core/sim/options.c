@@ -168,6 +168,13 @@ enum options_result sim_options_parse(int argc, char **argv, sim_options *o, cha
         snprintf(err, len, "missing required option %s (see vimana --help)", missing);
         return OPTIONS_ERROR;
     }
+    if (o->report) {
+        size_t n = strlen(o->report);
+        if (!(n > 5 && !strcmp(o->report + n - 5, ".json")) && !(n > 4 && !strcmp(o->report + n - 4, ".csv"))) {
+            snprintf(err, len, "--report: '%s' must end in .json or .csv", o->report);
+            return OPTIONS_ERROR;
+        }
+    }
     if (o->comm_group && strstr(o->comm_group, "empty"))
         o->comm_group = NULL;
     return OPTIONS_RUN;

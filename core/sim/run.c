@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/backend_loader.h"
+#include "sim/outputs.h"
 #include "system/msg_match.h"
 #include "system/system.h"
 #include "workload/workload.h"
@@ -117,13 +118,14 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     loaded_backend lb;
     memset(&lb, 0, sizeof lb);
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
-        workload_load_all(&s) == 0) {
+        workload_load_all(&s) == 0 && outputs_open(&s) == 0) {
         workload_fire_all(&s);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
             sim_fail(&s, "network backend %s stopped with an error", s.be->name);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
     }
+    outputs_close(&s);
     fflush(out);
     int status = 0;
     if (s.failed) {

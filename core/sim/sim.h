@@ -39,9 +39,9 @@ struct npu_sys;
 struct workload;
 struct msg_table;
 struct remote_mem;
-struct timeline;
 struct npu_event_pool;
 struct custom_cache;
+struct outputs;
 
 typedef struct sim {
     const sim_options *opt;
@@ -60,9 +60,9 @@ typedef struct sim {
     struct workload *wl;         /* [n_npus] */
     struct msg_table *msgs;
     struct remote_mem *rmem;
-    struct timeline *timeline;   /* NULL unless --timeline */
     struct npu_event_pool *npu_events;
     struct custom_cache *custom;
+    struct outputs *outputs;     /* NULL unless --timeline or --report */
     uint64_t stream_epoch;
 
     slab streams, datasets, bundles, rdv;

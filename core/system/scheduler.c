@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include "sim/outputs.h"
 #include "system/system.h"
 #include "workload/workload.h"
 
@@ -124,6 +125,7 @@ static void dataset_stream_finished(sim *s, dataset *ds)
 void scheduler_phase_done(sim *s, stream *st)
 {
     npu_sys *sys = &s->sys[st->npu];
+    outputs_phase_done(s, st);
     bool last = st->next_phase == st->n_phases;
     uint32_t old = (uint32_t)st->queue;
     phase_release(s, st);

@@ -115,6 +115,8 @@ typedef struct stream {
     bool initialized;
     bool custom;                 /* runs a Chakra-ET custom algorithm */
     const char *custom_prefix;
+    vimana_tick chunk_start, phase_start;  /* for the timeline */
+    uint16_t lane;
 } stream;
 
 typedef struct queue_state {

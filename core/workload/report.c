@@ -1,7 +1,10 @@
 /* The per-NPU finish report (shared/spec/simulator.md section 4.1). */
 #include <stdlib.h>
 
+#include "sim/outputs.h"
 #include "workload/workload.h"
+
+const char *const wl_kind_labels[KIND_COUNT] = {"CPU", "GPU", "Comm", "Remote mem", "Replay", "Invalid"};
 
 typedef struct interval {
     vimana_tick start, end;
@@ -58,7 +61,9 @@ static vimana_tick intersection(const interval *a, size_t na, const interval *b,
     return t;
 }
 
-static void print_roofline(sim *s, const workload *w)
+/* Time-weighted roofline averages over CPU and GPU nodes; the 1 in the
+ * total avoids a division by zero, as in the reference. */
+static void roofline_stats(const workload *w, npu_stats *st)
 {
     double total = 1, bound = 0, compute = 0, memory = 0, intensity = 0;
     for (uint32_t i = 0; i < w->n_nodes; i++) {
@@ -75,62 +80,77 @@ static void print_roofline(sim *s, const workload *w)
             intensity += n->intensity * d;
         }
     }
-    fprintf(s->out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, bound / total * 100);
-    fprintf(s->out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, compute / total * 100);
-    fprintf(s->out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, memory / total * 100);
-    fprintf(s->out, "sys[%u], Average operation intensity: %.3f\n", w->npu, intensity / total);
+    st->compute_bound = bound / total;
+    st->compute_util = compute / total;
+    st->memory_util = memory / total;
+    st->intensity = intensity / total;
 }
 
-void workload_print_report(sim *s, workload *w)
+int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
 {
-    static const char *const labels[KIND_COUNT] = {"CPU", "GPU", "Comm", "Remote mem", "Replay", "Invalid"};
-    vimana_tick now = w->finish_tick;
-    vimana_tick exposed = now - w->tics_gpu_ops;
-    fprintf(s->out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
-            (unsigned long long)now, (unsigned long long)exposed);
-    if (w->tics_gpu_ops > now)
-        sim_warn(s, "NPU %u: replayed node time exceeds the finish time; exposed communication wrapped around "
-                    "(as in the reference)", w->npu);
-    fprintf(s->out, "sys[%u]. Post statistics processing start.\n", w->npu);
+    *st = (npu_stats){.finish = w->finish_tick, .exposed = w->finish_tick - w->tics_gpu_ops,
+                      .roofline = s->cfg.roofline_enabled};
     size_t counts[KIND_COUNT] = {0};
-    vimana_tick wall = 0;
     for (uint32_t i = 0; i < w->n_nodes; i++) {
         const wl_node *n = &w->nodes[i];
         if (n->state != WL_DONE)
             continue;
-        if (n->end > wall)
-            wall = n->end;
+        if (n->end > st->wall)
+            st->wall = n->end;
         if (n->kind < KIND_COUNT)
             counts[n->kind]++;
     }
     interval *by_kind[KIND_COUNT] = {0};
     size_t merged[KIND_COUNT] = {0};
-    for (int k = 0; k < KIND_COUNT; k++) {
+    int rc = 0;
+    for (int k = 0; k < KIND_COUNT && rc == 0; k++) {
         if (!counts[k])
             continue;
-        by_kind[k] = malloc(counts[k] * sizeof *by_kind[k]);
-        if (!by_kind[k]) {
+        if (!(by_kind[k] = malloc(counts[k] * sizeof *by_kind[k]))) {
             sim_fail(s, "out of memory (report)");
-            goto done;
+            rc = -1;
+            break;
         }
         size_t m = 0;
         for (uint32_t i = 0; i < w->n_nodes; i++)
             if (w->nodes[i].state == WL_DONE && w->nodes[i].kind == k)
                 by_kind[k][m++] = (interval){w->nodes[i].start, w->nodes[i].end};
         merged[k] = merge(by_kind[k], m);
+        st->has_kind[k] = true;
+        st->kind_time[k] = total_length(by_kind[k], merged[k]);
     }
-    fprintf(s->out, "sys[%u]. Post statistics processing end.\n", w->npu);
-    fprintf(s->out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)wall);
-    for (int k = 0; k < KIND_COUNT; k++)
-        if (counts[k])
-            fprintf(s->out, "sys[%u], %s time: %llu\n", w->npu, labels[k],
-                    (unsigned long long)total_length(by_kind[k], merged[k]));
-    vimana_tick overlap = intersection(by_kind[KIND_GPU], merged[KIND_GPU], by_kind[KIND_COMM], merged[KIND_COMM]);
-    if (overlap > 0)
-        fprintf(s->out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)overlap);
-    if (s->cfg.roofline_enabled)
-        print_roofline(s, w);
-done:
+    if (rc == 0)
+        st->overlap = intersection(by_kind[KIND_GPU], merged[KIND_GPU], by_kind[KIND_COMM], merged[KIND_COMM]);
+    if (rc == 0 && st->roofline)
+        roofline_stats(w, st);
     for (int k = 0; k < KIND_COUNT; k++)
         free(by_kind[k]);
+    return rc;
+}
+
+void workload_print_report(sim *s, workload *w)
+{
+    npu_stats st;
+    fprintf(s->out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
+            (unsigned long long)w->finish_tick, (unsigned long long)(w->finish_tick - w->tics_gpu_ops));
+    if (w->tics_gpu_ops > w->finish_tick)
+        sim_warn(s, "NPU %u: replayed node time exceeds the finish time; exposed communication wrapped around "
+                    "(as in the reference)", w->npu);
+    fprintf(s->out, "sys[%u]. Post statistics processing start.\n", w->npu);
+    if (workload_compute_stats(s, w, &st) != 0)
+        return;
+    fprintf(s->out, "sys[%u]. Post statistics processing end.\n", w->npu);
+    fprintf(s->out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)st.wall);
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (st.has_kind[k])
+            fprintf(s->out, "sys[%u], %s time: %llu\n", w->npu, wl_kind_labels[k], (unsigned long long)st.kind_time[k]);
+    if (st.overlap > 0)
+        fprintf(s->out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)st.overlap);
+    if (st.roofline) {
+        fprintf(s->out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, st.compute_bound * 100);
+        fprintf(s->out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, st.compute_util * 100);
+        fprintf(s->out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st.memory_util * 100);
+        fprintf(s->out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st.intensity);
+    }
+    outputs_npu_finished(s, w, &st);
 }

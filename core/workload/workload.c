@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/outputs.h"
 #include "system/frontend.h"
 #include "system/remote_mem.h"
 #include "system/system.h"
@@ -108,6 +109,7 @@ static void finish_node(sim *s, workload *w, uint32_t i)
     trace_line(s, w, i, "callback");
     node->state = WL_DONE;
     node->end = sim_now(s);
+    outputs_node_done(s, w, i);
     if (node->slot != SLOT_NONE)
         w->slot_busy[node->slot] = false;
     w->ongoing--;

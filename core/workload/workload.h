@@ -84,7 +84,20 @@ const char *workload_node_name(const workload *w, uint32_t node);
 /* After the run: reports NPUs that never finished. Returns their count. */
 uint32_t workload_report_unfinished(sim *s);
 
-/* report.c */
+/* report.c: the per-NPU figures behind the finish report. */
+typedef struct npu_stats {
+    vimana_tick finish;
+    vimana_tick exposed;            /* finish - replayed/roofline GPU time (wraps as in the reference) */
+    vimana_tick wall;
+    bool has_kind[KIND_COUNT];
+    vimana_tick kind_time[KIND_COUNT];
+    vimana_tick overlap;            /* GPU time overlapped by communication */
+    bool roofline;
+    double compute_bound, compute_util, memory_util, intensity;
+} npu_stats;
+
+int workload_compute_stats(sim *s, const workload *w, npu_stats *out);
 void workload_print_report(sim *s, workload *w);
+extern const char *const wl_kind_labels[KIND_COUNT];
 
 #endif

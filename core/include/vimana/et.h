@@ -175,6 +175,11 @@ const vet_metadata *vet_reader_metadata(const vet_reader *r);
 /* Reads the next node: 1 and *out set, 0 at a clean end of file, -1 on
  * error (truncation, corrupt record, unknown node type). */
 int vet_reader_next(vet_reader *r, const vet_node **out, vet_error *err);
+/* By default vet_reader_next() refuses a node whose type is outside enum
+ * vet_node_type. Tools that report such nodes themselves (validate) or copy
+ * them losslessly (json) turn that check off; node->type then holds the
+ * value as read. */
+void vet_reader_accept_unknown_types(vet_reader *r, bool accept);
 /* Index of the last record read (0 = metadata, k = k-th node). */
 uint64_t vet_reader_record(const vet_reader *r);
 /* Byte offset (in the uncompressed stream) of the last record's length. */

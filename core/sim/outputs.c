@@ -1,0 +1,432 @@
+/*
+ * Timeline and report writers. Both stream: a slice or a collective record
+ * is written when it ends, so memory does not grow with the length of the
+ * run; only the per-NPU table (one row per NPU) waits for the end.
+ */
+#include "sim/outputs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "vimana/et.h"
+
+enum track {
+    TRACK_GPU = 1,
+    TRACK_CPU = 2,
+    TRACK_COMM = 3,
+    TRACK_MEMORY = 4,
+    TRACK_RECV = 10,    /* + lane */
+    TRACK_CHUNK = 100,  /* + lane */
+    LANES = 64,
+    RECV_LANES = 8,
+};
+
+typedef struct npu_lanes {
+    uint64_t chunk_busy;
+    vimana_tick recv_end[RECV_LANES];   /* end of the last receive on each lane */
+} npu_lanes;
+
+struct outputs {
+    FILE *timeline;
+    bool timeline_first;
+    npu_lanes *lanes;
+    FILE *report;           /* JSON report, or the NPU CSV */
+    FILE *collectives_csv;
+    bool report_csv;
+    bool report_first;
+    npu_stats *npus;        /* filled as NPUs finish */
+    bool *npu_done;
+};
+
+static struct outputs *out_of(sim *s)
+{
+    return s->outputs;
+}
+
+/* ---- JSON helpers ---------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *text)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* Ticks are ns; trace events use microseconds. Exact, no rounding. */
+static void micros(FILE *f, vimana_tick t)
+{
+    fprintf(f, "%llu.%03llu", (unsigned long long)(t / 1000), (unsigned long long)(t % 1000));
+}
+
+static void slice(sim *s, uint32_t npu, uint32_t track, const char *name, const char *cat, vimana_tick start,
+                  vimana_tick end, const char *args)
+{
+    struct outputs *o = out_of(s);
+    FILE *f = o->timeline;
+    fputs(o->timeline_first ? "\n" : ",\n", f);
+    o->timeline_first = false;
+    fputs("{\"name\":", f);
+    json_string(f, name);
+    fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", cat);
+    micros(f, start);
+    fputs(",\"dur\":", f);
+    micros(f, end - start);
+    fprintf(f, ",\"pid\":%u,\"tid\":%u", npu, track);
+    if (args)
+        fprintf(f, ",\"args\":{%s}", args);
+    fputc('}', f);
+}
+
+static void metadata(struct outputs *o, uint32_t npu, int tid, const char *kind, const char *name)
+{
+    fputs(o->timeline_first ? "\n" : ",\n", o->timeline);
+    o->timeline_first = false;
+    if (tid < 0)
+        fprintf(o->timeline, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":\"%s\"}}", kind, npu, name);
+    else
+        fprintf(o->timeline, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%d,\"args\":{\"name\":\"%s\"}}", kind,
+                npu, tid, name);
+}
+
+static int take_lane(uint64_t *busy)
+{
+    for (int l = 0; l < LANES; l++) {
+        if (!(*busy & (1ull << l))) {
+            *busy |= 1ull << l;
+            return l;
+        }
+    }
+    return LANES - 1; /* more than 64 at once share the last lane */
+}
+
+/* ---- opening and closing ------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static FILE *create(sim *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        sim_fail(s, "%s: cannot create: %s", path, strerror(errno));
+    return f;
+}
+
+static int open_timeline(sim *s, struct outputs *o)
+{
+    if (!(o->timeline = create(s, s->opt->timeline)))
+        return -1;
+    o->lanes = calloc(s->n_npus, sizeof *o->lanes);
+    if (!o->lanes) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"vimana " PACKAGE_VERSION "\"},"
+          "\"traceEvents\":[", o->timeline);
+    o->timeline_first = true;
+    static const struct {
+        int tid;
+        const char *name;
+    } tracks[] = {{TRACK_GPU, "GPU compute"}, {TRACK_CPU, "CPU"}, {TRACK_COMM, "communication"},
+                  {TRACK_MEMORY, "remote memory"}, {TRACK_RECV, "receives"}, {TRACK_CHUNK, "chunks"}};
+    for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+        char name[32];
+        snprintf(name, sizeof name, "NPU %u", npu);
+        metadata(o, npu, -1, "process_name", name);
+        for (size_t t = 0; t < sizeof tracks / sizeof tracks[0]; t++)
+            metadata(o, npu, tracks[t].tid, "thread_name", tracks[t].name);
+    }
+    return 0;
+}
+
+static int open_report(sim *s, struct outputs *o)
+{
+    const char *path = s->opt->report;
+    o->report_csv = ends_with(path, ".csv");
+    if (!o->report_csv && !ends_with(path, ".json")) {
+        sim_fail(s, "%s: --report needs a file name ending in .json or .csv", path);
+        return -1;
+    }
+    o->npus = calloc(s->n_npus, sizeof *o->npus);
+    o->npu_done = calloc(s->n_npus, sizeof *o->npu_done);
+    if (!o->npus || !o->npu_done || !(o->report = create(s, path)))
+        return -1;
+    if (o->report_csv) {
+        size_t len = strlen(path);
+        char *coll = malloc(len + 16);
+        if (!coll)
+            return -1;
+        snprintf(coll, len + 16, "%.*s.collectives.csv", (int)(len - 4), path);
+        o->collectives_csv = create(s, coll);
+        free(coll);
+        if (!o->collectives_csv)
+            return -1;
+        fputs("npu,node,name,type,bytes,group,algorithm,start,end,duration\n", o->collectives_csv);
+    } else {
+        fprintf(o->report, "{\n\"generator\": \"vimana %s\",\n\"network_backend\": ", PACKAGE_VERSION);
+        json_string(o->report, s->be->name);
+        fputs(",\n\"collectives\": [", o->report);
+        o->report_first = true;
+    }
+    return 0;
+}
+
+int outputs_open(sim *s)
+{
+    if (!s->opt->timeline && !s->opt->report)
+        return 0;
+    struct outputs *o = calloc(1, sizeof *o);
+    if (!o) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    s->outputs = o;
+    if (s->opt->timeline && open_timeline(s, o) != 0)
+        return -1;
+    if (s->opt->report && open_report(s, o) != 0)
+        return -1;
+    return 0;
+}
+
+static void npu_row_json(FILE *f, uint32_t npu, const npu_stats *st)
+{
+    fprintf(f, "{\"npu\": %u, \"finish\": %llu, \"exposed_communication\": %llu, \"wall\": %llu", npu,
+            (unsigned long long)st->finish, (unsigned long long)st->exposed, (unsigned long long)st->wall);
+    static const char *const keys[KIND_COUNT] = {"cpu", "gpu", "comm", "remote_mem", "replay", "invalid"};
+    for (int k = 0; k < KIND_COUNT; k++)
+        fprintf(f, ", \"%s\": %llu", keys[k], (unsigned long long)st->kind_time[k]);
+    fprintf(f, ", \"overlap\": %llu", (unsigned long long)st->overlap);
+    if (st->roofline)
+        fprintf(f, ", \"compute_bound\": %.6f, \"compute_utilization\": %.6f, \"memory_utilization\": %.6f, "
+                   "\"operation_intensity\": %.6f", st->compute_bound, st->compute_util, st->memory_util,
+                st->intensity);
+    fputc('}', f);
+}
+
+static void finish_report(sim *s, struct outputs *o)
+{
+    if (o->report_csv) {
+        fputs("npu,finished,finish,exposed_communication,wall,cpu,gpu,comm,remote_mem,replay,invalid,overlap\n",
+              o->report);
+        for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+            const npu_stats *st = &o->npus[npu];
+            fprintf(o->report, "%u,%d,%llu,%llu,%llu", npu, o->npu_done[npu], (unsigned long long)st->finish,
+                    (unsigned long long)st->exposed, (unsigned long long)st->wall);
+            for (int k = 0; k < KIND_COUNT; k++)
+                fprintf(o->report, ",%llu", (unsigned long long)st->kind_time[k]);
+            fprintf(o->report, ",%llu\n", (unsigned long long)st->overlap);
+        }
+        return;
+    }
+    fputs("\n],\n\"npus\": [", o->report);
+    bool first = true;
+    for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+        if (!o->npu_done[npu])
+            continue;
+        fputs(first ? "\n" : ",\n", o->report);
+        first = false;
+        npu_row_json(o->report, npu, &o->npus[npu]);
+    }
+    fputs("\n]\n}\n", o->report);
+}
+
+static int close_file(sim *s, FILE *f, const char *what)
+{
+    if (!f)
+        return 0;
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        sim_fail(s, "%s: write failed", what);
+        return -1;
+    }
+    return 0;
+}
+
+int outputs_close(sim *s)
+{
+    struct outputs *o = out_of(s);
+    if (!o)
+        return 0;
+    int rc = 0;
+    if (o->timeline) {
+        fputs("\n]}\n", o->timeline);
+        rc |= close_file(s, o->timeline, s->opt->timeline);
+    }
+    if (o->report) {
+        finish_report(s, o);
+        rc |= close_file(s, o->report, s->opt->report);
+        rc |= close_file(s, o->collectives_csv, s->opt->report);
+    }
+    free(o->lanes);
+    free(o->npus);
+    free(o->npu_done);
+    free(o);
+    s->outputs = NULL;
+    return rc ? -1 : 0;
+}
+
+/* ---- hooks --------------------------------------------------------------- */
+
+static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
+{
+    static const enum coll_kind kinds[] = {
+        [VET_ALL_REDUCE] = COLL_ALL_REDUCE, [VET_ALL_GATHER] = COLL_ALL_GATHER,
+        [VET_REDUCE_SCATTER] = COLL_REDUCE_SCATTER, [VET_ALL_TO_ALL] = COLL_ALL_TO_ALL,
+    };
+    if (n->comm_type == VET_BROADCAST) {
+        snprintf(buf, len, "replay");
+        return;
+    }
+    enum coll_kind k = kinds[n->comm_type];
+    const char *custom = sys_config_custom_for(&s->cfg, k, n->id);
+    if (custom) {
+        snprintf(buf, len, "custom:%s", custom);
+        return;
+    }
+    buf[0] = '\0';
+    for (uint32_t d = 0; d < s->cfg.n_impl[k]; d++) {
+        char one[48];
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", d ? "," : "", algo_spec_name(&s->cfg.impl[k][d], one, sizeof one));
+    }
+}
+
+static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i)
+{
+    const wl_node *n = &w->nodes[i];
+    char algo[256], group[32] = "";
+    algorithm_name(s, n, algo, sizeof algo);
+    if (n->pg != WL_NO_GROUP)
+        snprintf(group, sizeof group, "%lld", (long long)n->pg);
+    const char *type = vet_coll_type_name(n->comm_type);
+    if (o->report_csv) {
+        FILE *f = o->collectives_csv;
+        fprintf(f, "%u,%llu,", w->npu, (unsigned long long)n->id);
+        /* CSV: quote the name, doubling quotes */
+        fputc('"', f);
+        for (const char *p = workload_node_name(w, i); *p; p++)
+            fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
+        fprintf(f, "\",%s,%llu,%s,\"%s\",%llu,%llu,%llu\n", type, (unsigned long long)n->comm_size, group, algo,
+                (unsigned long long)n->start, (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
+        return;
+    }
+    FILE *f = o->report;
+    fputs(o->report_first ? "\n" : ",\n", f);
+    o->report_first = false;
+    fprintf(f, "{\"npu\": %u, \"node\": %llu, \"name\": ", w->npu, (unsigned long long)n->id);
+    json_string(f, workload_node_name(w, i));
+    fprintf(f, ", \"type\": \"%s\", \"bytes\": %llu, \"group\": %s%s%s, \"algorithm\": ", type,
+            (unsigned long long)n->comm_size, group[0] ? "\"" : "null", group, group[0] ? "\"" : "");
+    json_string(f, algo);
+    fprintf(f, ", \"start\": %llu, \"end\": %llu, \"duration\": %llu}", (unsigned long long)n->start,
+            (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
+}
+
+void outputs_node_done(sim *s, const workload *w, uint32_t i)
+{
+    struct outputs *o = out_of(s);
+    if (!o)
+        return;
+    const wl_node *n = &w->nodes[i];
+    if (o->report && n->type == VET_COMM_COLL_NODE)
+        collective_record(s, o, w, i);
+    if (!o->timeline)
+        return;
+    char args[96];
+    snprintf(args, sizeof args, "\"node\":%llu,\"type\":\"%s\"", (unsigned long long)n->id,
+             vet_node_type_name(n->type));
+    uint32_t track;
+    const char *cat;
+    switch (n->type) {
+    case VET_COMP_NODE:
+        track = n->is_cpu ? TRACK_CPU : TRACK_GPU;
+        cat = "compute";
+        break;
+    case VET_MEM_LOAD_NODE:
+    case VET_MEM_STORE_NODE:
+        track = TRACK_MEMORY;
+        cat = "memory";
+        break;
+    case VET_COMM_RECV_NODE: {
+        /* Receives hold no slot and may overlap. Slices are written in end
+         * order, so a lane is free for this one if its last slice ended by
+         * this one's start. */
+        npu_lanes *l = &o->lanes[w->npu];
+        uint32_t lane = 0;
+        while (lane + 1 < RECV_LANES && l->recv_end[lane] > n->start)
+            lane++;
+        l->recv_end[lane] = n->end;
+        track = TRACK_RECV + lane;
+        cat = "communication";
+        break;
+    }
+    default:
+        track = n->is_cpu ? TRACK_CPU : TRACK_COMM;
+        cat = "communication";
+        break;
+    }
+    slice(s, w->npu, track, workload_node_name(w, i), cat, n->start, n->end, args);
+}
+
+void outputs_phase_started(sim *s, stream *st)
+{
+    struct outputs *o = out_of(s);
+    if (!o || !o->timeline)
+        return;
+    st->phase_start = sim_now(s);
+    if (st->next_phase == 1) {
+        st->chunk_start = st->phase_start;
+        st->lane = (uint16_t)take_lane(&o->lanes[st->npu].chunk_busy);
+    }
+}
+
+void outputs_phase_done(sim *s, stream *st)
+{
+    struct outputs *o = out_of(s);
+    if (!o || !o->timeline)
+        return;
+    static const char *const algos[] = {"ring", "direct", "halvingDoubling", "doubleBinaryTree"};
+    static const char *const colls[] = {"reduce-scatter", "all-reduce", "all-gather", "all-to-all"};
+    static const int order[COLL_KINDS] = {[COLL_ALL_REDUCE] = 1, [COLL_REDUCE_SCATTER] = 0,
+                                           [COLL_ALL_GATHER] = 2, [COLL_ALL_TO_ALL] = 3};
+    const phase_desc *p = &st->phases[st->next_phase - 1];
+    vimana_tick now = sim_now(s);
+    uint32_t track = TRACK_CHUNK + st->lane;
+    char name[96], args[160];
+    bool last = st->next_phase == st->n_phases;
+    if (st->custom)
+        snprintf(name, sizeof name, "custom %s", st->custom_prefix);
+    else
+        snprintf(name, sizeof name, "%s %s dim %u", colls[order[p->coll]], algos[p->algo], p->dim);
+    snprintf(args, sizeof args, "\"stream\":%llu,\"phase\":%u,\"npus\":%u,\"bytes\":%llu,\"queue\":%u",
+             (unsigned long long)st->id, st->next_phase - 1, p->n, (unsigned long long)p->in_size, p->queue);
+    slice(s, st->npu, track, name, "phase", st->phase_start, now, args);
+    if (last) {
+        /* written after its phases; viewers nest slices by containment */
+        snprintf(name, sizeof name, "chunk %llu", (unsigned long long)st->id);
+        snprintf(args, sizeof args, "\"stream\":%llu,\"phases\":%u", (unsigned long long)st->id, st->n_phases);
+        slice(s, st->npu, track, name, "chunk", st->chunk_start, now, args);
+        o->lanes[st->npu].chunk_busy &= ~(1ull << st->lane);
+    }
+}
+
+void outputs_npu_finished(sim *s, const workload *w, const npu_stats *st)
+{
+    struct outputs *o = out_of(s);
+    if (!o || !o->report)
+        return;
+    o->npus[w->npu] = *st;
+    o->npu_done[w->npu] = true;
+}
