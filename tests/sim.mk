@@ -50,3 +50,19 @@ tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
+
+# The example third-party backend, built from the public headers only, and
+# an end-to-end run through it.
+check_LTLIBRARIES += examples/backends/fixed_latency/fixed_latency.la
+examples_backends_fixed_latency_fixed_latency_la_SOURCES = examples/backends/fixed_latency/fixed_latency.c
+examples_backends_fixed_latency_fixed_latency_la_CPPFLAGS = -I$(top_srcdir)/core/include
+examples_backends_fixed_latency_fixed_latency_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+examples_backends_fixed_latency_fixed_latency_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backends/fixed_latency
+examples_backends_fixed_latency_fixed_latency_la_LIBADD = libvimana_evq.la
+EXTRA_DIST += examples/backends/fixed_latency/net8.conf
+TESTS += tests/e2e/sim_example_backend.sh
+EXTRA_DIST += tests/e2e/sim_example_backend.sh
+
+# Converted corpus workloads: every row of shared/corpus/expected/simulated.md.
+TESTS += tests/e2e/sim_corpus.sh
+EXTRA_DIST += tests/e2e/sim_corpus.sh
