@@ -1,1 +1,6 @@
-# simulator benchmarks
+# Simulator benchmarks: `make bench` builds bench_run; bench/sim_bench.sh
+# generates the workloads and times vimana on them.
+EXTRA_PROGRAMS += bench/bench_run
+BENCH_BINARIES += bench/bench_run
+bench_bench_run_SOURCES = bench/bench_run.c
+EXTRA_DIST += bench/sim_bench.sh bench/README.md

@@ -33,6 +33,7 @@ static const flag_spec flags[] = {
     {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file"},
     {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv)"},
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading large workloads"},
+    {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events and simulation speed on stderr"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"compute-scale", ARG_DOUBLE, UNUSED_FLAG, "accepted for compatibility; unused, as by the reference"},

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/backend_loader.h"
 #include "sim/outputs.h"
@@ -108,8 +109,27 @@ static void report_deadlock(sim *s)
              stuck, s->n_npus, (unsigned long long)sim_now(s), (unsigned long long)pending, pending == 1 ? "" : "s");
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void print_run_stats(const sim *s, double load_s, double run_s, FILE *log)
+{
+    double events = (double)s->events + (double)s->messages;
+    fprintf(log, "vimana: %u NPUs loaded in %.3f s; simulated %llu ns in %.3f s: %llu messages, %llu system "
+                 "events (%.2f M messages+events/s)\n",
+            s->n_npus, load_s, (unsigned long long)sim_now(s), run_s, (unsigned long long)s->messages,
+            (unsigned long long)s->events, run_s > 0 ? events / run_s / 1e6 : 0.0);
+}
+
 int sim_run(const sim_options *opt, FILE *out, FILE *log)
 {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double load_s = 0;
     sim s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
@@ -119,11 +139,14 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     memset(&lb, 0, sizeof lb);
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&s) == 0 && outputs_open(&s) == 0) {
+        load_s = seconds_since(&t0);
         workload_fire_all(&s);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
             sim_fail(&s, "network backend %s stopped with an error", s.be->name);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
+        if (opt->run_stats)
+            print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);
     }
     outputs_close(&s);
     fflush(out);

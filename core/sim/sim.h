@@ -33,6 +33,7 @@ typedef struct sim_options {
     const char *timeline;        /* Chrome trace output, or NULL */
     const char *report;          /* JSON/CSV report output, or NULL */
     bool progress;
+    bool run_stats;              /* print message and event counts and the run's speed */
 } sim_options;
 
 struct npu_sys;
@@ -41,6 +42,7 @@ struct msg_table;
 struct remote_mem;
 struct npu_event_pool;
 struct custom_cache;
+struct shared_bus;
 struct outputs;
 
 typedef struct sim {
@@ -62,12 +64,14 @@ typedef struct sim {
     struct remote_mem *rmem;
     struct npu_event_pool *npu_events;
     struct custom_cache *custom;
+    struct shared_bus *bus;      /* NULL unless model-shared-bus */
     struct outputs *outputs;     /* NULL unless --timeline or --report */
     uint64_t stream_epoch;
 
     slab streams, datasets, bundles, rdv;
     uint32_t finished_npus;
     uint64_t events;             /* system-layer events run */
+    uint64_t messages;           /* messages sent through the backend */
 
     bool failed;
     char error[1024];

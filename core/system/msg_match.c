@@ -339,6 +339,7 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         return;
     }
     t->recs[r].send_seq++;
+    s->messages++;
     t->entries[e].send_cb = on_arrival;
     t->entries[e].flags |= HAS_SEND;
     int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, e);
