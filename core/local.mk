@@ -16,6 +16,7 @@ libvimana_core_la_SOURCES = \
 	core/system/phase.c \
 	core/system/custom.c core/system/custom.h \
 	core/system/remote_mem.c core/system/remote_mem.h \
+	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
 	core/sim/sim.c core/sim/sim.h \
 	core/sim/options.c core/sim/options.h \

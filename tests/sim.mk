@@ -66,3 +66,11 @@ EXTRA_DIST += tests/e2e/sim_example_backend.sh
 # Converted corpus workloads: every row of shared/corpus/expected/simulated.md.
 TESTS += tests/e2e/sim_corpus.sh
 EXTRA_DIST += tests/e2e/sim_corpus.sh
+
+# The LogGP shared-bus model (model-shared-bus), directly and under the
+# algorithms on the recording fake network.
+check_PROGRAMS += tests/unit/test_shared_bus
+tests_unit_test_shared_bus_SOURCES = tests/unit/test_shared_bus.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_shared_bus_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_shared_bus_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_shared_bus

@@ -18,6 +18,7 @@
 #include "system/custom.h"
 #include "system/frontend.h"
 #include "system/msg_match.h"
+#include "system/shared_bus.h"
 #include "system/system.h"
 
 #define NONE UINT32_MAX
@@ -116,16 +117,34 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
     phase_event(s, st, EV_GENERAL);
 }
 
-static void new_bundle(sim *s, stream *st, uint64_t size, bool processed)
+/* How the algorithm hands a bundle to the memory bus; only the shared-bus
+ * model looks at send_back and npu_to_ma (the reference's send_to_MA()). */
+typedef struct bundle_flags {
+    bool processed;     /* reduce the data: bus processing and the 3-term reduction cost */
+    bool send_back;     /* the data crosses the bus once more */
+    bool npu_to_ma;     /* enters at the NPU side, else at the memory side */
+} bundle_flags;
+
+static void new_bundle(sim *s, stream *st, uint64_t size, bundle_flags f)
 {
     bundle *b = slab_alloc(&s->bundles);
     if (!b) {
         sim_fail(s, "out of memory (bundles)");
         return;
     }
-    *b = (bundle){.st = st, .epoch = st->epoch, .size = size, .processed = processed};
+    *b = (bundle){.st = st, .epoch = st->epoch, .size = size, .processed = f.processed};
     st->run.bundles_out++;
-    vimana_tick delay = current(st)->local_group ? 10 : s->cfg.endpoint_delay;
+    /* Communicator-group local rings transmit "Fast": a fixed 10 ticks, bus
+     * or not. Everything else is "Usual": the LogGP bus when modelled, else
+     * the endpoint delay. Either way the bus hands the bundle back to
+     * bundle_fire, which still adds the reduction cost of a processed one,
+     * as PacketBundle::call does. */
+    const phase_desc *p = current(st);
+    if (s->cfg.model_shared_bus && !p->local_group) {
+        shared_bus_request(s, st->npu, f.npu_to_ma, size, f.processed, f.send_back, bundle_fire, b, 0);
+        return;
+    }
+    vimana_tick delay = p->local_group ? 10 : s->cfg.endpoint_delay;
     npu_register_event(s, st->npu, delay, bundle_fire, b, 0);
 }
 
@@ -238,18 +257,21 @@ static void engine_insert(sim *s, stream *st)
         r->nonzero = r->NZ;
         r->toggle = !r->toggle;
     }
-    bool processed;
+    /* zero-latency packets start at the NPU side, the others at the memory
+     * side; all but the last P non-zero ones are sent back */
+    bundle_flags f = {.processed = false, .send_back = false, .npu_to_ma = true};
     if (r->zero > 0) {
-        processed = false;
         r->zero--;
     } else if (r->nonzero > 0) {
-        processed = p->coll == COLL_REDUCE_SCATTER || (p->coll == COLL_ALL_REDUCE && r->toggle);
+        f.processed = p->coll == COLL_REDUCE_SCATTER || (p->coll == COLL_ALL_REDUCE && r->toggle);
+        f.send_back = r->nonzero > r->P;
+        f.npu_to_ma = false;
         r->nonzero--;
     } else {
         return;
     }
     push_packet(s, r, r->sender, r->receiver, r->msg_size);
-    new_bundle(s, st, r->msg_size, processed);
+    new_bundle(s, st, r->msg_size, f);
     rotate_after_packet(p, r);
 }
 
@@ -406,6 +428,14 @@ static void dbt_setup(const phase_desc *p, phase_run *r)
     r->reductions_done = 0;
 }
 
+/* The tree's bundles, with the reference's flags: a leaf's first bundle
+ * starts at the NPU side, every other one at the memory side; the first
+ * child's reduction is not sent back, the later reductions are. */
+static const bundle_flags LEAF_UP = {.processed = false, .send_back = false, .npu_to_ma = true};
+static const bundle_flags LEAF_DOWN = {.processed = false, .send_back = false, .npu_to_ma = false};
+static const bundle_flags FIRST_CHILD = {.processed = true, .send_back = false, .npu_to_ma = false};
+static const bundle_flags REDUCE_AND_SEND_BACK = {.processed = true, .send_back = true, .npu_to_ma = false};
+
 static void dbt_event(sim *s, stream *st, enum phase_event ev)
 {
     phase_run *r = &st->run;
@@ -414,14 +444,14 @@ static void dbt_event(sim *s, stream *st, enum phase_event ev)
     switch (r->tree_role) {
     case TREE_LEAF:
         if (r->tree_state == TS_BEGIN) {
-            new_bundle(s, st, size, false);
+            new_bundle(s, st, size, LEAF_UP);
             r->tree_state = TS_SENDING_TO_PARENT;
         } else if (r->tree_state == TS_SENDING_TO_PARENT) {
             r->tree_state = TS_WAITING_FROM_PARENT;
             send_to(s, st, r->parent, size);
             receive_from(s, st, r->parent, size);
         } else if (r->tree_state == TS_WAITING_FROM_PARENT) {
-            new_bundle(s, st, size, false);
+            new_bundle(s, st, size, LEAF_DOWN);
             r->tree_state = TS_END;
         } else if (r->tree_state == TS_END) {
             phase_exit(s, st);
@@ -433,10 +463,10 @@ static void dbt_event(sim *s, stream *st, enum phase_event ev)
             receive_from(s, st, r->left, size);
             receive_from(s, st, r->right, size);
         } else if (r->tree_state == TS_WAIT_TWO_CHILDREN && ev == EV_RECEIVED) {
-            new_bundle(s, st, size, true);
+            new_bundle(s, st, size, FIRST_CHILD);
             r->tree_state = TS_WAIT_ONE_CHILD;
         } else if (r->tree_state == TS_WAIT_ONE_CHILD && ev == EV_RECEIVED) {
-            new_bundle(s, st, size, true);
+            new_bundle(s, st, size, REDUCE_AND_SEND_BACK);
             r->tree_state = TS_SENDING_TO_PARENT;
         } else if (r->reductions_done < 1 && ev == EV_GENERAL) {
             /* the first of the two child reductions only counts */
@@ -446,7 +476,7 @@ static void dbt_event(sim *s, stream *st, enum phase_event ev)
             send_to(s, st, r->parent, size);
             receive_from(s, st, r->parent, size);
         } else if (r->tree_state == TS_WAITING_FROM_PARENT && ev == EV_RECEIVED) {
-            new_bundle(s, st, size, true);
+            new_bundle(s, st, size, REDUCE_AND_SEND_BACK);
             r->tree_state = TS_SENDING_TO_CHILDREN;
         } else if (r->tree_state == TS_SENDING_TO_CHILDREN) {
             send_to(s, st, r->left, size);
@@ -459,7 +489,7 @@ static void dbt_event(sim *s, stream *st, enum phase_event ev)
             r->tree_state = TS_WAIT_ONE_CHILD;
             receive_from(s, st, only_child, size);
         } else if (r->tree_state == TS_WAIT_ONE_CHILD) {
-            new_bundle(s, st, size, true);
+            new_bundle(s, st, size, REDUCE_AND_SEND_BACK);
             r->tree_state = TS_SENDING_TO_CHILDREN;
         } else if (r->tree_state == TS_SENDING_TO_CHILDREN) {
             send_to(s, st, only_child, size);

@@ -7,6 +7,7 @@
 #include "system/custom.h"
 #include "system/msg_match.h"
 #include "system/remote_mem.h"
+#include "system/shared_bus.h"
 
 /* Queue dimensions: the network's, or more when an implementation list
  * places a one* ring beyond them. */
@@ -48,6 +49,8 @@ int system_init(sim *s)
         sim_fail(s, "out of memory");
         return -1;
     }
+    if (shared_bus_init(s) != 0)
+        return -1;
     for (uint32_t i = 0; i < s->n_npus; i++) {
         if (npu_init(s, &s->sys[i], i) != 0) {
             sim_fail(s, "out of memory");
@@ -91,6 +94,7 @@ void system_fini(sim *s)
     system_events_fini(s);
     msg_table_fini(s);
     remote_mem_fini(s);
+    shared_bus_fini(s);
     custom_cache_free(s);
     slab_destroy(&s->streams);
     slab_destroy(&s->datasets);

@@ -116,23 +116,41 @@ void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char 
     }
 }
 
-void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes)
+static void start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes, npu_group *group)
 {
     workload *w = &h->s.wl[npu];
     w->finished = false;
     w->ongoing++;
     w->nodes[node].state = WL_RUNNING;
     w->nodes[node].slot = SLOT_NONE;
-    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes};
+    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes, .group = group};
     assert_int_equal(collective_start(&h->s, &req), 0);
+}
+
+void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes)
+{
+    start(h, npu, node, kind, bytes, NULL);
+}
+
+void harness_start_in_group(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes,
+                            int64_t group)
+{
+    npu_group *g = system_find_group(&h->s, npu, group);
+    assert_non_null(g);
+    start(h, npu, node, kind, bytes, g);
+}
+
+void harness_run_events(harness *h)
+{
+    vimana_evq_run(h->net->q);
+    if (h->s.failed)
+        fail_msg("simulation failed: %s", h->s.error);
 }
 
 void harness_run(harness *h)
 {
     sim *s = &h->s;
-    vimana_evq_run(h->net->q);
-    if (s->failed)
-        fail_msg("simulation failed: %s", s->error);
+    harness_run_events(h);
     for (uint32_t i = 0; i < s->n_npus; i++)
         assert_true(s->wl[i].finished);
 }

@@ -32,8 +32,15 @@ void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char 
                   uint32_t n_impl, uint64_t splits, uint32_t nodes);
 /* Starts collective `kind` of `bytes` as workload node `node` of one NPU. */
 void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes);
+/* Same as harness_start, in communicator group `group` (registered with
+ * system_add_group on that NPU beforehand). */
+void harness_start_in_group(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes,
+                            int64_t group);
 /* Runs to the end and checks that every NPU finished. */
 void harness_run(harness *h);
+/* Runs every pending event, without looking at the workloads (for tests
+ * that drive a system module directly). Fails the test if the run failed. */
+void harness_run_events(harness *h);
 /* Starts collective `kind` of `bytes` on every NPU (NPU order), runs to the
  * end, and checks that every NPU finished. */
 void harness_run_collective(harness *h, enum coll_kind kind, uint64_t bytes);
