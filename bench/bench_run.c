@@ -6,6 +6,8 @@
  * command's status. The command's output goes to /dev/null unless
  * BENCH_SHOW_OUTPUT is set.
  */
+/* wait4() is a BSD/GNU extension */
+#define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

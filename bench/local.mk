@@ -4,5 +4,6 @@ EXTRA_PROGRAMS =
 BENCH_BINARIES =
 include $(srcdir)/bench/et.mk
 include $(srcdir)/bench/sim.mk
+include $(srcdir)/bench/trace_link.mk
 bench: $(BENCH_BINARIES)
 .PHONY: bench

@@ -1,1 +1,22 @@
-# tests for trace_link
+# tests for trace_link (`vimana-et link`)
+trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
+	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
+trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+
+check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
+TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
+tests_unit_test_trace_link_json_SOURCES = tests/unit/test_trace_link_json.c $(trace_link_sources)
+tests_unit_test_trace_link_json_CPPFLAGS = $(trace_link_test_cppflags)
+tests_unit_test_trace_link_json_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_unit_test_trace_link_json_LDADD = $(trace_link_test_ldadd)
+tests_unit_test_trace_link_pipeline_SOURCES = tests/unit/test_trace_link_pipeline.c $(trace_link_sources)
+tests_unit_test_trace_link_pipeline_CPPFLAGS = $(trace_link_test_cppflags)
+tests_unit_test_trace_link_pipeline_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)
+
+# Fixtures and error cases use tests/data/trace_link only; the corpus test
+# needs ../shared (skipped without it, e.g. in distcheck).
+trace_link_e2e = tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
+	tests/e2e/trace_link_corpus.sh
+TESTS += $(trace_link_e2e)
+EXTRA_DIST += $(trace_link_e2e)

@@ -1,0 +1,459 @@
+#include "trace_link/json_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_diag *d)
+{
+    s->buf = buf;
+    s->len = len;
+    s->pos = 0;
+    s->path = path;
+    s->diag = d;
+}
+
+void js_line_col(const char *buf, size_t len, size_t off, size_t *line, size_t *col)
+{
+    size_t l = 1, start = 0;
+    if (off > len)
+        off = len;
+    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + off - p))) != NULL; p++) {
+        l++;
+        start = (size_t)(p - buf) + 1;
+    }
+    *line = l;
+    *col = off - start + 1;
+}
+
+int js_fail_at(json_scan *s, size_t at, const char *what)
+{
+    size_t line, col;
+    js_line_col(s->buf, s->len, at, &line, &col);
+    /* A truncated file is the most common cause: say so. */
+    const char *eof = at >= s->len && strncmp(what, "unexpected end", 14) != 0 ? "unexpected end of input, " : "";
+    return tl_fail(s->diag, "%s: malformed JSON at line %zu, column %zu: %s%s", s->path, line, col, eof, what);
+}
+
+static inline bool is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+unsigned js_hex4(const char *p)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = (unsigned char)p[i];
+        v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. The
+ * reference decodes its input as strict UTF-8, so overlong forms, encoded
+ * surrogates and code points above U+10FFFF are rejected as it does. */
+static size_t utf8_length(const unsigned char *p, const unsigned char *end)
+{
+    unsigned char c = p[0];
+    size_t n;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if ((size_t)(end - p) < n)
+        return 0;
+    unsigned cp = c & (0xff >> (n + 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* Bytes that end the fast path inside a string. */
+static inline bool string_special(unsigned char c)
+{
+    return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+}
+
+int js_string(json_scan *s, tl_span *content)
+{
+    if (js_peek(s) != '"')
+        return js_fail_at(s, s->pos, "expected a string");
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t p = s->pos + 1, start = p;
+    for (;;) {
+        while (!string_special(b[p]))
+            p++;
+        unsigned char c = b[p];
+        if (c == '"')
+            break;
+        if (p >= s->len)
+            return js_fail_at(s, s->pos, "unterminated string");
+        if (c == '\\') {
+            unsigned char e = b[p + 1];
+            if (e == 'u') {
+                if (p + 6 > s->len || !is_hex(b[p + 2]) || !is_hex(b[p + 3]) || !is_hex(b[p + 4]) ||
+                    !is_hex(b[p + 5]))
+                    return js_fail_at(s, p, "invalid \\u escape in string");
+                p += 6;
+            } else if (e && strchr("\"\\/bfnrt", e)) {
+                p += 2;
+            } else {
+                return js_fail_at(s, p, "invalid escape in string");
+            }
+        } else if (c < 0x20) {
+            return js_fail_at(s, p, "control character in string");
+        } else {
+            size_t n = utf8_length(b + p, b + s->len);
+            if (!n)
+                return js_fail_at(s, p, "invalid UTF-8 in string");
+            p += n;
+        }
+    }
+    content->off = start;
+    content->len = p - start;
+    s->pos = p + 1;
+    return 0;
+}
+
+static size_t digits_at(const char *b, size_t p)
+{
+    size_t n = 0;
+    while (b[p + n] >= '0' && b[p + n] <= '9')
+        n++;
+    return n;
+}
+
+static bool literal_at(const json_scan *s, const char *word)
+{
+    size_t n = strlen(word);
+    return s->len - s->pos >= n && memcmp(s->buf + s->pos, word, n) == 0;
+}
+
+int js_number(json_scan *s, tl_span *literal)
+{
+    js_peek(s);
+    const char *b = s->buf;
+    size_t p = s->pos;
+    if (literal_at(s, "NaN") || literal_at(s, "Infinity") || literal_at(s, "-Infinity")) {
+        size_t n = b[p] == 'N' ? 3 : b[p] == 'I' ? 8 : 9;
+        literal->off = p;
+        literal->len = n;
+        s->pos = p + n;
+        return 0;
+    }
+    if (b[p] == '-')
+        p++;
+    size_t n = digits_at(b, p);
+    if (n == 0 || (b[p] == '0' && n > 1))
+        return js_fail_at(s, s->pos, "invalid number");
+    p += n;
+    if (b[p] == '.') {
+        n = digits_at(b, p + 1);
+        if (n == 0)
+            return js_fail_at(s, s->pos, "invalid number");
+        p += n + 1;
+    }
+    if (b[p] == 'e' || b[p] == 'E') {
+        p++;
+        if (b[p] == '+' || b[p] == '-')
+            p++;
+        n = digits_at(b, p);
+        if (n == 0)
+            return js_fail_at(s, s->pos, "invalid number");
+        p += n;
+    }
+    literal->off = s->pos;
+    literal->len = p - s->pos;
+    s->pos = p;
+    return 0;
+}
+
+/* Reads one scalar (string, number, literal) starting at the current byte. */
+static int scalar(json_scan *s, int c)
+{
+    tl_span ignored;
+    if (c == '"')
+        return js_string(s, &ignored);
+    if (c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I')
+        return js_number(s, &ignored);
+    static const char *const words[] = {"true", "false", "null"};
+    for (size_t i = 0; i < 3; i++)
+        if (literal_at(s, words[i])) {
+            s->pos += strlen(words[i]);
+            return 0;
+        }
+    if (c < 0)
+        return js_fail_at(s, s->pos, "unexpected end of input, expected a value");
+    return js_fail_at(s, s->pos, "expected a value");
+}
+
+/* The container stack of js_skip_value: a small inline array, spilling to
+ * the heap for deep values. */
+typedef struct nest_stack {
+    char local[256];
+    char *items;
+    size_t depth, cap;
+} nest_stack;
+
+static int nest_push(json_scan *s, nest_stack *st, char close)
+{
+    if (st->depth == st->cap) {
+        if (st->depth >= JSON_MAX_DEPTH)
+            return js_fail_at(s, s->pos, "nesting deeper than 100000 levels");
+        size_t ncap = st->cap * 2;
+        char *n = st->items == st->local ? malloc(ncap) : realloc(st->items, ncap);
+        if (!n)
+            return tl_fail(s->diag, "%s: out of memory", s->path);
+        if (st->items == st->local)
+            memcpy(n, st->local, st->depth);
+        st->items = n;
+        st->cap = ncap;
+    }
+    st->items[st->depth++] = close;
+    return 0;
+}
+
+/* After '{' (and whitespace): reads `"key" :`. */
+static int member_key(json_scan *s)
+{
+    tl_span key;
+    if (js_peek(s) != '"')
+        return js_fail_at(s, s->pos, "expected a string key");
+    if (js_string(s, &key) != 0)
+        return -1;
+    if (js_peek(s) != ':')
+        return js_fail_at(s, s->pos, "expected ':' after an object key");
+    s->pos++;
+    return 0;
+}
+
+static int skip_loop(json_scan *s, nest_stack *st)
+{
+    for (;;) {
+        /* Expecting a value. */
+        int c = js_peek(s);
+        if (c == '{' || c == '[') {
+            char close = c == '{' ? '}' : ']';
+            s->pos++;
+            if (js_peek(s) == close) {
+                s->pos++;
+            } else {
+                if (nest_push(s, st, close) != 0)
+                    return -1;
+                if (close == '}' && member_key(s) != 0)
+                    return -1;
+                continue;
+            }
+        } else if (scalar(s, c) != 0) {
+            return -1;
+        }
+        /* After a value: close containers or move to the next member. */
+        for (;;) {
+            if (st->depth == 0)
+                return 0;
+            char close = st->items[st->depth - 1];
+            c = js_peek(s);
+            if (c == close) {
+                s->pos++;
+                st->depth--;
+                continue;
+            }
+            if (c != ',')
+                return js_fail_at(s, s->pos, close == '}' ? "expected ',' or '}' after an object member"
+                                                          : "expected ',' or ']' after an array element");
+            s->pos++;
+            if (close == '}' && member_key(s) != 0)
+                return -1;
+            break;
+        }
+    }
+}
+
+int js_skip_value(json_scan *s, tl_span *span)
+{
+    nest_stack st;
+    st.items = st.local;
+    st.depth = 0;
+    st.cap = sizeof st.local;
+    js_peek(s);
+    size_t start = s->pos;
+    int rc = skip_loop(s, &st);
+    if (st.items != st.local)
+        free(st.items);
+    if (rc == 0 && span) {
+        span->off = start;
+        span->len = s->pos - start;
+    }
+    return rc;
+}
+
+int js_object_begin(json_scan *s, js_iter *it)
+{
+    if (js_peek(s) != '{')
+        return js_fail_at(s, s->pos, "expected an object");
+    s->pos++;
+    it->first = true;
+    return 0;
+}
+
+int js_object_next(json_scan *s, js_iter *it, tl_span *key)
+{
+    int c = js_peek(s);
+    if (c == '}') {
+        s->pos++;
+        return 0;
+    }
+    if (!it->first) {
+        if (c != ',')
+            return js_fail_at(s, s->pos, "expected ',' or '}' after an object member");
+        s->pos++;
+        js_peek(s);
+    }
+    it->first = false;
+    if (js_peek(s) != '"')
+        return js_fail_at(s, s->pos, "expected a string key");
+    if (js_string(s, key) != 0)
+        return -1;
+    if (js_peek(s) != ':')
+        return js_fail_at(s, s->pos, "expected ':' after an object key");
+    s->pos++;
+    js_peek(s);
+    return 1;
+}
+
+int js_array_begin(json_scan *s, js_iter *it)
+{
+    if (js_peek(s) != '[')
+        return js_fail_at(s, s->pos, "expected an array");
+    s->pos++;
+    it->first = true;
+    return 0;
+}
+
+int js_array_next(json_scan *s, js_iter *it)
+{
+    int c = js_peek(s);
+    if (c == ']') {
+        s->pos++;
+        return 0;
+    }
+    if (!it->first) {
+        if (c != ',')
+            return js_fail_at(s, s->pos, "expected ',' or ']' after an array element");
+        s->pos++;
+        js_peek(s);
+    }
+    it->first = false;
+    return 1;
+}
+
+int js_finish(json_scan *s)
+{
+    if (js_peek(s) != -1)
+        return js_fail_at(s, s->pos, "unexpected data after the JSON value");
+    return 0;
+}
+
+/* Decodes the next character of string content (escapes resolved) at *p as a
+ * UTF-16 code unit or raw byte; good enough for comparisons with ASCII. */
+static unsigned next_unit(const char *buf, size_t *p)
+{
+    unsigned char c = (unsigned char)buf[*p];
+    if (c != '\\') {
+        (*p)++;
+        return c;
+    }
+    char e = buf[*p + 1];
+    *p += 2;
+    switch (e) {
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'u': {
+        unsigned v = js_hex4(buf + *p);
+        *p += 4;
+        return v;
+    }
+    default: return (unsigned char)e;
+    }
+}
+
+bool js_span_equals_escaped(const char *buf, tl_span span, const char *text)
+{
+    size_t n = strlen(text), p = span.off, end = span.off + span.len, i = 0;
+    while (p < end) {
+        if (i == n || next_unit(buf, &p) != (unsigned char)text[i])
+            return false;
+        i++;
+    }
+    return i == n;
+}
+
+bool js_spans_equal(const char *a, tl_span sa, const char *b, tl_span sb)
+{
+    if (sa.len == sb.len && memcmp(a + sa.off, b + sb.off, sa.len) == 0)
+        return true;
+    if (!memchr(a + sa.off, '\\', sa.len) && !memchr(b + sb.off, '\\', sb.len))
+        return false;
+    size_t p = sa.off, q = sb.off, pend = sa.off + sa.len, qend = sb.off + sb.len;
+    while (p < pend && q < qend)
+        if (next_unit(a, &p) != next_unit(b, &q))
+            return false;
+    return p == pend && q == qend;
+}
+
+bool js_span_is_null(const char *buf, tl_span span)
+{
+    return span.len == 4 && memcmp(buf + span.off, "null", 4) == 0;
+}
+
+int js_read_pynum(json_scan *s, pynum *out)
+{
+    int c = js_peek(s);
+    if (!(c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I'))
+        return js_skip_value(s, NULL) != 0 ? JS_NUM_MALFORMED : JS_NUM_NOT_NUMBER;
+    tl_span lit;
+    if (js_number(s, &lit) != 0)
+        return JS_NUM_MALFORMED;
+    if (pynum_parse(s->buf + lit.off, lit.len, out) != 0)
+        return JS_NUM_RANGE;
+    return JS_NUM_OK;
+}
+
+int js_read_int64(json_scan *s, int64_t *out)
+{
+    pynum n;
+    int st = js_read_pynum(s, &n);
+    if (st != JS_NUM_OK)
+        return st;
+    if (n.is_float)
+        return JS_NUM_NOT_INT;
+    *out = n.v.i;
+    return JS_NUM_OK;
+}
+
+const char *js_num_problem(int status)
+{
+    switch (status) {
+    case JS_NUM_NOT_NUMBER: return "is not a number";
+    case JS_NUM_RANGE: return "is an integer outside the 64-bit range";
+    case JS_NUM_NOT_INT: return "is not an integer";
+    default: return "is malformed";
+    }
+}
