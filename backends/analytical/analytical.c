@@ -105,12 +105,20 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         a->host.log(a->host.host, VIMANA_LOG_ERROR, msg);
         return VIMANA_ERR_ARGUMENT;
     }
-    /* Only the lowest differing dimension is charged. */
-    uint32_t dim = 0;
-    while (network_coord(&a->net, src, dim) == network_coord(&a->net, dst, dim))
-        dim++;
+    /* Only the lowest differing dimension is charged: peel coordinates off
+     * dimension by dimension until they differ. */
+    uint32_t dim = 0, s_rest = src, d_rest = dst, s_coord, d_coord;
+    for (;; dim++) {
+        uint32_t n = a->net.dims[dim].npus;
+        s_coord = s_rest % n;
+        d_coord = d_rest % n;
+        if (s_coord != d_coord)
+            break;
+        s_rest /= n;
+        d_rest /= n;
+    }
     const network_dim *d = &a->net.dims[dim];
-    uint32_t hops = hops_in_block(d, network_coord(&a->net, src, dim), network_coord(&a->net, dst, dim));
+    uint32_t hops = hops_in_block(d, s_coord, d_coord);
     double link_delay = hops * d->latency_ns;
     double serialization = (double)bytes / d->bytes_per_ns;
     vimana_tick delay = (vimana_tick)(link_delay + serialization);

@@ -196,14 +196,14 @@ static void push_packet(sim *s, phase_run *r, uint32_t src, uint32_t dst, uint64
             return;
         }
         for (uint32_t i = 0; i < r->pk_len; i++)
-            p[i] = r->packets[(r->pk_head + i) % r->pk_cap];
+            p[i] = r->packets[(r->pk_head + i) & (r->pk_cap - 1)];
         if (r->packets != r->pk_inline)
             free(r->packets);
         r->packets = p;
         r->pk_cap = cap;
         r->pk_head = 0;
     }
-    r->packets[(r->pk_head + r->pk_len) % r->pk_cap] = (packet){src, dst, size};
+    r->packets[(r->pk_head + r->pk_len) & (r->pk_cap - 1)] = (packet){src, dst, size};
     r->pk_len++;
 }
 
@@ -282,7 +282,7 @@ static void engine_ready(sim *s, stream *st)
     if (r->pk_len == 0 || r->stream_count == 0 || r->free_packets == 0)
         return;
     packet pk = r->packets[r->pk_head];
-    r->pk_head = (r->pk_head + 1) % r->pk_cap;
+    r->pk_head = (r->pk_head + 1) & (r->pk_cap - 1);
     r->pk_len--;
     r->stream_count--;
     r->free_packets--;

@@ -55,7 +55,7 @@ typedef struct packet {
 /* Run-time state of the phase a stream is in. The fields every message
  * touches come first, with a small inline packet ring, so that a step of a
  * phase stays within a couple of cache lines. */
-#define PHASE_INLINE_PACKETS 4
+#define PHASE_INLINE_PACKETS 4 /* a power of two: the ring indexes with a mask */
 
 typedef struct phase_run {
     /* packet engine (Ring, Direct, HalvingDoubling) */
