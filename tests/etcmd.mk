@@ -1,1 +1,23 @@
-# tests for etcmd
+# Tests of the vimana-et ET commands (tools/etcmd): cmocka tests of the
+# JSON pieces, and end-to-end shell tests of every command.
+check_PROGRAMS += test_etcmd_json
+test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) \
+	tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
+	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c
+test_etcmd_json_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
+TESTS += test_etcmd_json
+
+check_PROGRAMS += test_etcmd_corpus
+test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) \
+	tools/etcmd/cmd_json.c tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
+	tools/etcmd/json_in.c tools/etcmd/json_to_et.c tools/common/cli.c core/util/arena.c
+test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
+TESTS += test_etcmd_corpus
+
+ETCMD_E2E = \
+	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
+	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh
+TESTS += $(ETCMD_E2E)
+EXTRA_DIST += $(ETCMD_E2E)

@@ -74,3 +74,7 @@ tests_unit_test_shared_bus_SOURCES = tests/unit/test_shared_bus.c tests/unit/sim
 tests_unit_test_shared_bus_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shared_bus_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_shared_bus
+
+# Bad input, and the inputs the reference crashes on but Vimana simulates.
+TESTS += tests/e2e/sim_errors.sh
+EXTRA_DIST += tests/e2e/sim_errors.sh

@@ -1,1 +1,17 @@
-vimana_et_SOURCES += tools/etcmd/stubs.c
+# vimana-et's ET commands: generate, json, from-json, validate, dot, stats.
+vimana_et_SOURCES += \
+	tools/etcmd/sink.c tools/etcmd/sink.h \
+	tools/etcmd/pyfmt.c tools/etcmd/pyfmt.h \
+	tools/etcmd/json_out.c tools/etcmd/json_out.h \
+	tools/etcmd/json_in.c tools/etcmd/json_in.h \
+	tools/etcmd/json_to_et.c tools/etcmd/json_to_et.h \
+	tools/etcmd/cmd_json.c \
+	tools/etcmd/cmd_generate.c \
+	tools/etcmd/cmd_validate.c \
+	tools/etcmd/p2p_match.c tools/etcmd/p2p_match.h \
+	tools/etcmd/cmd_dot.c \
+	tools/etcmd/cmd_stats.c \
+	tools/etcmd/et_files.c tools/etcmd/et_files.h \
+	tools/etcmd/idmap.c tools/etcmd/idmap.h \
+	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
+	core/util/arena.c core/util/arena.h

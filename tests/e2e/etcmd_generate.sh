@@ -1,0 +1,90 @@
+#!/bin/sh
+# vimana-et generate: byte-identical to the reference generators' files,
+# sizes and names, and one-line errors for bad options.
+. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
+ET=$VIMANA_ET
+T=$TEST_TMP
+
+# Names for sizes that are not whole MiB, and the int64 comm_size.
+expect_ok "$ET" generate all-gather --npus 2 --size 64KiB --out "$T/k/ag"
+expect_ok "$ET" json "$T/k/ag.1.et"
+grep -q '"name": "all_gather_2npus_64KB"' "$T/out" || fail "64 KiB name"
+grep -q '"int64_val": "65536"' "$T/out" || fail "64 KiB comm_size"
+expect_ok "$ET" generate all-to-all --npus 3 --size 1MB --out "$T/b/a2a"
+expect_ok "$ET" json "$T/b/a2a.2.et"
+grep -q '"name": "all_to_all_3npus_1000000B"' "$T/out" || fail "1 MB name"
+grep -q '"id": "2"' "$T/out" || fail "id = rank"
+[ -f "$T/b/a2a.3.et" ] && fail "wrote a 4th rank"
+
+# send-recv: attributes the golden cases use; idle ranks get a 0 us COMP.
+expect_ok "$ET" generate send-recv --npus 3 --src 2 --dst 0 --tag 7 --size 4KiB --out "$T/p/p"
+expect_ok "$ET" validate "$T/p/p"
+expect_eq "$(cat "$T/out")" "$T/p/p: valid (3 files, 3 nodes, 1 send/recv pair matched)" "send-recv validate"
+expect_ok "$ET" stats "$T/p/p.1.et"
+grep -q 'COMP_NODE  *1$' "$T/out" || fail "idle rank is one COMP node"
+
+# Errors: one line naming the problem, exit 2.
+expect_error "vimana-et generate: unknown kind 'allreduce' (expected all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes or send-recv)" \
+    "$ET" generate allreduce --npus 2 --out "$T/x"
+expect_error "vimana-et generate: missing --npus N" "$ET" generate all-reduce --out "$T/x"
+expect_error "vimana-et generate: --npus: expected a non-negative integer, got 'four'" "$ET" generate all-reduce --npus four --out "$T/x"
+expect_error "vimana-et generate: --npus: expected 1 to 1000000 ranks, got 0" "$ET" generate all-reduce --npus=0 --out "$T/x"
+expect_error "vimana-et generate: --size: expected a size such as 1048576, 64KiB, 1MiB or 1MB, got '1XB'" \
+    "$ET" generate all-reduce --npus 2 --size 1XB --out "$T/x"
+expect_error "vimana-et generate: missing --out PREFIX" "$ET" generate all-reduce --npus 2
+expect_error "vimana-et generate: option --out needs a value" "$ET" generate all-reduce --npus 2 --out
+expect_error "vimana-et generate: unknown option '--colour' (see --help)" "$ET" generate all-reduce --colour
+expect_error "vimana-et generate: --src and --dst are both 1; a rank cannot send to itself" \
+    "$ET" generate send-recv --npus 2 --src 1 --dst 1 --out "$T/x"
+expect_error "vimana-et generate: --src 0 / --dst 5: ranks must be below --npus 4" \
+    "$ET" generate send-recv --npus 4 --dst 5 --out "$T/x"
+expect_error "vimana-et generate: --src, --dst and --tag apply to send-recv only" \
+    "$ET" generate all-reduce --npus 2 --tag 3 --out "$T/x"
+expect_error "vimana-et generate: --size does not apply to three-nodes (its sizes are fixed: 1 MiB and 2 MiB)" \
+    "$ET" generate three-nodes --npus 2 --size 1MiB --out "$T/x"
+expect_error "vimana-et generate: $T/nodir/file.txt: cannot create directory: Not a directory" \
+    sh -c "touch '$T/nodir' && '$ET' generate all-reduce --npus 1 --out '$T/nodir/file.txt/x'"
+expect_ok "$ET" generate --help
+grep -q '^Usage: vimana-et generate KIND' "$T/out" || fail "--help"
+
+[ -d "$VIMANA_SHARED/golden" ] || { [ "$TEST_FAILURES" -eq 0 ] && require_shared; finish; }
+
+# ASTRA-sim's microbenchmark ETs, byte for byte.
+M=$VIMANA_SHARED/corpus/et/astra-sim-microbenchmarks
+for coll in all_reduce all_gather reduce_scatter all_to_all; do
+    kind=$(echo "$coll" | tr _ -)
+    expect_ok "$ET" generate "$kind" --npus 4 --size 1MiB --out "$T/$coll/$coll"
+    for r in 0 1 2 3; do
+        cmp -s "$T/$coll/$coll.$r.et" "$M/$coll/4npus_1MB/$coll.$r.et" || fail "$coll rank $r differs"
+    done
+done
+G=$VIMANA_SHARED/golden/inputs/workload
+for spec in all_reduce:8 all_gather:16 all_to_all:16 reduce_scatter:4; do
+    coll=${spec%:*}
+    n=${spec#*:}
+    expect_ok "$ET" generate "$coll" --npus "$n" --out "$T/g/$coll"
+    r=0
+    while [ "$r" -lt "$n" ]; do
+        cmp -s "$T/g/$coll.$r.et" "$G/${coll}_${n}npus_1MB/$coll.$r.et" || fail "golden $coll $n rank $r differs"
+        r=$((r + 1))
+    done
+done
+
+# The HOTI'24 three-node example and the point-to-point golden cases.
+expect_ok "$ET" generate three-nodes --npus 8 --out "$T/h/hoti"
+for r in 0 1 2 3 4 5 6 7; do
+    cmp -s "$T/h/hoti.$r.et" "$G/hoti_3nodes_8/hoti_3nodes_8.$r.et" || fail "three-nodes rank $r differs"
+done
+for spec in 0to1_1MiB_2:2:1 0to1_1MiB_8:8:1 0to3_1MiB_8:8:3; do
+    name=${spec%%:*}
+    rest=${spec#*:}
+    n=${rest%:*}
+    dst=${rest#*:}
+    expect_ok "$ET" generate send-recv --npus "$n" --dst "$dst" --size 1MiB --out "$T/s/$name"
+    r=0
+    while [ "$r" -lt "$n" ]; do
+        cmp -s "$T/s/$name.$r.et" "$G/send_$name/send_$name.$r.et" || fail "send_$name rank $r differs"
+        r=$((r + 1))
+    done
+done
+finish

@@ -1,0 +1,85 @@
+#!/bin/sh
+# vimana-et json / from-json: the corpus' decoded-JSON files byte for byte,
+# ET -> JSON -> ET byte-identical, and errors that name file and JSON path.
+. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
+ET=$VIMANA_ET
+T=$TEST_TMP
+
+# A small document round trip, through gzip on both sides.
+expect_ok "$ET" generate three-nodes --npus 1 --out "$T/h"
+expect_ok "$ET" json "$T/h.0.et" -o "$T/h.json.gz"
+expect_ok "$ET" from-json "$T/h.json.gz" -o "$T/back.et.gz"
+expect_ok "$ET" json "$T/back.et.gz" --output="$T/back.json"
+expect_ok "$ET" json "$T/h.0.et"
+cmp -s "$T/out" "$T/back.json" || fail "gzip round trip"
+head -n 7 "$T/out" | tr '\n' '|' > "$T/head"
+expect_eq "$(cat "$T/head")" '{| "global_metadata": {|  "version": "0.0.4"| },| "nodes": [|  {|   "id": "1",|' "layout"
+
+# from-json: one-line errors naming the file and the JSON path.
+j() { printf '%s\n' "$1" > "$T/bad.json"; }
+j '{"global_metadata": {}, "nodes": [{"id": "1"}, {"id": "2", "attr": [{"name": "a", "int64_val": "1"}, {"name": "b", "int65_val": 3}]}]}'
+expect_error "$T/bad.json: nodes[1].attr[1]: unknown value kind \"int65_val\"" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+[ -f "$T/bad.et" ] && fail "a failed from-json left its output behind"
+j '{"global_metadata": {"version": 4}, "nodes": []}'
+expect_error "$T/bad.json: global_metadata.version: expected a string, got a number" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "nodes": [{"type": "COMP_NODE", "duration_micros": "-5"}]}'
+expect_error "$T/bad.json: nodes[0].duration_micros: -5 is out of range for an unsigned 64-bit integer" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "nodes": [{"ctrl_deps": ["1", "x"]}]}'
+expect_error "$T/bad.json: nodes[0].ctrl_deps[1]: expected an integer, got \"x\"" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "nodes": [{"inputs": {"values": "v", "sizes": "s"}}]}'
+expect_error "$T/bad.json: nodes[0].inputs: unknown key \"sizes\" (expected values, shapes or types)" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"nodes": [], "global_metadata": {}}'
+expect_error "$T/bad.json: global_metadata: must come before \"nodes\" and only once" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "edges": []}'
+expect_error "$T/bad.json: unknown key \"edges\" (expected global_metadata and nodes)" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "nodes": [{"id": 1} {"id": 2}]}'
+expect_error "$T/bad.json: line 1, column 45: expected ',' or ']' after a node, found '{'" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+j '{"global_metadata": {}, "nodes": []} x'
+expect_error "$T/bad.json: line 1, column 38: unexpected data after the end of the document" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+printf '{"global_metadata": {"version": "0.0' > "$T/bad.json"
+expect_error "$T/bad.json: line 1, column 37: unterminated string" "$ET" from-json "$T/bad.json" -o "$T/bad.et"
+expect_error "vimana-et from-json: missing -o OUT.et (see --help)" "$ET" from-json "$T/bad.json"
+expect_error "$T/none.json: cannot open: No such file or directory" "$ET" from-json "$T/none.json" -o "$T/x.et"
+# An empty document is an ET with an empty GlobalMetadata.
+j '{}'
+expect_ok "$ET" from-json "$T/bad.json" -o "$T/empty.et"
+expect_eq "$(od -An -tx1 "$T/empty.et" | tr -d ' \n')" "00" "empty document"
+
+# json: reader errors pass through unchanged.
+: > "$T/empty_file.et"
+expect_error "$T/empty_file.et: empty file: a Chakra ET starts with a GlobalMetadata record" "$ET" json "$T/empty_file.et"
+expect_error "vimana-et json: more than one input file ('a' and 'b')" "$ET" json a b
+expect_error "vimana-et json: missing the input file (see --help)" "$ET" json
+
+[ -d "$VIMANA_SHARED/golden" ] || { [ "$TEST_FAILURES" -eq 0 ] && require_shared; finish; }
+
+# Every corpus and golden ET is checked in-process by test_etcmd_corpus;
+# here a sample goes through the command line: one file of each corpus
+# directory (the gzip'd reference JSON included) and of a few golden cases.
+C=$VIMANA_SHARED/corpus
+for f in astra-sim-custom-collectives/custom_allreduce.3.et \
+         astra-sim-microbenchmarks/reduce_scatter/4npus_1MB/reduce_scatter.1.et \
+         chakra-generator/one_metadata_node_all_types.0.et chakra-generator/BARRIER.1.et \
+         micro2024-demo1/allreduce.0.et micro2024-demo2/MLP_ModelParallel.17.et micro2024-demo3/allreduce.7.et; do
+    expect_ok "$ET" json "$C/et/$f" -o "$T/got.json"
+    cmp -s "$T/got.json" "$C/expected/et/$f.json" || fail "json $f differs from the reference"
+    expect_ok "$ET" from-json "$T/got.json" -o "$T/got.et"
+    cmp -s "$T/got.et" "$C/et/$f" || fail "ET -> JSON -> ET changed $f"
+done
+expect_ok "$ET" json "$C/et/chakra-tests/chakra.0.et" -o "$T/chakra.json"
+gzip -dc "$C/expected/et/chakra-tests/chakra.0.et.json.gz" | cmp -s "$T/chakra.json" - || fail "json chakra.0.et"
+expect_ok "$ET" from-json "$C/expected/et/chakra-tests/chakra.0.et.json.gz" -o "$T/chakra.et"
+cmp -s "$T/chakra.et" "$C/et/chakra-tests/chakra.0.et" || fail "chakra.0.et.json.gz -> ET"
+G=$VIMANA_SHARED/golden/inputs/workload
+for f in send_0to3_1MiB_8/send_0to3_1MiB_8.3.et ctrl_dep_ag_64KiB_2/ctrl_dep_ag_64KiB_2.1.et \
+         roofline_2/roofline_2.0.et ar_1MiB_8_groups/ar_1MiB_8_groups.5.et; do
+    expect_ok "$ET" json "$G/$f" -o "$T/g.json"
+    expect_ok "$ET" from-json "$T/g.json" -o "$T/g.et"
+    cmp -s "$T/g.et" "$G/$f" || fail "ET -> JSON -> ET changed $f"
+done
+
+for f in "$C"/et/chakra-old-standard_output/*.et; do
+    expect_error "$f: record 0 (byte offset 0): pre-0.0.4 Chakra file (schema too old): the first record is a Node, not a GlobalMetadata; regenerate it with Chakra 0.0.4 or later" \
+        "$ET" json "$f"
+done
+finish

@@ -1,0 +1,30 @@
+/*
+ * et_test_util.h - small helpers shared by the ET unit tests: temporary
+ * files with given bytes, whole-file reads, gzip-aware reads, and the
+ * location of the shared reference data.
+ */
+#ifndef VIMANA_ET_TEST_UTIL_H
+#define VIMANA_ET_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A fresh temporary path (the file exists, empty). Caller frees and
+ * unlinks. */
+char *tu_temp_path(const char *suffix);
+/* Writes bytes to a new temporary file; returns its path. */
+char *tu_temp_file(const void *bytes, size_t len);
+/* Reads a whole file (gunzipping it when it is gzip); NULL on failure.
+ * *len receives the size. Caller frees. */
+uint8_t *tu_read_file(const char *path, size_t *len);
+/* Compare two views field by field (floating values bit for bit). Return
+ * 1 when equal, else 0 with a description of the first difference. */
+#include "vimana/et.h"
+int tu_attr_equal(const vet_attr *a, const vet_attr *b, char *why, size_t cap);
+int tu_node_equal(const vet_node *a, const vet_node *b, char *why, size_t cap);
+int tu_metadata_equal(const vet_metadata *a, const vet_metadata *b, char *why, size_t cap);
+
+/* $VIMANA_SHARED when it names a directory holding golden/, else NULL. */
+const char *tu_shared(void);
+
+#endif

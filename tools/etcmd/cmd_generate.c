@@ -1,0 +1,353 @@
+/* `vimana-et generate`: microbenchmark ETs, byte-identical to the files the
+ * reference generators write (ASTRA-sim's collective scripts, the HOTI'24
+ * tutorial's three-node example, and the golden point-to-point cases). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/cli.h"
+#include "vimana-et/commands.h"
+#include "vimana/et.h"
+
+#define PROG "vimana-et generate"
+#define MIB (1024u * 1024u)
+
+static const char usage[] =
+    "Usage: vimana-et generate KIND --npus N [--size BYTES] --out PREFIX [options]\n"
+    "Write PREFIX.0.et ... PREFIX.(N-1).et (the directory of PREFIX is created).\n"
+    "KIND:\n"
+    "  all-reduce, all-gather, reduce-scatter, all-to-all\n"
+    "      one COMM_COLL node per rank (id = rank), as ASTRA-sim's microbenchmark\n"
+    "      generators write it; named <coll>_<N>npus_<S>MB for whole MiB sizes,\n"
+    "      <coll>_<N>npus_<K>KB for whole KiB, else <coll>_<N>npus_<B>B\n"
+    "  three-nodes\n"
+    "      the HOTI'24 tutorial graph on every rank: 1 MiB all-reduce (id 1), then a\n"
+    "      2 MiB all-gather (id 2) and a 50 us compute node (id 3), both depending on 1\n"
+    "  send-recv\n"
+    "      rank SRC sends BYTES to rank DST; DST posts the matching receive; every\n"
+    "      other rank runs one 0 us compute node\n"
+    "Options:\n"
+    "  --npus N        number of ranks (alias --num-npus, --npus-count)\n"
+    "  --size BYTES    message or collective size, e.g. 1048576, 64KiB, 1MiB, 1MB\n"
+    "                  (MB = 10^6); default 1MiB; not used by three-nodes\n"
+    "  --out PREFIX    output prefix (alias -o, --output)\n"
+    "  --src RANK      send-recv: the sender (default 0)\n"
+    "  --dst RANK      send-recv: the receiver (default 1)\n"
+    "  --tag TAG       send-recv: the message tag (default 0)\n";
+
+enum kind { K_COLL, K_THREE_NODES, K_SEND_RECV };
+
+struct options {
+    enum kind kind;
+    const char *coll_name;   /* "all_reduce", ... for K_COLL */
+    int64_t comm_type;
+    uint64_t npus, size, src, dst, tag;
+    int size_given;
+    const char *out;
+};
+
+static const struct {
+    const char *kind;
+    const char *alias;
+    const char *name;
+    int64_t type;
+} collectives[] = {
+    {"all-reduce", "all_reduce", "all_reduce", VET_ALL_REDUCE},
+    {"all-gather", "all_gather", "all_gather", VET_ALL_GATHER},
+    {"reduce-scatter", "reduce_scatter", "reduce_scatter", VET_REDUCE_SCATTER},
+    {"all-to-all", "all_to_all", "all_to_all", VET_ALL_TO_ALL},
+};
+
+static int parse_kind(const char *text, struct options *o)
+{
+    for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++) {
+        if (strcmp(text, collectives[i].kind) == 0 || strcmp(text, collectives[i].alias) == 0) {
+            o->kind = K_COLL;
+            o->coll_name = collectives[i].name;
+            o->comm_type = collectives[i].type;
+            return 0;
+        }
+    }
+    if (strcmp(text, "three-nodes") == 0 || strcmp(text, "three_nodes") == 0) {
+        o->kind = K_THREE_NODES;
+        return 0;
+    }
+    if (strcmp(text, "send-recv") == 0 || strcmp(text, "send_recv") == 0) {
+        o->kind = K_SEND_RECV;
+        return 0;
+    }
+    cli_error(PROG, "unknown kind '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
+                    "three-nodes or send-recv)", text);
+    return -1;
+}
+
+/* Returns 0 to run, 1 after --help, 2 on a usage error. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+    const char *kind = NULL, *npus = NULL;
+    int src_given = 0, dst_given = 0, tag_given = 0;
+    memset(o, 0, sizeof *o);
+    o->size = MIB;
+    o->dst = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int rc;
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if ((rc = cli_option(PROG, argc, argv, &i, "--npus|--num-npus|--num_npus|--npus-count", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            npus = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--size", &v)) != 0) {
+            if (rc < 0 || cli_size(PROG, "--size", v, &o->size) != 0)
+                return 2;
+            o->size_given = 1;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--out|-o|--output", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            o->out = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--src", &v)) != 0) {
+            if (rc < 0 || cli_u64(PROG, "--src", v, &o->src) != 0)
+                return 2;
+            src_given = 1;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--dst", &v)) != 0) {
+            if (rc < 0 || cli_u64(PROG, "--dst", v, &o->dst) != 0)
+                return 2;
+            dst_given = 1;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--tag", &v)) != 0) {
+            if (rc < 0 || cli_u64(PROG, "--tag", v, &o->tag) != 0)
+                return 2;
+            tag_given = 1;
+        } else if (argv[i][0] == '-') {
+            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        } else if (kind) {
+            cli_error(PROG, "unexpected argument '%s' (the kind is already '%s')", argv[i], kind);
+            return 2;
+        } else {
+            kind = argv[i];
+        }
+    }
+    if (!kind) {
+        cli_error(PROG, "missing KIND (see --help)");
+        return 2;
+    }
+    if (parse_kind(kind, o) != 0)
+        return 2;
+    if (!npus) {
+        cli_error(PROG, "missing --npus N");
+        return 2;
+    }
+    if (cli_u64(PROG, "--npus", npus, &o->npus) != 0)
+        return 2;
+    if (o->npus == 0 || o->npus > 1000000) {
+        cli_error(PROG, "--npus: expected 1 to 1000000 ranks, got %" PRIu64, o->npus);
+        return 2;
+    }
+    if (!o->out) {
+        cli_error(PROG, "missing --out PREFIX");
+        return 2;
+    }
+    if (o->kind != K_SEND_RECV && (src_given || dst_given || tag_given)) {
+        cli_error(PROG, "--src, --dst and --tag apply to send-recv only");
+        return 2;
+    }
+    if (o->kind == K_THREE_NODES && o->size_given) {
+        cli_error(PROG, "--size does not apply to three-nodes (its sizes are fixed: 1 MiB and 2 MiB)");
+        return 2;
+    }
+    if (o->kind == K_SEND_RECV) {
+        if (o->npus < 2) {
+            cli_error(PROG, "send-recv needs --npus 2 or more");
+            return 2;
+        }
+        if (o->src >= o->npus || o->dst >= o->npus) {
+            cli_error(PROG, "--src %" PRIu64 " / --dst %" PRIu64 ": ranks must be below --npus %" PRIu64,
+                      o->src, o->dst, o->npus);
+            return 2;
+        }
+        if (o->src == o->dst) {
+            cli_error(PROG, "--src and --dst are both %" PRIu64 "; a rank cannot send to itself", o->src);
+            return 2;
+        }
+        if (o->tag > INT32_MAX) {
+            cli_error(PROG, "--tag: %" PRIu64 " does not fit the 32-bit comm_tag", o->tag);
+            return 2;
+        }
+    }
+    if (o->size > INT64_MAX) {
+        cli_error(PROG, "--size: %" PRIu64 " does not fit the 64-bit signed comm_size", o->size);
+        return 2;
+    }
+    return 0;
+}
+
+/* The reference scripts name sizes in MiB ("1MB" = 1048576 bytes); other
+ * sizes keep that convention one unit down, or fall back to bytes. */
+static void size_label(uint64_t size, char *buf, size_t cap)
+{
+    if (size > 0 && size % MIB == 0)
+        snprintf(buf, cap, "%" PRIu64 "MB", size / MIB);
+    else if (size > 0 && size % 1024 == 0)
+        snprintf(buf, cap, "%" PRIu64 "KB", size / 1024);
+    else
+        snprintf(buf, cap, "%" PRIu64 "B", size);
+}
+
+/* mkdir -p of the directory part of `prefix`. */
+static int make_parent_dirs(const char *prefix)
+{
+    char dir[4096];
+    const char *slash = strrchr(prefix, '/');
+    if (!slash || slash == prefix)
+        return 0;
+    size_t len = (size_t)(slash - prefix);
+    if (len >= sizeof dir) {
+        cli_error(PROG, "--out: path too long");
+        return -1;
+    }
+    memcpy(dir, prefix, len);
+    dir[len] = '\0';
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            cli_error(PROG, "%s: cannot create directory: %s", dir, strerror(errno));
+            return -1;
+        }
+        *p = saved;
+        if (saved == '\0')
+            return 0;
+    }
+}
+
+static int put(vet_writer *w, vet_builder *b, vet_error *err)
+{
+    if (vet_builder_failed(b)) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", PROG);
+        return -1;
+    }
+    return vet_writer_put_node(w, vet_builder_node(b), err);
+}
+
+static int collective_rank(const struct options *o, uint64_t rank, vet_writer *w, vet_builder *b, vet_error *err)
+{
+    char name[160], label[40];
+    size_label(o->size, label, sizeof label);
+    snprintf(name, sizeof name, "%s_%" PRIu64 "npus_%s", o->coll_name, o->npus, label);
+    vet_builder_reset(b, rank, name, VET_COMM_COLL_NODE);
+    vet_builder_attr_bool(b, "is_cpu_op", false);
+    vet_builder_attr_int64(b, "comm_type", o->comm_type);
+    vet_builder_attr_int64(b, "comm_size", (int64_t)o->size);
+    return put(w, b, err);
+}
+
+/* The tutorial writes comm_size as uint64_val, unlike ASTRA-sim's scripts. */
+static void tutorial_collective(vet_builder *b, uint64_t id, const char *name, int64_t type, uint64_t size)
+{
+    static const bool involved_dim[] = {true};
+    vet_builder_reset(b, id, name, VET_COMM_COLL_NODE);
+    vet_builder_attr_bool(b, "is_cpu_op", false);
+    vet_builder_attr_int64(b, "comm_type", type);
+    vet_builder_attr_uint64(b, "comm_size", size);
+    vet_builder_attr_bool_list(b, "involved_dim", involved_dim, 1);
+}
+
+static int three_nodes_rank(vet_writer *w, vet_builder *b, vet_error *err)
+{
+    tutorial_collective(b, 1, "All-Reduce-1MB", VET_ALL_REDUCE, MIB);
+    if (put(w, b, err) != 0)
+        return -1;
+    tutorial_collective(b, 2, "All-Gather-2MB", VET_ALL_GATHER, 2 * MIB);
+    vet_builder_add_data_dep(b, 1);
+    if (put(w, b, err) != 0)
+        return -1;
+    vet_builder_reset(b, 3, "Compute-50us", VET_COMP_NODE);
+    vet_builder_set_duration(b, 50);
+    vet_builder_attr_bool(b, "is_cpu_op", false);
+    vet_builder_add_data_dep(b, 1);
+    return put(w, b, err);
+}
+
+static void p2p_node(const struct options *o, vet_builder *b, const char *verb, enum vet_node_type type)
+{
+    char name[80];
+    snprintf(name, sizeof name, "%s_%" PRIu64 "_%" PRIu64, verb, o->src, o->dst);
+    vet_builder_reset(b, 0, name, type);
+    vet_builder_attr_bool(b, "is_cpu_op", false);
+    vet_builder_attr_int32(b, "comm_src", (int32_t)o->src);
+    vet_builder_attr_int32(b, "comm_dst", (int32_t)o->dst);
+    vet_builder_attr_int32(b, "comm_tag", (int32_t)o->tag);
+    vet_builder_attr_uint64(b, "comm_size", o->size);
+}
+
+static int send_recv_rank(const struct options *o, uint64_t rank, vet_writer *w, vet_builder *b, vet_error *err)
+{
+    if (rank == o->src) {
+        p2p_node(o, b, "send", VET_COMM_SEND_NODE);
+    } else if (rank == o->dst) {
+        p2p_node(o, b, "recv", VET_COMM_RECV_NODE);
+    } else {
+        /* An idle rank still needs one node: the simulator refuses an ET
+         * with nothing to issue. */
+        vet_builder_reset(b, 0, "idle_dummy", VET_COMP_NODE);
+        vet_builder_attr_bool(b, "is_cpu_op", false);
+    }
+    return put(w, b, err);
+}
+
+static int write_rank(const struct options *o, uint64_t rank, vet_builder *b)
+{
+    char path[4200];
+    vet_error err;
+    snprintf(path, sizeof path, "%s.%" PRIu64 ".et", o->out, rank);
+    vet_writer *w = vet_writer_open(path, &err);
+    if (!w) {
+        fprintf(stderr, "%s: %s\n", PROG, err.msg);
+        return -1;
+    }
+    vet_metadata md = {.version = "0.0.4"};
+    int rc = vet_writer_put_metadata(w, &md, &err);
+    if (rc == 0) {
+        switch (o->kind) {
+        case K_COLL: rc = collective_rank(o, rank, w, b, &err); break;
+        case K_THREE_NODES: rc = three_nodes_rank(w, b, &err); break;
+        case K_SEND_RECV: rc = send_recv_rank(o, rank, w, b, &err); break;
+        }
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err.msg);
+        vet_writer_close(w, &err);
+        return -1;
+    }
+    if (vet_writer_close(w, &err) != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    if (make_parent_dirs(o.out) != 0)
+        return 1;
+    vet_builder *b = vet_builder_new();
+    if (!b) {
+        cli_error(PROG, "out of memory");
+        return 1;
+    }
+    for (uint64_t rank = 0; rank < o.npus && rc == 0; rank++)
+        rc = write_rank(&o, rank, b);
+    vet_builder_free(b);
+    return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,73 @@
+#include "etcmd/et_files.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int add(et_files *f, const char *path)
+{
+    char **p = realloc(f->paths, (f->n + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    f->paths = p;
+    if (!(f->paths[f->n] = strdup(path)))
+        return -1;
+    f->n++;
+    return 0;
+}
+
+/* Writes rank k's file name into buf; false when neither spelling exists. */
+static bool rank_path(const char *prefix, size_t rank, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s.%zu.et", prefix, rank);
+    if (is_file(buf))
+        return true;
+    snprintf(buf, cap, "%s.%zu.et.gz", prefix, rank);
+    return is_file(buf);
+}
+
+int et_files_resolve(const char *prog, const char *arg, et_files *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = strlen(arg) + 40;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return -1;
+    }
+    int rc = 0;
+    if (is_file(arg)) {
+        rc = add(out, arg);
+    } else {
+        out->is_prefix = true;
+        for (size_t rank = 0; rc == 0 && rank_path(arg, rank, buf, cap); rank++)
+            rc = add(out, buf);
+    }
+    free(buf);
+    if (rc != 0) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        et_files_free(out);
+        return -1;
+    }
+    if (out->n == 0) {
+        fprintf(stderr, "%s: %s: no such file, and no %s.0.et\n", prog, arg, arg);
+        et_files_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void et_files_free(et_files *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->paths[i]);
+    free(f->paths);
+    memset(f, 0, sizeof *f);
+}
