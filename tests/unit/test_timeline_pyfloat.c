@@ -1,0 +1,164 @@
+/*
+ * Unit tests of pyfloat_repr: Python's repr() of a double, as json.dump
+ * writes the reference timeline's ts/dur/ms numbers. Expected strings are
+ * CPython 3.11's repr() of the same values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <float.h>
+#include <math.h>
+
+#include "timeline/pyfloat.h"
+
+static void assert_repr(double v, const char *want)
+{
+    char got[PYFLOAT_MAX];
+    size_t len = pyfloat_repr(v, got);
+    assert_string_equal(got, want);
+    assert_int_equal(len, strlen(want));
+}
+
+static void test_brief_values(void **state)
+{
+    (void)state;
+    assert_repr(0.1, "0.1");
+    assert_repr(1e-05, "1e-05");
+    assert_repr(1e+16, "1e+16");
+    assert_repr(117.78, "117.78");
+    assert_repr(195350.188, "195350.188");
+}
+
+/* The numbers the reference computes: (tick / MHz) / 1000 and
+ * cycles / (MHz * 1000). */
+static void test_reference_arithmetic(void **state)
+{
+    (void)state;
+    assert_repr((117780.0 / 1000) / 1000, "0.11778");
+    assert_repr(287740.0 / (1000 * 1000), "0.28774");
+    assert_repr(32291000.0 / (1000 * 1000), "32.291");
+    assert_repr(19220.0 / (1000 * 1000), "0.01922");
+    assert_repr((195350188.0 / 1000) / 1000, "195.350188");
+    assert_repr((1.0 / 1000) / 1000, "1e-06");
+    assert_repr(1.0 / 3, "0.3333333333333333");
+    assert_repr(2.0 / 3, "0.6666666666666666");
+    assert_repr(0.1 + 0.2, "0.30000000000000004");
+}
+
+/* Fixed notation for 1e-4 <= |v| < 1e16, integral values with ".0". */
+static void test_layout(void **state)
+{
+    (void)state;
+    assert_repr(0.0, "0.0");
+    assert_repr(-0.0, "-0.0");
+    assert_repr(1.0, "1.0");
+    assert_repr(100.0, "100.0");
+    assert_repr(-1.5, "-1.5");
+    assert_repr(123.456, "123.456");
+    assert_repr(0.0001, "0.0001");
+    assert_repr(0.00012345, "0.00012345");
+    assert_repr(9.999e-05, "9.999e-05");
+    assert_repr(1.5e-07, "1.5e-07");
+    assert_repr(9999999999999998.0, "9999999999999998.0");
+    assert_repr(1.5e16, "1.5e+16");
+    assert_repr(123456789012345680.0, "1.2345678901234568e+17");
+    assert_repr(1e22, "1e+22");
+    assert_repr(1e100, "1e+100");
+    assert_repr(-2.5e-300, "-2.5e-300");
+}
+
+static void test_extremes(void **state)
+{
+    (void)state;
+    assert_repr(5e-324, "5e-324");
+    assert_repr(DBL_MAX, "1.7976931348623157e+308");
+    assert_repr(DBL_MIN, "2.2250738585072014e-308");
+    assert_repr(-DBL_MIN, "-2.2250738585072014e-308");
+    assert_repr(NAN, "NaN");
+    assert_repr(INFINITY, "Infinity");
+    assert_repr(-INFINITY, "-Infinity");
+}
+
+/* Powers of two whose nearest 16-digit decimal does not read back (the
+ * gap below a power of two is half the gap above) while the other
+ * 16-digit neighbour does: a "nearest digits at each length" formatter
+ * prints 17 digits here, Python 16. */
+static void test_lopsided_powers_of_two(void **state)
+{
+    (void)state;
+    assert_repr(ldexp(1, -24), "5.960464477539063e-08");
+    assert_repr(ldexp(1, -44), "5.684341886080802e-14");
+    assert_repr(ldexp(1, 89), "6.189700196426902e+26");
+    assert_repr(ldexp(1, 122), "5.316911983139664e+36");
+    assert_repr(ldexp(1, -1017), "7.120236347223045e-307");
+}
+
+/* Digits of the mantissa without the zeros that only place the point. */
+static int significant_digits(const char *text)
+{
+    char digits[PYFLOAT_MAX];
+    int n = 0;
+    for (const char *p = text; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9' && (n > 0 || *p != '0'))
+            digits[n++] = *p;
+    while (n > 0 && digits[n - 1] == '0')
+        n--;
+    return n;
+}
+
+/* Around the limits of the division fast path (at most 15 digits,
+ * 10^k exact up to k = 22) and next to short decimals. */
+static void test_fast_path_edges(void **state)
+{
+    (void)state;
+    assert_repr(1e15, "1000000000000000.0");
+    assert_repr(1.2e15, "1200000000000000.0");
+    assert_repr(999999999999999.9, "999999999999999.9");
+    assert_repr(123456789012345.6, "123456789012345.6");
+    assert_repr(4503599627370497.0, "4503599627370497.0");
+    assert_repr(9007199254740994.0, "9007199254740994.0");
+    assert_repr(ldexp(1, 754), "9.47581843445257e+226");
+    assert_repr(1e-22, "1e-22");
+    assert_repr(3e-23, "3e-23");
+    assert_repr(1.2345e-20, "1.2345e-20");
+    assert_repr(nextafter(0.1, 1), "0.10000000000000002");
+    assert_repr(nextafter(117.78, 0), "117.77999999999999");
+}
+
+/* Any finite double: the text reads back exactly and has at most 17
+ * significant digits. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        memcpy(&v, &x, sizeof v);
+        if (!isfinite(v))
+            continue;
+        char text[PYFLOAT_MAX];
+        pyfloat_repr(v, text);
+        assert_true(strtod(text, NULL) == v);
+        assert_true(significant_digits(text) <= 17);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_brief_values),
+        cmocka_unit_test(test_reference_arithmetic),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_lopsided_powers_of_two),
+        cmocka_unit_test(test_fast_path_edges),
+        cmocka_unit_test(test_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,228 @@
+/*
+ * report_model.c - loading and checking a vimana report.
+ */
+#include "timeline/report_model.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char err[REPORT_MSG_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(char err[REPORT_MSG_MAX], const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, REPORT_MSG_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The whole file, NUL-terminated; NULL with err set on failure. */
+static char *read_file(const char *path, size_t *len, char err[REPORT_MSG_MAX])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, used = 0;
+    char *text = malloc(cap);
+    while (text) {
+        used += fread(text + used, 1, cap - used - 1, f);
+        if (used < cap - 1)
+            break;
+        char *bigger = realloc(text, cap * 2);
+        if (!bigger) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = bigger;
+        cap *= 2;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!text) {
+        fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    if (bad) {
+        free(text);
+        fail(err, "%s: read error", path);
+        return NULL;
+    }
+    text[used] = '\0';
+    *len = used;
+    return text;
+}
+
+/* Line and column (from 1) of byte `offset`. */
+static void position(const char *text, size_t offset, unsigned long *line, unsigned long *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n')
+            ++*line, *column = 1;
+        else
+            ++*column;
+    }
+}
+
+static bool only_blanks(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+            return false;
+    return true;
+}
+
+static int parse_json(const char *path, const char *text, size_t len, json_object **root, char err[REPORT_MSG_MAX])
+{
+    json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return fail(err, "%s: out of memory", path);
+    *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    unsigned long line, column;
+    if (!*root || e != json_tokener_success) {
+        json_object_put(*root);
+        *root = NULL;
+        if (e == json_tokener_continue || e == json_tokener_success)
+            return fail(err, "%s: malformed JSON: unexpected end of input", path);
+        position(text, end, &line, &column);
+        return fail(err, "%s: malformed JSON at line %lu, column %lu: %s", path, line, column,
+                    json_tokener_error_desc(e));
+    }
+    if (!only_blanks(text + end, len - end)) {
+        position(text, end, &line, &column);
+        return fail(err, "%s: malformed JSON at line %lu, column %lu: text after the document", path, line, column);
+    }
+    return 0;
+}
+
+/* A required non-negative integer member. */
+static int get_u64(const char *path, const char *where, json_object *rec, const char *key, uint64_t *out,
+                   char err[REPORT_MSG_MAX])
+{
+    json_object *v;
+    if (!json_object_object_get_ex(rec, key, &v))
+        return fail(err, "%s: %s: missing \"%s\"", path, where, key);
+    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+        return fail(err, "%s: %s: \"%s\" is not a non-negative integer", path, where, key);
+    *out = json_object_get_uint64(v);
+    return 0;
+}
+
+static int load_collective(const char *path, json_object *rec, size_t i, report_collective *c, char err[REPORT_MSG_MAX])
+{
+    char where[48];
+    snprintf(where, sizeof where, "collectives[%zu]", i);
+    if (!json_object_is_type(rec, json_type_object))
+        return fail(err, "%s: %s is not an object", path, where);
+    json_object *name;
+    if (!json_object_object_get_ex(rec, "name", &name))
+        return fail(err, "%s: %s: missing \"name\"", path, where);
+    if (!json_object_is_type(name, json_type_string))
+        return fail(err, "%s: %s: \"name\" is not a string", path, where);
+    c->name = json_object_get_string(name);
+    c->name_len = (size_t)json_object_get_string_len(name);
+    c->record = rec;
+    c->index = i;
+    if (get_u64(path, where, rec, "npu", &c->npu, err) != 0 ||
+        get_u64(path, where, rec, "start", &c->start, err) != 0 || get_u64(path, where, rec, "end", &c->end, err) != 0)
+        return -1;
+    if (c->end < c->start)
+        return fail(err, "%s: %s: \"end\" %llu is before \"start\" %llu", path, where, (unsigned long long)c->end,
+                    (unsigned long long)c->start);
+    return 0;
+}
+
+static int load_npu(const char *path, json_object *rec, size_t i, report_npu *n, char err[REPORT_MSG_MAX])
+{
+    char where[48];
+    snprintf(where, sizeof where, "npus[%zu]", i);
+    if (!json_object_is_type(rec, json_type_object))
+        return fail(err, "%s: %s is not an object", path, where);
+    n->record = rec;
+    if (get_u64(path, where, rec, "npu", &n->npu, err) != 0 ||
+        get_u64(path, where, rec, "finish", &n->finish, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* The array member `key`; NULL (not an error) when absent and optional. */
+static int get_array(const char *path, json_object *root, const char *key, bool required, json_object **out,
+                     char err[REPORT_MSG_MAX])
+{
+    *out = NULL;
+    if (!json_object_object_get_ex(root, key, out))
+        return required ? fail(err, "%s: not a vimana report: no \"%s\" array", path, key) : 0;
+    if (!json_object_is_type(*out, json_type_array))
+        return fail(err, "%s: not a vimana report: \"%s\" is not an array", path, key);
+    return 0;
+}
+
+static const char *optional_string(json_object *root, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static int load_members(const char *path, report *r, char err[REPORT_MSG_MAX])
+{
+    if (!json_object_is_type(r->root, json_type_object))
+        return fail(err, "%s: not a vimana report: the document is not a JSON object", path);
+    json_object *colls, *npus;
+    if (get_array(path, r->root, "collectives", true, &colls, err) != 0 ||
+        get_array(path, r->root, "npus", false, &npus, err) != 0)
+        return -1;
+    r->generator = optional_string(r->root, "generator");
+    r->network_backend = optional_string(r->root, "network_backend");
+    size_t nc = json_object_array_length(colls), nn = npus ? json_object_array_length(npus) : 0;
+    r->collectives = calloc(nc ? nc : 1, sizeof *r->collectives);
+    r->npus = calloc(nn ? nn : 1, sizeof *r->npus);
+    if (!r->collectives || !r->npus)
+        return fail(err, "%s: out of memory", path);
+    for (size_t i = 0; i < nc; i++, r->n_collectives++)
+        if (load_collective(path, json_object_array_get_idx(colls, i), i, &r->collectives[i], err) != 0)
+            return -1;
+    for (size_t i = 0; i < nn; i++, r->n_npus++)
+        if (load_npu(path, json_object_array_get_idx(npus, i), i, &r->npus[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+int report_load(const char *path, report *r, char err[REPORT_MSG_MAX])
+{
+    memset(r, 0, sizeof *r);
+    size_t len;
+    char *text = read_file(path, &len, err);
+    if (!text)
+        return -1;
+    if (len > (size_t)INT32_MAX) {
+        free(text);
+        return fail(err, "%s: too large for the JSON reader (over 2 GiB)", path);
+    }
+    int rc = parse_json(path, text, len, &r->root, err);
+    free(text);
+    if (rc != 0)
+        return -1;
+    return load_members(path, r, err);
+}
+
+void report_free(report *r)
+{
+    json_object_put(r->root);
+    free(r->collectives);
+    free(r->npus);
+    memset(r, 0, sizeof *r);
+}
