@@ -1,0 +1,203 @@
+/* `vimana-et convert pytorch`: a PyTorch host execution trace (or its
+ * trace_link "ET+" form) to a Chakra ET, byte-compatible with the reference
+ * `chakra_converter PyTorch` (docs/convert-pytorch.md). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "pytorch/pt_graph.h"
+#include "pytorch/pt_sim.h"
+#include "pytorch/pt_trace.h"
+#include "pytorch/pt_write.h"
+#include "vimana-et/commands.h"
+
+#define PROG "vimana-et convert pytorch"
+
+typedef struct args {
+    const char *input;
+    const char *output;
+    const char *log_path;
+    bool simulate;
+    pt_options opt;
+} args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: vimana-et convert pytorch --input TRACE.json[.gz] --output OUT.et[.gz] [OPTIONS]\n"
+            "\n"
+            "Converts a PyTorch host execution trace, or its trace_link (\"ET+\") form, into a\n"
+            "Chakra ET, with the bytes the reference `chakra_converter PyTorch` writes.\n"
+            "\n"
+            "  --input, --input_filename FILE    host trace JSON (gzip'd input is accepted)\n"
+            "  --output, --output_filename FILE  Chakra ET to write (gzip'd when it ends in .gz)\n"
+            "  --simulate                        run the reference's 1 us list scheduler on the\n"
+            "                                    result and print the simulated length\n"
+            "  --log-filename, --log_filename FILE  write a log of the conversion to FILE\n"
+            "  --no-sync-deps                    ignore trace_link's sync_dep lists (the reference\n"
+            "                                    never applies them)\n"
+            "  --no-p2p-peers                    write SEND/RECV nodes without comm_src, comm_dst\n"
+            "                                    and comm_tag (as the reference does)\n"
+            "  --compat                          both of the above: the reference's exact output\n"
+            "  -h, --help                        show this help\n");
+}
+
+/* Returns 0 to run, 1 after --help, 2 on a usage error. */
+static int parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->opt.sync_deps = true;
+    a->opt.p2p_peers = true;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (cli_flag(argv[i], "-h|--help")) {
+            usage(stdout);
+            return 1;
+        }
+        if ((r = cli_option(PROG, argc, argv, &i, "--input|--input_filename", &v)) != 0) {
+            if (r < 0)
+                return 2;
+            a->input = v;
+        } else if ((r = cli_option(PROG, argc, argv, &i, "--output|--output_filename", &v)) != 0) {
+            if (r < 0)
+                return 2;
+            a->output = v;
+        } else if ((r = cli_option(PROG, argc, argv, &i, "--log-filename|--log_filename", &v)) != 0) {
+            if (r < 0)
+                return 2;
+            a->log_path = v;
+        } else if (cli_flag(argv[i], "--simulate")) {
+            a->simulate = true;
+        } else if (cli_flag(argv[i], "--no-sync-deps")) {
+            a->opt.sync_deps = false;
+        } else if (cli_flag(argv[i], "--no-p2p-peers")) {
+            a->opt.p2p_peers = false;
+        } else if (cli_flag(argv[i], "--compat")) {
+            a->opt.sync_deps = a->opt.p2p_peers = false;
+        } else {
+            cli_error(PROG, "unknown argument '%s' (run `" PROG " --help`)", argv[i]);
+            return 2;
+        }
+    }
+    if (!a->input || !a->output) {
+        cli_error(PROG, "--input and --output are required (run `" PROG " --help`)");
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- log ------------------------------------------------------------------ */
+
+static void log_line(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_line(FILE *log, const char *fmt, ...)
+{
+    if (!log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(log, fmt, ap);
+    va_end(ap);
+    fputc('\n', log);
+}
+
+static void warn_line(void *ctx, const char *line)
+{
+    fprintf(stderr, "%s: warning: %s\n", PROG, line);
+    log_line(ctx, "WARNING %s", line);
+}
+
+static void log_trace(FILE *log, const pt_trace *t)
+{
+    log_line(log, "INFO loaded %s: schema %s, pid %llu, %u nodes (%u CPU, %u GPU, %u metadata, %u thread roots)",
+             t->path, t->meta.schema, (unsigned long long)t->meta.pid, t->n_nodes, t->n_cpu, t->n_gpu,
+             t->n_metadata, t->n_thread_roots);
+}
+
+static void log_graph(FILE *log, const pt_graph *g)
+{
+    const pt_stats *s = &g->stats;
+    log_line(log, "INFO converted %u nodes, removed %u dangling", s->converted, s->removed);
+    if (g->opt.sync_deps)
+        log_line(log, "INFO sync_dep: %u edges added, %u skipped (missing ts or not earlier)", s->sync_added,
+                 s->sync_skipped);
+    if (g->opt.p2p_peers)
+        log_line(log, "INFO SEND/RECV: %u with peers and tags, %u without", s->p2p_derived, s->p2p_unresolved);
+}
+
+/* ---- the conversion ------------------------------------------------------ */
+
+static int fail(FILE *log, const pt_error *err)
+{
+    cli_error(PROG, "%s", err->msg);
+    log_line(log, "ERROR %s", err->msg);
+    return 1;
+}
+
+static int run_steps(const args *a, pt_graph *g, FILE *log, pt_error *err)
+{
+    if (pt_convert_nodes(g, err) != 0)
+        return -1;
+    if (a->opt.p2p_peers && pt_derive_p2p(g, warn_line, log, err) != 0)
+        return -1;
+    if (pt_add_data_deps(g, err) != 0 || pt_remove_dangling(g, err) != 0 || pt_check_cycles(g, err) != 0)
+        return -1;
+    log_graph(log, g);
+    long written = pt_write_et(g, a->output, err);
+    if (written < 0) {
+        unlink(a->output);
+        return -1;
+    }
+    log_line(log, "INFO wrote %ld nodes to %s", written, a->output);
+    if (a->simulate) {
+        pt_sim_result r;
+        if (pt_simulate(g, &r, err) != 0)
+            return -1;
+        printf("simulated length: %llu us (%u CPU nodes, %u GPU nodes on %u streams)\n",
+               (unsigned long long)r.end_us, r.cpu_nodes, r.gpu_nodes, r.streams);
+        log_line(log, "INFO simulated length %llu us", (unsigned long long)r.end_us);
+    }
+    return 0;
+}
+
+static int convert(const args *a, FILE *log)
+{
+    pt_error err;
+    pt_trace trace;
+    pt_graph graph;
+    if (pt_trace_load(&trace, a->input, &err) != 0)
+        return fail(log, &err);
+    log_trace(log, &trace);
+    int rc = 0;
+    if (pt_graph_init(&graph, &trace, a->opt, &err) != 0) {
+        rc = fail(log, &err);
+    } else {
+        if (run_steps(a, &graph, log, &err) != 0)
+            rc = fail(log, &err);
+        pt_graph_free(&graph);
+    }
+    pt_trace_free(&trace);
+    return rc;
+}
+
+int cmd_convert_pytorch(int argc, char **argv)
+{
+    args a;
+    int r = parse_args(argc, argv, &a);
+    if (r != 0)
+        return r == 1 ? 0 : r;
+    FILE *log = NULL;
+    if (a.log_path && !(log = fopen(a.log_path, "w"))) {
+        cli_error(PROG, "%s: cannot create the log file: %s", a.log_path, strerror(errno));
+        return 1;
+    }
+    int rc = convert(&a, log);
+    if (log && fclose(log) != 0 && rc == 0) {
+        cli_error(PROG, "%s: writing the log failed", a.log_path);
+        rc = 1;
+    }
+    return rc;
+}

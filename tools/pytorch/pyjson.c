@@ -1,0 +1,709 @@
+#include "pytorch/pyjson.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+/* Python's json module gives up near the interpreter's recursion limit. */
+#define PJ_MAX_DEPTH 1000
+
+/* ---- arena ---------------------------------------------------------------- */
+
+struct pj_block {
+    pj_block *next;
+    size_t used, cap;
+    _Alignas(max_align_t) unsigned char data[];
+};
+
+static void *arena_alloc(pj_block **blocks, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    pj_block *b = *blocks;
+    if (!b || b->cap - b->used < size) {
+        size_t cap = size > (1u << 20) ? size : (1u << 20);
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = *blocks;
+        b->used = 0;
+        b->cap = cap;
+        *blocks = b;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    return p;
+}
+
+static void arena_free(pj_block *b)
+{
+    while (b) {
+        pj_block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+/* ---- parser state ---------------------------------------------------------- */
+
+typedef struct parser {
+    const char *name;
+    char *text;               /* start of the (mutable) text */
+    char *p;                  /* next byte to read */
+    char *end;                /* text + len; *end == '\0' */
+    size_t line;              /* line of p, tracked in whitespace */
+    char *line_start;
+    int depth;
+    pj_block **blocks;
+    pj_value *vals;           /* scratch stack of array items */
+    size_t n_vals, cap_vals;
+    pj_member *mems;          /* scratch stack of object members */
+    size_t n_mems, cap_mems;
+    pt_error *err;
+} parser;
+
+static int fail_at(parser *ps, const char *at, const char *what)
+{
+    size_t column = (size_t)(at - ps->line_start) + 1;
+    return pt_fail(ps->err, "%s: line %zu, column %zu: invalid JSON: %s", ps->name, ps->line, column, what);
+}
+
+static int out_of_memory(parser *ps)
+{
+    return pt_fail(ps->err, "%s: out of memory", ps->name);
+}
+
+/* Python's JSON whitespace: space, tab, newline, carriage return. */
+static void skip_ws(parser *ps)
+{
+    for (;;) {
+        char c = *ps->p;
+        if (c == '\n') {
+            ps->line++;
+            ps->line_start = ++ps->p;
+        } else if (c == ' ' || c == '\t' || c == '\r') {
+            ps->p++;
+        } else {
+            return;
+        }
+    }
+}
+
+static int parse_value(parser *ps, pj_value *out);
+
+/* ---- strings ---------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (s[avail] is readable), or 0 if
+ * invalid: overlong forms, surrogates and values above U+10FFFF are invalid,
+ * as for Python's strict decoder. */
+static size_t utf8_sequence(const unsigned char *s, size_t avail)
+{
+    unsigned char c = s[0];
+    size_t n;
+    uint32_t cp, min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, cp = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        n = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, cp = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (avail < n)
+        return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+static int hex4(const char *p, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++) {
+        char c = p[k];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + (uint32_t)d;
+    }
+    *out = v;
+    return 0;
+}
+
+static char *put_utf8(char *w, uint32_t cp)
+{
+    if (cp < 0x80) {
+        *w++ = (char)cp;
+    } else if (cp < 0x800) {
+        *w++ = (char)(0xC0 | (cp >> 6));
+        *w++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *w++ = (char)(0xE0 | (cp >> 12));
+        *w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *w++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *w++ = (char)(0xF0 | (cp >> 18));
+        *w++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *w++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return w;
+}
+
+/* Decodes a \uXXXX escape (and its low surrogate) at r; returns the bytes
+ * consumed or 0 after reporting an error. */
+static size_t unicode_escape(parser *ps, char *r, char **w)
+{
+    uint32_t u, lo;
+    if (ps->end - r < 6 || hex4(r + 2, &u) != 0)
+        return fail_at(ps, r, "invalid \\uXXXX escape"), 0;
+    if (u == 0)
+        return fail_at(ps, r, "\\u0000 (a NUL character) is not supported"), 0;
+    if (u >= 0xDC00 && u <= 0xDFFF)
+        return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
+    if (u < 0xD800 || u > 0xDBFF) {
+        *w = put_utf8(*w, u);
+        return 6;
+    }
+    if (ps->end - r < 12 || r[6] != '\\' || r[7] != 'u' || hex4(r + 8, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
+        return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
+    *w = put_utf8(*w, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+    return 12;
+}
+
+/* A string starting at the opening quote, decoded in place (the result is
+ * never longer than its source) and NUL-terminated. */
+static int parse_string(parser *ps, const char **s, uint32_t *len)
+{
+    char *start = ps->p + 1, *r = start, *w = start;
+    for (;;) {
+        unsigned char c = (unsigned char)*r;
+        if (r >= ps->end)
+            return fail_at(ps, ps->p, "unterminated string");
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return fail_at(ps, r, "control character inside a string");
+        if (c == '\\') {
+            char e = r[1];
+            const char *simple = strchr("\"\\/bfnrt", e);
+            if (e == 'u') {
+                size_t used = unicode_escape(ps, r, &w);
+                if (used == 0)
+                    return -1;
+                r += used;
+            } else if (e && simple) {
+                static const char decoded[] = "\"\\/\b\f\n\r\t";
+                *w++ = decoded[simple - "\"\\/bfnrt"];
+                r += 2;
+            } else {
+                return fail_at(ps, r, "invalid escape");
+            }
+            continue;
+        }
+        size_t n = utf8_sequence((const unsigned char *)r, (size_t)(ps->end - r));
+        if (n == 0)
+            return fail_at(ps, r, "invalid UTF-8");
+        if (w != r)
+            memmove(w, r, n);
+        w += n;
+        r += n;
+    }
+    if ((size_t)(w - start) > UINT32_MAX)
+        return fail_at(ps, ps->p, "string longer than 4 GiB");
+    *w = '\0';
+    *s = start;
+    *len = (uint32_t)(w - start);
+    ps->p = r + 1;
+    return 0;
+}
+
+/* ---- numbers and literals ---------------------------------------------------- */
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? */
+static int parse_number(parser *ps, pj_value *out)
+{
+    char *start = ps->p, *q = ps->p;
+    bool negative = *q == '-';
+    if (negative)
+        q++;
+    if (!is_digit(*q))
+        return fail_at(ps, start, "expecting a value");
+    if (*q == '0')
+        q++;
+    else
+        while (is_digit(*q))
+            q++;
+    char *int_end = q;
+    bool integer = true;
+    if (*q == '.' && is_digit(q[1])) {
+        integer = false;
+        for (q++; is_digit(*q); q++)
+            ;
+    }
+    if (*q == 'e' || *q == 'E') {
+        char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (is_digit(*e)) {
+            integer = false;
+            for (q = e; is_digit(*q); q++)
+                ;
+        }
+    }
+    if (is_digit(*q) || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-')
+        return fail_at(ps, start, "malformed number");
+    ps->p = q;
+    if (!integer) {
+        out->type = PJ_FLOAT;
+        out->v.d = strtod(start, NULL); /* the text after the token stops it */
+        return 0;
+    }
+    uint64_t mag = 0;
+    for (char *d = start + negative; d < int_end; d++) {
+        unsigned digit = (unsigned)(*d - '0');
+        if (mag > (UINT64_MAX - digit) / 10)
+            return fail_at(ps, start, "integer outside the 64-bit range");
+        mag = mag * 10 + digit;
+    }
+    out->type = PJ_INT;
+    if (negative && mag > 0) {
+        if (mag > (uint64_t)INT64_MAX + 1)
+            return fail_at(ps, start, "integer outside the 64-bit range");
+        out->negative = true;
+        out->v.i = mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag;
+    } else {
+        out->v.u = mag; /* "-0" is the int 0 */
+    }
+    return 0;
+}
+
+static bool take(parser *ps, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n) != 0)
+        return false;
+    ps->p += n;
+    return true;
+}
+
+/* null, true, false, NaN, Infinity, -Infinity (Python's extras included). */
+static int parse_literal(parser *ps, pj_value *out)
+{
+    if (take(ps, "null")) {
+        out->type = PJ_NULL;
+    } else if (take(ps, "true")) {
+        out->type = PJ_BOOL, out->b = true;
+    } else if (take(ps, "false")) {
+        out->type = PJ_BOOL, out->b = false;
+    } else if (take(ps, "NaN")) {
+        out->type = PJ_FLOAT, out->v.d = __builtin_nan("");
+    } else if (take(ps, "Infinity")) {
+        out->type = PJ_FLOAT, out->v.d = __builtin_inf();
+    } else if (take(ps, "-Infinity")) {
+        out->type = PJ_FLOAT, out->v.d = -__builtin_inf();
+    } else {
+        return fail_at(ps, ps->p, "expecting a value");
+    }
+    return 0;
+}
+
+/* ---- containers --------------------------------------------------------------- */
+
+static int push_val(parser *ps, const pj_value *v)
+{
+    if (ps->n_vals == ps->cap_vals) {
+        size_t cap = ps->cap_vals ? ps->cap_vals * 2 : 256;
+        pj_value *nv = realloc(ps->vals, cap * sizeof *nv);
+        if (!nv)
+            return out_of_memory(ps);
+        ps->vals = nv;
+        ps->cap_vals = cap;
+    }
+    ps->vals[ps->n_vals++] = *v;
+    return 0;
+}
+
+static int push_member(parser *ps, const char *key, uint32_t key_len)
+{
+    if (ps->n_mems == ps->cap_mems) {
+        size_t cap = ps->cap_mems ? ps->cap_mems * 2 : 256;
+        pj_member *nm = realloc(ps->mems, cap * sizeof *nm);
+        if (!nm)
+            return out_of_memory(ps);
+        ps->mems = nm;
+        ps->cap_mems = cap;
+    }
+    pj_member *m = &ps->mems[ps->n_mems++];
+    memset(m, 0, sizeof *m);
+    m->key = key;
+    m->key_len = key_len;
+    return 0;
+}
+
+static int parse_array(parser *ps, pj_value *out)
+{
+    size_t base = ps->n_vals;
+    ps->p++;
+    skip_ws(ps);
+    if (*ps->p != ']') {
+        for (;;) {
+            pj_value item;
+            if (parse_value(ps, &item) != 0 || push_val(ps, &item) != 0)
+                return -1;
+            skip_ws(ps);
+            if (*ps->p == ',') {
+                ps->p++;
+                skip_ws(ps);
+                continue;
+            }
+            if (*ps->p == ']')
+                break;
+            return fail_at(ps, ps->p, "expecting ',' or ']'");
+        }
+    }
+    ps->p++;
+    size_t n = ps->n_vals - base;
+    if (n > UINT32_MAX)
+        return fail_at(ps, ps->p, "array with more than 2^32 items");
+    out->type = PJ_ARRAY;
+    out->n = (uint32_t)n;
+    if (n) {
+        pj_value *items = arena_alloc(ps->blocks, n * sizeof *items);
+        if (!items)
+            return out_of_memory(ps);
+        memcpy(items, ps->vals + base, n * sizeof *items);
+        out->v.items = items;
+    }
+    ps->n_vals = base;
+    return 0;
+}
+
+static bool same_key(const pj_member *a, const pj_member *b)
+{
+    return a->key_len == b->key_len && memcmp(a->key, b->key, a->key_len) == 0;
+}
+
+static uint64_t key_hash(const pj_member *m)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (uint32_t k = 0; k < m->key_len; k++)
+        h = (h ^ (unsigned char)m->key[k]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* A dict keeps a repeated key at its first position with its last value.
+ * Small objects (every node's) compare keys pairwise; big ones hash them.
+ * Returns the number of members kept, or SIZE_MAX when out of memory. */
+static size_t merge_repeated_keys(pj_member *m, size_t n)
+{
+    size_t kept = 0;
+    if (n <= 32) {
+        for (size_t i = 0; i < n; i++) {
+            size_t j = 0;
+            while (j < kept && !same_key(&m[j], &m[i]))
+                j++;
+            if (j < kept)
+                m[j].value = m[i].value;
+            else
+                m[kept++] = m[i];
+        }
+        return kept;
+    }
+    size_t size = 64;
+    while (size < 2 * n)
+        size *= 2;
+    size_t *slot = malloc(size * sizeof *slot); /* index + 1 of a kept member, 0 = empty */
+    if (!slot)
+        return SIZE_MAX;
+    memset(slot, 0, size * sizeof *slot);
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)key_hash(&m[i]) & (size - 1);
+        while (slot[h] && !same_key(&m[slot[h] - 1], &m[i]))
+            h = (h + 1) & (size - 1);
+        if (slot[h]) {
+            m[slot[h] - 1].value = m[i].value;
+        } else {
+            m[kept] = m[i];
+            slot[h] = ++kept;
+        }
+    }
+    free(slot);
+    return kept;
+}
+
+static int parse_object(parser *ps, pj_value *out)
+{
+    size_t base = ps->n_mems;
+    ps->p++;
+    skip_ws(ps);
+    if (*ps->p != '}') {
+        for (;;) {
+            const char *key;
+            uint32_t key_len;
+            if (*ps->p != '"')
+                return fail_at(ps, ps->p, "expecting a property name in double quotes");
+            if (parse_string(ps, &key, &key_len) != 0)
+                return -1;
+            skip_ws(ps);
+            if (*ps->p != ':')
+                return fail_at(ps, ps->p, "expecting ':'");
+            ps->p++;
+            skip_ws(ps);
+            pj_value value;
+            if (parse_value(ps, &value) != 0 || push_member(ps, key, key_len) != 0)
+                return -1;
+            ps->mems[ps->n_mems - 1].value = value;
+            skip_ws(ps);
+            if (*ps->p == ',') {
+                ps->p++;
+                skip_ws(ps);
+                continue;
+            }
+            if (*ps->p == '}')
+                break;
+            return fail_at(ps, ps->p, "expecting ',' or '}'");
+        }
+    }
+    ps->p++;
+    size_t n = merge_repeated_keys(ps->mems + base, ps->n_mems - base);
+    if (n == SIZE_MAX)
+        return out_of_memory(ps);
+    if (n > UINT32_MAX)
+        return fail_at(ps, ps->p, "object with more than 2^32 members");
+    out->type = PJ_OBJECT;
+    out->n = (uint32_t)n;
+    if (n) {
+        pj_member *members = arena_alloc(ps->blocks, n * sizeof *members);
+        if (!members)
+            return out_of_memory(ps);
+        memcpy(members, ps->mems + base, n * sizeof *members);
+        out->v.members = members;
+    }
+    ps->n_mems = base;
+    return 0;
+}
+
+static int parse_value(parser *ps, pj_value *out)
+{
+    memset(out, 0, sizeof *out);
+    char c = *ps->p;
+    if (ps->p >= ps->end)
+        return fail_at(ps, ps->p, "expecting a value");
+    if (c == '"') {
+        out->type = PJ_STRING;
+        return parse_string(ps, &out->v.s, &out->n);
+    }
+    if (c == '{' || c == '[') {
+        if (++ps->depth > PJ_MAX_DEPTH)
+            return fail_at(ps, ps->p, "nested deeper than 1000 levels");
+        int rc = c == '{' ? parse_object(ps, out) : parse_array(ps, out);
+        ps->depth--;
+        return rc;
+    }
+    if (c == '-' && ps->p[1] == 'I')
+        return parse_literal(ps, out);
+    if (c == '-' || is_digit(c))
+        return parse_number(ps, out);
+    return parse_literal(ps, out);
+}
+
+/* ---- documents ------------------------------------------------------------------ */
+
+void pj_free(pj_doc *doc)
+{
+    free(doc->text);
+    arena_free(doc->blocks);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* Takes ownership of text (len bytes plus a NUL at text[len]). */
+static int parse_owned(pj_doc *doc, const char *name, char *text, size_t len, pt_error *err)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->text = text;
+    parser ps = {.name = name, .text = text, .p = text, .end = text + len, .line = 1, .line_start = text,
+                 .blocks = &doc->blocks, .err = err};
+    int rc = 0;
+    if (memchr(text, '\0', len))
+        rc = fail_at(&ps, memchr(text, '\0', len), "NUL byte in the text");
+    if (rc == 0) {
+        skip_ws(&ps);
+        rc = parse_value(&ps, &doc->root);
+    }
+    if (rc == 0) {
+        skip_ws(&ps);
+        if (ps.p < ps.end)
+            rc = fail_at(&ps, ps.p, "extra data after the JSON document");
+    }
+    free(ps.vals);
+    free(ps.mems);
+    if (rc != 0)
+        pj_free(doc);
+    return rc;
+}
+
+int pj_parse(pj_doc *doc, const char *name, const char *text, size_t len, pt_error *err)
+{
+    char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (!copy) {
+        memset(doc, 0, sizeof *doc);
+        return pt_fail(err, "%s: out of memory", name);
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return parse_owned(doc, name, copy, len, err);
+}
+
+/* Reads a gzip file through zlib, growing the buffer as it goes. */
+static int read_gzip(const char *path, char **out, size_t *out_len, pt_error *err)
+{
+    errno = 0;
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return pt_fail(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
+    gzbuffer(gz, 1u << 20);
+    size_t cap = 1u << 22, len = 0;
+    char *buf = malloc(cap + 1);
+    int rc = buf ? 0 : pt_fail(err, "%s: out of memory", path);
+    while (rc == 0) {
+        if (cap - len < (1u << 20)) {
+            char *nb = cap < SIZE_MAX / 4 ? realloc(buf, cap * 2 + 1) : NULL;
+            if (!nb) {
+                rc = pt_fail(err, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        int got = gzread(gz, buf + len, 1u << 20);
+        int zerr;
+        const char *msg = gzerror(gz, &zerr);
+        if (got < 0 || (got == 0 && zerr != Z_OK)) {
+            size_t plen = strlen(path); /* zlib prefixes its message with "path: " */
+            if (strncmp(msg, path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
+                msg += plen + 2;
+            rc = pt_fail(err, "%s: read failed: %s", path, zerr == Z_ERRNO ? strerror(errno) : msg);
+            break;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    gzclose(gz);
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *out_len = len;
+    return 0;
+}
+
+/* Reads a whole file into a buffer with room for a NUL: a plain regular
+ * file directly, anything else (gzip, pipes) through zlib, which passes
+ * plain data through. */
+static int read_all(const char *path, char **out, size_t *out_len, pt_error *err)
+{
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return pt_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        fclose(f);
+        return pt_fail(err, "%s: cannot read: %s", path, strerror(e));
+    }
+    unsigned char magic[2] = {0, 0};
+    /* pipes must not be read here: what is read is gone for zlib */
+    bool stream = !S_ISREG(st.st_mode) || (uintmax_t)st.st_size >= SIZE_MAX;
+    if (stream || (fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)) {
+        fclose(f);
+        return read_gzip(path, out, out_len, err);
+    }
+    size_t size = (size_t)st.st_size;
+    char *buf = malloc(size + 1);
+    int rc = 0;
+    if (!buf)
+        rc = pt_fail(err, "%s: out of memory", path);
+    else if (fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, size, f) != size)
+        rc = pt_fail(err, "%s: read failed: %s", path, ferror(f) ? strerror(errno) : "file changed size");
+    fclose(f);
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *out_len = size;
+    return 0;
+}
+
+int pj_load(pj_doc *doc, const char *path, pt_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    memset(doc, 0, sizeof *doc);
+    if (read_all(path, &text, &len, err) != 0)
+        return -1;
+    text[len] = '\0';
+    return parse_owned(doc, path, text, len, err);
+}
+
+/* ---- access ------------------------------------------------------------------------ */
+
+const pj_value *pj_get(const pj_value *v, const char *key)
+{
+    if (!v || v->type != PJ_OBJECT)
+        return NULL;
+    size_t len = strlen(key);
+    for (uint32_t k = 0; k < v->n; k++)
+        if (v->v.members[k].key_len == len && memcmp(v->v.members[k].key, key, len) == 0)
+            return &v->v.members[k].value;
+    return NULL;
+}
+
+const pj_value *pj_at(const pj_value *v, size_t i)
+{
+    return v && v->type == PJ_ARRAY && i < v->n ? &v->v.items[i] : NULL;
+}
+
+size_t pj_len(const pj_value *v)
+{
+    return v && v->type == PJ_ARRAY ? v->n : 0;
+}
+
+const char *pj_str(const pj_value *v)
+{
+    return v && v->type == PJ_STRING ? v->v.s : NULL;
+}
+
+const char *pj_type_name(const pj_value *v)
+{
+    if (!v)
+        return "nothing";
+    switch (v->type) {
+    case PJ_NULL: return "NoneType";
+    case PJ_BOOL: return "bool";
+    case PJ_INT: return "int";
+    case PJ_FLOAT: return "float";
+    case PJ_STRING: return "str";
+    case PJ_ARRAY: return "list";
+    case PJ_OBJECT: return "dict";
+    }
+    return "?";
+}
