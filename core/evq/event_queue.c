@@ -307,6 +307,10 @@ int vimana_evq_step(vimana_evq *q)
         if (e == NIL)
             break;
         event_rec ev = q->events[e];
+        /* Events of one tick usually belong to many different NPUs whose
+         * state is cold: start loading the next event's object now. */
+        if (ev.next != NIL)
+            __builtin_prefetch(q->events[ev.next].arg);
         q->buckets[b].head = ev.next;
         if (ev.next == NIL)
             q->buckets[b].tail = NIL;

@@ -69,10 +69,11 @@ static int32_t find_list(const npu_sys *sys, vimana_tick t)
     return -1;
 }
 
-static void call_events(void *arg, uint64_t npu)
+static void call_events(void *arg, uint64_t data)
 {
-    sim *s = arg;
-    npu_sys *sys = &s->sys[npu];
+    npu_sys *sys = arg;
+    sim *s = sys->s;
+    (void)data;
     struct npu_event_pool *p = s->npu_events;
     int32_t li = find_list(sys, sim_now(s));
     if (li < 0)
@@ -124,7 +125,7 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
             return;
         li = (int32_t)sys->n_lists++;
         sys->lists[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
-        sim_schedule(s, delta, call_events, s, npu);
+        sim_schedule(s, delta, call_events, sys, 0);
     }
     uint32_t e = entry_alloc(p);
     if (e == NIL) {

@@ -23,6 +23,7 @@ static uint32_t queue_dims(const sim *s)
 static int npu_init(sim *s, npu_sys *sys, uint32_t id)
 {
     uint32_t dims = queue_dims(s), q = s->opt->queues_per_dim;
+    sys->s = s;
     sys->id = id;
     sys->lists = sys->inline_lists;
     sys->cap_lists = NPU_INLINE_LISTS;

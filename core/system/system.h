@@ -140,6 +140,7 @@ typedef struct npu_group {
 #define NPU_INLINE_LISTS 3
 
 typedef struct npu_sys {
+    sim *s;                      /* back-pointer: npu_sys is the event argument */
     uint32_t id;
     uint32_t n_lists, cap_lists;
     tick_list *lists;            /* inline_lists, or a heap array when it overflows */
