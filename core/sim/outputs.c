@@ -401,7 +401,7 @@ void outputs_phase_done(sim *s, stream *st)
     static const char *const colls[] = {"reduce-scatter", "all-reduce", "all-gather", "all-to-all"};
     static const int order[COLL_KINDS] = {[COLL_ALL_REDUCE] = 1, [COLL_REDUCE_SCATTER] = 0,
                                            [COLL_ALL_GATHER] = 2, [COLL_ALL_TO_ALL] = 3};
-    const phase_desc *p = &st->phases[st->next_phase - 1];
+    const phase_desc *p = &st->cur;
     vimana_tick now = sim_now(s);
     uint32_t track = TRACK_CHUNK + st->lane;
     char name[96], args[160];

@@ -140,9 +140,11 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&s) == 0 && outputs_open(&s) == 0) {
         load_s = seconds_since(&t0);
+        sim_enter(&s);
         workload_fire_all(&s);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
             sim_fail(&s, "network backend %s stopped with an error", s.be->name);
+        sim_enter(&s);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
         if (opt->run_stats)

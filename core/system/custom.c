@@ -365,7 +365,7 @@ static void node_done(sim *s, void *obj, uint64_t data)
 
 void custom_phase_start(sim *s, stream *st)
 {
-    const phase_desc *p = &st->phases[st->next_phase - 1];
+    const phase_desc *p = &st->cur;
     /* The file position is the NPU's index in the group's sorted member
      * list; peers map through the JSON order (members). */
     uint32_t position = p->custom_position;

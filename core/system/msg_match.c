@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define NIL UINT32_MAX
+#define MIN_SWEEP 8192u
 
 enum { HAS_SEND = 1, HAS_RECV = 2, ARRIVED = 4 };
 
@@ -24,7 +25,6 @@ typedef struct key_rec {
     msg_key key;
     uint64_t send_seq, recv_seq;
     uint32_t head, tail;    /* live entries, ascending seq; head doubles as free link */
-    uint32_t idle_stamp;    /* nonzero while queued for release */
     bool live;              /* in the hash (not on the free list) */
 } key_rec;
 
@@ -45,13 +45,11 @@ typedef struct msg_table {
     uint32_t slot_mask, slot_used;
     msg_cb *deferred;       /* receive callbacks waiting for their zero-delay event */
     uint32_t n_deferred, cap_deferred, free_deferred;
-    /* Idle key records stay findable for a while: a phase sends many
-     * messages on one key, and dropping the record after each would make
-     * every message pay a hash insert and delete. */
-    uint32_t *idle;         /* ring of (record, stamp) candidates */
-    uint32_t *idle_stamps;
-    uint32_t idle_head, idle_len, idle_cap;
-    uint32_t next_stamp;
+    /* Idle key records (both sides in step, nothing pending) stay in the
+     * hash: a phase sends many messages on one key, and dropping the record
+     * after each would make every message pay an insert and a delete. They
+     * are swept out together when the table reaches sweep_at records. */
+    uint32_t sweep_at;
 } msg_table;
 
 static uint64_t hash_key(const msg_key *k)
@@ -76,6 +74,7 @@ int msg_table_init(sim *s)
     if (!t)
         return -1;
     t->free_recs = t->free_entries = t->free_deferred = NIL;
+    t->sweep_at = MIN_SWEEP;
     t->slot_mask = 1023;
     t->slots = malloc(1024 * sizeof *t->slots);
     if (!t->slots) {
@@ -93,13 +92,12 @@ void msg_table_fini(sim *s)
     if (!t)
         return;
     if (getenv("VIMANA_DEBUG_MSG"))
-        fprintf(stderr, "recs %u entries %u slots %u used %u idle %u deferred %u\n", t->n_recs, t->n_entries, t->slot_mask + 1, t->slot_used, t->idle_len, t->n_deferred);
+        fprintf(stderr, "recs %u entries %u slots %u used %u deferred %u\n", t->n_recs, t->n_entries,
+                t->slot_mask + 1, t->slot_used, t->n_deferred);
     free(t->recs);
     free(t->entries);
     free(t->slots);
     free(t->deferred);
-    free(t->idle);
-    free(t->idle_stamps);
     free(t);
     s->msgs = NULL;
 }
@@ -145,15 +143,14 @@ static bool rehash(msg_table *t)
 }
 
 static uint32_t rec_lookup_or_add(sim *s, const msg_key *k);
+static void sweep_idle(msg_table *t);
 
 static uint32_t rec_find_or_add(sim *s, const msg_key *k, uint32_t *hint)
 {
     msg_table *t = s->msgs;
     /* Callers that send many messages on one key remember its record. */
-    if (hint && *hint < t->n_recs && t->recs[*hint].live && key_eq(&t->recs[*hint].key, k)) {
-        t->recs[*hint].idle_stamp = 0;
+    if (hint && *hint < t->n_recs && t->recs[*hint].live && key_eq(&t->recs[*hint].key, k))
         return *hint;
-    }
     uint32_t r = rec_lookup_or_add(s, k);
     if (hint)
         *hint = r;
@@ -164,11 +161,14 @@ static uint32_t rec_lookup_or_add(sim *s, const msg_key *k)
 {
     msg_table *t = s->msgs;
     uint32_t i = (uint32_t)hash_key(k) & t->slot_mask;
-    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask) {
-        if (key_eq(&t->recs[t->slots[i]].key, k)) {
-            t->recs[t->slots[i]].idle_stamp = 0;
+    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask)
+        if (key_eq(&t->recs[t->slots[i]].key, k))
             return t->slots[i];
-        }
+    if (t->slot_used + 1 >= t->sweep_at) {
+        sweep_idle(t);
+        i = (uint32_t)hash_key(k) & t->slot_mask;
+        while (t->slots[i] != NIL)
+            i = (i + 1) & t->slot_mask;
     }
     uint32_t r;
     if (t->free_recs != NIL) {
@@ -191,86 +191,39 @@ static uint32_t rec_lookup_or_add(sim *s, const msg_key *k)
     return r;
 }
 
-static void rec_remove(msg_table *t, uint32_t r)
-{
-    key_rec *rec = &t->recs[r];
-    uint32_t mask = t->slot_mask;
-    uint32_t i = (uint32_t)hash_key(&rec->key) & mask;
-    while (t->slots[i] != r)
-        i = (i + 1) & mask;
-    uint32_t hole = i;
-    for (uint32_t j = (hole + 1) & mask; t->slots[j] != NIL; j = (j + 1) & mask) {
-        uint32_t home = (uint32_t)hash_key(&t->recs[t->slots[j]].key) & mask;
-        bool between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
-        if (!between) {
-            t->slots[hole] = t->slots[j];
-            hole = j;
-        }
-    }
-    t->slots[hole] = NIL;
-    t->slot_used--;
-    rec->live = false;
-    rec->head = t->free_recs;
-    t->free_recs = r;
-}
-
 static bool rec_idle(const key_rec *rec)
 {
     return rec->head == NIL && rec->send_seq == rec->recv_seq;
 }
 
-/* Releases the oldest idle records once they outnumber a small budget, so
- * memory still follows the messages in flight, not the history. */
+/* Frees every idle record and rebuilds the hash from the rest, so memory
+ * follows the messages in flight, not the history. The next sweep waits
+ * until the table has doubled, which keeps the cost per message constant. */
 static void sweep_idle(msg_table *t)
 {
-    /* The queue also holds stale candidates (records used again since), so
-     * it is bounded by the live record count plus a fixed slack. */
-    uint32_t budget = 2048 + t->slot_used / 2;
-    while (t->idle_len > budget) {
-        uint32_t r = t->idle[t->idle_head], stamp = t->idle_stamps[t->idle_head];
-        t->idle_head = (t->idle_head + 1) % t->idle_cap;
-        t->idle_len--;
-        key_rec *rec = &t->recs[r];
-        if (rec->idle_stamp == stamp && rec_idle(rec))
-            rec_remove(t, r);
-        else if (rec->idle_stamp == stamp)
-            rec->idle_stamp = 0;
-    }
-}
-
-/* Queues a record for release once both sides are in step and nothing is
- * pending. A record that gets used again before the sweep reaches it is
- * simply skipped then. */
-static void rec_release_if_idle(msg_table *t, uint32_t r)
-{
-    key_rec *rec = &t->recs[r];
-    if (!rec_idle(rec) || rec->idle_stamp)
+    uint32_t cap = t->slot_mask + 1;
+    uint32_t *old = malloc((size_t)cap * sizeof *old);
+    if (!old)
         return;
-    if (t->idle_len == t->idle_cap) {
-        uint32_t cap = t->idle_cap ? t->idle_cap * 2 : 4096;
-        uint32_t *ids = malloc((size_t)cap * sizeof *ids), *stamps = malloc((size_t)cap * sizeof *stamps);
-        if (!ids || !stamps) {
-            free(ids), free(stamps);
-            rec_remove(t, r);
-            return;
+    memcpy(old, t->slots, (size_t)cap * sizeof *old);
+    memset(t->slots, 0xff, (size_t)cap * sizeof *t->slots);
+    t->slot_used = 0;
+    for (uint32_t i = 0; i < cap; i++) {
+        uint32_t r = old[i];
+        if (r == NIL)
+            continue;
+        key_rec *rec = &t->recs[r];
+        if (rec_idle(rec)) {
+            rec->live = false;
+            rec->head = t->free_recs;
+            t->free_recs = r;
+        } else {
+            slot_put(t->slots, t->slot_mask, t->recs, r);
+            t->slot_used++;
         }
-        for (uint32_t i = 0; i < t->idle_len; i++) {
-            ids[i] = t->idle[(t->idle_head + i) % t->idle_cap];
-            stamps[i] = t->idle_stamps[(t->idle_head + i) % t->idle_cap];
-        }
-        free(t->idle), free(t->idle_stamps);
-        t->idle = ids;
-        t->idle_stamps = stamps;
-        t->idle_cap = cap;
-        t->idle_head = 0;
     }
-    if (++t->next_stamp == 0)
-        t->next_stamp = 1;
-    rec->idle_stamp = t->next_stamp;
-    uint32_t at = (t->idle_head + t->idle_len++) % t->idle_cap;
-    t->idle[at] = r;
-    t->idle_stamps[at] = rec->idle_stamp;
-    sweep_idle(t);
+    free(old);
+    t->sweep_at = 2 * t->slot_used > MIN_SWEEP ? 2 * t->slot_used : MIN_SWEEP;
 }
 
 /* ---- entries ------------------------------------------------------------- */
@@ -305,8 +258,7 @@ static uint32_t entry_for(sim *s, uint32_t r, uint64_t seq)
 
 static void entry_remove(msg_table *t, uint32_t e)
 {
-    uint32_t r = t->entries[e].rec;
-    key_rec *rec = &t->recs[r];
+    key_rec *rec = &t->recs[t->entries[e].rec];
     uint32_t prev = NIL;
     for (uint32_t cur = rec->head; cur != e; cur = t->entries[cur].next)
         prev = cur;
@@ -319,7 +271,6 @@ static void entry_remove(msg_table *t, uint32_t e)
         rec->tail = prev;
     t->entries[e].next = t->free_entries;
     t->free_entries = e;
-    rec_release_if_idle(t, r);
 }
 
 static void run_cb(sim *s, msg_cb cb)
@@ -351,6 +302,7 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
 void msg_delivered(sim *s, uint64_t token)
 {
     msg_table *t = s->msgs;
+    sim_enter(s);
     if (token >= t->n_entries || !(t->entries[token].flags & HAS_SEND) ||
         (t->entries[token].flags & ARRIVED)) {
         sim_fail(s, "network backend %s delivered an unknown message (token %llu)", s->be->name,
@@ -374,6 +326,7 @@ static void run_deferred(void *arg, uint64_t index)
 {
     sim *s = arg;
     msg_table *t = s->msgs;
+    sim_enter(s);
     msg_cb cb = t->deferred[index];
     t->deferred[index].data = t->free_deferred;
     t->free_deferred = (uint32_t)index;

@@ -74,6 +74,7 @@ static void call_events(void *arg, uint64_t data)
     npu_sys *sys = arg;
     sim *s = sys->s;
     (void)data;
+    sim_enter(s);
     struct npu_event_pool *p = s->npu_events;
     int32_t li = find_list(sys, sim_now(s));
     if (li < 0)

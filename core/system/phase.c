@@ -49,7 +49,7 @@ uint32_t phase_ring_member(const phase_desc *p, uint32_t index)
 
 static const phase_desc *current(const stream *st)
 {
-    return &st->phases[st->next_phase - 1];
+    return &st->cur;
 }
 
 static uint32_t log2_exact(uint32_t n)

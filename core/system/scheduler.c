@@ -106,6 +106,7 @@ static void queue_fill(sim *s, uint32_t npu, uint32_t qid)
 void scheduler_enter_first_phase(sim *s, stream *st)
 {
     const phase_desc *p = &st->phases[0];
+    st->cur = *p;
     st->next_phase = 1;
     st->initialized = false;
     st->queue = (int32_t)p->queue;
@@ -141,6 +142,7 @@ void scheduler_phase_done(sim *s, stream *st)
         return;
     }
     const phase_desc *p = &st->phases[st->next_phase++];
+    st->cur = *p;
     st->initialized = false;
     st->queue = (int32_t)p->queue;
     queue_insert(&sys->queues[p->queue], st);

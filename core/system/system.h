@@ -100,11 +100,12 @@ typedef struct dataset {
 typedef struct stream {
     /* hot */
     uint64_t epoch;              /* changes whenever the slot is reused */
-    const phase_desc *phases;
     uint32_t next_phase;         /* phases[next_phase..] are still to go */
     uint32_t npu;
     uint32_t tag;
-    phase_run run;               /* state of phases[next_phase - 1] */
+    phase_desc cur;              /* copy of phases[next_phase - 1], kept next to its state */
+    phase_run run;               /* state of the current phase */
+    const phase_desc *phases;
     /* cold */
     struct stream *prev, *next;  /* queue list */
     dataset *ds;
