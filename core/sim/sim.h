@@ -98,7 +98,8 @@ static inline void sim_enter(sim *s)
     s->now = s->be->now(s->be_ctx);
 }
 
-/* Schedules a host function on the backend's event loop. */
+/* Schedules a host function on the backend's event loop. The function
+ * must start with sim_enter(s): it is an entry from the backend. */
 void sim_schedule(sim *s, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
 
 #endif

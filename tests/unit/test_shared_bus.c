@@ -139,6 +139,7 @@ typedef struct late_request {
 static void issue_late(void *arg, uint64_t which)
 {
     late_request *l = arg;
+    sim_enter(&l->h->s); /* a host callback entered from the backend's loop */
     shared_bus_request(&l->h->s, 0, false, 100, false, false, record_done, l->rec, which);
 }
 
