@@ -78,3 +78,7 @@ TESTS += tests/unit/test_shared_bus
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
 TESTS += tests/e2e/sim_errors.sh
 EXTRA_DIST += tests/e2e/sim_errors.sh
+
+# Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
+TESTS += tests/e2e/sim_features.sh
+EXTRA_DIST += tests/e2e/sim_features.sh

@@ -123,7 +123,8 @@ static void start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, 
     w->ongoing++;
     w->nodes[node].state = WL_RUNNING;
     w->nodes[node].slot = SLOT_NONE;
-    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes, .group = group};
+    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes, .group = group,
+                        .priority = h->priority};
     assert_int_equal(collective_start(&h->s, &req), 0);
 }
 

@@ -23,6 +23,7 @@ typedef struct harness {
     struct fake_network *net;
     sent_msg *sent;
     uint32_t n_sent, cap_sent;
+    int64_t priority;   /* comm_priority of the next collective started (EXPLICIT policy) */
 } harness;
 
 /* A system of dims[0] x dims[1] x ... NPUs, `impl` algorithm names for

@@ -54,6 +54,44 @@ static void test_lifo_runs_newer_collective_first(void **state)
     harness_fini(&h);
 }
 
+/* EXPLICIT takes comm_priority from the node: a higher number runs first,
+ * whatever the order of arrival. */
+static void test_explicit_priority(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {4};
+    const char *impl[] = {"ring"};
+    uint32_t order[8];
+    harness_init(&h, dims, 1, impl, 1, 4, 3);
+    h.s.cfg.scheduling_policy = SCHED_EXPLICIT;
+    for (uint32_t npu = 0; npu < 4; npu++) {
+        h.priority = 1;
+        harness_start(&h, npu, 0, COLL_ALL_REDUCE, 4096);
+        h.priority = 0;
+        harness_start(&h, npu, 1, COLL_ALL_REDUCE, 4096);
+        h.priority = 5;
+        harness_start(&h, npu, 2, COLL_ALL_REDUCE, 4096);
+    }
+    harness_run(&h);
+    /* streams 0-3 (priority 1, chunk 0 already running), 4-7 (priority 0),
+     * 8-11 (priority 5): 0, then 8-11, then 1-3, then 4-7 */
+    sent_msg got[512];
+    uint32_t k = harness_sent_by(&h, 0, got, 512), n = 0;
+    for (uint32_t i = 0; i < k && n < 8; i++) {
+        uint32_t id = got[i].tag - TAG0;
+        bool seen = false;
+        for (uint32_t j = 0; j < n; j++)
+            seen |= order[j] == id;
+        if (!seen)
+            order[n++] = id;
+    }
+    uint32_t want[] = {0, 8, 9, 10, 11, 1, 2, 3};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(order[i], want[i]);
+    harness_fini(&h);
+}
+
 static void test_fifo_keeps_arrival_order(void **state)
 {
     (void)state;
@@ -125,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lifo_runs_newer_collective_first),
         cmocka_unit_test(test_fifo_keeps_arrival_order),
+        cmocka_unit_test(test_explicit_priority),
         cmocka_unit_test(test_running_cap),
         cmocka_unit_test(test_queue_allocators),
     };
