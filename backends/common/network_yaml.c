@@ -203,7 +203,7 @@ static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
     uint64_t total = 1;
     for (size_t i = 0; i < dims; i++) {
         network_dim *d = &out->dims[i];
-        double npus;
+        double npus = 0;
         if (parse_topology(c, i, lists[KEY_TOPOLOGY].items[i], &d->topology) != 0 ||
             parse_number(c, "npus_count", i, lists[KEY_NPUS].items[i], &npus) != 0 ||
             parse_number(c, "bandwidth", i, lists[KEY_BANDWIDTH].items[i], &d->bandwidth_gbps) != 0 ||

@@ -72,7 +72,7 @@ static int get_number(ctx *c, json_object *v, const char *key, double *out)
 
 static int get_uint(ctx *c, json_object *v, const char *key, uint64_t *out)
 {
-    double d;
+    double d = 0;
     if (get_number(c, v, key, &d) != 0)
         return -1;
     if (d < 0 || d != floor(d) || d > 1.8e19)
@@ -83,7 +83,7 @@ static int get_uint(ctx *c, json_object *v, const char *key, uint64_t *out)
 
 static int get_bool(ctx *c, json_object *v, const char *key, bool *out)
 {
-    double d;
+    double d = 0;
     if (get_number(c, v, key, &d) != 0)
         return -1;
     *out = d != 0;
@@ -279,7 +279,7 @@ static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, d
                      void (*warn)(void *, const char *), void *warn_ctx)
 {
     const char *s = NULL;
-    double d;
+    double d = 0;
     uint64_t u;
     enum coll_kind k;
     bool custom;
