@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "system/frontend.h"
+#include "util/dep_links.h"
 #include "vimana/et.h"
 
 typedef struct custom_node {
@@ -54,12 +55,6 @@ enum { CN_WAITING, CN_FREE, CN_RUNNING, CN_DONE };
 static int cmp_node_id(const void *a, const void *b)
 {
     uint64_t x = ((const custom_node *)a)->id, y = ((const custom_node *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -121,7 +116,8 @@ static int read_node(sim *s, const char *path, const vet_node *n, custom_node *o
     return 0;
 }
 
-static int load_graph(sim *s, custom_graph *g, const char *path)
+/* Reads every node, collecting dependencies as (parent id, child id). */
+static int read_graph(sim *s, custom_graph *g, const char *path, edge **edges, size_t *n_edges)
 {
     vet_error err;
     vet_reader *r = vet_reader_open(path, &err);
@@ -130,89 +126,95 @@ static int load_graph(sim *s, custom_graph *g, const char *path)
                     "working directory)", err.msg);
         return -1;
     }
-    edge *edges = NULL;
-    size_t n_edges = 0, cap_edges = 0, cap_nodes = 0;
+    size_t cap_edges = 0, cap_nodes = 0;
     const vet_node *n;
     int rc;
     while ((rc = vet_reader_next(r, &n, &err)) == 1) {
         if (g->n_nodes == cap_nodes) {
             cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
-            g->nodes = realloc(g->nodes, cap_nodes * sizeof *g->nodes);
+            custom_node *grown = realloc(g->nodes, cap_nodes * sizeof *grown);
+            if (!grown) {
+                sim_fail(s, "out of memory");
+                rc = -2;
+                break;
+            }
+            g->nodes = grown;
         }
-        if (!g->nodes || read_node(s, path, n, &g->nodes[g->n_nodes]) != 0) {
+        if (read_node(s, path, n, &g->nodes[g->n_nodes]) != 0) {
             rc = -2;
             break;
         }
         g->n_nodes++;
-        for (int k = 0; k < 2; k++) {
-            const uint64_t *deps = k ? n->ctrl_deps : n->data_deps;
-            size_t nd = k ? n->n_ctrl_deps : n->n_data_deps;
-            for (size_t i = 0; i < nd; i++) {
-                if (n_edges == cap_edges) {
-                    cap_edges = cap_edges ? cap_edges * 2 : 64;
-                    edges = realloc(edges, cap_edges * sizeof *edges);
-                }
-                edges[n_edges++] = (edge){deps[i], n->id};
+        size_t need = *n_edges + n->n_data_deps + n->n_ctrl_deps;
+        if (need > cap_edges) {
+            while (cap_edges < need)
+                cap_edges = cap_edges ? cap_edges * 2 : 64;
+            edge *grown = realloc(*edges, cap_edges * sizeof *grown);
+            if (!grown) {
+                sim_fail(s, "out of memory");
+                rc = -2;
+                break;
             }
+            *edges = grown;
         }
+        for (size_t i = 0; i < n->n_data_deps; i++)
+            (*edges)[(*n_edges)++] = (edge){n->data_deps[i], n->id};
+        for (size_t i = 0; i < n->n_ctrl_deps; i++)
+            (*edges)[(*n_edges)++] = (edge){n->ctrl_deps[i], n->id};
     }
     vet_reader_close(r);
     if (rc == -1)
         sim_fail(s, "custom collective: %s", err.msg);
-    if (rc != 0) {
-        free(edges);
-        return -1;
-    }
-    qsort(g->nodes, g->n_nodes, sizeof *g->nodes, cmp_node_id);
-    for (uint32_t i = 1; i < g->n_nodes; i++) {
+    return rc == 0 ? 0 : -1;
+}
+
+/* Sorts the nodes by id and turns the dependencies into children lists. */
+static int link_graph(sim *s, custom_graph *g, const char *path, const edge *edges, size_t n_edges)
+{
+    uint32_t n = g->n_nodes;
+    qsort(g->nodes, n, sizeof *g->nodes, cmp_node_id);
+    for (uint32_t i = 1; i < n; i++) {
         if (g->nodes[i].id == g->nodes[i - 1].id) {
             sim_fail(s, "%s: node id %llu appears twice", path, (unsigned long long)g->nodes[i].id);
-            free(edges);
             return -1;
         }
     }
-    /* children in CSR form; a parent listed twice counts once */
-    uint32_t *counts = calloc(g->n_nodes + 1, sizeof *counts);
     uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
-    uint32_t *pairs = malloc((n_edges ? n_edges : 1) * 2 * sizeof *pairs);
-    for (size_t e = 0; e < n_edges; e++) {
+    uint32_t *first = malloc(3 * (size_t)(n ? n : 1) * sizeof *first);
+    int rc = links && first ? 0 : -1;
+    for (size_t e = 0; rc == 0 && e < n_edges; e++) {
         int64_t p = find_node(g, edges[e].parent), c = find_node(g, edges[e].child_id);
         if (p < 0) {
             sim_fail(s, "%s: node %llu depends on node %llu, which is not in the file", path,
                      (unsigned long long)edges[e].child_id, (unsigned long long)edges[e].parent);
-            free(edges), free(counts), free(pairs), free(links);
-            return -1;
+            rc = -2;
+            break;
         }
-        links[e] = (uint64_t)p << 32 | (uint64_t)c;
+        links[e] = dep_link((uint32_t)p, (uint32_t)c);
     }
-    qsort(links, n_edges, sizeof *links, cmp_u64);
-    size_t n_pairs = 0;
-    for (size_t e = 0; e < n_edges; e++) {
-        if (e > 0 && links[e] == links[e - 1])
-            continue;
-        uint32_t p = (uint32_t)(links[e] >> 32), c = (uint32_t)links[e];
-        pairs[2 * n_pairs] = p;
-        pairs[2 * n_pairs + 1] = c;
-        n_pairs++;
-        counts[p]++;
-        g->nodes[c].n_parents++;
+    uint32_t *count = first + n, *parents = first + 2 * (size_t)n;
+    if (rc == 0)
+        rc = dep_links_build(links, n_edges, n, &g->children, first, count, parents);
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        g->nodes[i].child_start = first[i];
+        g->nodes[i].n_children = count[i];
+        g->nodes[i].n_parents = parents[i];
     }
-    free(links);
-    g->children = malloc((n_pairs ? n_pairs : 1) * sizeof *g->children);
-    uint32_t start = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        g->nodes[i].child_start = start;
-        start += counts[i];
-        counts[i] = 0;
-    }
-    for (size_t k = 0; k < n_pairs; k++) {
-        custom_node *p = &g->nodes[pairs[2 * k]];
-        g->children[p->child_start + counts[pairs[2 * k]]++] = pairs[2 * k + 1];
-    }
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        g->nodes[i].n_children = counts[i];
-    free(edges), free(counts), free(pairs);
-    return 0;
+    if (rc == -1)
+        sim_fail(s, "out of memory");
+    free(links), free(first);
+    return rc == 0 ? 0 : -1;
+}
+
+static int load_graph(sim *s, custom_graph *g, const char *path)
+{
+    edge *edges = NULL;
+    size_t n_edges = 0;
+    int rc = read_graph(s, g, path, &edges, &n_edges);
+    if (rc == 0)
+        rc = link_graph(s, g, path, edges, n_edges);
+    free(edges);
+    return rc;
 }
 
 static custom_graph *find_graph(sim *s, const char *prefix, uint32_t position)

@@ -7,7 +7,6 @@
  */
 #include "system/msg_match.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +90,6 @@ void msg_table_fini(sim *s)
     msg_table *t = s->msgs;
     if (!t)
         return;
-    if (getenv("VIMANA_DEBUG_MSG"))
-        fprintf(stderr, "recs %u entries %u slots %u used %u deferred %u\n", t->n_recs, t->n_entries,
-                t->slot_mask + 1, t->slot_used, t->n_deferred);
     free(t->recs);
     free(t->entries);
     free(t->slots);

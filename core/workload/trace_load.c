@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/dep_links.h"
 #include "vimana/et.h"
 #include "workload/workload.h"
 
@@ -243,12 +244,6 @@ static int cmp_node(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int64_t index_of(const workload *w, uint64_t id)
 {
     size_t lo = 0, hi = w->n_nodes;
@@ -333,10 +328,11 @@ static int check_acyclic(sim *s, workload *w)
 static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
 {
     workload *w = c->w;
+    uint32_t n = w->n_nodes;
     uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
-    uint32_t *counts = calloc(w->n_nodes + 1, sizeof *counts);
-    if (!links || !counts) {
-        free(links), free(counts);
+    uint32_t *first = malloc(3 * (size_t)n * sizeof *first);
+    if (!links || !first) {
+        free(links), free(first);
         sim_fail(c->s, "out of memory");
         return -1;
     }
@@ -353,38 +349,24 @@ static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
                            "(--drop-missing-deps ignores such dependencies)", w->path,
                      (unsigned long long)edges[e].child_id, workload_node_name(w, (uint32_t)child),
                      (unsigned long long)edges[e].parent_id);
-            free(links), free(counts);
+            free(links), free(first);
             return -1;
         }
-        links[n_links++] = (uint64_t)parent << 32 | (uint64_t)child;
+        links[n_links++] = dep_link((uint32_t)parent, (uint32_t)child);
     }
-    /* A parent listed twice (or as both data and control dep) counts once. */
-    qsort(links, n_links, sizeof *links, cmp_u64);
-    size_t unique = 0;
-    for (size_t i = 0; i < n_links; i++)
-        if (i == 0 || links[i] != links[i - 1])
-            links[unique++] = links[i];
-    w->children = malloc((unique ? unique : 1) * sizeof *w->children);
-    if (!w->children) {
-        free(links), free(counts);
+    uint32_t *count = first + n, *parents = first + 2 * (size_t)n;
+    int rc = dep_links_build(links, n_links, n, &w->children, first, count, parents);
+    if (rc == 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            w->nodes[i].child_start = first[i];
+            w->nodes[i].n_children = count[i];
+            w->nodes[i].parents_left = parents[i];
+        }
+    } else {
         sim_fail(c->s, "out of memory");
-        return -1;
     }
-    for (size_t i = 0; i < unique; i++) {
-        counts[links[i] >> 32]++;
-        w->nodes[(uint32_t)links[i]].parents_left++;
-    }
-    uint32_t start = 0;
-    for (uint32_t i = 0; i < w->n_nodes; i++) {
-        w->nodes[i].child_start = start;
-        w->nodes[i].n_children = counts[i];
-        start += counts[i];
-    }
-    /* links are sorted by parent, so children fill each block in order */
-    for (size_t i = 0; i < unique; i++)
-        w->children[i] = (uint32_t)links[i];
-    free(links), free(counts);
-    return 0;
+    free(links), free(first);
+    return rc;
 }
 
 /* ---- one file ------------------------------------------------------------ */
