@@ -1,17 +1,21 @@
 # Tests of the vimana-et ET commands (tools/etcmd): cmocka tests of the
 # JSON pieces, and end-to-end shell tests of every command.
-check_PROGRAMS += test_etcmd_json
-test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) \
+
+# The JSON writer and reader with what they use.
+ETCMD_JSON_TEST_SOURCES = \
 	tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
-	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c
+	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c \
+	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c
+
+check_PROGRAMS += test_etcmd_json
+test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)
 test_etcmd_json_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
 test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += test_etcmd_json
 
 check_PROGRAMS += test_etcmd_corpus
-test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) \
-	tools/etcmd/cmd_json.c tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
-	tools/etcmd/json_in.c tools/etcmd/json_to_et.c tools/common/cli.c core/util/arena.c
+test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
+	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c
 test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
 test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += test_etcmd_corpus

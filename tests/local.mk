@@ -8,6 +8,7 @@ UNIT_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 EXTRA_DIST += tests/e2e/lib.sh tests/data
 
 include $(srcdir)/tests/et.mk
+include $(srcdir)/tests/tools_common.mk
 include $(srcdir)/tests/etcmd.mk
 include $(srcdir)/tests/convert_text.mk
 include $(srcdir)/tests/pytorch.mk

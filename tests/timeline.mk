@@ -1,20 +1,14 @@
-# Tests of `vimana-et timeline` (tools/timeline): cmocka tests of the float
-# spelling, the record parser and the log conversion; shell tests of the
-# corpus reference, the raw log, a simulator round trip, the report mode
-# and the error messages.
+# Tests of `vimana-et timeline` (tools/timeline): cmocka tests of the record
+# parser and the log conversion; shell tests of the corpus reference, the
+# raw log, a simulator round trip, the report mode and the error messages.
 timeline_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
 timeline_log_sources = \
-	tools/timeline/pyfloat.c tools/timeline/json_text.c tools/timeline/trace_record.c \
+	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c tools/timeline/trace_record.c \
 	tools/timeline/node_category.c tools/timeline/open_events.c tools/timeline/ref_trace.c \
 	tools/timeline/log_timeline.c
 
-check_PROGRAMS += tests/unit/test_timeline_pyfloat tests/unit/test_timeline_record \
-	tests/unit/test_timeline_log
-TESTS += tests/unit/test_timeline_pyfloat tests/unit/test_timeline_record \
-	tests/unit/test_timeline_log
-tests_unit_test_timeline_pyfloat_SOURCES = tests/unit/test_timeline_pyfloat.c tools/timeline/pyfloat.c
-tests_unit_test_timeline_pyfloat_CPPFLAGS = $(timeline_test_cppflags)
-tests_unit_test_timeline_pyfloat_LDADD = $(CMOCKA_LIBS) -lm
+check_PROGRAMS += tests/unit/test_timeline_record tests/unit/test_timeline_log
+TESTS += tests/unit/test_timeline_record tests/unit/test_timeline_log
 tests_unit_test_timeline_record_SOURCES = tests/unit/test_timeline_record.c \
 	tools/timeline/trace_record.c tools/timeline/node_category.c
 tests_unit_test_timeline_record_CPPFLAGS = $(timeline_test_cppflags)

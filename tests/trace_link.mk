@@ -2,14 +2,16 @@
 trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
 trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+trace_link_test_sources = $(trace_link_sources) tools/common/utf8.c tools/common/pyfloat.c \
+	tools/common/pyjson_string.c tools/common/idmap.c
 
 check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
-tests_unit_test_trace_link_json_SOURCES = tests/unit/test_trace_link_json.c $(trace_link_sources)
+tests_unit_test_trace_link_json_SOURCES = tests/unit/test_trace_link_json.c $(trace_link_test_sources)
 tests_unit_test_trace_link_json_CPPFLAGS = $(trace_link_test_cppflags)
 tests_unit_test_trace_link_json_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_trace_link_json_LDADD = $(trace_link_test_ldadd)
-tests_unit_test_trace_link_pipeline_SOURCES = tests/unit/test_trace_link_pipeline.c $(trace_link_sources)
+tests_unit_test_trace_link_pipeline_SOURCES = tests/unit/test_trace_link_pipeline.c $(trace_link_test_sources)
 tests_unit_test_trace_link_pipeline_CPPFLAGS = $(trace_link_test_cppflags)
 tests_unit_test_trace_link_pipeline_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)

@@ -3,7 +3,11 @@
 bin_PROGRAMS += vimana-et
 vimana_et_SOURCES = \
 	tools/vimana-et/main.c tools/vimana-et/commands.h tools/vimana-et/convert.c \
-	tools/common/cli.c tools/common/cli.h
+	tools/common/cli.c tools/common/cli.h \
+	tools/common/utf8.c tools/common/utf8.h \
+	tools/common/pyfloat.c tools/common/pyfloat.h \
+	tools/common/pyjson_string.c tools/common/pyjson_string.h \
+	tools/common/idmap.c tools/common/idmap.h
 vimana_et_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 vimana_et_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 vimana_et_LDADD = libvimana_et.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "et/et_item_size.h"
 #include "util/arena.h"
+#include "util/grow.h"
 #include "vimana/et.h"
 
 struct vet_builder {
@@ -77,24 +79,9 @@ void vet_builder_set_start_time(vet_builder *b, uint64_t micros)
     b->node.start_time_micros = micros;
 }
 
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, n * size);
-    if (!p)
-        return -1;
-    *items = p;
-    *cap = n;
-    return 0;
-}
-
 void vet_builder_add_data_dep(vet_builder *b, uint64_t parent)
 {
-    if (grow((void **)&b->data, &b->cap_data, b->n_data + 1, sizeof *b->data) != 0) {
+    if (grow_array((void **)&b->data, &b->cap_data, b->n_data + 1, sizeof *b->data, 8) != 0) {
         b->oom = 1;
         return;
     }
@@ -103,7 +90,7 @@ void vet_builder_add_data_dep(vet_builder *b, uint64_t parent)
 
 void vet_builder_add_ctrl_dep(vet_builder *b, uint64_t parent)
 {
-    if (grow((void **)&b->ctrl, &b->cap_ctrl, b->n_ctrl + 1, sizeof *b->ctrl) != 0) {
+    if (grow_array((void **)&b->ctrl, &b->cap_ctrl, b->n_ctrl + 1, sizeof *b->ctrl, 8) != 0) {
         b->oom = 1;
         return;
     }
@@ -129,25 +116,9 @@ void vet_builder_set_outputs(vet_builder *b, const char *values, const char *sha
     set_io(b, &b->outputs, &b->node.outputs, values, shapes, types);
 }
 
-static size_t list_item_size(enum vet_value_kind kind)
-{
-    switch (kind) {
-    case VET_DOUBLE_LIST: return sizeof(double);
-    case VET_FLOAT_LIST: return sizeof(float);
-    case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST: return sizeof(int32_t);
-    case VET_UINT32_LIST: case VET_FIXED32_LIST: return sizeof(uint32_t);
-    case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST: return sizeof(int64_t);
-    case VET_UINT64_LIST: case VET_FIXED64_LIST: return sizeof(uint64_t);
-    case VET_BOOL_LIST: return sizeof(int);
-    case VET_STRING_LIST: return sizeof(const char *);
-    case VET_BYTES_LIST: return sizeof(vet_bytes);
-    default: return 0;
-    }
-}
-
 static const void *copy_list(vet_builder *b, enum vet_value_kind kind, const vet_list *l)
 {
-    size_t size = list_item_size(kind);
+    size_t size = et_list_item_size(kind);
     if (l->n == 0)
         return NULL;
     void *items = arena_alloc(&b->strings, l->n * size);
@@ -170,7 +141,7 @@ static const void *copy_list(vet_builder *b, enum vet_value_kind kind, const vet
 
 static vet_attr *new_attr(vet_builder *b, const char *name, enum vet_value_kind kind)
 {
-    if (grow((void **)&b->attrs, &b->cap_attrs, b->n_attrs + 1, sizeof *b->attrs) != 0) {
+    if (grow_array((void **)&b->attrs, &b->cap_attrs, b->n_attrs + 1, sizeof *b->attrs, 8) != 0) {
         b->oom = 1;
         return NULL;
     }

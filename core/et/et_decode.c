@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "et/et_item_size.h"
+#include "util/grow.h"
+
 enum { WT_VARINT = 0, WT_64BIT = 1, WT_LEN = 2, WT_32BIT = 5 };
 
 /* One field as framed on the wire. `data`/`len` is the payload (for WT_LEN
@@ -144,26 +147,11 @@ static inline bool is_list_kind(enum vet_value_kind kind)
     return kind % 2 == 0;
 }
 
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, n * size);
-    if (!p)
-        return -1;
-    *items = p;
-    *cap = n;
-    return 0;
-}
-
 /* ---- repeated uint64 (deps) ---------------------------------------------- */
 
 static int append_u64(uint64_t **items, size_t *n, size_t *cap, uint64_t v)
 {
-    if (*n == *cap && grow((void **)items, cap, *n + 1, sizeof **items) != 0)
+    if (grow_array((void **)items, cap, *n + 1, sizeof **items, 16) != 0)
         return ET_DECODE_NOMEM;
     (*items)[(*n)++] = v;
     return ET_DECODE_OK;
@@ -180,7 +168,7 @@ static int deps_field(const field *f, uint64_t **items, size_t *n, size_t *cap)
     size_t count = 0;
     for (const uint8_t *q = p; q < end; q++)
         count += !(*q & 0x80);
-    if (grow((void **)items, cap, *n + count, sizeof **items) != 0)
+    if (grow_array((void **)items, cap, *n + count, sizeof **items, 16) != 0)
         return ET_DECODE_NOMEM;
     while (p < end) {
         size_t k = p[0] < 0x80 ? 1 : scan_varint(p, (size_t)(end - p), 10);
@@ -204,21 +192,6 @@ static enum elem list_elem(enum vet_value_kind kind)
     case VET_BOOL_LIST: return E_BOOL;
     case VET_STRING_LIST: case VET_BYTES_LIST: return E_LEN;
     default: return E_VARINT;
-    }
-}
-
-static size_t list_item_size(enum vet_value_kind kind)
-{
-    switch (kind) {
-    case VET_DOUBLE_LIST: return sizeof(double);
-    case VET_FLOAT_LIST: return sizeof(float);
-    case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST: return sizeof(int32_t);
-    case VET_UINT32_LIST: case VET_FIXED32_LIST: return sizeof(uint32_t);
-    case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST: return sizeof(int64_t);
-    case VET_UINT64_LIST: case VET_FIXED64_LIST: return sizeof(uint64_t);
-    case VET_BOOL_LIST: return sizeof(int);
-    case VET_STRING_LIST: return sizeof(const char *);
-    default: return sizeof(vet_bytes);
     }
 }
 
@@ -331,7 +304,7 @@ static int list_value(et_decoder *d, enum vet_value_kind kind, const field *msg,
     out->items = NULL;
     /* Pass 2 runs even for no elements: a lone unterminated varint counts
      * as none but still makes the record invalid. */
-    void *items = count ? arena_alloc(d->a, count * list_item_size(kind)) : NULL;
+    void *items = count ? arena_alloc(d->a, count * et_list_item_size(kind)) : NULL;
     if (count && !items)
         return ET_DECODE_NOMEM;
     c.p = msg->data;
@@ -418,7 +391,7 @@ static int append_attr(et_decoder *d, const field *f)
 {
     if (f->wt != WT_LEN)
         return ET_DECODE_BAD;
-    if (d->n_attrs == d->cap_attrs && grow((void **)&d->attrs, &d->cap_attrs, d->n_attrs + 1, sizeof *d->attrs))
+    if (grow_array((void **)&d->attrs, &d->cap_attrs, d->n_attrs + 1, sizeof *d->attrs, 16) != 0)
         return ET_DECODE_NOMEM;
     int rc = attribute(d, f, &d->attrs[d->n_attrs]);
     if (rc == ET_DECODE_OK)

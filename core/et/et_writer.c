@@ -12,6 +12,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/grow.h"
+
 struct vet_writer {
     FILE *fp;       /* plain output */
     gzFile gz;      /* gzip output, when the name ends in .gz */
@@ -93,17 +95,9 @@ static int write_message(vet_writer *w, const ProtobufCMessage *m, vet_error *er
         set_err(err, "%s: record %llu is larger than 4 GiB", w->path, (unsigned long long)w->records);
         return -1;
     }
-    if (w->cap < len + 10) {
-        size_t cap = w->cap ? w->cap : 4096;
-        while (cap < len + 10)
-            cap *= 2;
-        uint8_t *nb = realloc(w->buf, cap);
-        if (!nb) {
-            set_err(err, "%s: out of memory", w->path);
-            return -1;
-        }
-        w->buf = nb;
-        w->cap = cap;
+    if (grow_array((void **)&w->buf, &w->cap, len + 10, 1, 4096) != 0) {
+        set_err(err, "%s: out of memory", w->path);
+        return -1;
     }
     size_t hdr = put_varint(w->buf, len);
     protobuf_c_message_pack(m, w->buf + hdr);

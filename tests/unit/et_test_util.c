@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "et/et_item_size.h"
+#include "util/grow.h"
+
 char *tu_temp_path(const char *suffix)
 {
     const char *dir = getenv("TMPDIR");
@@ -45,19 +48,13 @@ uint8_t *tu_read_file(const char *path, size_t *len)
     gzFile gz = gzopen(path, "rb");
     if (!gz)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
+    size_t cap = 0, n = 0;
+    uint8_t *buf = NULL;
     for (;;) {
-        if (!buf)
+        if (grow_array((void **)&buf, &cap, n + 1, 1, 1 << 16) != 0) {
+            free(buf);
+            buf = NULL;
             break;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
         }
         int got = gzread(gz, buf + n, (unsigned)(cap - n));
         if (got < 0) {
@@ -85,20 +82,6 @@ const char *tu_shared(void)
     return stat(probe, &st) == 0 && S_ISDIR(st.st_mode) ? shared : NULL;
 }
 
-static size_t item_size(enum vet_value_kind kind)
-{
-    switch (kind) {
-    case VET_DOUBLE_LIST: return sizeof(double);
-    case VET_FLOAT_LIST: return sizeof(float);
-    case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST: return sizeof(int32_t);
-    case VET_UINT32_LIST: case VET_FIXED32_LIST: return sizeof(uint32_t);
-    case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST: return sizeof(int64_t);
-    case VET_UINT64_LIST: case VET_FIXED64_LIST: return sizeof(uint64_t);
-    case VET_BOOL_LIST: return sizeof(int);
-    default: return 0;
-    }
-}
-
 static int bytes_equal(vet_bytes x, vet_bytes y)
 {
     return x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
@@ -116,7 +99,7 @@ static int list_equal(enum vet_value_kind kind, const vet_list *x, const vet_lis
             if (!bytes_equal(((const vet_bytes *)x->items)[i], ((const vet_bytes *)y->items)[i]))
                 return 0;
         } else {
-            size_t w = item_size(kind);
+            size_t w = et_list_item_size(kind);
             if (memcmp((const char *)x->items + i * w, (const char *)y->items + i * w, w) != 0)
                 return 0;
         }

@@ -1,5 +1,6 @@
-/* Small helpers of the PyTorch converter: id map, CPython set order,
- * Python value coercions, string buffer. */
+/* Small helpers of the PyTorch converter: CPython set order, Python value
+ * coercions, string buffer. (The id map is tested with tools/common, in
+ * test_tools_common.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,27 +9,9 @@
 
 #include <cmocka.h>
 
-#include "pytorch/pt_idmap.h"
 #include "pytorch/pt_strbuf.h"
 #include "pytorch/pyset.h"
 #include "pytorch/pyvalue.h"
-
-static void idmap_finds_what_was_put_and_grows(void **state)
-{
-    (void)state;
-    pt_idmap m;
-    assert_int_equal(pt_idmap_init(&m, 4), 0);
-    for (uint32_t k = 0; k < 10000; k++)
-        assert_int_equal(pt_idmap_put(&m, (uint64_t)k * 7919 + (k % 3 ? 0 : UINT64_MAX / 2), k, NULL), 1);
-    for (uint32_t k = 0; k < 10000; k++)
-        assert_int_equal(pt_idmap_get(&m, (uint64_t)k * 7919 + (k % 3 ? 0 : UINT64_MAX / 2)), k);
-    uint32_t first = 0;
-    assert_int_equal(pt_idmap_put(&m, 7919, 99, &first), 0);
-    assert_int_equal(first, 1);
-    assert_int_equal(pt_idmap_get(&m, 7919), 1);
-    assert_int_equal(pt_idmap_get(&m, 3), PT_IDMAP_NONE);
-    pt_idmap_free(&m);
-}
 
 static void check_order(const uint64_t *in, size_t n, const uint64_t *want)
 {
@@ -98,7 +81,6 @@ static void strbuf_appends_and_formats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(idmap_finds_what_was_put_and_grows),
         cmocka_unit_test(pyset_order_matches_cpython),
         cmocka_unit_test(python_value_rules),
         cmocka_unit_test(strbuf_appends_and_formats),

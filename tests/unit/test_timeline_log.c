@@ -1,7 +1,7 @@
 /*
  * Unit tests of the log -> reference-timeline conversion of `vimana-et
- * timeline`: the JSON string spelling, the open-event table, and whole
- * conversions of small logs held in memory.
+ * timeline`: the open-event table, and whole conversions of small logs
+ * held in memory.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,49 +13,8 @@
 
 #include <cmocka.h>
 
-#include "timeline/json_text.h"
 #include "timeline/log_timeline.h"
 #include "timeline/open_events.h"
-
-/* ---- json_text ----------------------------------------------------------- */
-
-static void assert_json_string(const char *text, size_t len, const char *want)
-{
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    assert_non_null(f);
-    json_text_write_string(f, text, len);
-    fclose(f);
-    assert_string_equal(buf, want);
-    free(buf);
-}
-
-static void test_json_string(void **state)
-{
-    (void)state;
-    assert_json_string("COMP_NODE_x", 11, "\"COMP_NODE_x\"");
-    assert_json_string("a\"b\\c/d", 7, "\"a\\\"b\\\\c/d\"");
-    assert_json_string("\n\r\t\b\f", 5, "\"\\n\\r\\t\\b\\f\"");
-    assert_json_string("\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\"");
-    assert_json_string("\0x", 2, "\"\\u0000x\"");
-    /* é, €, U+1F600 as Python's ensure_ascii writes them */
-    assert_json_string("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\"\\u00e9\\u20ac\\ud83d\\ude00\"");
-    /* bytes that are not UTF-8 still give valid JSON */
-    assert_json_string("a\xff", 2, "\"a\\ufffd\"");
-}
-
-static void test_utf8_valid(void **state)
-{
-    (void)state;
-    assert_true(json_text_utf8_valid("plain", 5));
-    assert_true(json_text_utf8_valid("\xc3\xa9\xf0\x9f\x98\x80", 6));
-    assert_false(json_text_utf8_valid("\xff", 1));
-    assert_false(json_text_utf8_valid("\xc3", 1));             /* cut short */
-    assert_false(json_text_utf8_valid("\xc0\xaf", 2));         /* overlong */
-    assert_false(json_text_utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
-    assert_false(json_text_utf8_valid("\xf4\x90\x80\x80", 4)); /* above U+10FFFF */
-}
 
 /* ---- open_events --------------------------------------------------------- */
 
@@ -228,7 +187,6 @@ static void test_convert_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_string),    cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_open_events),    cmocka_unit_test(test_convert_pairs),
         cmocka_unit_test(test_convert_units),  cmocka_unit_test(test_convert_reissue_and_unclosed),
         cmocka_unit_test(test_convert_errors),

@@ -1,7 +1,8 @@
 /*
- * Unit tests of the JSON layer of `vimana-et link`: Python number semantics
- * and repr(), the validating scanner and its error positions, the
- * json.dump(indent=4) writer, and the hash maps.
+ * Unit tests of the JSON layer of `vimana-et link`: Python number semantics,
+ * the validating scanner and its error positions, the json.dump(indent=4)
+ * writer, and the thread-id interning. (repr() of floats and the id map
+ * are tested with tools/common: test_pyfloat.c, test_tools_common.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,6 @@
 
 #include <cmocka.h>
 
-#include "trace_link/int_map.h"
 #include "trace_link/json_scan.h"
 #include "trace_link/py_json_out.h"
 #include "trace_link/pynum.h"
@@ -24,36 +24,6 @@ static pynum num(const char *text)
     pynum n;
     assert_int_equal(pynum_parse(text, strlen(text), &n), 0);
     return n;
-}
-
-static void assert_repr(double x, const char *want)
-{
-    char buf[PYNUM_TEXT_MAX];
-    py_float_repr(x, buf);
-    assert_string_equal(buf, want);
-}
-
-static void test_float_repr(void **state)
-{
-    (void)state;
-    assert_repr(1.0, "1.0");
-    assert_repr(0.1, "0.1");
-    assert_repr(0.10000000000000001, "0.1");
-    assert_repr(2.5, "2.5");
-    assert_repr(100.0, "100.0");
-    assert_repr(0.0001, "0.0001");
-    assert_repr(1e-05, "1e-05");
-    assert_repr(1e16, "1e+16");
-    assert_repr(1e15, "1000000000000000.0");
-    assert_repr(123456789012345680.0, "1.2345678901234568e+17");
-    assert_repr(1720000000000010.25, "1720000000000010.2");
-    assert_repr(-0.0, "-0.0");
-    assert_repr(-1.5, "-1.5");
-    assert_repr(5e-324, "5e-324");
-    assert_repr(1.7976931348623157e308, "1.7976931348623157e+308");
-    assert_repr(1.0 / 3.0, "0.3333333333333333");
-    assert_repr(1e300 * 1e10, "Infinity");
-    assert_repr(-1e300 * 1e10, "-Infinity");
 }
 
 static void test_pynum_semantics(void **state)
@@ -219,26 +189,9 @@ static void test_python_string_escapes(void **state)
                         "\"q\\\" s\\\\ \\b\\f\\n\\r\\t \\u0001 \\u007f A\"");
 }
 
-static void test_int_map(void **state)
+static void test_span_intern(void **state)
 {
     (void)state;
-    int_map m;
-    assert_int_equal(int_map_init(&m, 1), 0);
-    for (int64_t k = -5000; k < 5000; k++)
-        assert_int_equal(int_map_put(&m, k * 7919, (uint32_t)(k + 5000)), 0);
-    assert_int_equal(m.count, 10000);
-    uint32_t v;
-    assert_true(int_map_get(&m, -5000 * 7919, &v));
-    assert_int_equal(v, 0);
-    assert_true(int_map_get(&m, 4999 * 7919, &v));
-    assert_int_equal(v, 9999);
-    assert_false(int_map_get(&m, 1, &v));
-    assert_int_equal(int_map_put(&m, 7919, 42), 0);
-    assert_true(int_map_get(&m, 7919, &v));
-    assert_int_equal(v, 42);
-    assert_int_equal(m.count, 10000);
-    int_map_free(&m);
-
     span_intern t;
     const char *buf = "12 \"main\" 12 13";
     assert_int_equal(span_intern_init(&t, buf), 0);
@@ -252,10 +205,10 @@ static void test_int_map(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_float_repr),          cmocka_unit_test(test_pynum_semantics),
+        cmocka_unit_test(test_pynum_semantics),
         cmocka_unit_test(test_scanner_errors),      cmocka_unit_test(test_scanner_deep_nesting),
         cmocka_unit_test(test_span_helpers),        cmocka_unit_test(test_python_dump_format),
-        cmocka_unit_test(test_python_string_escapes), cmocka_unit_test(test_int_map),
+        cmocka_unit_test(test_python_string_escapes), cmocka_unit_test(test_span_intern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

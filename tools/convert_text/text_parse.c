@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/utf8.h"
+#include "util/grow.h"
 #include "text_fields.h"
 #include "text_workload.h"
 
@@ -71,36 +73,6 @@ static char *universal_newlines(const char *data, size_t len, size_t *out_len)
     return t;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (what Python's strict
- * decoder accepts), or 0 when it is malformed. */
-static size_t utf8_sequence(const unsigned char *s, size_t avail)
-{
-    unsigned c = s[0];
-    size_t n;
-    uint32_t cp, min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2, cp = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        n = 3, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4, cp = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (avail < n)
-        return 0;
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 /* The reference decodes the file as UTF-8 and stores it in a protobuf
  * string, so invalid UTF-8 cannot round-trip; NUL bytes would be cut by C
  * strings. Both are refused up front with their line. */
@@ -113,7 +85,8 @@ static int check_encoding(const char *path, const char *t, size_t len, struct te
             line++;
         if (c == '\0')
             return text_fail(err, path, line, "expected text, got a NUL byte");
-        size_t n = utf8_sequence((const unsigned char *)t + i, len - i);
+        uint32_t cp;
+        size_t n = utf8_decode((const unsigned char *)t + i, len - i, &cp);
         if (n == 0)
             return text_fail(err, path, line, "expected UTF-8 text, got the byte 0x%02x", c);
         i += n;
@@ -345,14 +318,8 @@ static int parse_layer(struct layer_parse *lp, char *line, unsigned long number,
 
 static int add_layer(struct text_workload *w, size_t *cap, struct text_error *err)
 {
-    if (w->n_layers < *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    struct text_layer *p = realloc(w->layers, n * sizeof *p);
-    if (!p)
+    if (grow_array((void **)&w->layers, cap, w->n_layers + 1, sizeof *w->layers, 64) != 0)
         return text_fail(err, w->path, 0, "out of memory");
-    w->layers = p;
-    *cap = n;
     return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 void text_plan_init(struct plan *p, const struct text_workload *w, bool omit_none)
 {
     memset(p, 0, sizeof *p);
@@ -48,21 +50,6 @@ struct plan_deps text_plan_deps_of(const struct plan_ref *a, const struct plan_r
     return d;
 }
 
-static bool grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap * 2 : 1024;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*items, n * size);
-    if (!q)
-        return false;
-    *items = q;
-    *cap = n;
-    return true;
-}
-
 /* Appends a node and returns the reference to it (unset on failure). */
 static struct plan_ref emit(struct plan *p, size_t layer, enum text_phase phase, bool comm,
                             const struct plan_deps *d)
@@ -70,8 +57,8 @@ static struct plan_ref emit(struct plan *p, size_t layer, enum text_phase phase,
     struct plan_ref r = {0};
     /* Plan indices are 32-bit to keep the dependency list compact. */
     if (p->failed || d->overflow || p->n_nodes >= UINT32_MAX ||
-        !grow((void **)&p->nodes, &p->cap_nodes, p->n_nodes + 1, sizeof *p->nodes) ||
-        !grow((void **)&p->deps, &p->cap_deps, p->n_deps + d->n, sizeof *p->deps)) {
+        grow_array((void **)&p->nodes, &p->cap_nodes, p->n_nodes + 1, sizeof *p->nodes, 1024) != 0 ||
+        grow_array((void **)&p->deps, &p->cap_deps, p->n_deps + d->n, sizeof *p->deps, 1024) != 0) {
         p->failed = true;
         return r;
     }

@@ -14,6 +14,7 @@
 #include <threads.h>
 #include <unistd.h>
 
+#include "util/grow.h"
 #include "vimana/et.h"
 
 /* Node names, indexed by name_slot(): "COMP_NODE_<layer>_<FWD|BWD_IG|BWD_WG>"
@@ -32,16 +33,8 @@ static size_t name_slot(size_t layer, unsigned phase, bool comm)
 /* Appends n bytes of s to the pool. */
 static bool pool_add(struct node_names *nn, const char *s, size_t n)
 {
-    if (nn->len + n > nn->cap) {
-        size_t cap = nn->cap ? nn->cap : 4096;
-        while (nn->len + n > cap)
-            cap *= 2;
-        char *p = realloc(nn->pool, cap);
-        if (!p)
-            return false;
-        nn->pool = p;
-        nn->cap = cap;
-    }
+    if (grow_array((void **)&nn->pool, &nn->cap, nn->len + n, 1, 4096) != 0)
+        return false;
     memcpy(nn->pool + nn->len, s, n);
     nn->len += n;
     return true;

@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cli.h"
-#include "etcmd/idmap.h"
-#include "etcmd/pyfmt.h"
+#include "common/idmap.h"
+#include "common/utf8.h"
+#include "etcmd/cmd_io.h"
 #include "etcmd/sink.h"
+#include "util/grow.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
@@ -50,7 +51,8 @@ static void dot_text(sink *s, const char *text, size_t max)
             sink_putc(s, '?');
             i++;
         } else {
-            size_t n = pyfmt_utf8_seq(p + i, len - i);
+            uint32_t cp;
+            size_t n = utf8_decode(p + i, len - i, &cp);
             if (n == 0) {
                 sink_putc(s, '?');
                 i++;
@@ -109,16 +111,8 @@ typedef struct refs {
 
 static int remember(refs *r, const uint64_t *ids, size_t n)
 {
-    if (r->n + n > r->cap) {
-        size_t cap = r->cap ? r->cap : 1024;
-        while (cap < r->n + n)
-            cap *= 2;
-        uint64_t *p = realloc(r->ids, cap * sizeof *p);
-        if (!p)
-            return -1;
-        r->ids = p;
-        r->cap = cap;
-    }
+    if (grow_array((void **)&r->ids, &r->cap, r->n + n, sizeof *r->ids, 1024) != 0)
+        return -1;
     if (n)
         memcpy(r->ids + r->n, ids, n * sizeof *ids);
     r->n += n;
@@ -154,13 +148,12 @@ static void missing_nodes(sink *s, refs *r, const idmap *defined)
 
 static int draw(const char *input, vet_reader *r, sink *s)
 {
-    idmap defined;
+    idmap defined = {0};
     refs parents = {0};
     vet_error err;
     const vet_node *n;
     int rc;
     uint32_t index = 0, first;
-    idmap_init(&defined);
     sink_puts(s, "digraph \"");
     dot_text(s, input, SIZE_MAX);
     sink_puts(s, "\" {\n  node [shape=box, fontname=\"Helvetica\"];\n");
@@ -187,44 +180,14 @@ static int draw(const char *input, vet_reader *r, sink *s)
 
 int cmd_dot(int argc, char **argv)
 {
-    const char *input = NULL, *output = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            output = v;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
-            return 2;
-        } else if (input) {
-            cli_error(PROG, "more than one input file ('%s' and '%s'); dot draws one rank", input, argv[i]);
-            return 2;
-        } else {
-            input = argv[i];
-        }
-    }
-    if (!input) {
-        cli_error(PROG, "missing the input file (see --help)");
-        return 2;
-    }
-    vet_error err;
-    vet_reader *r = vet_reader_open(input, &err);
-    if (!r) {
-        fprintf(stderr, "%s\n", err.msg);
+    const char *input, *output;
+    int status = cmd_io_file_args(PROG, usage, "; dot draws one rank", argc, argv, &input, &output);
+    if (status != CMD_IO_RUN)
+        return status;
+    vet_reader *r;
+    sink *s;
+    if (cmd_io_open(PROG, input, output, &r, &s) != 0)
         return 1;
-    }
-    vet_reader_accept_unknown_types(r, true);
-    sink *s = sink_open(PROG, output);
-    if (!s) {
-        vet_reader_close(r);
-        return 1;
-    }
     int rc = draw(input, r, s);
     vet_reader_close(r);
     if (sink_close(s) != 0)

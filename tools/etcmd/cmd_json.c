@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "etcmd/cmd_io.h"
 #include "etcmd/json_in.h"
 #include "etcmd/json_out.h"
 #include "etcmd/json_to_et.h"
@@ -29,61 +30,21 @@ static const char from_json_usage[] =
     "may be strings or numbers.\n"
     "  -o, --output FILE   the ET to write (required)\n";
 
-/* Parses "FILE [-o OUT]". Returns 0 to run, 1 after --help, 2 on a usage
- * error (message printed). */
-static int parse_io_args(const char *prog, const char *usage, int argc, char **argv,
-                         const char **input, const char **output)
-{
-    *input = *output = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
-            return 1;
-        }
-        if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            *output = v;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
-            return 2;
-        } else if (*input) {
-            cli_error(prog, "more than one input file ('%s' and '%s')", *input, argv[i]);
-            return 2;
-        } else {
-            *input = argv[i];
-        }
-    }
-    if (!*input) {
-        cli_error(prog, "missing the input file (see --help)");
-        return 2;
-    }
-    return 0;
-}
-
 int cmd_json(int argc, char **argv)
 {
     const char *input, *output;
-    int rc = parse_io_args(JSON_PROG, json_usage, argc, argv, &input, &output);
-    if (rc != 0)
-        return rc == 1 ? 0 : 2;
+    int status = cmd_io_file_args(JSON_PROG, json_usage, "", argc, argv, &input, &output);
+    if (status != CMD_IO_RUN)
+        return status;
+    vet_reader *r;
+    sink *s;
+    if (cmd_io_open(JSON_PROG, input, output, &r, &s) != 0)
+        return 1;
     vet_error err;
-    vet_reader *r = vet_reader_open(input, &err);
-    if (!r) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
-    vet_reader_accept_unknown_types(r, true);
-    sink *s = sink_open(JSON_PROG, output);
-    if (!s) {
-        vet_reader_close(r);
-        return 1;
-    }
     json_out j;
     json_out_begin(&j, s, vet_reader_metadata(r));
     const vet_node *n;
+    int rc;
     while ((rc = vet_reader_next(r, &n, &err)) == 1)
         json_out_node(&j, n);
     if (rc == 0)
@@ -237,9 +198,9 @@ static int document(from_json *f)
 int cmd_from_json(int argc, char **argv)
 {
     const char *input, *output;
-    int rc = parse_io_args(FROM_JSON_PROG, from_json_usage, argc, argv, &input, &output);
-    if (rc != 0)
-        return rc == 1 ? 0 : 2;
+    int status = cmd_io_file_args(FROM_JSON_PROG, from_json_usage, "", argc, argv, &input, &output);
+    if (status != CMD_IO_RUN)
+        return status;
     if (!output) {
         cli_error(FROM_JSON_PROG, "missing -o OUT.et (see --help)");
         return 2;
@@ -260,7 +221,7 @@ int cmd_from_json(int argc, char **argv)
     }
     arena_init(&f.a, 64 * 1024);
     f.conv.a = &f.a;
-    rc = document(&f);
+    int rc = document(&f);
     if (vet_writer_close(f.w, &err) != 0 && rc == 0) {
         fprintf(stderr, "%s\n", err.msg);
         rc = -1;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/cli.h"
+#include "etcmd/cmd_io.h"
 #include "etcmd/et_files.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
@@ -170,29 +170,11 @@ static int stats_file(const char *path, stats *s)
 
 int cmd_stats(int argc, char **argv)
 {
-    const char *arg = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
-            return 2;
-        }
-        if (arg) {
-            cli_error(PROG, "more than one PREFIX_OR_FILE ('%s' and '%s')", arg, argv[i]);
-            return 2;
-        }
-        arg = argv[i];
-    }
-    if (!arg) {
-        cli_error(PROG, "missing PREFIX_OR_FILE (see --help)");
-        return 2;
-    }
+    const char *arg;
     et_files files;
-    if (et_files_resolve(PROG, arg, &files) != 0)
-        return 1;
+    int status = cmd_io_prefix_files(PROG, usage, argc, argv, &arg, &files);
+    if (status != CMD_IO_RUN)
+        return status;
     stats total, one;
     memset(&total, 0, sizeof total);
     int rc = 0;

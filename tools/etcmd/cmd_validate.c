@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "etcmd/cmd_io.h"
 #include "etcmd/depgraph.h"
 #include "etcmd/et_files.h"
 #include "etcmd/p2p_match.h"
+#include "util/grow.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
@@ -58,21 +60,6 @@ typedef struct vctx {
     uint64_t *cycle_ids;
     size_t n_cycle_ids, cap_cycle_ids;
 } vctx;
-
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, n * size);
-    if (!p)
-        return -1;
-    *items = p;
-    *cap = n;
-    return 0;
-}
 
 static void node_problem(vctx *v, const char *path, uint64_t id, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -216,7 +203,7 @@ static void check_node(vctx *v, const vet_node *n)
 
 static int add_graph_problem(vctx *v, graph_problem p)
 {
-    if (grow((void **)&v->gp, &v->cap_gp, v->n_gp + 1, sizeof *v->gp) != 0) {
+    if (grow_array((void **)&v->gp, &v->cap_gp, v->n_gp + 1, sizeof *v->gp, 64) != 0) {
         v->oom = 1;
         return -1;
     }
@@ -234,7 +221,7 @@ static void on_missing(void *ctx, uint32_t node, int is_ctrl, uint64_t parent)
 static void on_cycle(void *ctx, const uint32_t *nodes, size_t len)
 {
     vctx *v = ctx;
-    if (grow((void **)&v->cycle_ids, &v->cap_cycle_ids, v->n_cycle_ids + len, sizeof *v->cycle_ids) != 0) {
+    if (grow_array((void **)&v->cycle_ids, &v->cap_cycle_ids, v->n_cycle_ids + len, sizeof *v->cycle_ids, 64) != 0) {
         v->oom = 1;
         return;
     }
@@ -403,29 +390,11 @@ static void unmatched(void *ctx, const p2p_entry *e, const char *name)
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *arg = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
-            return 2;
-        }
-        if (arg) {
-            cli_error(PROG, "more than one PREFIX_OR_FILE ('%s' and '%s')", arg, argv[i]);
-            return 2;
-        }
-        arg = argv[i];
-    }
-    if (!arg) {
-        cli_error(PROG, "missing PREFIX_OR_FILE (see --help)");
-        return 2;
-    }
+    const char *arg;
     et_files files;
-    if (et_files_resolve(PROG, arg, &files) != 0)
-        return 1;
+    int status = cmd_io_prefix_files(PROG, usage, argc, argv, &arg, &files);
+    if (status != CMD_IO_RUN)
+        return status;
     vctx v = {.files = &files};
     for (size_t i = 0; i < files.n && !v.oom; i++)
         validate_file(&v, i);

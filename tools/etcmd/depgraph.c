@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 void depgraph_init(depgraph *g)
 {
-    memset(g, 0, sizeof *g);
-    idmap_init(&g->ids_map);
+    memset(g, 0, sizeof *g); /* ids_map too: a zeroed idmap is empty */
 }
 
 void depgraph_free(depgraph *g)
@@ -37,27 +38,13 @@ static int grow_nodes(depgraph *g)
     return 0;
 }
 
-static int reserve_deps(depgraph *g, size_t more)
-{
-    if (g->n_deps + more <= g->cap_deps)
-        return 0;
-    size_t cap = g->cap_deps ? g->cap_deps : 4096;
-    while (cap < g->n_deps + more)
-        cap *= 2;
-    uint64_t *deps = realloc(g->deps, cap * sizeof *deps);
-    if (!deps)
-        return -1;
-    g->deps = deps;
-    g->cap_deps = cap;
-    return 0;
-}
-
 int depgraph_add(depgraph *g, uint64_t id, const uint64_t *data, size_t n_data,
                  const uint64_t *ctrl, size_t n_ctrl, uint32_t *first)
 {
     if (g->n >= UINT32_MAX - 1 || n_data > UINT32_MAX)
         return -1;
-    if ((g->n == g->cap && grow_nodes(g) != 0) || reserve_deps(g, n_data + n_ctrl) != 0)
+    if ((g->n == g->cap && grow_nodes(g) != 0) ||
+        grow_array((void **)&g->deps, &g->cap_deps, g->n_deps + n_data + n_ctrl, sizeof *g->deps, 4096) != 0)
         return -1;
     size_t i = g->n++;
     g->ids[i] = id;

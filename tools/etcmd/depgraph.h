@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "etcmd/idmap.h"
+#include "common/idmap.h"
 
 typedef struct depgraph {
     size_t n, cap;          /* nodes, in file order */

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "common/utf8.h"
+#include "util/grow.h"
+
 #define IN_BUF (64u * 1024u)
 /* Deeper nesting than any ET needs; the limit keeps the recursive value
  * parser's stack use bounded on hostile input. */
@@ -173,17 +176,9 @@ bool json_in_expect(json_in *in, char c, const char *what)
 
 static bool sbuf_put(json_in *in, const char *p, size_t n)
 {
-    if (in->slen + n + 1 > in->scap) {
-        size_t cap = in->scap ? in->scap : 256;
-        while (cap < in->slen + n + 1)
-            cap *= 2;
-        char *nb = realloc(in->sbuf, cap);
-        if (!nb) {
-            json_in_fail(in, "out of memory");
-            return false;
-        }
-        in->sbuf = nb;
-        in->scap = cap;
+    if (grow_array((void **)&in->sbuf, &in->scap, in->slen + n + 1, 1, 256) != 0) {
+        json_in_fail(in, "out of memory");
+        return false;
     }
     memcpy(in->sbuf + in->slen, p, n);
     in->slen += n;
@@ -193,19 +188,7 @@ static bool sbuf_put(json_in *in, const char *p, size_t n)
 static bool put_utf8(json_in *in, uint32_t cp)
 {
     char b[4];
-    size_t n;
-    if (cp < 0x80) {
-        b[0] = (char)cp, n = 1;
-    } else if (cp < 0x800) {
-        b[0] = (char)(0xc0 | (cp >> 6)), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-    } else if (cp < 0x10000) {
-        b[0] = (char)(0xe0 | (cp >> 12)), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-    } else {
-        b[0] = (char)(0xf0 | (cp >> 18)), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-    }
-    return sbuf_put(in, b, n);
+    return sbuf_put(in, b, utf8_encode(cp, b));
 }
 
 static int read_hex4(json_in *in, uint32_t *out)
@@ -407,15 +390,9 @@ static bool literal(json_in *in, const char *word)
 
 static bool push_item(json_in *in, const jv *v)
 {
-    if (in->nitems == in->citems) {
-        size_t cap = in->citems ? in->citems * 2 : 64;
-        jv *n = realloc(in->items, cap * sizeof *n);
-        if (!n) {
-            json_in_fail(in, "out of memory");
-            return false;
-        }
-        in->items = n;
-        in->citems = cap;
+    if (grow_array((void **)&in->items, &in->citems, in->nitems + 1, sizeof *in->items, 64) != 0) {
+        json_in_fail(in, "out of memory");
+        return false;
     }
     in->items[in->nitems++] = *v;
     return true;
@@ -423,15 +400,9 @@ static bool push_item(json_in *in, const jv *v)
 
 static bool push_member(json_in *in, const char *key, size_t key_len, const jv *v)
 {
-    if (in->nmembers == in->cmembers) {
-        size_t cap = in->cmembers ? in->cmembers * 2 : 64;
-        jmember *n = realloc(in->members, cap * sizeof *n);
-        if (!n) {
-            json_in_fail(in, "out of memory");
-            return false;
-        }
-        in->members = n;
-        in->cmembers = cap;
+    if (grow_array((void **)&in->members, &in->cmembers, in->nmembers + 1, sizeof *in->members, 64) != 0) {
+        json_in_fail(in, "out of memory");
+        return false;
     }
     jmember *m = &in->members[in->nmembers++];
     m->key = key;

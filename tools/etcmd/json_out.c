@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/pyfloat.h"
+#include "common/pyjson_string.h"
 #include "etcmd/pyfmt.h"
 
 /* Indentation and separators of json.dumps(indent=1): every member or
@@ -56,9 +58,16 @@ static void close_c(jw *w, char bracket)
     sink_putc(w->s, bracket);
 }
 
+static void write_to_sink(void *s, const char *p, size_t n)
+{
+    sink_write(s, p, n);
+}
+
+/* Strings need not be UTF-8 (ET strings are bytes to the C library);
+ * surrogateescape keeps every byte, and json_in turns it back. */
 static void str(jw *w, const char *p)
 {
-    pyfmt_json_string(w->s, p, strlen(p));
+    pyjson_write_string(write_to_sink, w->s, p, strlen(p), PYJSON_SURROGATEESCAPE);
 }
 
 static void u64_str(jw *w, uint64_t v)
@@ -71,9 +80,10 @@ static void i64_str(jw *w, int64_t v)
     sink_printf(w->s, "\"%" PRId64 "\"", v);
 }
 
+/* Protobuf's JSON mapping writes NaN and the infinities as strings. */
 static void double_val(jw *w, double v)
 {
-    char buf[PYFMT_NUM_MAX];
+    char buf[PYFLOAT_MAX];
     if (isnan(v)) {
         sink_puts(w->s, "\"NaN\"");
         return;
@@ -82,13 +92,12 @@ static void double_val(jw *w, double v)
         sink_puts(w->s, v < 0 ? "\"-Infinity\"" : "\"Infinity\"");
         return;
     }
-    pyfmt_double(v, buf);
-    sink_puts(w->s, buf);
+    sink_write(w->s, buf, pyfloat_repr(v, buf));
 }
 
 static void float_val(jw *w, float v)
 {
-    char buf[PYFMT_NUM_MAX];
+    char buf[PYFLOAT_MAX];
     if (isnan(v) || isinf(v)) {
         double_val(w, v);
         return;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "et/et_item_size.h"
 #include "etcmd/pyfmt.h"
 
 static bool fail(jconv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,7 +74,7 @@ static bool integer_text(jconv *c, const jv *v, const char **text)
 
 static bool get_u64(jconv *c, const jv *v, uint64_t *out)
 {
-    const char *t;
+    const char *t = NULL;
     if (!integer_text(c, v, &t))
         return false;
     errno = 0;
@@ -86,7 +87,7 @@ static bool get_u64(jconv *c, const jv *v, uint64_t *out)
 
 static bool get_i64(jconv *c, const jv *v, int64_t *out)
 {
-    const char *t;
+    const char *t = NULL;
     if (!integer_text(c, v, &t))
         return false;
     errno = 0;
@@ -99,7 +100,7 @@ static bool get_i64(jconv *c, const jv *v, int64_t *out)
 
 static bool get_i32(jconv *c, const jv *v, int32_t *out)
 {
-    int64_t x;
+    int64_t x = 0;
     if (!get_i64(c, v, &x))
         return false;
     if (x < INT32_MIN || x > INT32_MAX)
@@ -110,7 +111,7 @@ static bool get_i32(jconv *c, const jv *v, int32_t *out)
 
 static bool get_u32(jconv *c, const jv *v, uint32_t *out)
 {
-    uint64_t x;
+    uint64_t x = 0;
     if (!get_u64(c, v, &x))
         return false;
     if (x > UINT32_MAX)
@@ -192,22 +193,6 @@ static bool get_bytes(jconv *c, const jv *v, vet_bytes *out)
 
 /* ---- lists -------------------------------------------------------------- */
 
-static size_t item_size(enum vet_value_kind kind)
-{
-    switch (kind) {
-    case VET_DOUBLE_LIST: return sizeof(double);
-    case VET_FLOAT_LIST: return sizeof(float);
-    case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST: return sizeof(int32_t);
-    case VET_UINT32_LIST: case VET_FIXED32_LIST: return sizeof(uint32_t);
-    case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST: return sizeof(int64_t);
-    case VET_UINT64_LIST: case VET_FIXED64_LIST: return sizeof(uint64_t);
-    case VET_BOOL_LIST: return sizeof(int);
-    case VET_STRING_LIST: return sizeof(const char *);
-    case VET_BYTES_LIST: return sizeof(vet_bytes);
-    default: return 0;
-    }
-}
-
 static bool list_item(jconv *c, enum vet_value_kind kind, const jv *v, void *items, size_t i)
 {
     switch (kind) {
@@ -250,7 +235,7 @@ static bool list_value(jconv *c, enum vet_value_kind kind, const jv *v, vet_list
     size_t old = path_push(c, ".values");
     if (values->kind != JV_ARRAY)
         return wrong_kind(c, values, "an array");
-    void *items = alloc(c, values->len, item_size(kind));
+    void *items = alloc(c, values->len, et_list_item_size(kind));
     if (!items)
         return false;
     for (size_t i = 0; i < values->len; i++) {

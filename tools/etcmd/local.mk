@@ -5,6 +5,7 @@ vimana_et_SOURCES += \
 	tools/etcmd/json_out.c tools/etcmd/json_out.h \
 	tools/etcmd/json_in.c tools/etcmd/json_in.h \
 	tools/etcmd/json_to_et.c tools/etcmd/json_to_et.h \
+	tools/etcmd/cmd_io.c tools/etcmd/cmd_io.h \
 	tools/etcmd/cmd_json.c \
 	tools/etcmd/cmd_generate.c \
 	tools/etcmd/cmd_validate.c \
@@ -12,6 +13,5 @@ vimana_et_SOURCES += \
 	tools/etcmd/cmd_dot.c \
 	tools/etcmd/cmd_stats.c \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
-	tools/etcmd/idmap.c tools/etcmd/idmap.h \
 	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
 	core/util/arena.c core/util/arena.h

@@ -3,26 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, n * size);
-    if (!p)
-        return -1;
-    *items = p;
-    *cap = n;
-    return 0;
-}
+#include "util/grow.h"
 
 int p2p_add(p2p_set *s, const p2p_entry *e, const char *name)
 {
     size_t len = strlen(name) + 1;
-    if (grow((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items) != 0 ||
-        grow((void **)&s->names, &s->names_cap, s->names_len + len, 1) != 0)
+    if (grow_array((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items, 64) != 0 ||
+        grow_array((void **)&s->names, &s->names_cap, s->names_len + len, 1, 64) != 0)
         return -1;
     p2p_entry *dst = &s->items[s->n];
     *dst = *e;

@@ -3,7 +3,6 @@
 pytorch_lib_sources = \
 	tools/pytorch/pt_error.c tools/pytorch/pt_error.h \
 	tools/pytorch/pt_strbuf.c tools/pytorch/pt_strbuf.h \
-	tools/pytorch/pt_idmap.c tools/pytorch/pt_idmap.h \
 	tools/pytorch/unicode_printable.c tools/pytorch/unicode_printable.h \
 	tools/pytorch/pyjson.c tools/pytorch/pyjson.h \
 	tools/pytorch/pyrepr.c tools/pytorch/pyrepr.h \

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pytorch/pt_idmap.h"
+#include "common/idmap.h"
 #include "pytorch/pyset.h"
 
 typedef struct sim_node {
@@ -67,9 +67,9 @@ static void sim_free(sim *s)
 /* Dense stream indices; a null stream is a stream of its own. */
 static int map_streams(sim *s, const pt_graph *g, const uint32_t *kept)
 {
-    pt_idmap ids;
+    idmap ids;
     uint32_t null_stream = PT_NONE;
-    if (pt_idmap_init(&ids, 16) != 0)
+    if (idmap_init(&ids, 16) != 0)
         return -1;
     for (uint32_t k = 0; k < s->n; k++) {
         const pt_chakra *c = &g->out[kept[k]];
@@ -82,9 +82,9 @@ static int map_streams(sim *s, const pt_graph *g, const uint32_t *kept)
                 null_stream = s->n_streams++;
             idx = null_stream;
         } else {
-            int put = pt_idmap_put(&ids, (uint64_t)c->stream, s->n_streams, &idx);
+            int put = idmap_put(&ids, (uint64_t)c->stream, s->n_streams, &idx);
             if (put < 0) {
-                pt_idmap_free(&ids);
+                idmap_free(&ids);
                 return -1;
             }
             if (put == 1)
@@ -92,7 +92,7 @@ static int map_streams(sim *s, const pt_graph *g, const uint32_t *kept)
         }
         s->nodes[k].stream = idx;
     }
-    pt_idmap_free(&ids);
+    idmap_free(&ids);
     return 0;
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 void pt_sb_init(pt_strbuf *sb)
 {
     sb->data = NULL;
@@ -35,19 +37,10 @@ static bool reserve(pt_strbuf *sb, size_t extra)
         sb->failed = true;
         return false;
     }
-    size_t need = sb->len + extra + 1;
-    if (need <= sb->cap)
-        return true;
-    size_t cap = sb->cap ? sb->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    char *p = realloc(sb->data, cap);
-    if (!p) {
+    if (grow_array((void **)&sb->data, &sb->cap, sb->len + extra + 1, 1, 64) != 0) {
         sb->failed = true;
         return false;
     }
-    sb->data = p;
-    sb->cap = cap;
     return true;
 }
 

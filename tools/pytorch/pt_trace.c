@@ -49,8 +49,8 @@ const char *pt_field_name(enum pt_field_id f)
 
 uint32_t pt_trace_find(const pt_trace *t, uint64_t id)
 {
-    uint32_t i = pt_idmap_get(&t->index_of, id);
-    return i == PT_IDMAP_NONE ? PT_NONE : i;
+    uint32_t i;
+    return idmap_get(&t->index_of, id, &i) ? i : PT_NONE;
 }
 
 const pj_value *pt_node_attr(const pt_node *n, const char *name)
@@ -70,7 +70,7 @@ void pt_trace_free(pt_trace *t)
 {
     pj_free(&t->doc);
     free(t->nodes);
-    pt_idmap_free(&t->index_of);
+    idmap_free(&t->index_of);
     free(t->by_id);
     free(t->child_off);
     free(t->child);
@@ -324,7 +324,7 @@ static int read_nodes(pt_trace *t, pt_error *err)
     if (count >= PT_NONE)
         return pt_fail(err, "%s: too many nodes (%zu)", t->path, count);
     t->nodes = malloc((count + 1) * sizeof *t->nodes);
-    if (!t->nodes || pt_idmap_init(&t->index_of, count) != 0)
+    if (!t->nodes || idmap_init(&t->index_of, count) != 0)
         return pt_fail(err, "%s: out of memory", t->path);
     t->n_nodes = (uint32_t)count;
     for (size_t i = 0; i < count; i++) {
@@ -332,7 +332,7 @@ static int read_nodes(pt_trace *t, pt_error *err)
         if (parse_node(t, i, pj_at(nodes, i), n, err) != 0)
             return -1;
         uint32_t first;
-        int put = pt_idmap_put(&t->index_of, n->id, (uint32_t)i, &first);
+        int put = idmap_put(&t->index_of, n->id, (uint32_t)i, &first);
         if (put < 0)
             return pt_fail(err, "%s: out of memory", t->path);
         if (put == 0)

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pytorch/pt_idmap.h"
+#include "common/idmap.h"
 #include "pytorch/pt_error.h"
 #include "pytorch/pyjson.h"
 
@@ -83,7 +83,7 @@ typedef struct pt_trace {
     pt_metadata meta;
     pt_node *nodes;          /* in JSON order */
     uint32_t n_nodes;
-    pt_idmap index_of;          /* id -> index into nodes */
+    idmap index_of;             /* id -> index into nodes */
     uint32_t *by_id;         /* node indices in ascending id order */
     uint32_t *child_off;     /* n_nodes + 1 offsets into child */
     uint32_t *child;         /* children of each node, ascending id */

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "common/utf8.h"
+#include "util/grow.h"
+
 /* Python's json module gives up near the interpreter's recursion limit. */
 #define PJ_MAX_DEPTH 1000
 
@@ -95,36 +98,6 @@ static int parse_value(parser *ps, pj_value *out);
 
 /* ---- strings ---------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (s[avail] is readable), or 0 if
- * invalid: overlong forms, surrogates and values above U+10FFFF are invalid,
- * as for Python's strict decoder. */
-static size_t utf8_sequence(const unsigned char *s, size_t avail)
-{
-    unsigned char c = s[0];
-    size_t n;
-    uint32_t cp, min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, cp = c & 0x1F, min = 0x80;
-    else if ((c & 0xF0) == 0xE0)
-        n = 3, cp = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, cp = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (avail < n)
-        return 0;
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 static int hex4(const char *p, uint32_t *out)
 {
     uint32_t v = 0;
@@ -139,26 +112,6 @@ static int hex4(const char *p, uint32_t *out)
     return 0;
 }
 
-static char *put_utf8(char *w, uint32_t cp)
-{
-    if (cp < 0x80) {
-        *w++ = (char)cp;
-    } else if (cp < 0x800) {
-        *w++ = (char)(0xC0 | (cp >> 6));
-        *w++ = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        *w++ = (char)(0xE0 | (cp >> 12));
-        *w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *w++ = (char)(0x80 | (cp & 0x3F));
-    } else {
-        *w++ = (char)(0xF0 | (cp >> 18));
-        *w++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-        *w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *w++ = (char)(0x80 | (cp & 0x3F));
-    }
-    return w;
-}
-
 /* Decodes a \uXXXX escape (and its low surrogate) at r; returns the bytes
  * consumed or 0 after reporting an error. */
 static size_t unicode_escape(parser *ps, char *r, char **w)
@@ -171,12 +124,12 @@ static size_t unicode_escape(parser *ps, char *r, char **w)
     if (u >= 0xDC00 && u <= 0xDFFF)
         return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
     if (u < 0xD800 || u > 0xDBFF) {
-        *w = put_utf8(*w, u);
+        *w += utf8_encode(u, *w);
         return 6;
     }
     if (ps->end - r < 12 || r[6] != '\\' || r[7] != 'u' || hex4(r + 8, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
         return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
-    *w = put_utf8(*w, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+    *w += utf8_encode(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00), *w);
     return 12;
 }
 
@@ -210,7 +163,10 @@ static int parse_string(parser *ps, const char **s, uint32_t *len)
             }
             continue;
         }
-        size_t n = utf8_sequence((const unsigned char *)r, (size_t)(ps->end - r));
+        /* Strict, as Python's decoder: overlong forms, surrogates and values
+         * above U+10FFFF are invalid. */
+        uint32_t cp;
+        size_t n = utf8_decode((const unsigned char *)r, (size_t)(ps->end - r), &cp);
         if (n == 0)
             return fail_at(ps, r, "invalid UTF-8");
         if (w != r)
@@ -326,28 +282,16 @@ static int parse_literal(parser *ps, pj_value *out)
 
 static int push_val(parser *ps, const pj_value *v)
 {
-    if (ps->n_vals == ps->cap_vals) {
-        size_t cap = ps->cap_vals ? ps->cap_vals * 2 : 256;
-        pj_value *nv = realloc(ps->vals, cap * sizeof *nv);
-        if (!nv)
-            return out_of_memory(ps);
-        ps->vals = nv;
-        ps->cap_vals = cap;
-    }
+    if (grow_array((void **)&ps->vals, &ps->cap_vals, ps->n_vals + 1, sizeof *ps->vals, 256) != 0)
+        return out_of_memory(ps);
     ps->vals[ps->n_vals++] = *v;
     return 0;
 }
 
 static int push_member(parser *ps, const char *key, uint32_t key_len)
 {
-    if (ps->n_mems == ps->cap_mems) {
-        size_t cap = ps->cap_mems ? ps->cap_mems * 2 : 256;
-        pj_member *nm = realloc(ps->mems, cap * sizeof *nm);
-        if (!nm)
-            return out_of_memory(ps);
-        ps->mems = nm;
-        ps->cap_mems = cap;
-    }
+    if (grow_array((void **)&ps->mems, &ps->cap_mems, ps->n_mems + 1, sizeof *ps->mems, 256) != 0)
+        return out_of_memory(ps);
     pj_member *m = &ps->mems[ps->n_mems++];
     memset(m, 0, sizeof *m);
     m->key = key;

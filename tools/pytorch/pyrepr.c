@@ -1,12 +1,11 @@
 #include "pytorch/pyrepr.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "common/pyfloat.h"
+#include "common/utf8.h"
 #include "pytorch/unicode_printable.h"
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -18,22 +17,12 @@ static const char hexdigits[] = "0123456789abcdef";
  * *invalid set, so the caller can still write something deterministic. */
 static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i, bool *invalid)
 {
-    unsigned char c = s[*i];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    *invalid = false;
-    if (n == 0 || *i + n > len) {
-        *invalid = true;
-        (*i)++;
-        return c;
-    }
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
-    for (size_t k = 1; k < n; k++) {
-        if ((s[*i + k] & 0xC0) != 0x80) {
-            *invalid = true;
-            (*i)++;
-            return c;
-        }
-        cp = (cp << 6) | (s[*i + k] & 0x3Fu);
+    uint32_t cp;
+    size_t n = utf8_decode(s + *i, len - *i, &cp);
+    *invalid = n == 0;
+    if (*invalid) {
+        cp = s[*i];
+        n = 1;
     }
     *i += n;
     return cp;
@@ -94,105 +83,10 @@ void pt_pyrepr_string(pt_strbuf *sb, const char *s, size_t len)
 
 /* ---- floats ------------------------------------------------------------- */
 
-/* A decimal candidate mantissa * 10^exp10. */
-typedef struct decimal {
-    uint64_t mantissa;
-    int exp10;
-} decimal;
-
-static bool round_trips(decimal d, double x)
-{
-    char buf[48];
-    snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)d.mantissa, d.exp10);
-    return strtod(buf, NULL) == x;
-}
-
-/* The `digits`-digit decimal nearest to x (x > 0, finite), from printf's
- * correctly rounded "%.*e". */
-static decimal nearest_decimal(double x, int digits)
-{
-    char buf[48];
-    snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
-    decimal d = {0, 0};
-    const char *p = buf;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            d.mantissa = d.mantissa * 10 + (uint64_t)(*p - '0');
-    int e = *p == 'e' ? atoi(p + 1) : 0;
-    d.exp10 = e - (digits - 1);
-    return d;
-}
-
-/* Shortest decimal that reads back as x, nearest to x among the shortest:
- * what CPython's repr() gets from dtoa mode 0. For each length, only the
- * correctly rounded candidate or its neighbour on the other side of x can
- * lie in x's rounding interval (the interval is narrower than two units in
- * the last place), so trying both is exact. */
-static decimal shortest_decimal(double x)
-{
-    for (int digits = 1; digits <= 17; digits++) {
-        decimal c = nearest_decimal(x, digits);
-        if (round_trips(c, x))
-            return c;
-        char buf[48];
-        snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)c.mantissa, c.exp10);
-        decimal other = c;
-        if (strtod(buf, NULL) < x)
-            other.mantissa++;
-        else
-            other.mantissa--;
-        if (other.mantissa > 0 && round_trips(other, x))
-            return other;
-    }
-    return nearest_decimal(x, 17); /* 17 digits always round-trip */
-}
-
 void pt_pyrepr_double(pt_strbuf *sb, double d)
 {
-    if (isnan(d)) {
-        pt_sb_puts(sb, "nan");
-        return;
-    }
-    if (signbit(d))
-        pt_sb_putc(sb, '-');
-    d = fabs(d);
-    if (isinf(d)) {
-        pt_sb_puts(sb, "inf");
-        return;
-    }
-    if (d == 0) {
-        pt_sb_puts(sb, "0.0");
-        return;
-    }
-    decimal dec = shortest_decimal(d);
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)dec.mantissa);
-    int decpt = n + dec.exp10; /* value = 0.DIGITS * 10^decpt */
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    if (decpt <= -4 || decpt > 16) {
-        /* d.ddde+XX, at least two exponent digits, no ".0" */
-        pt_sb_putc(sb, digits[0]);
-        if (n > 1) {
-            pt_sb_putc(sb, '.');
-            pt_sb_put(sb, digits + 1, (size_t)n - 1);
-        }
-        pt_sb_printf(sb, "e%c%02d", decpt - 1 < 0 ? '-' : '+', abs(decpt - 1));
-    } else if (decpt <= 0) {
-        pt_sb_puts(sb, "0.");
-        for (int k = 0; k < -decpt; k++)
-            pt_sb_putc(sb, '0');
-        pt_sb_put(sb, digits, (size_t)n);
-    } else if (decpt < n) {
-        pt_sb_put(sb, digits, (size_t)decpt);
-        pt_sb_putc(sb, '.');
-        pt_sb_put(sb, digits + decpt, (size_t)(n - decpt));
-    } else {
-        pt_sb_put(sb, digits, (size_t)n);
-        for (int k = n; k < decpt; k++)
-            pt_sb_putc(sb, '0');
-        pt_sb_puts(sb, ".0");
-    }
+    char text[PYFLOAT_MAX];
+    pt_sb_put(sb, text, pyfloat_repr(d, text));
 }
 
 /* ---- values ------------------------------------------------------------- */

@@ -1,8 +1,6 @@
 # `vimana-et timeline`: simulator log or `vimana --report` JSON ->
 # Chrome/Perfetto trace events (chakra_timeline_visualizer's job).
 timeline_sources = \
-	tools/timeline/pyfloat.c tools/timeline/pyfloat.h \
-	tools/timeline/json_text.c tools/timeline/json_text.h \
 	tools/timeline/trace_record.c tools/timeline/trace_record.h \
 	tools/timeline/node_category.c tools/timeline/node_category.h \
 	tools/timeline/open_events.c tools/timeline/open_events.h \

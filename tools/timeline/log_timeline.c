@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "timeline/json_text.h"
+#include "common/utf8.h"
 #include "timeline/node_category.h"
 #include "timeline/open_events.h"
 #include "timeline/ref_trace.h"
@@ -82,7 +82,7 @@ static int on_issue(converter *c, const trace_record *r)
     if (earlier)
         return fail_at_line(c, "node %llu on NPU %llu issued again before its callback (first issue at line %llu)",
                             (unsigned long long)r->node, (unsigned long long)r->npu, (unsigned long long)earlier->line);
-    if (!json_text_utf8_valid(r->name, r->name_len))
+    if (!utf8_valid(r->name, r->name_len))
         return fail_at_line(c, "the name of node %llu on NPU %llu is not valid UTF-8", (unsigned long long)r->node,
                             (unsigned long long)r->npu);
     node_category category = node_category_of(r->name, r->name_len, r->has_type, r->type);

@@ -4,8 +4,8 @@
  */
 #include "timeline/ref_trace.h"
 
-#include "timeline/json_text.h"
-#include "timeline/pyfloat.h"
+#include "common/pyfloat.h"
+#include "common/pyjson_string.h"
 
 void ref_trace_begin(ref_trace *t, FILE *f)
 {
@@ -18,14 +18,14 @@ void ref_trace_event(ref_trace *t, const ref_event *ev)
 {
     FILE *f = t->f;
     char ts[PYFLOAT_MAX], dur[PYFLOAT_MAX];
-    pyfloat_repr(ev->ts, ts);
-    pyfloat_repr(ev->dur, dur); /* written twice, formatted once */
+    pyfloat_json(ev->ts, ts);
+    pyfloat_json(ev->dur, dur); /* written twice, formatted once */
     if (t->any)
         fputs(", ", f);
     t->any = true;
     fprintf(f, "{\"pid\": %llu, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"ph\": \"X\", \"name\": ",
             (unsigned long long)ev->pid, ev->tid, ts, dur);
-    json_text_write_string(f, ev->name, ev->name_len);
+    pyjson_write_string(pyjson_write_to_file, f, ev->name, ev->name_len, 0);
     fprintf(f, ", \"args\": {\"%s\": %s}}", ev->args_key, dur);
 }
 

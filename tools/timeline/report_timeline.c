@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline/json_text.h"
+#include "common/pyjson_string.h"
+#include "util/grow.h"
 
 typedef struct {
     FILE *f;
@@ -52,7 +53,7 @@ static void put_micros(FILE *f, uint64_t ns)
 
 static void put_string(FILE *f, const char *s)
 {
-    json_text_write_string(f, s, strlen(s));
+    pyjson_write_string(pyjson_write_to_file, f, s, strlen(s), 0);
 }
 
 static void metadata(writer *w, uint64_t npu, long tid, const char *kind, const char *name)
@@ -101,7 +102,7 @@ static void slice(writer *w, uint64_t npu, size_t tid, const char *name, size_t 
 {
     begin_event(w);
     fputs("{\"name\":", w->f);
-    json_text_write_string(w->f, name, name_len);
+    pyjson_write_string(pyjson_write_to_file, w->f, name, name_len, 0);
     fprintf(w->f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", cat);
     put_micros(w->f, start);
     fputs(",\"dur\":", w->f);
@@ -119,13 +120,8 @@ static long take_lane(writer *w, uint64_t npu, uint64_t start, uint64_t end)
     while (lane < w->n_lanes && w->lane_end[lane] > start)
         lane++;
     if (lane == w->n_lanes) {
-        if (w->n_lanes == w->lanes_cap) {
-            size_t cap = w->lanes_cap ? w->lanes_cap * 2 : 4;
-            uint64_t *bigger = realloc(w->lane_end, cap * sizeof *bigger);
-            if (!bigger)
-                return -1;
-            w->lane_end = bigger, w->lanes_cap = cap;
-        }
+        if (grow_array((void **)&w->lane_end, &w->lanes_cap, w->n_lanes + 1, sizeof *w->lane_end, 4) != 0)
+            return -1;
         w->n_lanes++;
         char name[40] = "collectives";
         if (lane > 0)

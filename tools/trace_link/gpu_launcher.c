@@ -2,29 +2,29 @@
 
 #include <stdlib.h>
 
-#include "trace_link/int_map.h"
+#include "common/idmap.h"
 
 typedef struct launcher_index {
-    int_map by_correlation;   /* correlation -> launch call */
-    int_map ext_head;         /* External id -> first CPU op with it */
+    idmap by_correlation;   /* correlation -> launch call */
+    idmap ext_head;         /* External id -> first CPU op with it */
     uint32_t *ext_next;       /* next CPU op with the same External id */
 } launcher_index;
 
 static void index_free(launcher_index *x)
 {
-    int_map_free(&x->by_correlation);
-    int_map_free(&x->ext_head);
+    idmap_free(&x->by_correlation);
+    idmap_free(&x->ext_head);
     free(x->ext_next);
 }
 
 static int build_index(const kineto_trace *k, launcher_index *x, tl_diag *d)
 {
-    if (int_map_init(&x->by_correlation, k->n_launch) != 0 || int_map_init(&x->ext_head, k->n_cpu) != 0 ||
+    if (idmap_init(&x->by_correlation, k->n_launch) != 0 || idmap_init(&x->ext_head, k->n_cpu) != 0 ||
         !(x->ext_next = malloc((k->n_cpu ? k->n_cpu : 1) * sizeof *x->ext_next)))
         return tl_fail(d, "%s: out of memory", k->path);
     for (size_t i = 0; i < k->n_launch; i++) {
         bool inserted;
-        uint32_t *slot = int_map_upsert(&x->by_correlation, k->launch[i].correlation, &inserted);
+        uint32_t *slot = idmap_upsert(&x->by_correlation, k->launch[i].correlation, &inserted);
         if (!slot)
             return tl_fail(d, "%s: out of memory", k->path);
         if (!inserted)
@@ -40,7 +40,7 @@ static int build_index(const kineto_trace *k, launcher_index *x, tl_diag *d)
         if (!(k->cpu[i].flags & K_HAS_EXT))
             continue;
         bool inserted;
-        uint32_t *head = int_map_upsert(&x->ext_head, k->cpu[i].ext_id, &inserted);
+        uint32_t *head = idmap_upsert(&x->ext_head, k->cpu[i].ext_id, &inserted);
         if (!head)
             return tl_fail(d, "%s: out of memory", k->path);
         x->ext_next[i] = inserted ? K_NONE : *head;
@@ -60,7 +60,7 @@ static uint32_t by_external_id(const kineto_trace *k, const launcher_index *x, c
                                pynum t)
 {
     uint32_t first, best = K_NONE;
-    if (!(g->flags & K_HAS_EXT) || !int_map_get(&x->ext_head, g->ext_id, &first))
+    if (!(g->flags & K_HAS_EXT) || !idmap_get(&x->ext_head, g->ext_id, &first))
         return K_NONE;
     for (uint32_t i = first; i != K_NONE; i = x->ext_next[i]) {
         const k_cpu_op *op = &k->cpu[i];
@@ -75,17 +75,9 @@ static uint32_t by_external_id(const kineto_trace *k, const launcher_index *x, c
 /* The latest CPU op on `tid` started before `t`. */
 static uint32_t latest_on_thread(const kineto_trace *k, const k_gpu_op *g, uint32_t tid, pynum t)
 {
-    if (tid >= k->n_threads)
-        return K_NONE;
-    const uint32_t *ops = k->thread_ops + k->thread_begin[tid];
-    size_t lo = 0, hi = k->thread_begin[tid + 1] - k->thread_begin[tid];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pynum_cmp(k->cpu[ops[mid]].ts, t) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t n;
+    const uint32_t *ops = kineto_thread_ops(k, tid, &n);
+    size_t lo = kineto_ops_lower_bound(k, ops, n, t);
     while (lo > 0 && skipped(&k->cpu[ops[lo - 1]], g))
         lo--;
     return lo > 0 ? ops[lo - 1] : K_NONE;
@@ -102,7 +94,7 @@ int find_gpu_launchers(kineto_trace *k, launcher_stats *stats, tl_diag *d)
     for (size_t i = 0; i < k->n_gpu; i++) {
         k_gpu_op *g = &k->gpu[i];
         uint32_t call;
-        if (!int_map_get(&x.by_correlation, g->correlation, &call)) {
+        if (!idmap_get(&x.by_correlation, g->correlation, &call)) {
             stats->no_launch_call++;
             continue;
         }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 /* The layouts the Chakra converter parses (chakra-tools.md §7 step 2);
  * 1.1.1-chakra.1.0.0 is read like 1.1.1-chakra.0.0.4. */
 const char *const host_supported_schemas[] = {
@@ -113,11 +115,8 @@ static int read_node(host_parser *p, size_t index, host_node *node, node_fields 
     json_scan *s = &p->s;
     memset(f, 0, sizeof *f);
     memset(node, 0, sizeof *node);
-    if (js_peek(s) != '{') {
-        if (js_skip_value(s, NULL) != 0)
-            return -1;
-        return tl_fail(p->d, "%s: nodes[%zu] is not an object", p->h->path, index);
-    }
+    if (js_expect(s, '{', "nodes[%zu]", index) != 0)
+        return -1;
     node->off = s->pos;
     js_iter it;
     tl_span key;
@@ -170,12 +169,7 @@ static int read_nodes(host_parser *p)
 {
     json_scan *s = &p->s;
     js_iter it;
-    if (js_peek(s) != '[') {
-        if (js_skip_value(s, NULL) != 0)
-            return -1;
-        return tl_fail(p->d, "%s: 'nodes' is not an array", p->h->path);
-    }
-    if (js_array_begin(s, &it) != 0)
+    if (js_expect(s, '[', "'nodes'") != 0 || js_array_begin(s, &it) != 0)
         return -1;
     int more;
     while ((more = js_array_next(s, &it)) == 1) {
@@ -192,14 +186,8 @@ static int read_nodes(host_parser *p)
 static int add_member(host_parser *p, tl_span key, tl_span value, size_t *cap)
 {
     host_trace *h = p->h;
-    if (h->n_members == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 16;
-        host_member *m = realloc(h->members, ncap * sizeof *m);
-        if (!m)
-            return tl_fail(p->d, "%s: out of memory", h->path);
-        h->members = m;
-        *cap = ncap;
-    }
+    if (grow_array((void **)&h->members, cap, h->n_members + 1, sizeof *h->members, 16) != 0)
+        return tl_fail(p->d, "%s: out of memory", h->path);
     h->members[h->n_members].key = key;
     h->members[h->n_members].value = value;
     h->n_members++;
@@ -214,12 +202,7 @@ static int read_top_level(host_parser *p, bool *has_nodes, bool *has_schema)
     tl_span key;
     size_t cap = 0;
     int r;
-    if (js_peek(s) != '{') {
-        if (js_skip_value(s, NULL) != 0)
-            return -1;
-        return tl_fail(p->d, "%s: the top-level JSON value is not an object", h->path);
-    }
-    if (js_object_begin(s, &it) != 0)
+    if (js_expect(s, '{', "the top-level JSON value") != 0 || js_object_begin(s, &it) != 0)
         return -1;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         tl_span value;

@@ -2,20 +2,6 @@
 
 #include <stdlib.h>
 
-/* First position in a thread's ts-ordered list whose ts is >= t. */
-static size_t lower_bound(const kineto_trace *k, const uint32_t *ops, size_t n, pynum t)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pynum_cmp(k->cpu[ops[mid]].ts, t) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The reference's find_last_cpu_node_before_timestamp: the first op (in
  * thread order, then op order) having the largest ts below `t`, that ts
  * being above 0, in any thread but `exclude`. Returns an op index or
@@ -29,15 +15,15 @@ static uint32_t latest_before(const kineto_trace *k, const uint32_t *threads_by_
         uint32_t u = threads_by_rank[r];
         if (u == exclude)
             continue;
-        const uint32_t *ops = k->thread_ops + k->thread_begin[u];
-        size_t n = k->thread_begin[u + 1] - k->thread_begin[u];
-        size_t below = lower_bound(k, ops, n, t);
+        size_t n;
+        const uint32_t *ops = kineto_thread_ops(k, u, &n);
+        size_t below = kineto_ops_lower_bound(k, ops, n, t);
         if (below == 0)
             continue;
         pynum ts = k->cpu[ops[below - 1]].ts;
         if (pynum_cmp(ts, best_ts) <= 0)
             continue;
-        best = ops[lower_bound(k, ops, n, ts)];
+        best = ops[kineto_ops_lower_bound(k, ops, n, ts)];
         best_ts = ts;
     }
     return best;
@@ -57,8 +43,8 @@ int inter_thread_deps(kineto_trace *k, tl_diag *d)
     const pynum gap = pynum_int(INTER_THREAD_GAP_US);
     bool overflow = false;
     for (uint32_t t = 0; t < k->n_threads; t++) {
-        const uint32_t *ops = k->thread_ops + k->thread_begin[t];
-        size_t n = k->thread_begin[t + 1] - k->thread_begin[t];
+        size_t n;
+        const uint32_t *ops = kineto_thread_ops(k, t, &n);
         bool have_dep = false;
         int64_t dep_rf = 0;
         for (size_t i = 0; i < n; i++) {

@@ -1,7 +1,11 @@
 #include "trace_link/json_scan.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/utf8.h"
 
 void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_diag *d)
 {
@@ -23,6 +27,20 @@ void js_line_col(const char *buf, size_t len, size_t off, size_t *line, size_t *
     }
     *line = l;
     *col = off - start + 1;
+}
+
+int js_expect(json_scan *s, char open, const char *what, ...)
+{
+    if (js_peek(s) == open)
+        return 0;
+    if (js_skip_value(s, NULL) != 0)
+        return -1;
+    char text[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(text, sizeof text, what, ap);
+    va_end(ap);
+    return tl_fail(s->diag, "%s: %s is not %s", s->path, text, open == '[' ? "an array" : "an object");
 }
 
 int js_fail_at(json_scan *s, size_t at, const char *what)
@@ -47,39 +65,6 @@ unsigned js_hex4(const char *p)
         v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
     }
     return v;
-}
-
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. The
- * reference decodes its input as strict UTF-8, so overlong forms, encoded
- * surrogates and code points above U+10FFFF are rejected as it does. */
-static size_t utf8_length(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0];
-    size_t n;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if ((size_t)(end - p) < n)
-        return 0;
-    unsigned cp = c & (0xff >> (n + 1));
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
 }
 
 /* Bytes that end the fast path inside a string. */
@@ -117,7 +102,9 @@ int js_string(json_scan *s, tl_span *content)
         } else if (c < 0x20) {
             return js_fail_at(s, p, "control character in string");
         } else {
-            size_t n = utf8_length(b + p, b + s->len);
+            /* The reference decodes its input as strict UTF-8. */
+            uint32_t cp;
+            size_t n = utf8_decode(b + p, s->len - p, &cp);
             if (!n)
                 return js_fail_at(s, p, "invalid UTF-8 in string");
             p += n;

@@ -82,6 +82,12 @@ int js_array_next(json_scan *s, js_iter *it);
 /* Only whitespace may follow the top-level value. */
 int js_finish(json_scan *s);
 
+/* Returns 0 when the next value opens with `open` ('[' or '{'). Otherwise
+ * reads past it (so a syntax error inside is the one reported) and fails
+ * with "PATH: WHAT is not an array" (or "an object"), WHAT formatted from
+ * `what` and the arguments. */
+int js_expect(json_scan *s, char open, const char *what, ...) __attribute__((format(printf, 3, 4)));
+
 /* Slow path of js_span_equals: the content has escapes. */
 bool js_span_equals_escaped(const char *buf, tl_span span, const char *text);
 

@@ -1,11 +1,13 @@
 #include "trace_link/kineto_trace.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace_link/span_intern.h"
 #include "trace_link/ts_sort.h"
+#include "util/grow.h"
 
 /* Runtime/driver calls that launch a GPU op (the reference's list,
  * chakra-tools.md §6 step 2). */
@@ -276,30 +278,32 @@ static int thread_of(kineto_parser *p, size_t index, const event_fields *e, uint
     return 0;
 }
 
-/* Room for one more element: the array itself, a larger copy, or NULL
- * (the old array untouched) when out of memory. */
-static void *reserve(void *array, size_t count, size_t *cap, size_t elem)
+/* A zeroed record after the n of *items (room for *cap), which grows as
+ * needed; NULL after reporting out of memory. The caller counts it. */
+static void *new_record(kineto_parser *p, void **items, size_t n, size_t *cap, size_t size)
 {
-    if (count < *cap)
-        return array;
-    size_t ncap = *cap ? *cap * 2 : 4096;
-    void *n = realloc(array, ncap * elem);
-    if (n)
-        *cap = ncap;
-    return n;
+    if (grow_array(items, cap, n + 1, size, 4096) != 0) {
+        tl_fail(p->d, "%s: out of memory", p->k->path);
+        return NULL;
+    }
+    void *record = (char *)*items + n * size;
+    memset(record, 0, size);
+    return record;
+}
+
+/* The ts and dur of an event that has a duration. */
+static int ts_and_dur(kineto_parser *p, size_t index, const event_fields *e, pynum *ts, pynum *dur)
+{
+    if (time_field(p, index, e, &e->ts, "ts", false, ts) != 0)
+        return -1;
+    return time_field(p, index, e, &e->dur, "dur", true, dur);
 }
 
 static int add_cpu_op(kineto_parser *p, size_t index, const event_fields *e)
 {
     kineto_trace *k = p->k;
-    k_cpu_op *grown = reserve(k->cpu, k->n_cpu, &p->cap_cpu, sizeof *grown);
-    if (!grown)
-        return tl_fail(p->d, "%s: out of memory", k->path);
-    k->cpu = grown;
-    k_cpu_op *op = &k->cpu[k->n_cpu];
-    memset(op, 0, sizeof *op);
-    if (time_field(p, index, e, &e->ts, "ts", false, &op->ts) != 0 ||
-        time_field(p, index, e, &e->dur, "dur", true, &op->dur) != 0 || thread_of(p, index, e, &op->tid) != 0)
+    k_cpu_op *op = new_record(p, (void **)&k->cpu, k->n_cpu, &p->cap_cpu, sizeof *op);
+    if (!op || ts_and_dur(p, index, e, &op->ts, &op->dur) != 0 || thread_of(p, index, e, &op->tid) != 0)
         return -1;
     int rc = int_arg(p, index, e, &e->rf, "Record function id", &op->rf_id);
     if (rc < 0)
@@ -326,12 +330,8 @@ static int add_cpu_op(kineto_parser *p, size_t index, const event_fields *e)
 static int add_launch(kineto_parser *p, size_t index, const event_fields *e)
 {
     kineto_trace *k = p->k;
-    k_launch *grown = reserve(k->launch, k->n_launch, &p->cap_launch, sizeof *grown);
-    if (!grown)
-        return tl_fail(p->d, "%s: out of memory", k->path);
-    k->launch = grown;
-    k_launch *op = &k->launch[k->n_launch];
-    if (time_field(p, index, e, &e->ts, "ts", false, &op->ts) != 0 || thread_of(p, index, e, &op->tid) != 0)
+    k_launch *op = new_record(p, (void **)&k->launch, k->n_launch, &p->cap_launch, sizeof *op);
+    if (!op || time_field(p, index, e, &e->ts, "ts", false, &op->ts) != 0 || thread_of(p, index, e, &op->tid) != 0)
         return -1;
     int rc = int_arg(p, index, e, &e->corr, "correlation", &op->correlation);
     if (rc < 0)
@@ -346,14 +346,8 @@ static int add_launch(kineto_parser *p, size_t index, const event_fields *e)
 static int add_gpu_op(kineto_parser *p, size_t index, const event_fields *e, bool is_memcpy)
 {
     kineto_trace *k = p->k;
-    k_gpu_op *grown = reserve(k->gpu, k->n_gpu, &p->cap_gpu, sizeof *grown);
-    if (!grown)
-        return tl_fail(p->d, "%s: out of memory", k->path);
-    k->gpu = grown;
-    k_gpu_op *op = &k->gpu[k->n_gpu];
-    memset(op, 0, sizeof *op);
-    if (time_field(p, index, e, &e->ts, "ts", false, &op->ts) != 0 ||
-        time_field(p, index, e, &e->dur, "dur", true, &op->dur) != 0)
+    k_gpu_op *op = new_record(p, (void **)&k->gpu, k->n_gpu, &p->cap_gpu, sizeof *op);
+    if (!op || ts_and_dur(p, index, e, &op->ts, &op->dur) != 0)
         return -1;
     op->correlation = -1;
     op->ext_id = -1;
@@ -386,14 +380,8 @@ static int add_gpu_op(kineto_parser *p, size_t index, const event_fields *e, boo
 static int add_sync(kineto_parser *p, size_t index, const event_fields *e, bool device_wide)
 {
     kineto_trace *k = p->k;
-    k_sync *grown = reserve(k->sync, k->n_sync, &p->cap_sync, sizeof *grown);
-    if (!grown)
-        return tl_fail(p->d, "%s: out of memory", k->path);
-    k->sync = grown;
-    k_sync *op = &k->sync[k->n_sync];
-    memset(op, 0, sizeof *op);
-    if (time_field(p, index, e, &e->ts, "ts", false, &op->ts) != 0 ||
-        time_field(p, index, e, &e->dur, "dur", true, &op->dur) != 0 || thread_of(p, index, e, &op->tid) != 0)
+    k_sync *op = new_record(p, (void **)&k->sync, k->n_sync, &p->cap_sync, sizeof *op);
+    if (!op || ts_and_dur(p, index, e, &op->ts, &op->dur) != 0 || thread_of(p, index, e, &op->tid) != 0)
         return -1;
     op->device_wide = device_wide;
     if (e->stream.present && !js_span_is_null(p->s.buf, e->stream.span))
@@ -443,12 +431,7 @@ static int read_events(kineto_parser *p)
 {
     json_scan *s = &p->s;
     js_iter it;
-    if (js_peek(s) != '[') {
-        if (js_skip_value(s, NULL) != 0)
-            return -1;
-        return tl_fail(p->d, "%s: 'traceEvents' is not an array", p->k->path);
-    }
-    if (js_array_begin(s, &it) != 0)
+    if (js_expect(s, '[', "'traceEvents'") != 0 || js_array_begin(s, &it) != 0)
         return -1;
     int more;
     event_fields e;
@@ -456,12 +439,8 @@ static int read_events(kineto_parser *p)
         size_t index = p->k->n_events++;
         if (index >= UINT32_MAX)
             return tl_fail(p->d, "%s: more than 4294967294 events", p->k->path);
-        if (js_peek(s) != '{') {
-            if (js_skip_value(s, NULL) != 0)
-                return -1;
-            return tl_fail(p->d, "%s: traceEvents[%zu] is not an object", p->k->path, index);
-        }
-        if (read_event(s, &e) != 0 || classify(p, index, &e) != 0)
+        if (js_expect(s, '{', "traceEvents[%zu]", index) != 0 || read_event(s, &e) != 0 ||
+            classify(p, index, &e) != 0)
             return -1;
     }
     return more;
@@ -497,12 +476,7 @@ static int read_top_level(kineto_parser *p)
     tl_span key;
     bool has_events = false;
     int r;
-    if (js_peek(s) != '{') {
-        if (js_skip_value(s, NULL) != 0)
-            return -1;
-        return tl_fail(p->d, "%s: the top-level JSON value is not an object", p->k->path);
-    }
-    if (js_object_begin(s, &it) != 0)
+    if (js_expect(s, '{', "the top-level JSON value") != 0 || js_object_begin(s, &it) != 0)
         return -1;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         int rc;
@@ -526,47 +500,35 @@ static int read_top_level(kineto_parser *p)
 
 /* --- ordering ----------------------------------------------------------- */
 
-static int sort_cpu_ops(kineto_trace *k, tl_diag *d)
+/* Sorts `n` records of `size` bytes (CPU or GPU ops) by their pynum at
+ * offset `ts_at`, ties in file order (their uint32_t seq at `seq_at`), as
+ * the reference's stable sort on ts does. */
+static int sort_by_ts(const kineto_trace *k, void **records, size_t n, size_t size, size_t ts_at, size_t seq_at,
+                      tl_diag *d)
 {
-    if (k->n_cpu == 0)
+    if (n == 0)
         return 0;
-    ts_key *keys = malloc(k->n_cpu * sizeof *keys);
-    k_cpu_op *sorted = malloc(k->n_cpu * sizeof *sorted);
+    const char *in = *records;
+    ts_key *keys = malloc(n * sizeof *keys);
+    char *sorted = malloc(n * size);
     if (!keys || !sorted) {
         free(keys);
         free(sorted);
         return tl_fail(d, "%s: out of memory", k->path);
     }
-    for (size_t i = 0; i < k->n_cpu; i++)
-        keys[i] = (ts_key){k->cpu[i].ts, pynum_int(0), k->cpu[i].seq, (uint32_t)i};
-    ts_keys_sort(keys, k->n_cpu);
-    for (size_t i = 0; i < k->n_cpu; i++)
-        sorted[i] = k->cpu[keys[i].index];
-    free(keys);
-    free(k->cpu);
-    k->cpu = sorted;
-    return 0;
-}
-
-static int sort_gpu_ops(kineto_trace *k, tl_diag *d)
-{
-    if (k->n_gpu == 0)
-        return 0;
-    ts_key *keys = malloc(k->n_gpu * sizeof *keys);
-    k_gpu_op *sorted = malloc(k->n_gpu * sizeof *sorted);
-    if (!keys || !sorted) {
-        free(keys);
-        free(sorted);
-        return tl_fail(d, "%s: out of memory", k->path);
+    for (size_t i = 0; i < n; i++) {
+        ts_key *key = &keys[i];
+        memcpy(&key->primary, in + i * size + ts_at, sizeof key->primary);
+        memcpy(&key->order, in + i * size + seq_at, sizeof key->order);
+        key->secondary = pynum_int(0);
+        key->index = (uint32_t)i;
     }
-    for (size_t i = 0; i < k->n_gpu; i++)
-        keys[i] = (ts_key){k->gpu[i].ts, pynum_int(0), k->gpu[i].seq, (uint32_t)i};
-    ts_keys_sort(keys, k->n_gpu);
-    for (size_t i = 0; i < k->n_gpu; i++)
-        sorted[i] = k->gpu[keys[i].index];
+    ts_keys_sort(keys, n);
+    for (size_t i = 0; i < n; i++)
+        memcpy(sorted + i * size, in + keys[i].index * size, size);
     free(keys);
-    free(k->gpu);
-    k->gpu = sorted;
+    free(*records);
+    *records = sorted;
     return 0;
 }
 
@@ -619,9 +581,35 @@ int kineto_trace_load(kineto_trace *k, const char *path, tl_diag *d)
     span_intern_free(&p.threads);
     if (rc != 0)
         return -1;
-    if (sort_cpu_ops(k, d) != 0 || sort_gpu_ops(k, d) != 0)
+    if (sort_by_ts(k, (void **)&k->cpu, k->n_cpu, sizeof *k->cpu, offsetof(k_cpu_op, ts),
+                   offsetof(k_cpu_op, seq), d) != 0 ||
+        sort_by_ts(k, (void **)&k->gpu, k->n_gpu, sizeof *k->gpu, offsetof(k_gpu_op, ts),
+                   offsetof(k_gpu_op, seq), d) != 0)
         return -1;
     return index_threads(k, n_threads, d);
+}
+
+const uint32_t *kineto_thread_ops(const kineto_trace *k, uint32_t tid, size_t *n)
+{
+    if (tid >= k->n_threads) {
+        *n = 0;
+        return k->thread_ops;
+    }
+    *n = k->thread_begin[tid + 1] - k->thread_begin[tid];
+    return k->thread_ops + k->thread_begin[tid];
+}
+
+size_t kineto_ops_lower_bound(const kineto_trace *k, const uint32_t *ops, size_t n, pynum t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pynum_cmp(k->cpu[ops[mid]].ts, t) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 void kineto_trace_free(kineto_trace *k)

@@ -104,4 +104,11 @@ void kineto_trace_free(kineto_trace *k);
 /* Printable name of an event ("" when absent), at most `max` bytes. */
 int kineto_name_width(uint32_t len, int max);
 
+/* The CPU ops of thread `tid` (indices into cpu, in ts order); *n gets
+ * their number, 0 for a tid that has no CPU op. */
+const uint32_t *kineto_thread_ops(const kineto_trace *k, uint32_t tid, size_t *n);
+/* Position of the first of ops[0..n) (CPU ops in ts order) whose ts is
+ * not below t; n when there is none. */
+size_t kineto_ops_lower_bound(const kineto_trace *k, const uint32_t *ops, size_t n, pynum t);
+
 #endif

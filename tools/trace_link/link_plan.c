@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_link/int_map.h"
+#include "common/idmap.h"
+#include "util/grow.h"
 
 /* Host nodes that have no Kineto counterpart (the observer's process and
  * thread roots, ProfilerStep which the reference drops from Kineto, the
@@ -53,12 +54,12 @@ static int alloc_arrays(link_plan *p, const host_trace *h, const kineto_trace *k
  * here; ids are assigned later). */
 static int match_ops(link_plan *p, const host_trace *h, kineto_trace *k, tl_diag *d)
 {
-    int_map by_rf;
-    if (int_map_init(&by_rf, k->n_cpu_with_rf) != 0)
+    idmap by_rf;
+    if (idmap_init(&by_rf, k->n_cpu_with_rf) != 0)
         return tl_fail(d, "out of memory");
     for (size_t i = 0; i < k->n_cpu; i++)
-        if ((k->cpu[i].flags & K_HAS_RF) && int_map_put(&by_rf, k->cpu[i].rf_id, (uint32_t)i) != 0) {
-            int_map_free(&by_rf);
+        if ((k->cpu[i].flags & K_HAS_RF) && idmap_set(&by_rf, k->cpu[i].rf_id, (uint32_t)i) != 0) {
+            idmap_free(&by_rf);
             return tl_fail(d, "out of memory");
         }
     for (size_t i = 0; i < h->n_nodes; i++) {
@@ -70,7 +71,7 @@ static int match_ops(link_plan *p, const host_trace *h, kineto_trace *k, tl_diag
             continue;
         p->stats.rf_nodes++;
         uint32_t op;
-        if (!int_map_get(&by_rf, n->rf_id, &op)) {
+        if (!idmap_get(&by_rf, n->rf_id, &op)) {
             if (!annotation_node(h, n))
                 p->stats.unlinked_ops++;
             continue;
@@ -82,11 +83,11 @@ static int match_ops(link_plan *p, const host_trace *h, kineto_trace *k, tl_diag
         p->kop[i] = op;
         k->cpu[op].host = (uint32_t)i;
         uint32_t dep;
-        if ((k->cpu[op].flags & K_HAS_INTER) && int_map_get(&by_rf, k->cpu[op].inter_rf, &dep) &&
+        if ((k->cpu[op].flags & K_HAS_INTER) && idmap_get(&by_rf, k->cpu[op].inter_rf, &dep) &&
             k->cpu[dep].host != K_NONE)
             p->inter_dep[i] = k->cpu[dep].host;
     }
-    int_map_free(&by_rf);
+    idmap_free(&by_rf);
     return 0;
 }
 
@@ -185,16 +186,16 @@ static uint32_t gpu_count(const link_plan *p, uint32_t op)
 static int number_nodes(link_plan *p, const host_trace *h, const kineto_trace *k, int64_t *first_node,
                         tl_diag *d)
 {
-    int_map by_old;
-    if (int_map_init(&by_old, h->n_nodes) != 0)
+    idmap by_old;
+    if (idmap_init(&by_old, h->n_nodes) != 0)
         return tl_fail(d, "out of memory");
     int64_t next = 0;
     for (size_t c = 0; c < k->n_cpu; c++)
         first_node[c] = LINK_NO_ID;
     for (size_t i = 0; i < h->n_nodes; i++) {
         p->new_id[i] = next;
-        if (int_map_put(&by_old, h->nodes[i].id, (uint32_t)i) != 0) {
-            int_map_free(&by_old);
+        if (idmap_set(&by_old, h->nodes[i].id, (uint32_t)i) != 0) {
+            idmap_free(&by_old);
             return tl_fail(d, "out of memory");
         }
         next++;
@@ -210,9 +211,9 @@ static int number_nodes(link_plan *p, const host_trace *h, const kineto_trace *k
      * output order, one per distinct value. */
     p->stats.out_nodes = (size_t)next;
     const int64_t fresh_base = next;
-    int_map fresh;
-    if (int_map_init(&fresh, 16) != 0) {
-        int_map_free(&by_old);
+    idmap fresh;
+    if (idmap_init(&fresh, 16) != 0) {
+        idmap_free(&by_old);
         return tl_fail(d, "out of memory");
     }
     int rc = 0;
@@ -220,12 +221,12 @@ static int number_nodes(link_plan *p, const host_trace *h, const kineto_trace *k
         if (!(h->nodes[i].flags & HOST_HAS_CTRL_DEPS))
             continue;
         uint32_t target;
-        if (int_map_get(&by_old, h->nodes[i].ctrl_deps, &target)) {
+        if (idmap_get(&by_old, h->nodes[i].ctrl_deps, &target)) {
             p->new_ctrl_deps[i] = p->new_id[target];
             continue;
         }
         bool inserted;
-        uint32_t *slot = int_map_upsert(&fresh, h->nodes[i].ctrl_deps, &inserted);
+        uint32_t *slot = idmap_upsert(&fresh, h->nodes[i].ctrl_deps, &inserted);
         if (!slot) {
             rc = tl_fail(d, "out of memory");
             break;
@@ -237,8 +238,8 @@ static int number_nodes(link_plan *p, const host_trace *h, const kineto_trace *k
     for (size_t i = 0; i < h->n_nodes; i++)
         if (p->inter_dep[i] != LINK_NO_ID)
             p->inter_dep[i] = p->new_id[p->inter_dep[i]];
-    int_map_free(&fresh);
-    int_map_free(&by_old);
+    idmap_free(&fresh);
+    idmap_free(&by_old);
     return rc;
 }
 
@@ -284,14 +285,9 @@ static int resolve_sync(link_plan *p, const host_trace *h, const kineto_trace *k
                 p->stats.sync_dropped++;
                 continue;
             }
-            if (p->n_sync == cap) {
-                cap = cap ? cap * 2 : 64;
-                sync_ref *n = realloc(p->sync, cap * sizeof *n);
-                if (!n) {
-                    free(pos);
-                    return tl_fail(d, "out of memory");
-                }
-                p->sync = n;
+            if (grow_array((void **)&p->sync, &cap, p->n_sync + 1, sizeof *p->sync, 64) != 0) {
+                free(pos);
+                return tl_fail(d, "out of memory");
             }
             p->sync[p->n_sync++] = (sync_ref){(uint32_t)i, first_node[launcher] + 1 + pos[g]};
         }

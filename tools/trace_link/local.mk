@@ -7,7 +7,6 @@ trace_link_sources = \
 	tools/trace_link/pynum.c tools/trace_link/pynum.h \
 	tools/trace_link/json_scan.c tools/trace_link/json_scan.h \
 	tools/trace_link/py_json_out.c tools/trace_link/py_json_out.h \
-	tools/trace_link/int_map.c tools/trace_link/int_map.h \
 	tools/trace_link/span_intern.c tools/trace_link/span_intern.h \
 	tools/trace_link/ts_sort.c tools/trace_link/ts_sort.h \
 	tools/trace_link/host_trace.c tools/trace_link/host_trace.h \

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "trace_link/json_scan.h"
+#include "common/pyjson_string.h"
 
 #define OUT_BUFFER_SIZE (1u << 20)
 
@@ -163,95 +163,14 @@ void tl_out_pynum(tl_out *o, pynum v)
     tl_out_bytes(o, text, n);
 }
 
-/* One UTF-16 code unit (or BMP character) as json.dump(ensure_ascii) writes
- * it. */
-static void put_unit(tl_out *o, unsigned u)
+static void write_to_out(void *o, const char *p, size_t n)
 {
-    switch (u) {
-    case '"': tl_out_bytes(o, "\\\"", 2); return;
-    case '\\': tl_out_bytes(o, "\\\\", 2); return;
-    case '\b': tl_out_bytes(o, "\\b", 2); return;
-    case '\f': tl_out_bytes(o, "\\f", 2); return;
-    case '\n': tl_out_bytes(o, "\\n", 2); return;
-    case '\r': tl_out_bytes(o, "\\r", 2); return;
-    case '\t': tl_out_bytes(o, "\\t", 2); return;
-    default: break;
-    }
-    if (u >= 0x20 && u <= 0x7e) {
-        tl_out_char(o, (char)u);
-        return;
-    }
-    char text[8];
-    snprintf(text, sizeof text, "\\u%04x", u);
-    tl_out_bytes(o, text, 6);
-}
-
-static void put_code_point(tl_out *o, unsigned cp)
-{
-    if (cp < 0x10000) {
-        put_unit(o, cp);
-        return;
-    }
-    cp -= 0x10000;
-    put_unit(o, 0xd800 + (cp >> 10));
-    put_unit(o, 0xdc00 + (cp & 0x3ff));
-}
-
-/* Decodes the (validated) UTF-8 sequence at p; returns its length. */
-static size_t utf8_decode(const unsigned char *p, unsigned *cp)
-{
-    unsigned char c = p[0];
-    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-    unsigned v = c & (0xff >> (n + 1));
-    for (size_t i = 1; i < n; i++)
-        v = v << 6 | (p[i] & 0x3f);
-    *cp = v;
-    return n;
-}
-
-static bool plain_ascii(const char *raw, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        if (c < 0x20 || c > 0x7e || c == '\\')
-            return false;
-    }
-    return true;
+    tl_out_bytes(o, p, n);
 }
 
 void tl_out_py_string(tl_out *o, const char *raw, size_t len)
 {
-    tl_out_char(o, '"');
-    if (plain_ascii(raw, len)) {
-        tl_out_bytes(o, raw, len);
-        tl_out_char(o, '"');
-        return;
-    }
-    const unsigned char *p = (const unsigned char *)raw, *end = p + len;
-    while (p < end) {
-        unsigned char c = *p;
-        if (c == '\\') {
-            char e = (char)p[1];
-            if (e == 'u') {
-                /* Python joins a surrogate pair into one character and
-                 * splits it again on output, so each unit maps to itself. */
-                put_unit(o, js_hex4((const char *)p + 2));
-                p += 6;
-                continue;
-            }
-            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-            put_unit(o, (unsigned char)to[strchr(from, e) - from]);
-            p += 2;
-        } else if (c < 0x80) {
-            put_unit(o, c);
-            p++;
-        } else {
-            unsigned cp;
-            p += utf8_decode(p, &cp);
-            put_code_point(o, cp);
-        }
-    }
-    tl_out_char(o, '"');
+    pyjson_write_string(write_to_out, o, raw, len, PYJSON_ESCAPED_INPUT);
 }
 
 /* End of the string whose opening quote is at raw[p]: index of the closing

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/pyfloat.h"
+
 typedef struct pynum {
     union {
         int64_t i;
@@ -24,8 +26,8 @@ typedef struct pynum {
     bool is_float;
 } pynum;
 
-/* Longest text pynum_format writes, NUL included. */
-#define PYNUM_TEXT_MAX 32
+/* Longest text pynum_format writes, NUL included (an int64 needs 21). */
+#define PYNUM_TEXT_MAX PYFLOAT_MAX
 
 static inline pynum pynum_int(int64_t i)
 {
@@ -48,8 +50,5 @@ bool pynum_is_finite(pynum a);
 /* Writes repr() of the value (json.dump spelling for inf/nan) into buf
  * (PYNUM_TEXT_MAX bytes); returns the length. */
 size_t pynum_format(pynum a, char *buf);
-/* repr() of a double, as Python prints floats: shortest round-trip digits,
- * "1.0", "0.0001", "1e-05", "1e+16", "Infinity", "NaN". */
-size_t py_float_repr(double x, char *buf);
 
 #endif

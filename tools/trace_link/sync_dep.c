@@ -5,6 +5,7 @@
 
 #include "trace_link/span_intern.h"
 #include "trace_link/ts_sort.h"
+#include "util/grow.h"
 
 /* GPU ops grouped by stream, each group ordered by end time. */
 typedef struct stream_index {
@@ -78,17 +79,9 @@ static const ts_key *last_ending_within(const stream_index *x, size_t s, pynum f
 /* First CPU op of thread tid starting at or after t, or K_NONE. */
 static uint32_t first_cpu_op_from(const kineto_trace *k, uint32_t tid, pynum t)
 {
-    if (tid >= k->n_threads)
-        return K_NONE;
-    const uint32_t *ops = k->thread_ops + k->thread_begin[tid];
-    size_t lo = 0, n = k->thread_begin[tid + 1] - k->thread_begin[tid], hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pynum_cmp(k->cpu[ops[mid]].ts, t) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t n;
+    const uint32_t *ops = kineto_thread_ops(k, tid, &n);
+    size_t lo = kineto_ops_lower_bound(k, ops, n, t);
     return lo < n ? ops[lo] : K_NONE;
 }
 
@@ -102,14 +95,8 @@ static int add_edge(edge_list *e, const kineto_trace *k, uint32_t waiter, uint32
     /* Earlier -> later only (by start time). */
     if (pynum_cmp(k->gpu[gpu].ts, k->cpu[waiter].ts) >= 0)
         return 0;
-    if (e->n == e->cap) {
-        size_t ncap = e->cap ? e->cap * 2 : 64;
-        sync_edge *n = realloc(e->items, ncap * sizeof *n);
-        if (!n)
-            return -1;
-        e->items = n;
-        e->cap = ncap;
-    }
+    if (grow_array((void **)&e->items, &e->cap, e->n + 1, sizeof *e->items, 64) != 0)
+        return -1;
     e->items[e->n++] = (sync_edge){waiter, gpu};
     return 0;
 }

@@ -13,7 +13,7 @@
  * fast path settles the short decimals, the common case, without any
  * string conversion (see shortest_fast).
  */
-#include "timeline/pyfloat.h"
+#include "common/pyfloat.h"
 
 #include <float.h>
 #include <math.h>
@@ -118,7 +118,22 @@ static void decimal_from_integer(uint64_t n, int fraction_digits, decimal *d)
     d->exp10 = d->n - 1 - fraction_digits;
 }
 
-/* Most timeline numbers are short decimals (0.11778). N / 10^k, with N
+/* Between 10^15 and 2^53 doubles are at most 1 apart and every integer is
+ * one: an integral v needs exactly its own digits (a shorter decimal is a
+ * multiple of 10, at least 1 away), any other v more than 16 digits (no
+ * integer is within half a spacing of it). Microsecond timestamps since
+ * the epoch (1.7e15) fall here. */
+static fast_result shortest_fast_large(double v, decimal *d)
+{
+    if (v >= 9007199254740992.0)
+        return FAST_UNDECIDED;
+    if (v != floor(v))
+        return FAST_NEEDS_16;
+    decimal_from_integer((uint64_t)v, 0, d);
+    return FAST_FOUND;
+}
+
+/* Most numbers the tools print are short decimals (0.11778). N / 10^k, with N
  * below 10^15 and k <= 22, is an exact quotient of exact doubles, so one
  * correctly rounded division tells whether "N e-k" reads back as v, with
  * no string conversion. Below 10^15 a decimal is too coarse for two of
@@ -130,7 +145,7 @@ static fast_result shortest_fast(double v, decimal *d)
     for (int k = 0; k < (int)(sizeof exact_pow10 / sizeof exact_pow10[0]); k++) {
         double scaled = v * exact_pow10[k];
         if (scaled >= 1e15) /* at k = 0 (v >= 1e15) nothing was tried */
-            return k > 0 ? FAST_NEEDS_16 : FAST_UNDECIDED;
+            return k > 0 ? FAST_NEEDS_16 : shortest_fast_large(v, d);
         uint64_t n = (uint64_t)(scaled + 0.5);
         if (n != 0 && (double)n / exact_pow10[k] == v) {
             decimal_from_integer(n, k, d);
@@ -218,13 +233,14 @@ static size_t layout(const decimal *d, int negative, char *out)
     return at + (size_t)len;
 }
 
-size_t pyfloat_repr(double v, char out[PYFLOAT_MAX])
+/* NaN and the infinities are spelled by the caller; -0.0 keeps its sign. */
+static size_t repr(double v, const char *nan, const char *inf, const char *minus_inf, char out[PYFLOAT_MAX])
 {
     const char *special = NULL;
     if (isnan(v))
-        special = "NaN";
+        special = nan;
     else if (isinf(v))
-        special = v < 0 ? "-Infinity" : "Infinity";
+        special = v < 0 ? minus_inf : inf;
     else if (v == 0)
         special = signbit(v) ? "-0.0" : "0.0";
     if (special) {
@@ -236,4 +252,14 @@ size_t pyfloat_repr(double v, char out[PYFLOAT_MAX])
     while (d.n > 1 && d.digits[d.n - 1] == '0')
         d.n--;
     return layout(&d, signbit(v) != 0, out);
+}
+
+size_t pyfloat_repr(double v, char out[PYFLOAT_MAX])
+{
+    return repr(v, "nan", "inf", "-inf", out);
+}
+
+size_t pyfloat_json(double v, char out[PYFLOAT_MAX])
+{
+    return repr(v, "NaN", "Infinity", "-Infinity", out);
 }

@@ -1,7 +1,8 @@
 /*
- * Unit tests of pyfloat_repr: Python's repr() of a double, as json.dump
- * writes the reference timeline's ts/dur/ms numbers. Expected strings are
- * CPython 3.11's repr() of the same values.
+ * Unit tests of tools/common/pyfloat: Python's repr() of a double, as the
+ * reference tools print their floats (the timeline's ts/dur, the linker's
+ * times, the ET JSON's doubles, the converter's IOInfo values). Expected
+ * strings are CPython 3.11's repr() of the same values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,12 +15,20 @@
 #include <float.h>
 #include <math.h>
 
-#include "timeline/pyfloat.h"
+#include "common/pyfloat.h"
 
 static void assert_repr(double v, const char *want)
 {
     char got[PYFLOAT_MAX];
     size_t len = pyfloat_repr(v, got);
+    assert_string_equal(got, want);
+    assert_int_equal(len, strlen(want));
+}
+
+static void assert_json(double v, const char *want)
+{
+    char got[PYFLOAT_MAX];
+    size_t len = pyfloat_json(v, got);
     assert_string_equal(got, want);
     assert_int_equal(len, strlen(want));
 }
@@ -48,6 +57,11 @@ static void test_reference_arithmetic(void **state)
     assert_repr(1.0 / 3, "0.3333333333333333");
     assert_repr(2.0 / 3, "0.6666666666666666");
     assert_repr(0.1 + 0.2, "0.30000000000000004");
+    assert_repr(0.10000000000000001, "0.1");
+    assert_repr(0.9, "0.9");
+    assert_repr(-0.01, "-0.01");
+    assert_repr(2.5, "2.5");
+    assert_repr(1.2345, "1.2345");
 }
 
 /* Fixed notation for 1e-4 <= |v| < 1e16, integral values with ".0". */
@@ -70,6 +84,15 @@ static void test_layout(void **state)
     assert_repr(1e22, "1e+22");
     assert_repr(1e100, "1e+100");
     assert_repr(-2.5e-300, "-2.5e-300");
+    assert_repr(0.00001, "1e-05");
+    assert_repr(-2.5e-7, "-2.5e-07");
+    assert_repr(1e15, "1000000000000000.0");
+    assert_repr(1234567890123456.0, "1234567890123456.0");
+    assert_repr(12345678901234567.0, "1.2345678901234568e+16");
+    assert_repr(1720000000000010.25, "1720000000000010.2");
+    assert_repr(9007199254740993.0, "9007199254740992.0");
+    assert_repr(1e23, "1e+23");
+    assert_repr(1.5e-100, "1.5e-100");
 }
 
 static void test_extremes(void **state)
@@ -79,9 +102,26 @@ static void test_extremes(void **state)
     assert_repr(DBL_MAX, "1.7976931348623157e+308");
     assert_repr(DBL_MIN, "2.2250738585072014e-308");
     assert_repr(-DBL_MIN, "-2.2250738585072014e-308");
-    assert_repr(NAN, "NaN");
-    assert_repr(INFINITY, "Infinity");
-    assert_repr(-INFINITY, "-Infinity");
+}
+
+/* repr() and json.dump spell NaN and the infinities differently; every
+ * finite value the same. */
+static void test_specials(void **state)
+{
+    (void)state;
+    assert_repr(NAN, "nan");
+    assert_repr(-NAN, "nan");
+    assert_repr(INFINITY, "inf");
+    assert_repr(-INFINITY, "-inf");
+    assert_json(NAN, "NaN");
+    assert_json(-NAN, "NaN");
+    assert_json(INFINITY, "Infinity");
+    assert_json(1e300 * 1e10, "Infinity");
+    assert_json(-INFINITY, "-Infinity");
+    assert_json(-0.0, "-0.0");
+    assert_json(0.1, "0.1");
+    assert_json(1e-05, "1e-05");
+    assert_json(DBL_MAX, "1.7976931348623157e+308");
 }
 
 /* Powers of two whose nearest 16-digit decimal does not read back (the
@@ -96,6 +136,8 @@ static void test_lopsided_powers_of_two(void **state)
     assert_repr(ldexp(1, 89), "6.189700196426902e+26");
     assert_repr(ldexp(1, 122), "5.316911983139664e+36");
     assert_repr(ldexp(1, -1017), "7.120236347223045e-307");
+    assert_repr(-ldexp(1, -1007), "-7.291122019556398e-304");
+    assert_repr(ldexp(1, -957), "8.209073602596753e-289");
 }
 
 /* Digits of the mantissa without the zeros that only place the point. */
@@ -156,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_reference_arithmetic),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_specials),
         cmocka_unit_test(test_lopsided_powers_of_two),
         cmocka_unit_test(test_fast_path_edges),
         cmocka_unit_test(test_round_trip),

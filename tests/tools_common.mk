@@ -1,0 +1,13 @@
+# Tests of the utilities the vimana-et commands share (tools/common): the
+# float spelling, UTF-8 decoding, JSON string literals and the id map.
+tools_common_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
+
+check_PROGRAMS += tests/unit/test_pyfloat tests/unit/test_tools_common
+TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common
+tests_unit_test_pyfloat_SOURCES = tests/unit/test_pyfloat.c tools/common/pyfloat.c
+tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
+tests_unit_test_pyfloat_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_tools_common_SOURCES = tests/unit/test_tools_common.c \
+	tools/common/utf8.c tools/common/pyjson_string.c tools/common/idmap.c
+tests_unit_test_tools_common_CPPFLAGS = $(tools_common_test_cppflags)
+tests_unit_test_tools_common_LDADD = $(CMOCKA_LIBS)

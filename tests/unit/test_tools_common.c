@@ -1,0 +1,222 @@
+/*
+ * Unit tests of the utilities the vimana-et commands share (tools/common):
+ * strict UTF-8 decoding, Python-style JSON string literals with each way
+ * of reading the input, and the id -> index hash map. Expected strings
+ * are what CPython 3.11's json.dumps() writes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/idmap.h"
+#include "common/pyjson_string.h"
+#include "common/utf8.h"
+
+/* ---- utf8 ---------------------------------------------------------------- */
+
+static void test_utf8_valid(void **state)
+{
+    (void)state;
+    assert_true(utf8_valid("plain", 5));
+    assert_true(utf8_valid("\xc3\xa9\xf0\x9f\x98\x80", 6));
+    assert_true(utf8_valid("\xf4\x8f\xbf\xbf", 4));         /* U+10FFFF */
+    assert_false(utf8_valid("\xff", 1));
+    assert_false(utf8_valid("\xc3", 1));                    /* cut short */
+    assert_false(utf8_valid("\xc0\xaf", 2));                /* overlong */
+    assert_false(utf8_valid("\xe0\x80\xaf", 3));            /* overlong */
+    assert_false(utf8_valid("\xed\xa0\x80", 3));            /* surrogate */
+    assert_false(utf8_valid("\xf4\x90\x80\x80", 4));        /* above U+10FFFF */
+    assert_false(utf8_valid("\xf5\x80\x80\x80", 4));        /* above U+10FFFF */
+    assert_false(utf8_valid("\xe2\x28\xa1", 3));            /* bad continuation */
+}
+
+static void test_utf8_decode(void **state)
+{
+    (void)state;
+    uint32_t cp;
+    assert_int_equal(utf8_decode((const unsigned char *)"A", 1, &cp), 1);
+    assert_int_equal(cp, 'A');
+    assert_int_equal(utf8_decode((const unsigned char *)"\xc3\xa9x", 3, &cp), 2);
+    assert_int_equal(cp, 0xe9);
+    assert_int_equal(utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
+    assert_int_equal(cp, 0x20ac);
+    assert_int_equal(utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
+    assert_int_equal(cp, 0x1f600);
+    /* Only `avail` bytes count, whatever follows them. */
+    assert_int_equal(utf8_decode((const unsigned char *)"\xe2\x82\xac", 2, &cp), 0);
+}
+
+/* ---- pyjson_string --------------------------------------------------------- */
+
+/* What pyjson_write_string writes for `text` (len bytes), through a
+ * stdio stream, so pyjson_write_to_file is covered too. */
+static char *json_string(const char *text, size_t len, unsigned flags)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    assert_non_null(f);
+    pyjson_write_string(pyjson_write_to_file, f, text, len, flags);
+    fclose(f);
+    return buf;
+}
+
+static void assert_json_string(const char *text, size_t len, unsigned flags, const char *want)
+{
+    char *got = json_string(text, len, flags);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+#define assert_text(text, flags, want) assert_json_string((text), strlen(text), (flags), (want))
+
+static void test_json_string(void **state)
+{
+    (void)state;
+    assert_text("", 0, "\"\"");
+    assert_text("COMP_NODE_x", 0, "\"COMP_NODE_x\"");
+    assert_text("a\"b\\c/d", 0, "\"a\\\"b\\\\c/d\"");
+    assert_text("\n\r\t\b\f", 0, "\"\\n\\r\\t\\b\\f\"");
+    assert_text("\x01\x1f\x7f", 0, "\"\\u0001\\u001f\\u007f\"");
+    assert_json_string("\0x", 2, 0, "\"\\u0000x\"");
+    assert_text("a\"b\\c\n\t\x01\x7f/<>", 0, "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f/<>\"");
+    /* é, €, U+1F600 as Python's ensure_ascii writes them */
+    assert_text("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 0, "\"\\u00e9\\u20ac\\ud83d\\ude00\"");
+    assert_text("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80", 0, "\"caf\\u00e9 \\u20ac\\ud83d\\ude00\"");
+}
+
+/* Longer than the writer's buffer, in plain runs and escapes. */
+static void test_json_string_long(void **state)
+{
+    (void)state;
+    char text[2000], want[4000];
+    size_t n = 0, w = 0;
+    want[w++] = '"';
+    for (int i = 0; i < 600; i++) {
+        char c = (char)(i % 7 == 0 ? '\n' : 'a' + i % 26);
+        text[n++] = c;
+        if (c == '\n') {
+            want[w++] = '\\';
+            want[w++] = 'n';
+        } else {
+            want[w++] = c;
+        }
+    }
+    memcpy(want + w, "\"", 2);
+    assert_json_string(text, n, 0, want);
+}
+
+/* Bytes that are not UTF-8: each one \ufffd by default, \udcXX with
+ * surrogateescape (a stray continuation byte, a truncated sequence, an
+ * encoded surrogate, an overlong slash). */
+static void test_json_string_invalid_utf8(void **state)
+{
+    (void)state;
+    assert_text("a\xff", 0, "\"a\\ufffd\"");
+    assert_text("a\xe2\x82", 0, "\"a\\ufffd\\ufffd\"");
+    assert_text("\x80", PYJSON_SURROGATEESCAPE, "\"\\udc80\"");
+    assert_text("a\xe2\x82", PYJSON_SURROGATEESCAPE, "\"a\\udce2\\udc82\"");
+    assert_text("\xed\xa0\x80", PYJSON_SURROGATEESCAPE, "\"\\udced\\udca0\\udc80\"");
+    assert_text("\xc0\xaf", PYJSON_SURROGATEESCAPE, "\"\\udcc0\\udcaf\"");
+    assert_text("\b\f\r", PYJSON_SURROGATEESCAPE, "\"\\b\\f\\r\"");
+}
+
+/* Raw string content of a JSON document: escapes are decoded, "\/"
+ * becomes "/", \u escapes keep their unit (a lone surrogate included). */
+static void test_json_string_escaped_input(void **state)
+{
+    (void)state;
+    assert_text("plain", PYJSON_ESCAPED_INPUT, "\"plain\"");
+    assert_text("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80", PYJSON_ESCAPED_INPUT,
+                "\"caf\\u00e9 \\u2192 \\ud83d\\ude00\"");
+    assert_text("a\\/b \\u00E9 \\uD83D\\uDE00 \\ud800", PYJSON_ESCAPED_INPUT,
+                "\"a/b \\u00e9 \\ud83d\\ude00 \\ud800\"");
+    assert_text("q\\\" s\\\\ \\b\\f\\n\\r\\t \\u0001 \x7f \\u0041 \\u0022\\u005C", PYJSON_ESCAPED_INPUT,
+                "\"q\\\" s\\\\ \\b\\f\\n\\r\\t \\u0001 \\u007f A \\\"\\\\\"");
+}
+
+/* ---- idmap --------------------------------------------------------------- */
+
+static uint64_t spread_key(uint32_t k)
+{
+    return (uint64_t)k * 7919 + (k % 3 ? 0 : UINT64_MAX / 2);
+}
+
+static void test_idmap_put_get(void **state)
+{
+    (void)state;
+    idmap m;
+    assert_int_equal(idmap_init(&m, 4), 0);
+    for (uint32_t k = 0; k < 10000; k++)
+        assert_int_equal(idmap_put(&m, spread_key(k), k, NULL), 1);
+    assert_int_equal(m.count, 10000);
+    uint32_t v;
+    for (uint32_t k = 0; k < 10000; k++) {
+        assert_true(idmap_get(&m, spread_key(k), &v));
+        assert_int_equal(v, k);
+    }
+    /* put keeps the first value, set replaces it */
+    uint32_t first = 0;
+    assert_int_equal(idmap_put(&m, 7919, 99, &first), 0);
+    assert_int_equal(first, 1);
+    assert_true(idmap_get(&m, 7919, &v));
+    assert_int_equal(v, 1);
+    assert_int_equal(idmap_set(&m, 7919, 42), 0);
+    assert_true(idmap_get(&m, 7919, &v));
+    assert_int_equal(v, 42);
+    assert_false(idmap_get(&m, 3, &v));
+    assert_int_equal(m.count, 10000);
+    idmap_free(&m);
+}
+
+/* Negative ids (Kineto's) are keys like any other; a zeroed map is empty
+ * and allocates on the first insert. */
+static void test_idmap_signed_keys_and_lazy_start(void **state)
+{
+    (void)state;
+    idmap m = {0};
+    uint32_t v;
+    assert_false(idmap_get(&m, 0, &v));
+    for (int64_t k = -5000; k < 5000; k++)
+        assert_int_equal(idmap_set(&m, (uint64_t)(k * 7919), (uint32_t)(k + 5000)), 0);
+    assert_int_equal(m.count, 10000);
+    assert_true(idmap_get(&m, (uint64_t)(-5000 * 7919), &v));
+    assert_int_equal(v, 0);
+    assert_true(idmap_get(&m, (uint64_t)(4999 * 7919), &v));
+    assert_int_equal(v, 9999);
+    assert_false(idmap_get(&m, 1, &v));
+    bool inserted;
+    uint32_t *slot = idmap_upsert(&m, 1, &inserted);
+    assert_non_null(slot);
+    assert_true(inserted);
+    assert_int_equal(*slot, 0);
+    *slot = 7;
+    slot = idmap_upsert(&m, 1, &inserted);
+    assert_false(inserted);
+    assert_int_equal(*slot, 7);
+    idmap_free(&m);
+    assert_int_equal(idmap_init(&m, 0), 0);
+    assert_null(m.slots);
+    idmap_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_utf8_valid),
+        cmocka_unit_test(test_utf8_decode),
+        cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_json_string_long),
+        cmocka_unit_test(test_json_string_invalid_utf8),
+        cmocka_unit_test(test_json_string_escaped_input),
+        cmocka_unit_test(test_idmap_put_get),
+        cmocka_unit_test(test_idmap_signed_keys_and_lazy_start),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+#include "etcmd/cmd_io.h"
+
+#include <stdio.h>
+
+#include "common/cli.h"
+
+int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
+                     const char **input, const char **output)
+{
+    *input = *output = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int rc;
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            *output = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        } else if (*input) {
+            cli_error(prog, "more than one input file ('%s' and '%s')%s", *input, argv[i], one_input_note);
+            return 2;
+        } else {
+            *input = argv[i];
+        }
+    }
+    if (!*input) {
+        cli_error(prog, "missing the input file (see --help)");
+        return 2;
+    }
+    return CMD_IO_RUN;
+}
+
+int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **argv, const char **arg,
+                        et_files *files)
+{
+    *arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        }
+        if (*arg) {
+            cli_error(prog, "more than one PREFIX_OR_FILE ('%s' and '%s')", *arg, argv[i]);
+            return 2;
+        }
+        *arg = argv[i];
+    }
+    if (!*arg) {
+        cli_error(prog, "missing PREFIX_OR_FILE (see --help)");
+        return 2;
+    }
+    return et_files_resolve(prog, *arg, files) == 0 ? CMD_IO_RUN : 1;
+}
+
+int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
+{
+    vet_error err;
+    *r = vet_reader_open(input, &err);
+    if (!*r) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    vet_reader_accept_unknown_types(*r, true);
+    *s = sink_open(prog, output);
+    if (!*s) {
+        vet_reader_close(*r);
+        *r = NULL;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * cmd_io.h - what the ET commands share at their two ends: reading their
+ * arguments (FILE [-o OUT], or one PREFIX_OR_FILE) with the same messages,
+ * and opening the input ET together with the text output.
+ */
+#ifndef VIMANA_ETCMD_CMD_IO_H
+#define VIMANA_ETCMD_CMD_IO_H
+
+#include "etcmd/et_files.h"
+#include "etcmd/sink.h"
+#include "vimana/et.h"
+
+/* What the argument readers below return when the command is to run; any
+ * other value is the exit status to return at once: 0 after -h/--help
+ * (`usage` printed), 2 on a usage error, 1 when the input is not there
+ * (the message printed). */
+#define CMD_IO_RUN (-1)
+
+/* Reads "FILE [-o OUT]". A second input file is refused with
+ * `one_input_note` appended to the message. */
+int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
+                     const char **input, const char **output);
+
+/* Reads "PREFIX_OR_FILE" and finds its files (et_files_resolve). */
+int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **argv, const char **arg,
+                        et_files *files);
+
+/* Opens the ET `input` (unknown node types accepted) and the text output
+ * `output` (stdout for NULL or "-"). Returns 0, or -1 after printing why
+ * (nothing is left open). */
+int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s);
+
+#endif
