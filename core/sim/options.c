@@ -32,7 +32,7 @@ static const flag_spec flags[] = {
     {"drop-missing-deps", ARG_FLAG, OPT(drop_missing_deps), "ignore dependencies on absent node ids"},
     {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file"},
     {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv)"},
-    {"progress", ARG_FLAG, OPT(progress), "print progress while loading large workloads"},
+    {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events and simulation speed on stderr"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},

@@ -12,6 +12,7 @@
 
 #include "sim/backend_loader.h"
 #include "sim/outputs.h"
+#include "sim/progress.h"
 #include "system/msg_match.h"
 #include "system/system.h"
 #include "workload/workload.h"
@@ -141,12 +142,14 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
         workload_load_all(&s) == 0 && outputs_open(&s) == 0) {
         load_s = seconds_since(&t0);
         sim_enter(&s);
+        progress_start(&s);
         workload_fire_all(&s);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
             sim_fail(&s, "network backend %s stopped with an error", s.be->name);
         sim_enter(&s);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
+        progress_end(&s);
         if (opt->run_stats)
             print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);
     }

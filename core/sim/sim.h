@@ -73,6 +73,8 @@ typedef struct sim {
     vimana_tick now;             /* refreshed wherever the backend calls in */
     uint64_t events;             /* system-layer events run */
     uint64_t messages;           /* messages sent through the backend */
+    uint64_t progress_at;        /* messages count of the next --progress check */
+    double progress_t0, progress_last;   /* wall seconds: start, last line */
 
     bool failed;
     char error[1024];

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/progress.h"
+
 #define NIL UINT32_MAX
 #define MIN_SWEEP 8192u
 
@@ -286,7 +288,8 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         return;
     }
     t->recs[r].send_seq++;
-    s->messages++;
+    if (++s->messages == s->progress_at)
+        progress_check(s);
     t->entries[e].send_cb = on_arrival;
     t->entries[e].flags |= HAS_SEND;
     int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, e);

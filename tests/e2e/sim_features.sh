@@ -108,4 +108,15 @@ for c in chunks:                                       # every phase nests in a 
 names = {e["args"]["name"] for e in tl["traceEvents"] if e["ph"] == "M" and e["pid"] == 0}
 assert {"NPU 0", "GPU compute", "communication", "chunks"} <= names, names
 PY
+# --progress writes to stderr only, and ends with where the run stopped:
+# 8 NPUs x (all-reduce: 4 chunks x 2x7 ring steps + all-gather: 4 x 7) = 672.
+HOTI="$G/workload/hoti_3nodes_8/hoti_3nodes_8"
+expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
+    --network-configuration="$G/network/ring8.yml"
+mv "$T/out" "$T/quiet.out"
+expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
+    --network-configuration="$G/network/ring8.yml" --progress
+cmp -s "$T/quiet.out" "$T/out" || fail "--progress changed the report on stdout"
+grep -qE '^vimana: simulated: t = 405520 ns, 672 messages, 8 of 8 NPUs finished \([0-9]+\.[0-9] s\)$' "$T/err" ||
+    fail "--progress closing line; got: $(cat "$T/err")"
 finish
