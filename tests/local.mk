@@ -7,6 +7,7 @@ SH_LOG_COMPILER = $(SHELL)
 UNIT_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 EXTRA_DIST += tests/e2e/lib.sh tests/data
 
+include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/et.mk
 include $(srcdir)/tests/tools_common.mk
 include $(srcdir)/tests/etcmd.mk

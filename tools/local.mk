@@ -7,7 +7,9 @@ vimana_et_SOURCES = \
 	tools/common/utf8.c tools/common/utf8.h \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
-	tools/common/idmap.c tools/common/idmap.h
+	tools/common/idmap.c tools/common/idmap.h \
+	core/util/input_file.c core/util/input_file.h \
+	core/util/msg_escape.c core/util/msg_escape.h
 vimana_et_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 vimana_et_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 vimana_et_LDADD = libvimana_et.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm

@@ -1,0 +1,33 @@
+/*
+ * input_file.c - see input_file.h.
+ */
+#include "util/input_file.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISCHR(mode))
+        return "character device";
+    if (S_ISBLK(mode))
+        return "block device";
+    if (S_ISFIFO(mode))
+        return "pipe";
+    if (S_ISSOCK(mode))
+        return "socket";
+    return "special file";
+}
+
+int input_file_check(const char *path, char *why, size_t why_len)
+{
+    struct stat st;
+    /* stat follows symbolic links: a link to a regular file is fine. */
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        snprintf(why, why_len, "is a directory, expected a file");
+    else
+        snprintf(why, why_len, "not a regular file (%s)", file_kind(st.st_mode));
+    return -1;
+}

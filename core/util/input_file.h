@@ -1,0 +1,21 @@
+/*
+ * input_file.h - refuse paths a reader cannot consume before opening them.
+ *
+ * Readers loop until end of file, so a character device such as /dev/zero
+ * would be read for ever, and a directory gives confusing errors from
+ * fopen/gzopen/libyaml. Every reader of a user-supplied path calls
+ * input_file_check() first.
+ */
+#ifndef VIMANA_UTIL_INPUT_FILE_H
+#define VIMANA_UTIL_INPUT_FILE_H
+
+#include <stddef.h>
+
+/* Returns 0 when `path` is a regular file, or when it cannot be examined at
+ * all (the caller's own open then reports the system's reason, e.g. "No such
+ * file or directory"). Returns -1 for a directory ("is a directory, expected
+ * a file") or any other kind of file ("not a regular file (character
+ * device)"), with that reason, without the path, in `why`. */
+int input_file_check(const char *path, char *why, size_t why_len);
+
+#endif
