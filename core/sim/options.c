@@ -24,7 +24,7 @@ static const flag_spec flags[] = {
     {"network-configuration", ARG_STRING, OPT(network), "network configuration for the backend (required)"},
     {"remote-memory-configuration", ARG_STRING, OPT(memory), "remote-memory JSON (default: none)"},
     {"comm-group-configuration", ARG_STRING, OPT(comm_group), "communicator-group JSON ('empty' = none)"},
-    {"network-backend", ARG_STRING, OPT(backend), "backend name or path (default analytical)"},
+    {"network-backend", ARG_STRING, OPT(backend), "backend name or path (default analytical; congestion_unaware = analytical)"},
     {"backend-options", ARG_STRING, OPT(backend_options), "backend-specific key=value,... options"},
     {"num-queues-per-dim", ARG_UINT, OPT(queues_per_dim), "queues per network dimension (default 1)"},
     {"injection-scale", ARG_DOUBLE, OPT(injection_scale), "multiplies endpoint-delay (default 1)"},
@@ -176,7 +176,13 @@ enum options_result sim_options_parse(int argc, char **argv, sim_options *o, cha
             return OPTIONS_ERROR;
         }
     }
-    if (o->comm_group && strstr(o->comm_group, "empty"))
+    /* The reference binary for the analytical model is called
+     * congestion_unaware: accept the name users paste from its tutorials. */
+    if (!strcmp(o->backend, "congestion_unaware"))
+        o->backend = "analytical";
+    /* Only the exact value means "none": a real file whose path merely
+     * contains the word must still be read. */
+    if (o->comm_group && !strcmp(o->comm_group, "empty"))
         o->comm_group = NULL;
     return OPTIONS_RUN;
 }

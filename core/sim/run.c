@@ -13,6 +13,8 @@
 #include "sim/backend_loader.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
+#include "system/frontend.h"
+#include "vimana/et.h"
 #include "system/msg_match.h"
 #include "system/system.h"
 #include "workload/workload.h"
@@ -75,6 +77,57 @@ static int init_network(sim *s, loaded_backend *lb)
     return 0;
 }
 
+/* Whether list k of the system configuration leaves network dimensions
+ * unused: it has fewer entries than dimensions and no one* algorithm (which
+ * spans every NPU). */
+static bool list_is_short(const sim *s, int k)
+{
+    uint32_t n = s->cfg.n_impl[k];
+    if (n == 0 || n >= s->n_dims || s->cfg.custom_impl[k])
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (s->cfg.impl[k][i].one)
+            return false;
+    return true;
+}
+
+/* An implementation list shorter than the network's dimensions makes the
+ * collective use only the first dimensions (so does the reference: the
+ * cycles are kept), which is easy to miss. One warning per list length,
+ * naming the collectives and the dimensions (of more than one NPU) unused. */
+static void warn_short_algorithm_lists(sim *s)
+{
+    bool done[COLL_KINDS] = {false};
+    for (int k = 0; k < COLL_KINDS; k++) {
+        if (done[k] || !list_is_short(s, k))
+            continue;
+        uint32_t n = s->cfg.n_impl[k];
+        char lists[160] = "", dims[160] = "";
+        size_t len = 0;
+        for (int j = k; j < COLL_KINDS; j++) {
+            if (done[j] || !list_is_short(s, j) || s->cfg.n_impl[j] != n)
+                continue;
+            done[j] = true;
+            len += (size_t)snprintf(lists + len, sizeof lists - len, "%s'%s-implementation'", len ? ", " : "",
+                                    coll_kind_name((enum coll_kind)j));
+        }
+        len = 0;
+        uint32_t unused = 0;
+        for (uint32_t d = n; d < s->n_dims && len < sizeof dims; d++) {
+            if (s->dim_size[d] < 2)
+                continue;
+            len += (size_t)snprintf(dims + len, sizeof dims - len, "%s%u", unused ? ", " : "", d);
+            unused++;
+        }
+        if (unused == 0)
+            continue;
+        sim_warn(s, "%s: %s list%s %u algorithm%s for a network of %u dimensions: dimension%s %s %s unused by "
+                    "%s (as in ASTRA-sim)", s->cfg.path, lists, strchr(lists, ',') ? "" : "s", n,
+                 n == 1 ? "" : "s", s->n_dims, unused == 1 ? "" : "s", dims, unused == 1 ? "is" : "are",
+                 strchr(lists, ',') ? "these collectives" : "this collective");
+    }
+}
+
 static int load_configs(sim *s)
 {
     char err[1024];
@@ -98,6 +151,7 @@ static int load_configs(sim *s)
         }
         s->have_groups = true;
     }
+    warn_short_algorithm_lists(s);
     return 0;
 }
 
@@ -108,6 +162,61 @@ static void report_deadlock(sim *s)
     sim_fail(s, "deadlock: %u of %u NPUs never finished at t = %llu (%llu message%s unmatched or in flight: a "
                 "RECV no SEND matches, a SEND nobody receives, or a collective some NPUs never join)",
              stuck, s->n_npus, (unsigned long long)sim_now(s), (unsigned long long)pending, pending == 1 ? "" : "s");
+}
+
+/* The first send that arrived but that no receive ever took. */
+typedef struct unreceived {
+    bool found;
+    uint32_t src, dst, tag;
+    uint64_t size;
+} unreceived;
+
+static void find_unreceived(void *ctx, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, bool is_receive,
+                            bool arrived)
+{
+    unreceived *u = ctx;
+    if (u->found || is_receive || !arrived)
+        return;
+    *u = (unreceived){.found = true, .src = src, .dst = dst, .tag = tag, .size = size};
+}
+
+/* The workload SEND node behind a message, or -1 (a collective's message). */
+static int64_t send_node_of(const sim *s, const unreceived *u)
+{
+    const workload *w = &s->wl[u->src];
+    for (uint32_t i = 0; i < w->n_nodes; i++) {
+        const wl_node *n = &w->nodes[i];
+        if (n->type == VET_COMM_SEND_NODE && (uint32_t)n->comm_dst == u->dst && n->comm_size == u->size &&
+            fe_native_tag((uint32_t)n->comm_tag) == u->tag)
+            return i;
+    }
+    return -1;
+}
+
+/* Every NPU finished, yet a message still waits: a SEND completes when its
+ * data arrives, so one nobody receives would otherwise pass unnoticed. */
+static void report_unreceived(sim *s)
+{
+    unreceived u = {0};
+    uint64_t pending = msg_outstanding(s, find_unreceived, &u);
+    if (!u.found) {
+        sim_fail(s, "deadlock: every NPU finished but %llu message%s never matched at t = %llu",
+                 (unsigned long long)pending, pending == 1 ? "" : "s", (unsigned long long)sim_now(s));
+        return;
+    }
+    int64_t i = send_node_of(s, &u);
+    const workload *w = &s->wl[u.src];
+    if (i < 0) {
+        sim_fail(s, "deadlock: a message nobody receives: NPU %u sent %llu bytes to NPU %u (tag %u) and no "
+                    "receive matched it by t = %llu", u.src, (unsigned long long)u.size, u.dst, u.tag,
+                 (unsigned long long)sim_now(s));
+        return;
+    }
+    const wl_node *n = &w->nodes[i];
+    sim_fail(s, "deadlock: %s: a SEND nobody receives: NPU %u node %llu (%s) sent %llu bytes to NPU %u with tag "
+                "%d; no RECV on NPU %u matched it by t = %llu", w->path, u.src, (unsigned long long)n->id,
+             workload_node_name(w, (uint32_t)i), (unsigned long long)u.size, u.dst, n->comm_tag, u.dst,
+             (unsigned long long)sim_now(s));
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -149,6 +258,8 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
         sim_enter(&s);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
+        else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
+            report_unreceived(&s);
         progress_end(&s);
         if (opt->run_stats)
             print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);

@@ -29,3 +29,9 @@ void sim_schedule(sim *s, vimana_tick delta, vimana_event_fn fn, void *arg, uint
     if (rc != VIMANA_OK)
         sim_fail(s, "network backend %s refused to schedule an event (status %d)", s->be->name, rc);
 }
+
+void sim_time_went_back(sim *s, vimana_tick t)
+{
+    sim_fail(s, "network backend %s broke the network API contract: time went backwards (now() returned %llu "
+                "after %llu)", s->be->name, (unsigned long long)t, (unsigned long long)s->now);
+}

@@ -95,9 +95,17 @@ static inline vimana_tick sim_now(const sim *s)
     return s->now;
 }
 
+/* Records the backend's clock running backwards (a contract violation). */
+void sim_time_went_back(sim *s, vimana_tick t);
+
 static inline void sim_enter(sim *s)
 {
-    s->now = s->be->now(s->be_ctx);
+    vimana_tick t = s->be->now(s->be_ctx);
+    if (t < s->now) {
+        sim_time_went_back(s, t);
+        return;
+    }
+    s->now = t;
 }
 
 /* Schedules a host function on the backend's event loop. The function

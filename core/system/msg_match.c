@@ -34,6 +34,7 @@ typedef struct msg_entry {
     uint32_t next;          /* next live entry of the key, or free link */
     uint64_t seq;
     msg_cb send_cb, recv_cb;
+    uint32_t gen;           /* bumped when the entry is freed: stale tokens no longer match */
     uint8_t flags;
 } msg_entry;
 
@@ -45,6 +46,7 @@ typedef struct msg_table {
     uint32_t *slots;        /* record index or NIL */
     uint32_t slot_mask, slot_used;
     msg_cb *deferred;       /* receive callbacks waiting for their zero-delay event */
+    bool in_send;           /* inside the backend's sim_send: delivering now breaks the contract */
     uint32_t n_deferred, cap_deferred, free_deferred;
     /* Idle key records (both sides in step, nothing pending) stay in the
      * hash: a phase sends many messages on one key, and dropping the record
@@ -241,8 +243,9 @@ static uint32_t entry_for(sim *s, uint32_t r, uint64_t seq)
         if (!pool_grow((void **)&t->entries, &t->n_entries, &t->cap_entries, sizeof *t->entries))
             return NIL;
         e = t->n_entries++;
+        t->entries[e].gen = 0;
     }
-    t->entries[e] = (msg_entry){.rec = r, .next = NIL, .seq = seq};
+    t->entries[e] = (msg_entry){.rec = r, .next = NIL, .seq = seq, .gen = t->entries[e].gen};
     key_rec *rec = &t->recs[r];
     /* Entries are created in ascending sequence order, so appending keeps
      * the list sorted. */
@@ -267,6 +270,8 @@ static void entry_remove(msg_table *t, uint32_t e)
         t->entries[prev].next = next;
     if (rec->tail == e)
         rec->tail = prev;
+    t->entries[e].flags = 0;
+    t->entries[e].gen++;
     t->entries[e].next = t->free_entries;
     t->free_entries = e;
 }
@@ -292,22 +297,44 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         progress_check(s);
     t->entries[e].send_cb = on_arrival;
     t->entries[e].flags |= HAS_SEND;
-    int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, e);
+    /* The token names the entry and its generation, so a token delivered
+     * twice or made up by the backend is caught without a lookup. */
+    uint64_t token = (uint64_t)t->entries[e].gen << 32 | e;
+    t->in_send = true;
+    int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, token);
+    t->in_send = false;
     if (rc != VIMANA_OK)
         sim_fail(s, "network backend %s refused the message %u -> %u (%llu bytes, tag %u): status %d",
                  s->be->name, src, dst, (unsigned long long)size, tag, rc);
 }
 
+/* Checks the backend's half of the contract on a delivery; one line naming
+ * the backend and the violation, and false, when it is broken. */
+static bool delivery_valid(sim *s, uint64_t token)
+{
+    const msg_table *t = s->msgs;
+    uint32_t e = (uint32_t)token, gen = (uint32_t)(token >> 32);
+    const char *what = NULL;
+    if (t->in_send)
+        what = "called host->delivered from inside sim_send (deliver from a scheduled event instead)";
+    else if (e >= t->n_entries || gen > t->entries[e].gen ||
+             (gen == t->entries[e].gen && !(t->entries[e].flags & HAS_SEND)))
+        what = "delivered an unknown message";
+    else if (gen < t->entries[e].gen || (t->entries[e].flags & ARRIVED))
+        what = "delivered a message twice";
+    if (!what)
+        return true;
+    sim_fail(s, "network backend %s broke the network API contract: %s (token %llu)", s->be->name, what,
+             (unsigned long long)token);
+    return false;
+}
+
 void msg_delivered(sim *s, uint64_t token)
 {
     msg_table *t = s->msgs;
-    sim_enter(s);
-    if (token >= t->n_entries || !(t->entries[token].flags & HAS_SEND) ||
-        (t->entries[token].flags & ARRIVED)) {
-        sim_fail(s, "network backend %s delivered an unknown message (token %llu)", s->be->name,
-                 (unsigned long long)token);
+    if (!delivery_valid(s, token))
         return;
-    }
+    sim_enter(s);
     uint32_t e = (uint32_t)token;
     msg_cb send_cb = t->entries[e].send_cb;
     if (t->entries[e].flags & HAS_RECV) {

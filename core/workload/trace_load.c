@@ -371,17 +371,58 @@ static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
 
 /* ---- one file ------------------------------------------------------------ */
 
-static int check_file(sim *s, const char *path)
+static int check_file(sim *s, const workload *w)
 {
+    const char *path = w->path;
     if (access(path, R_OK) == 0)
         return 0;
-    if (errno == ENOENT)
+    if (errno == ENOENT && w->npu > 0)
+        sim_fail(s, "workload file: %s does not exist (fewer traces than NPUs: the network has %u NPUs, so it "
+                    "needs %s.0.et to %s.%u.et)", path, s->n_npus, s->opt->workload, s->opt->workload,
+                 s->n_npus - 1);
+    else if (errno == ENOENT)
         sim_fail(s, "workload file: %s does not exist", path);
     else if (errno == EACCES)
         sim_fail(s, "workload file: %s exists but is not readable", path);
     else
         sim_fail(s, "workload file: %s: %s", path, strerror(errno));
     return -1;
+}
+
+/* NPU i's trace: PREFIX.i.et, or PREFIX.i.et.gz when only the compressed
+ * copy exists (the reader inflates gzip by its magic bytes). */
+static void trace_path(const sim *s, uint32_t npu, char *path, size_t len)
+{
+    snprintf(path, len, "%s.%u.et", s->opt->workload, npu);
+    if (access(path, F_OK) != 0 && errno == ENOENT) {
+        size_t used = strlen(path);
+        snprintf(path + used, len - used, ".gz");
+        if (access(path, F_OK) != 0)
+            path[used] = '\0';
+    }
+}
+
+/* Traces numbered from the network's size up are never read: say so, since
+ * a network smaller than the workload silently drops ranks otherwise. */
+static void warn_extra_traces(sim *s)
+{
+    size_t len = strlen(s->opt->workload) + 32;
+    char *path = malloc(len);
+    if (!path)
+        return;
+    uint32_t extra = 0;
+    for (uint32_t npu = s->n_npus; npu < UINT32_MAX; npu++) {
+        trace_path(s, npu, path, len);
+        if (access(path, F_OK) != 0)
+            break;
+        extra++;
+    }
+    if (extra > 0) {
+        trace_path(s, s->n_npus, path, len);
+        sim_warn(s, "%s: %u trace file%s from NPU %u up ignored: the network has only %u NPUs", path, extra,
+                 extra == 1 ? "" : "s", s->n_npus, s->n_npus);
+    }
+    free(path);
 }
 
 static int read_nodes(load_ctx *c, dep_edge **edges, size_t *n_edges)
@@ -447,7 +488,7 @@ static int read_nodes(load_ctx *c, dep_edge **edges, size_t *n_edges)
 static int load_one(sim *s, workload *w)
 {
     load_ctx c = {.s = s, .w = w};
-    if (check_file(s, w->path) != 0)
+    if (check_file(s, w) != 0)
         return -1;
     w->names = malloc(1);
     if (!w->names) {
@@ -493,7 +534,7 @@ int workload_load_all(sim *s)
         sim_fail(s, "out of memory");
         return -1;
     }
-    size_t len = strlen(s->opt->workload) + 24;
+    size_t len = strlen(s->opt->workload) + 32;
     for (uint32_t i = 0; i < s->n_npus; i++) {
         workload *w = &s->wl[i];
         w->npu = i;
@@ -502,12 +543,13 @@ int workload_load_all(sim *s)
             sim_fail(s, "out of memory");
             return -1;
         }
-        snprintf(w->path, len, "%s.%u.et", s->opt->workload, i);
+        trace_path(s, i, w->path, len);
         if (load_one(s, w) != 0)
             return -1;
         if (s->opt->progress && s->n_npus >= 256 && (i + 1) % 1024 == 0)
             fprintf(s->log, "vimana: loaded %u of %u traces\n", i + 1, s->n_npus);
     }
+    warn_extra_traces(s);
     return 0;
 }
 
