@@ -82,3 +82,32 @@ EXTRA_DIST += tests/e2e/sim_errors.sh
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh
 EXTRA_DIST += tests/e2e/sim_features.sh
+
+# Backends that break the network API contract (delivering twice, an
+# unknown token, time going backwards, delivering inside sim_send), and the
+# run that must stop with one line naming each.
+MISBEHAVE_SRC = tests/backends/misbehave.c
+MISBEHAVE_LIBADD = libvimana_evq.la
+check_LTLIBRARIES += tests/backends/bad_twice.la tests/backends/bad_unknown.la tests/backends/bad_backwards.la tests/backends/bad_in_send.la
+tests_backends_bad_twice_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_twice_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=TWICE -DBACKEND_NAME='"bad_twice"'
+tests_backends_bad_twice_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_twice_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_unknown_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_unknown_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=UNKNOWN -DBACKEND_NAME='"bad_unknown"'
+tests_backends_bad_unknown_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_unknown_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_backwards_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_backwards_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=BACKWARDS -DBACKEND_NAME='"bad_backwards"'
+tests_backends_bad_backwards_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_backwards_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_in_send_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_in_send_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=IN_SEND -DBACKEND_NAME='"bad_in_send"'
+tests_backends_bad_in_send_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_in_send_la_LIBADD = $(MISBEHAVE_LIBADD)
+TESTS += tests/e2e/sim_backend_contract.sh
+EXTRA_DIST += tests/e2e/sim_backend_contract.sh
+
+# Silent traps and wrongly accepted inputs (warnings and clear errors).
+TESTS += tests/e2e/sim_traps.sh
+EXTRA_DIST += tests/e2e/sim_traps.sh

@@ -1,0 +1,111 @@
+/*
+ * Backends that break the network API contract, one way each, for the
+ * host's contract checks. A two-NPU network where every message takes
+ * 1000 ticks; MISBEHAVE picks the violation:
+ *   TWICE      delivers every message twice
+ *   UNKNOWN    delivers a token the host never issued
+ *   BACKWARDS  lets now() fall back to 0 after the first delivery
+ *   IN_SEND    delivers from inside sim_send
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "vimana/event_queue.h"
+#include "vimana/network_api.h"
+
+#define TWICE 1
+#define UNKNOWN 2
+#define BACKWARDS 3
+#define IN_SEND 4
+
+typedef struct bad_net {
+    vimana_host host;
+    vimana_evq *q;
+    bool clock_reset;   /* BACKWARDS: now() returns 0 from the first delivery on */
+} bad_net;
+
+static int b_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
+{
+    (void)p, (void)err, (void)len;
+    bad_net *n = calloc(1, sizeof *n);
+    if (!n || !(n->q = vimana_evq_new())) {
+        free(n);
+        return VIMANA_ERR_NOMEM;
+    }
+    n->host = *h;
+    *ctx = n;
+    return VIMANA_OK;
+}
+
+static void b_fini(void *ctx)
+{
+    bad_net *n = ctx;
+    vimana_evq_free(n->q);
+    free(n);
+}
+
+static uint32_t b_num_dims(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static uint32_t b_dim_size(void *ctx, uint32_t d)
+{
+    (void)ctx;
+    return d == 0 ? 2 : 0;
+}
+
+static void arrive(void *arg, uint64_t token)
+{
+    bad_net *n = arg;
+#if MISBEHAVE == UNKNOWN
+    token ^= 1ull << 40;
+#endif
+    n->host.delivered(n->host.host, token);
+#if MISBEHAVE == TWICE
+    n->host.delivered(n->host.host, token);
+#endif
+    n->clock_reset = MISBEHAVE == BACKWARDS;
+}
+
+static int b_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    bad_net *n = ctx;
+    (void)src, (void)dst, (void)bytes, (void)tag;
+#if MISBEHAVE == IN_SEND
+    n->host.delivered(n->host.host, token);
+#endif
+    return vimana_evq_schedule(n->q, 1000, arrive, n, token);
+}
+
+static int b_schedule(void *ctx, vimana_tick d, vimana_event_fn f, void *a, uint64_t x)
+{
+    return vimana_evq_schedule(((bad_net *)ctx)->q, d, f, a, x);
+}
+
+static vimana_tick b_now(void *ctx)
+{
+    bad_net *n = ctx;
+    return n->clock_reset ? 0 : vimana_evq_now(n->q);
+}
+
+static int b_run(void *ctx)
+{
+    vimana_evq_run(((bad_net *)ctx)->q);
+    return VIMANA_OK;
+}
+
+static const vimana_backend descriptor = {
+    VIMANA_BACKEND_HEADER_INIT,
+    .name = BACKEND_NAME,
+    .description = "breaks the network API contract (test)",
+    .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
+    .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run,
+};
+
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
+{
+    return &descriptor;
+}
