@@ -26,7 +26,9 @@ libvimana_core_la_SOURCES = \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/run.c core/sim/run.h \
 	core/sim/progress.c core/sim/progress.h \
-	core/sim/outputs.c core/sim/outputs.h
+	core/sim/outputs.c core/sim/outputs.h \
+	core/sim/json_out.c core/sim/json_out.h \
+	core/sim/log_files.c core/sim/log_files.h
 libvimana_core_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DVIMANA_BUILD_BACKEND_DIRS='"$(abs_top_builddir)/backends/analytical:$(abs_top_builddir)/backends/congestion_aware:$(abs_top_builddir)/backends/garnet_stub:$(abs_top_builddir)/backends/ns3_shim"' \
 	-DVIMANA_INSTALL_BACKEND_DIR='"$(backenddir)"'

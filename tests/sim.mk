@@ -111,3 +111,7 @@ EXTRA_DIST += tests/e2e/sim_backend_contract.sh
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
 TESTS += tests/e2e/sim_traps.sh
 EXTRA_DIST += tests/e2e/sim_traps.sh
+
+# --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
+TESTS += tests/e2e/sim_outputs.sh
+EXTRA_DIST += tests/e2e/sim_outputs.sh

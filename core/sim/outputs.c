@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sim/json_out.h"
 #include "vimana/et.h"
 
 enum track {
@@ -25,6 +26,8 @@ enum track {
 
 typedef struct npu_lanes {
     uint64_t chunk_busy;
+    uint64_t chunk_named;               /* chunk lanes past 0 given a thread_name */
+    uint8_t recv_named;                 /* receive lanes past 0 given a thread_name */
     vimana_tick recv_end[RECV_LANES];   /* end of the last receive on each lane */
 } npu_lanes;
 
@@ -45,26 +48,26 @@ static struct outputs *out_of(sim *s)
     return s->outputs;
 }
 
-/* ---- JSON helpers ---------------------------------------------------------- */
+static void metadata(struct outputs *o, uint32_t npu, int tid, const char *kind, const char *name);
 
-static void json_string(FILE *f, const char *text)
+/* Extra lanes (a second receive or chunk running at once) are named when
+ * first used, so every track a viewer shows has a name, without writing
+ * 70 names per NPU that most runs never use. */
+static void name_lane(struct outputs *o, uint32_t npu, uint32_t track)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
+    npu_lanes *l = &o->lanes[npu];
+    char name[32];
+    if (track > TRACK_RECV && track < TRACK_RECV + RECV_LANES && !(l->recv_named & (1u << (track - TRACK_RECV)))) {
+        l->recv_named |= (uint8_t)(1u << (track - TRACK_RECV));
+        snprintf(name, sizeof name, "receives (lane %u)", track - TRACK_RECV);
+    } else if (track > TRACK_CHUNK && track < TRACK_CHUNK + LANES &&
+               !(l->chunk_named & (1ull << (track - TRACK_CHUNK)))) {
+        l->chunk_named |= 1ull << (track - TRACK_CHUNK);
+        snprintf(name, sizeof name, "chunks (lane %u)", track - TRACK_CHUNK);
+    } else {
+        return;
     }
-    fputc('"', f);
-}
-
-/* Ticks are ns; trace events use microseconds. Exact, no rounding. */
-static void micros(FILE *f, vimana_tick t)
-{
-    fprintf(f, "%llu.%03llu", (unsigned long long)(t / 1000), (unsigned long long)(t % 1000));
+    metadata(o, npu, (int)track, "thread_name", name);
 }
 
 static void slice(sim *s, uint32_t npu, uint32_t track, const char *name, const char *cat, vimana_tick start,
@@ -72,14 +75,15 @@ static void slice(sim *s, uint32_t npu, uint32_t track, const char *name, const 
 {
     struct outputs *o = out_of(s);
     FILE *f = o->timeline;
+    name_lane(o, npu, track);
     fputs(o->timeline_first ? "\n" : ",\n", f);
     o->timeline_first = false;
     fputs("{\"name\":", f);
-    json_string(f, name);
+    json_out_string(f, name);
     fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", cat);
-    micros(f, start);
+    json_out_micros(f, start);
     fputs(",\"dur\":", f);
-    micros(f, end - start);
+    json_out_micros(f, end - start);
     fprintf(f, ",\"pid\":%u,\"tid\":%u", npu, track);
     if (args)
         fprintf(f, ",\"args\":{%s}", args);
@@ -133,7 +137,9 @@ static int open_timeline(sim *s, struct outputs *o)
         sim_fail(s, "out of memory");
         return -1;
     }
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"vimana " PACKAGE_VERSION "\"},"
+    /* No displayTimeUnit: Perfetto reads "ns" there as the unit of ts and
+     * dur, which are microseconds in the trace-event format. */
+    fputs("{\"otherData\":{\"generator\":\"vimana " PACKAGE_VERSION "\"},"
           "\"traceEvents\":[", o->timeline);
     o->timeline_first = true;
     static const struct {
@@ -176,7 +182,7 @@ static int open_report(sim *s, struct outputs *o)
         fputs("npu,node,name,type,bytes,group,algorithm,start,end,duration\n", o->collectives_csv);
     } else {
         fprintf(o->report, "{\n\"generator\": \"vimana %s\",\n\"network_backend\": ", PACKAGE_VERSION);
-        json_string(o->report, s->be->name);
+        json_out_string(o->report, s->be->name);
         fputs(",\n\"collectives\": [", o->report);
         o->report_first = true;
     }
@@ -326,10 +332,10 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
     fputs(o->report_first ? "\n" : ",\n", f);
     o->report_first = false;
     fprintf(f, "{\"npu\": %u, \"node\": %llu, \"name\": ", w->npu, (unsigned long long)n->id);
-    json_string(f, workload_node_name(w, i));
+    json_out_string(f, workload_node_name(w, i));
     fprintf(f, ", \"type\": \"%s\", \"bytes\": %llu, \"group\": %s%s%s, \"algorithm\": ", type,
             (unsigned long long)n->comm_size, group[0] ? "\"" : "null", group, group[0] ? "\"" : "");
-    json_string(f, algo);
+    json_out_string(f, algo);
     fprintf(f, ", \"start\": %llu, \"end\": %llu, \"duration\": %llu}", (unsigned long long)n->start,
             (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
 }

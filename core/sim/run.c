@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sim/backend_loader.h"
+#include "sim/log_files.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
 #include "system/frontend.h"
@@ -27,6 +28,8 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
         return;
     fprintf(s->log, "vimana: %s: %s: %s\n", s->be ? s->be->name : "backend",
             (unsigned)level < 4 ? names[level] : "log", message);
+    if (level == VIMANA_LOG_ERROR && s->err_log)
+        fprintf(s->err_log, "vimana: %s: error: %s\n", s->be ? s->be->name : "backend", message);
 }
 
 static void host_delivered(void *host, uint64_t token)
@@ -235,7 +238,26 @@ static void print_run_stats(const sim *s, double load_s, double run_s, FILE *log
             (unsigned long long)s->events, run_s > 0 ? events / run_s / 1e6 : 0.0);
 }
 
+static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log);
+
 int sim_run(const sim_options *opt, FILE *out, FILE *log)
+{
+    log_files lf;
+    char err[1024];
+    if (log_files_open(&lf, opt->logging_folder, out, log, err, sizeof err) != 0) {
+        log_files_close(&lf);
+        fprintf(log, "vimana: error: %s\n", err);
+        return 1;
+    }
+    int status = simulate(opt, lf.out, lf.log, lf.errors);
+    if (log_files_close(&lf) != 0) {
+        fprintf(log, "vimana: error: --logging-folder: %s: write failed\n", opt->logging_folder);
+        status = 1;
+    }
+    return status;
+}
+
+static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -245,6 +267,7 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     s.opt = opt;
     s.out = out;
     s.log = log;
+    s.err_log = err_log;
     loaded_backend lb;
     memset(&lb, 0, sizeof lb);
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
@@ -269,6 +292,8 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     int status = 0;
     if (s.failed) {
         fprintf(log, "vimana: error: %s\n", s.error);
+        if (err_log)
+            fprintf(err_log, "vimana: error: %s\n", s.error);
         status = 1;
     }
     workload_free_all(&s);

@@ -34,6 +34,7 @@ typedef struct sim_options {
     const char *report;          /* JSON/CSV report output, or NULL */
     bool progress;
     bool run_stats;              /* print message and event counts and the run's speed */
+    const char *logging_folder;  /* --logging-folder: log.log and err.log there, or NULL */
 } sim_options;
 
 struct npu_sys;
@@ -80,6 +81,7 @@ typedef struct sim {
     char error[1024];
     FILE *out;                   /* report lines */
     FILE *log;                   /* warnings and errors */
+    FILE *err_log;               /* err.log of --logging-folder, or NULL */
 } sim;
 
 /* Records the first error of the run (later ones are dropped) so that the
