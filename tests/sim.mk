@@ -115,3 +115,7 @@ EXTRA_DIST += tests/e2e/sim_traps.sh
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
 TESTS += tests/e2e/sim_outputs.sh
 EXTRA_DIST += tests/e2e/sim_outputs.sh
+
+# --compute-scale and --comm-scale.
+TESTS += tests/e2e/sim_scales.sh
+EXTRA_DIST += tests/e2e/sim_scales.sh

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { ARG_STRING, ARG_UINT, ARG_DOUBLE, ARG_BOOL, ARG_FLAG } arg_type;
+typedef enum { ARG_STRING, ARG_UINT, ARG_DOUBLE, ARG_SCALE, ARG_BOOL, ARG_FLAG } arg_type;
 
 typedef struct flag_spec {
     const char *name;
@@ -36,8 +36,8 @@ static const flag_spec flags[] = {
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events and simulation speed on stderr"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to FOLDER/log.log, errors to FOLDER/err.log"},
-    {"compute-scale", ARG_DOUBLE, UNUSED_FLAG, "accepted for compatibility; unused, as by the reference"},
-    {"comm-scale", ARG_DOUBLE, UNUSED_FLAG, "accepted for compatibility; unused, as by the reference"},
+    {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},
+    {"comm-scale", ARG_SCALE, OPT(comm_scale), "multiplies every message and collective size (default 1)"},
 };
 
 void sim_options_usage(FILE *out)
@@ -99,6 +99,15 @@ static int store(const flag_spec *f, const char *value, sim_options *o, char *er
             *(double *)field = v;
         return 0;
     }
+    case ARG_SCALE: {
+        double v = strtod(value, &end);
+        if (!value[0] || *end || errno || !isfinite(v) || !(v > 0)) {
+            snprintf(err, len, "--%s: expected a finite number greater than 0, got '%s'", f->name, value);
+            return -1;
+        }
+        *(double *)field = v;
+        return 0;
+    }
     case ARG_BOOL: {
         bool v;
         if (parse_bool(value, &v) != 0) {
@@ -131,6 +140,8 @@ enum options_result sim_options_parse(int argc, char **argv, sim_options *o, cha
     o->backend = "analytical";
     o->queues_per_dim = 1;
     o->injection_scale = 1.0;
+    o->compute_scale = 1.0;
+    o->comm_scale = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))

@@ -1,5 +1,6 @@
 #include "sim/sim.h"
 
+#include <math.h>
 #include <stdarg.h>
 
 void sim_fail(sim *s, const char *fmt, ...)
@@ -34,4 +35,36 @@ void sim_time_went_back(sim *s, vimana_tick t)
 {
     sim_fail(s, "network backend %s broke the network API contract: time went backwards (now() returned %llu "
                 "after %llu)", s->be->name, (unsigned long long)t, (unsigned long long)s->now);
+}
+
+int sim_scale_u64(uint64_t x, double scale, uint64_t max, uint64_t *out)
+{
+    if (scale == 1.0) {
+        *out = x;
+        return x <= max ? 0 : -1;
+    }
+    /* long double holds every uint64 exactly (64-bit mantissa on x86;
+     * wider elsewhere), so the only rounding is the one documented. */
+    long double v = roundl((long double)x * (long double)scale);
+    if (v > (long double)max)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Ticks of one compute node are kept below 2^62 so sums of them over a
+ * run cannot wrap. */
+#define MAX_COMPUTE_TICKS (UINT64_MAX >> 2)
+
+vimana_tick sim_compute_ticks(sim *s, vimana_tick ticks, const char *trace, uint64_t node_id)
+{
+    uint64_t scaled;
+    if (s->opt->compute_scale == 1.0)
+        return ticks;
+    if (sim_scale_u64(ticks, s->opt->compute_scale, MAX_COMPUTE_TICKS, &scaled) != 0) {
+        sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g is out of range", trace,
+                 (unsigned long long)node_id, (unsigned long long)ticks, s->opt->compute_scale);
+        return 0;
+    }
+    return scaled == 0 && ticks > 0 ? 1 : scaled;
 }

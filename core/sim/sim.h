@@ -28,6 +28,8 @@ typedef struct sim_options {
     const char *backend_options;
     uint32_t queues_per_dim;
     double injection_scale;
+    double compute_scale;        /* multiplies compute durations (1 = as in the trace) */
+    double comm_scale;           /* multiplies message and collective sizes (1 = as in the trace) */
     bool rendezvous;
     bool drop_missing_deps;      /* ignore dependencies on absent node ids */
     const char *timeline;        /* Chrome trace output, or NULL */
@@ -109,6 +111,15 @@ static inline void sim_enter(sim *s)
     }
     s->now = t;
 }
+
+/* x * scale rounded to the nearest integer (halves away from zero) into
+ * *out; -1 when the result exceeds max. Scale 1 returns x unchanged. */
+int sim_scale_u64(uint64_t x, double scale, uint64_t max, uint64_t *out);
+
+/* A compute node's duration in ticks under --compute-scale: scaled and
+ * rounded as sim_scale_u64, at least one tick when ticks is not 0. On
+ * overflow records an error naming the node and returns 0. */
+vimana_tick sim_compute_ticks(sim *s, vimana_tick ticks, const char *trace, uint64_t node_id);
 
 /* Schedules a host function on the backend's event loop. The function
  * must start with sim_enter(s): it is an entry from the backend. */

@@ -153,6 +153,21 @@ static int read_p2p(load_ctx *c, wl_node *out, bool send)
     return 0;
 }
 
+/* --comm-scale: the message or collective size times the scale, rounded
+ * to the nearest byte (halves away from zero), at least one byte. */
+static int scale_comm_size(load_ctx *c, wl_node *out)
+{
+    double scale = c->s->opt->comm_scale;
+    if (scale == 1.0 || out->comm_size == 0)
+        return 0;
+    uint64_t scaled;
+    if (sim_scale_u64(out->comm_size, scale, UINT64_MAX, &scaled) != 0)
+        return node_fail(c, "comm_size %llu times --comm-scale=%g is out of range",
+                         (unsigned long long)out->comm_size, scale);
+    out->comm_size = scaled ? scaled : 1;
+    return 0;
+}
+
 static uint32_t add_string(load_ctx *c, const char *str)
 {
     workload *w = c->w;
@@ -218,12 +233,12 @@ static int read_node(load_ctx *c, wl_node *out)
     case VET_COMM_COLL_NODE:
         if (out->is_cpu)
             return node_fail(c, "Comm node should not be on CPU (is_cpu_op is true)");
-        return read_collective(c, out);
+        return read_collective(c, out) != 0 ? -1 : scale_comm_size(c, out);
     case VET_COMM_SEND_NODE:
     case VET_COMM_RECV_NODE:
         if (out->is_cpu)
             return node_fail(c, "Comm node should not be on CPU (is_cpu_op is true)");
-        return read_p2p(c, out, n->type == VET_COMM_SEND_NODE);
+        return read_p2p(c, out, n->type == VET_COMM_SEND_NODE) != 0 ? -1 : scale_comm_size(c, out);
     case VET_MEM_LOAD_NODE:
     case VET_MEM_STORE_NODE:
         return get_u64(c, "tensor_size", true, 0, &out->tensor_size);

@@ -160,6 +160,8 @@ static void issue_replay(sim *s, workload *w, uint32_t i)
 {
     const wl_node *node = &w->nodes[i];
     vimana_tick runtime = node->duration_us ? node->duration_us * 1000 : 1;
+    if (node->duration_us && node->type == VET_COMP_NODE)
+        runtime = sim_compute_ticks(s, runtime, w->path, node->id);
     if (node->is_cpu)
         w->tics_cpu_ops += runtime;
     else
@@ -187,6 +189,7 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
         perf = cfg->peak_perf_flops;
     double elapsed = (double)node->num_ops / perf;
     vimana_tick runtime = (vimana_tick)(elapsed * 1e9);
+    runtime = sim_compute_ticks(s, runtime, w->path, node->id);
     node->roofline = true;
     node->intensity = intensity;
     node->compute_util = perf / cfg->peak_perf_flops;
