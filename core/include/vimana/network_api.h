@@ -100,7 +100,9 @@ struct vimana_host_1_0 {
      * destination. Call it from inside the backend's event loop, at the tick
      * of arrival; the host matches it with its receive and runs the
      * handlers synchronously, which may call back into the backend
-     * (sim_send, schedule, ...).
+     * (sim_send, schedule, ...). Exactly once per token, with the token
+     * unchanged (it is opaque), and never from inside sim_send: the host
+     * checks all three and stops the run naming the backend otherwise.
      */
     void (*delivered)(void *host, uint64_t token);
     void *reserved[8];
@@ -166,6 +168,8 @@ struct vimana_backend_1_0 {
      * in the order they were scheduled, including calls scheduled for the
      * current tick while it is being processed. */
     int (*schedule)(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
+    /* The current tick; never less than an earlier answer (the host stops
+     * the run, naming the backend, if time goes backwards). */
     vimana_tick (*now)(void *ctx);
     /* Processes events until none is left. */
     int (*run)(void *ctx);
