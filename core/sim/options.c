@@ -35,7 +35,7 @@ static const flag_spec flags[] = {
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events and simulation speed on stderr"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
-    {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to FOLDER/log.log, errors to FOLDER/err.log"},
+    {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to VALUE/log.log, its errors to VALUE/err.log"},
     {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},
     {"comm-scale", ARG_SCALE, OPT(comm_scale), "multiplies every message and collective size (default 1)"},
 };

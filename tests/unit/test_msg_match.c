@@ -145,6 +145,46 @@ static void test_tags_and_peers_separate_keys(void **state)
     assert_string_equal(f->log, "S1 R1 S2 R2");
 }
 
+/* A token delivered again after its entry was freed and reused by another
+ * message must not complete that message early. */
+static void test_stale_token_refused(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 1), NULL);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    msg_send(&f->s, 0, 1, 32, 8, SEND_CB(f, 2), NULL);   /* reuses the freed entry */
+    assert_true(f->net.tokens[1] != f->net.tokens[0]);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1 R1");
+    assert_true(f->s.failed);
+    assert_string_equal(f->s.error, "network backend fake broke the network API contract: delivered a message twice "
+                                    "(token 0)");
+}
+
+static void test_unknown_token_refused(void **state)
+{
+    fixture *f = *state;
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0] + 5);
+    assert_string_equal(f->log, "");
+    assert_string_equal(f->s.error, "network backend fake broke the network API contract: delivered an unknown "
+                                    "message (token 5)");
+}
+
+/* An arrived send waiting for its receive is still live: delivering it
+ * again is the same violation. */
+static void test_second_delivery_before_receive_refused(void **state)
+{
+    fixture *f = *state;
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1");
+    assert_string_equal(f->s.error, "network backend fake broke the network API contract: delivered a message twice "
+                                    "(token 0)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +193,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_second_delivery_before_receive_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
