@@ -11,6 +11,7 @@
 
 #include "system/frontend.h"
 #include "util/dep_links.h"
+#include "util/ticks.h"
 #include "vimana/et.h"
 
 typedef struct custom_node {
@@ -31,9 +32,18 @@ typedef struct custom_graph {
     uint32_t *children;
 } custom_graph;
 
+/* A (prefix, communicator group) pair whose sends and receives were
+ * matched; the rank order depends on the group. */
+typedef struct checked_set {
+    char *prefix;
+    int64_t group;
+} checked_set;
+
 struct custom_cache {
     custom_graph *graphs;
     size_t n, cap;
+    checked_set *checked;
+    size_t n_checked;
 };
 
 typedef struct custom_run {
@@ -81,6 +91,13 @@ static int read_node(sim *s, const char *path, const vet_node *n, custom_node *o
     out->id = n->id;
     out->type = n->type;
     out->duration_us = n->duration_micros;
+    uint64_t ticks;
+    if (!ticks_from_us(n->duration_micros, &ticks)) {
+        sim_fail(s, "%s: node %llu: duration out of range: duration_micros %llu does not fit the 64-bit "
+                    "nanosecond clock (at most %llu)", path, (unsigned long long)n->id,
+                 (unsigned long long)n->duration_micros, (unsigned long long)TICKS_MAX_US);
+        return -1;
+    }
     if (n->type == VET_COMP_NODE)
         return 0;
     if (n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE) {
@@ -165,7 +182,33 @@ static int read_graph(sim *s, custom_graph *g, const char *path, edge **edges, s
     vet_reader_close(r);
     if (rc == -1)
         sim_fail(s, "custom collective: %s", err.msg);
+    if (rc == 0 && g->n_nodes == 0) {
+        sim_fail(s, "%s: no issuable node: the custom collective's trace has no nodes", path);
+        return -1;
+    }
     return rc == 0 ? 0 : -1;
+}
+
+static uint64_t node_id_at(const void *ctx, uint32_t index)
+{
+    return ((const custom_graph *)ctx)->nodes[index].id;
+}
+
+/* A cycle would leave its nodes waiting for ever and the collective would
+ * end at once as if it had nothing to do: refuse it as the workload does.
+ * Returns 0, -1 when out of memory, -2 after sim_fail(). */
+static int check_acyclic(sim *s, const custom_graph *g, const char *path, const uint32_t *first,
+                         const uint32_t *count, const uint32_t *parents)
+{
+    uint32_t *cycle = malloc(g->n_nodes * sizeof *cycle);
+    int64_t k = cycle ? dep_links_find_cycle(g->children, first, count, parents, g->n_nodes, cycle) : -1;
+    if (k > 0) {
+        char text[700];
+        dep_links_cycle_text(cycle, (uint32_t)k, node_id_at, g, text, sizeof text);
+        sim_fail(s, "%s: dependency cycle: %s", path, text);
+    }
+    free(cycle);
+    return k == 0 ? 0 : k < 0 ? -1 : -2;
 }
 
 /* Sorts the nodes by id and turns the dependencies into children lists. */
@@ -200,6 +243,8 @@ static int link_graph(sim *s, custom_graph *g, const char *path, const edge *edg
         g->nodes[i].n_children = count[i];
         g->nodes[i].n_parents = parents[i];
     }
+    if (rc == 0)
+        rc = check_acyclic(s, g, path, first, count, parents);
     if (rc == -1)
         sim_fail(s, "out of memory");
     free(links), free(first);
@@ -226,7 +271,7 @@ static custom_graph *find_graph(sim *s, const char *prefix, uint32_t position)
     return NULL;
 }
 
-int custom_prepare(sim *s, const char *prefix, uint32_t position)
+static int custom_prepare(sim *s, const char *prefix, uint32_t position)
 {
     if (find_graph(s, prefix, position))
         return 0;
@@ -249,10 +294,15 @@ int custom_prepare(sim *s, const char *prefix, uint32_t position)
     memset(g, 0, sizeof *g);
     size_t len = strlen(prefix) + 32;
     char *path = malloc(len);
-    snprintf(path, len, "%s.%u.et", prefix, position);
     g->prefix = strdup(prefix);
     g->position = position;
-    int rc = load_graph(s, g, path);
+    int rc = -1;
+    if (path && g->prefix) {
+        snprintf(path, len, "%s.%u.et", prefix, position);
+        rc = load_graph(s, g, path);
+    } else {
+        sim_fail(s, "out of memory");
+    }
     free(path);
     if (rc != 0) {
         free(g->nodes);
@@ -262,6 +312,166 @@ int custom_prepare(sim *s, const char *prefix, uint32_t position)
     }
     c->n++;
     return 0;
+}
+
+/* ---- matching sends and receives ---------------------------------------- */
+
+/* One end of a point-to-point message, in ranks (communicator group
+ * indices, or NPU ids for the whole system). */
+typedef struct p2p_end {
+    uint32_t src, dst;
+    int32_t tag;
+    uint64_t size;
+    uint32_t position;      /* the file holding the node */
+    uint64_t id;
+} p2p_end;
+
+static int cmp_end(const void *a, const void *b)
+{
+    const p2p_end *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    if (x->position != y->position)
+        return x->position < y->position ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool same_message(const p2p_end *x, const p2p_end *y)
+{
+    return x->src == y->src && x->dst == y->dst && x->tag == y->tag && x->size == y->size;
+}
+
+typedef struct rank_map {
+    const char *prefix;
+    uint32_t n;
+    const uint32_t *rank_of;      /* NULL: rank = position */
+} rank_map;
+
+static uint32_t rank_of(const rank_map *m, uint32_t position)
+{
+    return m->rank_of ? m->rank_of[position] : position;
+}
+
+static uint32_t position_of(const rank_map *m, uint32_t rank)
+{
+    for (uint32_t p = 0; m->rank_of && p < m->n; p++)
+        if (m->rank_of[p] == rank)
+            return p;
+    return rank;
+}
+
+/* Adds the SEND and RECV nodes of one file; refuses a peer outside the
+ * ranks. Returns 0, or -1 after sim_fail(). */
+static int collect_ends(sim *s, const rank_map *m, uint32_t position, p2p_end *sends, size_t *n_sends,
+                        p2p_end *recvs, size_t *n_recvs)
+{
+    const custom_graph *g = find_graph(s, m->prefix, position);
+    uint32_t me = rank_of(m, position);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const custom_node *n = &g->nodes[i];
+        bool send = n->type == VET_COMM_SEND_NODE;
+        if (!send && n->type != VET_COMM_RECV_NODE)
+            continue;
+        int32_t peer = send ? n->dst : n->src;
+        if (peer < 0 || (uint32_t)peer >= m->n) {
+            sim_fail(s, "%s.%u.et: node %llu: %s rank %d, outside the %u ranks running the custom collective",
+                     m->prefix, position, (unsigned long long)n->id, send ? "COMM_SEND to" : "COMM_RECV from",
+                     peer, m->n);
+            return -1;
+        }
+        p2p_end e = {.src = send ? me : (uint32_t)peer, .dst = send ? (uint32_t)peer : me, .tag = n->tag,
+                     .size = n->size, .position = position, .id = n->id};
+        if (send)
+            sends[(*n_sends)++] = e;
+        else
+            recvs[(*n_recvs)++] = e;
+    }
+    return 0;
+}
+
+static void unmatched(sim *s, const rank_map *m, const p2p_end *e, bool send)
+{
+    sim_fail(s, "%s.%u.et: node %llu: %s rank %u (tag %d, %llu bytes) has no matching %s in %s.%u.et", m->prefix,
+             e->position, (unsigned long long)e->id, send ? "COMM_SEND to" : "COMM_RECV from",
+             send ? e->dst : e->src, e->tag, (unsigned long long)e->size, send ? "COMM_RECV" : "COMM_SEND",
+             m->prefix, position_of(m, send ? e->dst : e->src));
+}
+
+/* Every SEND needs a RECV with the same (source, destination, tag, size)
+ * on its peer, and vice versa: otherwise the collective deadlocks, or its
+ * sender finishes while the message is never received. */
+static int check_matching(sim *s, const rank_map *m)
+{
+    size_t total = 0, n_sends = 0, n_recvs = 0;
+    for (uint32_t p = 0; p < m->n; p++)
+        total += find_graph(s, m->prefix, p)->n_nodes;
+    p2p_end *sends = malloc((total ? total : 1) * sizeof *sends);
+    p2p_end *recvs = malloc((total ? total : 1) * sizeof *recvs);
+    int rc = sends && recvs ? 0 : -1;
+    if (rc != 0)
+        sim_fail(s, "out of memory");
+    for (uint32_t p = 0; rc == 0 && p < m->n; p++)
+        rc = collect_ends(s, m, p, sends, &n_sends, recvs, &n_recvs);
+    if (rc == 0) {
+        qsort(sends, n_sends, sizeof *sends, cmp_end);
+        qsort(recvs, n_recvs, sizeof *recvs, cmp_end);
+    }
+    size_t i = 0, j = 0;
+    while (rc == 0 && (i < n_sends || j < n_recvs)) {
+        if (i < n_sends && j < n_recvs && same_message(&sends[i], &recvs[j])) {
+            i++, j++;
+            continue;
+        }
+        bool send = j == n_recvs || (i < n_sends && cmp_end(&sends[i], &recvs[j]) < 0);
+        unmatched(s, m, send ? &sends[i] : &recvs[j], send);
+        rc = -1;
+    }
+    free(sends), free(recvs);
+    return rc;
+}
+
+static bool already_checked(const struct custom_cache *c, const char *prefix, int64_t group)
+{
+    for (size_t i = 0; i < c->n_checked; i++)
+        if (c->checked[i].group == group && strcmp(c->checked[i].prefix, prefix) == 0)
+            return true;
+    return false;
+}
+
+static int remember_checked(sim *s, const char *prefix, int64_t group)
+{
+    struct custom_cache *c = s->custom;
+    checked_set *grown = realloc(c->checked, (c->n_checked + 1) * sizeof *grown);
+    char *copy = strdup(prefix);
+    if (grown)
+        c->checked = grown;
+    if (!grown || !copy) {
+        free(copy);
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    c->checked[c->n_checked++] = (checked_set){copy, group};
+    return 0;
+}
+
+int custom_prepare_all(sim *s, const char *prefix, uint32_t n_ranks, const uint32_t *rank_of_position,
+                       int64_t group)
+{
+    if (s->custom && already_checked(s->custom, prefix, group))
+        return 0;
+    for (uint32_t p = 0; p < n_ranks; p++)
+        if (custom_prepare(s, prefix, p) != 0)
+            return -1;
+    rank_map m = {.prefix = prefix, .n = n_ranks, .rank_of = rank_of_position};
+    if (check_matching(s, &m) != 0)
+        return -1;
+    return remember_checked(s, prefix, group);
 }
 
 void custom_cache_free(sim *s)
@@ -275,6 +485,9 @@ void custom_cache_free(sim *s)
         free(c->graphs[i].prefix);
     }
     free(c->graphs);
+    for (size_t i = 0; i < c->n_checked; i++)
+        free(c->checked[i].prefix);
+    free(c->checked);
     free(c);
     s->custom = NULL;
 }
