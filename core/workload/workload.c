@@ -168,12 +168,19 @@ static bool replay_ticks(sim *s, const workload *w, uint32_t i, vimana_tick *out
         *out = 1;
         return true;
     }
-    if (ticks_from_us(node->duration_us, out))
-        return true;
-    sim_fail(s, "%s: node %llu (%s): duration out of range: duration_micros %llu does not fit the 64-bit "
-                "nanosecond clock (at most %llu)", w->path, (unsigned long long)node->id,
-             workload_node_name(w, i), (unsigned long long)node->duration_us, (unsigned long long)TICKS_MAX_US);
-    return false;
+    if (!ticks_from_us(node->duration_us, out)) {
+        sim_fail(s, "%s: node %llu (%s): duration out of range: duration_micros %llu does not fit the 64-bit "
+                    "nanosecond clock (at most %llu)", w->path, (unsigned long long)node->id,
+                 workload_node_name(w, i), (unsigned long long)node->duration_us, (unsigned long long)TICKS_MAX_US);
+        return false;
+    }
+    if (*out > UINT64_MAX - sim_now(s)) {
+        sim_fail(s, "%s: node %llu (%s): duration out of range: duration_micros %llu starting at t = %llu ends past "
+                    "the 64-bit nanosecond clock", w->path, (unsigned long long)node->id, workload_node_name(w, i),
+                 (unsigned long long)node->duration_us, (unsigned long long)sim_now(s));
+        return false;
+    }
+    return true;
 }
 
 static void issue_replay(sim *s, workload *w, uint32_t i)
