@@ -62,6 +62,15 @@ expect_error "vimana: error: $W.0.et: node 1 (compute_bound): roofline time out 
     sim "$W" "$F2/roofline/system_peak_perf_1e-300.json"
 one_line F2-roofline
 
+# A local-mem-bw so small that reducing a chunk takes more than 2^64 ns.
+sed 's/"local-mem-bw": [0-9.e+-]*/"local-mem-bw": 1e-300/' "$G/system/ring.json" >"$T/lmb.json"
+AR='{"id": "1", "name": "ar", "type": "COMM_COLL_NODE", "attr": [{"name": "comm_type", "int64_val": "0"}, {"name": "comm_size", "uint64_val": "1048576"}]}'
+et ar 0 "$AR"
+et ar 1 "$AR"
+expect_error "vimana: error: $T/lmb.json: key 'local-mem-bw' (1e-300 GB/s) is too small: reducing 131072 bytes on NPU 1 does not fit the 64-bit nanosecond clock" \
+    sim "$T/ar" "$T/lmb.json"
+one_line local-mem-bw
+
 # INVALID_NODE runs as a zero-time node, with one warning per trace file.
 W="$D/M-messages/invalid_node"
 expect_ok sim "$W"
