@@ -18,7 +18,8 @@ libvimana_core_la_SOURCES = \
 	core/system/scheduler.c \
 	core/system/collective.c \
 	core/system/phase.c \
-	core/system/custom.c core/system/custom.h \
+	core/system/custom.c core/system/custom.h core/system/custom_graph.h \
+	core/system/custom_load.c core/system/custom_match.c \
 	core/system/remote_mem.c core/system/remote_mem.h \
 	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
