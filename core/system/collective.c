@@ -277,27 +277,26 @@ static const char *custom_prefix(sim *s, const coll_request *req)
     return g->plan_custom[req->kind];
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
 /* For a group smaller than the system, the file position of each member
  * is its index in the sorted member list, while the ranks its nodes name
  * are indices in the JSON list: fills rank_of[position] and returns this
- * NPU's position. */
-static uint32_t group_positions(const npu_group *g, uint32_t npu, uint32_t *sorted, uint32_t *rank_of)
+ * NPU's position. `pairs` has room for the members. */
+static uint32_t group_positions(const npu_group *g, uint32_t npu, uint64_t *pairs, uint32_t *rank_of)
 {
     uint32_t mine = 0;
-    memcpy(sorted, g->members, g->n_members * sizeof *sorted);
-    qsort(sorted, g->n_members, sizeof *sorted, cmp_u32);
+    for (uint32_t r = 0; r < g->n_members; r++)
+        pairs[r] = (uint64_t)g->members[r] << 32 | r;
+    qsort(pairs, g->n_members, sizeof *pairs, cmp_u64);
     for (uint32_t p = 0; p < g->n_members; p++) {
-        if (sorted[p] == npu)
+        rank_of[p] = (uint32_t)pairs[p];
+        if (pairs[p] >> 32 == npu)
             mine = p;
-        for (uint32_t r = 0; r < g->n_members; r++)
-            if (g->members[r] == sorted[p])
-                rank_of[p] = r;
     }
     return mine;
 }
@@ -315,18 +314,19 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
     ph->n = s->n_npus;
     ph->index = req->npu;
     ph->custom_position = req->npu;
-    uint32_t *sorted = NULL, *rank_of = NULL;
+    uint64_t *pairs = NULL;
+    uint32_t *rank_of = NULL;
     int64_t group = INT64_MIN;  /* the whole system */
     if (req->group && req->group->n_members < s->n_npus) {
         const npu_group *g = req->group;
-        sorted = malloc(g->n_members * sizeof *sorted);
+        pairs = malloc(g->n_members * sizeof *pairs);
         rank_of = malloc(g->n_members * sizeof *rank_of);
-        if (!sorted || !rank_of) {
-            free(ph), free(sorted), free(rank_of);
+        if (!pairs || !rank_of) {
+            free(ph), free(pairs), free(rank_of);
             sim_fail(s, "out of memory");
             return -1;
         }
-        ph->custom_position = group_positions(g, req->npu, sorted, rank_of);
+        ph->custom_position = group_positions(g, req->npu, pairs, rank_of);
         ph->ring = RING_GROUP;
         ph->n = g->n_members;
         ph->index = g->my_index;
@@ -334,7 +334,7 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
         group = g->internal_id;
     }
     int rc = custom_prepare_all(s, prefix, ph->n, rank_of, group);
-    free(sorted), free(rank_of);
+    free(pairs), free(rank_of);
     if (rc != 0) {
         free(ph);
         return -1;
