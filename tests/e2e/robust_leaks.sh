@@ -27,7 +27,8 @@ SUMMARY="unmatched or in flight: a RECV no SEND matches, a SEND nobody receives,
 expect_error "vimana: error: deadlock: 1 of 2 NPUs never finished at t = 5000 (2 messages $SUMMARY" sim "$D/wl"
 lines 2 "collective never joined"
 
-# The fuzzer's reproducer (two ETs): a SEND, a RECV and an all-reduce that
+# The fuzzer's reproducer leak-d1cff644... split at its "=====FZSEP=====" line
+# into leak.0.et and leak.1.et: a SEND, a RECV and an all-reduce that
 # deadlock with messages and chunks in flight.
 expect_error "vimana: error: deadlock: 2 of 2 NPUs never finished at t = 27982 (4 messages $SUMMARY" sim "$D/leak"
 lines 3 "fuzzer reproducer"
