@@ -7,6 +7,7 @@ libvimana_core_la_SOURCES = \
 	core/util/dep_links.c core/util/dep_links.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
+	core/util/ticks.c core/util/ticks.h \
 	core/config/system_config.c core/config/system_config.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
@@ -17,7 +18,8 @@ libvimana_core_la_SOURCES = \
 	core/system/scheduler.c \
 	core/system/collective.c \
 	core/system/phase.c \
-	core/system/custom.c core/system/custom.h \
+	core/system/custom.c core/system/custom.h core/system/custom_graph.h \
+	core/system/custom_load.c core/system/custom_match.c \
 	core/system/remote_mem.c core/system/remote_mem.h \
 	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \

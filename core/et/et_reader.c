@@ -13,6 +13,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/input_file.h"
+
 #define READ_CHUNK (256u * 1024u)
 #define MAX_VARINT_BYTES 5
 
@@ -235,6 +237,13 @@ static int read_metadata(vet_reader *r, vet_error *err)
 
 vet_reader *vet_reader_open(const char *path, vet_error *err)
 {
+    /* zlib would report a directory as a corrupt stream and read a device
+     * such as /dev/zero for ever: refuse anything but a regular file. */
+    char why[128];
+    if (input_file_check(path, why, sizeof why) != 0) {
+        set_err(err, "%s: %s", path, why);
+        return NULL;
+    }
     vet_reader *r = calloc(1, sizeof *r);
     if (!r) {
         set_err(err, "%s: out of memory", path);

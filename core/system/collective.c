@@ -277,10 +277,28 @@ static const char *custom_prefix(sim *s, const coll_request *req)
     return g->plan_custom[req->kind];
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* For a group smaller than the system, the file position of each member
+ * is its index in the sorted member list, while the ranks its nodes name
+ * are indices in the JSON list: fills rank_of[position] and returns this
+ * NPU's position. `pairs` has room for the members. */
+static uint32_t group_positions(const npu_group *g, uint32_t npu, uint64_t *pairs, uint32_t *rank_of)
+{
+    uint32_t mine = 0;
+    for (uint32_t r = 0; r < g->n_members; r++)
+        pairs[r] = (uint64_t)g->members[r] << 32 | r;
+    qsort(pairs, g->n_members, sizeof *pairs, cmp_u64);
+    for (uint32_t p = 0; p < g->n_members; p++) {
+        rank_of[p] = (uint32_t)pairs[p];
+        if (pairs[p] >> 32 == npu)
+            mine = p;
+    }
+    return mine;
 }
 
 static int start_custom(sim *s, const coll_request *req, const char *prefix, int64_t priority)
@@ -296,31 +314,37 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
     ph->n = s->n_npus;
     ph->index = req->npu;
     ph->custom_position = req->npu;
+    uint64_t *pairs = NULL;
+    uint32_t *rank_of = NULL;
+    int64_t group = INT64_MIN;  /* the whole system */
     if (req->group && req->group->n_members < s->n_npus) {
         const npu_group *g = req->group;
-        uint32_t *sorted = malloc(g->n_members * sizeof *sorted);
-        if (!sorted) {
-            free(ph);
+        pairs = malloc(g->n_members * sizeof *pairs);
+        rank_of = malloc(g->n_members * sizeof *rank_of);
+        if (!pairs || !rank_of) {
+            free(ph), free(pairs), free(rank_of);
             sim_fail(s, "out of memory");
             return -1;
         }
-        memcpy(sorted, g->members, g->n_members * sizeof *sorted);
-        qsort(sorted, g->n_members, sizeof *sorted, cmp_u32);
-        for (uint32_t i = 0; i < g->n_members; i++)
-            if (sorted[i] == req->npu)
-                ph->custom_position = i;
-        free(sorted);
+        ph->custom_position = group_positions(g, req->npu, pairs, rank_of);
         ph->ring = RING_GROUP;
         ph->n = g->n_members;
         ph->index = g->my_index;
         ph->members = g->members;
+        group = g->internal_id;
     }
-    if (custom_prepare(s, prefix, ph->custom_position) != 0) {
+    int rc = custom_prepare_all(s, prefix, ph->n, rank_of, group);
+    free(pairs), free(rank_of);
+    if (rc != 0) {
         free(ph);
         return -1;
     }
     dataset *ds = new_dataset(s, req->npu, req->node, 1, DATASET_COLLECTIVE);
-    stream *st = ds ? new_stream(s, req, ds, priority, ph, 1) : NULL;
+    if (!ds) {
+        free(ph);
+        return -1;
+    }
+    stream *st = new_stream(s, req, ds, priority, ph, 1);
     if (!st)
         return -1;
     st->custom = true;
@@ -329,14 +353,30 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
     return 0;
 }
 
+/* The largest collective accepted, the bound `vimana-et validate` applies
+ * to comm_size too: it keeps the chunk arithmetic below from wrapping. */
+#define MAX_COLLECTIVE_BYTES ((uint64_t)INT64_MAX)
+
 int collective_start(sim *s, const coll_request *req)
 {
     uint64_t splits = s->cfg.preferred_dataset_splits;
     uint64_t size = req->size;
+    char msg[200];
+    if (size > MAX_COLLECTIVE_BYTES) {
+        snprintf(msg, sizeof msg, "comm_size %llu is out of range (at most %llu bytes)", (unsigned long long)size,
+                 (unsigned long long)MAX_COLLECTIVE_BYTES);
+        return node_fail(s, req, msg);
+    }
     uint64_t chunk = size / splits;
     if (req->kind != COLL_ALL_GATHER && s->n_npus > chunk) {
         /* chunks are never smaller than the number of NPUs */
         chunk = s->n_npus;
+        if (splits > MAX_COLLECTIVE_BYTES / chunk) {
+            snprintf(msg, sizeof msg, "preferred-dataset-splits (%llu) chunks of %llu bytes are out of range (at "
+                     "most %llu bytes in all)", (unsigned long long)splits, (unsigned long long)chunk,
+                     (unsigned long long)MAX_COLLECTIVE_BYTES);
+            return node_fail(s, req, msg);
+        }
         size = splits * chunk;
     }
     int64_t priority = next_priority(s, req->npu, req->priority);
@@ -346,7 +386,6 @@ int collective_start(sim *s, const coll_request *req)
     if (prefix)
         return start_custom(s, req, prefix, priority);
     if (chunk == 0) {
-        char msg[200];
         snprintf(msg, sizeof msg, "ALL_GATHER of %llu bytes is smaller than preferred-dataset-splits (%llu): "
                  "its chunks would be empty", (unsigned long long)req->size, (unsigned long long)splits);
         return node_fail(s, req, msg);

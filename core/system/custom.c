@@ -1,7 +1,7 @@
 /*
- * Custom collectives. Parsed ETs are cached by (prefix, position) and shared
- * by every collective that uses them; a running instance keeps only its
- * dependency counters. Free nodes are issued in ascending id order.
+ * Running custom collectives (loaded by custom_load.c). A running instance
+ * keeps only its dependency counters; free nodes are issued in ascending id
+ * order.
  */
 #include "system/custom.h"
 
@@ -9,32 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "system/custom_graph.h"
 #include "system/frontend.h"
-#include "util/dep_links.h"
+#include "util/ticks.h"
 #include "vimana/et.h"
-
-typedef struct custom_node {
-    uint64_t id;
-    int32_t type;
-    uint64_t size;
-    int32_t src, dst, tag;
-    uint64_t duration_us;
-    uint32_t n_parents;
-    uint32_t child_start, n_children;
-} custom_node;
-
-typedef struct custom_graph {
-    char *prefix;
-    uint32_t position;
-    custom_node *nodes;   /* sorted by id */
-    uint32_t n_nodes;
-    uint32_t *children;
-} custom_graph;
-
-struct custom_cache {
-    custom_graph *graphs;
-    size_t n, cap;
-};
 
 typedef struct custom_run {
     const custom_graph *g;
@@ -49,235 +27,6 @@ typedef struct custom_run {
 } custom_run;
 
 enum { CN_WAITING, CN_FREE, CN_RUNNING, CN_DONE };
-
-/* ---- loading ------------------------------------------------------------- */
-
-static int cmp_node_id(const void *a, const void *b)
-{
-    uint64_t x = ((const custom_node *)a)->id, y = ((const custom_node *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
-static int64_t find_node(const custom_graph *g, uint64_t id)
-{
-    size_t lo = 0, hi = g->n_nodes;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (g->nodes[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < g->n_nodes && g->nodes[lo].id == id ? (int64_t)lo : -1;
-}
-
-typedef struct edge {
-    uint64_t parent, child_id;
-} edge;
-
-static int read_node(sim *s, const char *path, const vet_node *n, custom_node *out)
-{
-    memset(out, 0, sizeof *out);
-    out->id = n->id;
-    out->type = n->type;
-    out->duration_us = n->duration_micros;
-    if (n->type == VET_COMP_NODE)
-        return 0;
-    if (n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE) {
-        sim_fail(s, "%s: node %llu: custom collectives support only COMM_SEND, COMM_RECV and COMP nodes, "
-                    "not %s", path, (unsigned long long)n->id, vet_node_type_name(n->type));
-        return -1;
-    }
-    int64_t v;
-    const char *missing = NULL;
-    if (vet_node_uint64(n, "comm_size", 0, &out->size) != VET_ATTR_OK)
-        missing = "comm_size";
-    else if (n->type == VET_COMM_SEND_NODE && vet_node_int64(n, "comm_dst", 0, &v) != VET_ATTR_OK)
-        missing = "comm_dst";
-    else if (n->type == VET_COMM_SEND_NODE && (out->dst = (int32_t)v, 0))
-        ;
-    else if (n->type == VET_COMM_RECV_NODE && vet_node_int64(n, "comm_src", 0, &v) != VET_ATTR_OK)
-        missing = "comm_src";
-    else if (n->type == VET_COMM_RECV_NODE && (out->src = (int32_t)v, 0))
-        ;
-    else if (vet_node_int64(n, "comm_tag", 0, &v) != VET_ATTR_OK || v < 0)
-        missing = "comm_tag";
-    else
-        out->tag = (int32_t)v;
-    if (missing) {
-        sim_fail(s, "%s: node %llu: attribute %s is missing or not a non-negative integer", path,
-                 (unsigned long long)n->id, missing);
-        return -1;
-    }
-    if (out->size == 0) {
-        sim_fail(s, "%s: node %llu: zero-byte %s", path, (unsigned long long)n->id, vet_node_type_name(n->type));
-        return -1;
-    }
-    return 0;
-}
-
-/* Reads every node, collecting dependencies as (parent id, child id). */
-static int read_graph(sim *s, custom_graph *g, const char *path, edge **edges, size_t *n_edges)
-{
-    vet_error err;
-    vet_reader *r = vet_reader_open(path, &err);
-    if (!r) {
-        sim_fail(s, "custom collective: %s (the ET prefix in the system configuration is relative to the "
-                    "working directory)", err.msg);
-        return -1;
-    }
-    size_t cap_edges = 0, cap_nodes = 0;
-    const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
-        if (g->n_nodes == cap_nodes) {
-            cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
-            custom_node *grown = realloc(g->nodes, cap_nodes * sizeof *grown);
-            if (!grown) {
-                sim_fail(s, "out of memory");
-                rc = -2;
-                break;
-            }
-            g->nodes = grown;
-        }
-        if (read_node(s, path, n, &g->nodes[g->n_nodes]) != 0) {
-            rc = -2;
-            break;
-        }
-        g->n_nodes++;
-        size_t need = *n_edges + n->n_data_deps + n->n_ctrl_deps;
-        if (need > cap_edges) {
-            while (cap_edges < need)
-                cap_edges = cap_edges ? cap_edges * 2 : 64;
-            edge *grown = realloc(*edges, cap_edges * sizeof *grown);
-            if (!grown) {
-                sim_fail(s, "out of memory");
-                rc = -2;
-                break;
-            }
-            *edges = grown;
-        }
-        for (size_t i = 0; i < n->n_data_deps; i++)
-            (*edges)[(*n_edges)++] = (edge){n->data_deps[i], n->id};
-        for (size_t i = 0; i < n->n_ctrl_deps; i++)
-            (*edges)[(*n_edges)++] = (edge){n->ctrl_deps[i], n->id};
-    }
-    vet_reader_close(r);
-    if (rc == -1)
-        sim_fail(s, "custom collective: %s", err.msg);
-    return rc == 0 ? 0 : -1;
-}
-
-/* Sorts the nodes by id and turns the dependencies into children lists. */
-static int link_graph(sim *s, custom_graph *g, const char *path, const edge *edges, size_t n_edges)
-{
-    uint32_t n = g->n_nodes;
-    qsort(g->nodes, n, sizeof *g->nodes, cmp_node_id);
-    for (uint32_t i = 1; i < n; i++) {
-        if (g->nodes[i].id == g->nodes[i - 1].id) {
-            sim_fail(s, "%s: node id %llu appears twice", path, (unsigned long long)g->nodes[i].id);
-            return -1;
-        }
-    }
-    uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
-    uint32_t *first = malloc(3 * (size_t)(n ? n : 1) * sizeof *first);
-    int rc = links && first ? 0 : -1;
-    for (size_t e = 0; rc == 0 && e < n_edges; e++) {
-        int64_t p = find_node(g, edges[e].parent), c = find_node(g, edges[e].child_id);
-        if (p < 0) {
-            sim_fail(s, "%s: node %llu depends on node %llu, which is not in the file", path,
-                     (unsigned long long)edges[e].child_id, (unsigned long long)edges[e].parent);
-            rc = -2;
-            break;
-        }
-        links[e] = dep_link((uint32_t)p, (uint32_t)c);
-    }
-    uint32_t *count = first + n, *parents = first + 2 * (size_t)n;
-    if (rc == 0)
-        rc = dep_links_build(links, n_edges, n, &g->children, first, count, parents);
-    for (uint32_t i = 0; rc == 0 && i < n; i++) {
-        g->nodes[i].child_start = first[i];
-        g->nodes[i].n_children = count[i];
-        g->nodes[i].n_parents = parents[i];
-    }
-    if (rc == -1)
-        sim_fail(s, "out of memory");
-    free(links), free(first);
-    return rc == 0 ? 0 : -1;
-}
-
-static int load_graph(sim *s, custom_graph *g, const char *path)
-{
-    edge *edges = NULL;
-    size_t n_edges = 0;
-    int rc = read_graph(s, g, path, &edges, &n_edges);
-    if (rc == 0)
-        rc = link_graph(s, g, path, edges, n_edges);
-    free(edges);
-    return rc;
-}
-
-static custom_graph *find_graph(sim *s, const char *prefix, uint32_t position)
-{
-    struct custom_cache *c = s->custom;
-    for (size_t i = 0; c && i < c->n; i++)
-        if (c->graphs[i].position == position && strcmp(c->graphs[i].prefix, prefix) == 0)
-            return &c->graphs[i];
-    return NULL;
-}
-
-int custom_prepare(sim *s, const char *prefix, uint32_t position)
-{
-    if (find_graph(s, prefix, position))
-        return 0;
-    if (!s->custom && !(s->custom = calloc(1, sizeof *s->custom))) {
-        sim_fail(s, "out of memory");
-        return -1;
-    }
-    struct custom_cache *c = s->custom;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        custom_graph *grown = realloc(c->graphs, cap * sizeof *grown);
-        if (!grown) {
-            sim_fail(s, "out of memory");
-            return -1;
-        }
-        c->graphs = grown;
-        c->cap = cap;
-    }
-    custom_graph *g = &c->graphs[c->n];
-    memset(g, 0, sizeof *g);
-    size_t len = strlen(prefix) + 32;
-    char *path = malloc(len);
-    snprintf(path, len, "%s.%u.et", prefix, position);
-    g->prefix = strdup(prefix);
-    g->position = position;
-    int rc = load_graph(s, g, path);
-    free(path);
-    if (rc != 0) {
-        free(g->nodes);
-        free(g->children);
-        free(g->prefix);
-        return -1;
-    }
-    c->n++;
-    return 0;
-}
-
-void custom_cache_free(sim *s)
-{
-    struct custom_cache *c = s->custom;
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->graphs[i].nodes);
-        free(c->graphs[i].children);
-        free(c->graphs[i].prefix);
-    }
-    free(c->graphs);
-    free(c);
-    s->custom = NULL;
-}
 
 /* ---- running ------------------------------------------------------------- */
 
@@ -322,7 +71,8 @@ static void issue_node(sim *s, stream *st, uint32_t i)
         break;
     }
     default: {
-        vimana_tick runtime = n->duration_us ? n->duration_us * 1000 : 1;
+        /* the loader refused durations whose nanoseconds pass 2^64 */
+        vimana_tick runtime = n->duration_us ? n->duration_us * TICKS_PER_US : 1;
         npu_register_event(s, cr->npu, runtime, node_done, st, pack(st, i));
         break;
     }
@@ -371,7 +121,7 @@ void custom_phase_start(sim *s, stream *st)
     /* The file position is the NPU's index in the group's sorted member
      * list; peers map through the JSON order (members). */
     uint32_t position = p->custom_position;
-    const custom_graph *g = find_graph(s, st->custom_prefix, position);
+    const custom_graph *g = custom_graph_find(s, st->custom_prefix, position);
     custom_run *cr = calloc(1, sizeof *cr);
     if (!g || !cr) {
         free(cr);

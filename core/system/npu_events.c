@@ -120,6 +120,12 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
     npu_sys *sys = &s->sys[npu];
     struct npu_event_pool *p = s->npu_events;
     vimana_tick t = sim_now(s) + delta;
+    if (t < delta) {
+        /* each duration fits on its own but their sum passes 2^64 ns */
+        sim_fail(s, "simulated time out of range: NPU %u would run past 2^64 ns (t = %llu + %llu)", npu,
+                 (unsigned long long)sim_now(s), (unsigned long long)delta);
+        return;
+    }
     int32_t li = find_list(sys, t);
     if (li < 0) {
         if (sys->n_lists == sys->cap_lists && grow_lists(s, sys) != 0)

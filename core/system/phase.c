@@ -20,6 +20,7 @@
 #include "system/msg_match.h"
 #include "system/shared_bus.h"
 #include "system/system.h"
+#include "util/ticks.h"
 
 #define NONE UINT32_MAX
 
@@ -108,7 +109,14 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
             return;
         }
         /* write + read + read, each truncated on its own */
-        vimana_tick once = (vimana_tick)((double)b->size / s->cfg.local_mem_bw_Bps * 1e9);
+        vimana_tick once;
+        if (!ticks_from_ns((double)b->size / s->cfg.local_mem_bw_Bps * 1e9, &once) || once > UINT64_MAX / 3) {
+            sim_fail(s, "%s: key 'local-mem-bw' (%g GB/s) is too small: reducing %llu bytes on NPU %u does not fit "
+                        "the 64-bit nanosecond clock", s->cfg.path, s->cfg.local_mem_bw_Bps / 1e9,
+                     (unsigned long long)b->size, st->npu);
+            slab_free(&s->bundles, b);
+            return;
+        }
         npu_register_event(s, st->npu, 3 * once, bundle_fire, b, 0);
         return;
     }

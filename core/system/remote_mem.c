@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "system/system.h"
+#include "util/ticks.h"
 #include "workload/workload.h"
 
 typedef struct mem_request {
@@ -130,8 +131,16 @@ void remote_mem_issue(sim *s, uint32_t npu, uint64_t bytes, uint32_t node)
                  cfg->path);
         return;
     }
-    mem_request r = {.npu = npu, .node = node,
-                     .time = cfg->latency_ns + (vimana_tick)((double)bytes / (double)cfg->bytes_per_ns)};
+    vimana_tick transfer;
+    if (!ticks_from_ns((double)bytes / (double)cfg->bytes_per_ns, &transfer) ||
+        transfer > UINT64_MAX - cfg->latency_ns) {
+        sim_fail(s, "%s: node %llu (%s): remote memory time out of range: tensor_size %llu at remote-mem-bw %llu "
+                    "plus remote-mem-latency %llu (%s) does not fit the 64-bit nanosecond clock", w->path, id,
+                 workload_node_name(w, node), (unsigned long long)bytes, (unsigned long long)cfg->bytes_per_ns,
+                 (unsigned long long)cfg->latency_ns, cfg->path);
+        return;
+    }
+    mem_request r = {.npu = npu, .node = node, .time = cfg->latency_ns + transfer};
     if (cfg->type == MEM_PER_NPU) {
         npu_register_event(s, npu, r.time, request_done, NULL, pack(npu, node));
         return;

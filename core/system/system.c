@@ -71,11 +71,26 @@ static void free_group(npu_group *g)
     free(g->members);
 }
 
+/* A run that stops early (an error, a deadlock) leaves collectives in
+ * flight: their streams still sit in the queues with their phase lists and
+ * run-time buffers. The slabs free the streams themselves. */
+static void release_queued_streams(sim *s, npu_sys *sys)
+{
+    for (uint32_t q = 0; sys->queues && q < sys->n_queues; q++) {
+        for (stream *st = sys->queues[q].head; st; st = st->next) {
+            phase_release(s, st);
+            free((void *)st->phases);
+            st->phases = NULL;
+        }
+    }
+}
+
 void system_fini(sim *s)
 {
     if (s->sys) {
         for (uint32_t i = 0; i < s->n_npus; i++) {
             npu_sys *sys = &s->sys[i];
+            release_queued_streams(s, sys);
             if (sys->lists != sys->inline_lists)
                 free(sys->lists);
             free(sys->queues);

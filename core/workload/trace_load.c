@@ -272,72 +272,25 @@ static int64_t index_of(const workload *w, uint64_t id)
     return lo < w->n_nodes && w->nodes[lo].id == id ? (int64_t)lo : -1;
 }
 
-/* Finds a dependency cycle among the nodes Kahn's walk could not reach and
- * prints it as "a -> b -> ... -> a" (ids). */
-static void report_cycle(sim *s, workload *w)
+static uint64_t node_id_at(const void *ctx, uint32_t index)
 {
-    uint32_t n = w->n_nodes;
-    uint8_t *mark = calloc(n, 1);
-    uint32_t *stack = malloc(n * sizeof *stack), *pos = malloc(n * sizeof *pos);
-    uint32_t start = 0;
-    while (start < n && w->nodes[start].parents_left == 0)
-        start++;
-    /* Walk children that are still blocked until a node repeats. */
-    uint32_t depth = 0, cur = start;
-    while (!mark[cur]) {
-        mark[cur] = 1;
-        pos[cur] = depth;
-        stack[depth++] = cur;
-        uint32_t next = cur;
-        const wl_node *node = &w->nodes[cur];
-        for (uint32_t k = 0; k < node->n_children; k++) {
-            uint32_t ch = w->children[node->child_start + k];
-            if (w->nodes[ch].parents_left > 0) {
-                next = ch;
-                break;
-            }
-        }
-        if (next == cur)
-            break;
-        cur = next;
-    }
-    char text[700];
-    size_t len = 0;
-    for (uint32_t i = mark[cur] ? pos[cur] : 0; i < depth && len < sizeof text - 40; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%llu -> ", (unsigned long long)w->nodes[stack[i]].id);
-    snprintf(text + len, sizeof text - len, "%llu", (unsigned long long)w->nodes[cur].id);
-    sim_fail(s, "%s: dependency cycle: %s", w->path, text);
-    free(mark), free(stack), free(pos);
+    return ((const workload *)ctx)->nodes[index].id;
 }
 
-static int check_acyclic(sim *s, workload *w)
+/* Refuses a graph with a dependency cycle, printed as "a -> b -> ... -> a". */
+static int check_acyclic(sim *s, workload *w, const uint32_t *first, const uint32_t *count, const uint32_t *parents)
 {
-    uint32_t n = w->n_nodes, head = 0, tail = 0;
-    uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
-    uint32_t *left = malloc((n ? n : 1) * sizeof *left);
-    if (!queue || !left) {
-        free(queue), free(left);
+    uint32_t *cycle = malloc((w->n_nodes ? w->n_nodes : 1) * sizeof *cycle);
+    int64_t k = cycle ? dep_links_find_cycle(w->children, first, count, parents, w->n_nodes, cycle) : -1;
+    if (k > 0) {
+        char text[700];
+        dep_links_cycle_text(cycle, (uint32_t)k, node_id_at, w, text, sizeof text);
+        sim_fail(s, "%s: dependency cycle: %s", w->path, text);
+    } else if (k < 0) {
         sim_fail(s, "out of memory");
-        return -1;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        left[i] = w->nodes[i].parents_left;
-        if (left[i] == 0)
-            queue[tail++] = i;
-    }
-    while (head < tail) {
-        const wl_node *node = &w->nodes[queue[head++]];
-        for (uint32_t k = 0; k < node->n_children; k++) {
-            uint32_t ch = w->children[node->child_start + k];
-            if (--left[ch] == 0)
-                queue[tail++] = ch;
-        }
-    }
-    free(queue), free(left);
-    if (tail == n)
-        return 0;
-    report_cycle(s, w);
-    return -1;
+    free(cycle);
+    return k == 0 ? 0 : -1;
 }
 
 static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
@@ -377,6 +330,7 @@ static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
             w->nodes[i].n_children = count[i];
             w->nodes[i].parents_left = parents[i];
         }
+        rc = check_acyclic(c->s, w, first, count, parents);
     } else {
         sim_fail(c->s, "out of memory");
     }
@@ -534,7 +488,7 @@ static int load_one(sim *s, workload *w)
     }
     int rc = link_dependencies(&c, edges, n_edges);
     free(edges);
-    if (rc != 0 || check_acyclic(s, w) != 0)
+    if (rc != 0)
         return -1;
     if (c.dropped_deps)
         sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,

@@ -17,6 +17,8 @@
 #include "system/frontend.h"
 #include "system/remote_mem.h"
 #include "system/system.h"
+#include "util/msg_escape.h"
+#include "util/ticks.h"
 #include "vimana/et.h"
 #include "workload/workload.h"
 
@@ -156,12 +158,42 @@ static void node_done_msg(sim *s, void *obj, uint64_t data)
 
 /* ---- issuing ------------------------------------------------------------- */
 
+/* A node's replayed time: its duration, or one tick for a 0 us node (as in
+ * the reference). Returns false after sim_fail() when the duration does not
+ * fit the 64-bit nanosecond clock. */
+static bool replay_ticks(sim *s, const workload *w, uint32_t i, vimana_tick *out)
+{
+    const wl_node *node = &w->nodes[i];
+    if (node->duration_us == 0) {
+        *out = 1;
+        return true;
+    }
+    if (!ticks_from_us(node->duration_us, out)) {
+        sim_fail(s, "%s: node %llu (%s): duration out of range: duration_micros %llu does not fit the 64-bit "
+                    "nanosecond clock (at most %llu)", w->path, (unsigned long long)node->id,
+                 workload_node_name(w, i), (unsigned long long)node->duration_us, (unsigned long long)TICKS_MAX_US);
+        return false;
+    }
+    if (*out > UINT64_MAX - sim_now(s)) {
+        sim_fail(s, "%s: node %llu (%s): duration out of range: duration_micros %llu starting at t = %llu ends past "
+                    "the 64-bit nanosecond clock", w->path, (unsigned long long)node->id, workload_node_name(w, i),
+                 (unsigned long long)node->duration_us, (unsigned long long)sim_now(s));
+        return false;
+    }
+    return true;
+}
+
 static void issue_replay(sim *s, workload *w, uint32_t i)
 {
     const wl_node *node = &w->nodes[i];
-    vimana_tick runtime = node->duration_us ? node->duration_us * 1000 : 1;
-    if (node->duration_us && node->type == VET_COMP_NODE)
+    vimana_tick runtime;
+    if (!replay_ticks(s, w, i, &runtime))
+        return;
+    if (node->duration_us && node->type == VET_COMP_NODE) {
         runtime = sim_compute_ticks(s, runtime, w->path, node->id);
+        if (s->failed)
+            return;
+    }
     if (node->is_cpu)
         w->tics_cpu_ops += runtime;
     else
@@ -188,8 +220,18 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
     if (perf > cfg->peak_perf_flops)
         perf = cfg->peak_perf_flops;
     double elapsed = (double)node->num_ops / perf;
-    vimana_tick runtime = (vimana_tick)(elapsed * 1e9);
+    vimana_tick runtime;
+    if (!ticks_from_ns(elapsed * 1e9, &runtime)) {
+        bool compute_bound = perf >= cfg->peak_perf_flops;
+        sim_fail(s, "%s: node %llu (%s): roofline time out of range: %g s (%s %g in %s) does not fit the 64-bit "
+                    "nanosecond clock", w->path, (unsigned long long)node->id, workload_node_name(w, i), elapsed,
+                 compute_bound ? "peak-perf" : "local-mem-bw",
+                 compute_bound ? cfg->peak_perf_flops / 1e12 : cfg->local_mem_bw_Bps / 1e9, cfg->path);
+        return;
+    }
     runtime = sim_compute_ticks(s, runtime, w->path, node->id);
+    if (s->failed)
+        return;
     node->roofline = true;
     node->intensity = intensity;
     node->compute_util = perf / cfg->peak_perf_flops;
@@ -222,8 +264,9 @@ static void issue_collective(sim *s, workload *w, uint32_t i)
 {
     const wl_node *node = &w->nodes[i];
     if (node->comm_type == VET_BROADCAST) {
-        vimana_tick runtime = node->duration_us ? node->duration_us * 1000 : 1;
-        collective_start_timed(s, w->npu, i, runtime);
+        vimana_tick runtime;
+        if (replay_ticks(s, w, i, &runtime))
+            collective_start_timed(s, w->npu, i, runtime);
         return;
     }
     static const enum coll_kind kinds[] = {
@@ -390,8 +433,29 @@ static void issue_free_nodes(sim *s, workload *w)
     }
 }
 
+/* INVALID_NODE means the node's type was never set. The reference runs
+ * such nodes as no-ops and so does Vimana, but a trace full of them
+ * simulates nothing: say so once per file. */
+static void warn_invalid_nodes(sim *s, const workload *w)
+{
+    uint32_t count = 0, first = 0;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        if (w->nodes[i].type == VET_INVALID_NODE && count++ == 0)
+            first = i;
+    if (count == 0)
+        return;
+    char name[200];
+    sim_warn(s, "%s: %u INVALID_NODE node%s (first: node %llu (%s)) %s: the node type is unset", w->path, count,
+             count == 1 ? "" : "s", (unsigned long long)w->nodes[first].id,
+             msg_escape(workload_node_name(w, first), name, sizeof name),
+             s->cfg.replay_only ? (count == 1 ? "only replays its duration" : "only replay their duration")
+                                : (count == 1 ? "runs as a zero-time node" : "run as zero-time nodes"));
+}
+
 void workload_fire_all(sim *s)
 {
+    for (uint32_t npu = 0; npu < s->n_npus; npu++)
+        warn_invalid_nodes(s, &s->wl[npu]);
     for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
         workload *w = &s->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)

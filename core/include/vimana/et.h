@@ -169,7 +169,9 @@ typedef struct vet_reader vet_reader;
 
 /* Opens a trace (gzip detected by its magic bytes) and reads its
  * GlobalMetadata. Returns NULL with `err` set on failure, including files
- * written with the pre-0.0.4 (proto2-era) schema. */
+ * written with the pre-0.0.4 (proto2-era) schema, and paths that are not
+ * regular files ("PATH: is a directory, expected a file", "PATH: not a
+ * regular file (character device)"), which are refused before any read. */
 vet_reader *vet_reader_open(const char *path, vet_error *err);
 const vet_metadata *vet_reader_metadata(const vet_reader *r);
 /* Reads the next node: 1 and *out set, 0 at a clean end of file, -1 on
