@@ -3,7 +3,7 @@ trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
 trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 trace_link_test_sources = $(trace_link_sources) tools/common/utf8.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c
+	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c
 
 check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
