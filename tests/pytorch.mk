@@ -9,8 +9,10 @@ check_PROGRAMS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert
 TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert \
-	tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh
-EXTRA_DIST += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh
+	tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
+	tests/e2e/convert_pytorch_drops.sh
+EXTRA_DIST += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
+	tests/e2e/convert_pytorch_drops.sh
 
 tests_unit_test_pyrepr_SOURCES = tests/unit/test_pyrepr.c $(pytorch_test_sources)
 tests_unit_test_pyrepr_CPPFLAGS = $(pytorch_test_cppflags)

@@ -19,6 +19,6 @@ tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)
 # Fixtures and error cases use tests/data/trace_link only; the corpus test
 # needs ../shared (skipped without it, e.g. in distcheck).
 trace_link_e2e = tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
-	tests/e2e/trace_link_corpus.sh
+	tests/e2e/trace_link_corpus.sh tests/e2e/trace_link_orphans.sh
 TESTS += $(trace_link_e2e)
 EXTRA_DIST += $(trace_link_e2e)
