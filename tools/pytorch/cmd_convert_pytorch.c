@@ -46,12 +46,13 @@ static void usage(FILE *out)
             "                                    node removed as dangling: the reference's exact\n"
             "                                    output (which `vimana` accepts only with\n"
             "                                    --drop-missing-deps)\n"
+
+            "  -h, --help                        show this help\n"
             "\n"
             "Without --compat, no node depends on a node that was removed; the number of\n"
             "ctrl_deps left out is noted on stderr. Nodes lost because their ctrl_deps do\n"
             "not lead to a thread root (an id naming no node, a self-loop, a cycle) are\n"
-            "counted in a warning.\n"
-            "  -h, --help                        show this help\n");
+            "counted in a warning.\n");
 }
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
