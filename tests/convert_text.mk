@@ -1,11 +1,12 @@
 # tests for convert_text (`vimana-et convert text`)
 check_PROGRAMS += tests/unit/test_convert_text
 TESTS += tests/unit/test_convert_text
-tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_text_sources)
+tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_text_sources) \
+	core/util/input_file.c
 tests_unit_test_convert_text_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
 tests_unit_test_convert_text_LDADD = libvimana_et.la $(CMOCKA_LIBS)
 
 # The corpus comparison needs ../shared (skipped without it, e.g. in distcheck);
 # the input tests use only tests/data/text.
-TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh
-EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh
+TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh
+EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh

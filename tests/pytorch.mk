@@ -3,14 +3,16 @@ pytorch_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DVIMANA_TEST_DATA='"$(abs_top_srcdir)/tests/data/pytorch"'
 pytorch_test_ldadd = libvimana_et.la $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 pytorch_test_sources = $(pytorch_lib_sources) tools/common/utf8.c tools/common/pyfloat.c \
-	tools/common/idmap.c
+	tools/common/idmap.c core/util/input_file.c
 
 check_PROGRAMS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert
 TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert \
-	tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh
-EXTRA_DIST += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh
+	tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
+	tests/e2e/convert_pytorch_drops.sh
+EXTRA_DIST += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
+	tests/e2e/convert_pytorch_drops.sh
 
 tests_unit_test_pyrepr_SOURCES = tests/unit/test_pyrepr.c $(pytorch_test_sources)
 tests_unit_test_pyrepr_CPPFLAGS = $(pytorch_test_cppflags)

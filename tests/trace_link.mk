@@ -3,7 +3,8 @@ trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
 trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 trace_link_test_sources = $(trace_link_sources) tools/common/utf8.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c
+	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c \
+	core/util/input_file.c
 
 check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
@@ -19,6 +20,6 @@ tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)
 # Fixtures and error cases use tests/data/trace_link only; the corpus test
 # needs ../shared (skipped without it, e.g. in distcheck).
 trace_link_e2e = tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
-	tests/e2e/trace_link_corpus.sh
+	tests/e2e/trace_link_corpus.sh tests/e2e/trace_link_orphans.sh tests/e2e/trace_link_inputs.sh
 TESTS += $(trace_link_e2e)
 EXTRA_DIST += $(trace_link_e2e)

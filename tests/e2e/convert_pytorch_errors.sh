@@ -66,7 +66,21 @@ rm -f "$OUT"
 
 # files
 refuses "$PROG: $T/none.json: cannot open: No such file or directory" "$T/none.json"
-refuses "$PROG: $T: cannot read: Is a directory" "$T"
+refuses "$PROG: $T: is a directory, expected a file" "$T"
+# /dev/zero used to be read for ever; a failure must not hang the suite
+if command -v timeout >/dev/null; then
+    expect_error "$PROG: /dev/zero: not a regular file (character device)" \
+        timeout 20 "$VIMANA_ET" convert pytorch --input /dev/zero --output "$OUT"
+    [ ! -e "$OUT" ] || fail "$OUT was written for /dev/zero"
+fi
+# An empty object (bad-inputs F8: NULL + 0 in the JSON parser, which clang's
+# UBSan reports), bare and after tabs: one line, the first key missing.
+F8=$VIMANA_SRCDIR/tests/data/bad-inputs/F8-pyjson-empty-object
+refuses "$PROG: $F8/min.json: missing top-level key 'schema'" "$F8/min.json"
+refuses "$PROG: $F8/crash-336570d7b5b2fb00f62cef60efd24417a2ea42cf: missing top-level key 'schema'" \
+    "$F8/crash-336570d7b5b2fb00f62cef60efd24417a2ea42cf"
+trace "{\"id\": 2, \"name\": \"a\", \"ctrl_deps\": 1, $IO, \"attrs\": [{}]}" >"$T/emptyattr.json"
+refuses "$PROG: $T/emptyattr.json: nodes[0]: every attrs entry needs 'name' and 'value'" "$T/emptyattr.json"
 expect_error "$PROG: $T/no/log.txt: cannot create the log file: No such file or directory" \
     "$VIMANA_ET" convert pytorch --input "$DATA/simulate.json" --output "$OUT" --log-filename "$T/no/log.txt"
 [ ! -e "$OUT" ] || fail "$OUT was written although the log could not be created"

@@ -9,9 +9,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/utf8.h"
 #include "util/grow.h"
+#include "util/input_file.h"
 #include "text_fields.h"
 #include "text_workload.h"
 
@@ -379,6 +381,13 @@ int text_workload_parse(const char *path, const char *data, size_t len, struct t
 int text_workload_load(const char *path, struct text_workload *w, FILE *warnings, struct text_error *err)
 {
     memset(w, 0, sizeof *w);
+    /* A pipe ends; a directory or a device such as /dev/zero (which would be
+     * read for ever) is refused before reading. */
+    struct stat st;
+    char why[96];
+    bool pipe = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+    if (!pipe && input_file_check(path, why, sizeof why) != 0)
+        return text_fail(err, path, 0, "%s", why);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return text_fail(err, path, 0, "cannot open: %s", strerror(errno));

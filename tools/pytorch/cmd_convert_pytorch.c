@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/ctrl_chain.h"
 #include "pytorch/pt_graph.h"
 #include "pytorch/pt_sim.h"
 #include "pytorch/pt_trace.h"
@@ -41,8 +42,17 @@ static void usage(FILE *out)
             "                                    never applies them)\n"
             "  --no-p2p-peers                    write SEND/RECV nodes without comm_src, comm_dst\n"
             "                                    and comm_tag (as the reference does)\n"
-            "  --compat                          both of the above: the reference's exact output\n"
-            "  -h, --help                        show this help\n");
+            "  --compat                          both of the above, and keep ctrl_deps that name a\n"
+            "                                    node removed as dangling: the reference's exact\n"
+            "                                    output (which `vimana` accepts only with\n"
+            "                                    --drop-missing-deps)\n"
+
+            "  -h, --help                        show this help\n"
+            "\n"
+            "Without --compat, no node depends on a node that was removed; the number of\n"
+            "ctrl_deps left out is noted on stderr. Nodes lost because their ctrl_deps do\n"
+            "not lead to a thread root (an id naming no node, a self-loop, a cycle) are\n"
+            "counted in a warning.\n");
 }
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
@@ -51,6 +61,7 @@ static int parse_args(int argc, char **argv, args *a)
     memset(a, 0, sizeof *a);
     a->opt.sync_deps = true;
     a->opt.p2p_peers = true;
+    a->opt.drop_removed_ctrl_deps = true;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int r;
@@ -77,7 +88,7 @@ static int parse_args(int argc, char **argv, args *a)
         } else if (cli_flag(argv[i], "--no-p2p-peers")) {
             a->opt.p2p_peers = false;
         } else if (cli_flag(argv[i], "--compat")) {
-            a->opt.sync_deps = a->opt.p2p_peers = false;
+            a->opt.sync_deps = a->opt.p2p_peers = a->opt.drop_removed_ctrl_deps = false;
         } else {
             cli_error(PROG, "unknown argument '%s' (run `" PROG " --help`)", argv[i]);
             return 2;
@@ -108,6 +119,55 @@ static void warn_line(void *ctx, const char *line)
 {
     fprintf(stderr, "%s: warning: %s\n", PROG, line);
     log_line(ctx, "WARNING %s", line);
+}
+
+static void note_line(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_line(FILE *log, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: note: %s\n", PROG, line);
+    log_line(log, "NOTE %s", line);
+}
+
+/* Says what the conversion left out beyond the reference's own dangling
+ * removal: ctrl_deps on removed nodes, and nodes behind broken ctrl_deps. */
+static int report_drops(const pt_graph *g, FILE *log, pt_error *err)
+{
+    const pt_trace *t = g->trace;
+    const pt_stats *s = &g->stats;
+    if (s->ctrl_deps_dropped) {
+        const pt_node *n = &t->nodes[s->first_dropped];
+        bool one = s->ctrl_deps_dropped == 1;
+        note_line(log, "%s: dropped %u %s on %s removed as dangling (%sctrl_deps of node %llu on node %llu); "
+                       "--compat keeps %s",
+                  t->path, s->ctrl_deps_dropped, one ? "dependency" : "dependencies", one ? "a node" : "nodes",
+                  one ? "" : "first: ", (unsigned long long)n->id, (unsigned long long)t->nodes[n->parent].id,
+                  one ? "it" : "them");
+    }
+    pt_orphans o;
+    if (pt_find_orphans(g, &o, err) != 0)
+        return -1;
+    if (o.count) {
+        const pt_node *c = &t->nodes[o.culprit];
+        char what[200], line[600];
+        const pj_value *v = c->field[PT_F_PARENT];
+        if (o.fault == CHAIN_NO_PARENT && v->type == PJ_INT && v->negative)
+            snprintf(what, sizeof what, "ctrl_deps %lld %s", (long long)v->v.i, ctrl_chain_fault_text(o.fault));
+        else if (o.fault == CHAIN_NO_PARENT && v->type == PJ_INT)
+            snprintf(what, sizeof what, "ctrl_deps %llu %s", (unsigned long long)v->v.u,
+                     ctrl_chain_fault_text(o.fault));
+        else
+            snprintf(what, sizeof what, "ctrl_deps %s", ctrl_chain_fault_text(o.fault));
+        snprintf(line, sizeof line,
+                 "%s: %u of %u nodes dropped: their ctrl_deps do not lead to a thread root (node %llu (%s): %s)",
+                 t->path, o.count, t->n_nodes, (unsigned long long)c->id, c->name, what);
+        warn_line(log, line);
+    }
+    return 0;
 }
 
 static void log_trace(FILE *log, const pt_trace *t)
@@ -143,7 +203,8 @@ static int run_steps(const args *a, pt_graph *g, FILE *log, pt_error *err)
         return -1;
     if (a->opt.p2p_peers && pt_derive_p2p(g, warn_line, log, err) != 0)
         return -1;
-    if (pt_add_data_deps(g, err) != 0 || pt_remove_dangling(g, err) != 0 || pt_check_cycles(g, err) != 0)
+    if (pt_add_data_deps(g, err) != 0 || pt_remove_dangling(g, err) != 0 || pt_check_cycles(g, err) != 0 ||
+        report_drops(g, log, err) != 0)
         return -1;
     log_graph(log, g);
     long written = pt_write_et(g, a->output, err);

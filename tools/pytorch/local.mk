@@ -10,7 +10,8 @@ pytorch_lib_sources = \
 	tools/pytorch/pyset.c tools/pytorch/pyset.h \
 	tools/pytorch/pt_trace.c tools/pytorch/pt_trace.h \
 	tools/pytorch/pt_graph.c tools/pytorch/pt_graph.h tools/pytorch/pt_convert.c \
-	tools/pytorch/pt_p2p.c tools/pytorch/pt_deps.c \
+	tools/pytorch/pt_p2p.c tools/pytorch/pt_deps.c tools/pytorch/pt_orphans.c \
+	tools/common/ctrl_chain.c tools/common/ctrl_chain.h \
 	tools/pytorch/pt_write.c tools/pytorch/pt_write.h \
 	tools/pytorch/pt_sim.c tools/pytorch/pt_sim.h
 vimana_et_SOURCES += tools/pytorch/cmd_convert_pytorch.c $(pytorch_lib_sources)

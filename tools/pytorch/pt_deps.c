@@ -133,6 +133,23 @@ int pt_add_data_deps(pt_graph *g, pt_error *err)
     return rc;
 }
 
+/* ctrl_deps are not data dependencies, so removal does not see them: a
+ * kept node may still name its removed parent (in every linked trace, the
+ * thread root names the process root), which no simulator can resolve. */
+static void drop_removed_ctrl_deps(pt_graph *g)
+{
+    g->stats.first_dropped = PT_NONE;
+    for (uint32_t k = 0; k < g->n_order; k++) {
+        uint32_t i = g->order[k];
+        pt_chakra *c = &g->out[i];
+        if (c->removed || !c->has_ctrl_dep || !g->out[g->trace->nodes[i].parent].removed)
+            continue;
+        c->has_ctrl_dep = false;
+        if (g->stats.ctrl_deps_dropped++ == 0)
+            g->stats.first_dropped = i;
+    }
+}
+
 int pt_remove_dangling(pt_graph *g, pt_error *err)
 {
     const pt_trace *t = g->trace;
@@ -154,6 +171,8 @@ int pt_remove_dangling(pt_graph *g, pt_error *err)
         }
     }
     free(depended_on);
+    if (g->opt.drop_removed_ctrl_deps)
+        drop_removed_ctrl_deps(g);
     return 0;
 }
 

@@ -7,6 +7,7 @@
  *   pt_add_data_deps()   step 5: control -> data dependencies
  *   pt_remove_dangling() step 6
  *   pt_check_cycles()    step 7
+ *   pt_find_orphans()    (Vimana) nodes lost to broken ctrl_deps, for a warning
  *   pt_write_et()        step 8 (pt_write.h)
  *   pt_simulate()        step 9 (pt_sim.h)
  * Data dependencies live in one shared edge pool (no allocation per node).
@@ -53,6 +54,9 @@ typedef struct pt_edge {
 typedef struct pt_options {
     bool sync_deps;         /* apply trace_link's sync_dep when timestamps agree */
     bool p2p_peers;         /* give SEND/RECV nodes comm_src/comm_dst/comm_tag */
+    bool drop_removed_ctrl_deps; /* no ctrl_deps on a node removed as dangling
+                                  * (the reference keeps them, and its own
+                                  * simulator then refuses the trace) */
 } pt_options;
 
 typedef struct pt_stats {
@@ -62,7 +66,17 @@ typedef struct pt_stats {
     uint32_t sync_skipped;  /* sync_dep entries not applied (no ts, or not earlier) */
     uint32_t p2p_derived;
     uint32_t p2p_unresolved;
+    uint32_t ctrl_deps_dropped; /* ctrl_deps on removed nodes left out */
+    uint32_t first_dropped;     /* node index of the first of them, or PT_NONE */
 } pt_stats;
+
+/* Nodes left out of the output because their ctrl_deps chain never reaches
+ * a thread root (a parent id naming no node, a self-loop, a cycle). */
+typedef struct pt_orphans {
+    uint32_t count;
+    uint32_t culprit;           /* node index where the first such chain breaks */
+    uint8_t fault;              /* enum chain_fault */
+} pt_orphans;
 
 typedef struct pt_graph {
     const pt_trace *trace;
@@ -94,5 +108,7 @@ int pt_derive_p2p(pt_graph *g, void (*warn)(void *ctx, const char *line), void *
 int pt_add_data_deps(pt_graph *g, pt_error *err);
 int pt_remove_dangling(pt_graph *g, pt_error *err);
 int pt_check_cycles(pt_graph *g, pt_error *err);
+/* After the steps above: counts the dropped nodes behind broken ctrl_deps. */
+int pt_find_orphans(const pt_graph *g, pt_orphans *o, pt_error *err);
 
 #endif

@@ -226,6 +226,7 @@ static int resolve_parent(pt_trace *t, size_t index, pt_node *n, pt_error *err)
         n->parent = pt_trace_find(t, u);
     else if (pt_pyvalue_int64(v, &s) != 0) /* a negative id names no node */
         return node_fail(t, index, n, "'ctrl_deps' (the parent id) must be an integer or null", err);
+    n->parent_missing = n->parent == PT_NONE;
     return 0;
 }
 

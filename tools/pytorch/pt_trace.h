@@ -60,6 +60,7 @@ typedef struct pt_node {
     uint64_t id;
     const char *name;
     uint32_t parent;          /* index of the parent node, or PT_NONE */
+    bool parent_missing;      /* ctrl_deps is an id that names no node */
     enum pt_op_kind kind;
     bool is_gpu;              /* has a non-null `cat` (is_cpu_op = !is_gpu) */
     bool is_record_param_comms;

@@ -9,6 +9,7 @@
 
 #include "common/utf8.h"
 #include "util/grow.h"
+#include "util/input_file.h"
 
 /* Python's json module gives up near the interpreter's recursion limit. */
 #define PJ_MAX_DEPTH 1000
@@ -424,7 +425,9 @@ static int parse_object(parser *ps, pj_value *out)
         }
     }
     ps->p++;
-    size_t n = merge_repeated_keys(ps->mems + base, ps->n_mems - base);
+    /* `{}` before any member was ever read: mems is still NULL, and NULL + 0
+     * is undefined behaviour. */
+    size_t n = ps->n_mems > base ? merge_repeated_keys(ps->mems + base, ps->n_mems - base) : 0;
     if (n == SIZE_MAX)
         return out_of_memory(ps);
     if (n > UINT32_MAX)
@@ -563,6 +566,13 @@ static int read_gzip(const char *path, char **out, size_t *out_len, pt_error *er
  * plain data through. */
 static int read_all(const char *path, char **out, size_t *out_len, pt_error *err)
 {
+    /* A pipe ends and is read through zlib below; a directory or a device
+     * such as /dev/zero (which would be read for ever) is refused. */
+    struct stat pst;
+    char why[96];
+    bool pipe = stat(path, &pst) == 0 && S_ISFIFO(pst.st_mode);
+    if (!pipe && input_file_check(path, why, sizeof why) != 0)
+        return pt_fail(err, "%s: %s", path, why);
     errno = 0;
     FILE *f = fopen(path, "rb");
     if (!f)

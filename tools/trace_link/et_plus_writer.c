@@ -153,8 +153,9 @@ static void sync_run(const link_plan *p, size_t i, size_t *cursor, const sync_re
     size_t start = *cursor;
     while (*cursor < p->n_sync && p->sync[*cursor].host == i)
         (*cursor)++;
-    *items = p->sync + start;
     *n = *cursor - start;
+    /* p->sync is NULL in a trace without sync edges: no pointer arithmetic then */
+    *items = *n ? p->sync + start : NULL;
 }
 
 static void write_host_node(const writer *w, size_t i, size_t *sync_cursor)

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 
 #include "trace_link/input_file.h"
+#include "util/input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,6 +139,11 @@ static int load_gzip(const char *path, size_t hint, tl_buffer *out, tl_diag *d)
 int tl_buffer_load(const char *path, tl_buffer *out, tl_diag *d)
 {
     memset(out, 0, sizeof *out);
+    /* before open(): opening a FIFO waits for a writer, and a directory or
+     * device would only give a misleading reason later */
+    char why[96];
+    if (input_file_check(path, why, sizeof why) != 0)
+        return tl_fail(d, "%s: %s", path, why);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return tl_fail(d, "%s: cannot open: %s", path, strerror(errno));

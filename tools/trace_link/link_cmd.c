@@ -8,9 +8,11 @@
  * link plan (matching and numbering), and the writer.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/ctrl_chain.h"
 #include "trace_link/diag.h"
 #include "trace_link/exclusive_dur.h"
 #include "trace_link/et_plus_writer.h"
@@ -20,6 +22,7 @@
 #include "trace_link/kineto_trace.h"
 #include "trace_link/link_plan.h"
 #include "trace_link/sync_dep.h"
+#include "util/msg_escape.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et link"
@@ -133,6 +136,49 @@ static int parse_args(int argc, char **argv, link_args *a)
     return 0;
 }
 
+/* Host nodes outside the root's tree are written but never linked (no
+ * durations, their GPU ops left out). With a sound trace every node is under
+ * the root; otherwise a ctrl_deps naming no node, a node naming itself or a
+ * cycle cut them off, and the warning says how many and where. */
+static int warn_about_orphans(const host_trace *h, tl_diag *d)
+{
+    size_t n = h->n_nodes, outside = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (!(h->nodes[i].flags & HOST_IN_TREE) && outside++ == 0)
+            first = i;
+    if (outside == 0 || h->root == SIZE_MAX) /* no root: nothing links, reported elsewhere */
+        return 0;
+    uint32_t *parent = calloc(n + 1, sizeof *parent), *culprit = calloc(n + 1, sizeof *culprit);
+    uint8_t *fault = calloc(n + 1, 1);
+    int rc = 0;
+    if (!parent || !culprit || !fault) {
+        rc = tl_fail(d, "%s: out of memory", h->path);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            size_t p = i == h->root ? SIZE_MAX : host_trace_find(h, h->nodes[i].parent);
+            parent[i] = i == h->root ? CHAIN_ROOT : p == SIZE_MAX ? CHAIN_MISSING : (uint32_t)p;
+        }
+        if (ctrl_chain_check(parent, (uint32_t)n, fault, culprit) != 0) {
+            rc = tl_fail(d, "%s: out of memory", h->path);
+        } else {
+            const host_node *c = &h->nodes[culprit[first]];
+            char name[160], value[32] = "";
+            msg_escape_n(h->text.data + c->name_off, c->name_len, name, sizeof name);
+            if (fault[first] == CHAIN_NO_PARENT)
+                snprintf(value, sizeof value, " %lld", (long long)c->parent);
+            tl_warn(d,
+                    "%s: %zu of %zu host nodes are not under the root (node 1) and stay unlinked: their %s do not "
+                    "lead to it (node %lld (%s): %s%s %s)",
+                    h->path, outside, n, h->flat_layout ? "parents" : "ctrl_deps", (long long)c->id, name,
+                    h->flat_layout ? "parent" : "ctrl_deps", value, ctrl_chain_fault_text(fault[first]));
+        }
+    }
+    free(parent);
+    free(culprit);
+    free(fault);
+    return rc;
+}
+
 /* Facts about the inputs that do not stop the run. */
 static void warn_about_inputs(const link_args *a, const host_trace *h, const kineto_trace *k, tl_diag *d)
 {
@@ -184,6 +230,9 @@ static int run(const link_args *a, tl_diag *d)
         memset(&k, 0, sizeof k);
     if (rc == 0) {
         warn_about_inputs(a, &h, &k, d);
+        rc = warn_about_orphans(&h, d);
+    }
+    if (rc == 0) {
         rc = exclusive_durations(&k, d);
     }
     if (rc == 0)
