@@ -1,6 +1,5 @@
-# ET read/write benchmark: `make bench`, then ./bench_et [NODES [PATH]].
-EXTRA_PROGRAMS += bench_et
-BENCH_BINARIES += bench_et
-bench_et_SOURCES = bench/bench_et.c
-bench_et_LDADD = libvimana_et.la
-CLEANFILES += bench_et
+# ET read/write benchmark: `make bench`, then bench/bench_et [NODES [PATH]].
+EXTRA_PROGRAMS += bench/bench_et
+BENCH_BINARIES += bench/bench_et$(EXEEXT)
+bench_bench_et_SOURCES = bench/bench_et.c
+bench_bench_et_LDADD = libvimana_et.la

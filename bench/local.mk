@@ -7,3 +7,4 @@ include $(srcdir)/bench/sim.mk
 include $(srcdir)/bench/trace_link.mk
 bench: $(BENCH_BINARIES)
 .PHONY: bench
+CLEANFILES += $(BENCH_BINARIES)

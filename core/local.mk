@@ -32,7 +32,8 @@ libvimana_core_la_SOURCES = \
 	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h
 libvimana_core_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DVIMANA_BUILD_BACKEND_DIRS='"$(abs_top_builddir)/backends/analytical:$(abs_top_builddir)/backends/congestion_aware:$(abs_top_builddir)/backends/garnet_stub:$(abs_top_builddir)/backends/ns3_shim"' \
+	-DVIMANA_BUILD_DIR='"$(abs_top_builddir)"' \
+	-DVIMANA_BUILD_BACKEND_DIRS='"$(BUILD_BACKEND_DIRS)"' \
 	-DVIMANA_INSTALL_BACKEND_DIR='"$(backenddir)"'
 libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 libvimana_core_la_LIBADD = libvimana_et.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm

@@ -7,18 +7,18 @@ ETCMD_JSON_TEST_SOURCES = \
 	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c \
 	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c
 
-check_PROGRAMS += test_etcmd_json
-test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)
-test_etcmd_json_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
-test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
-TESTS += test_etcmd_json
+check_PROGRAMS += tests/unit/test_etcmd_json
+tests_unit_test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)
+tests_unit_test_etcmd_json_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+tests_unit_test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
+TESTS += tests/unit/test_etcmd_json
 
-check_PROGRAMS += test_etcmd_corpus
-test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
+check_PROGRAMS += tests/unit/test_etcmd_corpus
+tests_unit_test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
 	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c
-test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
-test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
-TESTS += test_etcmd_corpus
+tests_unit_test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+tests_unit_test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
+TESTS += tests/unit/test_etcmd_corpus
 
 ETCMD_E2E = \
 	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \

@@ -4,16 +4,26 @@
  * failure is returned as text naming the file and, for ABI mismatches, both
  * versions.
  */
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "sim/backend_loader.h"
 
+#include <dlfcn.h>
 #include <ltdl.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
+#include "util/msg_escape.h"
 
+/* The build tree (an uninstalled vimana's backends) and the install
+ * directory, from the Makefile. */
+#ifndef VIMANA_BUILD_DIR
+#define VIMANA_BUILD_DIR ""
+#endif
 #ifndef VIMANA_BUILD_BACKEND_DIRS
 #define VIMANA_BUILD_BACKEND_DIRS ""
 #endif
@@ -55,42 +65,171 @@ static bool has_slash(const char *s)
     return strchr(s, '/') != NULL;
 }
 
-/* Tries one candidate; on success fills `out`. */
-static int try_open(const char *candidate, loaded_backend *out, char *why, size_t why_len)
+static bool is_dir(const char *path)
 {
-    lt_dlhandle h = lt_dlopenext(candidate);
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool backend_is_build_tree_exe(const char *exe, const char *build_dir)
+{
+    const char *slash = strrchr(exe, '/');
+    size_t n = strlen(build_dir);
+    if (!slash || n == 0 || strncmp(exe, build_dir, n) != 0)
+        return false;
+    const char *rest = exe + n; /* "/vimana" or "/.libs/vimana" */
+    return rest == slash || (strncmp(rest, "/.libs", 6) == 0 && rest + 6 == slash);
+}
+
+/* Compares resolved paths, so that symbolic links and "..", in the build
+ * directory or in the way vimana was started, cannot fool the test. */
+static bool running_uninstalled(void)
+{
+    if (!VIMANA_BUILD_DIR[0])
+        return false;
+    char *exe = realpath("/proc/self/exe", NULL);
+    char *build = realpath(VIMANA_BUILD_DIR, NULL);
+    bool yes = exe && build && backend_is_build_tree_exe(exe, build);
+    free(exe);
+    free(build);
+    return yes;
+}
+
+static void append_dirs(char *out, size_t out_len, const char *dirs)
+{
+    size_t used = strlen(out);
+    if (dirs && *dirs && used < out_len)
+        snprintf(out + used, out_len - used, "%s%s", used ? ":" : "", dirs);
+}
+
+void backend_search_path(const char *env_path, bool uninstalled, char *out, size_t out_len)
+{
+    out[0] = '\0';
+    append_dirs(out, out_len, env_path);
+    if (uninstalled)
+        append_dirs(out, out_len, VIMANA_BUILD_BACKEND_DIRS);
+    append_dirs(out, out_len, VIMANA_INSTALL_BACKEND_DIR);
+}
+
+/* The file lt_dlopenext opens for `base` (a path without ".so"): the
+ * shared object, the name as given, or for a libtool archive (base.la or
+ * base with base.la beside it) the uninstalled copy in .libs. Returns the
+ * first that exists, or NULL. */
+static const char *module_file(const char *base, char *buf, size_t len)
+{
+    size_t n = strlen(base);
+    bool is_la = n > 3 && strcmp(base + n - 3, ".la") == 0;
+    size_t stem = is_la ? n - 3 : n;
+    if (!is_la) {
+        snprintf(buf, len, "%s.so", base);
+        if (is_file(buf))
+            return buf;
+        snprintf(buf, len, "%s", base);
+        if (is_file(buf))
+            return buf;
+    }
+    char la[1024];
+    snprintf(la, sizeof la, "%.*s.la", (int)stem, base);
+    const char *slash = strrchr(base, '/');
+    size_t dir_len = slash ? (size_t)(slash - base + 1) : 0;
+    snprintf(buf, len, "%.*s.libs/%.*s.so", (int)dir_len, base, (int)(stem - dir_len), base + dir_len);
+    return is_file(la) && is_file(buf) ? buf : NULL;
+}
+
+/* libltdl reports any failure of an existing module as "file not found".
+ * Opening the file again with dlopen() gives the dynamic linker's reason,
+ * such as the name of a library the module needs and cannot find. */
+static void load_failure_reason(const char *file, const char *ltdl_error, char *why, size_t why_len)
+{
+    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    const char *reason = h ? NULL : dlerror();
+    if (h)
+        dlclose(h);
+    char esc[512];
+    msg_escape(reason ? reason : ltdl_error ? ltdl_error : "cannot open", esc, sizeof esc);
+    snprintf(why, why_len, "%s", esc);
+}
+
+/* Opens `base` (a path, module suffix removed), which exists as `file`. */
+static int open_module(const char *base, const char *file, loaded_backend *out, char *why, size_t why_len)
+{
+    lt_dlhandle h = lt_dlopenext(base);
     if (!h) {
-        const char *e = lt_dlerror();
-        snprintf(why, why_len, "%s", e ? e : "cannot open");
+        load_failure_reason(file, lt_dlerror(), why, why_len);
         return -1;
     }
     out->handle = h;
-    snprintf(out->path, sizeof out->path, "%s", candidate);
+    snprintf(out->path, sizeof out->path, "%s", file);
     const lt_dlinfo *info = lt_dlgetinfo(h);
     if (info && info->filename)
         snprintf(out->path, sizeof out->path, "%s", info->filename);
     return 0;
 }
 
-/* Splits a ':'-separated list and tries dir/name in each directory. */
-static int search_dirs(const char *dirs, const char *name, loaded_backend *out, char *tried, size_t tried_len)
+static void add_tried(char *tried, size_t tried_len, const char *dir)
 {
-    if (!dirs || !*dirs)
-        return -1;
+    size_t used = strlen(tried);
+    if (used + strlen(dir) + 3 < tried_len)
+        snprintf(tried + used, tried_len - used, "%s%s", used ? ", " : "", dir);
+}
+
+/* Looks for `base` in each existing folder of `dirs`. Returns 0 when
+ * loaded, 1 when found nowhere (`tried` lists the folders), -1 when a
+ * module was found but failed to load (err says why). */
+static int search_dirs(const char *dirs, const char *base, loaded_backend *out, char *tried, size_t tried_len,
+                       char *err, size_t err_len)
+{
     char *copy = strdup(dirs);
-    if (!copy)
+    if (!copy) {
+        snprintf(err, err_len, "out of memory searching for network backend '%s'", base);
         return -1;
-    int rc = -1;
-    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && rc != 0; dir = strtok_r(NULL, ":", &save)) {
-        char candidate[1024], why[256];
-        snprintf(candidate, sizeof candidate, "%s/%s", dir, name);
-        rc = try_open(candidate, out, why, sizeof why);
-        size_t used = strlen(tried);
-        if (rc != 0 && used + 8 < tried_len)
-            snprintf(tried + used, tried_len - used, "%s%s", used ? ", " : "", dir);
+    }
+    int rc = 1;
+    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && rc == 1; dir = strtok_r(NULL, ":", &save)) {
+        if (!is_dir(dir))
+            continue;
+        add_tried(tried, tried_len, dir);
+        char candidate[1024], file[1100], why[512];
+        snprintf(candidate, sizeof candidate, "%s/%s", dir, base);
+        if (!module_file(candidate, file, sizeof file))
+            continue;
+        rc = open_module(candidate, file, out, why, sizeof why);
+        if (rc != 0)
+            snprintf(err, err_len, "%s: cannot load network backend: %s", file, why);
     }
     free(copy);
     return rc;
+}
+
+static int open_by_path(const char *name, const char *base, loaded_backend *out, char *err, size_t err_len)
+{
+    char file[1100], why[512];
+    if (!module_file(base, file, sizeof file)) {
+        snprintf(err, err_len, "%s: cannot load network backend: file not found (check the path)", name);
+        return -1;
+    }
+    if (open_module(base, file, out, why, sizeof why) != 0) {
+        snprintf(err, err_len, "%s: cannot load network backend: %s", name, why);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_by_name(const char *name, const char *base, loaded_backend *out, char *err, size_t err_len)
+{
+    char dirs[4096], tried[1024] = "";
+    backend_search_path(getenv("VIMANA_BACKEND_PATH"), running_uninstalled(), dirs, sizeof dirs);
+    int rc = search_dirs(dirs, base, out, tried, sizeof tried, err, err_len);
+    if (rc == 1)
+        snprintf(err, err_len, "network backend '%s' not found (looked in: %s); set VIMANA_BACKEND_PATH or give a "
+                 "path with --network-backend=./%s.so", name, tried[0] ? tried : "no existing folder", base);
+    return rc == 0 ? 0 : -1;
 }
 
 int backend_load(const char *name, loaded_backend *out, char *err, size_t err_len)
@@ -106,25 +245,8 @@ int backend_load(const char *name, loaded_backend *out, char *err, size_t err_le
     /* lt_dlopenext adds the platform suffix itself. */
     if (len > 3 && strcmp(base + len - 3, ".so") == 0)
         base[len - 3] = '\0';
-    char tried[1024] = "";
-    int rc;
-    if (has_slash(name)) {
-        char why[512];
-        rc = try_open(base, out, why, sizeof why);
-        if (rc != 0)
-            snprintf(err, err_len, "%s: cannot load network backend: %s (check the path, and run `ldd` on the "
-                     "module to find missing libraries)", name, why);
-    } else {
-        rc = search_dirs(getenv("VIMANA_BACKEND_PATH"), base, out, tried, sizeof tried);
-        if (rc != 0)
-            rc = search_dirs(VIMANA_BUILD_BACKEND_DIRS, base, out, tried, sizeof tried);
-        if (rc != 0)
-            rc = search_dirs(VIMANA_INSTALL_BACKEND_DIR, base, out, tried, sizeof tried);
-        if (rc != 0)
-            snprintf(err, err_len, "network backend '%s' not found (searched $VIMANA_BACKEND_PATH, the build tree "
-                     "and %s; looked in: %s); give a path with --network-backend=./%s.so",
-                     name, VIMANA_INSTALL_BACKEND_DIR, tried[0] ? tried : "nothing", base);
-    }
+    int rc = has_slash(name) ? open_by_path(name, base, out, err, err_len)
+                             : open_by_name(name, base, out, err, err_len);
     if (rc != 0) {
         lt_dlexit();
         return -1;

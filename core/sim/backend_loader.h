@@ -5,6 +5,7 @@
 #ifndef VIMANA_SIM_BACKEND_LOADER_H
 #define VIMANA_SIM_BACKEND_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "vimana/network_api.h"
@@ -16,13 +17,25 @@ typedef struct loaded_backend {
 } loaded_backend;
 
 /* `name` is a path ("./x.so", "/opt/b/mynet") or a bare name ("analytical",
- * "analytical.so") searched in $VIMANA_BACKEND_PATH, the build tree, then the
- * install directory. Returns 0, or -1 with err set. */
+ * "analytical.so") searched in the folders of backend_search_path() that
+ * exist. A module that exists but cannot be loaded stops the search, with
+ * the dynamic linker's reason (e.g. the library it needs and cannot find).
+ * Returns 0, or -1 with err set. */
 int backend_load(const char *name, loaded_backend *out, char *err, size_t err_len);
 void backend_unload(loaded_backend *b);
 
 /* The version rule, separate so that it can be tested: 0 if a descriptor
  * with these fields can be used by this host, else -1 with err set. */
 int backend_check_version(const char *path, const vimana_backend *desc, char *err, size_t err_len);
+
+/* True when the executable `exe` (a resolved path) is the build tree's own
+ * program: `build_dir`/NAME or libtool's `build_dir`/.libs/NAME. Only such a
+ * vimana looks for backends in the build tree. */
+bool backend_is_build_tree_exe(const char *exe, const char *build_dir);
+
+/* The ':'-separated folders a bare name is searched in, in order:
+ * `env_path` ($VIMANA_BACKEND_PATH, may be NULL), the build tree's backend
+ * folders when `uninstalled`, then the install directory. */
+void backend_search_path(const char *env_path, bool uninstalled, char *out, size_t out_len);
 
 #endif

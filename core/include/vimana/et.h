@@ -2,7 +2,8 @@
  * vimana/et.h - read, write and build Chakra execution traces (ETs).
  *
  * A Chakra ET file holds one NPU's work: a GlobalMetadata record followed by
- * Node records, each framed by a varint length (shared/spec/chakra-et-format.md).
+ * Node records (messages of Chakra's et_def.proto), each preceded by its
+ * length as a protobuf varint.
  * This API reads such files node by node (plain or gzip), writes them with
  * the exact bytes the reference Python tools produce, and gives typed,
  * leniently coerced access to node attributes.

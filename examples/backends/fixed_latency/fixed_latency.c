@@ -17,7 +17,9 @@
  *
  * Build it out of tree with:
  *   cc -shared -fPIC -fvisibility=hidden fixed_latency.c -o fixed_latency.so \
- *      $(pkg-config --cflags --libs vimana)
+ *      $(pkg-config --cflags vimana) $(pkg-config --variable=backend_libs vimana)
+ * (backend_libs adds a run path to libvimana_evq, so that the module loads
+ * from a Vimana installed outside the system folders)
  * and run: vimana --network-backend=./fixed_latency.so --network-configuration=net.conf ...
  */
 #include <errno.h>
