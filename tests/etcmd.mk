@@ -15,13 +15,15 @@ TESTS += test_etcmd_json
 
 check_PROGRAMS += test_etcmd_corpus
 test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
-	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c
+	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c \
+	core/util/input_file.c
 test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
 test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += test_etcmd_corpus
 
 ETCMD_E2E = \
 	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
-	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh
+	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh \
+	tests/e2e/etcmd_inputs.sh
 TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)

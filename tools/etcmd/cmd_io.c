@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/cli.h"
+#include "util/input_file.h"
 
 int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
                      const char **input, const char **output)
@@ -62,9 +63,22 @@ int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **ar
     return et_files_resolve(prog, *arg, files) == 0 ? CMD_IO_RUN : 1;
 }
 
+int cmd_io_check_input(const char *prog, const char *path)
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) == 0)
+        return 0;
+    cli_error(prog, "error: %s: %s", path, why);
+    return -1;
+}
+
 int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
 {
     vet_error err;
+    *r = NULL;
+    *s = NULL;
+    if (cmd_io_check_input(prog, input) != 0)
+        return -1;
     *r = vet_reader_open(input, &err);
     if (!*r) {
         fprintf(stderr, "%s\n", err.msg);

@@ -15,3 +15,6 @@ vimana_et_SOURCES += \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
 	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
 	core/util/arena.c core/util/arena.h
+# `dot -o x.pdf|svg|png` renders through Graphviz's libgvc.
+vimana_et_CFLAGS += $(GVC_CFLAGS)
+vimana_et_LDADD += $(GVC_LIBS)

@@ -15,6 +15,7 @@
 #include "timeline/output_file.h"
 #include "timeline/report_model.h"
 #include "timeline/report_timeline.h"
+#include "util/input_file.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et timeline"
@@ -183,9 +184,22 @@ static int parse_args(int argc, char **argv, timeline_args *a)
     return check_mode(a);
 }
 
+/* Refuses an input that exists but is not a regular file: a directory, or
+ * a device such as /dev/zero that would be read for ever. */
+static int check_input(const char *path, char err[LOG_TIMELINE_MSG_MAX])
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, LOG_TIMELINE_MSG_MAX, "error: %s: %s", path, why);
+    return -1;
+}
+
 static int run_log(const timeline_args *a, FILE *out, char err[LOG_TIMELINE_MSG_MAX])
 {
     bool from_stdin = strcmp(a->input, "-") == 0;
+    if (!from_stdin && check_input(a->input, err) != 0)
+        return -1;
     FILE *in = from_stdin ? stdin : fopen(a->input, "r");
     if (!in) {
         snprintf(err, LOG_TIMELINE_MSG_MAX, "%s: cannot open: %s", a->input, strerror(errno));
@@ -212,6 +226,8 @@ static int run_log(const timeline_args *a, FILE *out, char err[LOG_TIMELINE_MSG_
 static int run_report(const timeline_args *a, FILE *out, char err[REPORT_MSG_MAX])
 {
     report r;
+    if (check_input(a->report, err) != 0)
+        return -1;
     int rc = report_load(a->report, &r, err);
     if (rc == 0)
         rc = report_timeline_write(&r, a->report, out, err);
