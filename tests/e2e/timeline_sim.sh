@@ -17,7 +17,7 @@ T="$TEST_TMP"
     { fail "vimana failed: $(cat "$T/trace.log")"; finish; }
 expect_eq "$(grep -c '^issue,' "$T/trace.log")" 24 "issue records"
 
-expect_ok "$VIMANA_ET" timeline --input "$T/trace.log" --output "$T/ms.json" --num-npus 8 --npu-frequency 1000
+expect_ok "$VIMANA_ET" timeline --input "$T/trace.log" --output "$T/ms.json" --num-npus 8 --npu-frequency 1000 --compat
 [ -s "$T/err" ] && fail "unexpected stderr: $(cat "$T/err")"
 has() { # FILE TEXT
     grep -qF -- "$2" "$1" || fail "$1 lacks: $2"
@@ -35,14 +35,14 @@ esac
 
 # --time-unit us: the all-reduce of NPU 0 ends at 117.78 us.
 expect_ok "$VIMANA_ET" timeline --input "$T/trace.log" --output "$T/us.json" --num-npus 8 --npu-frequency 1000 \
-    --time-unit us
+    --compat --time-unit us
 has "$T/us.json" '{"pid": 0, "tid": 4, "ts": 0.0, "dur": 117.78, "ph": "X", "name": "All-Reduce-1MB", "args": {"us": 117.78}}'
 has "$T/us.json" '{"pid": 0, "tid": 4, "ts": 117.78, "dur": 287.74, "ph": "X", "name": "All-Gather-2MB", "args": {"us": 287.74}}'
 
 # Piped straight from the simulator.
 "$VIMANA" --workload-configuration="$G/workload/hoti_3nodes_8/hoti_3nodes_8" --system-configuration="$SYS" \
     --network-configuration="$G/network/ring8.yml" 2>&1 >/dev/null |
-    "$VIMANA_ET" timeline --input - --output "$T/piped.json" --num-npus 8 --npu-frequency 1000 ||
+    "$VIMANA_ET" timeline --input - --output "$T/piped.json" --num-npus 8 --npu-frequency 1000 --compat ||
     fail "piped conversion failed"
 cmp -s "$T/piped.json" "$T/ms.json" || fail "piped output differs from the file conversion"
 

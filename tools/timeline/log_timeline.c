@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "common/utf8.h"
+#include "timeline/chrome_trace.h"
 #include "timeline/node_category.h"
 #include "timeline/open_events.h"
 #include "timeline/ref_trace.h"
@@ -22,7 +23,8 @@
 typedef struct {
     const log_timeline_options *opt;
     open_events *open;
-    ref_trace trace;
+    ref_trace trace;     /* the --compat documents */
+    chrome_trace chrome; /* the default one */
     uint64_t line;
     log_timeline_summary *summary;
     char *err;
@@ -53,14 +55,53 @@ static int quoted_len(size_t len)
 static double issue_time(const log_timeline_options *opt, uint64_t tick)
 {
     double t = (double)tick / (double)opt->npu_mhz;
-    return opt->unit == TIME_UNIT_MS ? t / 1000 : t;
+    return opt->form == TIMELINE_REFERENCE_MS ? t / 1000 : t;
 }
 
 /* The reference's arithmetic: cycles / (MHz * 1000), one division. */
 static double duration(const log_timeline_options *opt, uint64_t cycles)
 {
-    uint64_t per = opt->unit == TIME_UNIT_MS ? opt->npu_mhz * 1000 : opt->npu_mhz;
+    uint64_t per = opt->form == TIMELINE_REFERENCE_MS ? opt->npu_mhz * 1000 : opt->npu_mhz;
     return (double)cycles / (double)per;
+}
+
+/* A tick as nanoseconds: ticks are cycles at MHz, so tick * 1000 / MHz,
+ * rounded to the nearest ns (exact when MHz divides 1000 * tick, as at
+ * Vimana's 1000 MHz, where a cycle is a nanosecond). */
+static chrome_ns tick_ns(const log_timeline_options *opt, uint64_t tick)
+{
+    chrome_ns scaled = (chrome_ns)tick * 1000;
+    return (scaled + opt->npu_mhz / 2) / opt->npu_mhz;
+}
+
+static int write_event(converter *c, const trace_record *r, const open_event *ev)
+{
+    if (c->opt->form != TIMELINE_CHROME) {
+        ref_event out = {
+            .pid = r->npu,
+            .tid = (int)ev->category,
+            .ts = issue_time(c->opt, ev->tick),
+            .dur = duration(c->opt, r->tick - ev->tick),
+            .name = ev->name,
+            .name_len = ev->name_len,
+            .args_key = c->opt->form == TIMELINE_REFERENCE_MS ? "ms" : "us",
+        };
+        ref_trace_event(&c->trace, &out);
+        return 0;
+    }
+    chrome_ns start = tick_ns(c->opt, ev->tick);
+    chrome_slice slice = {
+        .pid = (uint32_t)r->npu, /* below --num-npus, at most 2^32 - 1 */
+        .tid = ev->category,
+        .start_ns = start,
+        .dur_ns = tick_ns(c->opt, r->tick) - start,
+        .cycles = r->tick - ev->tick,
+        .name = ev->name,
+        .name_len = ev->name_len,
+    };
+    if (chrome_trace_slice(&c->chrome, &slice) != 0)
+        return fail_at_line(c, "out of memory");
+    return 0;
 }
 
 static int unknown_category(converter *c, const trace_record *r)
@@ -113,16 +154,8 @@ static int on_callback(converter *c, const trace_record *r)
             c, "callback of node %llu on NPU %llu at tick %llu precedes its issue at tick %llu (line %llu)",
             (unsigned long long)r->node, (unsigned long long)r->npu, (unsigned long long)r->tick,
             (unsigned long long)ev->tick, (unsigned long long)ev->line);
-    ref_event out = {
-        .pid = r->npu,
-        .tid = (int)ev->category,
-        .ts = issue_time(c->opt, ev->tick),
-        .dur = duration(c->opt, r->tick - ev->tick),
-        .name = ev->name,
-        .name_len = ev->name_len,
-        .args_key = c->opt->unit == TIME_UNIT_MS ? "ms" : "us",
-    };
-    ref_trace_event(&c->trace, &out);
+    if (write_event(c, r, ev) != 0)
+        return -1;
     c->summary->events++;
     open_events_remove(c->open, ev);
     return 0;
@@ -187,12 +220,21 @@ int log_timeline_convert(FILE *in, FILE *out, const log_timeline_options *opt, l
         snprintf(err, LOG_TIMELINE_MSG_MAX, "out of memory");
         return -1;
     }
-    ref_trace_begin(&c.trace, out);
+    bool chrome = opt->form == TIMELINE_CHROME;
+    if (chrome)
+        chrome_trace_begin(&c.chrome, out);
+    else
+        ref_trace_begin(&c.trace, out);
     int rc = read_lines(&c, in);
     if (rc == 0) {
-        ref_trace_end(&c.trace, opt->num_npus);
+        if (chrome)
+            chrome_trace_end(&c.chrome);
+        else
+            ref_trace_end(&c.trace, opt->num_npus);
         note_unclosed(&c);
     }
+    if (chrome)
+        chrome_trace_free(&c.chrome);
     open_events_free(c.open);
     return rc;
 }
