@@ -1,6 +1,8 @@
 #!/bin/sh
 # vimana-et dot: labels, solid data edges, dashed control edges, dotted
-# missing parents, escaping; and Graphviz parses it when installed.
+# missing parents, escaping; GraphML; SVG, PDF and PNG drawn through
+# libgvc; the format by extension or --format; and Graphviz's `dot`
+# program parses the DOT text when installed.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 ET=$VIMANA_ET
 T=$TEST_TMP
@@ -40,6 +42,64 @@ digraph "$T/g.et" {
 }
 WANT
 cmp -s "$T/out" "$T/want" || { fail "escaped DOT"; diff "$T/want" "$T/out" >&2; }
+
+# GraphML: by extension or --format; names escaped for XML; data and
+# control edges told apart; missing parents marked.
+expect_ok "$ET" dot "$T/g.et" -o "$T/g.graphml"
+cat > "$T/want" <<WANT
+<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="id" for="node" attr.name="id" attr.type="string"/>
+  <key id="name" for="node" attr.name="name" attr.type="string"/>
+  <key id="type" for="node" attr.name="type" attr.type="string"/>
+  <key id="missing" for="node" attr.name="missing" attr.type="boolean"><default>false</default></key>
+  <key id="dependency" for="edge" attr.name="dependency" attr.type="string"/>
+  <graph id="$T/g.et" edgedefault="directed">
+    <node id="n5"><data key="id">5</data><data key="name">say &quot;hi&quot; \\ back&#10;slash</data><data key="type">MEM_LOAD_NODE</data></node>
+    <edge source="n2" target="n5"><data key="dependency">control</data></edge>
+    <node id="n6"><data key="id">6</data><data key="name">raw é ?</data><data key="type">COMM_SEND_NODE</data></node>
+    <edge source="n5" target="n6"><data key="dependency">data</data></edge>
+    <node id="n2"><data key="id">2</data><data key="missing">true</data></node>
+  </graph>
+</graphml>
+WANT
+cmp -s "$T/g.graphml" "$T/want" || { fail "GraphML"; diff "$T/want" "$T/g.graphml" >&2; }
+expect_ok "$ET" dot "$T/g.et" --format graphml
+cmp -s "$T/out" "$T/want" || fail "--format graphml on stdout differs from the .graphml file"
+printf '{"global_metadata": {}, "nodes": [{"id": "1", "name": "a<b>&c", "type": "COMP_NODE"}]}' > "$T/x.json"
+expect_ok "$ET" from-json "$T/x.json" -o "$T/x.et"
+expect_ok "$ET" dot "$T/x.et" --format=graphml
+grep -qxF '    <node id="n1"><data key="id">1</data><data key="name">a&lt;b&gt;&amp;c</data><data key="type">COMP_NODE</data></node>' \
+    "$T/out" || fail "GraphML markup characters"
+
+# Drawings through libgvc, by extension (no `dot` program involved).
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.svg"
+grep -q '<svg' "$T/h.svg" || fail "the .svg is not SVG"
+for want in '<title>n1</title>' '<title>n3</title>' '>1: All&#45;Reduce&#45;1MB</text>' '>3: Compute&#45;50us</text>'; do
+    grep -qF -- "$want" "$T/h.svg" || fail "the SVG lacks $want"
+done
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.pdf"
+expect_eq "$(head -c 5 "$T/h.pdf")" "%PDF-" "PDF magic"
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.png"
+expect_eq "$(head -c 8 "$T/h.png" | od -An -tx1 | tr -d ' \n')" "89504e470d0a1a0a" "PNG magic"
+expect_ok "$ET" dot "$T/h.0.et" --format pdf
+expect_eq "$(head -c 5 "$T/out")" "%PDF-" "--format pdf on stdout"
+# --format wins over the extension; .gz compresses the text forms.
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.txt" --format dot
+cmp -s "$T/h.txt" "$T/h.dot" || fail "--format dot into h.txt"
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.gv.gz"
+gzip -dc "$T/h.gv.gz" | cmp -s - "$T/h.dot" || fail ".gv.gz is not the gzipped DOT"
+
+expect_error "vimana-et dot: $T/h.xyz: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/h.xyz"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "unknown extension: lines on stderr"
+[ -e "$T/h.xyz" ] && fail "an output was written for an unknown extension"
+expect_error "vimana-et dot: $T/h.pdf.gz: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/h.pdf.gz"
+expect_error "vimana-et dot: $T/graph: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/graph"
+expect_error "vimana-et dot: --format: expected dot, graphml, svg, pdf or png, got 'jpeg'" \
+    "$ET" dot "$T/h.0.et" --format jpeg
 
 expect_error "vimana-et dot: more than one input file ('a' and 'b'); dot draws one rank" "$ET" dot a b
 expect_error "$T/none.et: cannot open: No such file or directory" "$ET" dot "$T/none.et"

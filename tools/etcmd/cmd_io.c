@@ -72,11 +72,10 @@ int cmd_io_check_input(const char *prog, const char *path)
     return -1;
 }
 
-int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
+int cmd_io_open_reader(const char *prog, const char *input, vet_reader **r)
 {
     vet_error err;
     *r = NULL;
-    *s = NULL;
     if (cmd_io_check_input(prog, input) != 0)
         return -1;
     *r = vet_reader_open(input, &err);
@@ -85,6 +84,14 @@ int cmd_io_open(const char *prog, const char *input, const char *output, vet_rea
         return -1;
     }
     vet_reader_accept_unknown_types(*r, true);
+    return 0;
+}
+
+int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
+{
+    *s = NULL;
+    if (cmd_io_open_reader(prog, input, r) != 0)
+        return -1;
     *s = sink_open(prog, output);
     if (!*s) {
         vet_reader_close(*r);

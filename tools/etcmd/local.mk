@@ -11,6 +11,8 @@ vimana_et_SOURCES += \
 	tools/etcmd/cmd_validate.c \
 	tools/etcmd/p2p_match.c tools/etcmd/p2p_match.h \
 	tools/etcmd/cmd_dot.c \
+	tools/etcmd/graph_write.h tools/etcmd/dot_write.c tools/etcmd/graphml_write.c \
+	tools/etcmd/graph_render.c tools/etcmd/graph_render.h \
 	tools/etcmd/cmd_stats.c \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
 	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
