@@ -52,9 +52,9 @@ expect_error "vimana-et timeline: $T/trace.log:5: NPU 4 is out of range: --num-n
 
 # The report of the same run: exact microseconds, one slice per collective.
 expect_ok "$VIMANA_ET" timeline --report "$T/report.json" --output "$T/report_trace.json"
-has "$T/report_trace.json" '{"name":"All-Reduce-1MB","cat":"collective","ph":"X","ts":0.000,"dur":117.780,"pid":0,"tid":1,"args":{"node":1,"type":"ALL_REDUCE","bytes":1048576,"group":null,"algorithm":"ring"}}'
-has "$T/report_trace.json" '{"name":"All-Gather-2MB","cat":"collective","ph":"X","ts":117.780,"dur":287.740,"pid":7,"tid":1,"args":{"node":2,"type":"ALL_GATHER","bytes":2097152,"group":null,"algorithm":"ring"}}'
-has "$T/report_trace.json" '{"name":"run","cat":"npu","ph":"X","ts":0.000,"dur":405.520,"pid":3,"tid":0,"args":{"finish":405520,"exposed_communication":355520,"wall":405520,"cpu":0,"gpu":50000,"comm":405520,"remote_mem":0,"replay":0,"invalid":0,"overlap":50000}}'
+has "$T/report_trace.json" '{"name":"All-Reduce-1MB","cat":"collective","ph":"X","ts":0,"dur":117.78,"pid":0,"tid":1,"args":{"node":1,"type":"ALL_REDUCE","bytes":1048576,"group":null,"algorithm":"ring"}}'
+has "$T/report_trace.json" '{"name":"All-Gather-2MB","cat":"collective","ph":"X","ts":117.78,"dur":287.74,"pid":7,"tid":1,"args":{"node":2,"type":"ALL_GATHER","bytes":2097152,"group":null,"algorithm":"ring"}}'
+has "$T/report_trace.json" '{"name":"run","cat":"npu","ph":"X","ts":0,"dur":405.52,"pid":3,"tid":0,"args":{"finish":405520,"exposed_communication":355520,"wall":405520,"cpu":0,"gpu":50000,"comm":405520,"remote_mem":0,"replay":0,"invalid":0,"overlap":50000}}'
 expect_eq "$(grep -c '"cat":"collective"' "$T/report_trace.json")" 16 "report collective slices"
 
 finish
