@@ -66,6 +66,11 @@ expect_eq "$(cat "$T/out")" "$T/gz/w: valid (3 files, 3 nodes, 1 send/recv pair 
 expect_ok "$ET" stats "$T/gz/w"
 expect_eq "$(grep -c "^$T/gz/w\.[02]\.et\.gz\$" "$T/out")" 2 "stats reads the .et.gz ranks"
 expect_eq "$(grep -c "^$T/gz/w\.1\.et\$" "$T/out")" 1 "stats reads the plain rank"
+# ... and both commands say so in --help.
+for cmd in stats validate; do
+    expect_ok "$ET" "$cmd" --help
+    grep -qF 'PREFIX.k.et.gz where PREFIX.k.et is absent' "$T/out" || fail "$cmd --help does not mention PREFIX.k.et.gz"
+done
 
 # Directories and devices: one line, no endless read.
 mkdir "$T/dir" "$T/dirpfx.0.et"
