@@ -58,6 +58,12 @@ expect_eq "$(grep -c 'warning: 2 INVALID_NODE nodes (the first: node 4 (a)); the
     "two INVALID_NODE nodes: one warning"
 expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 3 "warning, problem and summary lines"
 
+# A name with a newline stays on its problem's line.
+printf '{"global_metadata": {}, "nodes": [{"id": "5", "name": "b\\nc\\u0001", "type": "COMP_NODE", "data_deps": ["6"]}]}' > "$T/nl.json"
+expect_ok "$ET" from-json "$T/nl.json" -o "$T/nl.et"
+expect_error "$T/nl.et: node 5 (b\\nc\\x01): data dependency on missing node 6" "$ET" validate "$T/nl.et"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 2 "newline in a name: problem and summary lines"
+
 # A prefix whose ranks are gzipped (PREFIX.k.et absent), alone or mixed.
 expect_ok "$ET" generate send-recv --npus 3 --src 2 --dst 0 --out "$T/gz/w"
 gzip "$T/gz/w.0.et" "$T/gz/w.2.et"

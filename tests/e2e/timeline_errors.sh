@@ -86,6 +86,8 @@ log_error 'callback,sys->id=7, tick=0, node->id=1, node->name=COMP_NODE\n' \
     "1: NPU 7 is out of range: --num-npus is 2"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=aten::mm\n' \
     "1: cannot tell the category of node 1 'aten::mm' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and the record has no node->type"
+log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=a\001b\033c\n' \
+    "1: cannot tell the category of node 1 'a\\x01b\\x1bc' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and the record has no node->type"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=aten::mm, node->type=12\n' \
     "1: cannot tell the category of node 1 'aten::mm' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and node->type 12 is not a Chakra node type"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=COMP_NODE\nissue,sys->id=0, tick=3, node->id=1, node->name=COMP_NODE\n' \

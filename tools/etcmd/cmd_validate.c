@@ -72,7 +72,10 @@ static void node_problem(vctx *v, const char *path, uint64_t id, const char *nam
 static void node_problem(vctx *v, const char *path, uint64_t id, const char *name, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: node %" PRIu64 " (%s): ", path, id, name);
+    char quoted[256];
+    /* A name may hold newlines or other control bytes: escaped, so each
+     * problem stays one line. */
+    fprintf(stderr, "%s: node %" PRIu64 " (%s): ", path, id, msg_escape(name, quoted, sizeof quoted));
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

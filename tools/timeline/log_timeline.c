@@ -16,6 +16,7 @@
 #include "timeline/open_events.h"
 #include "timeline/ref_trace.h"
 #include "timeline/trace_record.h"
+#include "util/msg_escape.h"
 
 /* Longest node name quoted in a message. */
 #define NAME_QUOTE_MAX 60
@@ -45,9 +46,15 @@ static int fail_at_line(converter *c, const char *fmt, ...)
     return -1;
 }
 
-static int quoted_len(size_t len)
+/* A node name fit for a one-line message: control bytes escaped, cut
+ * after about NAME_QUOTE_MAX bytes. */
+typedef struct {
+    char text[NAME_QUOTE_MAX + 4];
+} quoted_name;
+
+static const char *quote(quoted_name *q, const char *name, size_t len)
 {
-    return (int)(len < NAME_QUOTE_MAX ? len : NAME_QUOTE_MAX);
+    return msg_escape_n(name, len, q->text, sizeof q->text);
 }
 
 /* The reference's arithmetic: (tick / MHz) / 1000. Exact as in Python for
@@ -111,10 +118,11 @@ static int unknown_category(converter *c, const trace_record *r)
         snprintf(why, sizeof why, "node->type %llu is not a Chakra node type", (unsigned long long)r->type);
     else
         snprintf(why, sizeof why, "the record has no node->type");
+    quoted_name q;
     return fail_at_line(c,
-                        "cannot tell the category of node %llu '%.*s' on NPU %llu: its name has no COMP_NODE, "
+                        "cannot tell the category of node %llu '%s' on NPU %llu: its name has no COMP_NODE, "
                         "COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and %s",
-                        (unsigned long long)r->node, quoted_len(r->name_len), r->name, (unsigned long long)r->npu, why);
+                        (unsigned long long)r->node, quote(&q, r->name, r->name_len), (unsigned long long)r->npu, why);
 }
 
 static int on_issue(converter *c, const trace_record *r)
@@ -146,9 +154,10 @@ static int on_issue(converter *c, const trace_record *r)
 static int on_callback(converter *c, const trace_record *r)
 {
     open_event *ev = open_events_find(c->open, r->npu, r->node);
+    quoted_name q;
     if (!ev)
-        return fail_at_line(c, "callback of node %llu '%.*s' on NPU %llu has no open issue before it",
-                            (unsigned long long)r->node, quoted_len(r->name_len), r->name, (unsigned long long)r->npu);
+        return fail_at_line(c, "callback of node %llu '%s' on NPU %llu has no open issue before it",
+                            (unsigned long long)r->node, quote(&q, r->name, r->name_len), (unsigned long long)r->npu);
     if (r->tick < ev->tick)
         return fail_at_line(
             c, "callback of node %llu on NPU %llu at tick %llu precedes its issue at tick %llu (line %llu)",
@@ -182,13 +191,14 @@ static void note_unclosed(converter *c)
     log_timeline_summary *s = c->summary;
     s->unclosed = open_events_count(c->open);
     const open_event *first = open_events_oldest(c->open);
+    quoted_name q;
     if (!first)
         return;
     snprintf(s->unclosed_note, sizeof s->unclosed_note,
-             "%llu issued node%s never completed and %s left out (the first: node %llu '%.*s' on NPU %llu, issued "
+             "%llu issued node%s never completed and %s left out (the first: node %llu '%s' on NPU %llu, issued "
              "at %s:%llu)",
              (unsigned long long)s->unclosed, s->unclosed == 1 ? "" : "s", s->unclosed == 1 ? "is" : "are",
-             (unsigned long long)first->node, quoted_len(first->name_len), first->name, (unsigned long long)first->npu,
+             (unsigned long long)first->node, quote(&q, first->name, first->name_len), (unsigned long long)first->npu,
              c->opt->input_name, (unsigned long long)first->line);
 }
 
