@@ -64,6 +64,13 @@ expect_ok "$ET" from-json "$T/nl.json" -o "$T/nl.et"
 expect_error "$T/nl.et: node 5 (b\\nc\\x01): data dependency on missing node 6" "$ET" validate "$T/nl.et"
 expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 2 "newline in a name: problem and summary lines"
 
+# from-json quotes keys and values escaped: one line.
+printf '{"global_metadata": {}, "nodes": [{"id": "5", "name": "b", "type": "COMP\\nNODE"}]}' > "$T/bt.json"
+expect_error "$T/bt.json: nodes[0].type: unknown node type \"COMP\\nNODE\"" "$ET" from-json "$T/bt.json" -o "$T/bt.et"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "newline in a JSON value: lines on stderr"
+printf '{"global_metadata": {}, "nodes": [{"id": "5", "na\\tme": "b"}]}' > "$T/bt.json"
+expect_error "$T/bt.json: nodes[0]: unknown key \"na\\tme\"" "$ET" from-json "$T/bt.json" -o "$T/bt.et"
+
 # A prefix whose ranks are gzipped (PREFIX.k.et absent), alone or mixed.
 expect_ok "$ET" generate send-recv --npus 3 --src 2 --dst 0 --out "$T/gz/w"
 gzip "$T/gz/w.0.et" "$T/gz/w.2.et"
