@@ -101,6 +101,21 @@ expect_error "vimana-et dot: $T/graph: cannot tell the output format from its ex
 expect_error "vimana-et dot: --format: expected dot, graphml, svg, pdf or png, got 'jpeg'" \
     "$ET" dot "$T/h.0.et" --format jpeg
 
+# Drawings are bounded: 501 nodes are refused before Graphviz runs (its
+# layout grows faster than the square of the graph); 500 are drawn.
+awk 'BEGIN { printf "{\"global_metadata\": {}, \"nodes\": ["
+             for (i = 1; i <= 501; i++) printf "%s{\"id\": \"%d\", \"type\": \"COMP_NODE\"}", (i > 1 ? ", " : ""), i
+             print "]}" }' > "$T/n501.json"
+expect_ok "$ET" from-json "$T/n501.json" -o "$T/n501.et"
+expect_error "vimana-et dot: error: $T/n501.et: 501 nodes are too many to draw (at most 500; Graphviz's layout would take minutes or hours): write .dot and run Graphviz's dot, or .graphml" \
+    "$ET" dot "$T/n501.et" -o "$T/n501.svg"
+[ -e "$T/n501.svg" ] && fail "an output was written for a graph too large to draw"
+expect_ok "$ET" dot "$T/n501.et" -o "$T/n501.graphml"
+sed 's/, {"id": "501", "type": "COMP_NODE"}//' "$T/n501.json" > "$T/n500.json"
+expect_ok "$ET" from-json "$T/n500.json" -o "$T/n500.et"
+expect_ok "$ET" dot "$T/n500.et" -o "$T/n500.svg"
+expect_eq "$(grep -c '<g id="node' "$T/n500.svg")" 500 "nodes drawn of 500"
+
 expect_error "vimana-et dot: more than one input file ('a' and 'b'); dot draws one rank" "$ET" dot a b
 expect_error "$T/none.et: cannot open: No such file or directory" "$ET" dot "$T/none.et"
 
@@ -111,6 +126,11 @@ if command -v dot > /dev/null 2>&1; then
     if [ -d "$VIMANA_SHARED/golden" ]; then
         "$ET" dot "$VIMANA_SHARED/corpus/et/astra-sim-custom-collectives/custom_allreduce.0.et" |
             dot -Tsvg -o "$T/c.svg" || fail "dot -Tsvg refused the custom collective graph"
+        # A 262-node PyTorch trace: Graphviz's unbounded layout takes minutes
+        # on it; vimana-et bounds it (nslimit) and draws it in seconds.
+        expect_ok "$ET" dot "$VIMANA_SHARED/corpus/expected/pytorch/1.0.2-chakra.0.0.4/1.0.2-chakra.0.0.4.et" \
+            -o "$T/pt.svg"
+        expect_eq "$(grep -c '<g id="node' "$T/pt.svg")" 262 "nodes drawn of the PyTorch trace"
     fi
 fi
 finish

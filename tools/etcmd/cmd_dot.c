@@ -29,7 +29,8 @@ static const char usage[] =
     "  .dot, .gv       Graphviz DOT text (also the default on stdout)\n"
     "  .graphml        GraphML: nodes with data id, name and type; edges with\n"
     "                  dependency = data or control (as Chakra's visualiser)\n"
-    "  .svg .pdf .png  drawn with Graphviz's dot layout (libgvc)\n"
+    "  .svg .pdf .png  drawn with Graphviz's dot layout (libgvc), up to 500 nodes\n"
+    "                  (larger layouts take Graphviz minutes to hours)\n"
     "DOT and GraphML outputs may end in .gz (e.g. OUT.dot.gz) to be compressed.\n"
     "  -o, --output FILE   write to FILE; default stdout\n"
     "  --format FORMAT     dot, graphml, svg, pdf or png, whatever OUT's extension\n";
@@ -155,20 +156,26 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void missing_nodes(const graph_writer *w, sink *s, refs *r, const idmap *defined)
+/* Returns how many missing parents it wrote. */
+static size_t missing_nodes(const graph_writer *w, sink *s, refs *r, const idmap *defined)
 {
+    size_t written = 0;
     if (r->n == 0)
-        return;
+        return 0;
     qsort(r->ids, r->n, sizeof *r->ids, cmp_u64);
     for (size_t i = 0; i < r->n; i++) {
         uint32_t index;
         if ((i > 0 && r->ids[i] == r->ids[i - 1]) || idmap_get(defined, r->ids[i], &index))
             continue;
         w->missing(s, r->ids[i]);
+        written++;
     }
+    return written;
 }
 
-static int draw(const graph_writer *w, const char *input, vet_reader *r, sink *s)
+/* Streams the graph through `w`; *n_nodes gets its node count, missing
+ * parents included. */
+static int draw(const graph_writer *w, const char *input, vet_reader *r, sink *s, size_t *n_nodes)
 {
     idmap defined = {0};
     refs parents = {0};
@@ -187,7 +194,7 @@ static int draw(const graph_writer *w, const char *input, vet_reader *r, sink *s
         }
     }
     if (rc == 0) {
-        missing_nodes(w, s, &parents, &defined);
+        *n_nodes = index + missing_nodes(w, s, &parents, &defined);
         w->end(s);
     } else {
         fprintf(stderr, "%s\n", err.msg);
@@ -204,7 +211,8 @@ static int write_text(const dot_args *a, const graph_writer *w)
     sink *s;
     if (cmd_io_open(PROG, a->input, a->output, &r, &s) != 0)
         return -1;
-    int rc = draw(w, a->input, r, s);
+    size_t n_nodes;
+    int rc = draw(w, a->input, r, s, &n_nodes);
     vet_reader_close(r);
     if (sink_close(s) != 0)
         rc = -1;
@@ -220,10 +228,17 @@ static int write_drawing(const dot_args *a, const char *gv_format)
     if (cmd_io_open_reader(PROG, a->input, &r) != 0)
         return -1;
     sink *s = sink_open_memory(PROG, &text, &len);
-    int rc = s ? draw(&graph_write_dot, a->input, r, s) : -1;
+    size_t n_nodes = 0;
+    int rc = s ? draw(&graph_write_dot, a->input, r, s, &n_nodes) : -1;
     vet_reader_close(r);
     if (s && sink_close(s) != 0)
         rc = -1;
+    if (rc == 0 && n_nodes > GRAPH_RENDER_MAX_NODES) {
+        cli_error(PROG, "error: %s: %zu nodes are too many to draw (at most %d; Graphviz's layout would take "
+                        "minutes or hours): write .dot and run Graphviz's dot, or .graphml", a->input, n_nodes,
+                  GRAPH_RENDER_MAX_NODES);
+        rc = -1;
+    }
     if (rc == 0)
         rc = graph_render(PROG, text, gv_format, a->output);
     free(text);
