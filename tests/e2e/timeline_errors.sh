@@ -52,6 +52,11 @@ expect_error "$P: error: $T/dir: is a directory, expected a file" \
     tl --input "$T/dir" --output "$T/o.json" --num-npus 2 --npu-frequency 1
 expect_error "$P: error: /dev/zero: not a regular file (character device)" \
     tl --input /dev/zero --output "$T/o.json" --num-npus 2 --npu-frequency 1
+# stdin from a device: a line of over 1 MiB is refused, not buffered until
+# memory runs out.
+head -c 1100000 /dev/zero > "$T/zeros"
+expect_error "$P: <stdin>:1: line longer than 1048576 bytes: not a simulator log" \
+    sh -c '"$0" timeline --input - --output "$1" --num-npus 2 --npu-frequency 1 < "$2"' "$VIMANA_ET" "$T/o.json" "$T/zeros"
 expect_error "$P: error: $T/dir: is a directory, expected a file" tl --report "$T/dir" --output "$T/o.json"
 expect_error "$P: error: /dev/zero: not a regular file (character device)" tl --report /dev/zero --output "$T/o.json"
 expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "report /dev/zero: lines on stderr"

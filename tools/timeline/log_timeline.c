@@ -202,18 +202,54 @@ static void note_unclosed(converter *c)
              c->opt->input_name, (unsigned long long)first->line);
 }
 
+/* Records are short (a node name runs to a few KiB at most); a longer
+ * line means the input is not a log, e.g. stdin from /dev/zero, which
+ * getline would buffer until memory runs out. */
+#define MAX_LINE (1u << 20)
+
+enum { LINE_READ = 1, LINE_EOF = 0, LINE_TOO_LONG = -1, LINE_FAILED = -2 };
+
+/* The next line, '\n' included, NUL bytes kept; LINE_FAILED on a read
+ * error or out of memory (errno set). */
+static int next_line(FILE *in, char **buf, size_t *cap, size_t *len)
+{
+    int ch;
+    *len = 0;
+    while ((ch = getc_unlocked(in)) != EOF) {
+        if (*len == MAX_LINE)
+            return LINE_TOO_LONG;
+        if (*len + 1 >= *cap) {
+            size_t bigger = *cap ? *cap * 2 : 256;
+            char *p = realloc(*buf, bigger);
+            if (!p)
+                return LINE_FAILED;
+            *buf = p, *cap = bigger;
+        }
+        (*buf)[(*len)++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (ferror(in))
+        return LINE_FAILED;
+    return *len ? LINE_READ : LINE_EOF;
+}
+
 static int read_lines(converter *c, FILE *in)
 {
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int rc = 0;
+    size_t cap = 0, len;
+    int rc = 0, got;
     errno = 0;
-    while (rc == 0 && (len = getline(&line, &cap, in)) >= 0) {
+    flockfile(in);
+    while (rc == 0 && (got = next_line(in, &line, &cap, &len)) == LINE_READ) {
         c->line++;
-        rc = on_line(c, line, (size_t)len);
+        rc = on_line(c, line, len);
     }
-    if (rc == 0 && !feof(in)) {
+    funlockfile(in);
+    if (rc == 0 && got == LINE_TOO_LONG) {
+        c->line++;
+        rc = fail_at_line(c, "line longer than %u bytes: not a simulator log", MAX_LINE);
+    } else if (rc == 0 && got == LINE_FAILED) {
         snprintf(c->err, LOG_TIMELINE_MSG_MAX, "%s: read error: %s", c->opt->input_name, strerror(errno ? errno : EIO));
         rc = -1;
     }
