@@ -5,7 +5,8 @@ timeline_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
 timeline_log_sources = \
 	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c tools/timeline/trace_record.c \
 	tools/timeline/node_category.c tools/timeline/open_events.c tools/timeline/ref_trace.c \
-	tools/timeline/log_timeline.c
+	tools/timeline/chrome_trace.c tools/common/idmap.c tools/timeline/log_timeline.c \
+	core/util/msg_escape.c
 
 check_PROGRAMS += tests/unit/test_timeline_record tests/unit/test_timeline_log
 TESTS += tests/unit/test_timeline_record tests/unit/test_timeline_log

@@ -1,6 +1,8 @@
 #!/bin/sh
 # vimana-et dot: labels, solid data edges, dashed control edges, dotted
-# missing parents, escaping; and Graphviz parses it when installed.
+# missing parents, escaping; GraphML; SVG, PDF and PNG drawn through
+# libgvc; the format by extension or --format; and Graphviz's `dot`
+# program parses the DOT text when installed.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 ET=$VIMANA_ET
 T=$TEST_TMP
@@ -41,6 +43,79 @@ digraph "$T/g.et" {
 WANT
 cmp -s "$T/out" "$T/want" || { fail "escaped DOT"; diff "$T/want" "$T/out" >&2; }
 
+# GraphML: by extension or --format; names escaped for XML; data and
+# control edges told apart; missing parents marked.
+expect_ok "$ET" dot "$T/g.et" -o "$T/g.graphml"
+cat > "$T/want" <<WANT
+<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="id" for="node" attr.name="id" attr.type="string"/>
+  <key id="name" for="node" attr.name="name" attr.type="string"/>
+  <key id="type" for="node" attr.name="type" attr.type="string"/>
+  <key id="missing" for="node" attr.name="missing" attr.type="boolean"><default>false</default></key>
+  <key id="dependency" for="edge" attr.name="dependency" attr.type="string"/>
+  <graph id="$T/g.et" edgedefault="directed">
+    <node id="n5"><data key="id">5</data><data key="name">say &quot;hi&quot; \\ back&#10;slash</data><data key="type">MEM_LOAD_NODE</data></node>
+    <edge source="n2" target="n5"><data key="dependency">control</data></edge>
+    <node id="n6"><data key="id">6</data><data key="name">raw é ?</data><data key="type">COMM_SEND_NODE</data></node>
+    <edge source="n5" target="n6"><data key="dependency">data</data></edge>
+    <node id="n2"><data key="id">2</data><data key="missing">true</data></node>
+  </graph>
+</graphml>
+WANT
+cmp -s "$T/g.graphml" "$T/want" || { fail "GraphML"; diff "$T/want" "$T/g.graphml" >&2; }
+expect_ok "$ET" dot "$T/g.et" --format graphml
+cmp -s "$T/out" "$T/want" || fail "--format graphml on stdout differs from the .graphml file"
+printf '{"global_metadata": {}, "nodes": [{"id": "1", "name": "a<b>&c", "type": "COMP_NODE"}]}' > "$T/x.json"
+expect_ok "$ET" from-json "$T/x.json" -o "$T/x.et"
+expect_ok "$ET" dot "$T/x.et" --format=graphml
+grep -qxF '    <node id="n1"><data key="id">1</data><data key="name">a&lt;b&gt;&amp;c</data><data key="type">COMP_NODE</data></node>' \
+    "$T/out" || fail "GraphML markup characters"
+
+# Drawings through libgvc, by extension (no `dot` program involved).
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.svg"
+grep -q '<svg' "$T/h.svg" || fail "the .svg is not SVG"
+for want in '<title>n1</title>' '<title>n3</title>' '>1: All&#45;Reduce&#45;1MB</text>' '>3: Compute&#45;50us</text>'; do
+    grep -qF -- "$want" "$T/h.svg" || fail "the SVG lacks $want"
+done
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.pdf"
+expect_eq "$(head -c 5 "$T/h.pdf")" "%PDF-" "PDF magic"
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.png"
+expect_eq "$(head -c 8 "$T/h.png" | od -An -tx1 | tr -d ' \n')" "89504e470d0a1a0a" "PNG magic"
+expect_ok "$ET" dot "$T/h.0.et" --format pdf
+expect_eq "$(head -c 5 "$T/out")" "%PDF-" "--format pdf on stdout"
+# --format wins over the extension; .gz compresses the text forms.
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.txt" --format dot
+cmp -s "$T/h.txt" "$T/h.dot" || fail "--format dot into h.txt"
+expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.gv.gz"
+gzip -dc "$T/h.gv.gz" | cmp -s - "$T/h.dot" || fail ".gv.gz is not the gzipped DOT"
+
+expect_error "vimana-et dot: $T/h.xyz: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/h.xyz"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "unknown extension: lines on stderr"
+[ -e "$T/h.xyz" ] && fail "an output was written for an unknown extension"
+expect_error "vimana-et dot: $T/h.pdf.gz: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/h.pdf.gz"
+expect_error "vimana-et dot: $T/graph: cannot tell the output format from its extension (expected .dot, .gv, .graphml, .svg, .pdf or .png, or give --format)" \
+    "$ET" dot "$T/h.0.et" -o "$T/graph"
+expect_error "vimana-et dot: --format: expected dot, graphml, svg, pdf or png, got 'jpeg'" \
+    "$ET" dot "$T/h.0.et" --format jpeg
+
+# Drawings are bounded: 501 nodes are refused before Graphviz runs (its
+# layout grows faster than the square of the graph); 500 are drawn.
+awk 'BEGIN { printf "{\"global_metadata\": {}, \"nodes\": ["
+             for (i = 1; i <= 501; i++) printf "%s{\"id\": \"%d\", \"type\": \"COMP_NODE\"}", (i > 1 ? ", " : ""), i
+             print "]}" }' > "$T/n501.json"
+expect_ok "$ET" from-json "$T/n501.json" -o "$T/n501.et"
+expect_error "vimana-et dot: error: $T/n501.et: 501 nodes are too many to draw (at most 500; Graphviz's layout would take minutes or hours): write .dot and run Graphviz's dot, or .graphml" \
+    "$ET" dot "$T/n501.et" -o "$T/n501.svg"
+[ -e "$T/n501.svg" ] && fail "an output was written for a graph too large to draw"
+expect_ok "$ET" dot "$T/n501.et" -o "$T/n501.graphml"
+sed 's/, {"id": "501", "type": "COMP_NODE"}//' "$T/n501.json" > "$T/n500.json"
+expect_ok "$ET" from-json "$T/n500.json" -o "$T/n500.et"
+expect_ok "$ET" dot "$T/n500.et" -o "$T/n500.svg"
+expect_eq "$(grep -c '<g id="node' "$T/n500.svg")" 500 "nodes drawn of 500"
+
 expect_error "vimana-et dot: more than one input file ('a' and 'b'); dot draws one rank" "$ET" dot a b
 expect_error "$T/none.et: cannot open: No such file or directory" "$ET" dot "$T/none.et"
 
@@ -51,6 +126,11 @@ if command -v dot > /dev/null 2>&1; then
     if [ -d "$VIMANA_SHARED/golden" ]; then
         "$ET" dot "$VIMANA_SHARED/corpus/et/astra-sim-custom-collectives/custom_allreduce.0.et" |
             dot -Tsvg -o "$T/c.svg" || fail "dot -Tsvg refused the custom collective graph"
+        # A 262-node PyTorch trace: Graphviz's unbounded layout takes minutes
+        # on it; vimana-et bounds it (nslimit) and draws it in seconds.
+        expect_ok "$ET" dot "$VIMANA_SHARED/corpus/expected/pytorch/1.0.2-chakra.0.0.4/1.0.2-chakra.0.0.4.et" \
+            -o "$T/pt.svg"
+        expect_eq "$(grep -c '<g id="node' "$T/pt.svg")" 262 "nodes drawn of the PyTorch trace"
     fi
 fi
 finish

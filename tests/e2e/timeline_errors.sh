@@ -10,9 +10,13 @@ T="$TEST_TMP"
 P="vimana-et timeline"
 tl() { "$VIMANA_ET" timeline "$@"; }
 
-# The fixture: every category, prefixes, an unrelated line.
+# The fixture: every category, prefixes, an unrelated line. The default
+# document: microseconds (1234 cycles at 1500 MHz = 0.823 us, to the ns),
+# every process and thread named; --compat: the reference's document.
 expect_ok tl --input "$DATA/mixed.log" --output "$T/mixed.json" --num-npus 2 --npu-frequency 1500
-cmp -s "$T/mixed.json" "$DATA/mixed.timeline.json" || fail "mixed.log: output differs from mixed.timeline.json"
+cmp -s "$T/mixed.json" "$DATA/mixed.chrome.json" || fail "mixed.log: output differs from mixed.chrome.json"
+expect_ok tl --input "$DATA/mixed.log" --output "$T/mixed.json" --num-npus 2 --npu-frequency 1500 --compat
+cmp -s "$T/mixed.json" "$DATA/mixed.timeline.json" || fail "mixed.log --compat: output differs from mixed.timeline.json"
 
 # Options.
 expect_ok tl --help
@@ -38,6 +42,24 @@ expect_error "$P: --num-npus and --npu-frequency apply to --input only: a report
 expect_error "$P: unknown option '--frequency' (run \`vimana-et timeline --help\`)" \
     tl --input "$DATA/mixed.log" --output "$T/o.json" --frequency 1
 expect_error "$P: option --output needs a value" tl --input "$DATA/mixed.log" --output
+expect_error "$P: --time-unit applies to --compat only: the default output is in microseconds" \
+    tl --input "$DATA/mixed.log" --output "$T/o.json" --num-npus 2 --npu-frequency 1 --time-unit us
+expect_error "$P: --compat applies to --input only: a report has no reference form" \
+    tl --report "$DATA/report_overlap.json" --output "$T/o.json" --compat
+# Directories and devices as input: one line, no endless read.
+mkdir "$T/dir"
+expect_error "$P: error: $T/dir: is a directory, expected a file" \
+    tl --input "$T/dir" --output "$T/o.json" --num-npus 2 --npu-frequency 1
+expect_error "$P: error: /dev/zero: not a regular file (character device)" \
+    tl --input /dev/zero --output "$T/o.json" --num-npus 2 --npu-frequency 1
+# stdin from a device: a line of over 1 MiB is refused, not buffered until
+# memory runs out.
+head -c 1100000 /dev/zero > "$T/zeros"
+expect_error "$P: <stdin>:1: line longer than 1048576 bytes: not a simulator log" \
+    sh -c '"$0" timeline --input - --output "$1" --num-npus 2 --npu-frequency 1 < "$2"' "$VIMANA_ET" "$T/o.json" "$T/zeros"
+expect_error "$P: error: $T/dir: is a directory, expected a file" tl --report "$T/dir" --output "$T/o.json"
+expect_error "$P: error: /dev/zero: not a regular file (character device)" tl --report /dev/zero --output "$T/o.json"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "report /dev/zero: lines on stderr"
 expect_error "$P: $T/missing.log: cannot open: No such file or directory" \
     tl --input "$T/missing.log" --output "$T/o.json" --num-npus 2 --npu-frequency 1
 expect_error "$P: $T/no/dir.json: cannot create: No such file or directory" \
@@ -69,6 +91,8 @@ log_error 'callback,sys->id=7, tick=0, node->id=1, node->name=COMP_NODE\n' \
     "1: NPU 7 is out of range: --num-npus is 2"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=aten::mm\n' \
     "1: cannot tell the category of node 1 'aten::mm' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and the record has no node->type"
+log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=a\001b\033c\n' \
+    "1: cannot tell the category of node 1 'a\\x01b\\x1bc' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and the record has no node->type"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=aten::mm, node->type=12\n' \
     "1: cannot tell the category of node 1 'aten::mm' on NPU 0: its name has no COMP_NODE, COMM_{SEND,RECV,COLL}_NODE or MEM_{LOAD,STORE}_NODE + {LOCAL,REMOTE}_MEMORY and node->type 12 is not a Chakra node type"
 log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=COMP_NODE\nissue,sys->id=0, tick=3, node->id=1, node->name=COMP_NODE\n' \
@@ -80,14 +104,16 @@ log_error 'issue,sys->id=0, tick=0, node->id=1, node->name=COMP_NODE_\0377\n' \
 
 # Issues never closed: a summary warning; the closed ones are written.
 printf 'issue,sys->id=0, tick=0, node->id=1, node->name=COMP_NODE_a\nissue,sys->id=1, tick=0, node->id=2, node->name=COMP_NODE_b\nissue,sys->id=0, tick=0, node->id=3, node->name=COMP_NODE_c\ncallback,sys->id=0, tick=1000, node->id=3, node->name=COMP_NODE_c\n' >"$T/open.log"
-expect_ok tl --input "$T/open.log" --output "$T/open.json" --num-npus 2 --npu-frequency 1000
+expect_ok tl --input "$T/open.log" --output "$T/open.json" --num-npus 2 --npu-frequency 1000 --compat
 expect_eq "$(cat "$TEST_TMP/err")" "$P: warning: 2 issued nodes never completed and are left out (the first: node 1 'COMP_NODE_a' on NPU 0, issued at $T/open.log:1)" "unclosed warning"
 expect_eq "$(cat "$T/open.json")" '{"meta_user": "aras", "traceEvents": [{"pid": 0, "tid": 3, "ts": 0.0, "dur": 0.001, "ph": "X", "name": "COMP_NODE_c", "args": {"ms": 0.001}}], "meta_cpu_count": 2}' "closed event"
 
 # A log without records (trace-enabled off): an empty timeline and a hint.
 printf 'sys[0] finished, 10 cycles, exposed communication 0 cycles.\n' >"$T/plain.log"
-expect_ok tl --input "$T/plain.log" --output "$T/plain.json" --num-npus 1 --npu-frequency 1000
+expect_ok tl --input "$T/plain.log" --output "$T/plain.json" --num-npus 1 --npu-frequency 1000 --compat
 expect_eq "$(cat "$TEST_TMP/err")" "$P: warning: $T/plain.log: no issue/callback records (was \"trace-enabled\": 1 in the system JSON?)" "no-record warning"
 expect_eq "$(cat "$T/plain.json")" '{"meta_user": "aras", "traceEvents": [], "meta_cpu_count": 1}' "empty timeline"
+expect_ok tl --input "$T/plain.log" --output "$T/plain.json" --num-npus 1 --npu-frequency 1000
+expect_eq "$(cat "$T/plain.json")" '{"displayTimeUnit": "ns", "traceEvents": []}' "empty default timeline"
 
 finish

@@ -19,7 +19,7 @@ cmp -s "$T/trace.json" "$DATA/report_overlap.trace.json" || {
 # A collectives-only report (no "npus") and an empty one.
 printf '{"collectives": [{"npu": 3, "name": "x", "start": 5, "end": 5}]}' >"$T/min.json"
 expect_ok "$VIMANA_ET" timeline --report "$T/min.json" --output "$T/min_trace.json"
-grep -qF '{"name":"x","cat":"collective","ph":"X","ts":0.005,"dur":0.000,"pid":3,"tid":1,"args":{}}' \
+grep -qF '{"name":"x","cat":"collective","ph":"X","ts":0.005,"dur":0,"pid":3,"tid":1,"args":{}}' \
     "$T/min_trace.json" || fail "minimal report: $(cat "$T/min_trace.json")"
 printf '{"collectives": []}\n' >"$T/empty.json"
 expect_ok "$VIMANA_ET" timeline --report "$T/empty.json" --output -

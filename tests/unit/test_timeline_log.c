@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "timeline/chrome_trace.h"
 #include "timeline/log_timeline.h"
 #include "timeline/open_events.h"
 
@@ -78,7 +79,7 @@ typedef struct {
     char err[LOG_TIMELINE_MSG_MAX];
 } conversion;
 
-static conversion convert(const char *log, uint64_t npus, uint64_t mhz, time_unit unit)
+static conversion convert(const char *log, uint64_t npus, uint64_t mhz, timeline_form form)
 {
     conversion c = {0};
     size_t size = 0;
@@ -86,7 +87,7 @@ static conversion convert(const char *log, uint64_t npus, uint64_t mhz, time_uni
     FILE *out = open_memstream(&c.json, &size);
     assert_non_null(in);
     assert_non_null(out);
-    log_timeline_options opt = {.input_name = "t.log", .num_npus = npus, .npu_mhz = mhz, .unit = unit};
+    log_timeline_options opt = {.input_name = "t.log", .num_npus = npus, .npu_mhz = mhz, .form = form};
     c.rc = log_timeline_convert(in, out, &opt, &c.summary, c.err);
     fclose(in);
     fclose(out);
@@ -102,7 +103,7 @@ static void test_convert_pairs(void **state)
                            "issue,sys->id=0, tick=0, node->id=9, node->name=All-Reduce, node->type=7\n"
                            "callback,sys->id=0, tick=117780, node->id=9, node->name=All-Reduce, node->type=7\n"
                            "callback,sys->id=1, tick=2000, node->id=9, node->name=ignored, node->type=4\n",
-                           2, 1000, TIME_UNIT_MS);
+                           2, 1000, TIMELINE_REFERENCE_MS);
     assert_int_equal(c.rc, 0);
     assert_string_equal(c.json, "{\"meta_user\": \"aras\", \"traceEvents\": ["
                                 "{\"pid\": 0, \"tid\": 4, \"ts\": 0.0, \"dur\": 0.11778, \"ph\": \"X\", "
@@ -120,16 +121,67 @@ static void test_convert_units(void **state)
     (void)state;
     const char *log = "issue,sys->id=0, tick=300, node->id=1, node->name=m, node->type=1\n"
                       "callback,sys->id=0, tick=117780, node->id=1, node->name=m, node->type=1\n";
-    conversion c = convert(log, 1, 1500, TIME_UNIT_US);
+    conversion c = convert(log, 1, 1500, TIMELINE_REFERENCE_US);
     assert_int_equal(c.rc, 0);
     assert_string_equal(c.json, "{\"meta_user\": \"aras\", \"traceEvents\": ["
                                 "{\"pid\": 0, \"tid\": 5, \"ts\": 0.2, \"dur\": 78.32, \"ph\": \"X\", "
                                 "\"name\": \"m\", \"args\": {\"us\": 78.32}}], \"meta_cpu_count\": 1}");
     free(c.json);
-    c = convert("no records here\n", 3, 1, TIME_UNIT_MS);
+    c = convert("no records here\n", 3, 1, TIMELINE_REFERENCE_MS);
     assert_int_equal(c.rc, 0);
     assert_string_equal(c.json, "{\"meta_user\": \"aras\", \"traceEvents\": [], \"meta_cpu_count\": 3}");
     assert_int_equal(c.summary.records, 0);
+    free(c.json);
+}
+
+/* Microseconds as exact decimals of nanoseconds, trailing zeros dropped. */
+static void test_chrome_micros(void **state)
+{
+    (void)state;
+    char buf[CHROME_MICROS_MAX];
+    assert_string_equal(chrome_micros(0, buf), "0");
+    assert_string_equal(chrome_micros(5, buf), "0.005");
+    assert_string_equal(chrome_micros(50, buf), "0.05");
+    assert_string_equal(chrome_micros(1000, buf), "1");
+    assert_string_equal(chrome_micros(117780, buf), "117.78");
+    assert_string_equal(chrome_micros(123456789, buf), "123456.789");
+    /* A 64-bit tick at 1 MHz: (2^64 - 1) * 1000 ns. */
+    assert_string_equal(chrome_micros((chrome_ns)UINT64_MAX * 1000, buf), "18446744073709551615");
+    assert_string_equal(chrome_micros((chrome_ns)UINT64_MAX * 1000 + 1, buf), "18446744073709551615.001");
+}
+
+/* The default document: true microseconds (N cycles at 1000 MHz last
+ * N/1000 us), each process and thread named before its first slice. */
+static void test_convert_chrome(void **state)
+{
+    (void)state;
+    conversion c = convert("issue,sys->id=1, tick=1500, node->id=9, node->name=COMP_NODE_a, node->type=4\n"
+                           "issue,sys->id=0, tick=5, node->id=9, node->name=All-Reduce, node->type=7\n"
+                           "callback,sys->id=0, tick=117785, node->id=9, node->name=All-Reduce, node->type=7\n"
+                           "callback,sys->id=1, tick=2000, node->id=9, node->name=ignored, node->type=4\n"
+                           "issue,sys->id=1, tick=2000, node->id=3, node->name=COMP_NODE_b, node->type=4\n"
+                           "callback,sys->id=1, tick=2000, node->id=3, node->name=COMP_NODE_b, node->type=4\n",
+                           2, 1000, TIMELINE_CHROME);
+    assert_int_equal(c.rc, 0);
+    assert_string_equal(
+        c.json,
+        "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n"
+        "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"name\": \"NPU 0\"}},\n"
+        "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": 4, \"args\": {\"name\": \"communication\"}},\n"
+        "{\"name\": \"All-Reduce\", \"cat\": \"communication\", \"ph\": \"X\", \"ts\": 0.005, \"dur\": 117.78, "
+        "\"pid\": 0, \"tid\": 4, \"args\": {\"cycles\": 117780}},\n"
+        "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"NPU 1\"}},\n"
+        "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": \"compute\"}},\n"
+        "{\"name\": \"COMP_NODE_a\", \"cat\": \"compute\", \"ph\": \"X\", \"ts\": 1.5, \"dur\": 0.5, "
+        "\"pid\": 1, \"tid\": 3, \"args\": {\"cycles\": 500}},\n"
+        "{\"name\": \"COMP_NODE_b\", \"cat\": \"compute\", \"ph\": \"X\", \"ts\": 2, \"dur\": 0, "
+        "\"pid\": 1, \"tid\": 3, \"args\": {\"cycles\": 0}}\n"
+        "]}\n");
+    free(c.json);
+    /* 1 cycle at 3 MHz is 333.33 ns: rounded to the nearest ns. */
+    c = convert("issue,a=0,b=1,c=1,d=COMP_NODE\ncallback,a=0,b=2,c=1,d=COMP_NODE\n", 1, 3, TIMELINE_CHROME);
+    assert_int_equal(c.rc, 0);
+    assert_non_null(strstr(c.json, "\"ts\": 0.333, \"dur\": 0.334, "));
     free(c.json);
 }
 
@@ -141,7 +193,7 @@ static void test_convert_reissue_and_unclosed(void **state)
                            "callback,a=0,b=10,c=1,d=COMP_NODE\n"
                            "issue,a=0,b=20,c=1,d=COMP_NODE\n"
                            "issue,a=0,b=20,c=2,d=COMM_COLL_NODE\n",
-                           1, 1, TIME_UNIT_MS);
+                           1, 1, TIMELINE_REFERENCE_MS);
     assert_int_equal(c.rc, 0);
     assert_int_equal(c.summary.events, 1);
     assert_int_equal(c.summary.unclosed, 2);
@@ -152,7 +204,7 @@ static void test_convert_reissue_and_unclosed(void **state)
 
 static void assert_conversion_error(const char *log, const char *want)
 {
-    conversion c = convert(log, 2, 1000, TIME_UNIT_MS);
+    conversion c = convert(log, 2, 1000, TIMELINE_REFERENCE_MS);
     assert_int_equal(c.rc, -1);
     assert_string_equal(c.err, want);
     free(c.json);
@@ -189,7 +241,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_events),    cmocka_unit_test(test_convert_pairs),
         cmocka_unit_test(test_convert_units),  cmocka_unit_test(test_convert_reissue_and_unclosed),
-        cmocka_unit_test(test_convert_errors),
+        cmocka_unit_test(test_convert_errors), cmocka_unit_test(test_chrome_micros),
+        cmocka_unit_test(test_convert_chrome),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

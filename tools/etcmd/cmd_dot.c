@@ -1,107 +1,138 @@
-/* `vimana-et dot`: one rank's dependency graph in Graphviz DOT. Streams the
- * ET; only the node ids are kept, to draw parents that are not in the file
- * as dotted "missing" nodes at the end. */
+/* `vimana-et dot`: one rank's dependency graph as Graphviz DOT, GraphML,
+ * or drawn (SVG, PDF, PNG) through Graphviz's library. Streams the ET; only
+ * the node ids are kept, to add the parents that are not in the file as
+ * "missing" nodes at the end. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "common/idmap.h"
-#include "common/utf8.h"
 #include "etcmd/cmd_io.h"
+#include "etcmd/graph_render.h"
+#include "etcmd/graph_write.h"
 #include "etcmd/sink.h"
 #include "util/grow.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
 #define PROG "vimana-et dot"
-/* Longer names (PyTorch kernel signatures run to hundreds of characters)
- * are cut so the drawing stays readable. */
-#define MAX_LABEL_NAME 80
 
 static const char usage[] =
-    "Usage: vimana-et dot FILE.et [-o OUT.dot]\n"
-    "Print one rank's dependency graph in Graphviz DOT. Each node is a box labelled\n"
-    "with its id, name, type and size (comm_size, or tensor_size of memory nodes) or\n"
-    "duration; data dependencies are solid edges, control dependencies dashed, both\n"
-    "drawn parent -> child. Parents missing from the file appear dotted.\n"
-    "Render with e.g. `dot -Tsvg OUT.dot -o graph.svg`.\n"
-    "  -o, --output FILE   write to FILE; default stdout\n";
+    "Usage: vimana-et dot FILE.et [-o OUT] [--format FORMAT]\n"
+    "Draw one rank's dependency graph. Each node is a box labelled with its id,\n"
+    "name, type and size (comm_size, or tensor_size of memory nodes) or duration;\n"
+    "data dependencies are solid edges, control dependencies dashed, both drawn\n"
+    "parent -> child. Parents missing from the file appear dotted.\n"
+    "The format follows OUT's extension, or --format:\n"
+    "  .dot, .gv       Graphviz DOT text (also the default on stdout)\n"
+    "  .graphml        GraphML: nodes with data id, name and type; edges with\n"
+    "                  dependency = data or control (as Chakra's visualiser)\n"
+    "  .svg .pdf .png  drawn with Graphviz's dot layout (libgvc), up to 500 nodes\n"
+    "                  (larger layouts take Graphviz minutes to hours)\n"
+    "DOT and GraphML outputs may end in .gz (e.g. OUT.dot.gz) to be compressed.\n"
+    "  -o, --output FILE   write to FILE; default stdout\n"
+    "  --format FORMAT     dot, graphml, svg, pdf or png, whatever OUT's extension\n";
 
-/* Text inside a DOT double-quoted string: quotes and backslashes escaped,
- * line breaks as \n, control characters and invalid UTF-8 as '?'. */
-static void dot_text(sink *s, const char *text, size_t max)
+typedef enum { FORMAT_DOT, FORMAT_GRAPHML, FORMAT_SVG, FORMAT_PDF, FORMAT_PNG } dot_format;
+
+static const struct {
+    const char *name;
+    dot_format format;
+} formats[] = {
+    {"dot", FORMAT_DOT}, {"gv", FORMAT_DOT},   {"graphml", FORMAT_GRAPHML},
+    {"svg", FORMAT_SVG}, {"pdf", FORMAT_PDF}, {"png", FORMAT_PNG},
+};
+
+static int format_named(const char *name, size_t len, dot_format *out)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    size_t len = strlen(text), i = 0;
-    while (i < len) {
-        if (i >= max) {
-            sink_puts(s, "...");
-            return;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strlen(formats[i].name) == len && strncmp(formats[i].name, name, len) == 0) {
+            *out = formats[i].format;
+            return 0;
         }
-        unsigned char c = p[i];
-        if (c == '"' || c == '\\') {
-            sink_putc(s, '\\');
-            sink_putc(s, (char)c);
-            i++;
-        } else if (c == '\n') {
-            sink_puts(s, "\\n");
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            sink_putc(s, '?');
-            i++;
+    return -1;
+}
+
+static int is_text(dot_format f)
+{
+    return f == FORMAT_DOT || f == FORMAT_GRAPHML;
+}
+
+/* The format an output name asks for: its extension, before a ".gz" for
+ * the text formats. Returns 0, or -1 after printing why not. */
+static int format_of_output(const char *output, dot_format *out)
+{
+    const char *base = strrchr(output, '/');
+    base = base ? base + 1 : output;
+    size_t len = strlen(base);
+    int gz = len > 3 && strcmp(base + len - 3, ".gz") == 0;
+    if (gz)
+        len -= 3;
+    const char *dot = NULL;
+    for (size_t i = 0; i < len; i++)
+        if (base[i] == '.')
+            dot = base + i;
+    if (dot && dot > base && format_named(dot + 1, len - (size_t)(dot + 1 - base), out) == 0 && (!gz || is_text(*out)))
+        return 0;
+    cli_error(PROG, "%s: cannot tell the output format from its extension (expected .dot, .gv, .graphml, "
+                    ".svg, .pdf or .png, or give --format)", output);
+    return -1;
+}
+
+typedef struct dot_args {
+    const char *input, *output, *format_name;
+} dot_args;
+
+/* Returns CMD_IO_RUN, or the exit status (0 after --help, 2 on misuse). */
+static int parse_args(int argc, char **argv, dot_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int rc;
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            a->output = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--format", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            a->format_name = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        } else if (a->input) {
+            cli_error(PROG, "more than one input file ('%s' and '%s'); dot draws one rank", a->input, argv[i]);
+            return 2;
         } else {
-            uint32_t cp;
-            size_t n = utf8_decode(p + i, len - i, &cp);
-            if (n == 0) {
-                sink_putc(s, '?');
-                i++;
-            } else {
-                sink_write(s, text + i, n);
-                i += n;
-            }
+            a->input = argv[i];
         }
     }
-}
-
-/* Third label line: what the node moves or how long it runs. */
-static void size_or_duration(sink *s, const vet_node *n)
-{
-    uint64_t bytes;
-    int64_t coll;
-    switch (n->type) {
-    case VET_COMM_COLL_NODE:
-        if (vet_node_int64(n, "comm_type", -1, &coll) == VET_ATTR_OK && vet_coll_type_name(coll))
-            sink_printf(s, " %s", vet_coll_type_name(coll));
-        /* fall through */
-    case VET_COMM_SEND_NODE:
-    case VET_COMM_RECV_NODE:
-        if (vet_node_uint64(n, "comm_size", 0, &bytes) == VET_ATTR_OK)
-            sink_printf(s, "\\n%" PRIu64 " bytes", bytes);
-        break;
-    case VET_MEM_LOAD_NODE:
-    case VET_MEM_STORE_NODE:
-        if (vet_node_uint64(n, "tensor_size", 0, &bytes) == VET_ATTR_OK)
-            sink_printf(s, "\\n%" PRIu64 " bytes", bytes);
-        break;
-    default:
-        break;
+    if (!a->input) {
+        cli_error(PROG, "missing the input file (see --help)");
+        return 2;
     }
-    if (n->duration_micros || n->type == VET_COMP_NODE)
-        sink_printf(s, "\\n%" PRIu64 " us", n->duration_micros);
+    return CMD_IO_RUN;
 }
 
-static void node_line(sink *s, const vet_node *n)
+static int choose_format(const dot_args *a, dot_format *f)
 {
-    const char *type = vet_node_type_name(n->type);
-    sink_printf(s, "  n%" PRIu64 " [label=\"%" PRIu64 ": ", n->id, n->id);
-    dot_text(s, n->name, MAX_LABEL_NAME);
-    if (type)
-        sink_printf(s, "\\n%s", type);
-    else
-        sink_printf(s, "\\ntype %" PRId32, n->type);
-    size_or_duration(s, n);
-    sink_puts(s, "\"];\n");
+    *f = FORMAT_DOT;
+    if (a->format_name) {
+        if (format_named(a->format_name, strlen(a->format_name), f) == 0)
+            return 0;
+        cli_error(PROG, "--format: expected dot, graphml, svg, pdf or png, got '%s'", a->format_name);
+        return -1;
+    }
+    if (a->output && strcmp(a->output, "-") != 0)
+        return format_of_output(a->output, f);
+    return 0;
 }
 
 typedef struct refs {
@@ -119,34 +150,32 @@ static int remember(refs *r, const uint64_t *ids, size_t n)
     return 0;
 }
 
-static void edges(sink *s, const vet_node *n)
-{
-    for (size_t i = 0; i < n->n_data_deps; i++)
-        sink_printf(s, "  n%" PRIu64 " -> n%" PRIu64 ";\n", n->data_deps[i], n->id);
-    for (size_t i = 0; i < n->n_ctrl_deps; i++)
-        sink_printf(s, "  n%" PRIu64 " -> n%" PRIu64 " [style=dashed];\n", n->ctrl_deps[i], n->id);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-static void missing_nodes(sink *s, refs *r, const idmap *defined)
+/* Returns how many missing parents it wrote. */
+static size_t missing_nodes(const graph_writer *w, sink *s, refs *r, const idmap *defined)
 {
+    size_t written = 0;
     if (r->n == 0)
-        return;
+        return 0;
     qsort(r->ids, r->n, sizeof *r->ids, cmp_u64);
     for (size_t i = 0; i < r->n; i++) {
         uint32_t index;
         if ((i > 0 && r->ids[i] == r->ids[i - 1]) || idmap_get(defined, r->ids[i], &index))
             continue;
-        sink_printf(s, "  n%" PRIu64 " [label=\"%" PRIu64 " (missing)\", style=dotted];\n", r->ids[i], r->ids[i]);
+        w->missing(s, r->ids[i]);
+        written++;
     }
+    return written;
 }
 
-static int draw(const char *input, vet_reader *r, sink *s)
+/* Streams the graph through `w`; *n_nodes gets its node count, missing
+ * parents included. */
+static int draw(const graph_writer *w, const char *input, vet_reader *r, sink *s, size_t *n_nodes)
 {
     idmap defined = {0};
     refs parents = {0};
@@ -154,12 +183,9 @@ static int draw(const char *input, vet_reader *r, sink *s)
     const vet_node *n;
     int rc;
     uint32_t index = 0, first;
-    sink_puts(s, "digraph \"");
-    dot_text(s, input, SIZE_MAX);
-    sink_puts(s, "\" {\n  node [shape=box, fontname=\"Helvetica\"];\n");
+    w->begin(s, input);
     while ((rc = vet_reader_next(r, &n, &err)) == 1) {
-        node_line(s, n);
-        edges(s, n);
+        w->node(s, n);
         if (idmap_put(&defined, n->id, index++, &first) < 0 || remember(&parents, n->data_deps, n->n_data_deps) ||
             remember(&parents, n->ctrl_deps, n->n_ctrl_deps)) {
             snprintf(err.msg, sizeof err.msg, "%s: out of memory", input);
@@ -168,8 +194,8 @@ static int draw(const char *input, vet_reader *r, sink *s)
         }
     }
     if (rc == 0) {
-        missing_nodes(s, &parents, &defined);
-        sink_puts(s, "}\n");
+        *n_nodes = index + missing_nodes(w, s, &parents, &defined);
+        w->end(s);
     } else {
         fprintf(stderr, "%s\n", err.msg);
     }
@@ -178,19 +204,63 @@ static int draw(const char *input, vet_reader *r, sink *s)
     return rc;
 }
 
-int cmd_dot(int argc, char **argv)
+/* Writes the text form straight to the output. */
+static int write_text(const dot_args *a, const graph_writer *w)
 {
-    const char *input, *output;
-    int status = cmd_io_file_args(PROG, usage, "; dot draws one rank", argc, argv, &input, &output);
-    if (status != CMD_IO_RUN)
-        return status;
     vet_reader *r;
     sink *s;
-    if (cmd_io_open(PROG, input, output, &r, &s) != 0)
-        return 1;
-    int rc = draw(input, r, s);
+    if (cmd_io_open(PROG, a->input, a->output, &r, &s) != 0)
+        return -1;
+    size_t n_nodes;
+    int rc = draw(w, a->input, r, s, &n_nodes);
     vet_reader_close(r);
     if (sink_close(s) != 0)
         rc = -1;
+    return rc;
+}
+
+/* Writes DOT into memory, then has Graphviz draw it. */
+static int write_drawing(const dot_args *a, const char *gv_format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    vet_reader *r;
+    if (cmd_io_open_reader(PROG, a->input, &r) != 0)
+        return -1;
+    sink *s = sink_open_memory(PROG, &text, &len);
+    size_t n_nodes = 0;
+    int rc = s ? draw(&graph_write_dot, a->input, r, s, &n_nodes) : -1;
+    vet_reader_close(r);
+    if (s && sink_close(s) != 0)
+        rc = -1;
+    if (rc == 0 && n_nodes > GRAPH_RENDER_MAX_NODES) {
+        cli_error(PROG, "error: %s: %zu nodes are too many to draw (at most %d; Graphviz's layout would take "
+                        "minutes or hours): write .dot and run Graphviz's dot, or .graphml", a->input, n_nodes,
+                  GRAPH_RENDER_MAX_NODES);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = graph_render(PROG, text, gv_format, a->output);
+    free(text);
+    return rc;
+}
+
+int cmd_dot(int argc, char **argv)
+{
+    dot_args a;
+    dot_format f;
+    int status = parse_args(argc, argv, &a);
+    if (status != CMD_IO_RUN)
+        return status;
+    if (choose_format(&a, &f) != 0)
+        return 2;
+    int rc;
+    switch (f) {
+    case FORMAT_GRAPHML: rc = write_text(&a, &graph_write_graphml); break;
+    case FORMAT_SVG: rc = write_drawing(&a, "svg"); break;
+    case FORMAT_PDF: rc = write_drawing(&a, "pdf"); break;
+    case FORMAT_PNG: rc = write_drawing(&a, "png"); break;
+    default: rc = write_text(&a, &graph_write_dot); break;
+    }
     return rc == 0 ? 0 : 1;
 }

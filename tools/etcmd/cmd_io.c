@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/cli.h"
+#include "util/input_file.h"
 
 int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
                      const char **input, const char **output)
@@ -62,15 +63,35 @@ int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **ar
     return et_files_resolve(prog, *arg, files) == 0 ? CMD_IO_RUN : 1;
 }
 
-int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
+int cmd_io_check_input(const char *prog, const char *path)
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) == 0)
+        return 0;
+    cli_error(prog, "error: %s: %s", path, why);
+    return -1;
+}
+
+int cmd_io_open_reader(const char *prog, const char *input, vet_reader **r)
 {
     vet_error err;
+    *r = NULL;
+    if (cmd_io_check_input(prog, input) != 0)
+        return -1;
     *r = vet_reader_open(input, &err);
     if (!*r) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
     vet_reader_accept_unknown_types(*r, true);
+    return 0;
+}
+
+int cmd_io_open(const char *prog, const char *input, const char *output, vet_reader **r, sink **s)
+{
+    *s = NULL;
+    if (cmd_io_open_reader(prog, input, r) != 0)
+        return -1;
     *s = sink_open(prog, output);
     if (!*s) {
         vet_reader_close(*r);

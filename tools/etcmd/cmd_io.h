@@ -25,6 +25,15 @@ int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_
 int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **argv, const char **arg,
                         et_files *files);
 
+/* Refuses an input path that exists but is not a regular file (a
+ * directory; a device such as /dev/zero, which would be read for ever).
+ * Returns 0, or -1 after printing "PROG: error: PATH: why". */
+int cmd_io_check_input(const char *prog, const char *path);
+
+/* Opens the ET `input` (unknown node types accepted). Returns 0, or -1
+ * after printing why. */
+int cmd_io_open_reader(const char *prog, const char *input, vet_reader **r);
+
 /* Opens the ET `input` (unknown node types accepted) and the text output
  * `output` (stdout for NULL or "-"). Returns 0, or -1 after printing why
  * (nothing is left open). */

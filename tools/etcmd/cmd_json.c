@@ -207,6 +207,8 @@ int cmd_from_json(int argc, char **argv)
     }
     from_json f = {.input = input};
     char msg[300];
+    if (strcmp(input, "-") != 0 && cmd_io_check_input(FROM_JSON_PROG, input) != 0)
+        return 1;
     f.in = json_in_open(input, msg, sizeof msg);
     if (!f.in) {
         fprintf(stderr, "%s: %s\n", input, msg);

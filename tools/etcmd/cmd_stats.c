@@ -16,13 +16,23 @@
 static const char usage[] =
     "Usage: vimana-et stats PREFIX_OR_FILE\n"
     "Count the nodes of one ET, or of PREFIX.0.et, PREFIX.1.et, ... (up to the first\n"
-    "missing rank), by node type; sum collective bytes (comm_size) by collective\n"
-    "type, send/receive bytes, memory bytes (tensor_size of MEM_LOAD/MEM_STORE\n"
-    "nodes) and compute time (duration_micros of COMP nodes). Prints each file,\n"
-    "then the totals when there are several files.\n";
+    "missing rank; PREFIX.k.et.gz where PREFIX.k.et is absent), by node type; sum\n"
+    "collective bytes (comm_size) by collective type, send/receive bytes, memory\n"
+    "bytes (tensor_size of MEM_LOAD/MEM_STORE nodes) and compute time\n"
+    "(duration_micros of COMP nodes). Sums are exact, however large. Prints each\n"
+    "file, then the totals when there are several files.\n";
+
+/* Sums of 64-bit sizes and durations: a few nodes of 2^63 bytes already
+ * pass 2^64, so they are kept exactly in 128 bits (2^64 nodes would be
+ * needed to pass 2^128). */
+__extension__ typedef unsigned __int128 sum128;
+
+/* Longest decimal of a sum128 (39 digits) and its NUL. */
+#define SUM128_DIGITS 40
 
 typedef struct tally {
-    uint64_t count, bytes;
+    uint64_t count;
+    sum128 bytes;
 } tally;
 
 typedef struct stats {
@@ -93,6 +103,18 @@ static void merge(stats *into, const stats *s)
     into->no_size += s->no_size;
 }
 
+/* The decimal spelling of v in buf (printf has no 128-bit conversion). */
+static const char *sum128_decimal(sum128 v, char buf[SUM128_DIGITS])
+{
+    char *p = buf + SUM128_DIGITS - 1;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    return p;
+}
+
 static const char *plural(uint64_t n)
 {
     return n == 1 ? "" : "s";
@@ -111,7 +133,8 @@ static void print_bytes(enum depth depth, const char *what, const tally *t)
         printf(TOP, what);
     else
         printf(SUB, what);
-    printf("%" PRIu64 " (%" PRIu64 " node%s)\n", t->bytes, t->count, plural(t->count));
+    char digits[SUM128_DIGITS];
+    printf("%s (%" PRIu64 " node%s)\n", sum128_decimal(t->bytes, digits), t->count, plural(t->count));
 }
 
 static bool any_collective(const stats *s)
@@ -141,8 +164,9 @@ static void print_stats(const char *title, const stats *s)
     print_bytes(AT_TOP, "recv bytes", &s->recv);
     print_bytes(AT_TOP, "memory load bytes", &s->load);
     print_bytes(AT_TOP, "memory store bytes", &s->store);
+    char digits[SUM128_DIGITS];
     if (s->compute.count)
-        printf(TOP "%" PRIu64 " us (%" PRIu64 " COMP node%s)\n", "compute time", s->compute.bytes,
+        printf(TOP "%s us (%" PRIu64 " COMP node%s)\n", "compute time", sum128_decimal(s->compute.bytes, digits),
                s->compute.count, plural(s->compute.count));
     if (s->no_size)
         printf(TOP "%" PRIu64 "\n", "nodes without a size", s->no_size);

@@ -14,6 +14,7 @@
 #include "etcmd/et_files.h"
 #include "etcmd/p2p_match.h"
 #include "util/grow.h"
+#include "util/msg_escape.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
@@ -22,8 +23,10 @@
 
 static const char usage[] =
     "Usage: vimana-et validate PREFIX_OR_FILE\n"
-    "Check one ET, or PREFIX.0.et, PREFIX.1.et, ... up to the first missing rank:\n"
-    "  - every node type is known (and not INVALID_NODE)\n"
+    "Check one ET, or PREFIX.0.et, PREFIX.1.et, ... up to the first missing rank\n"
+    "(PREFIX.k.et.gz where PREFIX.k.et is absent):\n"
+    "  - every node type is known; INVALID_NODE nodes get one warning line per file\n"
+    "    (the simulator runs them as zero-time nodes) and do not fail the check\n"
     "  - every data and control dependency names a node of the same file\n"
     "  - there is no dependency cycle (printed as ids in execution order)\n"
     "  - node ids are unique within a file\n"
@@ -54,6 +57,9 @@ typedef struct vctx {
     int oom;
     p2p_set p2p;            /* sends and receives of the whole prefix */
     /* Per file: */
+    uint64_t n_invalid;     /* INVALID_NODE nodes: a warning, not a problem */
+    uint64_t first_invalid_id;
+    char *first_invalid_name;
     depgraph g;
     graph_problem *gp;
     size_t n_gp, cap_gp;
@@ -66,7 +72,10 @@ static void node_problem(vctx *v, const char *path, uint64_t id, const char *nam
 static void node_problem(vctx *v, const char *path, uint64_t id, const char *name, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: node %" PRIu64 " (%s): ", path, id, name);
+    char quoted[256];
+    /* A name may hold newlines or other control bytes: escaped, so each
+     * problem stays one line. */
+    fprintf(stderr, "%s: node %" PRIu64 " (%s): ", path, id, msg_escape(name, quoted, sizeof quoted));
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -178,7 +187,13 @@ static void check_node(vctx *v, const vet_node *n)
         return;
     }
     if (n->type == VET_INVALID_NODE) {
-        node_problem(v, v->path, n->id, n->name, "node type INVALID_NODE");
+        /* One rule with the simulator, which runs them as zero-time nodes:
+         * counted here, one warning per file after the pass. */
+        if (v->n_invalid++ == 0) {
+            v->first_invalid_id = n->id;
+            if (!(v->first_invalid_name = strdup(n->name)))
+                v->oom = 1;
+        }
         return;
     }
     bool cpu = false;
@@ -325,6 +340,19 @@ static void check_graph(vctx *v)
 
 /* ---- one file ----------------------------------------------------------- */
 
+static void warn_invalid_nodes(vctx *v)
+{
+    char name[128];
+    if (v->n_invalid)
+        fprintf(stderr, "%s: warning: %" PRIu64 " INVALID_NODE node%s (the first: node %" PRIu64 " (%s)); the "
+                        "simulator runs %s\n", v->path, v->n_invalid, v->n_invalid == 1 ? "" : "s",
+                v->first_invalid_id, msg_escape(v->first_invalid_name, name, sizeof name),
+                v->n_invalid == 1 ? "it as a zero-time node" : "them as zero-time nodes");
+    free(v->first_invalid_name);
+    v->first_invalid_name = NULL;
+    v->n_invalid = 0;
+}
+
 static void add_to_graph(vctx *v, const vet_node *n)
 {
     uint32_t first;
@@ -366,8 +394,12 @@ static void validate_file(vctx *v, size_t index)
         if (vet_reader_empty_records(r))
             fprintf(stderr, "%s: warning: %" PRIu64 " zero-length record(s) (read as all-default nodes; "
                             "Python readers stop at the first)\n", v->path, vet_reader_empty_records(r));
+        warn_invalid_nodes(v);
         check_graph(v);
     }
+    free(v->first_invalid_name);
+    v->first_invalid_name = NULL;
+    v->n_invalid = 0;
     vet_reader_close(r);
     depgraph_free(&v->g);
 }

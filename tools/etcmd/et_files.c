@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/input_file.h"
+
 static bool is_file(const char *path)
 {
     struct stat st;
@@ -23,13 +25,29 @@ static int add(et_files *f, const char *path)
     return 0;
 }
 
-/* Writes rank k's file name into buf; false when neither spelling exists. */
-static bool rank_path(const char *prefix, size_t rank, char *buf, size_t cap)
+/* Refuses a path that exists but is not a regular file (a directory,
+ * /dev/zero: reading it would fail oddly or never end). */
+static int usable(const char *prog, const char *path)
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "%s: error: %s: %s\n", prog, path, why);
+    return -1;
+}
+
+/* Writes rank k's file name into buf. Returns 1 when it exists, 0 when
+ * neither spelling does, -1 (message printed) when one is not a file. */
+static int rank_path(const char *prog, const char *prefix, size_t rank, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s.%zu.et", prefix, rank);
+    if (usable(prog, buf) != 0)
+        return -1;
     if (is_file(buf))
-        return true;
+        return 1;
     snprintf(buf, cap, "%s.%zu.et.gz", prefix, rank);
+    if (usable(prog, buf) != 0)
+        return -1;
     return is_file(buf);
 }
 
@@ -42,17 +60,20 @@ int et_files_resolve(const char *prog, const char *arg, et_files *out)
         fprintf(stderr, "%s: out of memory\n", prog);
         return -1;
     }
-    int rc = 0;
-    if (is_file(arg)) {
+    int rc = 0, found = 0;
+    if (usable(prog, arg) != 0) {
+        found = -1;
+    } else if (is_file(arg)) {
         rc = add(out, arg);
     } else {
         out->is_prefix = true;
-        for (size_t rank = 0; rc == 0 && rank_path(arg, rank, buf, cap); rank++)
+        for (size_t rank = 0; rc == 0 && (found = rank_path(prog, arg, rank, buf, cap)) == 1; rank++)
             rc = add(out, buf);
     }
     free(buf);
-    if (rc != 0) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    if (rc != 0 || found < 0) {
+        if (rc != 0)
+            fprintf(stderr, "%s: out of memory\n", prog);
         et_files_free(out);
         return -1;
     }

@@ -15,7 +15,9 @@ typedef struct et_files {
     bool is_prefix;   /* paths[k] is rank k's file */
 } et_files;
 
-/* Returns 0, or -1 after printing "PROG: ARG: ..." when nothing matches. */
+/* Returns 0, or -1 after printing "PROG: ARG: ..." when nothing matches,
+ * or "PROG: error: PATH: ..." when ARG or a rank's file exists but is not a
+ * regular file (a directory, a device). */
 int et_files_resolve(const char *prog, const char *arg, et_files *out);
 void et_files_free(et_files *f);
 

@@ -11,15 +11,20 @@
 
 #include "et/et_item_size.h"
 #include "etcmd/pyfmt.h"
+#include "util/msg_escape.h"
 
 static bool fail(jconv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(jconv *c, const char *fmt, ...)
 {
-    int n = snprintf(c->err, sizeof c->err, "%s: ", c->path);
+    char raw[sizeof c->err];
+    int n = snprintf(raw, sizeof raw, "%s: ", c->path);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->err + n, sizeof c->err - (size_t)n, fmt, ap);
+    vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
     va_end(ap);
+    /* Keys and values quoted from the JSON may hold newlines: escaped so
+     * the message stays one line. */
+    msg_escape(raw, c->err, sizeof c->err);
     return false;
 }
 

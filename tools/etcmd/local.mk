@@ -11,7 +11,12 @@ vimana_et_SOURCES += \
 	tools/etcmd/cmd_validate.c \
 	tools/etcmd/p2p_match.c tools/etcmd/p2p_match.h \
 	tools/etcmd/cmd_dot.c \
+	tools/etcmd/graph_write.h tools/etcmd/dot_write.c tools/etcmd/graphml_write.c \
+	tools/etcmd/graph_render.c tools/etcmd/graph_render.h \
 	tools/etcmd/cmd_stats.c \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
 	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
 	core/util/arena.c core/util/arena.h
+# `dot -o x.pdf|svg|png` renders through Graphviz's libgvc.
+vimana_et_CFLAGS += $(GVC_CFLAGS)
+vimana_et_LDADD += $(GVC_LIBS)

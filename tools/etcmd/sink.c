@@ -53,6 +53,26 @@ sink *sink_open(const char *prog, const char *path)
     return s;
 }
 
+sink *sink_open_memory(const char *prog, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    sink *s = calloc(1, sizeof *s);
+    if (s) {
+        s->prog = prog;
+        s->path = strdup("(memory)");
+        s->fp = s->path ? open_memstream(data, len) : NULL;
+    }
+    if (!s || !s->fp) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        if (s)
+            free(s->path);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
 static void flush(sink *s)
 {
     if (s->used == 0 || s->failed) {

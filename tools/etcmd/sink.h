@@ -14,6 +14,10 @@ typedef struct sink sink;
 /* Opens `path`, or stdout when path is NULL or "-". On failure prints
  * "PROG: PATH: cannot create: REASON" and returns NULL. */
 sink *sink_open(const char *prog, const char *path);
+/* A sink into memory (for a renderer): after sink_close() returns 0,
+ * *data holds *len bytes plus a NUL, to be freed by the caller (also after
+ * a failed close). */
+sink *sink_open_memory(const char *prog, char **data, size_t *len);
 void sink_write(sink *s, const char *p, size_t n);
 void sink_puts(sink *s, const char *str);
 void sink_putc(sink *s, char c);

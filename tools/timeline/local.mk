@@ -5,6 +5,7 @@ timeline_sources = \
 	tools/timeline/node_category.c tools/timeline/node_category.h \
 	tools/timeline/open_events.c tools/timeline/open_events.h \
 	tools/timeline/ref_trace.c tools/timeline/ref_trace.h \
+	tools/timeline/chrome_trace.c tools/timeline/chrome_trace.h \
 	tools/timeline/log_timeline.c tools/timeline/log_timeline.h \
 	tools/timeline/report_model.c tools/timeline/report_model.h \
 	tools/timeline/report_timeline.c tools/timeline/report_timeline.h \

@@ -1,6 +1,7 @@
 /*
  * report_timeline.c - report -> trace events. Ticks are nanoseconds and
- * trace events microseconds; "%llu.%03llu" keeps every tick exact.
+ * trace events microseconds, written as exact decimals (chrome_micros:
+ * 117780 ns -> 117.78), so every tick stays exact.
  */
 #include "timeline/report_timeline.h"
 
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "common/pyjson_string.h"
+#include "timeline/chrome_trace.h"
 #include "util/grow.h"
 
 typedef struct {
@@ -48,7 +50,8 @@ static void begin_event(writer *w)
 
 static void put_micros(FILE *f, uint64_t ns)
 {
-    fprintf(f, "%llu.%03llu", (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000));
+    char text[CHROME_MICROS_MAX];
+    fputs(chrome_micros(ns, text), f);
 }
 
 static void put_string(FILE *f, const char *s)

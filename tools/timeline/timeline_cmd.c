@@ -2,8 +2,9 @@
  * timeline_cmd.c - `vimana-et timeline`: a simulator log (the issue and
  * callback records that "trace-enabled" prints) or a `vimana --report`
  * JSON, as a Chrome/Perfetto trace-event timeline. The log mode is the
- * counterpart of chakra_timeline_visualizer and writes its document byte
- * for byte; see docs/timeline.md for what differs.
+ * counterpart of chakra_timeline_visualizer; with --compat it writes that
+ * tool's document byte for byte (its times in ms where viewers read us);
+ * see docs/timeline.md for what differs.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include "timeline/output_file.h"
 #include "timeline/report_model.h"
 #include "timeline/report_timeline.h"
+#include "util/input_file.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et timeline"
@@ -30,13 +32,14 @@ typedef struct {
     uint64_t num_npus;
     uint64_t npu_mhz;
     bool has_num_npus, has_npu_mhz;
-    time_unit unit;
+    bool compat, has_time_unit;
+    timeline_form compat_form; /* --time-unit, with --compat */
 } timeline_args;
 
 static void usage(FILE *out)
 {
     fputs("Usage: vimana-et timeline --input LOG --output OUT.json --num-npus N --npu-frequency MHZ\n"
-          "                          [--time-unit ms|us]\n"
+          "                          [--compat [--time-unit ms|us]]\n"
           "       vimana-et timeline --report REPORT.json --output OUT.json\n"
           "\n"
           "Turn a simulation into a Chrome/Perfetto trace-event timeline (open it in\n"
@@ -48,17 +51,22 @@ static void usage(FILE *out)
           "is skipped). Each callback closes the issue of the same NPU and node id and\n"
           "becomes one slice: pid = NPU, tid = the node's category, from its name as the\n"
           "reference decides, else from its node->type: 1 local memory, 2 remote memory,\n"
-          "3 compute, 4 communication, 5 other (METADATA/INVALID nodes). For every log the\n"
-          "reference accepts the document is byte-identical to its output, times included:\n"
-          "ts and dur are in milliseconds although trace viewers read them as microseconds.\n"
+          "3 compute, 4 communication, 5 other (METADATA/INVALID nodes). Each process and\n"
+          "thread is named (\"NPU 0\", \"compute\", ...). ts and dur are microseconds, as\n"
+          "trace viewers read them, written as exact decimals: a tick is a cycle at MHz,\n"
+          "so at 1000 MHz a slice of 117780 cycles lasts 117.78 us (other frequencies\n"
+          "round to the nearest nanosecond); args.cycles holds the length in cycles.\n"
           "\n"
           "  --input LOG           simulator log, '-' for stdin (alias --input_filename)\n"
           "  --output OUT.json     trace to write, '-' for stdout (alias --output_filename)\n"
           "  --num-npus N          number of NPUs; records of NPU N or above are errors\n"
           "                        (alias --num_npus)\n"
           "  --npu-frequency MHZ   cycles per microsecond, an integer (alias --npu_frequency)\n"
-          "  --time-unit ms|us     ms (default, the reference's numbers) or us, which makes\n"
-          "                        trace viewers show true times\n"
+          "  --compat              write the reference's document instead, byte for byte\n"
+          "                        for every log it accepts: its ts and dur are in\n"
+          "                        milliseconds, which trace viewers show 1000x too short\n"
+          "  --time-unit ms|us     with --compat: ms (default, the reference's numbers) or\n"
+          "                        us, the same document with true times\n"
           "  --log_filename FILE   accepted for compatibility and ignored: errors and\n"
           "                        warnings go to stderr\n"
           "\n"
@@ -71,12 +79,12 @@ static void usage(FILE *out)
           out);
 }
 
-static int parse_unit(const char *text, time_unit *unit)
+static int parse_unit(const char *text, timeline_form *form)
 {
     if (strcmp(text, "ms") == 0)
-        *unit = TIME_UNIT_MS;
+        *form = TIMELINE_REFERENCE_MS;
     else if (strcmp(text, "us") == 0)
-        *unit = TIME_UNIT_US;
+        *form = TIMELINE_REFERENCE_US;
     else {
         cli_error(PROG, "--time-unit: expected ms or us, got '%s'", text);
         return -1;
@@ -128,8 +136,10 @@ static int parse_valued(int argc, char **argv, int *i, timeline_args *a)
         return take_positive(r, "--num-npus", v, UINT32_MAX, &a->num_npus, &a->has_num_npus);
     if ((r = cli_option(PROG, argc, argv, i, "--npu-frequency|--npu_frequency", &v)) != 0)
         return take_positive(r, "--npu-frequency", v, LOG_TIMELINE_MAX_MHZ, &a->npu_mhz, &a->has_npu_mhz);
-    if ((r = cli_option(PROG, argc, argv, i, "--time-unit|--time_unit", &v)) != 0)
-        return r < 0 || parse_unit(v, &a->unit) != 0 ? -1 : 1;
+    if ((r = cli_option(PROG, argc, argv, i, "--time-unit|--time_unit", &v)) != 0) {
+        a->has_time_unit = true;
+        return r < 0 || parse_unit(v, &a->compat_form) != 0 ? -1 : 1;
+    }
     /* The reference's debug log; Vimana reports on stderr only. */
     if ((r = cli_option(PROG, argc, argv, i, "--log_filename|--log-filename", &v)) != 0)
         return take_string(r, v, &ignored);
@@ -155,6 +165,14 @@ static int check_mode(const timeline_args *a)
         cli_error(PROG, "missing %s (run `vimana-et timeline --help`)", missing);
         return -1;
     }
+    if (a->has_time_unit && !a->compat) {
+        cli_error(PROG, "--time-unit applies to --compat only: the default output is in microseconds");
+        return -1;
+    }
+    if (a->report && a->compat) {
+        cli_error(PROG, "--compat applies to --input only: a report has no reference form");
+        return -1;
+    }
     if (a->report && (a->has_num_npus || a->has_npu_mhz)) {
         cli_error(PROG, "--num-npus and --npu-frequency apply to --input only: a report's times are in ticks (ns)");
         return -1;
@@ -166,11 +184,15 @@ static int check_mode(const timeline_args *a)
 static int parse_args(int argc, char **argv, timeline_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->unit = TIME_UNIT_MS;
+    a->compat_form = TIMELINE_REFERENCE_MS;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "--help|-h")) {
             usage(stdout);
             return 1;
+        }
+        if (cli_flag(argv[i], "--compat")) {
+            a->compat = true;
+            continue;
         }
         int r = parse_valued(argc, argv, &i, a);
         if (r < 0)
@@ -183,9 +205,22 @@ static int parse_args(int argc, char **argv, timeline_args *a)
     return check_mode(a);
 }
 
+/* Refuses an input that exists but is not a regular file: a directory, or
+ * a device such as /dev/zero that would be read for ever. */
+static int check_input(const char *path, char err[LOG_TIMELINE_MSG_MAX])
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, LOG_TIMELINE_MSG_MAX, "error: %s: %s", path, why);
+    return -1;
+}
+
 static int run_log(const timeline_args *a, FILE *out, char err[LOG_TIMELINE_MSG_MAX])
 {
     bool from_stdin = strcmp(a->input, "-") == 0;
+    if (!from_stdin && check_input(a->input, err) != 0)
+        return -1;
     FILE *in = from_stdin ? stdin : fopen(a->input, "r");
     if (!in) {
         snprintf(err, LOG_TIMELINE_MSG_MAX, "%s: cannot open: %s", a->input, strerror(errno));
@@ -195,7 +230,7 @@ static int run_log(const timeline_args *a, FILE *out, char err[LOG_TIMELINE_MSG_
         .input_name = from_stdin ? "<stdin>" : a->input,
         .num_npus = a->num_npus,
         .npu_mhz = a->npu_mhz,
-        .unit = a->unit,
+        .form = a->compat ? a->compat_form : TIMELINE_CHROME,
     };
     log_timeline_summary summary;
     int rc = log_timeline_convert(in, out, &opt, &summary, err);
@@ -212,6 +247,8 @@ static int run_log(const timeline_args *a, FILE *out, char err[LOG_TIMELINE_MSG_
 static int run_report(const timeline_args *a, FILE *out, char err[REPORT_MSG_MAX])
 {
     report r;
+    if (check_input(a->report, err) != 0)
+        return -1;
     int rc = report_load(a->report, &r, err);
     if (rc == 0)
         rc = report_timeline_write(&r, a->report, out, err);
