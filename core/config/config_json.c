@@ -730,8 +730,14 @@ const char *config_json_format_double(double d, char *buf, size_t len)
 
 const char *config_json_value_text(json_object *v, char *buf, size_t len)
 {
+    /* json-c writes every control character of a string as an escape, so
+     * the text is already one line; it is only cut to fit. */
     const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-    return msg_escape(text ? text : "?", buf, len);
+    if (!text)
+        text = "?";
+    if ((size_t)snprintf(buf, len, "%s", text) >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    return buf;
 }
 
 int config_json_number(const char *path, const char *key, json_object *v, double min, double max,

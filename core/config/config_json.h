@@ -38,8 +38,8 @@ json_object *config_json_load(const char *path, char *err, size_t err_len);
 /* A limit as it appears in a message: "1000000000", "1e-6", "1e18". */
 const char *config_json_format_double(double d, char *buf, size_t len);
 
-/* The value as it appears in a message: compact JSON, control characters
- * escaped, cut with "..." when long. Returns buf. */
+/* The value as it appears in a message: compact JSON (so control
+ * characters are escaped), cut with "..." when long. Returns buf. */
 const char *config_json_value_text(json_object *v, char *buf, size_t len);
 
 /* A number in [min, max] (JSON true and false count as 1 and 0, as the
