@@ -16,3 +16,4 @@ include $(srcdir)/tests/pytorch.mk
 include $(srcdir)/tests/trace_link.mk
 include $(srcdir)/tests/timeline.mk
 include $(srcdir)/tests/sim.mk
+include $(srcdir)/tests/config.mk

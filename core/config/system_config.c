@@ -259,9 +259,11 @@ static int parse_endpoint_delay(ctx *c, json_object *v, const char *key, double 
     if (get_uint(c, v, key, CONFIG_JSON_MAX_INT, &u) != 0)
         return -1;
     double scaled = (double)u * injection_scale;
+    char scale[32];
     if (!(scaled <= (double)CONFIG_JSON_MAX_INT))
-        return fail(c, "key 'endpoint-delay': %llu x --injection-scale %g is out of range (0 to %llu)",
-                    (unsigned long long)u, injection_scale, (unsigned long long)CONFIG_JSON_MAX_INT);
+        return fail(c, "key 'endpoint-delay': %llu x --injection-scale %s is out of range (0 to %llu)",
+                    (unsigned long long)u, config_json_format_double(injection_scale, scale, sizeof scale),
+                    (unsigned long long)CONFIG_JSON_MAX_INT);
     cfg->endpoint_delay = (uint64_t)scaled;
     return 0;
 }

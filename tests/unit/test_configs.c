@@ -186,7 +186,7 @@ static void test_system_ranges(void **state)
     sys_refused("{\"preferred-dataset-splits\": 4, \"endpoint-delay\": 1e300}", 1,
                 "key 'endpoint-delay': 1e300 is out of range (0 to 9007199254740991)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"endpoint-delay\": 10}", 1e300,
-                "key 'endpoint-delay': 10 x --injection-scale 1e+300 is out of range (0 to 9007199254740991)");
+                "key 'endpoint-delay': 10 x --injection-scale 1e300 is out of range (0 to 9007199254740991)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"active-chunks-per-dimension\": 4294967296}", 1,
                 "key 'active-chunks-per-dimension': 4294967296 is out of range (0 to 4294967295)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"local-reduction-delay\": 2.5}", 1,
