@@ -244,6 +244,9 @@ static int check_dim(load_ctx *c, const network_dim *d, double npus, const char 
         return fail(c, "bandwidth (%s) should be larger than 0", msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
     if (d->latency_ns < 0)
         return fail(c, "latency (%s) should be non-negative", msg_escape(texts[KEY_LATENCY], shown, sizeof shown));
+    if (!isfinite(d->bytes_per_ns))
+        return fail(c, "bandwidth (%s) is too large: not a finite number of bytes per ns",
+                    msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
     if (1.0 / d->bytes_per_ns >= NETWORK_TICK_LIMIT)
         return fail(c, "bandwidth (%s) is too small: one byte would take more than 2^64-1 ns, the longest time "
                        "Vimana can simulate", msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));

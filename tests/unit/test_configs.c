@@ -417,6 +417,8 @@ static void test_network_ranges(void **state)
                 "ns, the longest time Vimana can simulate");
     net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [.nan]\n",
                 "latency[0]: expected a number, got '.nan'");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [1e308]\nlatency: [1]\n",
+                "bandwidth (1e308) is too large: not a finite number of bytes per ns");
     net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [inf]\nlatency: [1]\n",
                 "bandwidth[0]: expected a number, got 'inf'");
     net_refused("topology: [Ring]\nnpus_count: [1000000000]\nbandwidth: [50]\nlatency: [500]\n",
