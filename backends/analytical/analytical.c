@@ -131,7 +131,7 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     /* Checked before the truncation, which is undefined beyond 2^64; an
      * arrival past the last tick would otherwise be clamped. */
     if (!(ticks < NETWORK_TICK_LIMIT) || (vimana_tick)ticks > UINT64_MAX - vimana_evq_now(a->evq)) {
-        char msg[400], where[200];
+        char msg[640], where[200];
         msg_escape(a->path, where, sizeof where);
         snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, "
                  "the longest time Vimana can simulate (bandwidth[%u] %g GB/s, latency[%u] %g ns)", where,

@@ -315,7 +315,7 @@ static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t b
         *busy_ticks = (vimana_tick)serialization;
         return 0;
     }
-    char msg[400], where[200];
+    char msg[640], where[200];
     msg_escape(c->path, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
              "longest time Vimana can simulate (bandwidth %g GB/s, latency %g ns)", where, (unsigned long long)bytes,

@@ -99,6 +99,15 @@ static int add_entry(map_reader *r, const char *value, size_t line)
         return -1;
     if (!value[0])
         return fail(r, line, "node %llu: the ET prefix is empty", (unsigned long long)id);
+    /* Other modules quote the prefix (a custom ET that cannot be opened):
+     * refused once here rather than escaped everywhere. */
+    for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            char shown[100];
+            return fail(r, line, "node %llu: the ET prefix '%s' holds a control character", (unsigned long long)id,
+                        msg_escape(value, shown, sizeof shown));
+        }
+    }
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 16;
         custom_by_node *items = realloc(r->items, cap * sizeof *items);

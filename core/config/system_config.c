@@ -86,6 +86,23 @@ static int get_string(ctx *c, json_object *v, const char *key, const char **out)
     return 0;
 }
 
+/* A file name or ET prefix. It is quoted later in messages of other
+ * modules (a custom ET that cannot be opened, ...), so a control character
+ * in it is refused here, once, rather than escaped everywhere. */
+static int get_path(ctx *c, json_object *v, const char *key, const char **out)
+{
+    char shown[128];
+    if (get_string(c, v, key, out) != 0)
+        return -1;
+    if (!**out)
+        return fail(c, "key '%s': the path is empty", key);
+    for (const unsigned char *p = (const unsigned char *)*out; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return fail(c, "key '%s': the path '%s' holds a control character", key,
+                        msg_escape(*out, shown, sizeof shown));
+    return 0;
+}
+
 /* A rate: 0 means "not given" (an error only where it is used); anything
  * else must lie in [SYS_MIN_RATE, SYS_MAX_RATE]. */
 static int get_rate(ctx *c, json_object *v, const char *key, const char *unit, double *out)
@@ -175,7 +192,7 @@ static int parse_custom(ctx *c, json_object *v, const char *key, sys_config *cfg
     if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 1)
         return fail(c, "key '%s': There should be 1 Chakra ET only (a list with exactly one ET prefix)", key);
     const char *prefix = NULL;
-    if (get_string(c, json_object_array_get_idx(v, 0), key, &prefix) != 0)
+    if (get_path(c, json_object_array_get_idx(v, 0), key, &prefix) != 0)
         return -1;
     cfg->custom_impl[k] = strdup(prefix);
     return cfg->custom_impl[k] ? 0 : fail(c, "out of memory");
@@ -343,7 +360,7 @@ static int parse_paths(ctx *c, const char *key, json_object *v, sys_config *cfg,
     *handled = out != NULL;
     if (!out)
         return 0;
-    if (get_string(c, v, key, &s) != 0)
+    if (get_path(c, v, key, &s) != 0)
         return -1;
     free(*out);
     *out = strdup(s);

@@ -197,6 +197,10 @@ static void test_system_ranges(void **state)
                 "key 'all-reduce-implementation'[0]: unknown collective algorithm 'ring\\x1b[2J' (expected ring, "
                 "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling or "
                 "doubleBinaryTree)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation-custom\": [\"x\\ty\"]}", 1,
+                "key 'all-reduce-implementation-custom': the path 'x\\ty' holds a control character");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"per-node-custom-implementation\": \"\"}", 1,
+                "key 'per-node-custom-implementation': the path is empty");
     sys_config cfg;
     char err[512];
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4096, \"local-mem-bw\": 1e9, \"peak-perf\": 1e-6, "
@@ -321,6 +325,7 @@ static void test_per_node_map_errors(void **state)
     map_refused("\"1\\n\": a\n", ":1: node id '1\\n' is not a non-negative decimal integer (below 2^64)");
     map_refused("1: [a]\n", ":1: expected a flat mapping of node ids to ET prefixes");
     map_refused("1: ''\n", ":1: node 1: the ET prefix is empty");
+    map_refused("1: \"a\\nb\"\n", ":1: node 1: the ET prefix 'a\\nb' holds a control character");
     map_refused("just text\n", ":1: expected a mapping of node ids to ET prefixes, got 'just text'");
     sys_config cfg;
     char err[512];
