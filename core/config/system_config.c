@@ -298,9 +298,10 @@ static int parse_counts(ctx *c, const char *key, json_object *v, sys_config *cfg
     } else if (strcmp(key, "preferred-dataset-splits") == 0) {
         if (get_uint(c, v, key, UINT64_MAX, &u) != 0)
             return -1;
+        char shown[128];
         if (u == 0 || u > SYS_MAX_DATASET_SPLITS)
-            return fail(c, "key 'preferred-dataset-splits': %llu is out of range (1 to %d chunks per collective)",
-                        (unsigned long long)u, SYS_MAX_DATASET_SPLITS);
+            return fail(c, "key 'preferred-dataset-splits': %s is out of range (1 to %d chunks per collective)",
+                        config_json_value_text(v, shown, sizeof shown), SYS_MAX_DATASET_SPLITS);
         cfg->preferred_dataset_splits = u;
     } else if (strcmp(key, "local-reduction-delay") == 0) {
         return get_uint(c, v, key, CONFIG_JSON_MAX_INT, &cfg->local_reduction_delay);

@@ -176,6 +176,8 @@ static void test_system_ranges(void **state)
     (void)state;
     sys_refused("{\"preferred-dataset-splits\": 1000000000}", 1,
                 "key 'preferred-dataset-splits': 1000000000 is out of range (1 to 4096 chunks per collective)");
+    sys_refused("{\"preferred-dataset-splits\": 1e30}", 1,
+                "key 'preferred-dataset-splits': 1e30 is out of range (1 to 4096 chunks per collective)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"local-mem-bw\": 1e-300}", 1,
                 "key 'local-mem-bw': 1e-300 is out of range (0, or 1e-6 to 1000000000 GB/s)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"peak-perf\": 1e-300}", 1,
