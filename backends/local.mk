@@ -1,9 +1,12 @@
 # Network backends: loadable modules, each exporting only
 # vimana_backend_entry. They link the installed event-queue library and a
-# private copy of the network-YAML reader, never the simulator.
+# private copy of the network-YAML reader (with the two small core/util
+# helpers it needs), never the simulator.
 noinst_LTLIBRARIES += backends/common/libnetwork_yaml.la
 backends_common_libnetwork_yaml_la_SOURCES = \
-	backends/common/network_yaml.c backends/common/network_yaml.h
+	backends/common/network_yaml.c backends/common/network_yaml.h \
+	core/util/input_file.c core/util/input_file.h \
+	core/util/msg_escape.c core/util/msg_escape.h
 backends_common_libnetwork_yaml_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
 backends_common_libnetwork_yaml_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 backends_common_libnetwork_yaml_la_LIBADD = $(YAML_LIBS) -lm

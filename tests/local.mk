@@ -17,3 +17,4 @@ include $(srcdir)/tests/trace_link.mk
 include $(srcdir)/tests/timeline.mk
 include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/robust.mk
+include $(srcdir)/tests/config.mk

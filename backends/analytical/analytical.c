@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/network_yaml.h"
+#include "util/msg_escape.h"
 #include "vimana/event_queue.h"
 #include "vimana/network_api.h"
 
@@ -17,6 +18,7 @@ typedef struct analytical {
     vimana_host host;
     network_config net;
     vimana_evq *evq;
+    char *path;             /* the network YAML, for messages */
 } analytical;
 
 static void forward_warning(void *ctx, const char *message)
@@ -39,7 +41,10 @@ static int cu_init(const vimana_backend_params *params, const vimana_host *host,
         return VIMANA_ERR_CONFIG;
     }
     a->evq = vimana_evq_new();
-    if (!a->evq) {
+    a->path = strdup(params->network_config);
+    if (!a->evq || !a->path) {
+        vimana_evq_free(a->evq);
+        free(a->path);
         free(a);
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
@@ -54,6 +59,7 @@ static void cu_fini(void *ctx)
     if (!a)
         return;
     vimana_evq_free(a->evq);
+    free(a->path);
     free(a);
 }
 
@@ -121,8 +127,19 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     uint32_t hops = hops_in_block(d, s_coord, d_coord);
     double link_delay = hops * d->latency_ns;
     double serialization = (double)bytes / d->bytes_per_ns;
-    vimana_tick delay = (vimana_tick)(link_delay + serialization);
-    return vimana_evq_schedule(a->evq, delay, deliver, a, token);
+    double ticks = link_delay + serialization;
+    /* Checked before the truncation, which is undefined beyond 2^64; an
+     * arrival past the last tick would otherwise be clamped. */
+    if (!(ticks < NETWORK_TICK_LIMIT) || (vimana_tick)ticks > UINT64_MAX - vimana_evq_now(a->evq)) {
+        char msg[640], where[200];
+        msg_escape(a->path, where, sizeof where);
+        snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, "
+                 "the longest time Vimana can simulate (bandwidth[%u] %g GB/s, latency[%u] %g ns)", where,
+                 (unsigned long long)bytes, src, dst, dim, d->bandwidth_gbps, dim, d->latency_ns);
+        a->host.log(a->host.host, VIMANA_LOG_ERROR, msg);
+        return VIMANA_ERR_ARGUMENT;
+    }
+    return vimana_evq_schedule(a->evq, (vimana_tick)ticks, deliver, a, token);
 }
 
 static int cu_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)

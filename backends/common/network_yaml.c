@@ -10,6 +10,9 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "util/input_file.h"
+#include "util/msg_escape.h"
+
 enum list_key { KEY_TOPOLOGY, KEY_NPUS, KEY_BANDWIDTH, KEY_LATENCY, KEY_COUNT };
 static const char *const key_names[KEY_COUNT] = {"topology", "npus_count", "bandwidth", "latency"};
 
@@ -52,6 +55,33 @@ static int key_index(const char *name)
     return -1;
 }
 
+/* The error for an event that is not what `key` needs; an alias gets its
+ * own words, as this reader does not resolve them. Deletes the event. */
+static int wrong_event(load_ctx *c, yaml_event_t *ev, int key, const char *need)
+{
+    size_t line = ev->start_mark.line + 1;
+    if (ev->type == YAML_ALIAS_EVENT) {
+        char anchor[100];
+        msg_escape((const char *)ev->data.alias.anchor, anchor, sizeof anchor);
+        yaml_event_delete(ev);
+        return fail(c, "line %zu: '%s': YAML aliases (*%s) are not supported; write the values out", line,
+                    key_names[key], anchor);
+    }
+    yaml_event_delete(ev);
+    return fail(c, "line %zu: '%s' must be %s", line, key_names[key], need);
+}
+
+/* Keeps the text of a scalar event (deleted here) in the list. */
+static int add_item(load_ctx *c, yaml_event_t *ev, scalar_list *list)
+{
+    char *text = strdup((const char *)ev->data.scalar.value);
+    yaml_event_delete(ev);
+    if (!text)
+        return fail(c, "out of memory");
+    list->items[list->n++] = text;
+    return 0;
+}
+
 /* Reads the value of a known key: a sequence of scalars (or one scalar). */
 static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
 {
@@ -63,16 +93,10 @@ static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
         return fail(c, "key '%s' given twice", key_names[key]);
     }
     list->seen = true;
-    if (ev.type == YAML_SCALAR_EVENT) {
-        list->items[list->n++] = strdup((const char *)ev.data.scalar.value);
-        yaml_event_delete(&ev);
-        return 0;
-    }
-    if (ev.type != YAML_SEQUENCE_START_EVENT) {
-        size_t line = ev.start_mark.line + 1;
-        yaml_event_delete(&ev);
-        return fail(c, "line %zu: '%s' must be a list", line, key_names[key]);
-    }
+    if (ev.type == YAML_SCALAR_EVENT)
+        return add_item(c, &ev, list);
+    if (ev.type != YAML_SEQUENCE_START_EVENT)
+        return wrong_event(c, &ev, key, "a list");
     yaml_event_delete(&ev);
     for (;;) {
         if (!yaml_parser_parse(p, &ev))
@@ -81,24 +105,25 @@ static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
             yaml_event_delete(&ev);
             return 0;
         }
-        if (ev.type != YAML_SCALAR_EVENT) {
-            size_t line = ev.start_mark.line + 1;
-            yaml_event_delete(&ev);
-            return fail(c, "line %zu: '%s' must be a list of plain values", line, key_names[key]);
-        }
+        if (ev.type != YAML_SCALAR_EVENT)
+            return wrong_event(c, &ev, key, "a list of plain values");
         if (list->n == NETWORK_MAX_DIMS + 1) {
             yaml_event_delete(&ev);
             return fail(c, "'%s' has more than %d entries", key_names[key], NETWORK_MAX_DIMS);
         }
-        list->items[list->n++] = strdup((const char *)ev.data.scalar.value);
-        yaml_event_delete(&ev);
+        if (add_item(c, &ev, list) != 0)
+            return -1;
     }
 }
 
-/* Skips one value (scalar or nested collection) of an unknown key. */
-static int skip_value(load_ctx *c, yaml_parser_t *p)
+/* Skips one value (scalar or nested collection) of an unknown key. The
+ * walk is bounded: libyaml's work per event grows with the nesting, so a
+ * value nested thousands of levels deep (or millions of items long) would
+ * take minutes to skip. `key` is already escaped for messages. */
+static int skip_value(load_ctx *c, yaml_parser_t *p, const char *key, size_t key_line)
 {
     int depth = 0;
+    size_t events = 0;
     do {
         yaml_event_t ev;
         if (!yaml_parser_parse(p, &ev))
@@ -107,7 +132,14 @@ static int skip_value(load_ctx *c, yaml_parser_t *p)
             depth++;
         else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
             depth--;
+        size_t line = ev.start_mark.line + 1;
         yaml_event_delete(&ev);
+        if (depth > NETWORK_YAML_MAX_DEPTH)
+            return fail(c, "line %zu: the value of key '%s' is nested deeper than %d levels", line, key,
+                        NETWORK_YAML_MAX_DEPTH);
+        if (++events > NETWORK_YAML_MAX_SKIPPED)
+            return fail(c, "line %zu: the value of key '%s' has more than %d items", key_line, key,
+                        NETWORK_YAML_MAX_SKIPPED);
     } while (depth > 0);
     return 0;
 }
@@ -129,7 +161,7 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
             in_map = true;
         } else if (type == YAML_SCALAR_EVENT && in_map) {
             char name[128];
-            snprintf(name, sizeof name, "%s", (const char *)ev.data.scalar.value);
+            msg_escape((const char *)ev.data.scalar.value, name, sizeof name);
             size_t line = ev.start_mark.line + 1;
             yaml_event_delete(&ev);
             int key = key_index(name);
@@ -137,13 +169,15 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
                 if (read_list(c, p, key, &lists[key]) != 0)
                     return -1;
             } else {
+                /* Skipped first, so that a value too deep to skip gives
+                 * one line, not a warning and then the error. */
+                if (skip_value(c, p, name, line) != 0)
+                    return -1;
                 if (warn) {
                     char msg[300];
                     snprintf(msg, sizeof msg, "%s:%zu: unknown key '%s' ignored", c->path, line, name);
                     warn(warn_ctx, msg);
                 }
-                if (skip_value(c, p) != 0)
-                    return -1;
             }
             continue;
         } else if (type == YAML_MAPPING_END_EVENT || type == YAML_DOCUMENT_END_EVENT ||
@@ -151,8 +185,10 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
             /* structure only */
         } else {
             size_t line = ev.start_mark.line + 1;
+            bool alias = type == YAML_ALIAS_EVENT;
             yaml_event_delete(&ev);
-            return fail(c, "line %zu: expected a mapping of keys to lists", line);
+            return fail(c, "line %zu: expected a mapping of keys to lists%s", line,
+                        alias ? " (YAML aliases are not supported)" : "");
         }
         yaml_event_delete(&ev);
     }
@@ -160,16 +196,16 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
 
 static int parse_number(load_ctx *c, const char *key, size_t i, const char *text, double *out)
 {
-    char *end;
+    char *end, shown[100];
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end || errno || !isfinite(v))
-        return fail(c, "%s[%zu]: expected a number, got '%s'", key, i, text);
+        return fail(c, "%s[%zu]: expected a number, got '%s'", key, i, msg_escape(text, shown, sizeof shown));
     *out = v;
     return 0;
 }
 
-static int parse_topology(load_ctx *c, size_t i, const char *text, enum network_topology *out)
+static int parse_topology(load_ctx *c, const char *text, enum network_topology *out)
 {
     static const char *const names[] = {"Ring", "FullyConnected", "Switch"};
     for (int t = 0; t < 3; t++) {
@@ -178,11 +214,67 @@ static int parse_topology(load_ctx *c, size_t i, const char *text, enum network_
             return 0;
         }
     }
-    (void)i;
-    return fail(c, "Topology name %s not supported (expected Ring, FullyConnected or Switch)", text);
+    char shown[100];
+    return fail(c, "Topology name %s not supported (expected Ring, FullyConnected or Switch)",
+                msg_escape(text, shown, sizeof shown));
 }
 
-static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
+/* Hops of the longest route inside one building block. */
+static double longest_route(const network_dim *d)
+{
+    switch (d->topology) {
+    case NETWORK_RING: return (double)(d->npus / 2);
+    case NETWORK_FULLY_CONNECTED: return 1;
+    case NETWORK_SWITCH: return 2;
+    }
+    return 1;
+}
+
+/* Range checks of one dimension. The time of a message is truncated to a
+ * 64-bit tick count, so a latency or bandwidth that makes even the
+ * smallest message longer than 2^64 - 1 ns can never give a true answer. */
+static int check_dim(load_ctx *c, const network_dim *d, double npus, const char *const texts[KEY_COUNT])
+{
+    char shown[100];
+    if (npus != floor(npus) || npus > (double)UINT32_MAX)
+        return fail(c, "npus_count: expected an integer, got '%s'", msg_escape(texts[KEY_NPUS], shown, sizeof shown));
+    if (npus <= 1)
+        return fail(c, "npus_count (%s) should be larger than 1", msg_escape(texts[KEY_NPUS], shown, sizeof shown));
+    if (d->bandwidth_gbps <= 0)
+        return fail(c, "bandwidth (%s) should be larger than 0", msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
+    if (d->latency_ns < 0)
+        return fail(c, "latency (%s) should be non-negative", msg_escape(texts[KEY_LATENCY], shown, sizeof shown));
+    if (!isfinite(d->bytes_per_ns))
+        return fail(c, "bandwidth (%s) is too large: not a finite number of bytes per ns",
+                    msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
+    if (1.0 / d->bytes_per_ns >= NETWORK_TICK_LIMIT)
+        return fail(c, "bandwidth (%s) is too small: one byte would take more than 2^64-1 ns, the longest time "
+                       "Vimana can simulate", msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
+    if (d->latency_ns * longest_route(d) >= NETWORK_TICK_LIMIT)
+        return fail(c, "latency (%s) is too large: a message over the longest route (%.0f hop%s) would take more "
+                       "than 2^64-1 ns, the longest time Vimana can simulate",
+                    msg_escape(texts[KEY_LATENCY], shown, sizeof shown), longest_route(d),
+                    longest_route(d) == 1 ? "" : "s");
+    return 0;
+}
+
+static int build_dim(load_ctx *c, scalar_list *lists, size_t i, network_dim *d)
+{
+    const char *texts[KEY_COUNT];
+    for (int k = 0; k < KEY_COUNT; k++)
+        texts[k] = lists[k].items[i];
+    double npus = 0;
+    if (parse_topology(c, texts[KEY_TOPOLOGY], &d->topology) != 0 ||
+        parse_number(c, "npus_count", i, texts[KEY_NPUS], &npus) != 0 ||
+        parse_number(c, "bandwidth", i, texts[KEY_BANDWIDTH], &d->bandwidth_gbps) != 0 ||
+        parse_number(c, "latency", i, texts[KEY_LATENCY], &d->latency_ns) != 0)
+        return -1;
+    d->npus = npus >= 0 && npus <= (double)UINT32_MAX ? (uint32_t)npus : 0;
+    d->bytes_per_ns = d->bandwidth_gbps * (1 << 30) / 1000000000.0;
+    return check_dim(c, d, npus, texts);
+}
+
+static int check_lengths(load_ctx *c, scalar_list *lists)
 {
     for (int k = 0; k < KEY_COUNT; k++)
         if (!lists[k].seen)
@@ -198,30 +290,26 @@ static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
         return fail(c, "length of bandwidth (%zu) doesn't match with dims_count (%zu)", lists[KEY_BANDWIDTH].n, dims);
     if (lists[KEY_LATENCY].n != dims)
         return fail(c, "length of latency (%zu) doesn't match with dims_count (%zu)", lists[KEY_LATENCY].n, dims);
+    return 0;
+}
+
+static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
+{
+    if (check_lengths(c, lists) != 0)
+        return -1;
     memset(out, 0, sizeof *out);
-    out->n_dims = (uint32_t)dims;
+    out->n_dims = (uint32_t)lists[KEY_TOPOLOGY].n;
     uint64_t total = 1;
-    for (size_t i = 0; i < dims; i++) {
-        network_dim *d = &out->dims[i];
-        double npus = 0;
-        if (parse_topology(c, i, lists[KEY_TOPOLOGY].items[i], &d->topology) != 0 ||
-            parse_number(c, "npus_count", i, lists[KEY_NPUS].items[i], &npus) != 0 ||
-            parse_number(c, "bandwidth", i, lists[KEY_BANDWIDTH].items[i], &d->bandwidth_gbps) != 0 ||
-            parse_number(c, "latency", i, lists[KEY_LATENCY].items[i], &d->latency_ns) != 0)
+    for (size_t i = 0; i < out->n_dims; i++) {
+        if (build_dim(c, lists, i, &out->dims[i]) != 0)
             return -1;
-        if (npus != floor(npus) || npus > (double)UINT32_MAX)
-            return fail(c, "npus_count[%zu]: expected an integer, got '%s'", i, lists[KEY_NPUS].items[i]);
-        if (npus <= 1)
-            return fail(c, "npus_count (%s) should be larger than 1", lists[KEY_NPUS].items[i]);
-        if (d->bandwidth_gbps <= 0)
-            return fail(c, "bandwidth (%s) should be larger than 0", lists[KEY_BANDWIDTH].items[i]);
-        if (d->latency_ns < 0)
-            return fail(c, "latency (%s) should be non-negative", lists[KEY_LATENCY].items[i]);
-        d->npus = (uint32_t)npus;
-        d->bytes_per_ns = d->bandwidth_gbps * (1 << 30) / 1000000000.0;
-        total *= d->npus;
-        if (total > INT32_MAX)
-            return fail(c, "too many NPUs (the product of npus_count exceeds %d)", INT32_MAX);
+        /* Checked before anyone allocates per-NPU state: a typo such as
+         * 1000000000 would otherwise end in a bare "out of memory". Each
+         * factor is below 2^32 and total below 2^21, so this cannot wrap. */
+        total *= out->dims[i].npus;
+        if (total > NETWORK_MAX_NPUS)
+            return fail(c, "npus_count: %llu NPUs in all is more than the %u Vimana supports",
+                        (unsigned long long)total, NETWORK_MAX_NPUS);
     }
     out->total_npus = (uint32_t)total;
     return 0;
@@ -231,6 +319,9 @@ int network_config_load(const char *path, network_config *out, char *err, size_t
                         void (*warn)(void *ctx, const char *message), void *warn_ctx)
 {
     load_ctx c = {path, err, err_len};
+    char why[128];
+    if (input_file_check(path, why, sizeof why) != 0)
+        return fail(&c, "%s", why);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return fail(&c, "cannot open: %s", strerror(errno));

@@ -14,6 +14,14 @@
 #include <stdint.h>
 
 #define NETWORK_MAX_DIMS 16
+/* At most this many NPUs in all (the product of npus_count): the simulator
+ * keeps about half a kilobyte per NPU before it reads any trace. */
+#define NETWORK_MAX_NPUS (1u << 20)
+/* An unknown key's value is skipped, but no deeper or longer than this. */
+#define NETWORK_YAML_MAX_DEPTH 64
+#define NETWORK_YAML_MAX_SKIPPED (1 << 20)
+/* 2^64 as a double: no time in ticks (ns) reaches it. */
+#define NETWORK_TICK_LIMIT 18446744073709551616.0
 
 enum network_topology {
     NETWORK_RING = 0,
@@ -37,7 +45,9 @@ typedef struct network_config {
 
 /* Reads and validates a network YAML. Returns 0, or -1 with a one-line
  * message in err naming the file and the problem. Unknown top-level keys
- * are reported through `warn` (may be NULL). */
+ * are reported through `warn` (may be NULL). Checks: bandwidth > 0,
+ * latency >= 0, both finite and such that one byte over the longest route
+ * of a dimension takes less than 2^64 ns; at most NETWORK_MAX_NPUS NPUs. */
 int network_config_load(const char *path, network_config *out, char *err, size_t err_len,
                         void (*warn)(void *ctx, const char *message), void *warn_ctx);
 

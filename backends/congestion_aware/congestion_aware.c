@@ -15,14 +15,21 @@
 #include <string.h>
 
 #include "common/network_yaml.h"
+#include "util/msg_escape.h"
 #include "vimana/event_queue.h"
 #include "vimana/network_api.h"
 
 #define NIL UINT32_MAX
+/* Link state is kept per directed link; bounded so that a FullyConnected
+ * network (n x n links) cannot exhaust memory. */
+#define CA_MAX_FC_NPUS 4096u
+#define CA_MAX_LINKS (CA_MAX_FC_NPUS * CA_MAX_FC_NPUS)
 
 typedef struct {
     uint64_t token;
     uint64_t bytes;
+    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth): arrival after a hop starts */
+    vimana_tick busy_ticks; /* trunc(bytes / bandwidth): how long the hop holds its link */
     uint32_t cur, dst;      /* device the message is at, and its destination */
     int32_t step;           /* Ring: +1 or -1 */
     uint32_t next_pending;  /* link FIFO chain */
@@ -42,6 +49,7 @@ typedef struct congestion_aware {
     network_dim dim;        /* the single dimension */
     uint32_t npus;
     vimana_evq *evq;
+    char *path;             /* the network YAML, for messages */
     link_state *links;
     uint32_t n_links;
     message *msgs;
@@ -157,9 +165,8 @@ static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
 {
     link_state *l = &c->links[link];
     const message *m = &c->msgs[mi];
-    double serialization = (double)m->bytes / c->dim.bytes_per_ns;
-    vimana_tick arrive = (vimana_tick)(c->dim.latency_ns + serialization);
-    vimana_tick release = (vimana_tick)serialization;
+    vimana_tick arrive = m->hop_ticks;
+    vimana_tick release = m->busy_ticks;
     l->busy = true;
     l->bytes += m->bytes;
     l->messages++;
@@ -238,16 +245,24 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
     }
     c->dim = c->net.dims[0];
     c->npus = c->dim.npus;
-    switch (c->dim.topology) {
-    case NETWORK_RING: c->n_links = 2 * c->npus; break;
-    case NETWORK_FULLY_CONNECTED: c->n_links = c->npus * c->npus; break;
-    case NETWORK_SWITCH: c->n_links = 2 * c->npus; break;
+    uint64_t links = c->dim.topology == NETWORK_FULLY_CONNECTED ? (uint64_t)c->npus * c->npus : 2ull * c->npus;
+    if (links > CA_MAX_LINKS) {
+        /* Every directed link has its own state: n x n of them for a
+         * FullyConnected network. */
+        snprintf(err, err_len, "%s: npus_count (%u): a FullyConnected network of more than %u NPUs needs more than "
+                 "%u links, more than the congestion_aware backend supports", params->network_config, c->npus,
+                 CA_MAX_FC_NPUS, CA_MAX_LINKS);
+        free(c);
+        return VIMANA_ERR_CONFIG;
     }
+    c->n_links = (uint32_t)links;
     c->links = calloc(c->n_links, sizeof *c->links);
     c->evq = vimana_evq_new();
-    if (!c->links || !c->evq) {
+    c->path = strdup(params->network_config);
+    if (!c->links || !c->evq || !c->path) {
         snprintf(err, err_len, "out of memory");
         free(c->links);
+        free(c->path);
         vimana_evq_free(c->evq);
         free(c);
         return VIMANA_ERR_NOMEM;
@@ -265,6 +280,7 @@ static void ca_fini(void *ctx)
     vimana_evq_free(c->evq);
     free(c->links);
     free(c->msgs);
+    free(c->path);
     free(c);
 }
 
@@ -285,6 +301,29 @@ static double ca_dim_bandwidth(void *ctx, uint32_t dim)
     return dim < c->net.n_dims ? c->net.dims[dim].bandwidth_gbps : 0.0;
 }
 
+/* Every hop of a message costs the same (one dimension, identical links),
+ * so its times are computed once, truncated as the reference does, and
+ * checked before the conversion, which is undefined beyond 2^64: the whole
+ * route, queueing aside, must end before the last representable tick. */
+static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t hops,
+                     vimana_tick *hop_ticks, vimana_tick *busy_ticks)
+{
+    double serialization = (double)bytes / c->dim.bytes_per_ns;
+    double arrive = c->dim.latency_ns + serialization;
+    if (arrive < NETWORK_TICK_LIMIT && (vimana_tick)arrive <= (UINT64_MAX - vimana_evq_now(c->evq)) / hops) {
+        *hop_ticks = (vimana_tick)arrive;
+        *busy_ticks = (vimana_tick)serialization;
+        return 0;
+    }
+    char msg[640], where[200];
+    msg_escape(c->path, where, sizeof where);
+    snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
+             "longest time Vimana can simulate (bandwidth %g GB/s, latency %g ns)", where, (unsigned long long)bytes,
+             src, dst, c->dim.bandwidth_gbps, c->dim.latency_ns);
+    log_error(c, msg);
+    return -1;
+}
+
 static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
 {
     congestion_aware *c = ctx;
@@ -296,18 +335,24 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         log_error(c, msg);
         return VIMANA_ERR_ARGUMENT;
     }
+    int32_t step = 1;
+    uint32_t hops = c->dim.topology == NETWORK_SWITCH ? 2 : 1;
+    if (c->dim.topology == NETWORK_RING) {
+        /* Shortest way round; a tie goes clockwise. */
+        uint32_t cw = (dst + c->npus - src) % c->npus;
+        step = cw <= c->npus - cw ? 1 : -1;
+        hops = cw <= c->npus - cw ? cw : c->npus - cw;
+    }
+    vimana_tick hop_ticks, busy_ticks;
+    if (hop_times(c, src, dst, bytes, hops, &hop_ticks, &busy_ticks) != 0)
+        return VIMANA_ERR_ARGUMENT;
     uint32_t mi = msg_alloc(c);
     if (mi == NIL) {
         log_error(c, "congestion_aware: out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    message *m = &c->msgs[mi];
-    *m = (message){.token = token, .bytes = bytes, .cur = src, .dst = dst, .step = 1, .next_pending = NIL};
-    if (c->dim.topology == NETWORK_RING) {
-        /* Shortest way round; a tie goes clockwise. */
-        uint32_t cw = (dst + c->npus - src) % c->npus;
-        m->step = cw <= c->npus - cw ? 1 : -1;
-    }
+    c->msgs[mi] = (message){.token = token, .bytes = bytes, .hop_ticks = hop_ticks, .busy_ticks = busy_ticks,
+                            .cur = src, .dst = dst, .step = step, .next_pending = NIL};
     forward(c, mi);
     return VIMANA_OK;
 }

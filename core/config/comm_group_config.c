@@ -6,18 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config_json.h"
+#include "util/msg_escape.h"
+
 static int parse_group(const char *path, const char *key, json_object *list, uint32_t total,
                        comm_group_def *g, char *err, size_t len)
 {
-    char *end;
+    char *end, shown[128];
     errno = 0;
     long long id = strtoll(key, &end, 10);
-    if (!key[0] || *end || errno) {
-        snprintf(err, len, "%s: group '%s': the key must be a decimal integer", path, key);
+    /* Only the plain form: with "01" or "+1" beside "1" two keys would name
+     * one group. */
+    if (!key[0] || *end || errno || !(key[0] >= '0' && key[0] <= '9') || (key[0] == '0' && key[1])) {
+        snprintf(err, len, "%s: group '%s': the key must be a decimal integer (digits only, no leading zero)", path,
+                 msg_escape(key, shown, sizeof shown));
         return -1;
     }
     if (id <= 0) {
-        snprintf(err, len, "%s: group '%s': ids must be greater than 0 (0 means all NPUs)", path, key);
+        snprintf(err, len, "%s: group '%s': ids must be greater than 0 (0 means all NPUs)", path,
+                 msg_escape(key, shown, sizeof shown));
         return -1;
     }
     if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0) {
@@ -36,7 +43,7 @@ static int parse_group(const char *path, const char *key, json_object *list, uin
         int64_t npu = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
         if (npu < 0 || (uint64_t)npu >= total) {
             snprintf(err, len, "%s: group %lld: member %s is not an NPU id in [0, %u)", path, id,
-                     json_object_to_json_string(v), total);
+                     config_json_value_text(v, shown, sizeof shown), total);
             return -1;
         }
         for (uint32_t j = 0; j < i; j++) {
@@ -54,29 +61,21 @@ int comm_group_config_load(const char *path, uint32_t total_npus, comm_group_con
                            char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        FILE *fp = fopen(path, "rb");
-        if (!fp)
-            snprintf(err, err_len, "%s: Unable to open file: %s", path, strerror(errno));
-        else {
-            fclose(fp);
-            snprintf(err, err_len, "%s: not valid JSON", path);
-        }
+    json_object *root = config_json_load(path, err, err_len);
+    if (!root)
         return -1;
-    }
     int rc = 0;
-    if (!json_object_is_type(root, json_type_object)) {
-        snprintf(err, err_len, "%s: expected a JSON object of group id -> NPU list", path);
+    size_t n = (size_t)json_object_object_length(root);
+    out->groups = calloc(n ? n : 1, sizeof *out->groups);
+    if (!out->groups) {
+        snprintf(err, err_len, "%s: out of memory", path);
         rc = -1;
-    } else {
-        size_t n = (size_t)json_object_object_length(root);
-        out->groups = calloc(n ? n : 1, sizeof *out->groups);
-        json_object_object_foreach(root, key, val) {
-            if (rc == 0 && parse_group(path, key, val, total_npus, &out->groups[out->n_groups], err, err_len) != 0)
-                rc = -1;
-            out->n_groups++;
-        }
+    }
+    json_object_object_foreach(root, key, val) {
+        if (rc != 0)
+            break;
+        rc = parse_group(path, key, val, total_npus, &out->groups[out->n_groups], err, err_len);
+        out->n_groups++;
     }
     json_object_put(root);
     return rc;

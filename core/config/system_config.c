@@ -1,15 +1,19 @@
-/* System JSON reader (json-c). Keys, defaults and checks follow
- * shared/spec/simulator.md section 5 and section 18. */
+/* System JSON reader (json-c, after config_json's strict checks). Keys,
+ * defaults and checks follow the reference's system configuration; value
+ * ranges are documented in docs/simulator.md. */
 #include "config/system_config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+
+#include "config/config_json.h"
+#include "util/msg_escape.h"
 
 typedef struct {
     const char *path;
@@ -53,38 +57,21 @@ const char *algo_spec_name(const algo_spec *a, char *buf, size_t len)
 
 /* ---- typed JSON reads ---------------------------------------------------- */
 
-static int get_number(ctx *c, json_object *v, const char *key, double *out)
+static int get_number(ctx *c, json_object *v, const char *key, double min, double max, double *out)
 {
-    if (json_object_is_type(v, json_type_int)) {
-        *out = (double)json_object_get_int64(v);
-        return 0;
-    }
-    if (json_object_is_type(v, json_type_double)) {
-        *out = json_object_get_double(v);
-        return 0;
-    }
-    if (json_object_is_type(v, json_type_boolean)) {
-        *out = json_object_get_boolean(v) ? 1.0 : 0.0;
-        return 0;
-    }
-    return fail(c, "key '%s': expected a number, got %s", key, json_object_to_json_string(v));
+    return config_json_number(c->path, key, v, min, max, out, c->err, c->err_len);
 }
 
-static int get_uint(ctx *c, json_object *v, const char *key, uint64_t *out)
+static int get_uint(ctx *c, json_object *v, const char *key, uint64_t max, uint64_t *out)
 {
-    double d = 0;
-    if (get_number(c, v, key, &d) != 0)
-        return -1;
-    if (d < 0 || d != floor(d) || d > 1.8e19)
-        return fail(c, "key '%s': expected a non-negative integer, got %s", key, json_object_to_json_string(v));
-    *out = (uint64_t)d;
-    return 0;
+    return config_json_uint(c->path, key, v, max, out, c->err, c->err_len);
 }
 
+/* The reference tests value != 0, so any finite number is a boolean. */
 static int get_bool(ctx *c, json_object *v, const char *key, bool *out)
 {
     double d = 0;
-    if (get_number(c, v, key, &d) != 0)
+    if (get_number(c, v, key, -DBL_MAX, DBL_MAX, &d) != 0)
         return -1;
     *out = d != 0;
     return 0;
@@ -92,10 +79,42 @@ static int get_bool(ctx *c, json_object *v, const char *key, bool *out)
 
 static int get_string(ctx *c, json_object *v, const char *key, const char **out)
 {
+    char shown[128];
     if (!json_object_is_type(v, json_type_string))
-        return fail(c, "key '%s': expected a string, got %s", key, json_object_to_json_string(v));
+        return fail(c, "key '%s': expected a string, got %s", key, config_json_value_text(v, shown, sizeof shown));
     *out = json_object_get_string(v);
     return 0;
+}
+
+/* A file name or ET prefix. It is quoted later in messages of other
+ * modules (a custom ET that cannot be opened, ...), so a control character
+ * in it is refused here, once, rather than escaped everywhere. */
+static int get_path(ctx *c, json_object *v, const char *key, const char **out)
+{
+    char shown[128];
+    if (get_string(c, v, key, out) != 0)
+        return -1;
+    if (!**out)
+        return fail(c, "key '%s': the path is empty", key);
+    for (const unsigned char *p = (const unsigned char *)*out; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return fail(c, "key '%s': the path '%s' holds a control character", key,
+                        msg_escape(*out, shown, sizeof shown));
+    return 0;
+}
+
+/* A rate: 0 means "not given" (an error only where it is used); anything
+ * else must lie in [SYS_MIN_RATE, SYS_MAX_RATE]. */
+static int get_rate(ctx *c, json_object *v, const char *key, const char *unit, double *out)
+{
+    char shown[128], lo[32], hi[32];
+    if (get_number(c, v, key, -DBL_MAX, DBL_MAX, out) != 0)
+        return -1;
+    if (*out == 0 || (*out >= SYS_MIN_RATE && *out <= SYS_MAX_RATE))
+        return 0;
+    return fail(c, "key '%s': %s is out of range (0, or %s to %s %s)", key, config_json_value_text(v, shown, sizeof shown),
+                config_json_format_double(SYS_MIN_RATE, lo, sizeof lo),
+                config_json_format_double(SYS_MAX_RATE, hi, sizeof hi), unit);
 }
 
 /* ---- algorithms ---------------------------------------------------------- */
@@ -159,10 +178,11 @@ static int parse_impl_list(ctx *c, json_object *v, const char *key, sys_config *
         const char *name = NULL;
         if (get_string(c, item, key, &name) != 0)
             return -1;
+        char shown[128];
         if (parse_algo(name, &cfg->impl[k][i]) != 0)
             return fail(c, "key '%s'[%zu]: unknown collective algorithm '%s' (expected ring, oneRing, "
                            "direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling "
-                           "or doubleBinaryTree)", key, i, name);
+                           "or doubleBinaryTree)", key, i, msg_escape(name, shown, sizeof shown));
     }
     return 0;
 }
@@ -172,7 +192,7 @@ static int parse_custom(ctx *c, json_object *v, const char *key, sys_config *cfg
     if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 1)
         return fail(c, "key '%s': There should be 1 Chakra ET only (a list with exactly one ET prefix)", key);
     const char *prefix = NULL;
-    if (get_string(c, json_object_array_get_idx(v, 0), key, &prefix) != 0)
+    if (get_path(c, json_object_array_get_idx(v, 0), key, &prefix) != 0)
         return -1;
     cfg->custom_impl[k] = strdup(prefix);
     return cfg->custom_impl[k] ? 0 : fail(c, "out of memory");
@@ -182,66 +202,11 @@ static int parse_custom(ctx *c, json_object *v, const char *key, sys_config *cfg
 
 static int load_per_node_custom(ctx *c, sys_config *cfg)
 {
-    const char *path = cfg->per_node_custom_path;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return fail(c, "key 'per-node-custom-implementation': cannot open %s: %s", path, strerror(errno));
-    yaml_parser_t p;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, fp);
-    int rc = 0, depth = 0;
-    char *pending_key = NULL;
-    for (;;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&p, &ev)) {
-            rc = fail(c, "%s:%zu: %s", path, p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
-            break;
-        }
-        yaml_event_type_t type = ev.type;
-        if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
-            depth++;
-            if (depth > 1 || type == YAML_SEQUENCE_START_EVENT) {
-                rc = fail(c, "%s:%zu: expected a flat mapping of node ids to ET prefixes", path, ev.start_mark.line + 1);
-                yaml_event_delete(&ev);
-                break;
-            }
-        } else if (type == YAML_SCALAR_EVENT && depth == 1) {
-            const char *text = (const char *)ev.data.scalar.value;
-            if (!pending_key) {
-                pending_key = strdup(text);
-            } else {
-                char *end;
-                errno = 0;
-                unsigned long long id = strtoull(pending_key, &end, 10);
-                if (*end || errno || !pending_key[0]) {
-                    rc = fail(c, "%s:%zu: node id '%s' is not an integer", path, ev.start_mark.line + 1, pending_key);
-                    yaml_event_delete(&ev);
-                    break;
-                }
-                custom_by_node *grown = realloc(cfg->per_node_custom, (cfg->n_per_node_custom + 1) * sizeof *grown);
-                if (!grown) {
-                    rc = fail(c, "out of memory");
-                    yaml_event_delete(&ev);
-                    break;
-                }
-                cfg->per_node_custom = grown;
-                grown[cfg->n_per_node_custom].node_id = id;
-                grown[cfg->n_per_node_custom].prefix = strdup(text);
-                cfg->n_per_node_custom++;
-                free(pending_key);
-                pending_key = NULL;
-            }
-        } else if (type == YAML_MAPPING_END_EVENT) {
-            depth--;
-        }
-        yaml_event_delete(&ev);
-        if (type == YAML_STREAM_END_EVENT)
-            break;
-    }
-    free(pending_key);
-    yaml_parser_delete(&p);
-    fclose(fp);
-    return rc;
+    char err[700];
+    if (custom_map_load(cfg->per_node_custom_path, &cfg->per_node_custom, &cfg->n_per_node_custom, err,
+                        sizeof err) != 0)
+        return fail(c, "key 'per-node-custom-implementation': %s", err);
+    return 0;
 }
 
 const char *sys_config_custom_for(const sys_config *cfg, enum coll_kind kind, uint64_t node_id)
@@ -274,95 +239,161 @@ static int impl_key(const char *key, enum coll_kind *k, bool *custom)
     return 0;
 }
 
-static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, double injection_scale,
-                     bool *seen_policy, bool *seen_opt, bool *seen_splits,
-                     void (*warn)(void *, const char *), void *warn_ctx)
+static int parse_policy(ctx *c, json_object *v, const char *key, sys_config *cfg)
 {
     const char *s = NULL;
-    double d = 0;
+    char shown[128];
+    if (get_string(c, v, key, &s) != 0)
+        return -1;
+    if (strcmp(s, "LIFO") == 0) cfg->scheduling_policy = SCHED_LIFO;
+    else if (strcmp(s, "FIFO") == 0) cfg->scheduling_policy = SCHED_FIFO;
+    else if (strcmp(s, "EXPLICIT") == 0) cfg->scheduling_policy = SCHED_EXPLICIT;
+    else return fail(c, "key 'scheduling-policy': unknown value '%s' (expected LIFO, FIFO or EXPLICIT)",
+                     msg_escape(s, shown, sizeof shown));
+    cfg->has_scheduling_policy = true;
+    return 0;
+}
+
+static int parse_optimization(ctx *c, json_object *v, const char *key, sys_config *cfg)
+{
+    const char *s = NULL;
+    char shown[128];
+    if (get_string(c, v, key, &s) != 0)
+        return -1;
+    if (strcmp(s, "baseline") == 0) cfg->collective_optimization = COLL_OPT_BASELINE;
+    else if (strcmp(s, "localBWAware") == 0) cfg->collective_optimization = COLL_OPT_LOCAL_BW_AWARE;
+    else return fail(c, "key 'collective-optimization': unknown value '%s' (expected baseline or localBWAware)",
+                     msg_escape(s, shown, sizeof shown));
+    cfg->has_collective_optimization = true;
+    return 0;
+}
+
+/* endpoint-delay x --injection-scale, truncated as the reference does; the
+ * product must stay an exact integer tick count. */
+static int parse_endpoint_delay(ctx *c, json_object *v, const char *key, double injection_scale, sys_config *cfg)
+{
     uint64_t u;
-    enum coll_kind k;
-    bool custom;
-    if (strcmp(key, "scheduling-policy") == 0) {
-        if (get_string(c, v, key, &s) != 0)
+    if (get_uint(c, v, key, CONFIG_JSON_MAX_INT, &u) != 0)
+        return -1;
+    double scaled = (double)u * injection_scale;
+    char scale[32];
+    if (!(scaled <= (double)CONFIG_JSON_MAX_INT))
+        return fail(c, "key 'endpoint-delay': %llu x --injection-scale %s is out of range (0 to %llu)",
+                    (unsigned long long)u, config_json_format_double(injection_scale, scale, sizeof scale),
+                    (unsigned long long)CONFIG_JSON_MAX_INT);
+    cfg->endpoint_delay = (uint64_t)scaled;
+    return 0;
+}
+
+static int parse_counts(ctx *c, const char *key, json_object *v, sys_config *cfg, bool *handled)
+{
+    uint64_t u;
+    *handled = true;
+    if (strcmp(key, "active-chunks-per-dimension") == 0) {
+        if (get_uint(c, v, key, UINT32_MAX, &u) != 0)
             return -1;
-        if (strcmp(s, "LIFO") == 0) cfg->scheduling_policy = SCHED_LIFO;
-        else if (strcmp(s, "FIFO") == 0) cfg->scheduling_policy = SCHED_FIFO;
-        else if (strcmp(s, "EXPLICIT") == 0) cfg->scheduling_policy = SCHED_EXPLICIT;
-        else return fail(c, "key 'scheduling-policy': unknown value '%s' (expected LIFO, FIFO or EXPLICIT)", s);
-        *seen_policy = true;
-    } else if (strcmp(key, "collective-optimization") == 0) {
-        if (get_string(c, v, key, &s) != 0)
-            return -1;
-        if (strcmp(s, "baseline") == 0) cfg->collective_optimization = COLL_OPT_BASELINE;
-        else if (strcmp(s, "localBWAware") == 0) cfg->collective_optimization = COLL_OPT_LOCAL_BW_AWARE;
-        else return fail(c, "key 'collective-optimization': unknown value '%s' (expected baseline or localBWAware)", s);
-        *seen_opt = true;
-    } else if (strcmp(key, "endpoint-delay") == 0) {
-        if (get_uint(c, v, key, &u) != 0)
-            return -1;
-        cfg->endpoint_delay = (uint64_t)((double)u * injection_scale);
-    } else if (strcmp(key, "active-chunks-per-dimension") == 0) {
-        if (get_uint(c, v, key, &u) != 0)
-            return -1;
-        if (u == 0 || u > UINT32_MAX)
+        if (u == 0)
             return fail(c, "key 'active-chunks-per-dimension': must be at least 1");
         cfg->active_chunks_per_dimension = (uint32_t)u;
     } else if (strcmp(key, "preferred-dataset-splits") == 0) {
-        if (get_uint(c, v, key, &u) != 0)
+        if (get_uint(c, v, key, UINT64_MAX, &u) != 0)
             return -1;
-        if (u == 0)
-            return fail(c, "key 'preferred-dataset-splits': must be greater than 0");
+        char shown[128];
+        if (u == 0 || u > SYS_MAX_DATASET_SPLITS)
+            return fail(c, "key 'preferred-dataset-splits': %s is out of range (1 to %d chunks per collective)",
+                        config_json_value_text(v, shown, sizeof shown), SYS_MAX_DATASET_SPLITS);
         cfg->preferred_dataset_splits = u;
-        *seen_splits = true;
-    } else if (strcmp(key, "local-mem-bw") == 0) {
-        if (get_number(c, v, key, &d) != 0)
-            return -1;
-        if (d < 0)
-            return fail(c, "key 'local-mem-bw': must not be negative");
-        cfg->local_mem_bw_Bps = d * 1e9;
-    } else if (strcmp(key, "peak-perf") == 0) {
-        if (get_number(c, v, key, &d) != 0)
-            return -1;
-        if (d < 0)
-            return fail(c, "key 'peak-perf': must not be negative");
-        cfg->peak_perf_flops = d * 1e12;
-    } else if (strcmp(key, "roofline-enabled") == 0) {
-        return get_bool(c, v, key, &cfg->roofline_enabled);
-    } else if (strcmp(key, "model-shared-bus") == 0) {
-        return get_bool(c, v, key, &cfg->model_shared_bus);
-    } else if (strcmp(key, "trace-enabled") == 0) {
-        return get_bool(c, v, key, &cfg->trace_enabled);
-    } else if (strcmp(key, "replay-only") == 0) {
-        return get_bool(c, v, key, &cfg->replay_only);
-    } else if (strcmp(key, "track-local-mem") == 0) {
-        return get_bool(c, v, key, &cfg->track_local_mem);
-    } else if (strcmp(key, "L") == 0) {
-        return get_number(c, v, key, &cfg->L);
-    } else if (strcmp(key, "o") == 0) {
-        return get_number(c, v, key, &cfg->o);
-    } else if (strcmp(key, "g") == 0) {
-        return get_number(c, v, key, &cfg->g);
-    } else if (strcmp(key, "G") == 0) {
-        return get_number(c, v, key, &cfg->G);
     } else if (strcmp(key, "local-reduction-delay") == 0) {
-        return get_uint(c, v, key, &cfg->local_reduction_delay);
-    } else if (strcmp(key, "local-mem-trace-filename") == 0) {
-        if (get_string(c, v, key, &s) != 0)
+        return get_uint(c, v, key, CONFIG_JSON_MAX_INT, &cfg->local_reduction_delay);
+    } else {
+        *handled = false;
+    }
+    return 0;
+}
+
+static int parse_reals(ctx *c, const char *key, json_object *v, sys_config *cfg, bool *handled)
+{
+    static const char *const loggp[] = {"L", "o", "g", "G"};
+    double *loggp_out[] = {&cfg->L, &cfg->o, &cfg->g, &cfg->G};
+    double d = 0;
+    *handled = true;
+    if (strcmp(key, "local-mem-bw") == 0) {
+        if (get_rate(c, v, key, "GB/s", &d) != 0)
             return -1;
-        free(cfg->local_mem_trace_filename);
-        cfg->local_mem_trace_filename = strdup(s);
-    } else if (strcmp(key, "per-node-custom-implementation") == 0) {
-        if (get_string(c, v, key, &s) != 0)
+        cfg->local_mem_bw_Bps = d * 1e9;
+        return 0;
+    }
+    if (strcmp(key, "peak-perf") == 0) {
+        if (get_rate(c, v, key, "TFLOP/s", &d) != 0)
             return -1;
-        cfg->per_node_custom_path = strdup(s);
-    } else if (impl_key(key, &k, &custom)) {
+        cfg->peak_perf_flops = d * 1e12;
+        return 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (strcmp(key, loggp[i]) == 0)
+            return get_number(c, v, key, 0, SYS_MAX_LOGGP, loggp_out[i]);
+    *handled = false;
+    return 0;
+}
+
+static int parse_flags(ctx *c, const char *key, json_object *v, sys_config *cfg, bool *handled)
+{
+    static const char *const names[] = {"roofline-enabled", "model-shared-bus", "trace-enabled", "replay-only",
+                                        "track-local-mem"};
+    bool *outs[] = {&cfg->roofline_enabled, &cfg->model_shared_bus, &cfg->trace_enabled, &cfg->replay_only,
+                    &cfg->track_local_mem};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(key, names[i]) == 0) {
+            *handled = true;
+            return get_bool(c, v, key, outs[i]);
+        }
+    }
+    *handled = false;
+    return 0;
+}
+
+static int parse_paths(ctx *c, const char *key, json_object *v, sys_config *cfg, bool *handled)
+{
+    const char *s = NULL;
+    char **out = strcmp(key, "local-mem-trace-filename") == 0         ? &cfg->local_mem_trace_filename
+                 : strcmp(key, "per-node-custom-implementation") == 0 ? &cfg->per_node_custom_path
+                                                                      : NULL;
+    *handled = out != NULL;
+    if (!out)
+        return 0;
+    if (get_path(c, v, key, &s) != 0)
+        return -1;
+    free(*out);
+    *out = strdup(s);
+    return *out ? 0 : fail(c, "out of memory");
+}
+
+static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, double injection_scale,
+                     void (*warn)(void *, const char *), void *warn_ctx)
+{
+    enum coll_kind k;
+    bool custom, handled = false;
+    if (strcmp(key, "scheduling-policy") == 0)
+        return parse_policy(c, v, key, cfg);
+    if (strcmp(key, "collective-optimization") == 0)
+        return parse_optimization(c, v, key, cfg);
+    if (strcmp(key, "endpoint-delay") == 0)
+        return parse_endpoint_delay(c, v, key, injection_scale, cfg);
+    if (impl_key(key, &k, &custom))
         return custom ? parse_custom(c, v, key, cfg, k) : parse_impl_list(c, v, key, cfg, k);
-    } else if (strcmp(key, "boost-mode") == 0) {
-        /* accepted and ignored, as by the reference */
-    } else if (warn) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "%s: unknown key '%s' ignored", c->path, key);
+    /* Each group of keys says whether the key was one of its own. */
+    int (*const groups[])(ctx *, const char *, json_object *, sys_config *, bool *) = {parse_counts, parse_reals,
+                                                                                      parse_flags, parse_paths};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        int rc = groups[i](c, key, v, cfg, &handled);
+        if (handled)
+            return rc;
+    }
+    if (strcmp(key, "boost-mode") == 0)
+        return 0; /* accepted and ignored, as by the reference */
+    if (warn) {
+        char msg[400], shown[128];
+        snprintf(msg, sizeof msg, "%s: unknown key '%s' ignored", c->path, msg_escape(key, shown, sizeof shown));
         warn(warn_ctx, msg);
     }
     return 0;
@@ -379,22 +410,12 @@ int sys_config_load(const char *path, double injection_scale, sys_config *cfg, c
     cfg->local_reduction_delay = 1;
     cfg->local_mem_trace_filename = strdup("local_mem_trace");
 
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        FILE *fp = fopen(path, "rb");
-        if (!fp)
-            return fail(&c, "Unable to open file: %s", strerror(errno));
-        fclose(fp);
-        return fail(&c, "not valid JSON: %s", json_util_get_last_err() ? json_util_get_last_err() : "parse error");
-    }
-    if (!json_object_is_type(root, json_type_object)) {
-        json_object_put(root);
-        return fail(&c, "expected a JSON object at the top level");
-    }
-    bool seen_policy = false, seen_opt = false, seen_splits = false;
+    json_object *root = config_json_load(path, err, err_len);
+    if (!root)
+        return -1;
     int rc = 0;
     json_object_object_foreach(root, key, val) {
-        if (parse_key(&c, key, val, cfg, injection_scale, &seen_policy, &seen_opt, &seen_splits, warn, warn_ctx) != 0) {
+        if (parse_key(&c, key, val, cfg, injection_scale, warn, warn_ctx) != 0) {
             rc = -1;
             break;
         }
@@ -402,9 +423,7 @@ int sys_config_load(const char *path, double injection_scale, sys_config *cfg, c
     json_object_put(root);
     if (rc != 0)
         return -1;
-    cfg->has_scheduling_policy = seen_policy;
-    cfg->has_collective_optimization = seen_opt;
-    if (!seen_splits)
+    if (cfg->preferred_dataset_splits == 0)
         return fail(&c, "key 'preferred-dataset-splits' is missing (required, greater than 0)");
     if (cfg->per_node_custom_path && load_per_node_custom(&c, cfg) != 0)
         return -1;
@@ -419,9 +438,7 @@ void sys_config_free(sys_config *cfg)
         free(cfg->impl[k]);
         free(cfg->custom_impl[k]);
     }
-    for (size_t i = 0; i < cfg->n_per_node_custom; i++)
-        free(cfg->per_node_custom[i].prefix);
-    free(cfg->per_node_custom);
+    custom_map_free(cfg->per_node_custom, cfg->n_per_node_custom);
     free(cfg->per_node_custom_path);
     memset(cfg, 0, sizeof *cfg);
 }

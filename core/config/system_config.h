@@ -10,6 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/custom_map.h"
+
+/* Limits of the system JSON's values (documented in docs/simulator.md).
+ * Each collective is cut into preferred-dataset-splits chunks that all exist
+ * at once, and the scheduling work grows with the square of their number
+ * (4096 chunks of one all-reduce on 64 NPUs: about 5 s; 65536 on 2 NPUs:
+ * minutes), so the count is bounded to keep a typo from running for ever. */
+#define SYS_MAX_DATASET_SPLITS 4096
+/* local-mem-bw (GB/s) and peak-perf (TFLOP/s): 0 (not given) or in
+ * [SYS_MIN_RATE, SYS_MAX_RATE]; outside, the simulated times are either
+ * beyond 64-bit ticks or rounded to nothing. */
+#define SYS_MIN_RATE 1e-6
+#define SYS_MAX_RATE 1e9
+/* L, o, g (ns) and G (ns per byte) of model-shared-bus: 0 to this. */
+#define SYS_MAX_LOGGP 1e15
+
 enum sched_policy { SCHED_LIFO, SCHED_FIFO, SCHED_EXPLICIT };
 enum coll_optimization { COLL_OPT_BASELINE, COLL_OPT_LOCAL_BW_AWARE };
 
@@ -29,12 +45,6 @@ typedef struct algo_spec {
     bool one;          /* oneRing / oneDirect / oneHalvingDoubling: one ring over all NPUs */
     uint32_t window;   /* directN: N (0 = no window) */
 } algo_spec;
-
-/* "per-node-custom-implementation": Chakra node id -> custom ET prefix. */
-typedef struct custom_by_node {
-    uint64_t node_id;
-    char *prefix;
-} custom_by_node;
 
 typedef struct sys_config {
     char *path;

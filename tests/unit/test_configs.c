@@ -94,7 +94,7 @@ static void test_system_errors(void **state)
     expect_error(err, "key 'preferred-dataset-splits' is missing (required, greater than 0)");
     sys_config_free(&cfg);
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 0}", 1, &cfg, err), -1);
-    expect_error(err, "key 'preferred-dataset-splits': must be greater than 0");
+    expect_error(err, "key 'preferred-dataset-splits': 0 is out of range (1 to 4096 chunks per collective)");
     sys_config_free(&cfg);
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4, \"scheduling-policy\": \"RANDOM\"}", 1, &cfg, err), -1);
     expect_error(err, "key 'scheduling-policy': unknown value 'RANDOM' (expected LIFO, FIFO or EXPLICIT)");
@@ -111,10 +111,229 @@ static void test_system_errors(void **state)
                       "exactly one ET prefix)");
     sys_config_free(&cfg);
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": \"four\"}", 1, &cfg, err), -1);
-    expect_error(err, "key 'preferred-dataset-splits': expected a number, got \"four\"");
+    expect_error(err, "key 'preferred-dataset-splits': expected a non-negative integer, got \"four\"");
     sys_config_free(&cfg);
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4,", 1, &cfg, err), -1);
-    assert_non_null(strstr(err, ": not valid JSON"));
+    expect_error(err, "line 1, column 32: expected a key in double quotes, got the end of the file");
+    sys_config_free(&cfg);
+}
+
+/* One system JSON that must be refused with exactly this message. */
+static void sys_refused(const char *text, double scale, const char *want)
+{
+    sys_config cfg;
+    char err[512];
+    assert_int_equal(load_sys(text, scale, &cfg, err), -1);
+    expect_error(err, want);
+    sys_config_free(&cfg);
+}
+
+/* What json-c alone lets through: repeated keys (the last won), text after
+ * the object, NaN/Infinity, integers clamped to 64 bits, and its messages
+ * had no position. */
+static void test_system_strict_json(void **state)
+{
+    (void)state;
+    sys_refused("{\"preferred-dataset-splits\": 4, \"endpoint-delay\": 10,\n \"endpoint-delay\": 100}", 1,
+                "line 2, column 2: duplicate key 'endpoint-delay' (first given at line 1, column 33)");
+    sys_refused("{\"a\": 1, \"\\u0061\": 2}", 1, "line 1, column 10: duplicate key 'a' (first given at line 1, column 2)");
+    sys_refused("{\"preferred-dataset-splits\": 4} xyz", 1,
+                "line 1, column 33: unexpected text after the end of the JSON object: 'xyz'");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"local-mem-bw\": NaN}", 1,
+                "line 1, column 49: key 'local-mem-bw': NaN is not a finite number");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"peak-perf\": -Infinity}", 1,
+                "line 1, column 46: key 'peak-perf': -Infinity is not a finite number");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"peak-perf\": 1e400}", 1,
+                "line 1, column 46: key 'peak-perf': 1e400 is out of range for a double");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"L\": 1e-400}", 1,
+                "line 1, column 38: key 'L': 1e-400 is out of range for a double");
+    sys_refused("{\"preferred-dataset-splits\": 99999999999999999999}", 1,
+                "line 1, column 30: key 'preferred-dataset-splits': 99999999999999999999 is out of range for a 64-bit "
+                "integer");
+    sys_refused("", 1, "line 1, column 1: expected a JSON object ('{'), got the end of the file");
+    sys_refused("[1]", 1, "line 1, column 1: expected a JSON object ('{'), got '['");
+    sys_refused("{\"x\": [1, 2,]}", 1, "line 1, column 13: key 'x'[2]: expected a value, got ']'");
+    sys_refused("{\"x\": 01}", 1, "line 1, column 7: key 'x': invalid number '01'");
+    sys_refused("{\"x\": [tru]}", 1, "line 1, column 8: key 'x'[0]: expected a value, got 'tru'");
+    sys_refused("{\"x\": \"a\nb\"}", 1, "line 1, column 9: control character \\n inside a string (write it as an escape)");
+    sys_refused("{\"x\": \"\\u0000\"}", 1, "line 1, column 8: '\\u0000' (a NUL character) is not allowed in a string");
+    sys_refused("{\"x\": \"\\q\"}", 1, "line 1, column 8: invalid escape '\\q' in a string");
+    sys_refused("{\"x\": \"abc", 1, "line 1, column 7: unterminated string (no closing '\"')");
+    sys_refused("{\"x\" 1}", 1, "line 1, column 6: expected ':' after key 'x', got '1'");
+    sys_refused("{\"x\": 1 \"y\": 2}", 1, "line 1, column 9: expected ',' or '}' after the value of key 'x', got '\"'");
+    /* columns count characters: "é" is two bytes, one column */
+    sys_refused("{\"\xc3\xa9\": 1,\n  \"\xc3\xa9\": 2}", 1,
+                "line 2, column 3: duplicate key '\xc3\xa9' (first given at line 1, column 2)");
+    char deep[200] = "{\"x\": ";
+    for (int i = 0; i < 40; i++)
+        strcat(deep, "[");
+    sys_refused(deep, 1, "line 1, column 38: nested deeper than 32 levels");
+}
+
+/* Values: finite, in range, and echoed on one line. */
+static void test_system_ranges(void **state)
+{
+    (void)state;
+    sys_refused("{\"preferred-dataset-splits\": 1000000000}", 1,
+                "key 'preferred-dataset-splits': 1000000000 is out of range (1 to 4096 chunks per collective)");
+    sys_refused("{\"preferred-dataset-splits\": 1e30}", 1,
+                "key 'preferred-dataset-splits': 1e30 is out of range (1 to 4096 chunks per collective)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"local-mem-bw\": 1e-300}", 1,
+                "key 'local-mem-bw': 1e-300 is out of range (0, or 1e-6 to 1000000000 GB/s)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"peak-perf\": 1e-300}", 1,
+                "key 'peak-perf': 1e-300 is out of range (0, or 1e-6 to 1000000000 TFLOP/s)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"local-mem-bw\": -5}", 1,
+                "key 'local-mem-bw': -5 is out of range (0, or 1e-6 to 1000000000 GB/s)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"G\": -1}", 1, "key 'G': -1 is out of range (0 to 1e15)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"endpoint-delay\": 1e300}", 1,
+                "key 'endpoint-delay': 1e300 is out of range (0 to 9007199254740991)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"endpoint-delay\": 10}", 1e300,
+                "key 'endpoint-delay': 10 x --injection-scale 1e300 is out of range (0 to 9007199254740991)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"active-chunks-per-dimension\": 4294967296}", 1,
+                "key 'active-chunks-per-dimension': 4294967296 is out of range (0 to 4294967295)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"local-reduction-delay\": 2.5}", 1,
+                "key 'local-reduction-delay': expected a non-negative integer, got 2.5");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"scheduling-policy\": \"L],\\n\"}", 1,
+                "key 'scheduling-policy': unknown value 'L],\\n' (expected LIFO, FIFO or EXPLICIT)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation\": [\"ring\\u001b[2J\"]}", 1,
+                "key 'all-reduce-implementation'[0]: unknown collective algorithm 'ring\\x1b[2J' (expected ring, "
+                "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling or "
+                "doubleBinaryTree)");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation-custom\": [\"x\\ty\"]}", 1,
+                "key 'all-reduce-implementation-custom': the path 'x\\ty' holds a control character");
+    sys_refused("{\"preferred-dataset-splits\": 4, \"per-node-custom-implementation\": \"\"}", 1,
+                "key 'per-node-custom-implementation': the path is empty");
+    sys_config cfg;
+    char err[512];
+    assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4096, \"local-mem-bw\": 1e9, \"peak-perf\": 1e-6, "
+                              "\"L\": 1e15, \"endpoint-delay\": 9007199254740991}", 1, &cfg, err), 0);
+    assert_int_equal(cfg.preferred_dataset_splits, 4096);
+    assert_true(cfg.local_mem_bw_Bps == 1e18);
+    assert_int_equal(cfg.endpoint_delay, 9007199254740991ull);
+    sys_config_free(&cfg);
+}
+
+static char warned[512];
+
+static void keep_warning(void *ctx, const char *msg)
+{
+    (void)ctx;
+    snprintf(warned, sizeof warned, "%s", msg);
+}
+
+static void test_system_unknown_key_escaped(void **state)
+{
+    (void)state;
+    sys_config cfg;
+    char err[512];
+    assert_int_equal(sys_config_load(write_file("{\"preferred-dataset-splits\": 1, \"a\\nb\": 1}"), 1, &cfg, err,
+                                     sizeof err, keep_warning, NULL), 0);
+    char want[512];
+    snprintf(want, sizeof want, "%s: unknown key 'a\\nb' ignored", path);
+    assert_string_equal(warned, want);
+    sys_config_free(&cfg);
+    unlink(path);
+}
+
+/* Files that are not regular files are refused before any read: /dev/zero
+ * was read for ever, a directory gave json-c's text. */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    sys_config cfg;
+    mem_config m;
+    comm_group_config g;
+    network_config net;
+    char err[512];
+    assert_int_equal(sys_config_load("/dev/zero", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_string_equal(err, "/dev/zero: not a regular file (character device)");
+    sys_config_free(&cfg);
+    assert_int_equal(sys_config_load("/tmp", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_string_equal(err, "/tmp: is a directory, expected a file");
+    sys_config_free(&cfg);
+    assert_int_equal(mem_config_load("/dev/zero", &m, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: not a regular file (character device)");
+    mem_config_free(&m);
+    assert_int_equal(mem_config_load("/tmp", &m, err, sizeof err), -1);
+    assert_string_equal(err, "/tmp: is a directory, expected a file");
+    mem_config_free(&m);
+    assert_int_equal(comm_group_config_load("/dev/zero", 8, &g, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: not a regular file (character device)");
+    comm_group_config_free(&g);
+    assert_int_equal(comm_group_config_load("/tmp", 8, &g, err, sizeof err), -1);
+    assert_string_equal(err, "/tmp: is a directory, expected a file");
+    comm_group_config_free(&g);
+    assert_int_equal(network_config_load("/dev/zero", &net, err, sizeof err, NULL, NULL), -1);
+    assert_string_equal(err, "/dev/zero: not a regular file (character device)");
+    assert_int_equal(network_config_load("/tmp", &net, err, sizeof err, NULL, NULL), -1);
+    assert_string_equal(err, "/tmp: is a directory, expected a file");
+    assert_int_equal(sys_config_load("/nonexistent/sys.json", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_string_equal(err, "/nonexistent/sys.json: Unable to open file: No such file or directory");
+    sys_config_free(&cfg);
+}
+
+/* ---- per-node custom implementations (YAML map) --------------------------- */
+
+static const char map_path[] = "/tmp/vimana-cfg-map.yml";
+
+/* Loads a system JSON whose per-node map holds `map_text`. */
+static int load_with_map(const char *map_text, sys_config *cfg, char *err)
+{
+    FILE *f = fopen(map_path, "w");
+    assert_non_null(f);
+    fputs(map_text, f);
+    fclose(f);
+    char json[200];
+    snprintf(json, sizeof json, "{\"preferred-dataset-splits\": 1, \"per-node-custom-implementation\": \"%s\"}",
+             map_path);
+    int rc = load_sys(json, 1, cfg, err);
+    unlink(map_path);
+    return rc;
+}
+
+static void map_refused(const char *map_text, const char *want)
+{
+    sys_config cfg;
+    char err[512], full[512];
+    assert_int_equal(load_with_map(map_text, &cfg, err), -1);
+    snprintf(full, sizeof full, "key 'per-node-custom-implementation': %s%s", map_path, want);
+    expect_error(err, full);
+    sys_config_free(&cfg);
+}
+
+/* An alias was dropped, shifting every later key and value by one. */
+static void test_per_node_map_aliases(void **state)
+{
+    (void)state;
+    sys_config cfg;
+    char err[512];
+    assert_int_equal(load_with_map("1: &x /p/A\n2: *x\n3: /p/B\n&k 4: /p/C\n5: *k\n", &cfg, err), 0);
+    assert_int_equal(cfg.n_per_node_custom, 5);
+    assert_string_equal(sys_config_custom_for(&cfg, COLL_ALL_REDUCE, 1), "/p/A");
+    assert_string_equal(sys_config_custom_for(&cfg, COLL_ALL_REDUCE, 2), "/p/A");
+    assert_string_equal(sys_config_custom_for(&cfg, COLL_ALL_REDUCE, 3), "/p/B");
+    assert_string_equal(sys_config_custom_for(&cfg, COLL_ALL_REDUCE, 4), "/p/C");
+    assert_string_equal(sys_config_custom_for(&cfg, COLL_ALL_REDUCE, 5), "4"); /* an anchored key is a value too */
+    sys_config_free(&cfg);
+}
+
+static void test_per_node_map_errors(void **state)
+{
+    (void)state;
+    map_refused("1: *nope\n", ":1: alias *nope refers to no anchor &nope before it (only plain values can be anchored "
+                               "here)");
+    map_refused("1: a\n2: b\n1: c\n", ":3: node id 1 given twice (first on line 1)");
+    map_refused("-1: a\n", ":1: node id '-1' is not a non-negative decimal integer (below 2^64)");
+    map_refused("\"1\\n\": a\n", ":1: node id '1\\n' is not a non-negative decimal integer (below 2^64)");
+    map_refused("1: [a]\n", ":1: expected a flat mapping of node ids to ET prefixes");
+    map_refused("1: ''\n", ":1: node 1: the ET prefix is empty");
+    map_refused("1: \"a\\nb\"\n", ":1: node 1: the ET prefix 'a\\nb' holds a control character");
+    map_refused("just text\n", ":1: expected a mapping of node ids to ET prefixes, got 'just text'");
+    sys_config cfg;
+    char err[512];
+    assert_int_equal(load_sys("{\"preferred-dataset-splits\": 1, \"per-node-custom-implementation\": \"/tmp\"}", 1,
+                              &cfg, err), -1);
+    expect_error(err, "key 'per-node-custom-implementation': /tmp: is a directory, expected a file");
     sys_config_free(&cfg);
 }
 
@@ -179,6 +398,57 @@ static void test_network_errors(void **state)
     assert_non_null(strstr(err, ": line "));
 }
 
+static void net_refused(const char *text, const char *want)
+{
+    network_config net;
+    char err[512];
+    assert_int_equal(load_net(text, &net, err), -1);
+    expect_error(err, want);
+}
+
+/* A latency or bandwidth whose smallest message is beyond 2^64 ns gave
+ * 0-cycle answers (undefined float-to-integer casts); a typo in npus_count
+ * ended in "out of memory"; a deep value of an unknown key took minutes. */
+static void test_network_ranges(void **state)
+{
+    (void)state;
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [1e-300]\nlatency: [500]\n",
+                "bandwidth (1e-300) is too small: one byte would take more than 2^64-1 ns, the longest time Vimana "
+                "can simulate");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [1e300]\n",
+                "latency (1e300) is too large: a message over the longest route (1 hop) would take more than 2^64-1 "
+                "ns, the longest time Vimana can simulate");
+    /* 4 hops on a ring of 8: 5e18 ns each is beyond 2^64 in all */
+    net_refused("topology: [Ring]\nnpus_count: [8]\nbandwidth: [50]\nlatency: [5e18]\n",
+                "latency (5e18) is too large: a message over the longest route (4 hops) would take more than 2^64-1 "
+                "ns, the longest time Vimana can simulate");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [.nan]\n",
+                "latency[0]: expected a number, got '.nan'");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [1e308]\nlatency: [1]\n",
+                "bandwidth (1e308) is too large: not a finite number of bytes per ns");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: [inf]\nlatency: [1]\n",
+                "bandwidth[0]: expected a number, got 'inf'");
+    net_refused("topology: [Ring]\nnpus_count: [1000000000]\nbandwidth: [50]\nlatency: [500]\n",
+                "npus_count: 1000000000 NPUs in all is more than the 1048576 Vimana supports");
+    net_refused("topology: [Ring, Ring]\nnpus_count: [1024, 2048]\nbandwidth: [50, 50]\nlatency: [500, 500]\n",
+                "npus_count: 2097152 NPUs in all is more than the 1048576 Vimana supports");
+    net_refused("topology: [ \"Ri\\nng\" ]\nnpus_count: [ 2 ]\nbandwidth: [ 5 ]\nlatency: [ 1 ]\n",
+                "Topology name Ri\\nng not supported (expected Ring, FullyConnected or Switch)");
+    net_refused("topology: [Ring]\nnpus_count: [\"2\\t\"]\nbandwidth: [5]\nlatency: [1]\n",
+                "npus_count[0]: expected a number, got '2\\t'");
+    net_refused("topology: [Ring]\nnpus_count: [2]\nbandwidth: &b [5]\nlatency: *b\n",
+                "line 4: 'latency': YAML aliases (*b) are not supported; write the values out");
+    char deep[400] = "topology: [Ring]\nnpus_count: [2]\nbandwidth: [5]\nlatency: [1]\nx: ";
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "[");
+    net_refused(deep, "line 5: the value of key 'x' is nested deeper than 64 levels");
+    network_config net;
+    char err[512];
+    assert_int_equal(load_net("topology: [Ring]\nnpus_count: [1048576]\nbandwidth: [1e-9]\nlatency: [1e12]\n"
+                              "x: [[[[1]]]]\n", &net, err), 0);
+    assert_int_equal(net.total_npus, 1048576);
+}
+
 /* ---- remote memory and communicator groups ------------------------------ */
 
 static void test_memory(void **state)
@@ -196,6 +466,48 @@ static void test_memory(void **state)
     mem_config_free(&m);
     assert_int_equal(mem_config_load(write_file("{\"memory-type\": \"CXL\"}"), &m, err, sizeof err), -1);
     expect_error(err, "Unsupported memory type: CXL");
+    mem_config_free(&m);
+    unlink(path);
+}
+
+static void mem_refused(const char *text, const char *want)
+{
+    mem_config m;
+    char err[512];
+    assert_int_equal(mem_config_load(write_file(text), &m, err, sizeof err), -1);
+    expect_error(err, want);
+    mem_config_free(&m);
+    unlink(path);
+}
+
+/* Values beyond uint64 were cast unchecked; a missing key was taken as 0. */
+static void test_memory_ranges(void **state)
+{
+    (void)state;
+    mem_refused("{\"memory-type\": \"PER_NPU_MEMORY_EXPANSION\", \"remote-mem-latency\": 1e25, \"remote-mem-bw\": 1}",
+                "key 'remote-mem-latency': 1e25 is out of range (0 to 9007199254740991)");
+    mem_refused("{\"memory-type\": \"PER_NPU_MEMORY_EXPANSION\", \"remote-mem-latency\": 5, \"remote-mem-bw\": "
+                "Infinity}", "line 1, column 87: key 'remote-mem-bw': Infinity is not a finite number");
+    mem_refused("{\"memory-type\": \"PER_NPU_MEMORY_EXPANSION\", \"remote-mem-latency\": 5, \"remote-mem-bw\": 1.5}",
+                "key 'remote-mem-bw': expected a non-negative integer, got 1.5");
+    mem_refused("{\"memory-type\": \"PER_NPU_MEMORY_EXPANSION\", \"remote-mem-bw\": 5}",
+                "key 'remote-mem-latency' is missing (required for PER_NPU_MEMORY_EXPANSION, in ns)");
+    mem_refused("{\"memory-type\": \"MEMORY_POOL\", \"remote-mem-latency\": 5}",
+                "key 'remote-mem-bw' is missing (required for MEMORY_POOL, in bytes per ns)");
+    mem_refused("{\"memory-type\": \"PER_NODE_MEMORY_EXPANSION\", \"remote-mem-latency\": 5, \"remote-mem-bw\": 1}",
+                "key 'num-npus-per-node' is missing (required for PER_NODE_MEMORY_EXPANSION, in NPUs per memory node)");
+    mem_refused("{\"memory-type\": \"PER_NODE_MEMORY_EXPANSION\", \"num-npus-per-node\": 4294967296, "
+                "\"remote-mem-latency\": 5, \"remote-mem-bw\": 1}",
+                "key 'num-npus-per-node': 4294967296 is out of range (0 to 4294967295)");
+    mem_refused("{\"memory-type\": \"X\\n\"}", "Unsupported memory type: X\\n");
+    mem_refused("{\"memory-type\": \"NO_MEMORY_EXPANSION\", \"memory-type\": \"MEMORY_POOL\"}",
+                "line 1, column 40: duplicate key 'memory-type' (first given at line 1, column 2)");
+    mem_refused("", "line 1, column 1: expected a JSON object ('{'), got the end of the file");
+    mem_config m;
+    char err[512];
+    assert_int_equal(mem_config_load(write_file("{\"memory-type\": \"NO_MEMORY_EXPANSION\"}"), &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.type, MEM_NO_EXPANSION);
     mem_config_free(&m);
     unlink(path);
 }
@@ -223,15 +535,47 @@ static void test_comm_groups(void **state)
     unlink(path);
 }
 
+static void group_refused(const char *text, const char *want)
+{
+    comm_group_config g;
+    char err[512];
+    assert_int_equal(comm_group_config_load(write_file(text), 8, &g, err, sizeof err), -1);
+    expect_error(err, want);
+    comm_group_config_free(&g);
+    unlink(path);
+}
+
+/* A repeated group id silently kept the last list. */
+static void test_comm_group_errors(void **state)
+{
+    (void)state;
+    group_refused("{\"1\": [0,1,2,3], \"1\": [4,5,6,7]}", "line 1, column 18: duplicate key '1' (first given at line 1, column 2)");
+    group_refused("{\"1\": [0, 1], \"01\": [2, 3]}",
+                  "group '01': the key must be a decimal integer (digits only, no leading zero)");
+    group_refused("{\"1\\n\": [0, 1]}", "group '1\\n': the key must be a decimal integer (digits only, no leading zero)");
+    group_refused("{\"1\": []}", "group 1: expected a non-empty list of NPU ids");
+    group_refused("{\"1\": [0, \"a\\nb\"]}", "group 1: member \"a\\nb\" is not an NPU id in [0, 8)");
+    group_refused("{\"1\": [0, 1]} ]", "line 1, column 15: unexpected text after the end of the JSON object: ']'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_system_tutorial),
         cmocka_unit_test(test_system_defaults),
         cmocka_unit_test(test_system_errors),
+        cmocka_unit_test(test_system_strict_json),
+        cmocka_unit_test(test_system_ranges),
+        cmocka_unit_test(test_system_unknown_key_escaped),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_per_node_map_aliases),
+        cmocka_unit_test(test_per_node_map_errors),
         cmocka_unit_test(test_network_three_dims),
         cmocka_unit_test(test_network_errors),
+        cmocka_unit_test(test_network_ranges),
         cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_memory_ranges),
+        cmocka_unit_test(test_comm_group_errors),
         cmocka_unit_test(test_comm_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

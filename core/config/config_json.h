@@ -1,0 +1,54 @@
+/*
+ * config_json.h - read a configuration file as strict JSON, with every
+ * problem reported as one line that names the file, the position and the
+ * reason.
+ *
+ * json-c alone accepts what a configuration must not contain: a repeated key
+ * (the last one silently wins), text after the document, NaN and Infinity,
+ * integers too large for 64 bits (clamped without a word), and its own error
+ * texts carry no line or column. So the text is first checked by a small
+ * scanner of RFC 8259 JSON, and only then handed to json-c to build the
+ * tree the readers walk.
+ */
+#ifndef VIMANA_CONFIG_CONFIG_JSON_H
+#define VIMANA_CONFIG_CONFIG_JSON_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits of a configuration file: far above any real one, low enough that
+ * a hostile file cannot exhaust memory or the stack. */
+#define CONFIG_JSON_MAX_BYTES (64u << 20)
+#define CONFIG_JSON_MAX_DEPTH 32
+
+/* Largest integer a configuration key accepts unless the key has a smaller
+ * limit of its own: 2^53 - 1, the largest integer every JSON reader keeps
+ * exactly (RFC 8259 section 6), and small enough that sums of a few such
+ * times still fit the 64-bit tick counter. */
+#define CONFIG_JSON_MAX_INT 9007199254740991ull
+
+/* Reads `path`: a regular file of at most CONFIG_JSON_MAX_BYTES holding one
+ * JSON object, no repeated key in any object, only finite numbers, nesting
+ * at most CONFIG_JSON_MAX_DEPTH. Returns the tree (release it with
+ * json_object_put), or NULL with "PATH: line L, column C: reason" (or
+ * "PATH: reason" for a file that cannot be read) in err. */
+json_object *config_json_load(const char *path, char *err, size_t err_len);
+
+/* A limit as it appears in a message: "1000000000", "1e-6", "1e18". */
+const char *config_json_format_double(double d, char *buf, size_t len);
+
+/* The value as it appears in a message: compact JSON (so control
+ * characters are escaped), cut with "..." when long. Returns buf. */
+const char *config_json_value_text(json_object *v, char *buf, size_t len);
+
+/* A number in [min, max] (JSON true and false count as 1 and 0, as the
+ * reference reads them). Returns 0, or -1 with "PATH: key 'KEY': ..." in err. */
+int config_json_number(const char *path, const char *key, json_object *v, double min, double max,
+                       double *out, char *err, size_t err_len);
+
+/* An integer in [0, max]. Returns 0, or -1 with "PATH: key 'KEY': ..." in err. */
+int config_json_uint(const char *path, const char *key, json_object *v, uint64_t max, uint64_t *out,
+                     char *err, size_t err_len);
+
+#endif
