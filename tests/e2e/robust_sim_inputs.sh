@@ -58,18 +58,36 @@ expect_error "vimana: error: $W.0.et: node 1 (mem1): remote memory time out of r
     sim "$W" "$G/system/ring.json" "$F2/remote_mem/per_npu_bw1.json"
 one_line F2-remote-mem
 W="$G/workload/roofline_2/roofline_2"
-expect_error "vimana: error: $W.0.et: node 1 (compute_bound): roofline time out of range: 1e+297 s (peak-perf 1e-300 in $F2/roofline/system_peak_perf_1e-300.json) does not fit the 64-bit nanosecond clock" \
+# The configuration reader refuses the absurd peak-perf before any tick exists.
+expect_error "vimana: error: $F2/roofline/system_peak_perf_1e-300.json: key 'peak-perf': 1e-300 is out of range (0, or 1e-6 to 1000000000 TFLOP/s)" \
     sim "$W" "$F2/roofline/system_peak_perf_1e-300.json"
 one_line F2-roofline
+# An in-range peak-perf with num_ops whose roofline time passes 2^64 ns.
+sed 's/"peak-perf": 1e-300/"peak-perf": 1e-6/' "$F2/roofline/system_peak_perf_1e-300.json" >"$T/slow.json"
+BIGOPS='{"id": "1", "name": "big_ops", "type": "COMP_NODE", "attr": [{"name": "is_cpu_op", "bool_val": false},
+  {"name": "num_ops", "int64_val": "9000000000000000000"}, {"name": "tensor_size", "uint64_val": "1"}]}'
+et ops 0 "$BIGOPS"
+et ops 1 "$BIGOPS"
+expect_error "vimana: error: $T/ops.0.et: node 1 (big_ops): roofline time out of range: 9e+12 s (peak-perf 1e-06 in $T/slow.json) does not fit the 64-bit nanosecond clock" \
+    sim "$T/ops" "$T/slow.json"
+one_line F2-roofline-runtime
 
-# A local-mem-bw so small that reducing a chunk takes more than 2^64 ns.
+# A local-mem-bw refused at load, and an in-range one so small that reducing
+# a huge chunk takes more than 2^64 ns.
 sed 's/"local-mem-bw": [0-9.e+-]*/"local-mem-bw": 1e-300/' "$G/system/ring.json" >"$T/lmb.json"
 AR='{"id": "1", "name": "ar", "type": "COMM_COLL_NODE", "attr": [{"name": "comm_type", "int64_val": "0"}, {"name": "comm_size", "uint64_val": "1048576"}]}'
 et ar 0 "$AR"
 et ar 1 "$AR"
-expect_error "vimana: error: $T/lmb.json: key 'local-mem-bw' (1e-300 GB/s) is too small: reducing 131072 bytes on NPU 1 does not fit the 64-bit nanosecond clock" \
+expect_error "vimana: error: $T/lmb.json: key 'local-mem-bw': 1e-300 is out of range (0, or 1e-6 to 1000000000 GB/s)" \
     sim "$T/ar" "$T/lmb.json"
 one_line local-mem-bw
+sed 's/"local-mem-bw": [0-9.e+-]*/"local-mem-bw": 1e-6/' "$G/system/ring.json" >"$T/lmb6.json"
+HUGE='{"id": "1", "name": "ar", "type": "COMM_COLL_NODE", "attr": [{"name": "comm_type", "int64_val": "0"}, {"name": "comm_size", "uint64_val": "4611686018427387904"}]}'
+et huge 0 "$HUGE"
+et huge 1 "$HUGE"
+expect_error "vimana: error: $T/lmb6.json: key 'local-mem-bw' (1e-06 GB/s) is too small: reducing 576460752303423488 bytes on NPU 1 does not fit the 64-bit nanosecond clock" \
+    sim "$T/huge" "$T/lmb6.json"
+one_line local-mem-bw-runtime
 
 # INVALID_NODE runs as a zero-time node, with one warning per trace file.
 W="$D/M-messages/invalid_node"
