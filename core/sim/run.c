@@ -28,6 +28,8 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
         return;
     fprintf(s->log, "vimana: %s: %s: %s\n", s->be ? s->be->name : "backend",
             (unsigned)level < 4 ? names[level] : "log", message);
+    if (level == VIMANA_LOG_ERROR)
+        s->backend_said_error = true;
     if (level == VIMANA_LOG_ERROR && s->err_log)
         fprintf(s->err_log, "vimana: %s: error: %s\n", s->be ? s->be->name : "backend", message);
 }
@@ -277,7 +279,7 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         progress_start(&s);
         workload_fire_all(&s);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
-            sim_fail(&s, "network backend %s stopped with an error", s.be->name);
+            sim_fail_backend(&s, "network backend %s stopped with an error", s.be->name);
         sim_enter(&s);
         if (!s.failed && s.finished_npus < s.n_npus)
             report_deadlock(&s);
@@ -291,9 +293,12 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     fflush(out);
     int status = 0;
     if (s.failed) {
-        fprintf(log, "vimana: error: %s\n", s.error);
-        if (err_log)
-            fprintf(err_log, "vimana: error: %s\n", s.error);
+        /* Empty when the backend's own error line already said it. */
+        if (s.error[0]) {
+            fprintf(log, "vimana: error: %s\n", s.error);
+            if (err_log)
+                fprintf(err_log, "vimana: error: %s\n", s.error);
+        }
         status = 1;
     }
     workload_free_all(&s);

@@ -14,6 +14,20 @@ void sim_fail(sim *s, const char *fmt, ...)
     va_end(ap);
 }
 
+void sim_fail_backend(sim *s, const char *fmt, ...)
+{
+    if (s->failed)
+        return;
+    s->failed = true;
+    s->error[0] = '\0';
+    if (s->backend_said_error)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof s->error, fmt, ap);
+    va_end(ap);
+}
+
 void sim_warn(sim *s, const char *fmt, ...)
 {
     va_list ap;

@@ -80,6 +80,7 @@ typedef struct sim {
     double progress_t0, progress_last;   /* wall seconds: start, last line */
 
     bool failed;
+    bool backend_said_error;     /* the backend logged an error line itself */
     char error[1024];
     FILE *out;                   /* report lines */
     FILE *log;                   /* warnings and errors */
@@ -90,6 +91,9 @@ typedef struct sim {
  * run can wind down and main() can print one line and exit non-zero. */
 void sim_fail(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A backend call failed. When the backend already explained why on its error
+ * log, the run fails without a second line; otherwise with this one. */
+void sim_fail_backend(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The current tick. Host code runs only inside the backend's callbacks
  * (sim_enter marks each one), so the tick is read from the backend once per

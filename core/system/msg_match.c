@@ -304,7 +304,7 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
     int rc = s->be->sim_send(s->be_ctx, src, dst, size, tag, token);
     t->in_send = false;
     if (rc != VIMANA_OK)
-        sim_fail(s, "network backend %s refused the message %u -> %u (%llu bytes, tag %u): status %d",
+        sim_fail_backend(s, "network backend %s refused the message %u -> %u (%llu bytes, tag %u): status %d",
                  s->be->name, src, dst, (unsigned long long)size, tag, rc);
 }
 

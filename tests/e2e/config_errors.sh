@@ -51,8 +51,10 @@ done
 printf 'topology: [ Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 1e-15 ]\nlatency: [ 500 ]\n' >"$T/bw15.yml"
 expect_error "vimana: analytical: error: $T/bw15.yml: a message of 1048576 bytes from NPU 0 to NPU 1 would arrive after 2^64-1 ns, the longest time Vimana can simulate (bandwidth[0] 1e-15 GB/s, latency[0] 500 ns)" \
     sim --network-configuration="$T/bw15.yml"
+expect_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "bw15 analytical: one line (the backend's own)"
 expect_error "vimana: congestion_aware: error: $T/bw15.yml: a message of 1048576 bytes from NPU 0 to NPU 1 would arrive after 2^64-1 ns, the longest time Vimana can simulate (bandwidth 1e-15 GB/s, latency 500 ns)" \
     sim --network-configuration="$T/bw15.yml" --network-backend=congestion_aware
+expect_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "bw15 congestion_aware: one line (the backend's own)"
 
 # Large but representable times stay exact: one hop of 1e15 ns plus
 # trunc(1048576 / 53.6870912) = 19531 ns.
