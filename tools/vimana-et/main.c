@@ -16,7 +16,7 @@ static const struct command commands[] = {
     {"json", cmd_json, "print an ET as lossless JSON"},
     {"from-json", cmd_from_json, "write an ET from the JSON form of `json`"},
     {"validate", cmd_validate, "check one ET or a whole prefix for structural errors"},
-    {"dot", cmd_dot, "print one rank's dependency graph in Graphviz DOT"},
+    {"dot", cmd_dot, "draw one rank's dependency graph: DOT, GraphML, SVG, PDF or PNG"},
     {"stats", cmd_stats, "count nodes, collective bytes and compute time"},
     {"convert", cmd_convert, "convert ASTRA-sim 1.0 text or PyTorch ET+ into Chakra ETs"},
     {"link", cmd_link, "link a PyTorch host ET with its Kineto trace into ET+"},
