@@ -1,0 +1,93 @@
+#include "fuzz_input.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* libFuzzer's entry point takes no context argument, so the scratch
+ * directory has to live in a process-wide variable. */
+static char scratch_dir[4096];
+
+static void remove_scratch(void)
+{
+    DIR *d = opendir(scratch_dir);
+    if (d) {
+        struct dirent *e;
+        char p[sizeof scratch_dir + 256];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(p, sizeof p, "%s/%s", scratch_dir, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(scratch_dir);
+}
+
+static void make_scratch(void)
+{
+    if (scratch_dir[0])
+        return;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/vimana-fuzz-XXXXXX", tmp);
+    if (!mkdtemp(scratch_dir)) {
+        perror("fuzz: mkdtemp");
+        abort();
+    }
+    atexit(remove_scratch);
+}
+
+const char *fuzz_path(const char *name, char path[FUZZ_PATH_MAX])
+{
+    make_scratch();
+    snprintf(path, FUZZ_PATH_MAX, "%s/%s", scratch_dir, name);
+    return path;
+}
+
+const char *fuzz_write(const char *name, const uint8_t *data, size_t size, char path[FUZZ_PATH_MAX])
+{
+    fuzz_path(name, path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) {
+        perror(path);
+        abort();
+    }
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n <= 0) {
+            perror(path);
+            abort();
+        }
+        data += n;
+        size -= (size_t)n;
+    }
+    close(fd);
+    return path;
+}
+
+void fuzz_split2(const uint8_t *data, size_t size, const uint8_t **p0, size_t *n0, const uint8_t **p1,
+                 size_t *n1)
+{
+    if (size < 4) {
+        *p0 = data;
+        *n0 = 0;
+        *p1 = data;
+        *n1 = size;
+        return;
+    }
+    size_t len = (size_t)data[0] | (size_t)data[1] << 8 | (size_t)data[2] << 16 | (size_t)data[3] << 24;
+    data += 4;
+    size -= 4;
+    if (len > size)
+        len = size;
+    *p0 = data;
+    *n0 = len;
+    *p1 = data + len;
+    *n1 = size - len;
+}
