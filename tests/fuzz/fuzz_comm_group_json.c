@@ -9,8 +9,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write("comm_group.json", data, size, path);
     comm_group_config cfg;
     char err[512];
-    if (comm_group_config_load(path, 8, &cfg, err, sizeof err) != 0)
+    /* The simulator frees the configuration after a failed load too. */
+    if (comm_group_config_load(path, 8, &cfg, err, sizeof err) != 0) {
+        comm_group_config_free(&cfg);
         return 0;
+    }
     comm_group_config_free(&cfg);
     return 0;
 }

@@ -8,8 +8,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write("memory.json", data, size, path);
     mem_config cfg;
     char err[512];
-    if (mem_config_load(path, &cfg, err, sizeof err) != 0)
+    /* The simulator frees the configuration after a failed load too. */
+    if (mem_config_load(path, &cfg, err, sizeof err) != 0) {
+        mem_config_free(&cfg);
         return 0;
+    }
     memory_type_name(cfg.type);
     mem_config_free(&cfg);
     return 0;

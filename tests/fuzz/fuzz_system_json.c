@@ -14,8 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write("system.json", data, size, path);
     sys_config cfg;
     char err[512];
-    if (sys_config_load(path, 1.0, &cfg, err, sizeof err, ignore_warning, NULL) != 0)
+    /* The simulator frees the configuration after a failed load too. */
+    if (sys_config_load(path, 1.0, &cfg, err, sizeof err, ignore_warning, NULL) != 0) {
+        sys_config_free(&cfg);
         return 0;
+    }
     char name[64];
     for (int k = 0; k < COLL_KINDS; k++) {
         for (uint32_t i = 0; i < cfg.n_impl[k]; i++)
