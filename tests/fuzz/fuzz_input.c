@@ -32,7 +32,11 @@ static void make_scratch(void)
 {
     if (scratch_dir[0])
         return;
-    const char *tmp = getenv("TMPDIR");
+    /* A file per execution is only cheap in memory: /dev/shm is tens of
+     * times faster than a disk-backed /tmp. VIMANA_FUZZ_TMPDIR overrides. */
+    const char *tmp = getenv("VIMANA_FUZZ_TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
     snprintf(scratch_dir, sizeof scratch_dir, "%s/vimana-fuzz-XXXXXX", tmp);
