@@ -131,9 +131,9 @@ tests_fuzz_fuzz_sim_CPPFLAGS = $(fuzz_cppflags) \
 tests_fuzz_fuzz_sim_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_sim_LDADD = libvimana_core.la
 
-# The replay test needs the analytical backend for the simulator target.
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \
+	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict \
 	tests/fuzz/corpus tests/fuzz/regressions
 
 .PHONY: fuzz fuzz-programs
