@@ -1,7 +1,9 @@
 #include "fuzz_input.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,21 +13,48 @@
  * directory has to live in a process-wide variable. */
 static char scratch_dir[4096];
 
-static void remove_scratch(void)
+/* Removes the files in `dir`, then `dir`. */
+static void remove_dir(const char *dir)
 {
-    DIR *d = opendir(scratch_dir);
+    DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
         char p[sizeof scratch_dir + 256];
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            snprintf(p, sizeof p, "%s/%s", scratch_dir, e->d_name);
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
             unlink(p);
         }
         closedir(d);
     }
-    rmdir(scratch_dir);
+    rmdir(dir);
+}
+
+static void remove_scratch(void)
+{
+    remove_dir(scratch_dir);
+}
+
+/* libFuzzer leaves with _Exit() after a finding or a timeout, so atexit
+ * handlers do not run: remove the directories of processes that are gone. */
+static void remove_stale_scratch(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[sizeof scratch_dir];
+    while ((e = readdir(d)) != NULL) {
+        long pid;
+        if (sscanf(e->d_name, "vimana-fuzz-%ld-", &pid) != 1 || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", tmp, e->d_name);
+        remove_dir(p);
+    }
+    closedir(d);
 }
 
 static void make_scratch(void)
@@ -39,7 +68,8 @@ static void make_scratch(void)
         tmp = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
-    snprintf(scratch_dir, sizeof scratch_dir, "%s/vimana-fuzz-XXXXXX", tmp);
+    remove_stale_scratch(tmp);
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/vimana-fuzz-%ld-XXXXXX", tmp, (long)getpid());
     if (!mkdtemp(scratch_dir)) {
         perror("fuzz: mkdtemp");
         abort();
