@@ -1,0 +1,30 @@
+/* Fuzz target: the system JSON reader (core/config/system_config.c). */
+#include "config/system_config.h"
+#include "fuzz_input.h"
+
+static void ignore_warning(void *ctx, const char *message)
+{
+    (void)ctx;
+    (void)message;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[FUZZ_PATH_MAX];
+    fuzz_write("system.json", data, size, path);
+    sys_config cfg;
+    char err[512];
+    /* The simulator frees the configuration after a failed load too. */
+    if (sys_config_load(path, 1.0, &cfg, err, sizeof err, ignore_warning, NULL) != 0) {
+        sys_config_free(&cfg);
+        return 0;
+    }
+    char name[64];
+    for (int k = 0; k < COLL_KINDS; k++) {
+        for (uint32_t i = 0; i < cfg.n_impl[k]; i++)
+            algo_spec_name(&cfg.impl[k][i], name, sizeof name);
+        sys_config_custom_for(&cfg, (enum coll_kind)k, 0);
+    }
+    sys_config_free(&cfg);
+    return 0;
+}
