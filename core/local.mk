@@ -7,6 +7,7 @@ libvimana_core_la_SOURCES = \
 	core/util/dep_links.c core/util/dep_links.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
+	core/util/utf8.c core/util/utf8.h \
 	core/util/ticks.c core/util/ticks.h \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \

@@ -5,7 +5,7 @@
 ETCMD_JSON_TEST_SOURCES = \
 	tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
 	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c \
-	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c core/util/msg_escape.c
+	tools/common/pyfloat.c tools/common/pyjson_string.c core/util/utf8.c core/util/msg_escape.c
 
 check_PROGRAMS += tests/unit/test_etcmd_json
 tests_unit_test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)

@@ -32,7 +32,7 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	$(trace_link_sources) \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
 	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
-	tools/common/cli.c tools/common/utf8.c tools/common/pyfloat.c \
+	tools/common/cli.c core/util/utf8.c tools/common/pyfloat.c \
 	tools/common/pyjson_string.c tools/common/idmap.c \
 	core/util/arena.c core/util/input_file.c core/util/msg_escape.c
 tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools

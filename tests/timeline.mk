@@ -3,7 +3,7 @@
 # raw log, a simulator round trip, the report mode and the error messages.
 timeline_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
 timeline_log_sources = \
-	tools/common/pyfloat.c tools/common/pyjson_string.c tools/common/utf8.c tools/timeline/trace_record.c \
+	tools/common/pyfloat.c tools/common/pyjson_string.c core/util/utf8.c tools/timeline/trace_record.c \
 	tools/timeline/node_category.c tools/timeline/open_events.c tools/timeline/ref_trace.c \
 	tools/timeline/chrome_trace.c tools/common/idmap.c tools/timeline/log_timeline.c \
 	core/util/msg_escape.c

@@ -8,6 +8,6 @@ tests_unit_test_pyfloat_SOURCES = tests/unit/test_pyfloat.c tools/common/pyfloat
 tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_pyfloat_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_tools_common_SOURCES = tests/unit/test_tools_common.c \
-	tools/common/utf8.c tools/common/pyjson_string.c tools/common/idmap.c
+	core/util/utf8.c tools/common/pyjson_string.c tools/common/idmap.c
 tests_unit_test_tools_common_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_tools_common_LDADD = $(CMOCKA_LIBS)

@@ -2,7 +2,7 @@
 trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
 trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
-trace_link_test_sources = $(trace_link_sources) tools/common/utf8.c tools/common/pyfloat.c \
+trace_link_test_sources = $(trace_link_sources) core/util/utf8.c tools/common/pyfloat.c \
 	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c \
 	core/util/input_file.c
 

@@ -4,7 +4,7 @@ bin_PROGRAMS += vimana-et
 vimana_et_SOURCES = \
 	tools/vimana-et/main.c tools/vimana-et/commands.h tools/vimana-et/convert.c \
 	tools/common/cli.c tools/common/cli.h \
-	tools/common/utf8.c tools/common/utf8.h \
+	core/util/utf8.c core/util/utf8.h \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
 	tools/common/idmap.c tools/common/idmap.h \

@@ -18,6 +18,7 @@
 
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/utf8.h"
 
 typedef struct {
     const char *text;
@@ -175,30 +176,6 @@ static long hex4(const char *p, size_t avail)
     return v;
 }
 
-static size_t put_utf8(unsigned long cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes the escapes of an already validated string body, so that keys
  * written differently ("a" and "\u0061") compare equal. NULL when out of
  * memory. */
@@ -229,7 +206,7 @@ static char *decode_string(const char *p, size_t n, size_t *out_len)
                 i += 6;
             }
         }
-        o += put_utf8(cp, out + o);
+        o += utf8_encode((uint32_t)cp, out + o);
     }
     out[o] = '\0';
     *out_len = o;

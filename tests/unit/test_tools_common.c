@@ -16,7 +16,7 @@
 
 #include "common/idmap.h"
 #include "common/pyjson_string.h"
-#include "common/utf8.h"
+#include "util/utf8.h"
 
 /* ---- utf8 ---------------------------------------------------------------- */
 

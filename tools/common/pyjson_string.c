@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 
 void pyjson_write_to_file(void *out, const char *bytes, size_t len)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "util/grow.h"
 #include "util/input_file.h"
 #include "text_fields.h"

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "etcmd/graph_write.h"
 
 /* Longer names (PyTorch kernel signatures run to hundreds of characters)

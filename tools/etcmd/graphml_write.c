@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "etcmd/graph_write.h"
 
 /* Text as XML character data or attribute value: markup characters as

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "util/grow.h"
 
 #define IN_BUF (64u * 1024u)

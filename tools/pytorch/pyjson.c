@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "util/grow.h"
 #include "util/input_file.h"
 

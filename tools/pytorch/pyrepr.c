@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/pyfloat.h"
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "pytorch/unicode_printable.h"
 
 static const char hexdigits[] = "0123456789abcdef";

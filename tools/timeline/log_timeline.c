@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "timeline/chrome_trace.h"
 #include "timeline/node_category.h"
 #include "timeline/open_events.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/utf8.h"
+#include "util/utf8.h"
 
 void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_diag *d)
 {

@@ -2,10 +2,11 @@
  * utf8.h - strict UTF-8, as Python's codec does it. The reference tools
  * read their inputs as Python str, so the tools accept, refuse and
  * re-encode text by the same rules: no overlong forms, no encoded
- * surrogates, nothing above U+10FFFF, no truncated sequence.
+ * surrogates, nothing above U+10FFFF, no truncated sequence. The core uses
+ * the same rules for configuration strings and its JSON outputs.
  */
-#ifndef VIMANA_TOOLS_UTF8_H
-#define VIMANA_TOOLS_UTF8_H
+#ifndef VIMANA_UTIL_UTF8_H
+#define VIMANA_UTIL_UTF8_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "common/utf8.h"
+#include "util/utf8.h"
 
 bool utf8_valid(const char *p, size_t len)
 {
