@@ -402,6 +402,9 @@ static int cmp_keys(const void *a, const void *b)
  * object (a communicator-group file of many groups) linear-logarithmic. */
 static int check_duplicates(scanner *s, key_list *keys)
 {
+    /* An empty object has no key array at all: qsort may not see NULL. */
+    if (keys->n < 2)
+        return 0;
     qsort(keys->items, keys->n, sizeof *keys->items, cmp_keys);
     const key_rec *dup = NULL, *first = NULL;
     size_t group = 0;

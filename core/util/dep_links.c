@@ -13,7 +13,8 @@ static int cmp_u64(const void *a, const void *b)
 int dep_links_build(uint64_t *links, size_t n_links, uint32_t n_nodes, uint32_t **children, uint32_t *first,
                     uint32_t *count, uint32_t *parents)
 {
-    qsort(links, n_links, sizeof *links, cmp_u64);
+    if (n_links > 1) /* links may be NULL when there are none */
+        qsort(links, n_links, sizeof *links, cmp_u64);
     size_t unique = 0;
     for (size_t i = 0; i < n_links; i++)
         if (i == 0 || links[i] != links[i - 1])

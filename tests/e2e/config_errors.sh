@@ -150,4 +150,14 @@ printf '{"scheduling-policy": "FIFO", "preferred-dataset-splits": 1, "local-mem-
 expect_ok "$VIMANA" --workload-configuration="$G/workload/all_reduce_8npus_1MB/all_reduce" \
     --system-configuration="$T/custom.json" --network-configuration="$RING8" --network-backend=congestion_aware
 expect_eq "$(grep -c 'finished, 90174 cycles' "$T/out")" 8 "aliased per-node custom all-reduce"
+
+# An empty object (found by the system_json, memory_json and comm_group_json
+# fuzz targets: the duplicate-key check handed qsort a NULL array).
+printf '{}\n' >"$T/empty_object.json"
+one_error "vimana: error: $T/empty_object.json: key 'preferred-dataset-splits' is missing (required, greater than 0)" \
+    sim --system-configuration="$T/empty_object.json"
+one_error "vimana: error: $T/empty_object.json: key 'memory-type' is missing or not a string (expected NO_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or MEMORY_POOL)" \
+    sim --remote-memory-configuration="$T/empty_object.json"
+expect_ok sim --comm-group-configuration="$T/empty_object.json"
+expect_eq "$(grep -c 'finished, 20031 cycles' "$T/out")" 2 "an empty communicator-group object defines no group"
 finish

@@ -176,8 +176,11 @@ static void write_header(FILE *f, const report *r, const char *source)
 
 int report_timeline_write(report *r, const char *source, FILE *out, char err[REPORT_MSG_MAX])
 {
-    qsort(r->collectives, r->n_collectives, sizeof *r->collectives, by_npu_then_start);
-    qsort(r->npus, r->n_npus, sizeof *r->npus, by_npu);
+    /* Either array may be NULL when empty, which qsort may not see. */
+    if (r->n_collectives > 1)
+        qsort(r->collectives, r->n_collectives, sizeof *r->collectives, by_npu_then_start);
+    if (r->n_npus > 1)
+        qsort(r->npus, r->n_npus, sizeof *r->npus, by_npu);
     writer w = {.f = out, .first = true};
     write_header(out, r, source);
     size_t c = 0, n = 0;
