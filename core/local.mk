@@ -8,7 +8,7 @@ libvimana_core_la_SOURCES = \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/utf8.c core/util/utf8.h \
-	core/util/ticks.c core/util/ticks.h \
+	core/util/ticks.h \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \
 	core/config/system_config.c core/config/system_config.h \

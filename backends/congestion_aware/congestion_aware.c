@@ -305,16 +305,10 @@ static double ca_dim_bandwidth(void *ctx, uint32_t dim)
  * so its times are computed once, truncated as the reference does, and
  * checked before the conversion, which is undefined beyond 2^64: the whole
  * route, queueing aside, must end before the last representable tick. */
-static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t hops,
-                     vimana_tick *hop_ticks, vimana_tick *busy_ticks)
+/* The error path of hop_times, out of line (see above). */
+static __attribute__((cold, noinline)) int report_late_arrival(congestion_aware *c, uint32_t src, uint32_t dst,
+                                                                uint64_t bytes)
 {
-    double serialization = (double)bytes / c->dim.bytes_per_ns;
-    double arrive = c->dim.latency_ns + serialization;
-    if (arrive < NETWORK_TICK_LIMIT && (vimana_tick)arrive <= (UINT64_MAX - vimana_evq_now(c->evq)) / hops) {
-        *hop_ticks = (vimana_tick)arrive;
-        *busy_ticks = (vimana_tick)serialization;
-        return 0;
-    }
     char msg[640], where[200];
     msg_escape(c->path, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
@@ -322,6 +316,22 @@ static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t b
              src, dst, c->dim.bandwidth_gbps, c->dim.latency_ns);
     log_error(c, msg);
     return -1;
+}
+
+static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t hops,
+                     vimana_tick *hop_ticks, vimana_tick *busy_ticks)
+{
+    double serialization = (double)bytes / c->dim.bytes_per_ns;
+    double arrive = c->dim.latency_ns + serialization;
+    vimana_tick route;
+    /* arrive * hops <= 2^64-1 - now, without a division per message. */
+    if (arrive < NETWORK_TICK_LIMIT && !__builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops, &route) &&
+        route <= UINT64_MAX - vimana_evq_now(c->evq)) {
+        *hop_ticks = (vimana_tick)arrive;
+        *busy_ticks = (vimana_tick)serialization;
+        return 0;
+    }
+    return report_late_arrival(c, src, dst, bytes);
 }
 
 static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
@@ -343,7 +353,7 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         step = cw <= c->npus - cw ? 1 : -1;
         hops = cw <= c->npus - cw ? cw : c->npus - cw;
     }
-    vimana_tick hop_ticks, busy_ticks;
+    vimana_tick hop_ticks = 0, busy_ticks = 0;
     if (hop_times(c, src, dst, bytes, hops, &hop_ticks, &busy_ticks) != 0)
         return VIMANA_ERR_ARGUMENT;
     uint32_t mi = msg_alloc(c);

@@ -115,6 +115,13 @@ static int grow_lists(sim *s, npu_sys *sys)
     return 0;
 }
 
+/* Out of line: the per-event path carries no formatting. */
+static __attribute__((cold, noinline)) void report_time_overflow(sim *s, uint32_t npu, vimana_tick delta)
+{
+    sim_fail(s, "simulated time out of range: NPU %u would run past 2^64 ns (t = %llu + %llu)", npu,
+             (unsigned long long)sim_now(s), (unsigned long long)delta);
+}
+
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data)
 {
     npu_sys *sys = &s->sys[npu];
@@ -122,8 +129,7 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
     vimana_tick t = sim_now(s) + delta;
     if (t < delta) {
         /* each duration fits on its own but their sum passes 2^64 ns */
-        sim_fail(s, "simulated time out of range: NPU %u would run past 2^64 ns (t = %llu + %llu)", npu,
-                 (unsigned long long)sim_now(s), (unsigned long long)delta);
+        report_time_overflow(s, npu, delta);
         return;
     }
     int32_t li = find_list(sys, t);

@@ -86,6 +86,14 @@ static void phase_exit(sim *s, stream *st)
 
 static void phase_event(sim *s, stream *st, enum phase_event ev);
 
+/* Out of line: the per-bundle path carries no formatting. */
+static __attribute__((cold, noinline)) void report_slow_reduction(sim *s, uint64_t bytes, uint32_t npu)
+{
+    sim_fail(s, "%s: key 'local-mem-bw' (%g GB/s) is too small: reducing %llu bytes on NPU %u does not fit "
+                "the 64-bit nanosecond clock", s->cfg.path, s->cfg.local_mem_bw_Bps / 1e9, (unsigned long long)bytes,
+             npu);
+}
+
 static void bundle_fire(sim *s, void *obj, uint64_t data)
 {
     (void)data;
@@ -111,9 +119,7 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
         /* write + read + read, each truncated on its own */
         vimana_tick once;
         if (!ticks_from_ns((double)b->size / s->cfg.local_mem_bw_Bps * 1e9, &once) || once > UINT64_MAX / 3) {
-            sim_fail(s, "%s: key 'local-mem-bw' (%g GB/s) is too small: reducing %llu bytes on NPU %u does not fit "
-                        "the 64-bit nanosecond clock", s->cfg.path, s->cfg.local_mem_bw_Bps / 1e9,
-                     (unsigned long long)b->size, st->npu);
+            report_slow_reduction(s, b->size, st->npu);
             slab_free(&s->bundles, b);
             return;
         }
