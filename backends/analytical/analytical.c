@@ -143,11 +143,12 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     double link_delay = hops * d->latency_ns;
     double serialization = (double)bytes / d->bytes_per_ns;
     double ticks = link_delay + serialization;
-    /* Checked before the truncation, which is undefined beyond 2^64; an
-     * arrival past the last tick would otherwise be clamped. */
-    if (!(ticks < NETWORK_TICK_LIMIT) || (vimana_tick)ticks > UINT64_MAX - vimana_evq_now(a->evq))
+    /* Checked before the truncation, which is undefined beyond 2^64; the
+     * queue refuses an arrival past the last tick. */
+    if (!(ticks < NETWORK_TICK_LIMIT))
         return report_late_arrival(a, src, dst, bytes, dim);
-    return vimana_evq_schedule(a->evq, (vimana_tick)ticks, deliver, a, token);
+    int rc = vimana_evq_schedule(a->evq, (vimana_tick)ticks, deliver, a, token);
+    return rc == VIMANA_ERR_ARGUMENT ? report_late_arrival(a, src, dst, bytes, dim) : rc;
 }
 
 static int cu_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)

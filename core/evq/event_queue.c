@@ -290,7 +290,7 @@ int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, vo
 {
     vimana_tick when = q->now + delta;
     if (when < q->now)
-        when = UINT64_MAX;
+        return VIMANA_ERR_ARGUMENT; /* wrapped past 2^64 - 1 */
     return vimana_evq_schedule_at(q, when, fn, arg, data);
 }
 

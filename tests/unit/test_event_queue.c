@@ -99,6 +99,23 @@ static void test_past_tick_refused(void **state)
     vimana_evq_free(t.q);
 }
 
+/* A delay that would pass the last tick is refused, never clamped: a
+ * backend must learn that its arrival cannot be represented. */
+static void test_delay_past_last_tick_refused(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule_at(t.q, 50, record, &t, 1);
+    vimana_evq_run(t.q);
+    assert_int_equal(vimana_evq_schedule(t.q, UINT64_MAX - 50, record, &t, 2), VIMANA_OK);
+    assert_int_equal(vimana_evq_schedule(t.q, UINT64_MAX - 49, record, &t, 3), VIMANA_ERR_ARGUMENT);
+    vimana_evq_run(t.q);
+    assert_int_equal(t.n, 2);
+    assert_true(t.at[1] == UINT64_MAX);
+    assert_int_equal(t.log[1], 2);
+    vimana_evq_free(t.q);
+}
+
 /* Many events on scrambled ticks come out sorted by tick, FIFO per tick. */
 typedef struct order_check {
     vimana_evq *q;
@@ -142,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_same_tick_appends_run_in_same_pass),
         cmocka_unit_test(test_events_at_zero_before_run),
         cmocka_unit_test(test_past_tick_refused),
+        cmocka_unit_test(test_delay_past_last_tick_refused),
         cmocka_unit_test(test_many_events_sorted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

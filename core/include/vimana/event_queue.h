@@ -34,7 +34,9 @@ void vimana_evq_free(vimana_evq *q);
  * VIMANA_OK, VIMANA_ERR_ARGUMENT for a tick in the past, or VIMANA_ERR_NOMEM. */
 int vimana_evq_schedule_at(vimana_evq *q, vimana_tick when, vimana_event_fn fn, void *arg,
                            uint64_t data);
-/* Same, at now + delta (saturating at UINT64_MAX). */
+/* Same, at now + delta. A tick past UINT64_MAX (the last one the clock can
+ * hold) is VIMANA_ERR_ARGUMENT, so a backend learns that the run has left
+ * the representable range instead of seeing the event clamped. */
 int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, void *arg,
                         uint64_t data);
 
