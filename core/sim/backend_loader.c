@@ -33,7 +33,7 @@
 
 /* Functions a backend must provide, and the descriptor size that covers
  * the last field this host reads. */
-#define REQUIRED_SIZE (offsetof(struct vimana_backend_1_0, run) + sizeof(void *))
+#define REQUIRED_SIZE (offsetof(struct vimana_backend_1_1, run) + sizeof(void *))
 
 int backend_check_version(const char *path, const vimana_backend *d, char *err, size_t err_len)
 {

@@ -31,6 +31,9 @@
  *   VIMANA_BACKEND_EXPORT const struct vimana_backend *vimana_backend_entry(void)
  *   { return &my_backend; }
  *
+ * History: 1.0 first release; 1.1 adds vimana_host.failed and
+ * vimana_backend.stop (both optional for the other side to use).
+ *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
  * the install directory.
@@ -46,7 +49,7 @@ extern "C" {
 #endif
 
 #define VIMANA_NETWORK_ABI_MAJOR 1
-#define VIMANA_NETWORK_ABI_MINOR 0
+#define VIMANA_NETWORK_ABI_MINOR 1
 
 /* The one exported symbol of every backend. */
 #define VIMANA_BACKEND_ENTRY_SYMBOL "vimana_backend_entry"
@@ -87,10 +90,12 @@ enum vimana_status {
 
 /*
  * Services the host offers the backend. Passed to init(); valid until
- * fini(). `host` is opaque and is passed back on every call.
+ * fini(). `host` is opaque and is passed back on every call. Fields marked
+ * "since 1.1" are valid when struct_size covers them (a 1.1 host always
+ * fills them); earlier hosts leave that space zero.
  */
-struct vimana_host_1_0 {
-    uint32_t struct_size;  /* sizeof(struct vimana_host_1_0) as the host knows it */
+struct vimana_host_1_1 {
+    uint32_t struct_size;  /* sizeof(struct vimana_host_1_1) as the host knows it */
     uint32_t reserved0;
     void *host;
     /* One line of text, without trailing newline. */
@@ -105,9 +110,16 @@ struct vimana_host_1_0 {
      * checks all three and stops the run naming the backend otherwise.
      */
     void (*delivered)(void *host, uint64_t token);
-    void *reserved[8];
+    /*
+     * Since 1.1. The backend hit an error it cannot recover from inside
+     * run() (one line: what and where). The host records it, reports it once
+     * and asks the backend to stop (stop() below); the backend then returns
+     * from run() with an error status. May be NULL in a pre-1.1 host.
+     */
+    void (*failed)(void *host, const char *message);
+    void *reserved[7];
 };
-typedef struct vimana_host_1_0 vimana_host;
+typedef struct vimana_host_1_1 vimana_host;
 
 /* What init() is given. Strings live until init() returns: copy them. */
 struct vimana_backend_params_1_0 {
@@ -134,7 +146,7 @@ typedef struct vimana_link_stats_1_0 vimana_link_stats;
  * they describe it through host->log(VIMANA_LOG_ERROR, ...) first. A backend
  * never calls exit() or abort() on bad input.
  */
-struct vimana_backend_1_0 {
+struct vimana_backend_1_1 {
     uint16_t abi_major;
     uint16_t abi_minor;
     uint32_t struct_size;
@@ -178,14 +190,23 @@ struct vimana_backend_1_0 {
     uint32_t (*num_links)(void *ctx);
     int (*link_stats)(void *ctx, uint32_t link, vimana_link_stats *out);
 
-    void *reserved[16];
+    /*
+     * Since 1.1, optional (NULL = absent). The host asks run() to return
+     * once the event in progress has finished; events still queued are
+     * dropped. The host calls it from inside one of its callbacks after the
+     * run has failed, so that the run ends at once instead of draining the
+     * queue. A 1.0 backend leaves this slot zero.
+     */
+    void (*stop)(void *ctx);
+
+    void *reserved[15];
 };
-typedef struct vimana_backend_1_0 vimana_backend;
+typedef struct vimana_backend_1_1 vimana_backend;
 
 /* Fills the version fields of a descriptor in a designated initialiser. */
 #define VIMANA_BACKEND_HEADER_INIT                                               \
     .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = VIMANA_NETWORK_ABI_MINOR, \
-    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_0)
+    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_1)
 
 /* Signature of the entry symbol. */
 typedef const vimana_backend *(*vimana_backend_entry_fn)(void);
