@@ -1,7 +1,6 @@
 /* The per-NPU finish report (shared/spec/simulator.md section 4.1). */
 #include <stdlib.h>
 
-#include "sim/outputs.h"
 #include "workload/workload.h"
 
 const char *const wl_kind_labels[KIND_COUNT] = {"CPU", "GPU", "Comm", "Remote mem", "Replay", "Invalid"};
@@ -152,5 +151,7 @@ void workload_print_report(sim *s, workload *w)
         fprintf(s->out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st.memory_util * 100);
         fprintf(s->out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st.intensity);
     }
-    outputs_npu_finished(s, w, &st);
+    const wl_hooks *h = &w->run->hooks;
+    if (h->npu_finished)
+        h->npu_finished(h->ctx, w, &st);
 }
