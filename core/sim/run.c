@@ -267,14 +267,13 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     sim s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
-    s.out = out;
     s.log = log;
     s.err_log = err_log;
     loaded_backend lb;
     memset(&lb, 0, sizeof lb);
     /* The workload of the run; the driver watches it and the system layer
      * through hooks (outputs, progress). */
-    wl_run run = {.s = &s};
+    wl_run run = {.s = &s, .out = out};
     outputs *outs = NULL;
     progress prog;
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&

@@ -98,7 +98,6 @@ typedef struct sim {
     bool failed;
     bool backend_said_error;     /* the backend logged an error line itself */
     char error[1024];
-    FILE *out;                   /* the run's report lines (stdout) */
     FILE *log;                   /* warnings and errors */
     FILE *err_log;               /* err.log of --logging-folder, or NULL */
 } sim;

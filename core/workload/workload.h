@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "system/context.h"
 
@@ -95,6 +96,7 @@ typedef struct wl_run {
     sim *s;
     workload *wl;               /* [s->n_npus] */
     uint32_t finished_npus;
+    FILE *out;                  /* the finish report (stdout) */
     wl_hooks hooks;
 } wl_run;
 
