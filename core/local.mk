@@ -1,6 +1,9 @@
-# The simulator core: configuration readers, workload and system layers,
-# the backend loader and the `vimana` program. The core never includes a
-# backend's sources; backends reach it only through network_api.h.
+# The simulator core: configuration readers, the system layer (with the
+# simulation context), the workload layer, and the driver (core/sim: options,
+# backend loader, run, outputs, progress) and the `vimana` program. Layers
+# include downwards only: sim -> workload -> system -> config/util. The core
+# never includes a backend's sources; backends reach it only through
+# network_api.h.
 noinst_LTLIBRARIES += libvimana_core.la
 libvimana_core_la_SOURCES = \
 	core/util/slab.c core/util/slab.h \
@@ -14,6 +17,8 @@ libvimana_core_la_SOURCES = \
 	core/config/system_config.c core/config/system_config.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
+	core/config/run_options.h \
+	core/system/context.c core/system/context.h \
 	core/system/system.h core/system/system.c \
 	core/system/npu_events.c \
 	core/system/msg_match.c core/system/msg_match.h \
@@ -26,7 +31,6 @@ libvimana_core_la_SOURCES = \
 	core/system/remote_mem.c core/system/remote_mem.h \
 	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
-	core/sim/sim.c core/sim/sim.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/run.c core/sim/run.h \

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sim/sim.h"
+#include "config/run_options.h"
 
 enum options_result { OPTIONS_RUN = 0, OPTIONS_HELP = 1, OPTIONS_VERSION = 2, OPTIONS_ERROR = -1 };
 

@@ -32,6 +32,7 @@ typedef struct npu_lanes {
 } npu_lanes;
 
 struct outputs {
+    sim *s;
     FILE *timeline;
     bool timeline_first;
     npu_lanes *lanes;
@@ -42,11 +43,6 @@ struct outputs {
     npu_stats *npus;        /* filled as NPUs finish */
     bool *npu_done;
 };
-
-static struct outputs *out_of(sim *s)
-{
-    return s->outputs;
-}
 
 static void metadata(struct outputs *o, uint32_t npu, int tid, const char *kind, const char *name);
 
@@ -70,10 +66,9 @@ static void name_lane(struct outputs *o, uint32_t npu, uint32_t track)
     metadata(o, npu, (int)track, "thread_name", name);
 }
 
-static void slice(sim *s, uint32_t npu, uint32_t track, const char *name, const char *cat, vimana_tick start,
+static void slice(struct outputs *o, uint32_t npu, uint32_t track, const char *name, const char *cat, vimana_tick start,
                   vimana_tick end, const char *args)
 {
-    struct outputs *o = out_of(s);
     FILE *f = o->timeline;
     name_lane(o, npu, track);
     fputs(o->timeline_first ? "\n" : ",\n", f);
@@ -189,8 +184,14 @@ static int open_report(sim *s, struct outputs *o)
     return 0;
 }
 
-int outputs_open(sim *s)
+static void on_node_done(void *ctx, const workload *w, uint32_t i);
+static void on_phase_started(void *ctx, stream *st);
+static void on_phase_done(void *ctx, stream *st);
+static void on_npu_finished(void *ctx, const workload *w, const npu_stats *st);
+
+int outputs_open(sim *s, wl_run *r, outputs **out)
 {
+    *out = NULL;
     if (!s->opt->timeline && !s->opt->report)
         return 0;
     struct outputs *o = calloc(1, sizeof *o);
@@ -198,11 +199,21 @@ int outputs_open(sim *s)
         sim_fail(s, "out of memory");
         return -1;
     }
-    s->outputs = o;
+    o->s = s;
+    *out = o;
     if (s->opt->timeline && open_timeline(s, o) != 0)
         return -1;
     if (s->opt->report && open_report(s, o) != 0)
         return -1;
+    r->hooks.ctx = o;
+    r->hooks.node_done = on_node_done;
+    if (o->report)
+        r->hooks.npu_finished = on_npu_finished;
+    if (o->timeline) {
+        s->hooks.phase_ctx = o;
+        s->hooks.phase_started = on_phase_started;
+        s->hooks.phase_done = on_phase_done;
+    }
     return 0;
 }
 
@@ -260,11 +271,11 @@ static int close_file(sim *s, FILE *f, const char *what)
     return 0;
 }
 
-int outputs_close(sim *s)
+int outputs_close(outputs *o)
 {
-    struct outputs *o = out_of(s);
     if (!o)
         return 0;
+    sim *s = o->s;
     int rc = 0;
     if (o->timeline) {
         fputs("\n]}\n", o->timeline);
@@ -279,7 +290,6 @@ int outputs_close(sim *s)
     free(o->npus);
     free(o->npu_done);
     free(o);
-    s->outputs = NULL;
     return rc ? -1 : 0;
 }
 
@@ -340,11 +350,10 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
             (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
 }
 
-void outputs_node_done(sim *s, const workload *w, uint32_t i)
+static void on_node_done(void *ctx, const workload *w, uint32_t i)
 {
-    struct outputs *o = out_of(s);
-    if (!o)
-        return;
+    struct outputs *o = ctx;
+    sim *s = o->s;
     const wl_node *n = &w->nodes[i];
     if (o->report && n->type == VET_COMM_COLL_NODE)
         collective_record(s, o, w, i);
@@ -383,32 +392,28 @@ void outputs_node_done(sim *s, const workload *w, uint32_t i)
         cat = "communication";
         break;
     }
-    slice(s, w->npu, track, workload_node_name(w, i), cat, n->start, n->end, args);
+    slice(o, w->npu, track, workload_node_name(w, i), cat, n->start, n->end, args);
 }
 
-void outputs_phase_started(sim *s, stream *st)
+static void on_phase_started(void *ctx, stream *st)
 {
-    struct outputs *o = out_of(s);
-    if (!o || !o->timeline)
-        return;
-    st->phase_start = sim_now(s);
+    struct outputs *o = ctx;
+    st->phase_start = sim_now(o->s);
     if (st->next_phase == 1) {
         st->chunk_start = st->phase_start;
         st->lane = (uint16_t)take_lane(&o->lanes[st->npu].chunk_busy);
     }
 }
 
-void outputs_phase_done(sim *s, stream *st)
+static void on_phase_done(void *ctx, stream *st)
 {
-    struct outputs *o = out_of(s);
-    if (!o || !o->timeline)
-        return;
+    struct outputs *o = ctx;
     static const char *const algos[] = {"ring", "direct", "halvingDoubling", "doubleBinaryTree"};
     static const char *const colls[] = {"reduce-scatter", "all-reduce", "all-gather", "all-to-all"};
     static const int order[COLL_KINDS] = {[COLL_ALL_REDUCE] = 1, [COLL_REDUCE_SCATTER] = 0,
                                            [COLL_ALL_GATHER] = 2, [COLL_ALL_TO_ALL] = 3};
     const phase_desc *p = &st->cur;
-    vimana_tick now = sim_now(s);
+    vimana_tick now = sim_now(o->s);
     uint32_t track = TRACK_CHUNK + st->lane;
     char name[96], args[160];
     bool last = st->next_phase == st->n_phases;
@@ -418,21 +423,19 @@ void outputs_phase_done(sim *s, stream *st)
         snprintf(name, sizeof name, "%s %s dim %u", colls[order[p->coll]], algos[p->algo], p->dim);
     snprintf(args, sizeof args, "\"stream\":%llu,\"phase\":%u,\"npus\":%u,\"bytes\":%llu,\"queue\":%u",
              (unsigned long long)st->id, st->next_phase - 1, p->n, (unsigned long long)p->in_size, p->queue);
-    slice(s, st->npu, track, name, "phase", st->phase_start, now, args);
+    slice(o, st->npu, track, name, "phase", st->phase_start, now, args);
     if (last) {
         /* written after its phases; viewers nest slices by containment */
         snprintf(name, sizeof name, "chunk %llu", (unsigned long long)st->id);
         snprintf(args, sizeof args, "\"stream\":%llu,\"phases\":%u", (unsigned long long)st->id, st->n_phases);
-        slice(s, st->npu, track, name, "chunk", st->chunk_start, now, args);
+        slice(o, st->npu, track, name, "chunk", st->chunk_start, now, args);
         o->lanes[st->npu].chunk_busy &= ~(1ull << st->lane);
     }
 }
 
-void outputs_npu_finished(sim *s, const workload *w, const npu_stats *st)
+static void on_npu_finished(void *ctx, const workload *w, const npu_stats *st)
 {
-    struct outputs *o = out_of(s);
-    if (!o || !o->report)
-        return;
+    struct outputs *o = ctx;
     o->npus[w->npu] = *st;
     o->npu_done[w->npu] = true;
 }

@@ -7,22 +7,24 @@
  *   --report FILE.json    per-NPU figures and one record per collective;
  *   --report FILE.csv     the same as two tables: FILE.csv (NPUs) and
  *                         FILE.collectives.csv.
- * Every hook is a no-op when its file was not requested.
+ * The writers are hooks: outputs_open installs them in the system context
+ * (phases) and the workload run (nodes, finished NPUs), only for the files
+ * that were requested.
  */
 #ifndef VIMANA_SIM_OUTPUTS_H
 #define VIMANA_SIM_OUTPUTS_H
 
-#include "sim/sim.h"
 #include "system/system.h"
 #include "workload/workload.h"
 
-int outputs_open(sim *s);
-/* Completes and closes the files; returns -1 (after sim_fail) if a write failed. */
-int outputs_close(sim *s);
+typedef struct outputs outputs;
 
-void outputs_node_done(sim *s, const workload *w, uint32_t node);
-void outputs_phase_started(sim *s, stream *st);
-void outputs_phase_done(sim *s, stream *st);
-void outputs_npu_finished(sim *s, const workload *w, const npu_stats *st);
+/* Opens the requested files into *out (NULL when there are none) and
+ * installs their hooks in s and r. Returns 0, or -1 after sim_fail();
+ * outputs_close(*out) is due in either case. */
+int outputs_open(sim *s, wl_run *r, outputs **out);
+/* Completes and closes the files (o may be NULL); returns -1 (after
+ * sim_fail) if a write failed. */
+int outputs_close(outputs *o);
 
 #endif

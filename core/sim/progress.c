@@ -14,30 +14,41 @@ static double wall_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void progress_start(sim *s)
+/* The message counter reached the check: prints a line when a second of
+ * wall time has passed since the last one, and re-arms. */
+static void check(void *ctx)
 {
-    s->progress_at = s->opt->progress ? CHECK_EVERY : UINT64_MAX;
-    s->progress_t0 = s->progress_last = wall_seconds();
-}
-
-void progress_check(sim *s)
-{
-    s->progress_at = s->messages + CHECK_EVERY;
+    progress *p = ctx;
+    sim *s = p->s;
+    s->hooks.messages_at = s->messages + CHECK_EVERY;
     double now = wall_seconds();
-    if (now - s->progress_last < PRINT_EVERY_S)
+    if (now - p->last < PRINT_EVERY_S)
         return;
-    s->progress_last = now;
+    p->last = now;
     fprintf(s->log, "vimana: simulating: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
-            (unsigned long long)sim_now(s), (unsigned long long)s->messages, s->finished_npus, s->n_npus,
-            now - s->progress_t0);
+            (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
+            now - p->t0);
     fflush(s->log);
 }
 
-void progress_end(sim *s)
+void progress_start(progress *p, sim *s, const wl_run *run)
 {
+    *p = (progress){.s = s, .run = run};
+    p->t0 = p->last = wall_seconds();
+    s->hooks.messages_at = UINT64_MAX;
+    if (!s->opt->progress)
+        return;
+    s->hooks.messages_reached = check;
+    s->hooks.messages_ctx = p;
+    s->hooks.messages_at = CHECK_EVERY;
+}
+
+void progress_end(const progress *p)
+{
+    const sim *s = p->s;
     if (!s->opt->progress)
         return;
     fprintf(s->log, "vimana: simulated: t = %llu ns, %llu messages, %u of %u NPUs finished (%.1f s)\n",
-            (unsigned long long)sim_now(s), (unsigned long long)s->messages, s->finished_npus, s->n_npus,
-            wall_seconds() - s->progress_t0);
+            (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
+            wall_seconds() - p->t0);
 }

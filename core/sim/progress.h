@@ -1,21 +1,26 @@
 /*
  * progress.h - `vimana --progress` while the event loop runs. The backend
- * owns the loop, so the core looks at the clock from its own hot path: the
- * message counter. Between checks the cost is one comparison per message.
+ * owns the loop, so the driver looks at the clock from the system layer's
+ * hot path: a hook on the message counter (sim_hooks.messages_reached).
+ * Between checks the cost is one comparison per message.
  */
 #ifndef VIMANA_SIM_PROGRESS_H
 #define VIMANA_SIM_PROGRESS_H
 
-#include "sim/sim.h"
+#include "system/context.h"
+#include "workload/workload.h"
 
-/* Arms the checks when --progress is given (otherwise they never fire). */
-void progress_start(sim *s);
+typedef struct progress {
+    sim *s;
+    const wl_run *run;
+    double t0, last;             /* wall seconds: start, last line */
+} progress;
 
-/* Called when s->messages reaches s->progress_at: prints a line when a
- * second of wall time has passed since the last one, and re-arms. */
-void progress_check(sim *s);
+/* Starts the clock and, when --progress is given, installs the check in s
+ * (otherwise it never fires). */
+void progress_start(progress *p, sim *s, const wl_run *run);
 
 /* The closing line: where the simulation ended and how long it took. */
-void progress_end(sim *s);
+void progress_end(const progress *p);
 
 #endif

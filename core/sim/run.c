@@ -160,9 +160,9 @@ static int load_configs(sim *s)
     return 0;
 }
 
-static void report_deadlock(sim *s)
+static void report_deadlock(sim *s, wl_run *r)
 {
-    uint32_t stuck = workload_report_unfinished(s);
+    uint32_t stuck = workload_report_unfinished(r);
     uint64_t pending = msg_outstanding(s, NULL, NULL);
     sim_fail(s, "deadlock: %u of %u NPUs never finished at t = %llu (%llu message%s unmatched or in flight: a "
                 "RECV no SEND matches, a SEND nobody receives, or a collective some NPUs never join)",
@@ -186,9 +186,9 @@ static void find_unreceived(void *ctx, uint32_t src, uint32_t dst, uint64_t size
 }
 
 /* The workload SEND node behind a message, or -1 (a collective's message). */
-static int64_t send_node_of(const sim *s, const unreceived *u)
+static int64_t send_node_of(const wl_run *r, const unreceived *u)
 {
-    const workload *w = &s->wl[u->src];
+    const workload *w = &r->wl[u->src];
     for (uint32_t i = 0; i < w->n_nodes; i++) {
         const wl_node *n = &w->nodes[i];
         if (n->type == VET_COMM_SEND_NODE && (uint32_t)n->comm_dst == u->dst && n->comm_size == u->size &&
@@ -200,7 +200,7 @@ static int64_t send_node_of(const sim *s, const unreceived *u)
 
 /* Every NPU finished, yet a message still waits: a SEND completes when its
  * data arrives, so one nobody receives would otherwise pass unnoticed. */
-static void report_unreceived(sim *s)
+static void report_unreceived(sim *s, const wl_run *r)
 {
     unreceived u = {0};
     uint64_t pending = msg_outstanding(s, find_unreceived, &u);
@@ -209,8 +209,8 @@ static void report_unreceived(sim *s)
                  (unsigned long long)pending, pending == 1 ? "" : "s", (unsigned long long)sim_now(s));
         return;
     }
-    int64_t i = send_node_of(s, &u);
-    const workload *w = &s->wl[u.src];
+    int64_t i = send_node_of(r, &u);
+    const workload *w = &r->wl[u.src];
     if (i < 0) {
         sim_fail(s, "deadlock: a message nobody receives: NPU %u sent %llu bytes to NPU %u (tag %u) and no "
                     "receive matched it by t = %llu", u.src, (unsigned long long)u.size, u.dst, u.tag,
@@ -267,29 +267,33 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     sim s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
-    s.out = out;
     s.log = log;
     s.err_log = err_log;
     loaded_backend lb;
     memset(&lb, 0, sizeof lb);
+    /* The workload of the run; the driver watches it and the system layer
+     * through hooks (outputs, progress). */
+    wl_run run = {.s = &s, .out = out};
+    outputs *outs = NULL;
+    progress prog;
     if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
-        workload_load_all(&s) == 0 && outputs_open(&s) == 0) {
+        workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
         sim_enter(&s);
-        progress_start(&s);
-        workload_fire_all(&s);
+        progress_start(&prog, &s, &run);
+        workload_fire_all(&run);
         if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
             sim_fail_backend(&s, "network backend %s stopped with an error", s.be->name);
         sim_enter(&s);
-        if (!s.failed && s.finished_npus < s.n_npus)
-            report_deadlock(&s);
+        if (!s.failed && run.finished_npus < s.n_npus)
+            report_deadlock(&s, &run);
         else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
-            report_unreceived(&s);
-        progress_end(&s);
+            report_unreceived(&s, &run);
+        progress_end(&prog);
         if (opt->run_stats)
             print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);
     }
-    outputs_close(&s);
+    outputs_close(outs);
     fflush(out);
     int status = 0;
     if (s.failed) {
@@ -301,7 +305,7 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         }
         status = 1;
     }
-    workload_free_all(&s);
+    workload_free_all(&run);
     system_fini(&s);
     if (s.be && s.be_ctx)
         s.be->fini(s.be_ctx);

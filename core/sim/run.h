@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "sim/sim.h"
+#include "config/run_options.h"
 
 /* Returns the process exit status: 0 when every NPU finished, 1 on any
  * input error, simulation error or deadlock (reported on `log`). */

@@ -12,7 +12,6 @@
 #include "system/custom.h"
 #include "system/frontend.h"
 #include "system/system.h"
-#include "workload/workload.h"
 
 /* One logical dimension of a collective's topology. */
 typedef struct logical_dim {
@@ -42,8 +41,7 @@ static bool is_power_of_two(uint32_t n)
 
 static int node_fail(sim *s, const coll_request *req, const char *what)
 {
-    sim_fail(s, "%s: node %llu (%s): %s", s->wl[req->npu].path, (unsigned long long)req->node_id,
-             workload_node_name(&s->wl[req->npu], req->node), what);
+    sim_fail(s, "%s: node %llu (%s): %s", req->trace, (unsigned long long)req->node_id, req->node_name, what);
     return -1;
 }
 
@@ -252,14 +250,15 @@ static stream *new_stream(sim *s, const coll_request *req, dataset *ds, int64_t 
     return st;
 }
 
-static dataset *new_dataset(sim *s, uint32_t npu, uint32_t node, uint32_t expected, uint8_t kind)
+static dataset *new_dataset(sim *s, uint32_t npu, uint32_t node, uint32_t expected, uint8_t kind, sim_done done)
 {
     dataset *ds = slab_alloc(&s->datasets);
     if (!ds) {
         sim_fail(s, "out of memory (collectives)");
         return NULL;
     }
-    *ds = (dataset){.npu = npu, .node = node, .expected = expected, .kind = kind, .started = sim_now(s)};
+    *ds = (dataset){.npu = npu, .node = node, .expected = expected, .kind = kind, .started = sim_now(s),
+                    .done = done};
     return ds;
 }
 
@@ -339,7 +338,7 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
         free(ph);
         return -1;
     }
-    dataset *ds = new_dataset(s, req->npu, req->node, 1, DATASET_COLLECTIVE);
+    dataset *ds = new_dataset(s, req->npu, req->node, 1, DATASET_COLLECTIVE, req->done);
     if (!ds) {
         free(ph);
         return -1;
@@ -398,7 +397,7 @@ int collective_start(sim *s, const coll_request *req)
     uint64_t streams = (size + chunk - 1) / chunk;
     if (streams > UINT32_MAX)
         return node_fail(s, req, "too many chunks");
-    dataset *ds = new_dataset(s, req->npu, req->node, (uint32_t)streams, DATASET_COLLECTIVE);
+    dataset *ds = new_dataset(s, req->npu, req->node, (uint32_t)streams, DATASET_COLLECTIVE, req->done);
     if (!ds)
         return -1;
     while (size > 0 && !s->failed) {
@@ -429,14 +428,14 @@ static void timed_done(sim *s, void *obj, uint64_t data)
 {
     (void)data;
     dataset *ds = obj;
-    uint32_t npu = ds->npu, node = ds->node;
+    sim_done done = ds->done;
     slab_free(&s->datasets, ds);
-    workload_node_done(s, npu, node);
+    sim_done_run(s, done);
 }
 
-int collective_start_timed(sim *s, uint32_t npu, uint32_t node, vimana_tick delay)
+int collective_start_timed(sim *s, uint32_t npu, uint32_t node, vimana_tick delay, sim_done done)
 {
-    dataset *ds = new_dataset(s, npu, node, 1, DATASET_BROADCAST);
+    dataset *ds = new_dataset(s, npu, node, 1, DATASET_BROADCAST, done);
     if (!ds)
         return -1;
     npu_register_event(s, npu, delay, timed_done, ds, 0);

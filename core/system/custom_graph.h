@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/sim.h"
+#include "system/context.h"
 
 typedef struct custom_node {
     uint64_t id;

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/progress.h"
-
 #define NIL UINT32_MAX
 #define MIN_SWEEP 8192u
 
@@ -293,8 +291,8 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         return;
     }
     t->recs[r].send_seq++;
-    if (++s->messages == s->progress_at)
-        progress_check(s);
+    if (++s->messages == s->hooks.messages_at)
+        s->hooks.messages_reached(s->hooks.messages_ctx);
     t->entries[e].send_cb = on_arrival;
     t->entries[e].flags |= HAS_SEND;
     /* The token names the entry and its generation, so a token delivered

@@ -14,15 +14,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/sim.h"
+#include "system/context.h"
 
-typedef void (*msg_fn)(sim *s, void *obj, uint64_t data);
-
-typedef struct msg_cb {
-    msg_fn fn;   /* NULL = nothing to do */
-    void *obj;
-    uint64_t data;
-} msg_cb;
+/* A message's completion (fn NULL = nothing to do). */
+typedef sim_event_fn msg_fn;
+typedef sim_done msg_cb;
 
 int msg_table_init(sim *s);
 void msg_table_fini(sim *s);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/outputs.h"
 #include "system/custom.h"
 #include "system/frontend.h"
 #include "system/msg_match.h"
@@ -540,7 +539,7 @@ static void phase_event(sim *s, stream *st, enum phase_event ev)
 
 void phase_start(sim *s, stream *st)
 {
-    outputs_phase_started(s, st);
+    sim_phase_started(s, st);
     memset(&st->run, 0, sizeof st->run);
     st->run.packets = st->run.pk_inline;
     st->run.pk_cap = PHASE_INLINE_PACKETS;

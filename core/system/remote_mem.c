@@ -1,8 +1,8 @@
 /*
  * Remote memory. In the serialised modes a request occupies its resource
  * (the node's memory, or the pool) for its whole access time; on completion
- * the requester's callback is registered before the resource's own "free"
- * event for the same tick, and "free" starts the next waiting request.
+ * the requester's completion is registered before the resource's own
+ * "free" event for the same tick, and "free" starts the next waiting request.
  */
 #include "system/remote_mem.h"
 
@@ -10,11 +10,11 @@
 
 #include "system/system.h"
 #include "util/ticks.h"
-#include "workload/workload.h"
 
 typedef struct mem_request {
-    uint32_t npu, node;
+    uint32_t npu;
     vimana_tick time;
+    sim_done done;
 } mem_request;
 
 typedef struct mem_resource {
@@ -58,12 +58,6 @@ void remote_mem_fini(sim *s)
     s->rmem = NULL;
 }
 
-static void request_done(sim *s, void *obj, uint64_t node)
-{
-    (void)obj;
-    workload_node_done(s, (uint32_t)(node >> 32), (uint32_t)node);
-}
-
 static void start(sim *s, uint32_t resource, mem_request r);
 
 static void resource_free(sim *s, void *obj, uint64_t resource)
@@ -80,15 +74,11 @@ static void resource_free(sim *s, void *obj, uint64_t resource)
     start(s, (uint32_t)resource, next);
 }
 
-static uint64_t pack(uint32_t npu, uint32_t node)
-{
-    return (uint64_t)npu << 32 | node;
-}
-
 static void start(sim *s, uint32_t resource, mem_request r)
 {
     s->rmem->resources[resource].busy = true;
-    npu_register_event(s, r.npu, r.time, request_done, NULL, pack(r.npu, r.node));
+    if (r.done.fn)
+        npu_register_event(s, r.npu, r.time, r.done.fn, r.done.obj, r.done.data);
     npu_register_event(s, r.npu, r.time, resource_free, NULL, resource);
 }
 
@@ -112,18 +102,19 @@ static void enqueue(sim *s, mem_resource *res, mem_request r)
     res->len++;
 }
 
-void remote_mem_issue(sim *s, uint32_t npu, uint64_t bytes, uint32_t node)
+void remote_mem_issue(sim *s, const mem_access *a)
 {
     const mem_config *cfg = &s->mem;
-    const workload *w = &s->wl[npu];
-    unsigned long long id = (unsigned long long)w->nodes[node].id;
+    uint32_t npu = a->npu;
+    uint64_t bytes = a->bytes;
+    unsigned long long id = (unsigned long long)a->node_id;
     if (cfg->type == MEM_NO_EXPANSION) {
         sim_fail(s, "%s: Remote memory access is not supported in NO_MEMORY_EXPANSION (node %llu of %s)",
-                 cfg->path, id, w->path);
+                 cfg->path, id, a->trace);
         return;
     }
     if (cfg->bytes_per_ns == 0) {
-        sim_fail(s, "%s: key 'remote-mem-bw' must be greater than 0 (node %llu of %s)", cfg->path, id, w->path);
+        sim_fail(s, "%s: key 'remote-mem-bw' must be greater than 0 (node %llu of %s)", cfg->path, id, a->trace);
         return;
     }
     if (cfg->type == MEM_PER_NODE && cfg->num_npus_per_node == 0) {
@@ -135,14 +126,15 @@ void remote_mem_issue(sim *s, uint32_t npu, uint64_t bytes, uint32_t node)
     if (!ticks_from_ns((double)bytes / (double)cfg->bytes_per_ns, &transfer) ||
         transfer > UINT64_MAX - cfg->latency_ns) {
         sim_fail(s, "%s: node %llu (%s): remote memory time out of range: tensor_size %llu at remote-mem-bw %llu "
-                    "plus remote-mem-latency %llu (%s) does not fit the 64-bit nanosecond clock", w->path, id,
-                 workload_node_name(w, node), (unsigned long long)bytes, (unsigned long long)cfg->bytes_per_ns,
+                    "plus remote-mem-latency %llu (%s) does not fit the 64-bit nanosecond clock", a->trace, id,
+                 a->node_name, (unsigned long long)bytes, (unsigned long long)cfg->bytes_per_ns,
                  (unsigned long long)cfg->latency_ns, cfg->path);
         return;
     }
-    mem_request r = {.npu = npu, .node = node, .time = cfg->latency_ns + transfer};
+    mem_request r = {.npu = npu, .time = cfg->latency_ns + transfer, .done = a->done};
     if (cfg->type == MEM_PER_NPU) {
-        npu_register_event(s, npu, r.time, request_done, NULL, pack(npu, node));
+        if (r.done.fn)
+            npu_register_event(s, npu, r.time, r.done.fn, r.done.obj, r.done.data);
         return;
     }
     uint32_t resource = cfg->type == MEM_POOL ? 0 : (uint32_t)(npu / cfg->num_npus_per_node);

@@ -9,12 +9,23 @@
 
 #include <stdint.h>
 
-#include "sim/sim.h"
+#include "system/context.h"
+
+/* One access of `bytes` by NPU npu. */
+typedef struct mem_access {
+    uint32_t npu;
+    uint64_t bytes;
+    /* The requesting node, for error messages. */
+    const char *trace;
+    uint64_t node_id;
+    const char *node_name;
+    sim_done done;               /* runs when the access has finished */
+} mem_access;
 
 int remote_mem_init(sim *s);
 void remote_mem_fini(sim *s);
-/* Starts a request of `bytes` for workload node `node` of NPU npu; the node
- * completes through workload_node_done(). */
-void remote_mem_issue(sim *s, uint32_t npu, uint64_t bytes, uint32_t node);
+/* Starts an access; a refused one fails the run (sim_fail) and never
+ * completes. */
+void remote_mem_issue(sim *s, const mem_access *a);
 
 #endif

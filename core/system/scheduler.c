@@ -10,9 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "sim/outputs.h"
 #include "system/system.h"
-#include "workload/workload.h"
 
 static uint32_t running_cap(const sim *s)
 {
@@ -118,15 +116,15 @@ static void dataset_stream_finished(sim *s, dataset *ds)
 {
     if (++ds->finished < ds->expected)
         return;
-    uint32_t npu = ds->npu, node = ds->node;
+    sim_done done = ds->done;
     slab_free(&s->datasets, ds);
-    workload_node_done(s, npu, node);
+    sim_done_run(s, done);
 }
 
 void scheduler_phase_done(sim *s, stream *st)
 {
     npu_sys *sys = &s->sys[st->npu];
-    outputs_phase_done(s, st);
+    sim_phase_done(s, st);
     bool last = st->next_phase == st->n_phases;
     uint32_t old = (uint32_t)st->queue;
     phase_release(s, st);

@@ -2,6 +2,9 @@
  * system.h - the system layer's state: per-NPU event lists, queues,
  * collectives (datasets), their chunks (streams) and the phases each chunk
  * runs through (shared/spec/simulator.md section 13).
+ * Requests come from the layer above with a completion (sim_done, in
+ * system/context.h) that runs once when they are done; this layer never
+ * looks at who asked.
  */
 #ifndef VIMANA_SYSTEM_SYSTEM_H
 #define VIMANA_SYSTEM_SYSTEM_H
@@ -9,11 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/sim.h"
+#include "system/context.h"
 
 /* ---- per-NPU event coalescing (section 13.1) ----------------------------- */
 
-typedef void (*npu_event_fn)(sim *s, void *obj, uint64_t data);
+typedef sim_event_fn npu_event_fn;
 
 typedef struct tick_list {
     vimana_tick tick;
@@ -90,11 +93,12 @@ enum dataset_kind { DATASET_COLLECTIVE, DATASET_BROADCAST };
 /* One collective of one NPU: completes when all its streams have. */
 typedef struct dataset {
     uint32_t npu;
-    uint32_t node;          /* workload node index */
+    uint32_t node;          /* the requester's node index, named in messages */
     uint32_t expected;
     uint32_t finished;
     uint8_t kind;
     vimana_tick started;
+    sim_done done;          /* the requester's completion */
 } dataset;
 
 typedef struct stream {
@@ -170,22 +174,28 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
 int system_init(sim *s);
 void system_fini(sim *s);
 
-/* collective.c: starts a collective for workload node `node` of NPU npu.
- * Returns 0, or -1 after sim_fail(). */
+/* collective.c: starts a collective for NPU npu; req->done runs when every
+ * chunk of it has finished. Returns 0, or -1 after sim_fail(). */
 typedef struct coll_request {
     uint32_t npu;
-    uint32_t node;
+    /* The requesting node, for error messages ("<trace>: node <id> (<name>):
+     * ...") and for choosing a custom algorithm by node id. */
+    const char *trace;
+    uint32_t node;               /* its index in the trace */
     uint64_t node_id;
+    const char *node_name;
     enum coll_kind kind;
     uint64_t size;
     int64_t priority;            /* comm_priority attribute */
     const bool *involved;        /* NULL = all dimensions */
     uint32_t n_involved;
     npu_group *group;            /* NULL = all NPUs */
+    sim_done done;
 } coll_request;
 int collective_start(sim *s, const coll_request *req);
-/* BROADCAST: a timed collective that only waits `delay` ticks. */
-int collective_start_timed(sim *s, uint32_t npu, uint32_t node, vimana_tick delay);
+/* BROADCAST: a timed collective of node index `node` that only waits
+ * `delay` ticks, then runs done. */
+int collective_start_timed(sim *s, uint32_t npu, uint32_t node, vimana_tick delay, sim_done done);
 
 /* scheduler.c: queues and phase-to-phase movement (section 13.5) */
 void scheduler_enter_first_phase(sim *s, stream *st);

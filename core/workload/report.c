@@ -1,7 +1,6 @@
 /* The per-NPU finish report (shared/spec/simulator.md section 4.1). */
 #include <stdlib.h>
 
-#include "sim/outputs.h"
 #include "workload/workload.h"
 
 const char *const wl_kind_labels[KIND_COUNT] = {"CPU", "GPU", "Comm", "Remote mem", "Replay", "Invalid"};
@@ -130,27 +129,30 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
 
 void workload_print_report(sim *s, workload *w)
 {
+    FILE *out = w->run->out;
     npu_stats st;
-    fprintf(s->out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
+    fprintf(out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
             (unsigned long long)w->finish_tick, (unsigned long long)(w->finish_tick - w->tics_gpu_ops));
     if (w->tics_gpu_ops > w->finish_tick)
         sim_warn(s, "NPU %u: replayed node time exceeds the finish time; exposed communication wrapped around "
                     "(as in the reference)", w->npu);
-    fprintf(s->out, "sys[%u]. Post statistics processing start.\n", w->npu);
+    fprintf(out, "sys[%u]. Post statistics processing start.\n", w->npu);
     if (workload_compute_stats(s, w, &st) != 0)
         return;
-    fprintf(s->out, "sys[%u]. Post statistics processing end.\n", w->npu);
-    fprintf(s->out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)st.wall);
+    fprintf(out, "sys[%u]. Post statistics processing end.\n", w->npu);
+    fprintf(out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)st.wall);
     for (int k = 0; k < KIND_COUNT; k++)
         if (st.has_kind[k])
-            fprintf(s->out, "sys[%u], %s time: %llu\n", w->npu, wl_kind_labels[k], (unsigned long long)st.kind_time[k]);
+            fprintf(out, "sys[%u], %s time: %llu\n", w->npu, wl_kind_labels[k], (unsigned long long)st.kind_time[k]);
     if (st.overlap > 0)
-        fprintf(s->out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)st.overlap);
+        fprintf(out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)st.overlap);
     if (st.roofline) {
-        fprintf(s->out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, st.compute_bound * 100);
-        fprintf(s->out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, st.compute_util * 100);
-        fprintf(s->out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st.memory_util * 100);
-        fprintf(s->out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st.intensity);
+        fprintf(out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, st.compute_bound * 100);
+        fprintf(out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, st.compute_util * 100);
+        fprintf(out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st.memory_util * 100);
+        fprintf(out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st.intensity);
     }
-    outputs_npu_finished(s, w, &st);
+    const wl_hooks *h = &w->run->hooks;
+    if (h->npu_finished)
+        h->npu_finished(h->ctx, w, &st);
 }

@@ -496,16 +496,18 @@ static int load_one(sim *s, workload *w)
     return 0;
 }
 
-int workload_load_all(sim *s)
+int workload_load_all(wl_run *r)
 {
-    s->wl = calloc(s->n_npus, sizeof *s->wl);
-    if (!s->wl) {
+    sim *s = r->s;
+    r->wl = calloc(s->n_npus, sizeof *r->wl);
+    if (!r->wl) {
         sim_fail(s, "out of memory");
         return -1;
     }
     size_t len = strlen(s->opt->workload) + 32;
     for (uint32_t i = 0; i < s->n_npus; i++) {
-        workload *w = &s->wl[i];
+        workload *w = &r->wl[i];
+        w->run = r;
         w->npu = i;
         w->path = malloc(len);
         if (!w->path) {
@@ -522,12 +524,12 @@ int workload_load_all(sim *s)
     return 0;
 }
 
-void workload_free_all(sim *s)
+void workload_free_all(wl_run *r)
 {
-    if (!s->wl)
+    if (!r->wl)
         return;
-    for (uint32_t i = 0; i < s->n_npus; i++) {
-        workload *w = &s->wl[i];
+    for (uint32_t i = 0; i < r->s->n_npus; i++) {
+        workload *w = &r->wl[i];
         free(w->path);
         free(w->nodes);
         free(w->children);
@@ -536,8 +538,8 @@ void workload_free_all(sim *s)
         for (int k = 0; k < SLOT_COUNT; k++)
             free(w->free_nodes[k].items);
     }
-    free(s->wl);
-    s->wl = NULL;
+    free(r->wl);
+    r->wl = NULL;
 }
 
 const char *workload_node_name(const workload *w, uint32_t node)

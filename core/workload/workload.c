@@ -1,5 +1,7 @@
 /*
  * Issuing and completing workload nodes (shared/spec/simulator.md 14.2-14.7).
+ * Every request handed to the system layer carries node_done (the workload
+ * and the node index) as its completion.
  *
  * The reference walks a sorted copy of the free set and issues every node
  * whose hardware slot is free. Equivalently, and in time proportional to
@@ -13,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/outputs.h"
 #include "system/frontend.h"
 #include "system/remote_mem.h"
 #include "system/system.h"
@@ -111,7 +112,9 @@ static void finish_node(sim *s, workload *w, uint32_t i)
     trace_line(s, w, i, "callback");
     node->state = WL_DONE;
     node->end = sim_now(s);
-    outputs_node_done(s, w, i);
+    const wl_hooks *h = &w->run->hooks;
+    if (h->node_done)
+        h->node_done(h->ctx, w, i);
     if (node->slot != SLOT_NONE)
         w->slot_busy[node->slot] = false;
     w->ongoing--;
@@ -130,30 +133,20 @@ static void check_finished(sim *s, workload *w)
         return;
     w->finished = true;
     w->finish_tick = sim_now(s);
-    s->finished_npus++;
+    w->run->finished_npus++;
     workload_print_report(s, w);
 }
 
-void workload_node_done(sim *s, uint32_t npu, uint32_t node)
+/* The completion of every request a node makes: obj is the workload,
+ * data the node's index. */
+static void node_done(sim *s, void *obj, uint64_t data)
 {
-    workload *w = &s->wl[npu];
+    workload *w = obj;
     if (w->finished || s->failed)
         return;
-    finish_node(s, w, node);
+    finish_node(s, w, (uint32_t)data);
     issue_free_nodes(s, w);
     check_finished(s, w);
-}
-
-static void node_done_event(sim *s, void *obj, uint64_t data)
-{
-    workload *w = obj;
-    workload_node_done(s, w->npu, (uint32_t)data);
-}
-
-static void node_done_msg(sim *s, void *obj, uint64_t data)
-{
-    workload *w = obj;
-    workload_node_done(s, w->npu, (uint32_t)data);
 }
 
 /* ---- issuing ------------------------------------------------------------- */
@@ -198,7 +191,7 @@ static void issue_replay(sim *s, workload *w, uint32_t i)
         w->tics_cpu_ops += runtime;
     else
         w->tics_gpu_ops += runtime;
-    npu_register_event(s, w->npu, runtime, node_done_event, w, i);
+    npu_register_event(s, w->npu, runtime, node_done, w, i);
 }
 
 static void issue_roofline(sim *s, workload *w, uint32_t i)
@@ -238,7 +231,7 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
     node->mem_util = (perf / intensity) / cfg->local_mem_bw_Bps;
     node->memory_bound = perf < cfg->peak_perf_flops;
     w->tics_gpu_ops += runtime;
-    npu_register_event(s, w->npu, runtime, node_done_event, w, i);
+    npu_register_event(s, w->npu, runtime, node_done, w, i);
 }
 
 static npu_group *group_of(sim *s, workload *w, uint32_t i)
@@ -266,7 +259,7 @@ static void issue_collective(sim *s, workload *w, uint32_t i)
     if (node->comm_type == VET_BROADCAST) {
         vimana_tick runtime;
         if (replay_ticks(s, w, i, &runtime))
-            collective_start_timed(s, w->npu, i, runtime);
+            collective_start_timed(s, w->npu, i, runtime, (sim_done){node_done, w, i});
         return;
     }
     static const enum coll_kind kinds[] = {
@@ -278,13 +271,16 @@ static void issue_collective(sim *s, workload *w, uint32_t i)
         involved[d] = (node->involved >> d) & 1;
     coll_request req = {
         .npu = w->npu,
+        .trace = w->path,
         .node = i,
         .node_id = node->id,
+        .node_name = workload_node_name(w, i),
         .kind = kinds[node->comm_type],
         .size = node->comm_size,
         .priority = node->comm_priority,
         .involved = node->n_involved ? involved : NULL,
         .n_involved = node->n_involved,
+        .done = {node_done, w, i},
     };
     if (node->pg != WL_NO_GROUP && !(req.group = group_of(s, w, i)))
         return;
@@ -294,7 +290,7 @@ static void issue_collective(sim *s, workload *w, uint32_t i)
 static void issue_comm(sim *s, workload *w, uint32_t i)
 {
     const wl_node *node = &w->nodes[i];
-    msg_cb done = {node_done_msg, w, i};
+    msg_cb done = {node_done, w, i};
     switch (node->type) {
     case VET_COMM_COLL_NODE:
         issue_collective(s, w, i);
@@ -377,7 +373,9 @@ static void issue(sim *s, workload *w, uint32_t i)
     switch (node->type) {
     case VET_MEM_LOAD_NODE:
     case VET_MEM_STORE_NODE:
-        remote_mem_issue(s, w->npu, node->tensor_size, i);
+        remote_mem_issue(s, &(mem_access){.npu = w->npu, .bytes = node->tensor_size, .trace = w->path,
+                                          .node_id = node->id, .node_name = workload_node_name(w, i),
+                                          .done = {node_done, w, i}});
         break;
     case VET_COMP_NODE:
         if (s->cfg.roofline_enabled && !node->is_cpu)
@@ -452,12 +450,13 @@ static void warn_invalid_nodes(sim *s, const workload *w)
                                 : (count == 1 ? "runs as a zero-time node" : "run as zero-time nodes"));
 }
 
-void workload_fire_all(sim *s)
+void workload_fire_all(wl_run *r)
 {
+    sim *s = r->s;
     for (uint32_t npu = 0; npu < s->n_npus; npu++)
-        warn_invalid_nodes(s, &s->wl[npu]);
+        warn_invalid_nodes(s, &r->wl[npu]);
     for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
-        workload *w = &s->wl[npu];
+        workload *w = &r->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)
             if (w->nodes[i].parents_left == 0)
                 make_free(s, w, i);
@@ -466,11 +465,12 @@ void workload_fire_all(sim *s)
     }
 }
 
-uint32_t workload_report_unfinished(sim *s)
+uint32_t workload_report_unfinished(wl_run *r)
 {
+    sim *s = r->s;
     uint32_t count = 0;
     for (uint32_t npu = 0; npu < s->n_npus; npu++) {
-        workload *w = &s->wl[npu];
+        workload *w = &r->wl[npu];
         if (w->finished)
             continue;
         if (count++ >= 16)

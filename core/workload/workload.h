@@ -2,14 +2,20 @@
  * workload.h - the workload layer: one Chakra ET per NPU, walked in
  * dependency order with per-NPU hardware slots (shared/spec/simulator.md
  * section 14), and the per-NPU finish report (section 4.1).
+ *
+ * The layer sits on the system layer: it hands every collective, message
+ * and remote-memory access down with a completion (sim_done) that brings
+ * the node back here. Its state is a wl_run, which the driver creates and
+ * watches through wl_hooks; the layer never calls the driver.
  */
 #ifndef VIMANA_WORKLOAD_WORKLOAD_H
 #define VIMANA_WORKLOAD_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "sim/sim.h"
+#include "system/context.h"
 
 /* Hardware slots: at most one node in flight per slot. */
 enum wl_slot { SLOT_CPU, SLOT_GPU, SLOT_COMM, SLOT_NONE, SLOT_COUNT };
@@ -54,7 +60,10 @@ typedef struct wl_heap {
     uint32_t len, cap;
 } wl_heap;
 
+struct wl_run;
+
 typedef struct workload {
+    struct wl_run *run;         /* back-pointer: a workload is its nodes' completion argument */
     uint32_t npu;
     char *path;
     wl_node *nodes;
@@ -73,16 +82,33 @@ typedef struct workload {
     vimana_tick finish_tick;
 } workload;
 
-/* Loads <prefix>.<npu>.et for every NPU. Returns 0, or -1 after sim_fail(). */
-int workload_load_all(sim *s);
-void workload_free_all(sim *s);
+struct npu_stats;
+
+/* What the driver watches (the timeline and the report); NULL = nothing. */
+typedef struct wl_hooks {
+    void (*node_done)(void *ctx, const workload *w, uint32_t node);  /* after the node's end is stamped */
+    void (*npu_finished)(void *ctx, const workload *w, const struct npu_stats *st);  /* after its report */
+    void *ctx;
+} wl_hooks;
+
+/* The workload of one run: every NPU's trace and progress. */
+typedef struct wl_run {
+    sim *s;
+    workload *wl;               /* [s->n_npus] */
+    uint32_t finished_npus;
+    FILE *out;                  /* the finish report (stdout) */
+    wl_hooks hooks;
+} wl_run;
+
+/* Loads <prefix>.<npu>.et for every NPU of r->s. Returns 0, or -1 after
+ * sim_fail(). */
+int workload_load_all(wl_run *r);
+void workload_free_all(wl_run *r);
 /* Issues every NPU's dependency-free nodes at t = 0, in NPU order. */
-void workload_fire_all(sim *s);
-/* A node finished (collective, compute, message, memory). */
-void workload_node_done(sim *s, uint32_t npu, uint32_t node);
+void workload_fire_all(wl_run *r);
 const char *workload_node_name(const workload *w, uint32_t node);
 /* After the run: reports NPUs that never finished. Returns their count. */
-uint32_t workload_report_unfinished(sim *s);
+uint32_t workload_report_unfinished(wl_run *r);
 
 /* report.c: the per-NPU figures behind the finish report. */
 typedef struct npu_stats {

@@ -11,7 +11,6 @@
 
 #include "system/msg_match.h"
 #include "vimana/event_queue.h"
-#include "workload/workload.h"
 
 #define FAKE_DELAY 100
 
@@ -68,7 +67,6 @@ void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char 
     s->opt = &h->opt;
     s->be = &fake;
     s->be_ctx = h->net;
-    s->out = fopen("/dev/null", "w");
     s->log = stderr;
     s->n_dims = n_dims;
     s->n_npus = 1;
@@ -102,29 +100,37 @@ void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char 
         }
     }
     assert_int_equal(system_init(s), 0);
-    /* one running collective node per NPU */
-    s->wl = calloc(s->n_npus, sizeof *s->wl);
-    for (uint32_t i = 0; i < s->n_npus; i++) {
-        workload *w = &s->wl[i];
-        w->npu = i;
-        w->path = strdup("test.et");
-        w->names = strdup("coll");
-        w->nodes = calloc(nodes, sizeof *w->nodes);
-        w->n_nodes = nodes;
-        for (uint32_t k = 0; k < nodes; k++)
-            w->nodes[k].id = k;
-    }
+    h->nodes = nodes;
+    h->pending = calloc(s->n_npus, sizeof *h->pending);
+    h->finish_tick = calloc(s->n_npus, sizeof *h->finish_tick);
+    h->done_count = calloc((size_t)s->n_npus * nodes, sizeof *h->done_count);
+    h->done_at = calloc((size_t)s->n_npus * nodes, sizeof *h->done_at);
+}
+
+static void record_done(sim *s, void *obj, uint64_t which)
+{
+    harness *h = obj;
+    assert_true(which < (uint64_t)s->n_npus * h->nodes);
+    assert_int_equal(h->done_count[which], 0);
+    h->done_count[which]++;
+    h->done_at[which] = sim_now(s);
+    uint32_t npu = (uint32_t)(which / h->nodes);
+    h->pending[npu]--;
+    h->finish_tick[npu] = sim_now(s);
+}
+
+sim_done harness_done(harness *h, uint32_t npu, uint32_t node)
+{
+    assert_true(npu < h->s.n_npus && node < h->nodes);
+    h->pending[npu]++;
+    return (sim_done){record_done, h, (uint64_t)npu * h->nodes + node};
 }
 
 static void start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes, npu_group *group)
 {
-    workload *w = &h->s.wl[npu];
-    w->finished = false;
-    w->ongoing++;
-    w->nodes[node].state = WL_RUNNING;
-    w->nodes[node].slot = SLOT_NONE;
-    coll_request req = {.npu = npu, .node = node, .node_id = node, .kind = kind, .size = bytes, .group = group,
-                        .priority = h->priority};
+    coll_request req = {.npu = npu, .trace = "test.et", .node = node, .node_id = node, .node_name = "coll",
+                        .kind = kind, .size = bytes, .group = group, .priority = h->priority,
+                        .done = harness_done(h, npu, node)};
     assert_int_equal(collective_start(&h->s, &req), 0);
 }
 
@@ -153,7 +159,7 @@ void harness_run(harness *h)
     sim *s = &h->s;
     harness_run_events(h);
     for (uint32_t i = 0; i < s->n_npus; i++)
-        assert_true(s->wl[i].finished);
+        assert_int_equal(h->pending[i], 0);
 }
 
 void harness_run_collective(harness *h, enum coll_kind kind, uint64_t bytes)
@@ -175,18 +181,12 @@ uint32_t harness_sent_by(const harness *h, uint32_t npu, sent_msg *out, uint32_t
 void harness_fini(harness *h)
 {
     sim *s = &h->s;
-    for (uint32_t i = 0; i < s->n_npus; i++) {
-        free(s->wl[i].path);
-        free(s->wl[i].names);
-        free(s->wl[i].nodes);
-        for (int k = 0; k < SLOT_COUNT; k++)
-            free(s->wl[i].free_nodes[k].items);
-    }
-    free(s->wl);
-    s->wl = NULL;
+    free(h->pending);
+    free(h->finish_tick);
+    free(h->done_count);
+    free(h->done_at);
     system_fini(s);
     sys_config_free(&s->cfg);
-    fclose(s->out);
     vimana_evq_free(h->net->q);
     free(h->net);
     free(h->sent);

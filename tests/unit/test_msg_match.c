@@ -81,6 +81,44 @@ static int teardown(void **state)
 #define SEND_CB(f, n) ((msg_cb){note, (f), (n)})
 #define RECV_CB(f, n) ((msg_cb){note, (f), 100 + (n)})
 
+/* The message-counter hook (--progress): runs when the count of messages
+ * sent reaches the threshold, and the hook sets the next one. */
+typedef struct counter_hook {
+    sim *s;
+    uint64_t seen[4];
+    uint32_t n;
+} counter_hook;
+
+static void at_count(void *ctx)
+{
+    counter_hook *c = ctx;
+    assert_true(c->n < 4);
+    c->seen[c->n++] = c->s->messages;
+    c->s->hooks.messages_at = c->s->messages + 3;
+}
+
+static void test_message_counter_hook(void **state)
+{
+    fixture *f = *state;
+    counter_hook c = {.s = &f->s};
+    f->s.hooks.messages_reached = at_count;
+    f->s.hooks.messages_ctx = &c;
+    f->s.hooks.messages_at = 2;
+    for (uint32_t i = 0; i < 7; i++)
+        msg_send(&f->s, 0, 1, 64, i, SEND_CB(f, 1), NULL);
+    assert_int_equal(f->s.messages, 7);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.seen[0], 2);
+    assert_int_equal(c.seen[1], 5);
+    /* a receive is not a message sent */
+    msg_recv(&f->s, 0, 1, 64, 99, RECV_CB(f, 1), NULL);
+    msg_recv(&f->s, 0, 1, 64, 98, RECV_CB(f, 1), NULL);
+    assert_int_equal(c.n, 2);
+    msg_send(&f->s, 0, 1, 64, 9, SEND_CB(f, 1), NULL);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.seen[2], 8);
+}
+
 static void test_receive_posted_first(void **state)
 {
     fixture *f = *state;
@@ -189,6 +227,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_receive_posted_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_message_counter_hook, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive_posted_after_arrival, setup, teardown),
         cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),

@@ -1,5 +1,7 @@
 /* Queue allocation, priority insertion and the running cap
- * (shared/spec/simulator.md sections 13.2 and 13.5). */
+ * (shared/spec/simulator.md sections 13.2 and 13.5), and how the system
+ * layer reports back: every request's completion runs once, the phase hooks
+ * run in pairs, and error messages name the node the request names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +9,7 @@
 #include <cmocka.h>
 
 #include "sim_harness.h"
+#include "system/remote_mem.h"
 
 #define TAG0 500000000u
 
@@ -158,6 +161,146 @@ static void test_queue_allocators(void **state)
     harness_fini(&h);
 }
 
+/* ---- completions and hooks ----------------------------------------------- */
+
+typedef struct phase_log {
+    harness *h;
+    uint32_t started, done;
+    vimana_tick last_done[4];   /* per NPU */
+} phase_log;
+
+static void on_phase_started(void *ctx, stream *st)
+{
+    phase_log *l = ctx;
+    (void)st;
+    l->started++;
+}
+
+static void on_phase_done(void *ctx, stream *st)
+{
+    phase_log *l = ctx;
+    l->done++;
+    l->last_done[st->npu] = sim_now(&l->h->s);
+}
+
+/* A collective completes through its request's callback, once, when its
+ * last chunk leaves its last phase; the phase hooks see every phase. */
+static void test_collective_completion_and_phase_hooks(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {4};
+    const char *impl[] = {"ring"};
+    harness_init(&h, dims, 1, impl, 1, 4, 3);
+    phase_log l = {.h = &h};
+    h.s.hooks = (sim_hooks){.phase_started = on_phase_started, .phase_done = on_phase_done, .phase_ctx = &l};
+    for (uint32_t npu = 0; npu < 4; npu++)
+        harness_start(&h, npu, 2, COLL_ALL_REDUCE, 4096);
+    harness_run(&h);
+    /* 4 chunks of one phase (one dimension) on each of 4 NPUs */
+    assert_int_equal(l.started, 16);
+    assert_int_equal(l.done, 16);
+    for (uint32_t npu = 0; npu < 4; npu++) {
+        assert_int_equal(h.done_count[npu * 3 + 2], 1);
+        assert_int_equal(h.done_count[npu * 3 + 0], 0);
+        assert_true(h.done_at[npu * 3 + 2] > 0);
+        assert_int_equal(h.done_at[npu * 3 + 2], l.last_done[npu]);
+    }
+    harness_fini(&h);
+}
+
+/* BROADCAST only takes time: its completion runs `delay` ticks later. */
+static void test_timed_collective_completion(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {4};
+    const char *impl[] = {"ring"};
+    harness_init(&h, dims, 1, impl, 1, 1, 2);
+    assert_int_equal(collective_start_timed(&h.s, 3, 1, 1234, harness_done(&h, 3, 1)), 0);
+    assert_int_equal(collective_start_timed(&h.s, 0, 0, 7, harness_done(&h, 0, 0)), 0);
+    harness_run(&h);
+    assert_int_equal(h.done_count[3 * 2 + 1], 1);
+    assert_int_equal(h.done_at[3 * 2 + 1], 1234);
+    assert_int_equal(h.done_at[0], 7);
+    assert_int_equal(h.n_sent, 0);
+    harness_fini(&h);
+}
+
+static void use_memory(harness *h, enum memory_type type)
+{
+    remote_mem_fini(&h->s);
+    h->s.mem = (mem_config){.path = "mem.json", .type = type, .num_npus_per_node = 2, .latency_ns = 100,
+                            .bytes_per_ns = 10};
+    assert_int_equal(remote_mem_init(&h->s), 0);
+}
+
+static void access_memory(harness *h, uint32_t npu, uint32_t node)
+{
+    mem_access a = {.npu = npu, .bytes = 1000, .trace = "test.et", .node_id = node, .node_name = "load",
+                    .done = harness_done(h, npu, node)};
+    remote_mem_issue(&h->s, &a);
+}
+
+/* A remote-memory access completes through its callback after latency +
+ * bytes / bandwidth (100 + 1000 / 10); a pool serves one at a time. */
+static void test_remote_memory_completion(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {4};
+    const char *impl[] = {"ring"};
+    harness_init(&h, dims, 1, impl, 1, 1, 2);
+    use_memory(&h, MEM_PER_NPU);
+    access_memory(&h, 0, 0);
+    access_memory(&h, 0, 1);
+    access_memory(&h, 3, 1);
+    harness_run(&h);
+    assert_int_equal(h.done_at[0], 200);
+    assert_int_equal(h.done_at[1], 200);
+    assert_int_equal(h.done_at[3 * 2 + 1], 200);
+    harness_fini(&h);
+
+    harness_init(&h, dims, 1, impl, 1, 1, 2);
+    use_memory(&h, MEM_POOL);
+    access_memory(&h, 0, 0);
+    access_memory(&h, 1, 0);
+    access_memory(&h, 2, 1);
+    harness_run(&h);
+    assert_int_equal(h.done_at[0], 200);
+    assert_int_equal(h.done_at[1 * 2 + 0], 400);
+    assert_int_equal(h.done_at[2 * 2 + 1], 600);
+    assert_int_equal(h.done_count[2 * 2 + 0], 0);
+    harness_fini(&h);
+}
+
+/* A refused request fails the run with a message naming the node the
+ * request names, and never completes. */
+static void test_errors_name_the_requesting_node(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {3};
+    const char *impl[] = {"halvingDoubling"};
+    harness_init(&h, dims, 1, impl, 1, 1, 1);
+    coll_request req = {.npu = 1, .trace = "dir/trace.1.et", .node = 0, .node_id = 42, .node_name = "grad_sync",
+                        .kind = COLL_ALL_REDUCE, .size = 4096, .done = harness_done(&h, 1, 0)};
+    assert_int_equal(collective_start(&h.s, &req), -1);
+    assert_string_equal(h.s.error, "dir/trace.1.et: node 42 (grad_sync): halvingDoubling needs a power-of-two "
+                                   "number of NPUs per dimension, not 3");
+    assert_int_equal(h.done_count[1], 0);
+    h.s.failed = false;
+    h.s.error[0] = '\0';
+    mem_access a = {.npu = 2, .bytes = 8, .trace = "dir/trace.2.et", .node_id = 7, .node_name = "load",
+                    .done = harness_done(&h, 2, 0)};
+    use_memory(&h, MEM_NO_EXPANSION);
+    remote_mem_issue(&h.s, &a);
+    assert_string_equal(h.s.error, "mem.json: Remote memory access is not supported in NO_MEMORY_EXPANSION (node 7 "
+                                   "of dir/trace.2.et)");
+    assert_int_equal(h.done_count[2], 0);
+    harness_fini(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +309,10 @@ int main(void)
         cmocka_unit_test(test_explicit_priority),
         cmocka_unit_test(test_running_cap),
         cmocka_unit_test(test_queue_allocators),
+        cmocka_unit_test(test_collective_completion_and_phase_hooks),
+        cmocka_unit_test(test_timed_collective_completion),
+        cmocka_unit_test(test_remote_memory_completion),
+        cmocka_unit_test(test_errors_name_the_requesting_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,6 @@
 
 #include "sim_harness.h"
 #include "system/shared_bus.h"
-#include "workload/workload.h"
 
 #define MAX_DONE 16
 
@@ -240,7 +239,7 @@ static void test_ring_all_reduce(void **state)
     static const vimana_tick want[] = {52, 341, 630, 867, 1019, 1223};
     for (uint32_t npu = 0; npu < 4; npu++) {
         check_send_times(&h, npu, want, 6);
-        assert_int_equal(h.s.wl[npu].finish_tick, 1427);
+        assert_int_equal(h.finish_tick[npu], 1427);
     }
     harness_fini(&h);
 }
@@ -277,10 +276,10 @@ static void test_double_binary_tree(void **state)
     check_send_times(&h, 2, leaf, 1);
     check_send_times(&h, 1, mid, 3);
     check_send_times(&h, 3, root, 1);
-    assert_int_equal(h.s.wl[0].finish_tick, 1849);
-    assert_int_equal(h.s.wl[1].finish_tick, 1621);
-    assert_int_equal(h.s.wl[2].finish_tick, 1849);
-    assert_int_equal(h.s.wl[3].finish_tick, 1157);
+    assert_int_equal(h.finish_tick[0], 1849);
+    assert_int_equal(h.finish_tick[1], 1621);
+    assert_int_equal(h.finish_tick[2], 1849);
+    assert_int_equal(h.finish_tick[3], 1157);
     harness_fini(&h);
 }
 
@@ -305,7 +304,7 @@ static void test_group_ring_keeps_fixed_delay(void **state)
     static const vimana_tick want[] = {10, 132};
     for (uint32_t npu = 0; npu < 4; npu++) {
         check_send_times(&h, npu, want, 2);
-        assert_int_equal(h.s.wl[npu].finish_tick, 242);
+        assert_int_equal(h.finish_tick[npu], 242);
     }
     harness_fini(&h);
 }

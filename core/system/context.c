@@ -1,4 +1,4 @@
-#include "sim/sim.h"
+#include "system/context.h"
 
 #include <math.h>
 #include <stdarg.h>

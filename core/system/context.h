@@ -1,10 +1,16 @@
 /*
- * sim.h - the simulation context: configuration, the loaded network
- * backend, and the per-NPU system and workload state. Every core module
- * takes it explicitly; there is no global state.
+ * context.h - the simulation context of the system layer: configuration,
+ * the loaded network backend, the system layer's per-NPU state and pools,
+ * the clock and the first error of the run. Every core module takes it
+ * explicitly; there is no global state.
+ *
+ * The context names no type of the layers above it. The workload keeps its
+ * own state (workload/workload.h: wl_run) and hears of finished requests
+ * through the completion each request carries (sim_done); the driver
+ * (core/sim) watches the run through the hooks it installs here.
  */
-#ifndef VIMANA_SIM_SIM_H
-#define VIMANA_SIM_SIM_H
+#ifndef VIMANA_SYSTEM_CONTEXT_H
+#define VIMANA_SYSTEM_CONTEXT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,41 +18,55 @@
 
 #include "config/comm_group_config.h"
 #include "config/memory_config.h"
+#include "config/run_options.h"
 #include "config/system_config.h"
 #include "util/slab.h"
 #include "vimana/network_api.h"
 
 #define SIM_MAX_DIMS 16
 
-typedef struct sim_options {
-    const char *workload;        /* ET prefix */
-    const char *system;
-    const char *network;
-    const char *memory;
-    const char *comm_group;      /* NULL when none */
-    const char *backend;         /* name or path */
-    const char *backend_options;
-    uint32_t queues_per_dim;
-    double injection_scale;
-    double compute_scale;        /* multiplies compute durations (1 = as in the trace) */
-    double comm_scale;           /* multiplies message and collective sizes (1 = as in the trace) */
-    bool rendezvous;
-    bool drop_missing_deps;      /* ignore dependencies on absent node ids */
-    const char *timeline;        /* Chrome trace output, or NULL */
-    const char *report;          /* JSON/CSV report output, or NULL */
-    bool progress;
-    bool run_stats;              /* print message and event counts and the run's speed */
-    const char *logging_folder;  /* --logging-folder: log.log and err.log there, or NULL */
-} sim_options;
-
 struct npu_sys;
-struct workload;
 struct msg_table;
 struct remote_mem;
 struct npu_event_pool;
 struct custom_cache;
 struct shared_bus;
-struct outputs;
+struct stream;
+struct sim;
+
+/* Every callback of the system layer has this shape: NPU events, message
+ * arrivals and the completion of a request. */
+typedef void (*sim_event_fn)(struct sim *s, void *obj, uint64_t data);
+
+/* A completion: the layer above hands one down with each request (a
+ * collective, a message, a remote-memory access) and the system layer calls
+ * fn(s, obj, data) once, when the request is done. fn NULL = nothing to do. */
+typedef struct sim_done {
+    sim_event_fn fn;
+    void *obj;
+    uint64_t data;
+} sim_done;
+
+/* Runs a completion (if any). */
+static inline void sim_done_run(struct sim *s, sim_done d)
+{
+    if (d.fn)
+        d.fn(s, d.obj, d.data);
+}
+
+/* What the driver watches while the system layer runs (the timeline and
+ * --progress). A hook left NULL costs one test where it would be called. */
+typedef struct sim_hooks {
+    void (*phase_started)(void *ctx, struct stream *st);  /* a chunk starts a phase */
+    void (*phase_done)(void *ctx, struct stream *st);     /* ... and ends it */
+    void *phase_ctx;
+    /* Runs when s->messages reaches messages_at; the hook moves messages_at
+     * on. The message path pays one comparison; 0 (the counter is bumped
+     * before it is compared) or UINT64_MAX: never. */
+    void (*messages_reached)(void *ctx);
+    void *messages_ctx;
+    uint64_t messages_at;
+} sim_hooks;
 
 typedef struct sim {
     const sim_options *opt;
@@ -62,27 +82,22 @@ typedef struct sim {
     uint32_t dim_size[SIM_MAX_DIMS];
 
     struct npu_sys *sys;         /* [n_npus] */
-    struct workload *wl;         /* [n_npus] */
     struct msg_table *msgs;
     struct remote_mem *rmem;
     struct npu_event_pool *npu_events;
     struct custom_cache *custom;
     struct shared_bus *bus;      /* NULL unless model-shared-bus */
-    struct outputs *outputs;     /* NULL unless --timeline or --report */
     uint64_t stream_epoch;
 
     slab streams, datasets, bundles, rdv;
-    uint32_t finished_npus;
+    sim_hooks hooks;
     vimana_tick now;             /* refreshed wherever the backend calls in */
     uint64_t events;             /* system-layer events run */
     uint64_t messages;           /* messages sent through the backend */
-    uint64_t progress_at;        /* messages count of the next --progress check */
-    double progress_t0, progress_last;   /* wall seconds: start, last line */
 
     bool failed;
     bool backend_said_error;     /* the backend logged an error line itself */
     char error[1024];
-    FILE *out;                   /* report lines */
     FILE *log;                   /* warnings and errors */
     FILE *err_log;               /* err.log of --logging-folder, or NULL */
 } sim;
@@ -128,5 +143,18 @@ vimana_tick sim_compute_ticks(sim *s, vimana_tick ticks, const char *trace, uint
 /* Schedules a host function on the backend's event loop. The function
  * must start with sim_enter(s): it is an entry from the backend. */
 void sim_schedule(sim *s, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
+
+/* The phase hooks, for the system layer's call sites. */
+static inline void sim_phase_started(sim *s, struct stream *st)
+{
+    if (s->hooks.phase_started)
+        s->hooks.phase_started(s->hooks.phase_ctx, st);
+}
+
+static inline void sim_phase_done(sim *s, struct stream *st)
+{
+    if (s->hooks.phase_done)
+        s->hooks.phase_done(s->hooks.phase_ctx, st);
+}
 
 #endif
