@@ -108,6 +108,25 @@ tests_backends_bad_in_send_la_LIBADD = $(MISBEHAVE_LIBADD)
 TESTS += tests/e2e/sim_backend_contract.sh
 EXTRA_DIST += tests/e2e/sim_backend_contract.sh
 
+# `vimana backend-check`: passes on every shipped backend, and names the
+# broken rule of each misbehaving module (three more of them here: never
+# delivers, delivers for ever, stop() that finishes the tick first).
+check_LTLIBRARIES += tests/backends/bad_never.la tests/backends/bad_storm.la tests/backends/bad_late_stop.la
+tests_backends_bad_never_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_never_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=NEVER -DBACKEND_NAME='"bad_never"'
+tests_backends_bad_never_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_never_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_storm_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_storm_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=STORM -DBACKEND_NAME='"bad_storm"'
+tests_backends_bad_storm_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_storm_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_late_stop_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_late_stop_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=LATE_STOP -DBACKEND_NAME='"bad_late_stop"'
+tests_backends_bad_late_stop_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_late_stop_la_LIBADD = $(MISBEHAVE_LIBADD)
+TESTS += tests/e2e/backend_check.sh
+EXTRA_DIST += tests/e2e/backend_check.sh
+
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
 TESTS += tests/e2e/sim_traps.sh
 EXTRA_DIST += tests/e2e/sim_traps.sh

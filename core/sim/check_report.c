@@ -65,7 +65,8 @@ void check_close(check_report *r)
             r->failed++;
         if (r->found[id] > CHECK_MAX_LINES) {
             print_prefix(r, (enum check_id)id);
-            fprintf(r->err, "%lu more violations like these\n", r->found[id] - CHECK_MAX_LINES);
+            unsigned long more = r->found[id] - CHECK_MAX_LINES;
+            fprintf(r->err, "%lu more violation%s like these\n", more, more == 1 ? "" : "s");
         }
     }
     memset(r->used, 0, sizeof r->used);

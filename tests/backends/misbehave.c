@@ -6,6 +6,12 @@
  *   UNKNOWN    delivers a token the host never issued
  *   BACKWARDS  lets now() fall back to 0 after the first delivery
  *   IN_SEND    delivers from inside sim_send
+ *   NEVER      accepts every message and never delivers it
+ *   STORM      delivers every message again and again, for ever: run()
+ *              would not return (it has no stop())
+ *   LATE_STOP  has stop(), but finishes the tick in progress first
+ * Invalid messages (an unknown NPU, src == dst, size 0) are refused, as
+ * the contract asks, so that each module breaks one rule only.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -17,11 +23,15 @@
 #define UNKNOWN 2
 #define BACKWARDS 3
 #define IN_SEND 4
+#define NEVER 5
+#define STORM 6
+#define LATE_STOP 7
 
 typedef struct bad_net {
     vimana_host host;
     vimana_evq *q;
     bool clock_reset;   /* BACKWARDS: now() returns 0 from the first delivery on */
+    bool stopped;       /* LATE_STOP: stop() was called */
 } bad_net;
 
 static int b_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
@@ -56,6 +66,7 @@ static uint32_t b_dim_size(void *ctx, uint32_t d)
     return d == 0 ? 2 : 0;
 }
 
+#if MISBEHAVE != NEVER
 static void arrive(void *arg, uint64_t token)
 {
     bad_net *n = arg;
@@ -67,16 +78,27 @@ static void arrive(void *arg, uint64_t token)
     n->host.delivered(n->host.host, token);
 #endif
     n->clock_reset = MISBEHAVE == BACKWARDS;
+#if MISBEHAVE == STORM
+    vimana_evq_schedule(n->q, 1, arrive, n, token);
+#endif
 }
+#endif
 
 static int b_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
 {
     bad_net *n = ctx;
-    (void)src, (void)dst, (void)bytes, (void)tag;
+    (void)tag;
+    if (src > 1 || dst > 1 || src == dst || bytes == 0)
+        return VIMANA_ERR_ARGUMENT;
 #if MISBEHAVE == IN_SEND
     n->host.delivered(n->host.host, token);
 #endif
+#if MISBEHAVE == NEVER
+    (void)n, (void)token;
+    return VIMANA_OK;
+#else
     return vimana_evq_schedule(n->q, 1000, arrive, n, token);
+#endif
 }
 
 static int b_schedule(void *ctx, vimana_tick d, vimana_event_fn f, void *a, uint64_t x)
@@ -92,16 +114,30 @@ static vimana_tick b_now(void *ctx)
 
 static int b_run(void *ctx)
 {
-    vimana_evq_run(((bad_net *)ctx)->q);
+    bad_net *n = ctx;
+    /* LATE_STOP checks for stop() between ticks only, so the events queued
+     * behind the one that called it for the same tick still run. */
+    while (!n->stopped && vimana_evq_step(n->q))
+        ;
     return VIMANA_OK;
 }
+
+#if MISBEHAVE == LATE_STOP
+static void b_stop(void *ctx)
+{
+    ((bad_net *)ctx)->stopped = true;
+}
+#define STOP_FN b_stop
+#else
+#define STOP_FN NULL
+#endif
 
 static const vimana_backend descriptor = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = BACKEND_NAME,
     .description = "breaks the network API contract (test)",
     .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
-    .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run,
+    .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run, .stop = STOP_FN,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
