@@ -64,7 +64,7 @@ struct mock_host {
     void (*abandon)(mock_host *mh);
 
     vimana_tick latest_now;         /* highest now() seen */
-    bool in_send, in_run;
+    bool in_send, in_run, in_schedule;
     bool halted;                    /* the host called stop() (or gave up) */
     uint64_t after_halt;            /* events and deliveries seen since */
     uint64_t activity;              /* events and deliveries in this instance */

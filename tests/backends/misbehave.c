@@ -10,6 +10,10 @@
  *   STORM      delivers every message again and again, for ever: run()
  *              would not return (it has no stop())
  *   LATE_STOP  has stop(), but finishes the tick in progress first
+ *   INLINE_ZERO runs an event of delay 0 at once, inside schedule()
+ *   DESCRIPTOR a descriptor with no name, an unknown capability bit,
+ *              LINK_STATS without its functions, stop() in an ABI 1.0
+ *              descriptor and a reserved slot set (the network is fine)
  * Invalid messages (an unknown NPU, src == dst, size 0) are refused, as
  * the contract asks, so that each module breaks one rule only.
  */
@@ -26,6 +30,8 @@
 #define NEVER 5
 #define STORM 6
 #define LATE_STOP 7
+#define INLINE_ZERO 8
+#define DESCRIPTOR 9
 
 typedef struct bad_net {
     vimana_host host;
@@ -103,6 +109,12 @@ static int b_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
 
 static int b_schedule(void *ctx, vimana_tick d, vimana_event_fn f, void *a, uint64_t x)
 {
+#if MISBEHAVE == INLINE_ZERO
+    if (d == 0) {
+        f(a, x);
+        return VIMANA_OK;
+    }
+#endif
     return vimana_evq_schedule(((bad_net *)ctx)->q, d, f, a, x);
 }
 
@@ -122,7 +134,7 @@ static int b_run(void *ctx)
     return VIMANA_OK;
 }
 
-#if MISBEHAVE == LATE_STOP
+#if MISBEHAVE == LATE_STOP || MISBEHAVE == DESCRIPTOR
 static void b_stop(void *ctx)
 {
     ((bad_net *)ctx)->stopped = true;
@@ -132,6 +144,18 @@ static void b_stop(void *ctx)
 #define STOP_FN NULL
 #endif
 
+#if MISBEHAVE == DESCRIPTOR
+static const char reserved_marker[] = "not zero";
+static const vimana_backend descriptor = {
+    .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = 0, .struct_size = sizeof(vimana_backend),
+    .name = NULL,
+    .description = "breaks the network API contract (test)",
+    .capabilities = VIMANA_CAP_LINK_STATS | (1u << 7),
+    .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
+    .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run, .stop = STOP_FN,
+    .reserved = {[2] = (void *)reserved_marker},
+};
+#else
 static const vimana_backend descriptor = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = BACKEND_NAME,
@@ -139,6 +163,7 @@ static const vimana_backend descriptor = {
     .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
     .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run, .stop = STOP_FN,
 };
+#endif
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)

@@ -42,8 +42,20 @@ passes analytical analytical
 passes analytical congestion_unaware
 passes congestion_aware congestion_aware
 passes analytical "$VIMANA_BUILDDIR/backends/analytical/analytical.la"
-passes fixed_latency "$VIMANA_BUILDDIR/examples/backends/fixed_latency/fixed_latency.la" \
-    --network-configuration="$VIMANA_SRCDIR/examples/backends/fixed_latency/net8.conf"
+# The example backend under examples/ (the key = value fixed_latency, or the
+# YAML backend template that replaces it).
+FIXED="$VIMANA_BUILDDIR/examples/backends/fixed_latency/fixed_latency.la"
+TEMPLATE="$VIMANA_BUILDDIR/examples/backend-template/template.la"
+examples=0
+if [ -f "$VIMANA_SRCDIR/examples/backends/fixed_latency/fixed_latency.c" ]; then
+    passes fixed_latency "$FIXED" --network-configuration="$VIMANA_SRCDIR/examples/backends/fixed_latency/net8.conf"
+    examples=$((examples + 1))
+fi
+if [ -f "$VIMANA_SRCDIR/examples/backend-template/template.c" ]; then
+    passes template "$TEMPLATE"
+    examples=$((examples + 1))
+fi
+[ "$examples" -gt 0 ] || fail "no example backend under examples/ was checked"
 # A MULTI_DIM backend is also run on the built-in 2-D network; others are not.
 expect_ok check analytical
 n_analytical=$(sed -n 's/.*: \([0-9]*\) checks passed/\1/p' "$TEST_TMP/out")
@@ -52,14 +64,17 @@ n_one_network=$(sed -n 's/.*: \([0-9]*\) checks passed/\1/p' "$TEST_TMP/out")
 [ "$n_analytical" -gt "$n_one_network" ] || fail "the 2-D network adds no check ($n_analytical vs $n_one_network)"
 expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind"
 
-# The example backend reads key = value lines, not the built-in YAML: init
-# fails, with its reason (naming the temporary file).
-check "$VIMANA_BUILDDIR/examples/backends/fixed_latency/fixed_latency.la" >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
-    fail "fixed_latency passed on a YAML configuration"
-grep -qE "^$P: FAIL: init: init\(\) returned status 1 for the built-in network configuration \(YAML, a Ring of 8 NPUs; give another with --network-configuration=FILE\): $TMPDIR/vimana-backend-check\.[A-Za-z0-9]{6}:1: expected 'key = non-negative number'\$" \
-    "$TEST_TMP/err" || fail "fixed_latency on YAML: $(cat "$TEST_TMP/err")"
-summary_is "$P: fixed_latency 1.1: 1 of 3 checks failed"
-expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind after a failed init"
+# A backend that cannot read the built-in YAML: init fails, with its reason
+# (naming the temporary file).
+if [ -f "$VIMANA_SRCDIR/examples/backends/fixed_latency/fixed_latency.c" ]; then
+    check "$FIXED" >"$TEST_TMP/out" 2>"$TEST_TMP/err" && fail "fixed_latency passed on a YAML configuration"
+    grep -qE "^$P: FAIL: init: init\(\) returned status 1 for the built-in network configuration \(YAML, a Ring of 8 NPUs; give another with --network-configuration=FILE\): $TMPDIR/vimana-backend-check\.[A-Za-z0-9]{6}:1: expected 'key = non-negative number'\$" \
+        "$TEST_TMP/err" || fail "fixed_latency on YAML: $(cat "$TEST_TMP/err")"
+    summary_is "$P: fixed_latency 1.1: 1 of 3 checks failed"
+    expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind after a failed init"
+fi
+expect_error "$P: FAIL: init: init() returned status 1 for $TEST_TMP/none.yml: $TEST_TMP/none.yml: cannot open: No such file or directory" \
+    check analytical --network-configuration="$TEST_TMP/none.yml"
 
 # Wrong ABI major: refused by the loader, with its message.
 expect_error "$P: FAIL: load: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.1): major versions differ; rebuild the backend against this vimana's network_api.h" \
@@ -106,6 +121,25 @@ expect_error "$P: FAIL: stop: 3 events ran after stop() was called at tick 10 (r
     check "$B/bad_late_stop.la" --network-configuration="$RING2"
 only_check stop
 summary_is "$P: bad_late_stop 1.1: 1 of 11 checks failed"
+
+# Runs a zero-delay event at once, inside schedule().
+expect_error "$P: FAIL: schedule: event #2 (delay 0) ran inside schedule() (an event runs from run(), after the events queued before it for its tick)" \
+    check "$B/bad_inline_zero.la" --network-configuration="$RING2"
+only_check schedule
+summary_is "$P: bad_inline_zero 1.1: 1 of 10 checks failed"
+
+# A faulty descriptor: one line per fault; no name, so the summary names the file.
+check "$B/bad_descriptor.la" --network-configuration="$RING2" >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
+    fail "bad_descriptor passed"
+cat >"$TEST_TMP/want" <<EOT
+$P: FAIL: descriptor: name is NULL
+$P: FAIL: descriptor: capabilities has unknown bits 0x80
+$P: FAIL: descriptor: capabilities has VIMANA_CAP_LINK_STATS but num_links is NULL
+$P: FAIL: descriptor: stop is set in an ABI 1.0 descriptor (stop is since 1.1: declare abi_minor 1, e.g. with VIMANA_BACKEND_HEADER_INIT)
+$P: FAIL: descriptor: reserved[2] is not zero (reserved slots must stay NULL)
+EOT
+cmp -s "$TEST_TMP/want" "$TEST_TMP/err" || fail "bad_descriptor: stderr is: $(cat "$TEST_TMP/err")"
+summary_is "$P: $B/bad_descriptor.la 1.0: 1 of 10 checks failed"
 
 # The misbehaving modules ignore the configuration: on the built-in 8-NPU ring it shows.
 expect_error "$P: FAIL: topology: dim_size(0) returned 2, the configuration has 8 NPUs in that dimension" \
