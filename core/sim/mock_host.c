@@ -12,11 +12,9 @@
 
 #include "util/msg_escape.h"
 
-#define DESC_COVERS(d, field) ((d)->struct_size >= offsetof(vimana_backend, field) + sizeof((d)->field))
-
 void (*mock_backend_stop(const vimana_backend *be))(void *)
 {
-    return be->abi_minor >= 1 && DESC_COVERS(be, stop) ? be->stop : NULL;
+    return be->abi_minor >= 1 && BACKEND_DESC_COVERS(be, stop) ? be->stop : NULL;
 }
 
 const char *mock_describe(const mock_host *mh, size_t i, char *buf, size_t len)
@@ -62,7 +60,7 @@ static bool mock_accepts_activity(mock_host *mh)
         check_fail(mh->rep, CHECK_RUN, "more than %llu events and deliveries in one run() (an event storm: run() "
                    "would not return)", MOCK_ACTIVITY_LIMIT);
     }
-    if (!mh->stop)
+    if (!mh->stop && mh->abandon)
         mh->abandon(mh);
     mock_halt(mh);
     return false;

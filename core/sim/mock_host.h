@@ -26,6 +26,10 @@
 /* Events plus deliveries in one run() before it counts as a storm. */
 #define MOCK_ACTIVITY_LIMIT 1000000ull
 
+/* Whether a descriptor's struct_size covers `field` (a field past it was
+ * not filled in by the backend and must not be read). */
+#define BACKEND_DESC_COVERS(d, field) ((d)->struct_size >= offsetof(vimana_backend, field) + sizeof((d)->field))
+
 typedef struct mock_host mock_host;
 /* What the host does when one of its events runs (or, for on_delivered,
  * when a message arrives): `param` is the value given when it was set up. */

@@ -150,6 +150,7 @@ expect_error "$P: error: no backend given (usage: vimana backend-check PLUGIN [-
 check >/dev/null 2>&1
 expect_eq "$?" 2 "status without a backend"
 expect_error "$P: error: unknown option '--speed=3' (see vimana backend-check --help)" check analytical --speed=3
+expect_error "$P: error: --network-configuration needs a file (--network-configuration=FILE)" check analytical --network-configuration=
 expect_error "$P: error: more than one backend given (one PLUGIN per run)" check analytical congestion_aware
 expect_ok check --help
 grep -q "^Usage: vimana backend-check PLUGIN" "$TEST_TMP/out" || fail "backend-check --help shows no usage"
