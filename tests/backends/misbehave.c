@@ -12,8 +12,9 @@
  *   LATE_STOP  has stop(), but finishes the tick in progress first
  *   INLINE_ZERO runs an event of delay 0 at once, inside schedule()
  *   DESCRIPTOR a descriptor with no name, an unknown capability bit,
- *              LINK_STATS without its functions, stop() in an ABI 1.0
- *              descriptor and a reserved slot set (the network is fine)
+ *              stop() in an ABI 1.0 descriptor and a reserved slot set
+ *              (the network is fine; LINK_STATS against its functions is
+ *              the loader's check)
  * Invalid messages (an unknown NPU, src == dst, size 0) are refused, as
  * the contract asks, so that each module breaks one rule only.
  */
@@ -150,7 +151,7 @@ static const vimana_backend descriptor = {
     .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = 0, .struct_size = sizeof(vimana_backend),
     .name = NULL,
     .description = "breaks the network API contract (test)",
-    .capabilities = VIMANA_CAP_LINK_STATS | (1u << 7),
+    .capabilities = 1u << 7,
     .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
     .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run, .stop = STOP_FN,
     .reserved = {[2] = (void *)reserved_marker},
