@@ -185,6 +185,30 @@ static void run_checks(bcheck *bc)
     }
 }
 
+/* Loads the backend and runs every check. Returns 0 when the checks ran
+ * (whatever they found), 2 when the temporary files could not be written. */
+static int check_backend(bcheck *bc, const check_args *a, loaded_backend *lb)
+{
+    /* The name users paste from ASTRA-sim's tutorials, as --network-backend. */
+    const char *plugin = strcmp(a->plugin, "congestion_unaware") ? a->plugin : "analytical";
+    char why[1024], esc[1024];
+    check_use(&bc->rep, CHECK_LOAD);
+    if (backend_load(plugin, lb, why, sizeof why) != 0) {
+        check_fail(&bc->rep, CHECK_LOAD, "%s", msg_escape(why, esc, sizeof esc));
+        return 0;
+    }
+    bc->be = lb->desc;
+    bc->target = (check_target){.rep = &bc->rep, .be = bc->be, .options = a->options, .abandon = abandon,
+                                .user = bc};
+    if (bc->be->name && bc->be->name[0])
+        msg_escape(bc->be->name, bc->name, sizeof bc->name);
+    int rc = prepare_configs(bc, a->network);
+    if (rc == 0)
+        run_checks(bc);
+    remove_temp_configs(bc);
+    return rc == 0 ? 0 : 2;
+}
+
 int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
 {
     check_args a;
@@ -202,28 +226,9 @@ int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
     check_report_init(&bc->rep, err);
     bc->out = out;
     msg_escape(a.plugin, bc->name, sizeof bc->name);
-    /* The name users paste from ASTRA-sim's tutorials, as --network-backend. */
-    const char *plugin = strcmp(a.plugin, "congestion_unaware") ? a.plugin : "analytical";
     loaded_backend lb;
-    char why[1024];
-    check_use(&bc->rep, CHECK_LOAD);
-    int status = 1;
-    if (backend_load(plugin, &lb, why, sizeof why) != 0) {
-        char esc[1024];
-        check_fail(&bc->rep, CHECK_LOAD, "%s", msg_escape(why, esc, sizeof esc));
-    } else {
-        bc->be = lb.desc;
-        bc->target = (check_target){.rep = &bc->rep, .be = bc->be, .options = a.options, .abandon = abandon,
-                                    .user = bc};
-        if (bc->be->name && bc->be->name[0])
-            msg_escape(bc->be->name, bc->name, sizeof bc->name);
-        if (prepare_configs(bc, a.network) == 0)
-            run_checks(bc);
-        else
-            status = 2;
-        remove_temp_configs(bc);
-    }
-    if (status != 2) {
+    int status = check_backend(bc, &a, &lb);
+    if (status == 0) {
         summary(bc);
         status = bc->rep.failed ? 1 : 0;
     }
