@@ -46,5 +46,9 @@ libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 libvimana_core_la_LIBADD = libvimana_et.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
 
 bin_PROGRAMS += vimana
-vimana_SOURCES = core/sim/main.c
+vimana_SOURCES = core/sim/main.c \
+	core/sim/backend_check.c core/sim/backend_check.h \
+	core/sim/check_scenarios.c core/sim/check_scenarios.h \
+	core/sim/mock_host.c core/sim/mock_host.h \
+	core/sim/check_report.c core/sim/check_report.h
 vimana_LDADD = libvimana_core.la

@@ -108,6 +108,35 @@ tests_backends_bad_in_send_la_LIBADD = $(MISBEHAVE_LIBADD)
 TESTS += tests/e2e/sim_backend_contract.sh
 EXTRA_DIST += tests/e2e/sim_backend_contract.sh
 
+# `vimana backend-check`: passes on every shipped backend, and names the
+# broken rule of each misbehaving module (five more of them here: never
+# delivers, delivers for ever, stop() that finishes the tick first, runs
+# zero-delay events inside schedule(), a faulty descriptor).
+check_LTLIBRARIES += tests/backends/bad_never.la tests/backends/bad_storm.la tests/backends/bad_late_stop.la \
+	tests/backends/bad_inline_zero.la tests/backends/bad_descriptor.la
+tests_backends_bad_never_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_never_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=NEVER -DBACKEND_NAME='"bad_never"'
+tests_backends_bad_never_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_never_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_storm_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_storm_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=STORM -DBACKEND_NAME='"bad_storm"'
+tests_backends_bad_storm_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_storm_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_late_stop_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_late_stop_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=LATE_STOP -DBACKEND_NAME='"bad_late_stop"'
+tests_backends_bad_late_stop_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_late_stop_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_inline_zero_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_inline_zero_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=INLINE_ZERO -DBACKEND_NAME='"bad_inline_zero"'
+tests_backends_bad_inline_zero_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_inline_zero_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_descriptor_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=DESCRIPTOR -DBACKEND_NAME='"bad_descriptor"'
+tests_backends_bad_descriptor_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_descriptor_la_LIBADD = $(MISBEHAVE_LIBADD)
+TESTS += tests/e2e/backend_check.sh
+EXTRA_DIST += tests/e2e/backend_check.sh
+
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
 TESTS += tests/e2e/sim_traps.sh
 EXTRA_DIST += tests/e2e/sim_traps.sh

@@ -1,13 +1,18 @@
 /* vimana: simulate a distributed training step from Chakra ETs. */
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
+#include "sim/backend_check.h"
 #include "sim/options.h"
 #include "sim/run.h"
 #include "vimana/network_api.h"
 
 int main(int argc, char **argv)
 {
+    /* A subcommand, not an option: the conformance run of a backend. */
+    if (argc >= 2 && strcmp(argv[1], "backend-check") == 0)
+        return backend_check_main(argc - 1, argv + 1, stdout, stderr);
     sim_options opt;
     char err[512];
     switch (sim_options_parse(argc, argv, &opt, err, sizeof err)) {

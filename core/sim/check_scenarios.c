@@ -1,0 +1,441 @@
+/* The checks of `vimana backend-check` (see check_scenarios.h). */
+#include "sim/check_scenarios.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mock_host.h"
+#include "sim/sim.h"
+
+#define KNOWN_CAPABILITIES (VIMANA_CAP_MULTI_DIM | VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS)
+/* NPUs a scenario talks to: all of them up to this many, else a spread. */
+#define SAMPLE_NPUS 16u
+/* More links than any network the check builds could have: a bigger
+ * num_links() is an error, not a loop of billions of link_stats() calls. */
+#define MAX_LINKS (1u << 24)
+/* Messages before run() that ask for a reply when they arrive. */
+#define REPLYING_MESSAGES 4u
+#define REPLY_BYTES 64u
+
+/* What the scenario callbacks need: mock_host.user points here. */
+typedef struct scenario {
+    check_target *t;
+    uint32_t npus;
+    bool stop_sent;
+} scenario;
+
+static const uint64_t message_sizes[] = {1, 3, 4096, 1u << 20, 1u << 30};
+#define N_SIZES (sizeof message_sizes / sizeof message_sizes[0])
+
+/* run() storms and cannot be stopped: the command gives its verdict. */
+static void abandon_run(mock_host *mh)
+{
+    check_target *t = ((scenario *)mh->user)->t;
+    t->abandon(t->user);
+}
+
+/* ---- descriptor ---------------------------------------------------------- */
+
+static void check_text_field(check_target *t, const char *field, const char *value)
+{
+    if (!value)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "%s is NULL", field);
+    else if (!value[0])
+        check_fail(t->rep, CHECK_DESCRIPTOR, "%s is empty", field);
+}
+
+static bool has_link_functions(const vimana_backend *d, bool *num_links, bool *link_stats)
+{
+    *num_links = BACKEND_DESC_COVERS(d, num_links) && d->num_links;
+    *link_stats = BACKEND_DESC_COVERS(d, link_stats) && d->link_stats;
+    return *num_links && *link_stats;
+}
+
+static void check_capabilities(check_target *t, const vimana_backend *d)
+{
+    uint64_t caps = d->capabilities;
+    if (caps & ~(uint64_t)KNOWN_CAPABILITIES)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "capabilities has unknown bits 0x%" PRIx64,
+                   caps & ~(uint64_t)KNOWN_CAPABILITIES);
+    bool nl, ls;
+    has_link_functions(d, &nl, &ls);
+    if ((caps & VIMANA_CAP_LINK_STATS) && !(nl && ls))
+        check_fail(t->rep, CHECK_DESCRIPTOR, "capabilities has VIMANA_CAP_LINK_STATS but %s is NULL",
+                   !nl ? "num_links" : "link_stats");
+    else if (nl != ls)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "%s is set but %s is NULL (they come as a pair)",
+                   nl ? "num_links" : "link_stats", nl ? "link_stats" : "num_links");
+    else if (nl && !(caps & VIMANA_CAP_LINK_STATS))
+        check_fail(t->rep, CHECK_DESCRIPTOR, "num_links and link_stats are set but capabilities lacks "
+                   "VIMANA_CAP_LINK_STATS");
+}
+
+void check_descriptor(check_target *t)
+{
+    const vimana_backend *d = t->be;
+    check_use(t->rep, CHECK_DESCRIPTOR);
+    check_text_field(t, "name", d->name);
+    check_text_field(t, "description", d->description);
+    if (d->struct_size > sizeof *d)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "struct_size is %" PRIu32 ", larger than an ABI %d.%d descriptor "
+                   "(%zu bytes; fill the header with VIMANA_BACKEND_HEADER_INIT)", d->struct_size,
+                   VIMANA_NETWORK_ABI_MAJOR, VIMANA_NETWORK_ABI_MINOR, sizeof *d);
+    check_capabilities(t, d);
+    if (d->abi_minor < 1 && BACKEND_DESC_COVERS(d, stop) && d->stop)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "stop is set in an ABI %u.%u descriptor (stop is since 1.1: declare "
+                   "abi_minor 1, e.g. with VIMANA_BACKEND_HEADER_INIT)", d->abi_major, d->abi_minor);
+    size_t n_reserved = sizeof d->reserved / sizeof d->reserved[0];
+    for (size_t i = 0; i < n_reserved; i++) {
+        size_t end = offsetof(vimana_backend, reserved) + (i + 1) * sizeof(void *);
+        if (d->struct_size >= end && d->reserved[i])
+            check_fail(t->rep, CHECK_DESCRIPTOR, "reserved[%zu] is not zero (reserved slots must stay NULL)", i);
+    }
+}
+
+/* ---- one context ------------------------------------------------------- */
+
+/* A fresh context on `cfg`, or NULL (init failure reported). */
+static mock_host *open_context(check_target *t, const net_config *cfg, scenario *sc)
+{
+    mock_host *mh = malloc(sizeof *mh);
+    if (!mh) {
+        check_fail(t->rep, CHECK_INIT, "out of memory for the mock host");
+        return NULL;
+    }
+    char why[512];
+    check_use(t->rep, CHECK_INIT);
+    int rc = mock_host_open(mh, t->be, t->rep, cfg->path, t->options, why, sizeof why);
+    if (rc != VIMANA_OK) {
+        check_fail(t->rep, CHECK_INIT, "init() returned status %d for %s: %s", rc, cfg->about, why);
+        free(mh);
+        return NULL;
+    }
+    mh->user = sc;
+    mh->abandon = abandon_run;
+    sc->t = t;
+    return mh;
+}
+
+static void close_context(mock_host *mh)
+{
+    mock_host_close(mh);
+    free(mh);
+}
+
+static int run_context(check_target *t, mock_host *mh)
+{
+    check_use(t->rep, CHECK_RUN);
+    int rc = mock_run(mh);
+    if (rc != VIMANA_OK && !mh->halted)
+        check_fail(t->rep, CHECK_RUN, "run() returned status %d%s%s", rc, mh->last_error[0] ? ": " : "",
+                   mh->last_error);
+    return rc;
+}
+
+/* ---- network: topology and bandwidth ------------------------------------ */
+
+static int check_topology(check_target *t, const net_config *cfg, mock_host *mh, uint32_t *npus)
+{
+    check_use(t->rep, CHECK_TOPOLOGY);
+    uint32_t nd = t->be->num_dims(mh->ctx);
+    if (nd == 0 || nd > SIM_MAX_DIMS) {
+        check_fail(t->rep, CHECK_TOPOLOGY, "num_dims() returned %" PRIu32 " (vimana accepts 1 to %d)", nd,
+                   SIM_MAX_DIMS);
+        return -1;
+    }
+    if (cfg->n_dims && nd != cfg->n_dims)
+        check_fail(t->rep, CHECK_TOPOLOGY, "num_dims() returned %" PRIu32 ", the configuration has %" PRIu32
+                   " dimension%s", nd, cfg->n_dims, cfg->n_dims == 1 ? "" : "s");
+    uint64_t product = 1;
+    for (uint32_t d = 0; d < nd; d++) {
+        uint32_t size = t->be->dim_size(mh->ctx, d);
+        if (size == 0) {
+            check_fail(t->rep, CHECK_TOPOLOGY, "dim_size(%" PRIu32 ") returned 0", d);
+            return -1;
+        }
+        if (cfg->n_dims == nd && size != cfg->dim_size[d])
+            check_fail(t->rep, CHECK_TOPOLOGY, "dim_size(%" PRIu32 ") returned %" PRIu32 ", the configuration "
+                       "has %" PRIu32 " NPUs in that dimension", d, size, cfg->dim_size[d]);
+        product *= size;
+        if (product > UINT32_MAX / 2) {
+            check_fail(t->rep, CHECK_TOPOLOGY, "the dimensions multiply to more than 2^31 NPUs");
+            return -1;
+        }
+    }
+    if (product < 2) {
+        check_fail(t->rep, CHECK_TOPOLOGY, "the network has 1 NPU; sim_send() needs at least 2 to be checked");
+        return -1;
+    }
+    *npus = (uint32_t)product;
+    return check_failed(t->rep, CHECK_TOPOLOGY) ? -1 : 0;
+}
+
+static void check_bandwidth(check_target *t, const net_config *cfg, mock_host *mh)
+{
+    const vimana_backend *d = t->be;
+    if (!BACKEND_DESC_COVERS(d, dim_bandwidth) || !d->dim_bandwidth)
+        return; /* optional in the ABI */
+    check_use(t->rep, CHECK_BANDWIDTH);
+    uint32_t nd = d->num_dims(mh->ctx);
+    for (uint32_t i = 0; i < nd; i++) {
+        double bw = d->dim_bandwidth(mh->ctx, i);
+        if (!(isfinite(bw) && bw > 0))
+            check_fail(t->rep, CHECK_BANDWIDTH, "dim_bandwidth(%" PRIu32 ") returned %g (expected a finite number "
+                       "of GB/s greater than 0)", i, bw);
+        else if (cfg->n_dims == nd && bw != cfg->bandwidth[i])
+            check_fail(t->rep, CHECK_BANDWIDTH, "dim_bandwidth(%" PRIu32 ") returned %g, the configuration "
+                       "says %g GB/s", i, bw, cfg->bandwidth[i]);
+    }
+}
+
+/* Init, topology and bandwidth on one context. Returns 0 with the number
+ * of NPUs when the other scenarios can run. */
+static int check_network(check_target *t, const net_config *cfg, uint32_t *npus)
+{
+    scenario sc = {0};
+    mock_host *mh = open_context(t, cfg, &sc);
+    if (!mh)
+        return -1;
+    int rc = check_topology(t, cfg, mh, npus);
+    if (rc == 0)
+        check_bandwidth(t, cfg, mh);
+    close_context(mh);
+    return rc;
+}
+
+/* ---- schedule: the order of events -------------------------------------- */
+
+/* Event i is scheduled `delay` after its parent ran (-1: before run()).
+ * At tick 5 the order must be 0, 1, 3, 8, 5, 6, 7: events 5 and 6 are
+ * scheduled by 1 while tick 5 runs, 7 by 5, and 8 by 4 at tick 3. */
+static const struct {
+    int parent;
+    vimana_tick delay;
+} script[] = {
+    {-1, 5}, {-1, 5}, {-1, 0}, {-1, 5}, {-1, 3}, {1, 0}, {1, 0}, {5, 0}, {4, 2}, {2, 0},
+    {-1, 1000000000000ull}, {10, 1}, {-1, 1},
+};
+#define SCRIPT_LEN (sizeof script / sizeof script[0])
+
+static void script_step(mock_host *mh, uint64_t parent)
+{
+    for (size_t i = 0; i < SCRIPT_LEN; i++)
+        if (script[i].parent == (int)parent)
+            mock_schedule(mh, script[i].delay, script_step, i, false);
+}
+
+static void check_schedule(check_target *t, const net_config *cfg)
+{
+    scenario sc = {0};
+    mock_host *mh = open_context(t, cfg, &sc);
+    if (!mh)
+        return;
+    check_use(t->rep, CHECK_SCHEDULE);
+    check_use(t->rep, CHECK_CLOCK);
+    script_step(mh, (uint64_t)-1);
+    run_context(t, mh);
+    mock_check_events_ran(mh);
+    close_context(mh);
+}
+
+/* ---- delivery ---------------------------------------------------------- */
+
+static uint32_t sample_npu(uint32_t npus, uint32_t k)
+{
+    return npus <= SAMPLE_NPUS ? k : (uint32_t)((uint64_t)k * (npus - 1) / (SAMPLE_NPUS - 1));
+}
+
+static uint32_t sample_count(uint32_t npus)
+{
+    return npus < SAMPLE_NPUS ? npus : SAMPLE_NPUS;
+}
+
+static void send_valid(mock_host *mh, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t param)
+{
+    size_t i = 0;
+    int rc = mock_send(mh, src, dst, bytes, false, param, &i);
+    if (rc != VIMANA_OK && i < mh->n_msgs) {
+        char what[160];
+        check_fail(mh->rep, CHECK_DELIVERY, "sim_send() refused a valid message, %s: status %d%s%s",
+                   mock_describe(mh, i, what, sizeof what), rc, mh->last_error[0] ? ": " : "", mh->last_error);
+    }
+}
+
+/* A wave of messages from inside an event: NPU k to NPU k+1+wave. */
+static void send_wave(mock_host *mh, uint64_t wave)
+{
+    uint32_t npus = ((scenario *)mh->user)->npus;
+    for (uint32_t k = 0; k < sample_count(npus); k++) {
+        uint32_t src = sample_npu(npus, k), dst = (uint32_t)((src + 1 + wave) % npus);
+        if (dst != src)
+            send_valid(mh, src, dst, message_sizes[(k + wave) % N_SIZES], 0);
+    }
+}
+
+/* The host answers some messages the moment they arrive, as a receive
+ * handler does: sim_send() from inside host->delivered(). */
+static void reply_on_delivery(mock_host *mh, uint64_t msg)
+{
+    const mock_message *m = &mh->msgs[msg];
+    if (m->param == 1)
+        send_valid(mh, m->dst, m->src, REPLY_BYTES, 0);
+}
+
+static void check_invalid_sends(check_target *t, mock_host *mh, uint32_t npus)
+{
+    const struct {
+        uint32_t src, dst;
+        uint64_t bytes;
+        const char *why;
+    } bad[] = {
+        {npus, 0, 8, "an unknown source NPU"},
+        {0, npus, 8, "an unknown destination NPU"},
+        {UINT32_MAX, 1, 8, "an unknown source NPU"},
+        {1, 1, 8, "src == dst"},
+        {0, 1, 0, "size 0"},
+    };
+    check_use(t->rep, CHECK_INVALID_SEND);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (mock_send(mh, bad[i].src, bad[i].dst, bad[i].bytes, true, 0, NULL) == VIMANA_OK)
+            check_fail(t->rep, CHECK_INVALID_SEND, "sim_send(src %" PRIu32 ", dst %" PRIu32 ", %" PRIu64
+                       " bytes) on %" PRIu32 " NPUs returned VIMANA_OK for %s (expected VIMANA_ERR_ARGUMENT)",
+                       bad[i].src, bad[i].dst, bad[i].bytes, npus, bad[i].why);
+    }
+}
+
+/* Messages between every pair of sampled NPUs, before run(). */
+static void send_first_wave(mock_host *mh, uint32_t npus)
+{
+    uint32_t n = sample_count(npus), k = 0;
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++, k++)
+            if (a != b)
+                send_valid(mh, sample_npu(npus, a), sample_npu(npus, b), message_sizes[k % N_SIZES],
+                           k < REPLYING_MESSAGES + 1 ? 1 : 0);
+}
+
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void check_link_stats(check_target *t, mock_host *mh)
+{
+    bool nl, ls;
+    if (!has_link_functions(t->be, &nl, &ls))
+        return;
+    check_use(t->rep, CHECK_LINK_STATS);
+    uint64_t bytes = 0, messages = 0;
+    for (size_t i = 0; i < mh->n_msgs; i++)
+        if (mh->msgs[i].deliveries == 1 && !mh->msgs[i].expect_refusal) {
+            bytes = add_saturated(bytes, mh->msgs[i].bytes);
+            messages++;
+        }
+    uint32_t n = t->be->num_links(mh->ctx);
+    if (n == 0 && messages > 0) {
+        check_fail(t->rep, CHECK_LINK_STATS, "num_links() returned 0 after %" PRIu64 " messages were delivered",
+                   messages);
+        return;
+    }
+    if (n > MAX_LINKS) {
+        check_fail(t->rep, CHECK_LINK_STATS, "num_links() returned %" PRIu32 " for a network of %" PRIu32
+                   " NPUs", n, ((scenario *)mh->user)->npus);
+        return;
+    }
+    uint64_t link_bytes = 0, link_messages = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        vimana_link_stats s = {0};
+        int rc = t->be->link_stats(mh->ctx, i, &s);
+        if (rc != VIMANA_OK) {
+            check_fail(t->rep, CHECK_LINK_STATS, "link_stats(%" PRIu32 ") returned status %d (num_links() is %"
+                       PRIu32 ")", i, rc, n);
+            continue;
+        }
+        link_bytes = add_saturated(link_bytes, s.bytes);
+        link_messages = add_saturated(link_messages, s.messages);
+    }
+    vimana_link_stats past = {0};
+    if (t->be->link_stats(mh->ctx, n, &past) == VIMANA_OK)
+        check_fail(t->rep, CHECK_LINK_STATS, "link_stats(%" PRIu32 ") returned VIMANA_OK for a link past the last "
+                   "(num_links() is %" PRIu32 ")", n, n);
+    if (link_bytes < bytes)
+        check_fail(t->rep, CHECK_LINK_STATS, "the links carried %" PRIu64 " bytes in all, fewer than the %" PRIu64
+                   " bytes delivered", link_bytes, bytes);
+    if (link_messages < messages)
+        check_fail(t->rep, CHECK_LINK_STATS, "the links carried %" PRIu64 " messages in all, fewer than the %"
+                   PRIu64 " delivered", link_messages, messages);
+}
+
+static void check_delivery(check_target *t, const net_config *cfg, uint32_t npus)
+{
+    scenario sc = {.npus = npus};
+    mock_host *mh = open_context(t, cfg, &sc);
+    if (!mh)
+        return;
+    check_use(t->rep, CHECK_DELIVERY);
+    check_use(t->rep, CHECK_STALL);
+    check_use(t->rep, CHECK_CLOCK);
+    check_invalid_sends(t, mh, npus);
+    mh->on_delivered = reply_on_delivery;
+    send_first_wave(mh, npus);
+    static const vimana_tick wave_at[] = {1, 999, 123456789};
+    for (size_t w = 0; w < sizeof wave_at / sizeof wave_at[0]; w++)
+        mock_schedule(mh, wave_at[w], send_wave, w, false);
+    run_context(t, mh);
+    mock_check_events_ran(mh);
+    mock_check_all_delivered(mh);
+    if (!mh->halted)
+        check_link_stats(t, mh);
+    close_context(mh);
+}
+
+/* ---- stop (ABI 1.1) -------------------------------------------------------- */
+
+#define STOP_TICK 10u
+#define STOP_EVENTS 20u
+
+static void stop_probe(mock_host *mh, uint64_t tick)
+{
+    scenario *sc = mh->user;
+    if (tick == STOP_TICK && !sc->stop_sent) {
+        sc->stop_sent = true;
+        mock_halt(mh);
+    }
+}
+
+static void check_stop(check_target *t, const net_config *cfg)
+{
+    if (!mock_backend_stop(t->be))
+        return;
+    scenario sc = {0};
+    mock_host *mh = open_context(t, cfg, &sc);
+    if (!mh)
+        return;
+    check_use(t->rep, CHECK_STOP);
+    /* One event per tick, and three more behind the one that calls stop(). */
+    for (vimana_tick tick = 1; tick <= STOP_EVENTS; tick++)
+        mock_schedule(mh, tick, stop_probe, tick, true);
+    for (int i = 0; i < 3; i++)
+        mock_schedule(mh, STOP_TICK, stop_probe, 0, true);
+    mock_run(mh);
+    if (!sc.stop_sent)
+        check_fail(t->rep, CHECK_STOP, "the event that calls stop() at tick %u never ran", STOP_TICK);
+    else if (mh->after_halt > 0)
+        check_fail(t->rep, CHECK_STOP, "%" PRIu64 " event%s ran after stop() was called at tick %u (run() must "
+                   "return once the event in progress has finished)", mh->after_halt, mh->after_halt == 1 ? "" : "s",
+                   STOP_TICK);
+    close_context(mh);
+}
+
+void check_network_config(check_target *t, const net_config *cfg, bool with_stop)
+{
+        uint32_t npus = 0;
+    if (check_network(t, cfg, &npus) != 0)
+        return;
+    check_schedule(t, cfg);
+    check_delivery(t, cfg, npus);
+    if (with_stop)
+        check_stop(t, cfg);
+}

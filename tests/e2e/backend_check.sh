@@ -1,0 +1,158 @@
+#!/bin/sh
+# `vimana backend-check`: every backend we ship passes; each deliberately
+# broken module (tests/backends/misbehave.c, test_backend.c) fails with the
+# line naming its fault, on stderr, and the summary counts it; usage errors
+# are one line with status 2. The misbehaving modules are two-NPU networks
+# where every message takes 1000 ticks, so they get a two-NPU configuration.
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+B="$VIMANA_BUILDDIR/tests/backends"
+P="vimana backend-check"
+RING2="$TEST_TMP/ring2.yml"
+printf 'topology: [ Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0 ]\nlatency: [ 500.0 ]\n' >"$RING2"
+# The built-in configurations are temporary files: none may be left behind.
+mkdir "$TEST_TMP/tmp"
+TMPDIR="$TEST_TMP/tmp"
+export TMPDIR
+
+check() { "$VIMANA" backend-check "$@"; }
+
+# passes NAME ARGS...: success, nothing on stderr, "NAME 1.x: N checks passed".
+passes() {
+    name=$1
+    shift
+    expect_ok check "$@"
+    grep -qxE "$P: $name 1\.[0-9]+: [0-9]+ checks passed" "$TEST_TMP/out" ||
+        fail "backend-check $*: summary is '$(cat "$TEST_TMP/out")'"
+    expect_eq "$(cat "$TEST_TMP/err")" "" "backend-check $*: stderr"
+}
+
+# summary_is LINE: the last command's stdout is that one line.
+summary_is() {
+    expect_eq "$(cat "$TEST_TMP/out")" "$1" "summary"
+}
+
+# only_check CHECK: every line on stderr is a FAIL line of that check.
+only_check() {
+    others=$(grep -cvF "$P: FAIL: $1: " "$TEST_TMP/err")
+    expect_eq "$others" 0 "lines on stderr other than '$1' violations"
+}
+
+# Every backend we ship, by name (as --network-backend finds them) and by path.
+passes analytical analytical
+passes analytical congestion_unaware
+passes congestion_aware congestion_aware
+passes analytical "$VIMANA_BUILDDIR/backends/analytical/analytical.la"
+# The example backend under examples/ (the key = value fixed_latency, or the
+# YAML backend template that replaces it).
+FIXED="$VIMANA_BUILDDIR/examples/backends/fixed_latency/fixed_latency.la"
+TEMPLATE="$VIMANA_BUILDDIR/examples/backend-template/template.la"
+examples=0
+if [ -f "$VIMANA_SRCDIR/examples/backends/fixed_latency/fixed_latency.c" ]; then
+    passes fixed_latency "$FIXED" --network-configuration="$VIMANA_SRCDIR/examples/backends/fixed_latency/net8.conf"
+    examples=$((examples + 1))
+fi
+if [ -f "$VIMANA_SRCDIR/examples/backend-template/template.c" ]; then
+    passes template "$TEMPLATE"
+    examples=$((examples + 1))
+fi
+[ "$examples" -gt 0 ] || fail "no example backend under examples/ was checked"
+# A MULTI_DIM backend is also run on the built-in 2-D network; others are not.
+expect_ok check analytical
+n_analytical=$(sed -n 's/.*: \([0-9]*\) checks passed/\1/p' "$TEST_TMP/out")
+expect_ok check analytical --network-configuration="$RING2"
+n_one_network=$(sed -n 's/.*: \([0-9]*\) checks passed/\1/p' "$TEST_TMP/out")
+[ "$n_analytical" -gt "$n_one_network" ] || fail "the 2-D network adds no check ($n_analytical vs $n_one_network)"
+expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind"
+
+# A backend that cannot read the built-in YAML: init fails, with its reason
+# (naming the temporary file).
+if [ -f "$VIMANA_SRCDIR/examples/backends/fixed_latency/fixed_latency.c" ]; then
+    check "$FIXED" >"$TEST_TMP/out" 2>"$TEST_TMP/err" && fail "fixed_latency passed on a YAML configuration"
+    grep -qE "^$P: FAIL: init: init\(\) returned status 1 for the built-in network configuration \(YAML, a Ring of 8 NPUs; give another with --network-configuration=FILE\): $TMPDIR/vimana-backend-check\.[A-Za-z0-9]{6}:1: expected 'key = non-negative number'\$" \
+        "$TEST_TMP/err" || fail "fixed_latency on YAML: $(cat "$TEST_TMP/err")"
+    summary_is "$P: fixed_latency 1.1: 1 of 3 checks failed"
+    expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind after a failed init"
+fi
+expect_error "$P: FAIL: init: init() returned status 1 for $TEST_TMP/none.yml: $TEST_TMP/none.yml: cannot open: No such file or directory" \
+    check analytical --network-configuration="$TEST_TMP/none.yml"
+
+# Wrong ABI major: refused by the loader, with its message.
+expect_error "$P: FAIL: load: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.1): major versions differ; rebuild the backend against this vimana's network_api.h" \
+    check "$B/abi_wrong_major.la"
+summary_is "$P: $B/abi_wrong_major.la: 1 of 1 checks failed"
+
+# Delivers every message twice.
+expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered twice (at tick 1000 and 1000)" \
+    check "$B/bad_twice.la" --network-configuration="$RING2"
+only_check delivery
+summary_is "$P: bad_twice 1.1: 1 of 10 checks failed"
+
+# Never delivers.
+expect_error "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" \
+    check "$B/bad_never.la" --network-configuration="$RING2"
+only_check stall
+summary_is "$P: bad_never 1.1: 1 of 10 checks failed"
+
+# Time going backwards.
+expect_error "$P: FAIL: clock: now() returned 0 after 1000 (time went backwards)" \
+    check "$B/bad_backwards.la" --network-configuration="$RING2"
+summary_is "$P: bad_backwards 1.1: 3 of 10 checks failed"
+
+# Delivers from inside sim_send (and again later, from its event).
+expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered from inside sim_send() (deliver from a scheduled event instead)" \
+    check "$B/bad_in_send.la" --network-configuration="$RING2"
+only_check delivery
+summary_is "$P: bad_in_send 1.1: 1 of 10 checks failed"
+
+# Changes the token: unknown deliveries, and the real ones never arrive.
+expect_error "$P: FAIL: delivery: delivered an unknown token 0x564d010000000005 at tick 1000 (the token must come back unchanged)" \
+    check "$B/bad_unknown.la" --network-configuration="$RING2"
+grep -qxF "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" "$TEST_TMP/err" ||
+    fail "bad_unknown: no stall line"
+summary_is "$P: bad_unknown 1.1: 2 of 10 checks failed"
+
+# Delivers for ever and has no stop(): the check gives its verdict and ends.
+expect_error "$P: FAIL: run: more than 1000000 events and deliveries in one run() (an event storm: run() would not return)" \
+    check "$B/bad_storm.la" --network-configuration="$RING2"
+summary_is "$P: bad_storm 1.1: 2 of 10 checks failed"
+
+# stop() that lets the rest of the tick run.
+expect_error "$P: FAIL: stop: 3 events ran after stop() was called at tick 10 (run() must return once the event in progress has finished)" \
+    check "$B/bad_late_stop.la" --network-configuration="$RING2"
+only_check stop
+summary_is "$P: bad_late_stop 1.1: 1 of 11 checks failed"
+
+# Runs a zero-delay event at once, inside schedule().
+expect_error "$P: FAIL: schedule: event #2 (delay 0) ran inside schedule() (an event runs from run(), after the events queued before it for its tick)" \
+    check "$B/bad_inline_zero.la" --network-configuration="$RING2"
+only_check schedule
+summary_is "$P: bad_inline_zero 1.1: 1 of 10 checks failed"
+
+# A faulty descriptor: one line per fault; no name, so the summary names the file.
+check "$B/bad_descriptor.la" --network-configuration="$RING2" >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
+    fail "bad_descriptor passed"
+cat >"$TEST_TMP/want" <<EOT
+$P: FAIL: descriptor: name is NULL
+$P: FAIL: descriptor: capabilities has unknown bits 0x80
+$P: FAIL: descriptor: stop is set in an ABI 1.0 descriptor (stop is since 1.1: declare abi_minor 1, e.g. with VIMANA_BACKEND_HEADER_INIT)
+$P: FAIL: descriptor: reserved[2] is not zero (reserved slots must stay NULL)
+EOT
+cmp -s "$TEST_TMP/want" "$TEST_TMP/err" || fail "bad_descriptor: stderr is: $(cat "$TEST_TMP/err")"
+summary_is "$P: $B/bad_descriptor.la 1.0: 1 of 10 checks failed"
+
+# The misbehaving modules ignore the configuration: on the built-in 8-NPU ring it shows.
+expect_error "$P: FAIL: topology: dim_size(0) returned 2, the configuration has 8 NPUs in that dimension" \
+    check "$B/bad_never.la"
+
+# Usage.
+expect_error "$P: error: no backend given (usage: vimana backend-check PLUGIN [--network-configuration=FILE] [--backend-options=...])" check
+check >/dev/null 2>&1
+expect_eq "$?" 2 "status without a backend"
+expect_error "$P: error: unknown option '--speed=3' (see vimana backend-check --help)" check analytical --speed=3
+expect_error "$P: error: --network-configuration needs a file (--network-configuration=FILE)" check analytical --network-configuration=
+expect_error "$P: error: more than one backend given (one PLUGIN per run)" check analytical congestion_aware
+expect_ok check --help
+grep -q "^Usage: vimana backend-check PLUGIN" "$TEST_TMP/out" || fail "backend-check --help shows no usage"
+expect_ok "$VIMANA" --help
+grep -q "vimana backend-check PLUGIN" "$TEST_TMP/out" || fail "vimana --help does not mention backend-check"
+finish
