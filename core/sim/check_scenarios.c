@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sim/mock_host.h"
-#include "sim/sim.h"
+#include "system/context.h"
 
 #define KNOWN_CAPABILITIES (VIMANA_CAP_MULTI_DIM | VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS)
 /* NPUs a scenario talks to: all of them up to this many, else a spread. */
