@@ -13,6 +13,7 @@
 #include "config/comm_group_config.h"
 #include "config/memory_config.h"
 #include "config/system_config.h"
+#include "system/algorithms/registry.h"
 #include "util/slab.h"
 #include "vimana/network_api.h"
 
@@ -50,6 +51,7 @@ struct outputs;
 
 typedef struct sim {
     const sim_options *opt;
+    algo_registry algorithms;    /* the built-ins, + any added before cfg is read */
     sys_config cfg;
     mem_config mem;
     comm_group_config groups;

@@ -31,6 +31,11 @@ typedef struct harness {
  * for `nodes` collectives per NPU. Change h->s.cfg / h->opt before running. */
 void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char *const *impl,
                   uint32_t n_impl, uint64_t splits, uint32_t nodes);
+/* Same, with `extra` (when not NULL) registered before the names are
+ * resolved: a test-only algorithm. An unknown name fails the test. */
+struct algorithm;
+void harness_init_with(harness *h, const struct algorithm *extra, const uint32_t *dims, uint32_t n_dims,
+                       const char *const *impl, uint32_t n_impl, uint64_t splits, uint32_t nodes);
 /* Starts collective `kind` of `bytes` as workload node `node` of one NPU. */
 void harness_start(harness *h, uint32_t npu, uint32_t node, enum coll_kind kind, uint64_t bytes);
 /* Same as harness_start, in communicator group `group` (registered with
