@@ -24,11 +24,6 @@ typedef struct bundle {
     bool processed;
 } bundle;
 
-uint32_t phase_ring_member(const phase_desc *p, uint32_t index)
-{
-    return p->ring == RING_GROUP ? p->members[index] : p->base + index * p->stride;
-}
-
 uint64_t phase_out_size(const phase_desc *p)
 {
     if (p->alg->out_size)

@@ -199,7 +199,6 @@ uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim);
 /* phase.c: runs the phases (the algorithms: system/algorithms/) */
 void phase_start(sim *s, stream *st);      /* StreamInit */
 void phase_release(sim *s, stream *st);    /* frees run-time buffers */
-uint32_t phase_ring_member(const phase_desc *p, uint32_t index);
 uint64_t phase_out_size(const phase_desc *p);
 
 /* groups.c */

@@ -56,6 +56,12 @@ extern const algorithm algorithm_custom;
 
 /* ---- the phase core (phase.c) -------------------------------------------- */
 
+/* The NPU at ring index `index` of the phase (inline: every message asks). */
+static inline uint32_t phase_ring_member(const phase_desc *p, uint32_t index)
+{
+    return p->ring == RING_GROUP ? p->members[index] : p->base + index * p->stride;
+}
+
 /* How a bundle crosses the memory: only the shared-bus model looks at
  * send_back and npu_to_ma (the reference's send_to_MA()). */
 typedef struct bundle_flags {

@@ -3,11 +3,6 @@
 
 #include <stdlib.h>
 
-uint32_t engine_ring_step(uint32_t index, int32_t step, uint32_t n)
-{
-    return (uint32_t)(((int64_t)index + step + n) % n);
-}
-
 uint64_t engine_ring_sends(const phase_desc *p)
 {
     uint64_t n = p->n;

@@ -36,6 +36,9 @@ bool engine_check_exit(sim *s, stream *st);
  * n(n-1)/2 for an all-to-all, n-1 otherwise. */
 uint64_t engine_ring_sends(const phase_desc *p);
 /* Ring index `step` places from index, wrapping. */
-uint32_t engine_ring_step(uint32_t index, int32_t step, uint32_t n);
+static inline uint32_t engine_ring_step(uint32_t index, int32_t step, uint32_t n)
+{
+    return (uint32_t)(((int64_t)index + step + n) % n);
+}
 
 #endif

@@ -98,8 +98,11 @@ void algo_registry_expected(const algo_registry *r, char *buf, size_t len)
 const char *algo_registry_spec_name(const algo_registry *r, const algo_spec *a, char *buf, size_t len)
 {
     const algorithm *alg = algo_registry_get(r, a->id);
-    const char *name = !alg ? "?" : a->one && alg->one_name ? alg->one_name : alg->name;
-    snprintf(buf, len, "%s", name);
+    if (!alg) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    snprintf(buf, len, "%s", a->one && alg->one_name ? alg->one_name : alg->name);
     if (a->param && strlen(buf) + 12 < len)
         snprintf(buf + strlen(buf), len - strlen(buf), "%u", a->param);
     return buf;
