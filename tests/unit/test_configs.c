@@ -233,8 +233,8 @@ static void test_system_unknown_key_escaped(void **state)
     (void)state;
     sys_config cfg;
     char err[512];
-    assert_int_equal(sys_config_load(write_file("{\"preferred-dataset-splits\": 1, \"a\\nb\": 1}"), 1, BUILTINS, &cfg, err,
-                                     sizeof err, keep_warning, NULL), 0);
+    assert_int_equal(sys_config_load(write_file("{\"preferred-dataset-splits\": 1, \"a\\nb\": 1}"), 1, BUILTINS, &cfg,
+                                     err, sizeof err, keep_warning, NULL), 0);
     char want[512];
     snprintf(want, sizeof want, "%s: unknown key 'a\\nb' ignored", path);
     assert_string_equal(warned, want);
