@@ -7,8 +7,10 @@
  *
  * A phase runs as events: start() once (StreamInit), then step() for every
  * bundle that comes back (PHASE_GENERAL) and every receive that completes
- * (PHASE_RECEIVED), until the algorithm calls phase_exit(). The helpers
- * below are the phase core's (phase.c): bundles, messages, the exit.
+ * (PHASE_RECEIVED), until the algorithm calls phase_exit(). Its state
+ * lives in st->run (system.h's phase_run, zeroed at each start; its
+ * counters are free for any algorithm to use). The helpers below are the
+ * phase core's (phase.c): bundles, messages, the exit.
  */
 #ifndef VIMANA_SYSTEM_ALGORITHMS_ALGORITHM_H
 #define VIMANA_SYSTEM_ALGORITHMS_ALGORITHM_H
