@@ -26,6 +26,14 @@ libvimana_core_la_SOURCES = \
 	core/system/scheduler.c \
 	core/system/collective.c \
 	core/system/phase.c \
+	core/system/algorithms/algorithm.h \
+	core/system/algorithms/registry.c core/system/algorithms/registry.h \
+	core/system/algorithms/packet_engine.c core/system/algorithms/packet_engine.h \
+	core/system/algorithms/ring.c \
+	core/system/algorithms/direct.c \
+	core/system/algorithms/halving_doubling.c \
+	core/system/algorithms/double_binary_tree.c \
+	core/system/algorithms/custom.c \
 	core/system/custom.c core/system/custom.h core/system/custom_graph.h \
 	core/system/custom_load.c core/system/custom_match.c \
 	core/system/remote_mem.c core/system/remote_mem.h \

@@ -50,6 +50,13 @@ tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
+# A test-only collective algorithm, registered from its one file.
+check_PROGRAMS += tests/unit/test_algorithm_plugin
+tests_unit_test_algorithm_plugin_SOURCES = tests/unit/test_algorithm_plugin.c tests/unit/sim_harness.c \
+	tests/unit/sim_harness.h
+tests_unit_test_algorithm_plugin_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_algorithm_plugin_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_algorithm_plugin
 
 # The example third-party backend, built from the public headers only, and
 # an end-to-end run through it.

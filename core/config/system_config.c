@@ -3,7 +3,6 @@
  * ranges are documented in docs/simulator.md. */
 #include "config/system_config.h"
 
-#include <errno.h>
 #include <float.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 
 typedef struct {
     const char *path;
+    const sys_algo_names *algos;
     char *err;
     size_t err_len;
 } ctx;
@@ -38,21 +38,6 @@ static const char *const coll_names[COLL_KINDS] = {"all-reduce", "reduce-scatter
 const char *coll_kind_name(enum coll_kind k)
 {
     return k < COLL_KINDS ? coll_names[k] : "?";
-}
-
-const char *algo_spec_name(const algo_spec *a, char *buf, size_t len)
-{
-    static const char *const base[] = {"Ring", "Direct", "HalvingDoubling", "doubleBinaryTree"};
-    if (a->kind == ALGO_DOUBLE_BINARY_TREE) {
-        snprintf(buf, len, "doubleBinaryTree");
-    } else if (a->one) {
-        snprintf(buf, len, "one%s", base[a->kind]);
-    } else {
-        snprintf(buf, len, "%c%s", base[a->kind][0] - 'A' + 'a', base[a->kind] + 1);
-    }
-    if (a->window && strlen(buf) + 12 < len)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%u", a->window);
-    return buf;
 }
 
 /* ---- typed JSON reads ---------------------------------------------------- */
@@ -119,49 +104,6 @@ static int get_rate(ctx *c, json_object *v, const char *key, const char *unit, d
 
 /* ---- algorithms ---------------------------------------------------------- */
 
-static int parse_window(const char *digits, uint32_t *window)
-{
-    if (!*digits) {
-        *window = 0;
-        return 0;
-    }
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(digits, &end, 10);
-    if (*end || errno || v == 0 || v > UINT32_MAX)
-        return -1;
-    *window = (uint32_t)v;
-    return 0;
-}
-
-static int parse_algo(const char *name, algo_spec *out)
-{
-    memset(out, 0, sizeof *out);
-    if (strcmp(name, "ring") == 0) {
-        out->kind = ALGO_RING;
-    } else if (strcmp(name, "oneRing") == 0) {
-        out->kind = ALGO_RING;
-        out->one = true;
-    } else if (strcmp(name, "doubleBinaryTree") == 0) {
-        out->kind = ALGO_DOUBLE_BINARY_TREE;
-    } else if (strcmp(name, "halvingDoubling") == 0) {
-        out->kind = ALGO_HALVING_DOUBLING;
-    } else if (strcmp(name, "oneHalvingDoubling") == 0) {
-        out->kind = ALGO_HALVING_DOUBLING;
-        out->one = true;
-    } else if (strncmp(name, "oneDirect", 9) == 0) {
-        out->kind = ALGO_DIRECT;
-        out->one = true;
-        return parse_window(name + 9, &out->window);
-    } else if (strncmp(name, "direct", 6) == 0) {
-        out->kind = ALGO_DIRECT;
-        return parse_window(name + 6, &out->window);
-    } else {
-        return -1;
-    }
-    return 0;
-}
-
 static int parse_impl_list(ctx *c, json_object *v, const char *key, sys_config *cfg, enum coll_kind k)
 {
     if (!json_object_is_type(v, json_type_array))
@@ -178,11 +120,12 @@ static int parse_impl_list(ctx *c, json_object *v, const char *key, sys_config *
         const char *name = NULL;
         if (get_string(c, item, key, &name) != 0)
             return -1;
-        char shown[128];
-        if (parse_algo(name, &cfg->impl[k][i]) != 0)
-            return fail(c, "key '%s'[%zu]: unknown collective algorithm '%s' (expected ring, oneRing, "
-                           "direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling "
-                           "or doubleBinaryTree)", key, i, msg_escape(name, shown, sizeof shown));
+        char shown[128], expected[400];
+        if (c->algos->resolve(c->algos->ctx, name, &cfg->impl[k][i]) != 0) {
+            c->algos->expected(c->algos->ctx, expected, sizeof expected);
+            return fail(c, "key '%s'[%zu]: unknown collective algorithm '%s' (expected %s)", key, i,
+                        msg_escape(name, shown, sizeof shown), expected);
+        }
     }
     return 0;
 }
@@ -399,10 +342,10 @@ static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, d
     return 0;
 }
 
-int sys_config_load(const char *path, double injection_scale, sys_config *cfg, char *err,
-                    size_t err_len, void (*warn)(void *ctx, const char *msg), void *warn_ctx)
+int sys_config_load(const char *path, double injection_scale, const sys_algo_names *algos, sys_config *cfg,
+                    char *err, size_t err_len, void (*warn)(void *ctx, const char *msg), void *warn_ctx)
 {
-    ctx c = {path, err, err_len};
+    ctx c = {path, algos, err, err_len};
     memset(cfg, 0, sizeof *cfg);
     cfg->path = strdup(path);
     cfg->endpoint_delay = 10;

@@ -32,19 +32,24 @@ enum coll_optimization { COLL_OPT_BASELINE, COLL_OPT_LOCAL_BW_AWARE };
 /* The four collectives the system layer implements, as array indices. */
 enum coll_kind { COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_KINDS };
 
-enum algo_kind {
-    ALGO_RING,
-    ALGO_DIRECT,
-    ALGO_HALVING_DOUBLING,
-    ALGO_DOUBLE_BINARY_TREE,
-};
-
-/* One entry of an "<coll>-implementation" list. */
+/* One entry of an "<coll>-implementation" list. The algorithms themselves
+ * live in the system layer's registry (core/system/algorithms), above this
+ * reader: `id` indexes that registry. */
 typedef struct algo_spec {
-    enum algo_kind kind;
+    uint16_t id;       /* registry index (ALGO_RING, ... for the built-ins) */
     bool one;          /* oneRing / oneDirect / oneHalvingDoubling: one ring over all NPUs */
-    uint32_t window;   /* directN: N (0 = no window) */
+    uint32_t param;    /* numeric suffix of the name (directN: the window N), 0 = none */
 } algo_spec;
+
+/* How sys_config_load resolves the names of an implementation list: the
+ * system layer passes its registry down (algo_registry_names). */
+typedef struct sys_algo_names {
+    const void *ctx;
+    /* Fills *out and returns 0 when `name` is an algorithm, else -1. */
+    int (*resolve)(const void *ctx, const char *name, algo_spec *out);
+    /* Writes the accepted spellings, "ring, oneRing, ... or doubleBinaryTree". */
+    void (*expected)(const void *ctx, char *buf, size_t len);
+} sys_algo_names;
 
 typedef struct sys_config {
     char *path;
@@ -76,14 +81,13 @@ typedef struct sys_config {
 } sys_config;
 
 /* Reads the system JSON. injection_scale multiplies endpoint-delay when the
- * key is present. Returns 0, or -1 with a one-line message naming the file
- * and the key. Warnings (unknown keys) go to `warn` when not NULL. */
-int sys_config_load(const char *path, double injection_scale, sys_config *out, char *err,
-                    size_t err_len, void (*warn)(void *ctx, const char *msg), void *warn_ctx);
+ * key is present; algorithm names are resolved through `algos`. Returns 0,
+ * or -1 with a one-line message naming the file and the key. Warnings
+ * (unknown keys) go to `warn` when not NULL. */
+int sys_config_load(const char *path, double injection_scale, const sys_algo_names *algos, sys_config *out,
+                    char *err, size_t err_len, void (*warn)(void *ctx, const char *msg), void *warn_ctx);
 void sys_config_free(sys_config *cfg);
 
-/* "ring", "oneDirect8", ... for messages. Writes into buf. */
-const char *algo_spec_name(const algo_spec *a, char *buf, size_t len);
 /* "all-reduce", "reduce-scatter", "all-gather", "all-to-all". */
 const char *coll_kind_name(enum coll_kind k);
 /* Custom ET prefix for a node, or NULL (per-node map first, then the

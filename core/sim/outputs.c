@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "sim/json_out.h"
+#include "system/algorithms/algorithm.h"
 #include "vimana/et.h"
 
 enum track {
@@ -315,7 +316,8 @@ static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
     for (uint32_t d = 0; d < s->cfg.n_impl[k]; d++) {
         char one[48];
         size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", d ? "," : "", algo_spec_name(&s->cfg.impl[k][d], one, sizeof one));
+        snprintf(buf + used, len - used, "%s%s", d ? "," : "",
+                 algo_registry_spec_name(&s->algorithms, &s->cfg.impl[k][d], one, sizeof one));
     }
 }
 
@@ -408,7 +410,6 @@ static void on_phase_started(void *ctx, stream *st)
 static void on_phase_done(void *ctx, stream *st)
 {
     struct outputs *o = ctx;
-    static const char *const algos[] = {"ring", "direct", "halvingDoubling", "doubleBinaryTree"};
     static const char *const colls[] = {"reduce-scatter", "all-reduce", "all-gather", "all-to-all"};
     static const int order[COLL_KINDS] = {[COLL_ALL_REDUCE] = 1, [COLL_REDUCE_SCATTER] = 0,
                                            [COLL_ALL_GATHER] = 2, [COLL_ALL_TO_ALL] = 3};
@@ -420,7 +421,7 @@ static void on_phase_done(void *ctx, stream *st)
     if (st->custom)
         snprintf(name, sizeof name, "custom %s", st->custom_prefix);
     else
-        snprintf(name, sizeof name, "%s %s dim %u", colls[order[p->coll]], algos[p->algo], p->dim);
+        snprintf(name, sizeof name, "%s %s dim %u", colls[order[p->coll]], p->alg->name, p->dim);
     snprintf(args, sizeof args, "\"stream\":%llu,\"phase\":%u,\"npus\":%u,\"bytes\":%llu,\"queue\":%u",
              (unsigned long long)st->id, st->next_phase - 1, p->n, (unsigned long long)p->in_size, p->queue);
     slice(o, st->npu, track, name, "phase", st->phase_start, now, args);

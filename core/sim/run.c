@@ -136,7 +136,9 @@ static void warn_short_algorithm_lists(sim *s)
 static int load_configs(sim *s)
 {
     char err[1024];
-    if (sys_config_load(s->opt->system, s->opt->injection_scale, &s->cfg, err, sizeof err, forward_warning, s) != 0) {
+    sys_algo_names algos = algo_registry_names(&s->algorithms);
+    if (sys_config_load(s->opt->system, s->opt->injection_scale, &algos, &s->cfg, err, sizeof err, forward_warning,
+                        s) != 0) {
         sim_fail(s, "%s", err);
         return -1;
     }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "system/algorithms/algorithm.h"
+#include "system/algorithms/registry.h"
 #include "system/custom.h"
 #include "system/frontend.h"
 #include "system/system.h"
@@ -32,11 +34,6 @@ static const char *kind_label(enum coll_kind k)
 {
     static const char *const names[] = {"ALL_REDUCE", "REDUCE_SCATTER", "ALL_GATHER", "ALL_TO_ALL"};
     return names[k];
-}
-
-static bool is_power_of_two(uint32_t n)
-{
-    return n && !(n & (n - 1));
 }
 
 static int node_fail(sim *s, const coll_request *req, const char *what)
@@ -100,7 +97,7 @@ static void plan_group(sim *s, const coll_request *req, plan *p)
 {
     const npu_group *g = req->group;
     const sys_config *cfg = &s->cfg;
-    algo_spec ring = {.kind = ALGO_RING};
+    algo_spec ring = {.id = ALGO_RING};
     const algo_spec *a = cfg->n_impl[req->kind] == 1 ? &cfg->impl[req->kind][0] : &ring;
     p->n_dims = 1;
     p->dims[0] = (logical_dim){.ring = RING_GROUP, .n = g->n_members, .index = g->my_index,
@@ -114,27 +111,17 @@ static bool active(const plan *p, uint32_t d)
     return p->dims[d].n > 1 && p->involved[d];
 }
 
-static int check_algorithm(sim *s, const coll_request *req, const logical_dim *d, enum coll_kind type)
-{
-    char msg[300];
-    if ((d->algo.kind == ALGO_HALVING_DOUBLING || d->algo.kind == ALGO_DOUBLE_BINARY_TREE) && !is_power_of_two(d->n)) {
-        snprintf(msg, sizeof msg, "%s needs a power-of-two number of NPUs per dimension, not %u",
-                 d->algo.kind == ALGO_HALVING_DOUBLING ? "halvingDoubling" : "doubleBinaryTree", d->n);
-        return node_fail(s, req, msg);
-    }
-    if (d->algo.kind == ALGO_HALVING_DOUBLING && type == COLL_ALL_TO_ALL)
-        return node_fail(s, req, "halvingDoubling does not implement ALL_TO_ALL");
-    return 0;
-}
-
 static int add_phase(sim *s, const coll_request *req, const plan *p, uint32_t dim, enum coll_kind type,
                      uint32_t queue, bool anticlockwise, uint64_t *in, phase_desc *out)
 {
     const logical_dim *d = &p->dims[dim];
-    if (check_algorithm(s, req, d, type) != 0)
+    const algorithm *alg = algo_registry_get(&s->algorithms, d->algo.id);
+    if (!alg) {
+        sim_fail(s, "internal error: no collective algorithm with id %u", d->algo.id);
         return -1;
+    }
     memset(out, 0, sizeof *out);
-    out->algo = (uint8_t)d->algo.kind;
+    out->alg = alg;
     out->coll = (uint8_t)type;
     out->anticlockwise = anticlockwise;
     out->ring = d->ring;
@@ -146,14 +133,13 @@ static int add_phase(sim *s, const coll_request *req, const plan *p, uint32_t di
     out->base = d->base;
     out->stride = d->stride;
     out->members = d->members;
-    out->window = d->algo.window;
+    out->param = d->algo.param;
     out->in_size = *in;
-    if (d->algo.kind == ALGO_DOUBLE_BINARY_TREE) {
-        /* the two trees of a dimension alternate, per collective type */
-        uint32_t *next = &s->sys[req->npu].dbt_next[req->kind][dim];
-        out->tree = (uint8_t)(*next % 2);
-        (*next)++;
-    }
+    char msg[300];
+    if (alg->check && alg->check(out, msg, sizeof msg) != 0)
+        return node_fail(s, req, msg);
+    if (alg->plan)
+        alg->plan(s, req->npu, req->kind, out);
     *in = phase_out_size(out);
     return 0;
 }
@@ -307,6 +293,7 @@ static int start_custom(sim *s, const coll_request *req, const char *prefix, int
         sim_fail(s, "out of memory");
         return -1;
     }
+    ph->alg = &algorithm_custom;
     ph->queue = 0;
     ph->in_size = req->size;
     ph->ring = RING_ALL;

@@ -20,6 +20,7 @@
 #include "config/memory_config.h"
 #include "config/run_options.h"
 #include "config/system_config.h"
+#include "system/algorithms/registry.h"
 #include "util/slab.h"
 #include "vimana/network_api.h"
 
@@ -70,6 +71,7 @@ typedef struct sim_hooks {
 
 typedef struct sim {
     const sim_options *opt;
+    algo_registry algorithms;    /* the built-ins, + any added before cfg is read */
     sys_config cfg;
     mem_config mem;
     comm_group_config groups;

@@ -31,9 +31,11 @@ enum ring_kind {
     RING_GROUP,      /* a communicator group's local ring, JSON order */
 };
 
+struct algorithm;
+
 /* What one phase of a chunk does, fixed when the chunk is generated. */
 typedef struct phase_desc {
-    uint8_t algo;           /* enum algo_kind */
+    const struct algorithm *alg;  /* system/algorithms/algorithm.h: its plan and step rules */
     uint8_t coll;           /* enum coll_kind of this phase */
     uint8_t anticlockwise;
     uint8_t ring;           /* enum ring_kind */
@@ -45,7 +47,7 @@ typedef struct phase_desc {
     uint32_t index;         /* this NPU's position in the ring */
     uint32_t base, stride;  /* RING_DIMENSION / RING_ALL: member k = base + k * stride */
     const uint32_t *members;/* RING_GROUP */
-    uint32_t window;        /* directN */
+    uint32_t param;         /* the name's numeric suffix (directN: the window) */
     uint32_t custom_position; /* custom ET file position (group: index in sorted members) */
     uint64_t in_size;       /* bytes entering the phase */
 } phase_desc;
@@ -204,10 +206,9 @@ uint32_t scheduler_next_queue(sim *s, uint32_t npu, uint32_t dim, bool *anticloc
 uint32_t scheduler_first_queue(sim *s, uint32_t npu, uint32_t dim);
 uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim);
 
-/* phase.c: the algorithms */
+/* phase.c: runs the phases (the algorithms: system/algorithms/) */
 void phase_start(sim *s, stream *st);      /* StreamInit */
 void phase_release(sim *s, stream *st);    /* frees run-time buffers */
-uint32_t phase_ring_member(const phase_desc *p, uint32_t index);
 uint64_t phase_out_size(const phase_desc *p);
 
 /* groups.c */

@@ -1,6 +1,7 @@
 /* Fuzz target: the system JSON reader (core/config/system_config.c). */
 #include "config/system_config.h"
 #include "fuzz_input.h"
+#include "system/algorithms/registry.h"
 
 static void ignore_warning(void *ctx, const char *message)
 {
@@ -15,14 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sys_config cfg;
     char err[512];
     /* The simulator frees the configuration after a failed load too. */
-    if (sys_config_load(path, 1.0, &cfg, err, sizeof err, ignore_warning, NULL) != 0) {
+    if (sys_config_load(path, 1.0, algo_registry_builtin_names(), &cfg, err, sizeof err, ignore_warning, NULL) != 0) {
         sys_config_free(&cfg);
         return 0;
     }
     char name[64];
     for (int k = 0; k < COLL_KINDS; k++) {
         for (uint32_t i = 0; i < cfg.n_impl[k]; i++)
-            algo_spec_name(&cfg.impl[k][i], name, sizeof name);
+            algo_registry_spec_name(NULL, &cfg.impl[k][i], name, sizeof name);
         sys_config_custom_for(&cfg, (enum coll_kind)k, 0);
     }
     sys_config_free(&cfg);

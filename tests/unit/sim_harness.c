@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "system/msg_match.h"
 #include "vimana/event_queue.h"
@@ -56,7 +55,16 @@ static int f_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
 void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char *const *impl, uint32_t n_impl,
                   uint64_t splits, uint32_t nodes)
 {
+    harness_init_with(h, NULL, dims, n_dims, impl, n_impl, splits, nodes);
+}
+
+void harness_init_with(harness *h, const struct algorithm *extra, const uint32_t *dims, uint32_t n_dims,
+                       const char *const *impl, uint32_t n_impl, uint64_t splits, uint32_t nodes)
+{
     memset(h, 0, sizeof *h);
+    /* before the names are resolved, as a run registers before reading its configuration */
+    if (extra)
+        assert_int_equal(algo_registry_add(&h->s.algorithms, extra), 0);
     h->net = calloc(1, sizeof *h->net);
     h->net->q = vimana_evq_new();
     h->net->h = h;
@@ -86,18 +94,9 @@ void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char 
     for (int k = 0; k < COLL_KINDS; k++) {
         c->impl[k] = calloc(n_impl, sizeof *c->impl[k]);
         c->n_impl[k] = n_impl;
-        for (uint32_t i = 0; i < n_impl; i++) {
-            const char *name = impl[i];
-            algo_spec *a = &c->impl[k][i];
-            a->one = strncmp(name, "one", 3) == 0;
-            const char *base = a->one ? name + 3 : name;
-            a->kind = strcasecmp(base, "ring") == 0 ? ALGO_RING
-                      : strncasecmp(base, "direct", 6) == 0 ? ALGO_DIRECT
-                      : strcasecmp(base, "halvingDoubling") == 0 ? ALGO_HALVING_DOUBLING
-                                                                  : ALGO_DOUBLE_BINARY_TREE;
-            if (a->kind == ALGO_DIRECT)
-                a->window = (uint32_t)atoi(base + 6);
-        }
+        for (uint32_t i = 0; i < n_impl; i++)
+            if (algo_registry_resolve(&s->algorithms, impl[i], &c->impl[k][i]) != 0)
+                fail_msg("unknown collective algorithm '%s'", impl[i]);
     }
     assert_int_equal(system_init(s), 0);
     h->nodes = nodes;

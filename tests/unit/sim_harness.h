@@ -40,6 +40,11 @@ typedef struct harness {
  * for `nodes` requests per NPU. Change h->s.cfg / h->opt before running. */
 void harness_init(harness *h, const uint32_t *dims, uint32_t n_dims, const char *const *impl,
                   uint32_t n_impl, uint64_t splits, uint32_t nodes);
+/* Same, with `extra` (when not NULL) registered before the names are
+ * resolved: a test-only algorithm. An unknown name fails the test. */
+struct algorithm;
+void harness_init_with(harness *h, const struct algorithm *extra, const uint32_t *dims, uint32_t n_dims,
+                       const char *const *impl, uint32_t n_impl, uint64_t splits, uint32_t nodes);
 /* The recording completion of request `node` of NPU npu: pass it with any
  * system-layer request (harness_start does). Marks the request pending. */
 sim_done harness_done(harness *h, uint32_t npu, uint32_t node);

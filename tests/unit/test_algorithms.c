@@ -161,6 +161,32 @@ static void test_chunk_minimum(void **state)
     harness_fini(&h);
 }
 
+/* An algorithm's check refuses the phases it cannot run, naming the node. */
+static void refused(const char *algo, uint32_t npus, enum coll_kind kind, const char *want)
+{
+    harness h;
+    uint32_t dims[] = {npus};
+    const char *impl[] = {algo};
+    harness_init(&h, dims, 1, impl, 1, 1, 1);
+    coll_request req = {.npu = 0, .trace = "test.et", .node = 0, .node_id = 0, .node_name = "coll",
+                        .kind = kind, .size = 4096};
+    assert_int_equal(collective_start(&h.s, &req), -1);
+    assert_string_equal(h.s.error, want);
+    h.s.failed = false;
+    harness_fini(&h);
+}
+
+static void test_checks(void **state)
+{
+    (void)state;
+    refused("halvingDoubling", 6, COLL_ALL_REDUCE,
+            "test.et: node 0 (coll): halvingDoubling needs a power-of-two number of NPUs per dimension, not 6");
+    refused("doubleBinaryTree", 12, COLL_ALL_GATHER,
+            "test.et: node 0 (coll): doubleBinaryTree needs a power-of-two number of NPUs per dimension, not 12");
+    refused("halvingDoubling", 4, COLL_ALL_TO_ALL,
+            "test.et: node 0 (coll): halvingDoubling does not implement ALL_TO_ALL");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -170,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_double_binary_tree),
         cmocka_unit_test(test_two_dimensions),
         cmocka_unit_test(test_chunk_minimum),
+        cmocka_unit_test(test_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

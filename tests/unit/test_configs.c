@@ -14,6 +14,10 @@
 #include "config/comm_group_config.h"
 #include "config/memory_config.h"
 #include "config/system_config.h"
+#include "system/algorithms/registry.h"
+
+/* The system JSON's algorithm names, as the simulator resolves them. */
+#define BUILTINS algo_registry_builtin_names()
 
 static char path[64];
 
@@ -41,7 +45,7 @@ static void expect_error(const char *got, const char *suffix)
 
 static int load_sys(const char *text, double scale, sys_config *cfg, char *err)
 {
-    int rc = sys_config_load(write_file(text), scale, cfg, err, 512, NULL, NULL);
+    int rc = sys_config_load(write_file(text), scale, BUILTINS, cfg, err, 512, NULL, NULL);
     unlink(path);
     return rc;
 }
@@ -64,10 +68,13 @@ static void test_system_tutorial(void **state)
     assert_int_equal(cfg.preferred_dataset_splits, 4);
     assert_true(cfg.local_mem_bw_Bps == 50e9);
     assert_int_equal(cfg.n_impl[COLL_ALL_REDUCE], 2);
-    assert_int_equal(cfg.impl[COLL_ALL_REDUCE][0].kind, ALGO_RING);
-    assert_int_equal(cfg.impl[COLL_ALL_REDUCE][1].kind, ALGO_DIRECT);
-    assert_int_equal(cfg.impl[COLL_ALL_REDUCE][1].window, 8);
-    assert_int_equal(cfg.impl[COLL_ALL_TO_ALL][0].kind, ALGO_HALVING_DOUBLING);
+    char name[48];
+    assert_int_equal(cfg.impl[COLL_ALL_REDUCE][0].id, ALGO_RING);
+    assert_string_equal(algo_registry_spec_name(NULL, &cfg.impl[COLL_ALL_REDUCE][0], name, sizeof name), "ring");
+    assert_string_equal(algo_registry_spec_name(NULL, &cfg.impl[COLL_ALL_REDUCE][1], name, sizeof name), "direct8");
+    assert_int_equal(cfg.impl[COLL_ALL_REDUCE][1].param, 8);
+    assert_string_equal(algo_registry_spec_name(NULL, &cfg.impl[COLL_ALL_TO_ALL][0], name, sizeof name),
+                        "oneHalvingDoubling");
     assert_true(cfg.impl[COLL_ALL_TO_ALL][0].one);
     sys_config_free(&cfg);
 }
@@ -226,8 +233,8 @@ static void test_system_unknown_key_escaped(void **state)
     (void)state;
     sys_config cfg;
     char err[512];
-    assert_int_equal(sys_config_load(write_file("{\"preferred-dataset-splits\": 1, \"a\\nb\": 1}"), 1, &cfg, err,
-                                     sizeof err, keep_warning, NULL), 0);
+    assert_int_equal(sys_config_load(write_file("{\"preferred-dataset-splits\": 1, \"a\\nb\": 1}"), 1, BUILTINS, &cfg,
+                                     err, sizeof err, keep_warning, NULL), 0);
     char want[512];
     snprintf(want, sizeof want, "%s: unknown key 'a\\nb' ignored", path);
     assert_string_equal(warned, want);
@@ -245,10 +252,10 @@ static void test_not_regular_files(void **state)
     comm_group_config g;
     network_config net;
     char err[512];
-    assert_int_equal(sys_config_load("/dev/zero", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_int_equal(sys_config_load("/dev/zero", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/dev/zero: not a regular file (character device)");
     sys_config_free(&cfg);
-    assert_int_equal(sys_config_load("/tmp", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_int_equal(sys_config_load("/tmp", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/tmp: is a directory, expected a file");
     sys_config_free(&cfg);
     assert_int_equal(mem_config_load("/dev/zero", &m, err, sizeof err), -1);
@@ -267,7 +274,7 @@ static void test_not_regular_files(void **state)
     assert_string_equal(err, "/dev/zero: not a regular file (character device)");
     assert_int_equal(network_config_load("/tmp", &net, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/tmp: is a directory, expected a file");
-    assert_int_equal(sys_config_load("/nonexistent/sys.json", 1, &cfg, err, sizeof err, NULL, NULL), -1);
+    assert_int_equal(sys_config_load("/nonexistent/sys.json", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/nonexistent/sys.json: Unable to open file: No such file or directory");
     sys_config_free(&cfg);
 }
