@@ -29,6 +29,8 @@ libvimana_core_la_SOURCES = \
 	core/sim/sim.c core/sim/sim.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
+	core/sim/network_host.c core/sim/network_host.h \
+	core/sim/link_report.c core/sim/link_report.h \
 	core/sim/run.c core/sim/run.h \
 	core/sim/progress.c core/sim/progress.h \
 	core/sim/outputs.c core/sim/outputs.h \

@@ -81,6 +81,11 @@ typedef struct sim {
 
     bool failed;
     bool backend_said_error;     /* the backend logged an error line itself */
+    /* Installed by the driver, NULL when none: called once, when the first
+     * error is recorded, so that the driver can stop the backend's event
+     * loop at once instead of draining it behind `failed` guards. */
+    void (*on_fail)(void *arg);
+    void *on_fail_arg;
     char error[1024];
     FILE *out;                   /* report lines */
     FILE *log;                   /* warnings and errors */
