@@ -95,7 +95,11 @@ static int parse_options(net *n, const char *opts, char *err, size_t len)
         }
         opts += k + (opts[k] == ',');
     }
-    return n->npus >= 2 ? 0 : (snprintf(err, len, "host11: npus must be at least 2"), -1);
+    if (n->npus < 2) {
+        snprintf(err, len, "host11: npus must be at least 2");
+        return -1;
+    }
+    return 0;
 }
 
 static int h_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
