@@ -41,6 +41,8 @@ libvimana_core_la_SOURCES = \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
+	core/sim/network_host.c core/sim/network_host.h \
+	core/sim/link_report.c core/sim/link_report.h \
 	core/sim/run.c core/sim/run.h \
 	core/sim/progress.c core/sim/progress.h \
 	core/sim/outputs.c core/sim/outputs.h \

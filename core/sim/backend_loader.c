@@ -57,7 +57,42 @@ int backend_check_version(const char *path, const vimana_backend *d, char *err, 
         snprintf(err, err_len, "%s: backend '%s' does not implement %s()", path, d->name ? d->name : "?", missing);
         return -1;
     }
+    return backend_check_capabilities(path, d, err, err_len);
+}
+
+/* The host reads link counters only when all three agree, so a backend
+ * whose bit and functions disagree would silently lose its statistics (or
+ * have the host call a NULL function): refused instead. */
+int backend_check_capabilities(const char *path, const vimana_backend *d, char *err, size_t err_len)
+{
+    const char *name = d->name ? d->name : "?";
+    bool cap = (d->capabilities & VIMANA_CAP_LINK_STATS) != 0;
+    if (!d->num_links != !d->link_stats) {
+        snprintf(err, err_len, "%s: backend '%s' implements %s() without %s(): give both or neither", path, name,
+                 d->num_links ? "num_links" : "link_stats", d->num_links ? "link_stats" : "num_links");
+        return -1;
+    }
+    if (cap && !d->link_stats) {
+        snprintf(err, err_len, "%s: backend '%s' advertises VIMANA_CAP_LINK_STATS but does not implement "
+                 "num_links() and link_stats()", path, name);
+        return -1;
+    }
+    if (!cap && d->link_stats) {
+        snprintf(err, err_len, "%s: backend '%s' implements num_links() and link_stats() but does not advertise "
+                 "VIMANA_CAP_LINK_STATS", path, name);
+        return -1;
+    }
     return 0;
+}
+
+/* stop() is a 1.1 field: a 1.0 backend's descriptor may end before it, or
+ * hold whatever its reserved slot held (zero by the 1.0 rules, but only
+ * abi_minor says that the slot means stop). */
+vimana_stop_fn backend_stop_fn(const vimana_backend *d)
+{
+    if (d->abi_minor < 1 || d->struct_size < offsetof(struct vimana_backend_1_1, stop) + sizeof(void *))
+        return NULL;
+    return d->stop;
 }
 
 static bool has_slash(const char *s)

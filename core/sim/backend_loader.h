@@ -25,8 +25,19 @@ int backend_load(const char *name, loaded_backend *out, char *err, size_t err_le
 void backend_unload(loaded_backend *b);
 
 /* The version rule, separate so that it can be tested: 0 if a descriptor
- * with these fields can be used by this host, else -1 with err set. */
+ * with these fields can be used by this host, else -1 with err set. It
+ * ends with backend_check_capabilities. */
 int backend_check_version(const char *path, const vimana_backend *desc, char *err, size_t err_len);
+
+/* The capability bits against the functions they promise: LINK_STATS needs
+ * num_links() and link_stats(), and those two need the bit. 0, or -1 with
+ * err set. */
+int backend_check_capabilities(const char *path, const vimana_backend *desc, char *err, size_t err_len);
+
+/* The descriptor's stop() when the backend's ABI version has that field
+ * (1.1 and later, struct_size covering it) and fills it; else NULL. */
+typedef void (*vimana_stop_fn)(void *ctx);
+vimana_stop_fn backend_stop_fn(const vimana_backend *desc);
 
 /* True when the executable `exe` (a resolved path) is the build tree's own
  * program: `build_dir`/NAME or libtool's `build_dir`/.libs/NAME. Only such a

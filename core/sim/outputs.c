@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "sim/json_out.h"
+#include "sim/link_report.h"
 #include "system/algorithms/algorithm.h"
 #include "vimana/et.h"
 
@@ -233,21 +234,22 @@ static void npu_row_json(FILE *f, uint32_t npu, const npu_stats *st)
     fputc('}', f);
 }
 
-static void finish_report(sim *s, struct outputs *o)
+static void npu_table_csv(sim *s, struct outputs *o)
 {
-    if (o->report_csv) {
-        fputs("npu,finished,finish,exposed_communication,wall,cpu,gpu,comm,remote_mem,replay,invalid,overlap\n",
-              o->report);
-        for (uint32_t npu = 0; npu < s->n_npus; npu++) {
-            const npu_stats *st = &o->npus[npu];
-            fprintf(o->report, "%u,%d,%llu,%llu,%llu", npu, o->npu_done[npu], (unsigned long long)st->finish,
-                    (unsigned long long)st->exposed, (unsigned long long)st->wall);
-            for (int k = 0; k < KIND_COUNT; k++)
-                fprintf(o->report, ",%llu", (unsigned long long)st->kind_time[k]);
-            fprintf(o->report, ",%llu\n", (unsigned long long)st->overlap);
-        }
-        return;
+    fputs("npu,finished,finish,exposed_communication,wall,cpu,gpu,comm,remote_mem,replay,invalid,overlap\n",
+          o->report);
+    for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+        const npu_stats *st = &o->npus[npu];
+        fprintf(o->report, "%u,%d,%llu,%llu,%llu", npu, o->npu_done[npu], (unsigned long long)st->finish,
+                (unsigned long long)st->exposed, (unsigned long long)st->wall);
+        for (int k = 0; k < KIND_COUNT; k++)
+            fprintf(o->report, ",%llu", (unsigned long long)st->kind_time[k]);
+        fprintf(o->report, ",%llu\n", (unsigned long long)st->overlap);
     }
+}
+
+static void npu_array_json(sim *s, struct outputs *o)
+{
     fputs("\n],\n\"npus\": [", o->report);
     bool first = true;
     for (uint32_t npu = 0; npu < s->n_npus; npu++) {
@@ -257,7 +259,19 @@ static void finish_report(sim *s, struct outputs *o)
         first = false;
         npu_row_json(o->report, npu, &o->npus[npu]);
     }
-    fputs("\n]\n}\n", o->report);
+    fputs("\n]", o->report);
+}
+
+static void finish_report(sim *s, struct outputs *o)
+{
+    if (o->report_csv)
+        npu_table_csv(s, o);
+    else
+        npu_array_json(s, o);
+    /* The network and its links come last (JSON: before the closing brace). */
+    link_report_write(s, o->report_csv ? NULL : o->report, s->opt->report);
+    if (!o->report_csv)
+        fputs("\n}\n", o->report);
 }
 
 static int close_file(sim *s, FILE *f, const char *what)

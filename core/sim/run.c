@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/backend_loader.h"
 #include "sim/log_files.h"
+#include "sim/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
 #include "system/frontend.h"
@@ -20,66 +20,9 @@
 #include "system/system.h"
 #include "workload/workload.h"
 
-static void host_log(void *host, enum vimana_log_level level, const char *message)
-{
-    sim *s = host;
-    static const char *const names[] = {"debug", "info", "warning", "error"};
-    if (level == VIMANA_LOG_DEBUG)
-        return;
-    fprintf(s->log, "vimana: %s: %s: %s\n", s->be ? s->be->name : "backend",
-            (unsigned)level < 4 ? names[level] : "log", message);
-    if (level == VIMANA_LOG_ERROR)
-        s->backend_said_error = true;
-    if (level == VIMANA_LOG_ERROR && s->err_log)
-        fprintf(s->err_log, "vimana: %s: error: %s\n", s->be ? s->be->name : "backend", message);
-}
-
-static void host_delivered(void *host, uint64_t token)
-{
-    sim *s = host;
-    if (!s->failed)
-        msg_delivered(s, token);
-}
-
 static void forward_warning(void *ctx, const char *msg)
 {
     sim_warn(ctx, "%s", msg);
-}
-
-static int init_network(sim *s, loaded_backend *lb)
-{
-    char err[1024];
-    if (backend_load(s->opt->backend, lb, err, sizeof err) != 0) {
-        sim_fail(s, "%s", err);
-        return -1;
-    }
-    s->be = lb->desc;
-    vimana_host host = {.struct_size = sizeof host, .host = s, .log = host_log, .delivered = host_delivered};
-    vimana_backend_params params = {.struct_size = sizeof params, .network_config = s->opt->network,
-                                    .options = s->opt->backend_options};
-    err[0] = '\0';
-    if (s->be->init(&params, &host, &s->be_ctx, err, sizeof err) != VIMANA_OK) {
-        sim_fail(s, "%s", err[0] ? err : "network backend failed to initialise");
-        s->be_ctx = NULL;
-        return -1;
-    }
-    s->n_dims = s->be->num_dims(s->be_ctx);
-    if (s->n_dims == 0 || s->n_dims > SIM_MAX_DIMS) {
-        sim_fail(s, "%s: the network has %u dimensions (vimana supports 1 to %d)", s->opt->network, s->n_dims,
-                 SIM_MAX_DIMS);
-        return -1;
-    }
-    uint64_t npus = 1;
-    for (uint32_t d = 0; d < s->n_dims; d++) {
-        s->dim_size[d] = s->be->dim_size(s->be_ctx, d);
-        npus *= s->dim_size[d];
-    }
-    if (npus == 0 || npus > UINT32_MAX / 2) {
-        sim_fail(s, "%s: unusable number of NPUs (%llu)", s->opt->network, (unsigned long long)npus);
-        return -1;
-    }
-    s->n_npus = (uint32_t)npus;
-    return 0;
 }
 
 /* Whether list k of the system configuration leaves network dimensions
@@ -271,21 +214,20 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     s.opt = opt;
     s.log = log;
     s.err_log = err_log;
-    loaded_backend lb;
-    memset(&lb, 0, sizeof lb);
     /* The workload of the run; the driver watches it and the system layer
      * through hooks (outputs, progress). */
     wl_run run = {.s = &s, .out = out};
     outputs *outs = NULL;
     progress prog;
-    if (init_network(&s, &lb) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
+    network_host nh;
+    if (network_host_init(&nh, &s) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
         sim_enter(&s);
         progress_start(&prog, &s, &run);
         workload_fire_all(&run);
-        if (!s.failed && s.be->run(s.be_ctx) != VIMANA_OK)
-            sim_fail_backend(&s, "network backend %s stopped with an error", s.be->name);
+        if (!s.failed)
+            network_host_run(&nh);
         sim_enter(&s);
         if (!s.failed && run.finished_npus < s.n_npus)
             report_deadlock(&s, &run);
@@ -309,9 +251,7 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     }
     workload_free_all(&run);
     system_fini(&s);
-    if (s.be && s.be_ctx)
-        s.be->fini(s.be_ctx);
-    backend_unload(&lb);
+    network_host_fini(&nh);
     sys_config_free(&s.cfg);
     mem_config_free(&s.mem);
     comm_group_config_free(&s.groups);

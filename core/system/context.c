@@ -3,6 +3,12 @@
 #include <math.h>
 #include <stdarg.h>
 
+static void notify_failure(sim *s)
+{
+    if (s->hooks.failed)
+        s->hooks.failed(s->hooks.failed_ctx);
+}
+
 void sim_fail(sim *s, const char *fmt, ...)
 {
     if (s->failed)
@@ -12,6 +18,7 @@ void sim_fail(sim *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->error, sizeof s->error, fmt, ap);
     va_end(ap);
+    notify_failure(s);
 }
 
 void sim_fail_backend(sim *s, const char *fmt, ...)
@@ -20,12 +27,13 @@ void sim_fail_backend(sim *s, const char *fmt, ...)
         return;
     s->failed = true;
     s->error[0] = '\0';
-    if (s->backend_said_error)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->error, sizeof s->error, fmt, ap);
-    va_end(ap);
+    if (!s->backend_said_error) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->error, sizeof s->error, fmt, ap);
+        va_end(ap);
+    }
+    notify_failure(s);
 }
 
 void sim_warn(sim *s, const char *fmt, ...)

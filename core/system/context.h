@@ -67,6 +67,11 @@ typedef struct sim_hooks {
     void (*messages_reached)(void *ctx);
     void *messages_ctx;
     uint64_t messages_at;
+    /* Called once, when the first error is recorded (NULL: none), so that
+     * the driver can stop the backend's event loop at once instead of
+     * draining it behind `failed` guards. */
+    void (*failed)(void *ctx);
+    void *failed_ctx;
 } sim_hooks;
 
 typedef struct sim {

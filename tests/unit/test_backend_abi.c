@@ -50,6 +50,70 @@ static void test_version_rule(void **state)
     assert_string_equal(err, "b.so: backend 'x' does not implement run()");
 }
 
+static void fake_stop(void *ctx)
+{
+    (void)ctx;
+}
+
+static uint32_t fake_num_links(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static int fake_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
+{
+    (void)ctx, (void)link, (void)out;
+    return VIMANA_ERR_ARGUMENT;
+}
+
+/* The minor rule: a 1.0 descriptor (stop() did not exist: its slot is a
+ * reserved one, zero) still loads, and the host never takes the slot for
+ * stop(), even when it holds something; a 1.1 one's stop() is used. */
+static void test_stop_needs_abi_1_1(void **state)
+{
+    (void)state;
+    char err[512];
+    vimana_backend d = good();
+    d.abi_minor = 0;
+    assert_int_equal(backend_check_version("b.so", &d, err, sizeof err), 0);
+    assert_null(backend_stop_fn(&d));
+    d.stop = fake_stop;
+    assert_null(backend_stop_fn(&d));
+    d.abi_minor = 1;
+    assert_ptr_equal(backend_stop_fn(&d), fake_stop);
+    /* A descriptor that ends before the slot has no stop(). */
+    d.struct_size = (uint32_t)offsetof(struct vimana_backend_1_1, stop);
+    assert_int_equal(backend_check_version("b.so", &d, err, sizeof err), 0);
+    assert_null(backend_stop_fn(&d));
+    d = good();
+    assert_null(backend_stop_fn(&d));
+}
+
+/* VIMANA_CAP_LINK_STATS and num_links()/link_stats() must agree. */
+static void test_link_stats_capability(void **state)
+{
+    (void)state;
+    char err[512];
+    vimana_backend d = good();
+    d.capabilities = VIMANA_CAP_LINK_STATS;
+    assert_int_equal(backend_check_version("b.so", &d, err, sizeof err), -1);
+    assert_string_equal(err, "b.so: backend 'x' advertises VIMANA_CAP_LINK_STATS but does not implement num_links() "
+                             "and link_stats()");
+    d.num_links = fake_num_links;
+    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
+    assert_string_equal(err, "b.so: backend 'x' implements num_links() without link_stats(): give both or neither");
+    d.link_stats = fake_link_stats;
+    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), 0);
+    d.capabilities = VIMANA_CAP_MULTI_DIM;
+    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
+    assert_string_equal(err, "b.so: backend 'x' implements num_links() and link_stats() but does not advertise "
+                             "VIMANA_CAP_LINK_STATS");
+    d.num_links = NULL;
+    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
+    assert_string_equal(err, "b.so: backend 'x' implements link_stats() without num_links(): give both or neither");
+}
+
 static void module_path(char *out, size_t len, const char *name)
 {
     const char *build = getenv("VIMANA_BUILDDIR");
@@ -75,6 +139,20 @@ static void test_load_real_modules(void **state)
     assert_int_equal(backend_load(path, &lb, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a vimana network backend (no symbol vimana_backend_entry)"));
 
+    /* Built as ABI 1.0 (stop slot zero) and 1.1 from one source; both
+     * load, and only the 1.1 one offers stop(). (tests/e2e/sim_host_abi11.sh
+     * runs both.) */
+    module_path(path, sizeof path, "host10_ok");
+    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    assert_int_equal(lb.desc->abi_minor, 0);
+    assert_null(backend_stop_fn(lb.desc));
+    backend_unload(&lb);
+    module_path(path, sizeof path, "host11_ok");
+    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    assert_int_equal(lb.desc->abi_minor, 1);
+    assert_non_null(backend_stop_fn(lb.desc));
+    backend_unload(&lb);
+
     assert_int_equal(backend_load("./no/such/backend.so", &lb, err, sizeof err), -1);
     assert_non_null(strstr(err, "./no/such/backend.so: cannot load network backend"));
 }
@@ -83,6 +161,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version_rule),
+        cmocka_unit_test(test_stop_needs_abi_1_1),
+        cmocka_unit_test(test_link_stats_capability),
         cmocka_unit_test(test_load_real_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

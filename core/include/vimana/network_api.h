@@ -83,10 +83,16 @@ enum vimana_status {
     VIMANA_ERR_INTERNAL = 5,
 };
 
-/* Capability bits a backend advertises. */
+/*
+ * Capability bits a backend advertises. The host refuses a network of more
+ * than one dimension on a backend without MULTI_DIM (one line naming the
+ * backend and the network file), and refuses at load a backend whose
+ * LINK_STATS bit and num_links()/link_stats() disagree. CONGESTION is
+ * informational: the host does not read it.
+ */
 #define VIMANA_CAP_MULTI_DIM      (1u << 0) /* accepts networks of more than one dimension */
 #define VIMANA_CAP_CONGESTION     (1u << 1) /* models link contention */
-#define VIMANA_CAP_LINK_STATS     (1u << 2) /* implements link_stats() */
+#define VIMANA_CAP_LINK_STATS     (1u << 2) /* implements num_links() and link_stats() */
 
 /*
  * Services the host offers the backend. Passed to init(); valid until
@@ -115,13 +121,17 @@ struct vimana_host_1_1 {
      * run() (one line: what and where). The host records it, reports it once
      * and asks the backend to stop (stop() below); the backend then returns
      * from run() with an error status. May be NULL in a pre-1.1 host.
+     * Vimana prints `vimana: error: network backend NAME failed: MESSAGE`
+     * (control characters of MESSAGE escaped, so it stays one line) and
+     * exits non-zero; only the run's first error is reported.
      */
     void (*failed)(void *host, const char *message);
     void *reserved[7];
 };
 typedef struct vimana_host_1_1 vimana_host;
 
-/* What init() is given. Strings live until init() returns: copy them. */
+/* What init() is given. Strings live until init() returns: copy them.
+ * The host fills every field but `reserved`. */
 struct vimana_backend_params_1_0 {
     uint32_t struct_size;
     uint32_t reserved0;
@@ -131,7 +141,9 @@ struct vimana_backend_params_1_0 {
 };
 typedef struct vimana_backend_params_1_0 vimana_backend_params;
 
-/* Per-link counters (optional, VIMANA_CAP_LINK_STATS). */
+/* Per-link counters (optional, VIMANA_CAP_LINK_STATS). The host reads them
+ * once, when it completes --report (a "links" record per link that carried
+ * a message; FILE.links.csv for a CSV report). */
 struct vimana_link_stats_1_0 {
     uint32_t src_device, dst_device; /* device ids: NPUs first, then switches */
     uint64_t bytes;
@@ -145,6 +157,15 @@ typedef struct vimana_link_stats_1_0 vimana_link_stats;
  * Functions return enum vimana_status unless stated otherwise; on an error
  * they describe it through host->log(VIMANA_LOG_ERROR, ...) first. A backend
  * never calls exit() or abort() on bad input.
+ *
+ * What the host (vimana) reads, honestly: the version fields and `name`
+ * (in messages and --report); `capabilities` (above); every function but
+ * sim_recv, which this host never calls (reserved: the host matches
+ * messages itself); dim_bandwidth only for --report and its check (finite,
+ * > 0: nothing in the host's timing uses a bandwidth, the backend times its
+ * messages); num_links/link_stats only for --report; stop only when
+ * abi_minor >= 1 and struct_size covers it. `description` is for listings
+ * and tools; a run does not read it.
  */
 struct vimana_backend_1_1 {
     uint16_t abi_major;
@@ -165,7 +186,10 @@ struct vimana_backend_1_1 {
      * NPUs are numbered 0..npus-1 with dimension 0 varying fastest. */
     uint32_t (*num_dims)(void *ctx);
     uint32_t (*dim_size)(void *ctx, uint32_t dim);
-    double (*dim_bandwidth)(void *ctx, uint32_t dim); /* GB/s (2^30 bytes) */
+    /* GB/s (2^30 bytes). Optional (NULL: --report says null). The host
+     * checks each dimension's value once, after init(): a value that is not
+     * finite and greater than 0 stops the run naming the backend. */
+    double (*dim_bandwidth)(void *ctx, uint32_t dim);
 
     /* Injects `bytes` from src to dst at the current tick. When the last
      * byte has arrived at dst the backend calls host->delivered(token).
@@ -173,7 +197,8 @@ struct vimana_backend_1_1 {
     int (*sim_send)(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag,
                     uint64_t token);
     /* Tells the backend that dst posted a receive. Informational; may be
-     * NULL for backends that do not model the receiver. */
+     * NULL for backends that do not model the receiver. Reserved: this
+     * host never calls it (receives are matched on the host side). */
     int (*sim_recv)(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag);
 
     /* Runs fn(arg, data) at now() + delta. Calls scheduled for one tick run
@@ -186,7 +211,8 @@ struct vimana_backend_1_1 {
     /* Processes events until none is left. */
     int (*run)(void *ctx);
 
-    /* Optional (NULL when absent): number of links, and counters of link i. */
+    /* Optional (NULL when absent): number of links, and counters of link i.
+     * Both or neither, and exactly when VIMANA_CAP_LINK_STATS is set. */
     uint32_t (*num_links)(void *ctx);
     int (*link_stats)(void *ctx, uint32_t link, vimana_link_stats *out);
 
@@ -195,7 +221,9 @@ struct vimana_backend_1_1 {
      * once the event in progress has finished; events still queued are
      * dropped. The host calls it from inside one of its callbacks after the
      * run has failed, so that the run ends at once instead of draining the
-     * queue. A 1.0 backend leaves this slot zero.
+     * queue. A 1.0 backend leaves this slot zero (and the host ignores it
+     * there: with abi_minor 0 the slot is a reserved one). Without stop()
+     * the host drops the rest of the run's work itself as the queue drains.
      */
     void (*stop)(void *ctx);
 

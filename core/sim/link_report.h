@@ -1,0 +1,25 @@
+/*
+ * link_report.h - the network part of --report, asked of the backend
+ * (network_api.h), not read from the network file:
+ *   JSON  "network": per dimension, its NPU count and the bandwidth the
+ *         backend reports (dim_bandwidth; null without it), and with
+ *         VIMANA_CAP_LINK_STATS the backend's number of links;
+ *         "links": with VIMANA_CAP_LINK_STATS, one record per directed link
+ *         that carried a message (src_device, dst_device, bytes, messages,
+ *         busy_ticks; devices are NPUs first, then switches);
+ *   CSV   the links as a third table, FILE.links.csv (with the capability).
+ */
+#ifndef VIMANA_SIM_LINK_REPORT_H
+#define VIMANA_SIM_LINK_REPORT_H
+
+#include <stdio.h>
+
+#include "system/context.h"
+
+/* With `json` (the open report, after its last array), appends
+ * `,\n"network": {...},\n"links": [...]`; with json NULL, writes the links
+ * table beside the CSV report `report_path`. Returns 0, or -1 after
+ * sim_fail (a file that cannot be written, a backend's link_stats error). */
+int link_report_write(sim *s, FILE *json, const char *report_path);
+
+#endif
