@@ -1,16 +1,16 @@
 # Simulator tests: unit tests of the event queue, configuration readers,
 # backend ABI and message matching; end-to-end runs of the real binary.
-SIM_UNIT_LDADD = libvimana_core.la libvimana_evq.la $(CMOCKA_LIBS)
+SIM_UNIT_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_event_queue
 tests_unit_test_event_queue_SOURCES = tests/unit/test_event_queue.c
 tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
-tests_unit_test_event_queue_LDADD = libvimana_evq.la $(CMOCKA_LIBS)
+tests_unit_test_event_queue_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
-tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends
-tests_unit_test_configs_LDADD = libvimana_core.la backends/common/libnetwork_yaml.la $(CMOCKA_LIBS)
+tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_configs_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_backend_abi
 tests_unit_test_backend_abi_SOURCES = tests/unit/test_backend_abi.c
@@ -58,7 +58,7 @@ examples_backends_fixed_latency_fixed_latency_la_SOURCES = examples/backends/fix
 examples_backends_fixed_latency_fixed_latency_la_CPPFLAGS = -I$(top_srcdir)/core/include
 examples_backends_fixed_latency_fixed_latency_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 examples_backends_fixed_latency_fixed_latency_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backends/fixed_latency
-examples_backends_fixed_latency_fixed_latency_la_LIBADD = libvimana_evq.la
+examples_backends_fixed_latency_fixed_latency_la_LIBADD = libvimana_backend.la
 EXTRA_DIST += examples/backends/fixed_latency/net8.conf
 TESTS += tests/e2e/sim_example_backend.sh
 EXTRA_DIST += tests/e2e/sim_example_backend.sh
@@ -87,7 +87,7 @@ EXTRA_DIST += tests/e2e/sim_features.sh
 # unknown token, time going backwards, delivering inside sim_send), and the
 # run that must stop with one line naming each.
 MISBEHAVE_SRC = tests/backends/misbehave.c
-MISBEHAVE_LIBADD = libvimana_evq.la
+MISBEHAVE_LIBADD = libvimana_backend.la
 check_LTLIBRARIES += tests/backends/bad_twice.la tests/backends/bad_unknown.la tests/backends/bad_backwards.la tests/backends/bad_in_send.la
 tests_backends_bad_twice_la_SOURCES = $(MISBEHAVE_SRC)
 tests_backends_bad_twice_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=TWICE -DBACKEND_NAME='"bad_twice"'
