@@ -51,15 +51,18 @@ tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 
-# The example third-party backend, built from the public headers only, and
-# an end-to-end run through it.
-check_LTLIBRARIES += examples/backends/fixed_latency/fixed_latency.la
-examples_backends_fixed_latency_fixed_latency_la_SOURCES = examples/backends/fixed_latency/fixed_latency.c
-examples_backends_fixed_latency_fixed_latency_la_CPPFLAGS = -I$(top_srcdir)/core/include
-examples_backends_fixed_latency_fixed_latency_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-examples_backends_fixed_latency_fixed_latency_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backends/fixed_latency
-examples_backends_fixed_latency_fixed_latency_la_LIBADD = libvimana_backend.la
-EXTRA_DIST += examples/backends/fixed_latency/net8.conf
+# The backend template (examples/backend-template: a third-party backend on
+# the toolkit, built from the public headers only), and an end-to-end run
+# through it. scripts/test-install builds it again with its own Makefile
+# against an installed Vimana.
+check_LTLIBRARIES += examples/backend-template/template.la
+examples_backend_template_template_la_SOURCES = examples/backend-template/template.c
+examples_backend_template_template_la_CPPFLAGS = -I$(top_srcdir)/core/include
+examples_backend_template_template_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+examples_backend_template_template_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backend-template
+examples_backend_template_template_la_LIBADD = libvimana_backend.la
+EXTRA_DIST += examples/backend-template/Makefile examples/backend-template/README.md \
+	examples/backend-template/network.yml examples/backend-template/system.json
 TESTS += tests/e2e/sim_example_backend.sh
 EXTRA_DIST += tests/e2e/sim_example_backend.sh
 
