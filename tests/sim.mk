@@ -7,6 +7,13 @@ tests_unit_test_event_queue_SOURCES = tests/unit/test_event_queue.c
 tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_event_queue_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 
+# The backend toolkit: default loop, stop/fail, delivery, link table, YAML.
+check_PROGRAMS += tests/unit/test_backend_toolkit
+tests_unit_test_backend_toolkit_SOURCES = tests/unit/test_backend_toolkit.c
+tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_backend_toolkit
+
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
