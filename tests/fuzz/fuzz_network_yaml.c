@@ -1,5 +1,5 @@
 /* Fuzz target: the network YAML reader shared by the analytical backends
- * (backends/common/network_yaml.c). */
+ * (backends/toolkit/network_yaml.c). */
 #include "vimana/network_yaml.h"
 #include "fuzz_input.h"
 
