@@ -62,12 +62,15 @@ TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 # the toolkit, built from the public headers only), and an end-to-end run
 # through it. scripts/test-install builds it again with its own Makefile
 # against an installed Vimana.
-check_LTLIBRARIES += examples/backend-template/template.la
-examples_backend_template_template_la_SOURCES = examples/backend-template/template.c
-examples_backend_template_template_la_CPPFLAGS = -I$(top_srcdir)/core/include
-examples_backend_template_template_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-examples_backend_template_template_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backend-template
-examples_backend_template_template_la_LIBADD = libvimana_backend.la
+# Built into tests/backends, not beside template.c: vimana would load a
+# template.la found beside ./template.so instead of the .so the template's
+# own Makefile builds there.
+check_LTLIBRARIES += tests/backends/template.la
+tests_backends_template_la_SOURCES = examples/backend-template/template.c
+tests_backends_template_la_CPPFLAGS = -I$(top_srcdir)/core/include
+tests_backends_template_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+tests_backends_template_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_template_la_LIBADD = libvimana_backend.la
 EXTRA_DIST += examples/backend-template/Makefile examples/backend-template/README.md \
 	examples/backend-template/network.yml examples/backend-template/system.json
 TESTS += tests/e2e/sim_example_backend.sh

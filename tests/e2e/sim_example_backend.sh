@@ -9,7 +9,7 @@
 require_shared
 G="$VIMANA_SHARED/golden/inputs"
 T="$VIMANA_SRCDIR/examples/backend-template"
-module="$VIMANA_BUILDDIR/examples/backend-template/template.la"
+module="$VIMANA_BUILDDIR/tests/backends/template.la"
 run() { # workload system network expected
     expect_ok "$VIMANA" --workload-configuration="$G/workload/$1" --system-configuration="$2" \
         --network-configuration="$3" --network-backend="$module"
