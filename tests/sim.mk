@@ -14,6 +14,14 @@ tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_backend_toolkit
 
+# The shipped backends, loaded as vimana loads them: descriptors,
+# capabilities, congestion_aware's link counters and stop.
+check_PROGRAMS += tests/unit/test_shipped_backends
+tests_unit_test_shipped_backends_SOURCES = tests/unit/test_shipped_backends.c
+tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_shipped_backends
+
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
