@@ -1,17 +1,27 @@
 # Network backends: loadable modules, each exporting only
-# vimana_backend_entry. They link the installed event-queue library and a
-# private copy of the network-YAML reader (with the two small core/util
-# helpers it needs), never the simulator.
-noinst_LTLIBRARIES += backends/common/libnetwork_yaml.la
-backends_common_libnetwork_yaml_la_SOURCES = \
-	backends/common/network_yaml.c backends/common/network_yaml.h \
+# vimana_backend_entry. They are built on the backend toolkit, the one
+# library a backend links (installed, for third-party backends too), and
+# never on the simulator.
+
+# The backend toolkit: event queue, default descriptor functions, link
+# table, network YAML reader (public headers vimana/backend_toolkit.h,
+# event_queue.h, network_yaml.h). It links libyaml only; the two small
+# core/util helpers the YAML reader needs are compiled in, unexported.
+lib_LTLIBRARIES += libvimana_backend.la
+libvimana_backend_la_SOURCES = \
+	backends/toolkit/event_queue.c backends/toolkit/toolkit.c backends/toolkit/network_yaml.c \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/msg_escape.c core/util/msg_escape.h
-backends_common_libnetwork_yaml_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
-backends_common_libnetwork_yaml_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
-backends_common_libnetwork_yaml_la_LIBADD = $(YAML_LIBS) -lm
+libvimana_backend_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+# -Bsymbolic-functions: the toolkit's calls into its own event queue are
+# direct calls, not through the PLT (they are on the per-message path).
+libvimana_backend_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -Wl,-Bsymbolic-functions \
+	-export-symbols-regex '^vimana_(evq|bt|net)_'
+libvimana_backend_la_LIBADD = $(YAML_LIBS) -lm
+pkginclude_HEADERS += core/include/vimana/backend_toolkit.h core/include/vimana/event_queue.h \
+	core/include/vimana/network_yaml.h core/include/vimana/network_api.h
 
-BACKEND_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
+BACKEND_CPPFLAGS = -I$(top_srcdir)/core/include
 BACKEND_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 backend_LTLIBRARIES += backends/analytical/analytical.la
@@ -19,13 +29,13 @@ backends_analytical_analytical_la_SOURCES = backends/analytical/analytical.c
 backends_analytical_analytical_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
 backends_analytical_analytical_la_CFLAGS = $(BACKEND_CFLAGS)
 backends_analytical_analytical_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags)
-backends_analytical_analytical_la_LIBADD = backends/common/libnetwork_yaml.la libvimana_evq.la
+backends_analytical_analytical_la_LIBADD = libvimana_backend.la
 
 backend_LTLIBRARIES += backends/congestion_aware/congestion_aware.la
 backends_congestion_aware_congestion_aware_la_SOURCES = backends/congestion_aware/congestion_aware.c
 backends_congestion_aware_congestion_aware_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
 backends_congestion_aware_congestion_aware_la_CFLAGS = $(BACKEND_CFLAGS)
 backends_congestion_aware_congestion_aware_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags)
-backends_congestion_aware_congestion_aware_la_LIBADD = backends/common/libnetwork_yaml.la libvimana_evq.la
+backends_congestion_aware_congestion_aware_la_LIBADD = libvimana_backend.la
 
 EXTRA_DIST += backends/ns3_shim backends/garnet_stub

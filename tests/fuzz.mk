@@ -21,7 +21,7 @@ CLEANFILES += $(FUZZERS)
 
 fuzz_common_sources = tests/fuzz/fuzz_input.c tests/fuzz/fuzz_input.h
 fuzz_replay_sources = tests/fuzz/replay_main.c $(fuzz_common_sources)
-fuzz_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends -I$(top_srcdir)/tests/fuzz
+fuzz_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/tests/fuzz
 fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 # The vimana-et sources the tool targets call into, compiled once.
@@ -51,11 +51,11 @@ tests_fuzz_fuzz_et_reader_LDADD = libvimana_et.la
 check_PROGRAMS += tests/fuzz/replay_network_yaml
 tests_fuzz_replay_network_yaml_SOURCES = tests/fuzz/fuzz_network_yaml.c $(fuzz_replay_sources)
 tests_fuzz_replay_network_yaml_CPPFLAGS = $(fuzz_cppflags)
-tests_fuzz_replay_network_yaml_LDADD = backends/common/libnetwork_yaml.la
+tests_fuzz_replay_network_yaml_LDADD = libvimana_backend.la
 tests_fuzz_fuzz_network_yaml_SOURCES = tests/fuzz/fuzz_network_yaml.c $(fuzz_common_sources)
 tests_fuzz_fuzz_network_yaml_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_network_yaml_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_network_yaml_LDADD = backends/common/libnetwork_yaml.la
+tests_fuzz_fuzz_network_yaml_LDADD = libvimana_backend.la
 
 check_PROGRAMS += tests/fuzz/replay_system_json
 tests_fuzz_replay_system_json_SOURCES = tests/fuzz/fuzz_system_json.c $(fuzz_replay_sources)

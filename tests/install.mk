@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/unit/test_backend_search
 tests_unit_test_backend_search_SOURCES = tests/unit/test_backend_search.c
 tests_unit_test_backend_search_CPPFLAGS = $(UNIT_CPPFLAGS)
-tests_unit_test_backend_search_LDADD = libvimana_core.la libvimana_evq.la $(CMOCKA_LIBS)
+tests_unit_test_backend_search_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_backend_search
 
 # A backend module that needs a library the dynamic linker cannot find. It

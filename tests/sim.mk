@@ -1,16 +1,31 @@
 # Simulator tests: unit tests of the event queue, configuration readers,
 # backend ABI and message matching; end-to-end runs of the real binary.
-SIM_UNIT_LDADD = libvimana_core.la libvimana_evq.la $(CMOCKA_LIBS)
+SIM_UNIT_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_event_queue
 tests_unit_test_event_queue_SOURCES = tests/unit/test_event_queue.c
 tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
-tests_unit_test_event_queue_LDADD = libvimana_evq.la $(CMOCKA_LIBS)
+tests_unit_test_event_queue_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+
+# The backend toolkit: default loop, stop/fail, delivery, link table, YAML.
+check_PROGRAMS += tests/unit/test_backend_toolkit
+tests_unit_test_backend_toolkit_SOURCES = tests/unit/test_backend_toolkit.c
+tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_backend_toolkit
+
+# The shipped backends, loaded as vimana loads them: descriptors,
+# capabilities, congestion_aware's link counters and stop.
+check_PROGRAMS += tests/unit/test_shipped_backends
+tests_unit_test_shipped_backends_SOURCES = tests/unit/test_shipped_backends.c
+tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_shipped_backends
 
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
-tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends
-tests_unit_test_configs_LDADD = libvimana_core.la backends/common/libnetwork_yaml.la $(CMOCKA_LIBS)
+tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_configs_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_backend_abi
 tests_unit_test_backend_abi_SOURCES = tests/unit/test_backend_abi.c
@@ -58,15 +73,21 @@ tests_unit_test_algorithm_plugin_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_algorithm_plugin_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithm_plugin
 
-# The example third-party backend, built from the public headers only, and
-# an end-to-end run through it.
-check_LTLIBRARIES += examples/backends/fixed_latency/fixed_latency.la
-examples_backends_fixed_latency_fixed_latency_la_SOURCES = examples/backends/fixed_latency/fixed_latency.c
-examples_backends_fixed_latency_fixed_latency_la_CPPFLAGS = -I$(top_srcdir)/core/include
-examples_backends_fixed_latency_fixed_latency_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-examples_backends_fixed_latency_fixed_latency_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath $(abs_builddir)/examples/backends/fixed_latency
-examples_backends_fixed_latency_fixed_latency_la_LIBADD = libvimana_evq.la
-EXTRA_DIST += examples/backends/fixed_latency/net8.conf
+# The backend template (examples/backend-template: a third-party backend on
+# the toolkit, built from the public headers only), and an end-to-end run
+# through it. scripts/test-install builds it again with its own Makefile
+# against an installed Vimana.
+# Built into tests/backends, not beside template.c: vimana would load a
+# template.la found beside ./template.so instead of the .so the template's
+# own Makefile builds there.
+check_LTLIBRARIES += tests/backends/template.la
+tests_backends_template_la_SOURCES = examples/backend-template/template.c
+tests_backends_template_la_CPPFLAGS = -I$(top_srcdir)/core/include
+tests_backends_template_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+tests_backends_template_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_template_la_LIBADD = libvimana_backend.la
+EXTRA_DIST += examples/backend-template/Makefile examples/backend-template/README.md \
+	examples/backend-template/network.yml examples/backend-template/system.json
 TESTS += tests/e2e/sim_example_backend.sh
 EXTRA_DIST += tests/e2e/sim_example_backend.sh
 
@@ -94,7 +115,7 @@ EXTRA_DIST += tests/e2e/sim_features.sh
 # unknown token, time going backwards, delivering inside sim_send), and the
 # run that must stop with one line naming each.
 MISBEHAVE_SRC = tests/backends/misbehave.c
-MISBEHAVE_LIBADD = libvimana_evq.la
+MISBEHAVE_LIBADD = libvimana_backend.la
 check_LTLIBRARIES += tests/backends/bad_twice.la tests/backends/bad_unknown.la tests/backends/bad_backwards.la tests/backends/bad_in_send.la
 tests_backends_bad_twice_la_SOURCES = $(MISBEHAVE_SRC)
 tests_backends_bad_twice_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=TWICE -DBACKEND_NAME='"bad_twice"'

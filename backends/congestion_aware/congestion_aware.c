@@ -12,12 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "common/network_yaml.h"
-#include "util/msg_escape.h"
-#include "vimana/event_queue.h"
-#include "vimana/network_api.h"
+#include "vimana/backend_toolkit.h"
 
 #define NIL UINT32_MAX
 /* Link state is kept per directed link; bounded so that a FullyConnected
@@ -35,21 +31,19 @@ typedef struct {
     uint32_t next_pending;  /* link FIFO chain */
 } message;
 
+/* The FIFO of a directed link; its counters are the toolkit's link table
+ * (bt.links, same index). */
 typedef struct {
     bool busy;
     uint32_t head, tail;    /* pending messages */
-    uint32_t src, dst;      /* devices, for statistics */
-    uint64_t bytes, messages;
-    vimana_tick busy_ticks;
 } link_state;
 
+/* The toolkit keeps the network (bt.net), the clock, the path and the link
+ * counters. */
 typedef struct congestion_aware {
-    vimana_host host;
-    network_config net;
-    network_dim dim;        /* the single dimension */
+    vimana_bt bt;
+    vimana_net_dim dim;     /* the single dimension */
     uint32_t npus;
-    vimana_evq *evq;
-    char *path;             /* the network YAML, for messages */
     link_state *links;
     uint32_t n_links;
     message *msgs;
@@ -58,13 +52,7 @@ typedef struct congestion_aware {
 
 static void log_error(congestion_aware *c, const char *msg)
 {
-    c->host.log(c->host.host, VIMANA_LOG_ERROR, msg);
-}
-
-static void forward_warning(void *ctx, const char *text)
-{
-    congestion_aware *c = ctx;
-    c->host.log(c->host.host, VIMANA_LOG_WARNING, text);
+    c->bt.host.log(c->bt.host.host, VIMANA_LOG_ERROR, msg);
 }
 
 /* ---- topology: link ids and routes ---------------------------------------- */
@@ -79,16 +67,22 @@ static uint32_t link_id(const congestion_aware *c, uint32_t a, uint32_t b)
 {
     uint32_t n = c->npus;
     switch (c->dim.topology) {
-    case NETWORK_RING:
+    case VIMANA_NET_RING:
         /* Two links per device, one each way; with two NPUs both
          * neighbours are the same device, so one link each way. */
         return a * 2 + ((b == (a + 1) % n) ? 0u : 1u);
-    case NETWORK_FULLY_CONNECTED:
+    case VIMANA_NET_FULLY_CONNECTED:
         return a * n + b;
-    case NETWORK_SWITCH:
+    case VIMANA_NET_SWITCH:
         return a == switch_device(c) ? n + b : a;
     }
     return 0;
+}
+
+/* The link between two devices, named in the toolkit's table. */
+static void name_link(congestion_aware *c, uint32_t a, uint32_t b)
+{
+    vimana_bt_link_ends(&c->bt, link_id(c, a, b), a, b);
 }
 
 static void init_links(congestion_aware *c)
@@ -98,23 +92,17 @@ static void init_links(congestion_aware *c)
         c->links[i] = (link_state){.head = NIL, .tail = NIL};
     for (uint32_t a = 0; a < n; a++) {
         switch (c->dim.topology) {
-        case NETWORK_RING: {
-            uint32_t next = (a + 1) % n, prev = (a + n - 1) % n;
-            c->links[link_id(c, a, next)].src = a;
-            c->links[link_id(c, a, next)].dst = next;
-            c->links[link_id(c, a, prev)].src = a;
-            c->links[link_id(c, a, prev)].dst = prev;
+        case VIMANA_NET_RING:
+            name_link(c, a, (a + 1) % n);
+            name_link(c, a, (a + n - 1) % n);
             break;
-        }
-        case NETWORK_FULLY_CONNECTED:
+        case VIMANA_NET_FULLY_CONNECTED:
             for (uint32_t b = 0; b < n; b++)
-                c->links[link_id(c, a, b)] = (link_state){.head = NIL, .tail = NIL, .src = a, .dst = b};
+                name_link(c, a, b);
             break;
-        case NETWORK_SWITCH:
-            c->links[link_id(c, a, n)].src = a;
-            c->links[link_id(c, a, n)].dst = n;
-            c->links[link_id(c, n, a)].src = n;
-            c->links[link_id(c, n, a)].dst = a;
+        case VIMANA_NET_SWITCH:
+            name_link(c, a, n);
+            name_link(c, n, a);
             break;
         }
     }
@@ -123,9 +111,9 @@ static void init_links(congestion_aware *c)
 static uint32_t next_device(const congestion_aware *c, const message *m)
 {
     switch (c->dim.topology) {
-    case NETWORK_RING: return (uint32_t)(((int64_t)m->cur + m->step + c->npus) % c->npus);
-    case NETWORK_FULLY_CONNECTED: return m->dst;
-    case NETWORK_SWITCH: return m->cur == switch_device(c) ? m->dst : switch_device(c);
+    case VIMANA_NET_RING: return (uint32_t)(((int64_t)m->cur + m->step + c->npus) % c->npus);
+    case VIMANA_NET_FULLY_CONNECTED: return m->dst;
+    case VIMANA_NET_SWITCH: return m->cur == switch_device(c) ? m->dst : switch_device(c);
     }
     return m->dst;
 }
@@ -168,11 +156,9 @@ static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
     vimana_tick arrive = m->hop_ticks;
     vimana_tick release = m->busy_ticks;
     l->busy = true;
-    l->bytes += m->bytes;
-    l->messages++;
-    l->busy_ticks += release;
-    if (vimana_evq_schedule(c->evq, arrive, on_arrival, c, mi) != VIMANA_OK ||
-        vimana_evq_schedule(c->evq, release, on_link_free, c, link) != VIMANA_OK)
+    vimana_bt_link_count(&c->bt, link, m->bytes, release);
+    if (vimana_evq_schedule(c->bt.evq, arrive, on_arrival, c, mi) != VIMANA_OK ||
+        vimana_evq_schedule(c->bt.evq, release, on_link_free, c, link) != VIMANA_OK)
         log_error(c, "congestion_aware: out of memory scheduling an event");
 }
 
@@ -218,10 +204,19 @@ static void on_arrival(void *ctx, uint64_t msg_index)
     }
     uint64_t token = m->token;
     msg_free(c, mi);
-    c->host.delivered(c->host.host, token);
+    c->bt.host.delivered(c->bt.host.host, token);
 }
 
 /* ---- vtable -------------------------------------------------------------- */
+
+/* Frees a context whose init failed or whose run is over. */
+static void ca_free(congestion_aware *c)
+{
+    vimana_bt_fini(&c->bt);
+    free(c->links);
+    free(c->msgs);
+    free(c);
+}
 
 static int ca_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
                    char *err, size_t err_len)
@@ -231,40 +226,39 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    c->host = *host;
     c->free_msgs = NIL;
-    if (network_config_load(params->network_config, &c->net, err, err_len, forward_warning, c) != 0) {
-        free(c);
-        return VIMANA_ERR_CONFIG;
+    int rc = vimana_bt_init(&c->bt, params, host, err, err_len);
+    if (rc == VIMANA_OK)
+        rc = vimana_bt_load_network(&c->bt, err, err_len);
+    if (rc != VIMANA_OK) {
+        ca_free(c);
+        return rc;
     }
-    if (c->net.n_dims != 1) {
+    /* One dimension only: the descriptor does not claim VIMANA_CAP_MULTI_DIM,
+     * and an older host that does not check it gets this line. */
+    if (c->bt.net.n_dims != 1) {
         snprintf(err, err_len, "%s: only support 1-dim topology (the congestion-aware backend "
-                 "models one dimension; this network has %u)", params->network_config, c->net.n_dims);
-        free(c);
+                 "models one dimension; this network has %u)", params->network_config, c->bt.net.n_dims);
+        ca_free(c);
         return VIMANA_ERR_CONFIG;
     }
-    c->dim = c->net.dims[0];
+    c->dim = c->bt.net.dims[0];
     c->npus = c->dim.npus;
-    uint64_t links = c->dim.topology == NETWORK_FULLY_CONNECTED ? (uint64_t)c->npus * c->npus : 2ull * c->npus;
+    uint64_t links = c->dim.topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)c->npus * c->npus : 2ull * c->npus;
     if (links > CA_MAX_LINKS) {
         /* Every directed link has its own state: n x n of them for a
          * FullyConnected network. */
         snprintf(err, err_len, "%s: npus_count (%u): a FullyConnected network of more than %u NPUs needs more than "
                  "%u links, more than the congestion_aware backend supports", params->network_config, c->npus,
                  CA_MAX_FC_NPUS, CA_MAX_LINKS);
-        free(c);
+        ca_free(c);
         return VIMANA_ERR_CONFIG;
     }
     c->n_links = (uint32_t)links;
     c->links = calloc(c->n_links, sizeof *c->links);
-    c->evq = vimana_evq_new();
-    c->path = strdup(params->network_config);
-    if (!c->links || !c->evq || !c->path) {
+    if (!c->links || vimana_bt_links_alloc(&c->bt, c->n_links) != VIMANA_OK) {
         snprintf(err, err_len, "out of memory");
-        free(c->links);
-        free(c->path);
-        vimana_evq_free(c->evq);
-        free(c);
+        ca_free(c);
         return VIMANA_ERR_NOMEM;
     }
     init_links(c);
@@ -274,33 +268,9 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
 
 static void ca_fini(void *ctx)
 {
-    congestion_aware *c = ctx;
-    if (!c)
-        return;
-    vimana_evq_free(c->evq);
-    free(c->links);
-    free(c->msgs);
-    free(c->path);
-    free(c);
+    if (ctx)
+        ca_free(ctx);
 }
-
-static uint32_t ca_num_dims(void *ctx)
-{
-    return ((congestion_aware *)ctx)->net.n_dims;
-}
-
-static uint32_t ca_dim_size(void *ctx, uint32_t dim)
-{
-    congestion_aware *c = ctx;
-    return dim < c->net.n_dims ? c->net.dims[dim].npus : 0;
-}
-
-static double ca_dim_bandwidth(void *ctx, uint32_t dim)
-{
-    congestion_aware *c = ctx;
-    return dim < c->net.n_dims ? c->net.dims[dim].bandwidth_gbps : 0.0;
-}
-
 /* Every hop of a message costs the same (one dimension, identical links),
  * so its times are computed once, truncated as the reference does, and
  * checked before the conversion, which is undefined beyond 2^64: the whole
@@ -310,7 +280,7 @@ static __attribute__((cold, noinline)) int report_late_arrival(congestion_aware 
                                                                 uint64_t bytes)
 {
     char msg[640], where[200];
-    msg_escape(c->path, where, sizeof where);
+    vimana_bt_escape(c->bt.network_path, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
              "longest time Vimana can simulate (bandwidth %g GB/s, latency %g ns)", where, (unsigned long long)bytes,
              src, dst, c->dim.bandwidth_gbps, c->dim.latency_ns);
@@ -325,8 +295,8 @@ static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t b
     double arrive = c->dim.latency_ns + serialization;
     vimana_tick route;
     /* arrive * hops <= 2^64-1 - now, without a division per message. */
-    if (arrive < NETWORK_TICK_LIMIT && !__builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops, &route) &&
-        route <= UINT64_MAX - vimana_evq_now(c->evq)) {
+    if (arrive < VIMANA_TICK_LIMIT && !__builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops, &route) &&
+        route <= UINT64_MAX - vimana_evq_now(c->bt.evq)) {
         *hop_ticks = (vimana_tick)arrive;
         *busy_ticks = (vimana_tick)serialization;
         return 0;
@@ -346,8 +316,8 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         return VIMANA_ERR_ARGUMENT;
     }
     int32_t step = 1;
-    uint32_t hops = c->dim.topology == NETWORK_SWITCH ? 2 : 1;
-    if (c->dim.topology == NETWORK_RING) {
+    uint32_t hops = c->dim.topology == VIMANA_NET_SWITCH ? 2 : 1;
+    if (c->dim.topology == VIMANA_NET_RING) {
         /* Shortest way round; a tie goes clockwise. */
         uint32_t cw = (dst + c->npus - src) % c->npus;
         step = cw <= c->npus - cw ? 1 : -1;
@@ -367,55 +337,18 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     return VIMANA_OK;
 }
 
-static int ca_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)
-{
-    return vimana_evq_schedule(((congestion_aware *)ctx)->evq, delta, fn, arg, data);
-}
-
-static vimana_tick ca_now(void *ctx)
-{
-    return vimana_evq_now(((congestion_aware *)ctx)->evq);
-}
-
-static int ca_run(void *ctx)
-{
-    vimana_evq_run(((congestion_aware *)ctx)->evq);
-    return VIMANA_OK;
-}
-
-static uint32_t ca_num_links(void *ctx)
-{
-    return ((congestion_aware *)ctx)->n_links;
-}
-
-static int ca_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
-{
-    congestion_aware *c = ctx;
-    if (link >= c->n_links)
-        return VIMANA_ERR_ARGUMENT;
-    const link_state *l = &c->links[link];
-    *out = (vimana_link_stats){.src_device = l->src, .dst_device = l->dst, .bytes = l->bytes,
-                               .messages = l->messages, .busy_ticks = l->busy_ticks};
-    return VIMANA_OK;
-}
-
 static const vimana_backend congestion_aware_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "congestion_aware",
     .description = "congestion-aware analytical network: store-and-forward, one FIFO per directed link (1-D)",
+    /* No VIMANA_CAP_MULTI_DIM: init refuses a network of more than one
+     * dimension. */
     .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS,
     .init = ca_init,
     .fini = ca_fini,
-    .num_dims = ca_num_dims,
-    .dim_size = ca_dim_size,
-    .dim_bandwidth = ca_dim_bandwidth,
     .sim_send = ca_send,
-    .sim_recv = NULL,
-    .schedule = ca_schedule,
-    .now = ca_now,
-    .run = ca_run,
-    .num_links = ca_num_links,
-    .link_stats = ca_link_stats,
+    VIMANA_BT_DEFAULTS,
+    VIMANA_BT_LINK_STATS,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/network_yaml.h"
+#include "vimana/network_yaml.h"
 #include "config/comm_group_config.h"
 #include "config/memory_config.h"
 #include "config/system_config.h"
@@ -250,7 +250,7 @@ static void test_not_regular_files(void **state)
     sys_config cfg;
     mem_config m;
     comm_group_config g;
-    network_config net;
+    vimana_net_config net;
     char err[512];
     assert_int_equal(sys_config_load("/dev/zero", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/dev/zero: not a regular file (character device)");
@@ -270,9 +270,9 @@ static void test_not_regular_files(void **state)
     assert_int_equal(comm_group_config_load("/tmp", 8, &g, err, sizeof err), -1);
     assert_string_equal(err, "/tmp: is a directory, expected a file");
     comm_group_config_free(&g);
-    assert_int_equal(network_config_load("/dev/zero", &net, err, sizeof err, NULL, NULL), -1);
+    assert_int_equal(vimana_net_load("/dev/zero", &net, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/dev/zero: not a regular file (character device)");
-    assert_int_equal(network_config_load("/tmp", &net, err, sizeof err, NULL, NULL), -1);
+    assert_int_equal(vimana_net_load("/tmp", &net, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/tmp: is a directory, expected a file");
     assert_int_equal(sys_config_load("/nonexistent/sys.json", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/nonexistent/sys.json: Unable to open file: No such file or directory");
@@ -346,9 +346,9 @@ static void test_per_node_map_errors(void **state)
 
 /* ---- network YAML -------------------------------------------------------- */
 
-static int load_net(const char *text, network_config *net, char *err)
+static int load_net(const char *text, vimana_net_config *net, char *err)
 {
-    int rc = network_config_load(write_file(text), net, err, 512, NULL, NULL);
+    int rc = vimana_net_load(write_file(text), net, err, 512, NULL, NULL);
     unlink(path);
     return rc;
 }
@@ -356,27 +356,27 @@ static int load_net(const char *text, network_config *net, char *err)
 static void test_network_three_dims(void **state)
 {
     (void)state;
-    network_config net;
+    vimana_net_config net;
     char err[512];
     assert_int_equal(load_net("topology: [ Ring, FullyConnected, Switch ]\nnpus_count: [ 2, 8, 4 ]\n"
                               "bandwidth: [ 200.0, 100.0, 50.0 ]  # GB/s\nlatency: [ 50.0, 500.0, 936.25 ]\n",
                               &net, err), 0);
     assert_int_equal(net.n_dims, 3);
     assert_int_equal(net.total_npus, 64);
-    assert_int_equal(net.dims[0].topology, NETWORK_RING);
-    assert_int_equal(net.dims[1].topology, NETWORK_FULLY_CONNECTED);
-    assert_int_equal(net.dims[2].topology, NETWORK_SWITCH);
+    assert_int_equal(net.dims[0].topology, VIMANA_NET_RING);
+    assert_int_equal(net.dims[1].topology, VIMANA_NET_FULLY_CONNECTED);
+    assert_int_equal(net.dims[2].topology, VIMANA_NET_SWITCH);
     assert_true(net.dims[2].bytes_per_ns == 50.0 * (1 << 30) / 1e9);
     assert_true(net.dims[2].latency_ns == 936.25);
-    assert_int_equal(network_coord(&net, 37, 0), 1);
-    assert_int_equal(network_coord(&net, 37, 1), 2);
-    assert_int_equal(network_coord(&net, 37, 2), 2);
+    assert_int_equal(vimana_net_coord(&net, 37, 0), 1);
+    assert_int_equal(vimana_net_coord(&net, 37, 1), 2);
+    assert_int_equal(vimana_net_coord(&net, 37, 2), 2);
 }
 
 static void test_network_errors(void **state)
 {
     (void)state;
-    network_config net;
+    vimana_net_config net;
     char err[512];
     assert_int_equal(load_net("topology: [ Ring, Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 1, 1 ]\nlatency: [ 1, 1 ]\n",
                               &net, err), -1);
@@ -407,7 +407,7 @@ static void test_network_errors(void **state)
 
 static void net_refused(const char *text, const char *want)
 {
-    network_config net;
+    vimana_net_config net;
     char err[512];
     assert_int_equal(load_net(text, &net, err), -1);
     expect_error(err, want);
@@ -449,7 +449,7 @@ static void test_network_ranges(void **state)
     for (int i = 0; i < 100; i++)
         strcat(deep, "[");
     net_refused(deep, "line 5: the value of key 'x' is nested deeper than 64 levels");
-    network_config net;
+    vimana_net_config net;
     char err[512];
     assert_int_equal(load_net("topology: [Ring]\nnpus_count: [1048576]\nbandwidth: [1e-9]\nlatency: [1e12]\n"
                               "x: [[[[1]]]]\n", &net, err), 0);

@@ -116,6 +116,37 @@ static void test_delay_past_last_tick_refused(void **state)
     vimana_evq_free(t.q);
 }
 
+/* An event that stops the queue. */
+static void halt(void *arg, uint64_t data)
+{
+    trace *t = arg;
+    record(arg, data);
+    vimana_evq_stop(t->q);
+}
+
+/* stop: the event in progress finishes, nothing else runs, for good. */
+static void test_stop_after_current_event(void **state)
+{
+    (void)state;
+    trace t = {.q = vimana_evq_new()};
+    vimana_evq_schedule_at(t.q, 3, record, &t, 1);
+    vimana_evq_schedule_at(t.q, 3, halt, &t, 2);
+    vimana_evq_schedule_at(t.q, 3, record, &t, 3);
+    vimana_evq_schedule_at(t.q, 8, record, &t, 4);
+    assert_int_equal(vimana_evq_stopped(t.q), 0);
+    vimana_evq_run(t.q);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.log[1], 2);
+    assert_int_equal(vimana_evq_stopped(t.q), 1);
+    assert_int_equal(vimana_evq_pending(t.q), 2);
+    assert_int_equal(vimana_evq_step(t.q), 0);
+    assert_int_equal(vimana_evq_schedule(t.q, 0, record, &t, 5), VIMANA_OK);
+    vimana_evq_run(t.q);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(vimana_evq_now(t.q), 3);
+    vimana_evq_free(t.q);
+}
+
 /* Many events on scrambled ticks come out sorted by tick, FIFO per tick. */
 typedef struct order_check {
     vimana_evq *q;
@@ -161,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_past_tick_refused),
         cmocka_unit_test(test_delay_past_last_tick_refused),
         cmocka_unit_test(test_many_events_sorted),
+        cmocka_unit_test(test_stop_after_current_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

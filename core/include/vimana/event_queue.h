@@ -1,5 +1,7 @@
 /*
- * vimana/event_queue.h - a discrete-event queue for network backends.
+ * vimana/event_queue.h - a discrete-event queue for network backends
+ * (part of the backend toolkit, libvimana_backend; see
+ * vimana/backend_toolkit.h for the ready-made schedule/now/run/stop).
  *
  * Ordering rules (the ones the simulator's timing depends on):
  *  - events run in ascending tick order;
@@ -44,10 +46,19 @@ int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, vo
 vimana_tick vimana_evq_now(const vimana_evq *q);
 
 /* Processes every event of the earliest pending tick. Returns 1 if a tick
- * was processed, 0 if the queue was empty. */
+ * was processed (or begun, when an event stopped the queue), 0 if the queue
+ * was empty or is stopped. */
 int vimana_evq_step(vimana_evq *q);
-/* Processes events until the queue is empty. */
+/* Processes events until the queue is empty or stopped. */
 void vimana_evq_run(vimana_evq *q);
+
+/* Stops the queue for good: the event in progress finishes, no further
+ * event runs (step and run return at once); events still queued are
+ * dropped by vimana_evq_free. Safe to call from inside an event; one flag
+ * test per event is all it costs the loop. */
+void vimana_evq_stop(vimana_evq *q);
+/* Non-zero once vimana_evq_stop was called. */
+int vimana_evq_stopped(const vimana_evq *q);
 
 /* Events waiting to run, and events run so far. */
 size_t vimana_evq_pending(const vimana_evq *q);

@@ -1,5 +1,5 @@
 /* Network YAML reader: libyaml's event parser, turned into four lists. */
-#include "common/network_yaml.h"
+#include "vimana/network_yaml.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,7 @@ enum list_key { KEY_TOPOLOGY, KEY_NPUS, KEY_BANDWIDTH, KEY_LATENCY, KEY_COUNT };
 static const char *const key_names[KEY_COUNT] = {"topology", "npus_count", "bandwidth", "latency"};
 
 typedef struct {
-    char *items[NETWORK_MAX_DIMS + 1];
+    char *items[VIMANA_NET_MAX_DIMS + 1];
     size_t n;
     bool seen;
 } scalar_list;
@@ -107,9 +107,9 @@ static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
         }
         if (ev.type != YAML_SCALAR_EVENT)
             return wrong_event(c, &ev, key, "a list of plain values");
-        if (list->n == NETWORK_MAX_DIMS + 1) {
+        if (list->n == VIMANA_NET_MAX_DIMS + 1) {
             yaml_event_delete(&ev);
-            return fail(c, "'%s' has more than %d entries", key_names[key], NETWORK_MAX_DIMS);
+            return fail(c, "'%s' has more than %d entries", key_names[key], VIMANA_NET_MAX_DIMS);
         }
         if (add_item(c, &ev, list) != 0)
             return -1;
@@ -134,12 +134,12 @@ static int skip_value(load_ctx *c, yaml_parser_t *p, const char *key, size_t key
             depth--;
         size_t line = ev.start_mark.line + 1;
         yaml_event_delete(&ev);
-        if (depth > NETWORK_YAML_MAX_DEPTH)
+        if (depth > VIMANA_NET_YAML_MAX_DEPTH)
             return fail(c, "line %zu: the value of key '%s' is nested deeper than %d levels", line, key,
-                        NETWORK_YAML_MAX_DEPTH);
-        if (++events > NETWORK_YAML_MAX_SKIPPED)
+                        VIMANA_NET_YAML_MAX_DEPTH);
+        if (++events > VIMANA_NET_YAML_MAX_SKIPPED)
             return fail(c, "line %zu: the value of key '%s' has more than %d items", key_line, key,
-                        NETWORK_YAML_MAX_SKIPPED);
+                        VIMANA_NET_YAML_MAX_SKIPPED);
     } while (depth > 0);
     return 0;
 }
@@ -205,12 +205,12 @@ static int parse_number(load_ctx *c, const char *key, size_t i, const char *text
     return 0;
 }
 
-static int parse_topology(load_ctx *c, const char *text, enum network_topology *out)
+static int parse_topology(load_ctx *c, const char *text, enum vimana_net_topology *out)
 {
     static const char *const names[] = {"Ring", "FullyConnected", "Switch"};
     for (int t = 0; t < 3; t++) {
         if (strcmp(names[t], text) == 0) {
-            *out = (enum network_topology)t;
+            *out = (enum vimana_net_topology)t;
             return 0;
         }
     }
@@ -220,12 +220,12 @@ static int parse_topology(load_ctx *c, const char *text, enum network_topology *
 }
 
 /* Hops of the longest route inside one building block. */
-static double longest_route(const network_dim *d)
+static double longest_route(const vimana_net_dim *d)
 {
     switch (d->topology) {
-    case NETWORK_RING: return (double)(d->npus / 2);
-    case NETWORK_FULLY_CONNECTED: return 1;
-    case NETWORK_SWITCH: return 2;
+    case VIMANA_NET_RING: return (double)(d->npus / 2);
+    case VIMANA_NET_FULLY_CONNECTED: return 1;
+    case VIMANA_NET_SWITCH: return 2;
     }
     return 1;
 }
@@ -233,7 +233,7 @@ static double longest_route(const network_dim *d)
 /* Range checks of one dimension. The time of a message is truncated to a
  * 64-bit tick count, so a latency or bandwidth that makes even the
  * smallest message longer than 2^64 - 1 ns can never give a true answer. */
-static int check_dim(load_ctx *c, const network_dim *d, double npus, const char *const texts[KEY_COUNT])
+static int check_dim(load_ctx *c, const vimana_net_dim *d, double npus, const char *const texts[KEY_COUNT])
 {
     char shown[100];
     if (npus != floor(npus) || npus > (double)UINT32_MAX)
@@ -247,10 +247,10 @@ static int check_dim(load_ctx *c, const network_dim *d, double npus, const char 
     if (!isfinite(d->bytes_per_ns))
         return fail(c, "bandwidth (%s) is too large: not a finite number of bytes per ns",
                     msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
-    if (1.0 / d->bytes_per_ns >= NETWORK_TICK_LIMIT)
+    if (1.0 / d->bytes_per_ns >= VIMANA_TICK_LIMIT)
         return fail(c, "bandwidth (%s) is too small: one byte would take more than 2^64-1 ns, the longest time "
                        "Vimana can simulate", msg_escape(texts[KEY_BANDWIDTH], shown, sizeof shown));
-    if (d->latency_ns * longest_route(d) >= NETWORK_TICK_LIMIT)
+    if (d->latency_ns * longest_route(d) >= VIMANA_TICK_LIMIT)
         return fail(c, "latency (%s) is too large: a message over the longest route (%.0f hop%s) would take more "
                        "than 2^64-1 ns, the longest time Vimana can simulate",
                     msg_escape(texts[KEY_LATENCY], shown, sizeof shown), longest_route(d),
@@ -258,7 +258,7 @@ static int check_dim(load_ctx *c, const network_dim *d, double npus, const char 
     return 0;
 }
 
-static int build_dim(load_ctx *c, scalar_list *lists, size_t i, network_dim *d)
+static int build_dim(load_ctx *c, scalar_list *lists, size_t i, vimana_net_dim *d)
 {
     const char *texts[KEY_COUNT];
     for (int k = 0; k < KEY_COUNT; k++)
@@ -282,8 +282,8 @@ static int check_lengths(load_ctx *c, scalar_list *lists)
     size_t dims = lists[KEY_TOPOLOGY].n;
     if (dims == 0)
         return fail(c, "'topology' is empty");
-    if (dims > NETWORK_MAX_DIMS)
-        return fail(c, "more than %d dimensions", NETWORK_MAX_DIMS);
+    if (dims > VIMANA_NET_MAX_DIMS)
+        return fail(c, "more than %d dimensions", VIMANA_NET_MAX_DIMS);
     if (lists[KEY_NPUS].n != dims)
         return fail(c, "length of npus_count (%zu) doesn't match with dimensions (%zu)", lists[KEY_NPUS].n, dims);
     if (lists[KEY_BANDWIDTH].n != dims)
@@ -293,7 +293,7 @@ static int check_lengths(load_ctx *c, scalar_list *lists)
     return 0;
 }
 
-static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
+static int build_config(load_ctx *c, scalar_list *lists, vimana_net_config *out)
 {
     if (check_lengths(c, lists) != 0)
         return -1;
@@ -307,15 +307,15 @@ static int build_config(load_ctx *c, scalar_list *lists, network_config *out)
          * 1000000000 would otherwise end in a bare "out of memory". Each
          * factor is below 2^32 and total below 2^21, so this cannot wrap. */
         total *= out->dims[i].npus;
-        if (total > NETWORK_MAX_NPUS)
+        if (total > VIMANA_NET_MAX_NPUS)
             return fail(c, "npus_count: %llu NPUs in all is more than the %u Vimana supports",
-                        (unsigned long long)total, NETWORK_MAX_NPUS);
+                        (unsigned long long)total, VIMANA_NET_MAX_NPUS);
     }
     out->total_npus = (uint32_t)total;
     return 0;
 }
 
-int network_config_load(const char *path, network_config *out, char *err, size_t err_len,
+int vimana_net_load(const char *path, vimana_net_config *out, char *err, size_t err_len,
                         void (*warn)(void *ctx, const char *message), void *warn_ctx)
 {
     load_ctx c = {path, err, err_len};
@@ -342,17 +342,17 @@ int network_config_load(const char *path, network_config *out, char *err, size_t
     return rc;
 }
 
-const char *network_topology_name(enum network_topology t)
+const char *vimana_net_topology_name(enum vimana_net_topology t)
 {
     switch (t) {
-    case NETWORK_RING: return "Ring";
-    case NETWORK_FULLY_CONNECTED: return "FullyConnected";
-    case NETWORK_SWITCH: return "Switch";
+    case VIMANA_NET_RING: return "Ring";
+    case VIMANA_NET_FULLY_CONNECTED: return "FullyConnected";
+    case VIMANA_NET_SWITCH: return "Switch";
     }
     return "?";
 }
 
-uint32_t network_coord(const network_config *cfg, uint32_t npu, uint32_t dim)
+uint32_t vimana_net_coord(const vimana_net_config *cfg, uint32_t npu, uint32_t dim)
 {
     uint32_t stride = 1;
     for (uint32_t d = 0; d < dim; d++)

@@ -33,6 +33,7 @@ struct vimana_evq {
     vimana_tick now;
     uint64_t executed;
     size_t pending;
+    bool stopped;          /* vimana_evq_stop: run no more events */
 
     event_rec *events;
     uint32_t n_events, cap_events, free_events;
@@ -296,7 +297,7 @@ int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, vo
 
 int vimana_evq_step(vimana_evq *q)
 {
-    if (q->heap_len == 0)
+    if (q->heap_len == 0 || q->stopped)
         return 0;
     uint32_t b = heap_pop(q);
     q->now = q->buckets[b].time;
@@ -319,6 +320,11 @@ int vimana_evq_step(vimana_evq *q)
         q->pending--;
         q->executed++;
         ev.fn(ev.arg, ev.data);
+        /* Asked to stop: leave the rest of this tick queued. The bucket
+         * stays in the hash but not in the heap, which only matters to a
+         * queue that runs again, and a stopped queue never does. */
+        if (__builtin_expect(q->stopped, 0))
+            return 1;
     }
     hash_remove(q, q->now);
     if (q->last_bucket == b)
@@ -332,4 +338,14 @@ void vimana_evq_run(vimana_evq *q)
 {
     while (vimana_evq_step(q))
         ;
+}
+
+void vimana_evq_stop(vimana_evq *q)
+{
+    q->stopped = true;
+}
+
+int vimana_evq_stopped(const vimana_evq *q)
+{
+    return q->stopped;
 }

@@ -1,0 +1,179 @@
+/*
+ * The backend toolkit's default descriptor functions, link table and host
+ * messages (vimana/backend_toolkit.h). Everything here works on the
+ * vimana_bt a backend puts first in its context.
+ */
+#include "vimana/backend_toolkit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/msg_escape.h"
+
+int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vimana_host *host, char *err,
+                   size_t err_len)
+{
+    memset(bt, 0, sizeof *bt);
+    bt->host = *host;
+    bt->evq = vimana_evq_new();
+    const char *path = params ? params->network_config : NULL;
+    if (path)
+        bt->network_path = strdup(path);
+    if (!bt->evq || (path && !bt->network_path)) {
+        vimana_bt_fini(bt);
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    return VIMANA_OK;
+}
+
+void vimana_bt_fini(vimana_bt *bt)
+{
+    vimana_evq_free(bt->evq);
+    free(bt->network_path);
+    free(bt->links);
+    bt->evq = NULL;
+    bt->network_path = NULL;
+    bt->links = NULL;
+    bt->n_links = 0;
+}
+
+static void forward_warning(void *ctx, const char *message)
+{
+    vimana_bt *bt = ctx;
+    bt->host.log(bt->host.host, VIMANA_LOG_WARNING, message);
+}
+
+int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len)
+{
+    if (!bt->network_path) {
+        snprintf(err, err_len, "no network configuration given");
+        return VIMANA_ERR_CONFIG;
+    }
+    if (vimana_net_load(bt->network_path, &bt->net, err, err_len, forward_warning, bt) != 0)
+        return VIMANA_ERR_CONFIG;
+    return VIMANA_OK;
+}
+
+/* ---- descriptor defaults -------------------------------------------------- */
+
+int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)
+{
+    return vimana_evq_schedule(((vimana_bt *)ctx)->evq, delta, fn, arg, data);
+}
+
+vimana_tick vimana_bt_now(void *ctx)
+{
+    return vimana_evq_now(((vimana_bt *)ctx)->evq);
+}
+
+int vimana_bt_run(void *ctx)
+{
+    vimana_bt *bt = ctx;
+    vimana_evq_run(bt->evq);
+    return bt->failed ? VIMANA_ERR_INTERNAL : VIMANA_OK;
+}
+
+void vimana_bt_stop(void *ctx)
+{
+    vimana_evq_stop(((vimana_bt *)ctx)->evq);
+}
+
+uint32_t vimana_bt_num_dims(void *ctx)
+{
+    return ((vimana_bt *)ctx)->net.n_dims;
+}
+
+uint32_t vimana_bt_dim_size(void *ctx, uint32_t dim)
+{
+    const vimana_bt *bt = ctx;
+    return dim < bt->net.n_dims ? bt->net.dims[dim].npus : 0;
+}
+
+double vimana_bt_dim_bandwidth(void *ctx, uint32_t dim)
+{
+    const vimana_bt *bt = ctx;
+    return dim < bt->net.n_dims ? bt->net.dims[dim].bandwidth_gbps : 0.0;
+}
+
+uint32_t vimana_bt_num_links(void *ctx)
+{
+    return ((vimana_bt *)ctx)->n_links;
+}
+
+int vimana_bt_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
+{
+    const vimana_bt *bt = ctx;
+    if (link >= bt->n_links)
+        return VIMANA_ERR_ARGUMENT;
+    *out = bt->links[link];
+    return VIMANA_OK;
+}
+
+/* ---- delivering ------------------------------------------------------------ */
+
+static void deliver(void *arg, uint64_t token)
+{
+    vimana_bt *bt = arg;
+    bt->host.delivered(bt->host.host, token);
+}
+
+int vimana_bt_deliver_after(vimana_bt *bt, vimana_tick delta, uint64_t token)
+{
+    return vimana_evq_schedule(bt->evq, delta, deliver, bt, token);
+}
+
+/* ---- link table ------------------------------------------------------------ */
+
+int vimana_bt_links_alloc(vimana_bt *bt, uint32_t n_links)
+{
+    vimana_link_stats *links = calloc(n_links ? n_links : 1, sizeof *links);
+    if (!links)
+        return VIMANA_ERR_NOMEM;
+    free(bt->links);
+    bt->links = links;
+    bt->n_links = n_links;
+    return VIMANA_OK;
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
+void vimana_bt_log(vimana_bt *bt, enum vimana_log_level level, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bt->host.log(bt->host.host, level, msg);
+}
+
+/* host->failed exists from ABI 1.1 on; an older host left the slot zero
+ * (or did not cover it with struct_size). */
+static int host_has_failed(const vimana_host *h)
+{
+    return h->struct_size >= offsetof(vimana_host, failed) + sizeof h->failed && h->failed != NULL;
+}
+
+void vimana_bt_fail(vimana_bt *bt, const char *fmt, ...)
+{
+    vimana_evq_stop(bt->evq);
+    if (bt->failed)
+        return;
+    bt->failed = 1;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (host_has_failed(&bt->host))
+        bt->host.failed(bt->host.host, msg);
+    else
+        bt->host.log(bt->host.host, VIMANA_LOG_ERROR, msg);
+}
+
+const char *vimana_bt_escape(const char *s, char *buf, size_t len)
+{
+    return msg_escape(s, buf, len);
+}

@@ -1,0 +1,140 @@
+/*
+ * vimana/backend_toolkit.h - the glue every network backend needs, ready
+ * made (libvimana_backend, `pkg-config --cflags --libs vimana-backend`).
+ *
+ * Put a `vimana_bt` FIRST in your backend's context; the toolkit's
+ * descriptor functions receive that context and use the vimana_bt at its
+ * start. Then a backend writes init (vimana_bt_init + its configuration),
+ * sim_send (compute a delay, vimana_bt_deliver_after) and fini
+ * (vimana_bt_fini), and fills the rest of its descriptor with
+ * VIMANA_BT_DEFAULTS:
+ *
+ *   typedef struct mynet { vimana_bt bt; double ns_per_byte; } mynet;
+ *   static const vimana_backend mynet_backend = {
+ *       VIMANA_BACKEND_HEADER_INIT, .name = "mynet", .description = "...",
+ *       .init = my_init, .fini = my_fini, .sim_send = my_send,
+ *       VIMANA_BT_DEFAULTS,
+ *   };
+ *
+ * What the defaults do:
+ *  - schedule/now/run/stop: the event queue of vimana/event_queue.h (FIFO
+ *    within a tick). run() returns when the queue is empty, or after the
+ *    event in progress once stop() or vimana_bt_fail() was called; it
+ *    returns VIMANA_ERR_INTERNAL after vimana_bt_fail(), VIMANA_OK otherwise.
+ *  - num_dims/dim_size/dim_bandwidth: read `bt.net` (fill it by hand, or
+ *    with vimana_bt_load_network from a network YAML).
+ *  - num_links/link_stats (VIMANA_BT_LINK_STATS, with
+ *    VIMANA_CAP_LINK_STATS): the link table below.
+ *
+ * Not thread-safe; one context per simulation. Every exported symbol
+ * starts with vimana_bt_, vimana_evq_ or vimana_net_.
+ */
+#ifndef VIMANA_BACKEND_TOOLKIT_H
+#define VIMANA_BACKEND_TOOLKIT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vimana/event_queue.h"
+#include "vimana/network_api.h"
+#include "vimana/network_yaml.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vimana_bt {
+    vimana_host host;         /* a copy of what init() was given */
+    vimana_evq *evq;          /* the simulation's clock and events */
+    vimana_net_config net;    /* the shape the default num_dims/dim_size/dim_bandwidth report */
+    char *network_path;       /* the configuration file (vimana_bt_init), for messages */
+    vimana_link_stats *links; /* per directed link counters (vimana_bt_links_alloc) */
+    uint32_t n_links;
+    int failed;               /* vimana_bt_fail was called */
+} vimana_bt;
+
+/* Fills the descriptor fields the toolkit implements (designated
+ * initialisers; list it after your own fields). */
+#define VIMANA_BT_DEFAULTS                                                               \
+    .num_dims = vimana_bt_num_dims, .dim_size = vimana_bt_dim_size,                     \
+    .dim_bandwidth = vimana_bt_dim_bandwidth, .schedule = vimana_bt_schedule,           \
+    .now = vimana_bt_now, .run = vimana_bt_run, .stop = vimana_bt_stop
+/* Add this one too when the backend keeps a link table. */
+#define VIMANA_BT_LINK_STATS .num_links = vimana_bt_num_links, .link_stats = vimana_bt_link_stats
+
+/* ---- life cycle --------------------------------------------------------- */
+
+/* Copies the host, creates the event queue and keeps a copy of the
+ * configuration path (params->network_config, may be NULL). Returns
+ * VIMANA_OK, or VIMANA_ERR_NOMEM with "out of memory" in err. */
+int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vimana_host *host, char *err,
+                   size_t err_len);
+/* Frees what the toolkit allocated (not bt itself). Safe on a zeroed bt. */
+void vimana_bt_fini(vimana_bt *bt);
+
+/* Reads the network YAML at bt->network_path into bt->net (see
+ * vimana/network_yaml.h); unknown keys become host warnings. Returns
+ * VIMANA_OK, or VIMANA_ERR_CONFIG with the one-line reason in err. */
+int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len);
+
+/* ---- the descriptor's defaults (ctx starts with a vimana_bt) ------------ */
+
+int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
+vimana_tick vimana_bt_now(void *ctx);
+int vimana_bt_run(void *ctx);
+void vimana_bt_stop(void *ctx);
+uint32_t vimana_bt_num_dims(void *ctx);
+uint32_t vimana_bt_dim_size(void *ctx, uint32_t dim);
+double vimana_bt_dim_bandwidth(void *ctx, uint32_t dim);
+uint32_t vimana_bt_num_links(void *ctx);
+int vimana_bt_link_stats(void *ctx, uint32_t link, vimana_link_stats *out);
+
+/* ---- delivering messages ------------------------------------------------ */
+
+/* Calls host->delivered(token) `delta` ticks from now. Returns VIMANA_OK,
+ * VIMANA_ERR_ARGUMENT when that tick is past the last one the clock holds,
+ * or VIMANA_ERR_NOMEM. */
+int vimana_bt_deliver_after(vimana_bt *bt, vimana_tick delta, uint64_t token);
+
+/* ---- link table --------------------------------------------------------- */
+
+/* Makes n_links zeroed counters (links 0..n_links-1). VIMANA_OK or
+ * VIMANA_ERR_NOMEM. Device ids: NPUs 0..npus-1, then switches. */
+int vimana_bt_links_alloc(vimana_bt *bt, uint32_t n_links);
+/* Names the devices link `link` connects (for --report). */
+static inline void vimana_bt_link_ends(vimana_bt *bt, uint32_t link, uint32_t src_device, uint32_t dst_device)
+{
+    bt->links[link].src_device = src_device;
+    bt->links[link].dst_device = dst_device;
+}
+/* Counts one message of `bytes` that holds `link` for `busy` ticks. Inline:
+ * it is on the per-hop path. */
+static inline void vimana_bt_link_count(vimana_bt *bt, uint32_t link, uint64_t bytes, vimana_tick busy)
+{
+    vimana_link_stats *l = &bt->links[link];
+    l->bytes += bytes;
+    l->messages++;
+    l->busy_ticks += busy;
+}
+
+/* ---- messages to the host ------------------------------------------------ */
+
+/* One line to host->log (printf format, truncated to 1 KiB). */
+void vimana_bt_log(vimana_bt *bt, enum vimana_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A fatal error inside run(): reports it through host->failed (ABI 1.1
+ * hosts; host->log at error level for older ones), stops the queue after
+ * the event in progress and makes run() return VIMANA_ERR_INTERNAL. Only
+ * the first failure is reported. */
+void vimana_bt_fail(vimana_bt *bt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Copies s into buf (len > 0) with control bytes written as \n, \t or \xNN,
+ * so a value quoted from a file cannot break a one-line message. Returns
+ * buf. */
+const char *vimana_bt_escape(const char *s, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

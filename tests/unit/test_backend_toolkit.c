@@ -1,0 +1,277 @@
+/* The backend toolkit (vimana/backend_toolkit.h): the default event loop
+ * behind a descriptor, stop and fail, delivery, the link table, the
+ * default topology answers and the network YAML through the host. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vimana/backend_toolkit.h"
+
+/* A backend context as the toolkit wants it (vimana_bt first), plus a
+ * record of what the host saw and what the events did. */
+typedef struct fake {
+    vimana_bt bt;
+    uint64_t ran[16];
+    vimana_tick at[16];
+    int n_ran;
+    uint64_t delivered[8];
+    vimana_tick delivered_at[8];
+    int n_delivered;
+    char lines[4][300];
+    int levels[4];
+    int n_lines;
+    char failed[300];
+    int n_failed;
+} fake;
+
+static void host_log(void *host, enum vimana_log_level level, const char *message)
+{
+    fake *f = host;
+    if (f->n_lines < 4) {
+        snprintf(f->lines[f->n_lines], sizeof f->lines[0], "%s", message);
+        f->levels[f->n_lines++] = level;
+    }
+}
+
+static void host_delivered(void *host, uint64_t token)
+{
+    fake *f = host;
+    f->delivered_at[f->n_delivered] = vimana_bt_now(f);
+    f->delivered[f->n_delivered++] = token;
+}
+
+static void host_failed(void *host, const char *message)
+{
+    fake *f = host;
+    snprintf(f->failed, sizeof f->failed, "%s", message);
+    f->n_failed++;
+}
+
+/* host_struct_size: sizeof(vimana_host) for a 1.1 host, or where `failed`
+ * starts for a 1.0 host, which did not have it. */
+static fake *fake_new(uint32_t host_struct_size, const char *network_path)
+{
+    fake *f = calloc(1, sizeof *f);
+    vimana_host host = {.struct_size = host_struct_size, .host = f, .log = host_log,
+                        .delivered = host_delivered};
+    if (host_struct_size >= sizeof(vimana_host))
+        host.failed = host_failed;
+    vimana_backend_params params = {.struct_size = sizeof params, .network_config = network_path};
+    char err[100];
+    assert_int_equal(vimana_bt_init(&f->bt, &params, &host, err, sizeof err), VIMANA_OK);
+    return f;
+}
+
+static void fake_free(fake *f)
+{
+    vimana_bt_fini(&f->bt);
+    free(f);
+}
+
+static void record(void *arg, uint64_t data)
+{
+    fake *f = arg;
+    f->at[f->n_ran] = vimana_bt_now(f);
+    f->ran[f->n_ran++] = data;
+}
+
+/* data 1: stops the run; data 2: fails it (twice, reported once). */
+static void act(void *arg, uint64_t data)
+{
+    fake *f = arg;
+    record(arg, data);
+    if (data == 1)
+        vimana_bt_stop(f);
+    else
+        for (int i = 0; i < 2; i++)
+            vimana_bt_fail(&f->bt, "mynet: link %d broke", 7 + i);
+}
+
+static void test_default_loop_fifo_and_monotonic(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 10), VIMANA_OK);
+    assert_int_equal(vimana_bt_schedule(f, 0, record, f, 11), VIMANA_OK);
+    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 12), VIMANA_OK);
+    assert_int_equal(vimana_bt_schedule(f, 3, record, f, 13), VIMANA_OK);
+    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 14), VIMANA_OK);
+    assert_int_equal(vimana_bt_now(f), 0);
+    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+    uint64_t want[] = {11, 13, 10, 12, 14};
+    vimana_tick when[] = {0, 3, 5, 5, 5};
+    assert_int_equal(f->n_ran, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(f->ran[i], want[i]);
+        assert_int_equal(f->at[i], when[i]);
+    }
+    assert_int_equal(vimana_bt_now(f), 5);
+    fake_free(f);
+}
+
+static void test_stop_ends_run_after_the_event(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    vimana_bt_schedule(f, 4, record, f, 20);
+    vimana_bt_schedule(f, 4, act, f, 1);
+    vimana_bt_schedule(f, 4, record, f, 21); /* same tick, after the stop */
+    vimana_bt_schedule(f, 9, record, f, 22);
+    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+    assert_int_equal(f->n_ran, 2);
+    assert_int_equal(f->ran[1], 1);
+    assert_int_equal(vimana_evq_pending(f->bt.evq), 2);
+    /* Stopped for good: another run does nothing. */
+    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+    assert_int_equal(f->n_ran, 2);
+    assert_int_equal(vimana_bt_now(f), 4);
+    fake_free(f);
+}
+
+static void test_fail_reports_once_through_host_failed(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    vimana_bt_schedule(f, 2, act, f, 2);
+    vimana_bt_schedule(f, 2, record, f, 30);
+    assert_int_equal(vimana_bt_run(f), VIMANA_ERR_INTERNAL);
+    assert_int_equal(f->n_ran, 1);
+    assert_int_equal(f->n_failed, 1);
+    assert_string_equal(f->failed, "mynet: link 7 broke");
+    assert_int_equal(f->n_lines, 0);
+    fake_free(f);
+}
+
+static void test_fail_on_a_1_0_host_logs_an_error(void **state)
+{
+    (void)state;
+    fake *f = fake_new((uint32_t)offsetof(vimana_host, failed), NULL);
+    vimana_bt_schedule(f, 2, act, f, 2);
+    vimana_bt_schedule(f, 3, record, f, 31);
+    assert_int_equal(vimana_bt_run(f), VIMANA_ERR_INTERNAL);
+    assert_int_equal(f->n_ran, 1);
+    assert_int_equal(f->n_failed, 0);
+    assert_int_equal(f->n_lines, 1);
+    assert_int_equal(f->levels[0], VIMANA_LOG_ERROR);
+    assert_string_equal(f->lines[0], "mynet: link 7 broke");
+    fake_free(f);
+}
+
+static void test_deliver_after(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    assert_int_equal(vimana_bt_deliver_after(&f->bt, 7, 42), VIMANA_OK);
+    assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 41), VIMANA_OK);
+    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+    assert_int_equal(f->n_delivered, 2);
+    assert_int_equal(f->delivered[0], 41);
+    assert_int_equal(f->delivered_at[0], 0);
+    assert_int_equal(f->delivered[1], 42);
+    assert_int_equal(f->delivered_at[1], 7);
+    /* Past the last tick the clock holds: refused, not clamped. */
+    assert_int_equal(vimana_bt_deliver_after(&f->bt, UINT64_MAX - 6, 43), VIMANA_ERR_ARGUMENT);
+    fake_free(f);
+}
+
+static void test_link_table(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    assert_int_equal(vimana_bt_num_links(f), 0);
+    assert_int_equal(vimana_bt_links_alloc(&f->bt, 3), VIMANA_OK);
+    vimana_bt_link_ends(&f->bt, 2, 1, 8);
+    vimana_bt_link_count(&f->bt, 2, 1000, 19);
+    vimana_bt_link_count(&f->bt, 2, 24, 1);
+    assert_int_equal(vimana_bt_num_links(f), 3);
+    vimana_link_stats s;
+    assert_int_equal(vimana_bt_link_stats(f, 2, &s), VIMANA_OK);
+    assert_int_equal(s.src_device, 1);
+    assert_int_equal(s.dst_device, 8);
+    assert_int_equal(s.bytes, 1024);
+    assert_int_equal(s.messages, 2);
+    assert_int_equal(s.busy_ticks, 20);
+    assert_int_equal(vimana_bt_link_stats(f, 0, &s), VIMANA_OK);
+    assert_int_equal(s.bytes + s.messages + s.busy_ticks, 0);
+    assert_int_equal(vimana_bt_link_stats(f, 3, &s), VIMANA_ERR_ARGUMENT);
+    fake_free(f);
+}
+
+static void test_default_dims(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    f->bt.net.n_dims = 2;
+    f->bt.net.dims[0].npus = 4;
+    f->bt.net.dims[0].bandwidth_gbps = 200;
+    f->bt.net.dims[1].npus = 2;
+    f->bt.net.dims[1].bandwidth_gbps = 25;
+    assert_int_equal(vimana_bt_num_dims(f), 2);
+    assert_int_equal(vimana_bt_dim_size(f, 1), 2);
+    assert_int_equal(vimana_bt_dim_size(f, 2), 0);
+    assert_true(vimana_bt_dim_bandwidth(f, 0) == 200.0);
+    assert_true(vimana_bt_dim_bandwidth(f, 5) == 0.0);
+    fake_free(f);
+}
+
+static void test_load_network_warns_through_host(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vimana-bt-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "topology: [ Switch ]\nnpus_count: [ 16 ]\nbandwidth: [ 100 ]\nlatency: [ 700 ]\ncolour: red\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    fake *f = fake_new(sizeof(vimana_host), path);
+    assert_string_equal(f->bt.network_path, path);
+    char err[200];
+    assert_int_equal(vimana_bt_load_network(&f->bt, err, sizeof err), VIMANA_OK);
+    assert_int_equal(vimana_bt_num_dims(f), 1);
+    assert_int_equal(vimana_bt_dim_size(f, 0), 16);
+    assert_int_equal(f->bt.net.dims[0].topology, VIMANA_NET_SWITCH);
+    assert_int_equal(f->n_lines, 1);
+    assert_int_equal(f->levels[0], VIMANA_LOG_WARNING);
+    char want[100];
+    snprintf(want, sizeof want, "%s:5: unknown key 'colour' ignored", path);
+    assert_string_equal(f->lines[0], want);
+    unlink(path);
+    assert_int_equal(vimana_bt_load_network(&f->bt, err, sizeof err), VIMANA_ERR_CONFIG);
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
+    assert_string_equal(err, want);
+    fake_free(f);
+
+    f = fake_new(sizeof(vimana_host), NULL);
+    assert_int_equal(vimana_bt_load_network(&f->bt, err, sizeof err), VIMANA_ERR_CONFIG);
+    assert_string_equal(err, "no network configuration given");
+    fake_free(f);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_string_equal(vimana_bt_escape("a\nb\tc\x01", buf, sizeof buf), "a\\nb\\tc\\x01");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_loop_fifo_and_monotonic),
+        cmocka_unit_test(test_stop_ends_run_after_the_event),
+        cmocka_unit_test(test_fail_reports_once_through_host_failed),
+        cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),
+        cmocka_unit_test(test_deliver_after),
+        cmocka_unit_test(test_link_table),
+        cmocka_unit_test(test_default_dims),
+        cmocka_unit_test(test_load_network_warns_through_host),
+        cmocka_unit_test(test_escape),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

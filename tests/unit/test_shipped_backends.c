@@ -1,0 +1,157 @@
+/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.1
+ * descriptors with stop, truthful capabilities, and congestion_aware's
+ * link counters and stop through the toolkit. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vimana/network_api.h"
+
+typedef struct host_rec {
+    const vimana_backend *be;
+    void *ctx;
+    uint64_t tokens[8];
+    vimana_tick at[8];
+    int n;
+    int stop_after; /* call stop() after this many deliveries (0: never) */
+} host_rec;
+
+static void host_log(void *host, enum vimana_log_level level, const char *message)
+{
+    (void)host;
+    fail_msg("unexpected log (level %d): %s", (int)level, message);
+}
+
+static void host_delivered(void *host, uint64_t token)
+{
+    host_rec *h = host;
+    h->at[h->n] = h->be->now(h->ctx);
+    h->tokens[h->n++] = token;
+    if (h->n == h->stop_after)
+        h->be->stop(h->ctx);
+}
+
+static const vimana_backend *load(const char *name)
+{
+    const char *build = getenv("VIMANA_BUILDDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/backends/%s/.libs/%s.so", build ? build : ".", name, name);
+    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!so)
+        fail_msg("%s", dlerror());
+    vimana_backend_entry_fn entry = (vimana_backend_entry_fn)dlsym(so, VIMANA_BACKEND_ENTRY_SYMBOL);
+    assert_non_null(entry);
+    return entry();
+}
+
+static void test_descriptors(void **state)
+{
+    (void)state;
+    const vimana_backend *cu = load("analytical");
+    const vimana_backend *ca = load("congestion_aware");
+    for (const vimana_backend *const *b = (const vimana_backend *const[]){cu, ca, NULL}; *b; b++) {
+        assert_int_equal((*b)->abi_major, 1);
+        assert_int_equal((*b)->abi_minor, 1);
+        assert_int_equal((*b)->struct_size, sizeof(vimana_backend));
+        assert_non_null((*b)->stop);
+        assert_non_null((*b)->schedule);
+        assert_non_null((*b)->dim_bandwidth);
+    }
+    assert_int_equal(cu->capabilities, VIMANA_CAP_MULTI_DIM);
+    assert_null(cu->num_links);
+    /* congestion_aware refuses more than one dimension in init. */
+    assert_int_equal(ca->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS);
+    assert_non_null(ca->num_links);
+    assert_non_null(ca->link_stats);
+}
+
+/* Writes a 4-NPU ring into path (a mkstemp template). */
+static void ring4_yaml(char *path)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void start(host_rec *h, const char *path)
+{
+    h->be = load("congestion_aware");
+    vimana_host host = {.struct_size = sizeof host, .host = h, .log = host_log, .delivered = host_delivered};
+    vimana_backend_params params = {.struct_size = sizeof params, .network_config = path};
+    char err[300] = "";
+    assert_int_equal(h->be->init(&params, &host, &h->ctx, err, sizeof err), VIMANA_OK);
+    /* 32768 bytes at 50 GB/s: 610 ticks on a link, 1110 with the latency. */
+    assert_int_equal(h->be->sim_send(h->ctx, 0, 1, 32768, 0, 71), VIMANA_OK);
+    assert_int_equal(h->be->sim_send(h->ctx, 0, 2, 32768, 0, 72), VIMANA_OK); /* 0 -> 1 -> 2 */
+}
+
+static void test_congestion_aware_link_stats(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vimana-ca-XXXXXX";
+    ring4_yaml(path);
+    host_rec h = {0};
+    start(&h, path);
+    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+    /* 72 waits for 71 on link 0->1 (free at 610), arrives at 1 at 1720,
+     * then crosses 1->2: 2830. */
+    assert_int_equal(h.n, 2);
+    assert_int_equal(h.tokens[0], 71);
+    assert_int_equal(h.at[0], 1110);
+    assert_int_equal(h.tokens[1], 72);
+    assert_int_equal(h.at[1], 2830);
+    assert_int_equal(h.be->num_links(h.ctx), 8);
+    vimana_link_stats s;
+    assert_int_equal(h.be->link_stats(h.ctx, 0, &s), VIMANA_OK); /* 0 -> 1 */
+    assert_int_equal(s.src_device, 0);
+    assert_int_equal(s.dst_device, 1);
+    assert_int_equal(s.bytes, 65536);
+    assert_int_equal(s.messages, 2);
+    assert_int_equal(s.busy_ticks, 1220);
+    assert_int_equal(h.be->link_stats(h.ctx, 2, &s), VIMANA_OK); /* 1 -> 2 */
+    assert_int_equal(s.src_device, 1);
+    assert_int_equal(s.dst_device, 2);
+    assert_int_equal(s.bytes, 32768);
+    assert_int_equal(s.messages, 1);
+    assert_int_equal(s.busy_ticks, 610);
+    assert_int_equal(h.be->link_stats(h.ctx, 1, &s), VIMANA_OK); /* 0 -> 3, unused */
+    assert_int_equal(s.src_device, 0);
+    assert_int_equal(s.dst_device, 3);
+    assert_int_equal(s.messages, 0);
+    assert_int_equal(h.be->link_stats(h.ctx, 8, &s), VIMANA_ERR_ARGUMENT);
+    h.be->fini(h.ctx);
+    unlink(path);
+}
+
+static void test_congestion_aware_stop(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vimana-ca-XXXXXX";
+    ring4_yaml(path);
+    host_rec h = {.stop_after = 1};
+    start(&h, path);
+    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+    assert_int_equal(h.n, 1);
+    assert_int_equal(h.be->now(h.ctx), 1110);
+    h.be->fini(h.ctx);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_descriptors),
+        cmocka_unit_test(test_congestion_aware_link_stats),
+        cmocka_unit_test(test_congestion_aware_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
