@@ -21,3 +21,4 @@ include $(srcdir)/tests/timeline.mk
 include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/robust.mk
 include $(srcdir)/tests/config.mk
+include $(srcdir)/tests/build.mk
