@@ -6,6 +6,8 @@
 # library that links it, and libvimana_et and a backend toolkit would each
 # carry a hidden copy beside the one in vimana.) It is internal: installed
 # because the installed libraries need it, but no header of it is installed.
+# Every function of it is a utility the other libraries call, so all its
+# symbols are exported (a new utility needs no list updated).
 lib_LTLIBRARIES += libvimana_util.la
 libvimana_util_la_SOURCES = \
 	core/util/arena.c core/util/arena.h \
@@ -16,5 +18,4 @@ libvimana_util_la_SOURCES = \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/grow.h core/util/ticks.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
-libvimana_util_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 \
-	-export-symbols-regex '^(arena_|dep_links_|input_file_|msg_escape|slab_|utf8_)'
+libvimana_util_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0
