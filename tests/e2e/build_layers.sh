@@ -46,6 +46,15 @@ digraph layers {
     rankdir=TB;
     node [shape=box, style=rounded, fontname="Helvetica"];
     edge [fontname="Helvetica", fontsize=10];
+    "backends" [label="backends\nbackends/"];
+    "et" [label="et\ncore/et"];
+    "missing" [label="missing\n(not in the tree)"];
+    "public" [label="public\ncore/include"];
+    "sim" [label="sim\ncore/sim"];
+    "system" [label="system\ncore/system"];
+    "tools" [label="tools\ntools/"];
+    "util" [label="util\ncore/util"];
+    "workload" [label="workload\ncore/workload"];
     "backends" -> "public" [label="1"];
     "backends" -> "util" [label="1", color=red, fontcolor=red];
     "et" -> "public" [label="1"];
