@@ -82,8 +82,11 @@ expect_ok "$CHECK" "$T"
 expect_eq "$(cat "$TEST_TMP/out" "$TEST_TMP/err")" "" "output of check-layers on a clean tree"
 
 # Sources: a file in two libraries, through a variable of an included fragment.
+# (Makefile text: the $(...) and the backslash are meant literally.)
+# shellcheck disable=SC2016,SC1003
 put Makefile.am 'lib_LTLIBRARIES = libone.la' 'noinst_LTLIBRARIES =' 'include $(srcdir)/sub/local.mk' \
     'libone_la_SOURCES = a.c \' '	shared.c a.h'
+# shellcheck disable=SC2016
 put sub/local.mk 'shared_sources = shared.c' 'noinst_LTLIBRARIES += sub/libtwo.la' \
     'sub_libtwo_la_SOURCES = b.c $(shared_sources)' 'check_LTLIBRARIES = plugin.la' 'plugin_la_SOURCES = shared.c'
 expect_error "shared.c: compiled into two libraries, libone.la and sub/libtwo.la" "$CHECK" --sources "$T"
