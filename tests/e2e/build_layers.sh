@@ -24,8 +24,10 @@ put tools/etcmd/a.c '#include "etcmd/a.h"' '#include "vimana/et.h"' '#include "u
     '  #  include "et/et_item_size.h"' '#include <stdio.h>' '#include "system/system.h"' '#include "nowhere.h"'
 put tools/etcmd/a.h '#include "../common/b.h"'
 put tools/common/b.h '/* tools */'
-put backends/net/net.c '#include "vimana/et.h"' '#include "util/grow.h"' '#include "common/yaml.h"'
-put backends/common/yaml.h '/* toolkit */'
+put backends/net/net.c '#include "vimana/et.h"' '#include "util/grow.h"' '#include "common/yaml.h"' \
+    '#include "toolkit/loop.h"'
+put backends/common/yaml.h '/* private to the backends */'
+put backends/toolkit/loop.h '#include "util/grow.h"'
 
 expect_error "tools/etcmd/a.c:4: tools may not include et/et_item_size.h (et)" "$CHECK" "$T"
 cat >"$TEST_TMP/want" <<'EOF'
@@ -52,10 +54,12 @@ digraph layers {
     "public" [label="public\ncore/include"];
     "sim" [label="sim\ncore/sim"];
     "system" [label="system\ncore/system"];
+    "toolkit" [label="toolkit\nbackends/toolkit"];
     "tools" [label="tools\ntools/"];
     "util" [label="util\ncore/util"];
     "workload" [label="workload\ncore/workload"];
     "backends" -> "public" [label="1"];
+    "backends" -> "toolkit" [label="1"];
     "backends" -> "util" [label="1", color=red, fontcolor=red];
     "et" -> "public" [label="1"];
     "et" -> "util" [label="1"];
@@ -63,6 +67,7 @@ digraph layers {
     "sim" -> "workload" [label="1"];
     "system" -> "util" [label="1"];
     "system" -> "workload" [label="1", color=red, fontcolor=red];
+    "toolkit" -> "util" [label="1"];
     "tools" -> "et" [label="1", color=red, fontcolor=red];
     "tools" -> "missing" [label="1", color=red, fontcolor=red];
     "tools" -> "public" [label="1"];
@@ -77,7 +82,7 @@ cmp -s "$TEST_TMP/want" "$TEST_TMP/out" || { fail "check-layers --dot"; diff "$T
 # The same tree without its violations passes, silently.
 put core/system/system.h '#include "util/grow.h"'
 put tools/etcmd/a.c '#include "etcmd/a.h"' '#include "vimana/et.h"' '#include "util/grow.h"'
-put backends/net/net.c '#include "vimana/et.h"' '#include "common/yaml.h"'
+put backends/net/net.c '#include "vimana/et.h"' '#include "common/yaml.h"' '#include "toolkit/loop.h"'
 expect_ok "$CHECK" "$T"
 expect_eq "$(cat "$TEST_TMP/out" "$TEST_TMP/err")" "" "output of check-layers on a clean tree"
 
