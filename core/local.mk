@@ -6,12 +6,6 @@
 # network_api.h.
 noinst_LTLIBRARIES += libvimana_core.la
 libvimana_core_la_SOURCES = \
-	core/util/slab.c core/util/slab.h \
-	core/util/dep_links.c core/util/dep_links.h \
-	core/util/input_file.c core/util/input_file.h \
-	core/util/msg_escape.c core/util/msg_escape.h \
-	core/util/utf8.c core/util/utf8.h \
-	core/util/ticks.h \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \
 	core/config/system_config.c core/config/system_config.h \
@@ -48,12 +42,12 @@ libvimana_core_la_SOURCES = \
 	core/sim/outputs.c core/sim/outputs.h \
 	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h
-libvimana_core_la_CPPFLAGS = $(AM_CPPFLAGS) \
+libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DVIMANA_BUILD_DIR='"$(abs_top_builddir)"' \
 	-DVIMANA_BUILD_BACKEND_DIRS='"$(BUILD_BACKEND_DIRS)"' \
 	-DVIMANA_INSTALL_BACKEND_DIR='"$(backenddir)"'
 libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
-libvimana_core_la_LIBADD = libvimana_et.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
+libvimana_core_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
 
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
@@ -61,4 +55,5 @@ vimana_SOURCES = core/sim/main.c \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h
+vimana_CPPFLAGS = $(CORE_CPPFLAGS)
 vimana_LDADD = libvimana_core.la

@@ -1,10 +1,9 @@
 # tests for convert_text (`vimana-et convert text`)
 check_PROGRAMS += tests/unit/test_convert_text
 TESTS += tests/unit/test_convert_text
-tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_text_sources) \
-	core/util/input_file.c
-tests_unit_test_convert_text_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
-tests_unit_test_convert_text_LDADD = libvimana_et.la $(CMOCKA_LIBS)
+tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_text_sources)
+tests_unit_test_convert_text_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
+tests_unit_test_convert_text_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
 
 # The corpus comparison needs ../shared (skipped without it, e.g. in distcheck);
 # the input tests use only tests/data/text.

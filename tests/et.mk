@@ -1,5 +1,5 @@
 # Tests of the ET library (core/et): cmocka unit tests.
-ET_TEST_LDADD = libvimana_et.la $(CMOCKA_LIBS) $(ZLIB_LIBS)
+ET_TEST_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS) $(ZLIB_LIBS)
 ET_TEST_UTIL = tests/unit/et_test_util.c tests/unit/et_test_util.h
 
 check_PROGRAMS += tests/unit/test_et_reader
@@ -18,7 +18,7 @@ TESTS += tests/unit/test_et_attrs
 # internal sources, which the shared library does not export.
 check_PROGRAMS += tests/unit/test_et_decode
 tests_unit_test_et_decode_SOURCES = tests/unit/test_et_decode.c $(ET_TEST_UTIL) \
-	core/et/et_decode.c core/et/et_pb.c core/util/arena.c
+	core/et/et_decode.c core/et/et_pb.c
 nodist_tests_unit_test_et_decode_SOURCES = proto/et_def.pb-c.c
 tests_unit_test_et_decode_CPPFLAGS = $(UNIT_CPPFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_et_decode_LDADD = $(ET_TEST_LDADD) $(PROTOBUF_C_LIBS)

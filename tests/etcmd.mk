@@ -4,20 +4,19 @@
 # The JSON writer and reader with what they use.
 ETCMD_JSON_TEST_SOURCES = \
 	tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
-	tools/etcmd/json_in.c tools/etcmd/json_to_et.c core/util/arena.c \
-	tools/common/pyfloat.c tools/common/pyjson_string.c core/util/utf8.c core/util/msg_escape.c
+	tools/etcmd/json_in.c tools/etcmd/json_to_et.c \
+	tools/common/pyfloat.c tools/common/pyjson_string.c
 
 check_PROGRAMS += tests/unit/test_etcmd_json
 tests_unit_test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)
-tests_unit_test_etcmd_json_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+tests_unit_test_etcmd_json_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += tests/unit/test_etcmd_json
 
 check_PROGRAMS += tests/unit/test_etcmd_corpus
 tests_unit_test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
-	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c \
-	core/util/input_file.c
-tests_unit_test_etcmd_corpus_CPPFLAGS = $(UNIT_CPPFLAGS) $(ZLIB_CFLAGS) -I$(top_srcdir)/tools
+	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c
+tests_unit_test_etcmd_corpus_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += tests/unit/test_etcmd_corpus
 

@@ -21,7 +21,10 @@ CLEANFILES += $(FUZZERS)
 
 fuzz_common_sources = tests/fuzz/fuzz_input.c tests/fuzz/fuzz_input.h
 fuzz_replay_sources = tests/fuzz/replay_main.c $(fuzz_common_sources)
-fuzz_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/tests/fuzz
+# Each target sees the include roots of the code it calls (Makefile.am).
+fuzz_core_cppflags = $(CORE_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
+fuzz_tools_cppflags = $(TOOLS_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
+fuzz_backend_cppflags = $(BACKEND_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
 fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 # The vimana-et sources the tool targets call into, compiled once.
@@ -32,101 +35,100 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	$(trace_link_sources) \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
 	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
-	tools/common/cli.c core/util/utf8.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c \
-	core/util/arena.c core/util/input_file.c core/util/msg_escape.c
-tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+	tools/common/cli.c tools/common/pyfloat.c \
+	tools/common/pyjson_string.c tools/common/idmap.c
+tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(TOOLS_CPPFLAGS)
 tests_fuzz_libfuzz_tools_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
-tests_fuzz_libfuzz_tools_la_LIBADD = libvimana_et.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
+tests_fuzz_libfuzz_tools_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
 
 check_PROGRAMS += tests/fuzz/replay_et_reader
 tests_fuzz_replay_et_reader_SOURCES = tests/fuzz/fuzz_et_reader.c $(fuzz_replay_sources)
-tests_fuzz_replay_et_reader_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_et_reader_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_replay_et_reader_LDADD = libvimana_et.la
 tests_fuzz_fuzz_et_reader_SOURCES = tests/fuzz/fuzz_et_reader.c $(fuzz_common_sources)
-tests_fuzz_fuzz_et_reader_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_et_reader_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_et_reader_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_et_reader_LDADD = libvimana_et.la
 
 check_PROGRAMS += tests/fuzz/replay_network_yaml
 tests_fuzz_replay_network_yaml_SOURCES = tests/fuzz/fuzz_network_yaml.c $(fuzz_replay_sources)
-tests_fuzz_replay_network_yaml_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_network_yaml_CPPFLAGS = $(fuzz_backend_cppflags)
 tests_fuzz_replay_network_yaml_LDADD = libvimana_backend.la
 tests_fuzz_fuzz_network_yaml_SOURCES = tests/fuzz/fuzz_network_yaml.c $(fuzz_common_sources)
-tests_fuzz_fuzz_network_yaml_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_network_yaml_CPPFLAGS = $(fuzz_backend_cppflags)
 tests_fuzz_fuzz_network_yaml_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_network_yaml_LDADD = libvimana_backend.la
 
 check_PROGRAMS += tests/fuzz/replay_system_json
 tests_fuzz_replay_system_json_SOURCES = tests/fuzz/fuzz_system_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_system_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_system_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_replay_system_json_LDADD = libvimana_core.la
 tests_fuzz_fuzz_system_json_SOURCES = tests/fuzz/fuzz_system_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_system_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_system_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_system_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_system_json_LDADD = libvimana_core.la
 
 check_PROGRAMS += tests/fuzz/replay_memory_json
 tests_fuzz_replay_memory_json_SOURCES = tests/fuzz/fuzz_memory_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_memory_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_memory_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_replay_memory_json_LDADD = libvimana_core.la
 tests_fuzz_fuzz_memory_json_SOURCES = tests/fuzz/fuzz_memory_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_memory_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_memory_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_memory_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_memory_json_LDADD = libvimana_core.la
 
 check_PROGRAMS += tests/fuzz/replay_comm_group_json
 tests_fuzz_replay_comm_group_json_SOURCES = tests/fuzz/fuzz_comm_group_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_comm_group_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_comm_group_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_replay_comm_group_json_LDADD = libvimana_core.la
 tests_fuzz_fuzz_comm_group_json_SOURCES = tests/fuzz/fuzz_comm_group_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_comm_group_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_comm_group_json_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_comm_group_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_comm_group_json_LDADD = libvimana_core.la
 
 check_PROGRAMS += tests/fuzz/replay_text_workload
 tests_fuzz_replay_text_workload_SOURCES = tests/fuzz/fuzz_text_workload.c $(fuzz_replay_sources)
-tests_fuzz_replay_text_workload_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_text_workload_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_replay_text_workload_LDADD = tests/fuzz/libfuzz_tools.la
 tests_fuzz_fuzz_text_workload_SOURCES = tests/fuzz/fuzz_text_workload.c $(fuzz_common_sources)
-tests_fuzz_fuzz_text_workload_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_text_workload_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_text_workload_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_text_workload_LDADD = tests/fuzz/libfuzz_tools.la
 
 check_PROGRAMS += tests/fuzz/replay_pytorch_json
 tests_fuzz_replay_pytorch_json_SOURCES = tests/fuzz/fuzz_pytorch_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_pytorch_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_pytorch_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_replay_pytorch_json_LDADD = tests/fuzz/libfuzz_tools.la
 tests_fuzz_fuzz_pytorch_json_SOURCES = tests/fuzz/fuzz_pytorch_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_pytorch_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_pytorch_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_pytorch_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_pytorch_json_LDADD = tests/fuzz/libfuzz_tools.la
 
 check_PROGRAMS += tests/fuzz/replay_kineto_json
 tests_fuzz_replay_kineto_json_SOURCES = tests/fuzz/fuzz_kineto_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_kineto_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_kineto_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_replay_kineto_json_LDADD = tests/fuzz/libfuzz_tools.la
 tests_fuzz_fuzz_kineto_json_SOURCES = tests/fuzz/fuzz_kineto_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_kineto_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_kineto_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_kineto_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_kineto_json_LDADD = tests/fuzz/libfuzz_tools.la
 
 check_PROGRAMS += tests/fuzz/replay_from_json
 tests_fuzz_replay_from_json_SOURCES = tests/fuzz/fuzz_from_json.c $(fuzz_replay_sources)
-tests_fuzz_replay_from_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_replay_from_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_replay_from_json_LDADD = tests/fuzz/libfuzz_tools.la
 tests_fuzz_fuzz_from_json_SOURCES = tests/fuzz/fuzz_from_json.c $(fuzz_common_sources)
-tests_fuzz_fuzz_from_json_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_from_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_from_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_from_json_LDADD = tests/fuzz/libfuzz_tools.la
 
 check_PROGRAMS += tests/fuzz/replay_sim
 tests_fuzz_replay_sim_SOURCES = tests/fuzz/fuzz_sim.c $(fuzz_replay_sources)
-tests_fuzz_replay_sim_CPPFLAGS = $(fuzz_cppflags) \
+tests_fuzz_replay_sim_CPPFLAGS = $(fuzz_core_cppflags) \
 	-DFUZZ_ANALYTICAL_BACKEND='"$(abs_top_builddir)/backends/analytical/.libs/analytical.so"'
 tests_fuzz_replay_sim_LDADD = libvimana_core.la
 tests_fuzz_fuzz_sim_SOURCES = tests/fuzz/fuzz_sim.c $(fuzz_common_sources)
-tests_fuzz_fuzz_sim_CPPFLAGS = $(fuzz_cppflags) \
+tests_fuzz_fuzz_sim_CPPFLAGS = $(fuzz_core_cppflags) \
 	-DFUZZ_ANALYTICAL_BACKEND='"$(abs_top_builddir)/backends/analytical/.libs/analytical.so"'
 tests_fuzz_fuzz_sim_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_sim_LDADD = libvimana_core.la

@@ -4,7 +4,10 @@
 # ../shared is not beside the source tree, as in `make distcheck`).
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
-UNIT_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
+# Include roots as for the code under test (Makefile.am): a test of the core
+# sees the core, a test of a tool what the tools see.
+UNIT_CPPFLAGS = $(CORE_CPPFLAGS) $(CMOCKA_CFLAGS)
+TOOLS_UNIT_CPPFLAGS = $(TOOLS_CPPFLAGS) $(CMOCKA_CFLAGS)
 EXTRA_DIST += tests/e2e/lib.sh tests/data
 
 include $(srcdir)/tests/util.mk
@@ -18,3 +21,4 @@ include $(srcdir)/tests/timeline.mk
 include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/robust.mk
 include $(srcdir)/tests/config.mk
+include $(srcdir)/tests/build.mk

@@ -1,9 +1,8 @@
 # tests for pytorch: `vimana-et convert pytorch` (tools/pytorch).
-pytorch_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
+pytorch_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 	-DVIMANA_TEST_DATA='"$(abs_top_srcdir)/tests/data/pytorch"'
-pytorch_test_ldadd = libvimana_et.la $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
-pytorch_test_sources = $(pytorch_lib_sources) core/util/utf8.c tools/common/pyfloat.c \
-	tools/common/idmap.c core/util/input_file.c
+pytorch_test_ldadd = libvimana_et.la libvimana_util.la $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+pytorch_test_sources = $(pytorch_lib_sources) tools/common/pyfloat.c tools/common/idmap.c
 
 check_PROGRAMS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert

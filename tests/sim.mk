@@ -186,38 +186,38 @@ check_LTLIBRARIES += tests/backends/host11_ok.la tests/backends/host10_ok.la tes
 tests_backends_host11_ok_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=NONE -DBACKEND_NAME='"host11_ok"'
 tests_backends_host11_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_ok_la_LIBADD = libvimana_evq.la
+tests_backends_host11_ok_la_LIBADD = libvimana_backend.la
 tests_backends_host10_ok_la_SOURCES = $(HOST11_SRC)
 tests_backends_host10_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=0 -DHOST_FAULT=NONE -DBACKEND_NAME='"host10_ok"'
 tests_backends_host10_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host10_ok_la_LIBADD = libvimana_evq.la
+tests_backends_host10_ok_la_LIBADD = libvimana_backend.la
 tests_backends_host11_failed_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_failed_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=FAILED -DBACKEND_NAME='"host11_failed"'
 tests_backends_host11_failed_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_failed_la_LIBADD = libvimana_evq.la
+tests_backends_host11_failed_la_LIBADD = libvimana_backend.la
 tests_backends_host11_bad_token_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_bad_token_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=BAD_TOKEN -DBACKEND_NAME='"host11_bad_token"'
 tests_backends_host11_bad_token_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_bad_token_la_LIBADD = libvimana_evq.la
+tests_backends_host11_bad_token_la_LIBADD = libvimana_backend.la
 tests_backends_host10_bad_token_la_SOURCES = $(HOST11_SRC)
 tests_backends_host10_bad_token_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=0 -DHOST_FAULT=BAD_TOKEN -DBACKEND_NAME='"host10_bad_token"'
 tests_backends_host10_bad_token_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host10_bad_token_la_LIBADD = libvimana_evq.la
+tests_backends_host10_bad_token_la_LIBADD = libvimana_backend.la
 tests_backends_host11_multi_dim_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_multi_dim_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=MULTI_DIM -DBACKEND_NAME='"host11_multi_dim"'
 tests_backends_host11_multi_dim_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_multi_dim_la_LIBADD = libvimana_evq.la
+tests_backends_host11_multi_dim_la_LIBADD = libvimana_backend.la
 tests_backends_host11_cap_no_fn_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_cap_no_fn_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=CAP_NO_FN -DBACKEND_NAME='"host11_cap_no_fn"'
 tests_backends_host11_cap_no_fn_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_cap_no_fn_la_LIBADD = libvimana_evq.la
+tests_backends_host11_cap_no_fn_la_LIBADD = libvimana_backend.la
 tests_backends_host11_fn_no_cap_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_fn_no_cap_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=FN_NO_CAP -DBACKEND_NAME='"host11_fn_no_cap"'
 tests_backends_host11_fn_no_cap_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_fn_no_cap_la_LIBADD = libvimana_evq.la
+tests_backends_host11_fn_no_cap_la_LIBADD = libvimana_backend.la
 tests_backends_host11_bad_bw_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_bad_bw_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=BAD_BW -DBACKEND_NAME='"host11_bad_bw"'
 tests_backends_host11_bad_bw_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_bad_bw_la_LIBADD = libvimana_evq.la
+tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
 TESTS += tests/e2e/sim_host_abi11.sh
 EXTRA_DIST += tests/e2e/sim_host_abi11.sh

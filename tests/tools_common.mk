@@ -1,6 +1,6 @@
 # Tests of the utilities the vimana-et commands share (tools/common): the
 # float spelling, UTF-8 decoding, JSON string literals and the id map.
-tools_common_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools
+tools_common_test_cppflags = $(TOOLS_UNIT_CPPFLAGS)
 
 check_PROGRAMS += tests/unit/test_pyfloat tests/unit/test_tools_common
 TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common
@@ -8,6 +8,6 @@ tests_unit_test_pyfloat_SOURCES = tests/unit/test_pyfloat.c tools/common/pyfloat
 tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_pyfloat_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_tools_common_SOURCES = tests/unit/test_tools_common.c \
-	core/util/utf8.c tools/common/pyjson_string.c tools/common/idmap.c
+	tools/common/pyjson_string.c tools/common/idmap.c
 tests_unit_test_tools_common_CPPFLAGS = $(tools_common_test_cppflags)
-tests_unit_test_tools_common_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_tools_common_LDADD = libvimana_util.la $(CMOCKA_LIBS)

@@ -1,10 +1,9 @@
 # tests for trace_link (`vimana-et link`)
-trace_link_test_cppflags = $(UNIT_CPPFLAGS) -I$(top_srcdir)/tools \
+trace_link_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
-trace_link_test_ldadd = $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
-trace_link_test_sources = $(trace_link_sources) core/util/utf8.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c \
-	core/util/input_file.c
+trace_link_test_ldadd = libvimana_util.la $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+trace_link_test_sources = $(trace_link_sources) tools/common/pyfloat.c \
+	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c
 
 check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline

@@ -1,8 +1,8 @@
 /*
  * et_item_size.h - the size of one element of a vet_list, by its kind: the
- * C types vimana/et.h gives the *_LIST kinds. Header-only, so the library,
- * the tools and the tests share it (the library exports only its vet_
- * API).
+ * C types vimana/et.h gives the *_LIST kinds. Private to the ET library
+ * and its tests (header-only, so the decoder and the builder inline it);
+ * everyone else calls the exported vet_list_item_size().
  */
 #ifndef VIMANA_ET_ITEM_SIZE_H
 #define VIMANA_ET_ITEM_SIZE_H

@@ -6,6 +6,8 @@
 
 #include "vimana/et.h"
 
+#include "et/et_item_size.h"
+
 static const char *const node_type_names[] = {
     "INVALID_NODE", "METADATA_NODE", "MEM_LOAD_NODE", "MEM_STORE_NODE",
     "COMP_NODE", "COMM_SEND_NODE", "COMM_RECV_NODE", "COMM_COLL_NODE",
@@ -82,6 +84,11 @@ enum vet_value_kind vet_value_kind_from_name(const char *name)
 bool vet_value_kind_is_list(enum vet_value_kind kind)
 {
     return kind >= VET_DOUBLE_LIST && kind <= VET_BYTES_LIST && kind % 2 == 0;
+}
+
+size_t vet_list_item_size(enum vet_value_kind kind)
+{
+    return et_list_item_size(kind);
 }
 
 int vet_parse_size(const char *text, uint64_t *out)

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "et/et_item_size.h"
 #include "util/grow.h"
 
 char *tu_temp_path(const char *suffix)
@@ -99,7 +98,7 @@ static int list_equal(enum vet_value_kind kind, const vet_list *x, const vet_lis
             if (!bytes_equal(((const vet_bytes *)x->items)[i], ((const vet_bytes *)y->items)[i]))
                 return 0;
         } else {
-            size_t w = et_list_item_size(kind);
+            size_t w = vet_list_item_size(kind);
             if (memcmp((const char *)x->items + i * w, (const char *)y->items + i * w, w) != 0)
                 return 0;
         }

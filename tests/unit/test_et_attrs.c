@@ -202,12 +202,29 @@ static void test_coercion(void **state)
     assert_int_equal(i, -9);
 }
 
+/* The element size tools use to build a vet_list (vet_list_item_size, the
+ * public form of the library's private table). */
+static void test_list_item_size(void **state)
+{
+    (void)state;
+    assert_int_equal(vet_list_item_size(VET_DOUBLE_LIST), sizeof(double));
+    assert_int_equal(vet_list_item_size(VET_FLOAT_LIST), sizeof(float));
+    assert_int_equal(vet_list_item_size(VET_INT64_LIST), sizeof(int64_t));
+    assert_int_equal(vet_list_item_size(VET_UINT32_LIST), sizeof(uint32_t));
+    assert_int_equal(vet_list_item_size(VET_BOOL_LIST), sizeof(int));
+    assert_int_equal(vet_list_item_size(VET_STRING_LIST), sizeof(const char *));
+    assert_int_equal(vet_list_item_size(VET_BYTES_LIST), sizeof(vet_bytes));
+    assert_int_equal(vet_list_item_size(VET_INT64), 0);
+    assert_int_equal(vet_list_item_size(VET_VALUE_NONE), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_kinds_round_trip),
         cmocka_unit_test(test_defaults_are_written),
         cmocka_unit_test(test_coercion),
+        cmocka_unit_test(test_list_item_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

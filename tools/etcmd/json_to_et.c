@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "et/et_item_size.h"
 #include "etcmd/pyfmt.h"
 #include "util/msg_escape.h"
 
@@ -240,7 +239,7 @@ static bool list_value(jconv *c, enum vet_value_kind kind, const jv *v, vet_list
     size_t old = path_push(c, ".values");
     if (values->kind != JV_ARRAY)
         return wrong_kind(c, values, "an array");
-    void *items = alloc(c, values->len, et_list_item_size(kind));
+    void *items = alloc(c, values->len, vet_list_item_size(kind));
     if (!items)
         return false;
     for (size_t i = 0; i < values->len; i++) {

@@ -15,8 +15,7 @@ vimana_et_SOURCES += \
 	tools/etcmd/graph_render.c tools/etcmd/graph_render.h \
 	tools/etcmd/cmd_stats.c \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
-	tools/etcmd/depgraph.c tools/etcmd/depgraph.h \
-	core/util/arena.c core/util/arena.h
+	tools/etcmd/depgraph.c tools/etcmd/depgraph.h
 # `dot -o x.pdf|svg|png` renders through Graphviz's libgvc.
 vimana_et_CFLAGS += $(GVC_CFLAGS)
 vimana_et_LDADD += $(GVC_LIBS)

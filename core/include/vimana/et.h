@@ -163,6 +163,10 @@ const char *vet_value_kind_name(enum vet_value_kind kind);
 enum vet_value_kind vet_value_kind_from_name(const char *name);
 /* True for the *_LIST kinds. */
 bool vet_value_kind_is_list(enum vet_value_kind kind);
+/* The size of one element of a *_LIST kind's items array (the C type
+ * vet_list gives it: int for bool_list, vet_bytes for bytes_list, ...);
+ * 0 for a kind that is not a list. For code that builds a vet_list. */
+size_t vet_list_item_size(enum vet_value_kind kind);
 
 /* ---- reading ------------------------------------------------------------- */
 
