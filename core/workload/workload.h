@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sim/sim.h"
+#include "trace/ready_set.h"
 
 /* Hardware slots: at most one node in flight per slot. */
 enum wl_slot { SLOT_CPU, SLOT_GPU, SLOT_COMM, SLOT_NONE, SLOT_COUNT };
@@ -48,12 +49,6 @@ typedef struct wl_node {
     bool roofline, memory_bound;
 } wl_node;
 
-/* A binary min-heap of node indices (= id order). */
-typedef struct wl_heap {
-    uint32_t *items;
-    uint32_t len, cap;
-} wl_heap;
-
 typedef struct workload {
     uint32_t npu;
     char *path;
@@ -62,7 +57,7 @@ typedef struct workload {
     uint32_t *children;
     char *names;                /* NUL-separated node names and METADATA payloads */
     size_t names_len;
-    wl_heap free_nodes[SLOT_COUNT];
+    ready_set free_nodes[SLOT_COUNT];   /* free nodes per slot, lowest id first */
     uint32_t *deferred;         /* freed while the issue loop runs */
     uint32_t n_deferred, cap_deferred;
     bool issuing;
