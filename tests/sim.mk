@@ -119,3 +119,12 @@ EXTRA_DIST += tests/e2e/sim_outputs.sh
 # --compute-scale and --comm-scale.
 TESTS += tests/e2e/sim_scales.sh
 EXTRA_DIST += tests/e2e/sim_scales.sh
+
+# core/trace: the trace loader and ready set shared by workload and
+# custom-collective traces; end-to-end, both callers' messages and a custom
+# collective with many ready nodes.
+check_PROGRAMS += tests/unit/test_trace_graph
+tests_unit_test_trace_graph_SOURCES = tests/unit/test_trace_graph.c $(ET_TEST_UTIL)
+tests_unit_test_trace_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_trace_graph_LDADD = libvimana_core.la libvimana_et.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_trace_graph
