@@ -127,4 +127,5 @@ check_PROGRAMS += tests/unit/test_trace_graph
 tests_unit_test_trace_graph_SOURCES = tests/unit/test_trace_graph.c $(ET_TEST_UTIL)
 tests_unit_test_trace_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_trace_graph_LDADD = libvimana_core.la libvimana_et.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_trace_graph
+TESTS += tests/unit/test_trace_graph tests/e2e/sim_trace_graph.sh
+EXTRA_DIST += tests/e2e/sim_trace_graph.sh
