@@ -1,8 +1,9 @@
 /*
  * Loading custom-collective ETs. Parsed ETs are cached by (prefix,
- * position) and shared by every collective that uses them. Each file gets
- * the checks of a workload ET (no empty file, unique ids, known
- * dependencies, no cycle, durations that fit the clock); the files of a
+ * position) and shared by every collective that uses them. Each file is
+ * loaded by the workload's loader (core/trace: no empty file, unique ids,
+ * known dependencies, no cycle) and its nodes get their own checks here
+ * (node kinds, attributes, durations that fit the clock); the files of a
  * prefix are then matched send against receive once per communicator group.
  */
 #include <stdio.h>

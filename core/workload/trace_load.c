@@ -1,8 +1,10 @@
 /*
  * Loads one NPU's Chakra ET into a compact, id-sorted node array with its
- * dependencies in CSR form. Every attribute the simulation will need is
- * read and checked here, so a bad trace is refused before time starts with
- * one line naming the file, the node and the problem.
+ * dependencies in CSR form (the graph itself is core/trace's trace_graph;
+ * this file reads each node's record and words the refusals). Every
+ * attribute the simulation will need is read and checked here, so a bad
+ * trace is refused before time starts with one line naming the file, the
+ * node and the problem.
  */
 #include <errno.h>
 #include <stdarg.h>
