@@ -21,6 +21,7 @@ typedef struct load_ctx {
     sim *s;
     workload *w;
     const vet_node *n;
+    size_t names_cap;           /* bytes allocated for w->names */
 } load_ctx;
 
 static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -169,14 +170,23 @@ static int scale_comm_size(load_ctx *c, wl_node *out)
     return 0;
 }
 
+/* Appends to the name table, growing it by doubling: a realloc per node
+ * copies the whole table each time under allocators that do not grow in
+ * place (quadratic in the trace's size). */
 static uint32_t add_string(load_ctx *c, const char *str)
 {
     workload *w = c->w;
     size_t len = strlen(str) + 1;
-    char *grown = realloc(w->names, w->names_len + len);
-    if (!grown)
-        return 0;
-    w->names = grown;
+    if (w->names_len + len > c->names_cap) {
+        size_t cap = c->names_cap ? c->names_cap : 64;
+        while (cap < w->names_len + len)
+            cap *= 2;
+        char *grown = realloc(w->names, cap);
+        if (!grown)
+            return 0;
+        w->names = grown;
+        c->names_cap = cap;
+    }
     memcpy(w->names + w->names_len, str, len);
     uint32_t off = (uint32_t)w->names_len;
     w->names_len += len;
@@ -378,6 +388,7 @@ static int load_one(sim *s, workload *w)
     }
     w->names[0] = '\0';
     w->names_len = 1;
+    c.names_cap = 1;
     trace_graph g;
     trace_graph_init(&g, sizeof(wl_node));
     trace_error err;
@@ -394,6 +405,9 @@ static int load_one(sim *s, workload *w)
     }
     if (rc == 0) {
         keep_graph(w, &g);
+        char *fit = realloc(w->names, w->names_len); /* the table is complete: give back the slack */
+        if (fit)
+            w->names = fit;
         if (g.dropped_deps)
             sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,
                      (unsigned long long)g.dropped_deps);
