@@ -13,6 +13,8 @@ libvimana_core_la_SOURCES = \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
 	core/config/run_options.h \
 	core/system/context.c core/system/context.h \
+	core/trace/trace_graph.c core/trace/trace_graph.h \
+	core/trace/ready_set.c core/trace/ready_set.h \
 	core/system/system.h core/system/system.c \
 	core/system/npu_events.c \
 	core/system/msg_match.c core/system/msg_match.h \

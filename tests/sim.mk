@@ -221,3 +221,12 @@ tests_backends_host11_bad_bw_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
 TESTS += tests/e2e/sim_host_abi11.sh
 EXTRA_DIST += tests/e2e/sim_host_abi11.sh
+# core/trace: the trace loader and ready set shared by workload and
+# custom-collective traces; end-to-end, both callers' messages and a custom
+# collective with many ready nodes.
+check_PROGRAMS += tests/unit/test_trace_graph
+tests_unit_test_trace_graph_SOURCES = tests/unit/test_trace_graph.c $(ET_TEST_UTIL)
+tests_unit_test_trace_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_trace_graph_LDADD = libvimana_core.la libvimana_et.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_trace_graph tests/e2e/sim_trace_graph.sh
+EXTRA_DIST += tests/e2e/sim_trace_graph.sh

@@ -1,7 +1,7 @@
 /*
  * Running custom collectives (loaded by custom_load.c). A running instance
- * keeps only its dependency counters; free nodes are issued in ascending id
- * order.
+ * keeps only its dependency counters and its ready set; free nodes are
+ * issued in ascending id order.
  */
 #include "system/custom.h"
 
@@ -11,22 +11,19 @@
 
 #include "system/custom_graph.h"
 #include "system/frontend.h"
+#include "trace/ready_set.h"
 #include "util/ticks.h"
 #include "vimana/et.h"
 
 typedef struct custom_run {
     const custom_graph *g;
     uint32_t *parents_left;
-    uint8_t *state;        /* 0 waiting, 1 free, 2 running, 3 done */
+    ready_set ready;       /* free nodes, sized for all of them at the start */
     uint32_t running;
-    uint32_t free_count;
-    uint32_t done_count;
     uint32_t npu;
     const uint32_t *members; /* communicator group ranks (JSON order), or NULL */
     uint32_t n_ranks;
 } custom_run;
-
-enum { CN_WAITING, CN_FREE, CN_RUNNING, CN_DONE };
 
 /* ---- running ------------------------------------------------------------- */
 
@@ -46,15 +43,14 @@ static void issue_node(sim *s, stream *st, uint32_t i)
 {
     custom_run *cr = st->run.custom;
     const custom_node *n = &cr->g->nodes[i];
-    cr->state[i] = CN_RUNNING;
-    cr->free_count--;
+    uint64_t id = cr->g->graph.ids[i];
     cr->running++;
     msg_cb done = {node_done, st, pack(st, i)};
     switch (n->type) {
     case VET_COMM_SEND_NODE: {
         if (n->dst < 0 || (uint32_t)n->dst >= cr->n_ranks) {
             sim_fail(s, "custom collective %s: node %llu sends to rank %d, outside the %s", st->custom_prefix,
-                     (unsigned long long)n->id, n->dst, cr->members ? "communicator group" : "system");
+                     (unsigned long long)id, n->dst, cr->members ? "communicator group" : "system");
             return;
         }
         fe_send(s, cr->npu, algo_rank_to_npu(cr, n->dst), n->size, fe_native_tag((uint32_t)n->tag), done, NULL);
@@ -63,7 +59,7 @@ static void issue_node(sim *s, stream *st, uint32_t i)
     case VET_COMM_RECV_NODE: {
         if (n->src < 0 || (uint32_t)n->src >= cr->n_ranks) {
             sim_fail(s, "custom collective %s: node %llu receives from rank %d, outside the %s",
-                     st->custom_prefix, (unsigned long long)n->id, n->src,
+                     st->custom_prefix, (unsigned long long)id, n->src,
                      cr->members ? "communicator group" : "system");
             return;
         }
@@ -79,13 +75,14 @@ static void issue_node(sim *s, stream *st, uint32_t i)
     }
 }
 
-/* Issues every free node, lowest id first (the node array is sorted). */
+/* Issues every free node, lowest id first (node indices are id order). A
+ * node that completes inside issue_node() frees its children into the same
+ * set, so they are issued by this loop in id order too. */
 static void issue_free(sim *s, stream *st)
 {
     custom_run *cr = st->run.custom;
-    for (uint32_t i = 0; i < cr->g->n_nodes && cr->free_count > 0 && !s->failed; i++)
-        if (cr->state[i] == CN_FREE)
-            issue_node(s, st, i);
+    while (!ready_set_empty(&cr->ready) && !s->failed)
+        issue_node(s, st, ready_set_pop(&cr->ready));
 }
 
 static void node_done(sim *s, void *obj, uint64_t data)
@@ -99,19 +96,16 @@ static void node_done(sim *s, void *obj, uint64_t data)
     }
     custom_run *cr = st->run.custom;
     uint32_t i = (uint32_t)data;
-    const custom_node *n = &cr->g->nodes[i];
-    cr->state[i] = CN_DONE;
+    const trace_graph *g = &cr->g->graph;
     cr->running--;
-    cr->done_count++;
-    for (uint32_t k = 0; k < n->n_children; k++) {
-        uint32_t c = cr->g->children[n->child_start + k];
-        if (--cr->parents_left[c] == 0) {
-            cr->state[c] = CN_FREE;
-            cr->free_count++;
-        }
+    for (uint32_t k = 0; k < g->n_children[i]; k++) {
+        uint32_t c = g->children[g->child_start[i] + k];
+        /* cannot fail: the set has room for every node */
+        if (--cr->parents_left[c] == 0)
+            ready_set_push(&cr->ready, c);
     }
     issue_free(s, st);
-    if (cr->running == 0 && cr->free_count == 0)
+    if (cr->running == 0 && ready_set_empty(&cr->ready))
         scheduler_phase_done(s, st);
 }
 
@@ -132,22 +126,20 @@ void custom_phase_start(sim *s, stream *st)
     cr->npu = st->npu;
     cr->members = p->ring == RING_GROUP ? p->members : NULL;
     cr->n_ranks = p->ring == RING_GROUP ? p->n : s->n_npus;
-    cr->parents_left = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *cr->parents_left);
-    cr->state = calloc(g->n_nodes ? g->n_nodes : 1, 1);
-    if (!cr->parents_left || !cr->state) {
-        free(cr->parents_left), free(cr->state), free(cr);
+    uint32_t n = g->graph.n_nodes;
+    cr->parents_left = malloc((n ? n : 1) * sizeof *cr->parents_left);
+    if (!cr->parents_left || !ready_set_reserve(&cr->ready, n ? n : 1)) {
+        free(cr->parents_left), ready_set_free(&cr->ready), free(cr);
         sim_fail(s, "out of memory");
         return;
     }
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        cr->parents_left[i] = g->nodes[i].n_parents;
-        if (g->nodes[i].n_parents == 0) {
-            cr->state[i] = CN_FREE;
-            cr->free_count++;
-        }
-    }
+    memcpy(cr->parents_left, g->graph.n_parents, n * sizeof *cr->parents_left);
+    /* in id order, so the heap is built without a single sift */
+    for (uint32_t i = 0; i < n; i++)
+        if (cr->parents_left[i] == 0)
+            ready_set_push(&cr->ready, i);
     st->run.custom = cr;
-    if (cr->free_count == 0) {
+    if (ready_set_empty(&cr->ready)) {
         /* nothing to run: the collective is complete as soon as it starts */
         scheduler_phase_done(s, st);
         return;
@@ -162,7 +154,7 @@ void custom_phase_release(sim *s, stream *st)
     if (!cr)
         return;
     free(cr->parents_left);
-    free(cr->state);
+    ready_set_free(&cr->ready);
     free(cr);
     st->run.custom = NULL;
 }

@@ -10,23 +10,22 @@
 #include <stdint.h>
 
 #include "system/context.h"
+#include "trace/trace_graph.h"
 
+/* What a custom collective needs of a node, beside its id and
+ * dependencies (kept by the trace graph). */
 typedef struct custom_node {
-    uint64_t id;
     int32_t type;
     uint64_t size;
     int32_t src, dst, tag;
     uint64_t duration_us;
-    uint32_t n_parents;
-    uint32_t child_start, n_children;
 } custom_node;
 
 typedef struct custom_graph {
     char *prefix;
     uint32_t position;
-    custom_node *nodes;   /* sorted by id */
-    uint32_t n_nodes;
-    uint32_t *children;
+    trace_graph graph;    /* ids (sorted), child lists, parent counts */
+    custom_node *nodes;   /* graph.records: node i's attributes */
 } custom_graph;
 
 /* A (prefix, communicator group) pair whose sends and receives were

@@ -1,8 +1,9 @@
 /*
  * Loading custom-collective ETs. Parsed ETs are cached by (prefix,
- * position) and shared by every collective that uses them. Each file gets
- * the checks of a workload ET (no empty file, unique ids, known
- * dependencies, no cycle, durations that fit the clock); the files of a
+ * position) and shared by every collective that uses them. Each file is
+ * loaded by the workload's loader (core/trace: no empty file, unique ids,
+ * known dependencies, no cycle) and its nodes get their own checks here
+ * (node kinds, attributes, durations that fit the clock); the files of a
  * prefix are then matched send against receive once per communicator group.
  */
 #include <stdio.h>
@@ -11,37 +12,20 @@
 
 #include "system/custom.h"
 #include "system/custom_graph.h"
-#include "util/dep_links.h"
 #include "util/ticks.h"
 #include "vimana/et.h"
 
-static int cmp_node_id(const void *a, const void *b)
-{
-    uint64_t x = ((const custom_node *)a)->id, y = ((const custom_node *)b)->id;
-    return x < y ? -1 : x > y;
-}
+typedef struct load_ctx {
+    sim *s;
+    const char *path;
+} load_ctx;
 
-static int64_t find_node(const custom_graph *g, uint64_t id)
+static int read_node(void *ctx, const vet_node *n, void *record)
 {
-    size_t lo = 0, hi = g->n_nodes;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (g->nodes[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < g->n_nodes && g->nodes[lo].id == id ? (int64_t)lo : -1;
-}
-
-typedef struct edge {
-    uint64_t parent, child_id;
-} edge;
-
-static int read_node(sim *s, const char *path, const vet_node *n, custom_node *out)
-{
+    sim *s = ((load_ctx *)ctx)->s;
+    const char *path = ((load_ctx *)ctx)->path;
+    custom_node *out = record;
     memset(out, 0, sizeof *out);
-    out->id = n->id;
     out->type = n->type;
     out->duration_us = n->duration_micros;
     uint64_t ticks;
@@ -86,133 +70,58 @@ static int read_node(sim *s, const char *path, const vet_node *n, custom_node *o
     return 0;
 }
 
-/* Reads every node, collecting dependencies as (parent id, child id). */
-static int read_graph(sim *s, custom_graph *g, const char *path, edge **edges, size_t *n_edges)
+/* Words a trace_graph failure as custom collectives always have. */
+static void report_graph_error(sim *s, const char *path, const trace_error *err)
 {
-    vet_error err;
-    vet_reader *r = vet_reader_open(path, &err);
-    if (!r) {
+    switch (err->status) {
+    case TRACE_OPEN_FAILED:
         sim_fail(s, "custom collective: %s (the ET prefix in the system configuration is relative to the "
-                    "working directory)", err.msg);
-        return -1;
-    }
-    size_t cap_edges = 0, cap_nodes = 0;
-    const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
-        if (g->n_nodes == cap_nodes) {
-            cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
-            custom_node *grown = realloc(g->nodes, cap_nodes * sizeof *grown);
-            if (!grown) {
-                sim_fail(s, "out of memory");
-                rc = -2;
-                break;
-            }
-            g->nodes = grown;
-        }
-        if (read_node(s, path, n, &g->nodes[g->n_nodes]) != 0) {
-            rc = -2;
-            break;
-        }
-        g->n_nodes++;
-        size_t need = *n_edges + n->n_data_deps + n->n_ctrl_deps;
-        if (need > cap_edges) {
-            while (cap_edges < need)
-                cap_edges = cap_edges ? cap_edges * 2 : 64;
-            edge *grown = realloc(*edges, cap_edges * sizeof *grown);
-            if (!grown) {
-                sim_fail(s, "out of memory");
-                rc = -2;
-                break;
-            }
-            *edges = grown;
-        }
-        for (size_t i = 0; i < n->n_data_deps; i++)
-            (*edges)[(*n_edges)++] = (edge){n->data_deps[i], n->id};
-        for (size_t i = 0; i < n->n_ctrl_deps; i++)
-            (*edges)[(*n_edges)++] = (edge){n->ctrl_deps[i], n->id};
-    }
-    vet_reader_close(r);
-    if (rc == -1)
-        sim_fail(s, "custom collective: %s", err.msg);
-    if (rc == 0 && g->n_nodes == 0) {
-        sim_fail(s, "%s: no issuable node: the custom collective's trace has no nodes", path);
-        return -1;
-    }
-    return rc == 0 ? 0 : -1;
-}
-
-static uint64_t node_id_at(const void *ctx, uint32_t index)
-{
-    return ((const custom_graph *)ctx)->nodes[index].id;
-}
-
-/* A cycle would leave its nodes waiting for ever and the collective would
- * end at once as if it had nothing to do: refuse it as the workload does.
- * Returns 0, -1 when out of memory, -2 after sim_fail(). */
-static int check_acyclic(sim *s, const custom_graph *g, const char *path, const uint32_t *first,
-                         const uint32_t *count, const uint32_t *parents)
-{
-    uint32_t *cycle = malloc(g->n_nodes * sizeof *cycle);
-    int64_t k = cycle ? dep_links_find_cycle(g->children, first, count, parents, g->n_nodes, cycle) : -1;
-    if (k > 0) {
-        char text[700];
-        dep_links_cycle_text(cycle, (uint32_t)k, node_id_at, g, text, sizeof text);
-        sim_fail(s, "%s: dependency cycle: %s", path, text);
-    }
-    free(cycle);
-    return k == 0 ? 0 : k < 0 ? -1 : -2;
-}
-
-/* Sorts the nodes by id and turns the dependencies into children lists. */
-static int link_graph(sim *s, custom_graph *g, const char *path, const edge *edges, size_t n_edges)
-{
-    uint32_t n = g->n_nodes;
-    qsort(g->nodes, n, sizeof *g->nodes, cmp_node_id);
-    for (uint32_t i = 1; i < n; i++) {
-        if (g->nodes[i].id == g->nodes[i - 1].id) {
-            sim_fail(s, "%s: node id %llu appears twice", path, (unsigned long long)g->nodes[i].id);
-            return -1;
-        }
-    }
-    uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
-    uint32_t *first = malloc(3 * (size_t)(n ? n : 1) * sizeof *first);
-    int rc = links && first ? 0 : -1;
-    for (size_t e = 0; rc == 0 && e < n_edges; e++) {
-        int64_t p = find_node(g, edges[e].parent), c = find_node(g, edges[e].child_id);
-        if (p < 0) {
-            sim_fail(s, "%s: node %llu depends on node %llu, which is not in the file", path,
-                     (unsigned long long)edges[e].child_id, (unsigned long long)edges[e].parent);
-            rc = -2;
-            break;
-        }
-        links[e] = dep_link((uint32_t)p, (uint32_t)c);
-    }
-    uint32_t *count = first + n, *parents = first + 2 * (size_t)n;
-    if (rc == 0)
-        rc = dep_links_build(links, n_edges, n, &g->children, first, count, parents);
-    for (uint32_t i = 0; rc == 0 && i < n; i++) {
-        g->nodes[i].child_start = first[i];
-        g->nodes[i].n_children = count[i];
-        g->nodes[i].n_parents = parents[i];
-    }
-    if (rc == 0)
-        rc = check_acyclic(s, g, path, first, count, parents);
-    if (rc == -1)
+                    "working directory)", err->text);
+        break;
+    case TRACE_READ_FAILED:
+        sim_fail(s, "custom collective: %s", err->text);
+        break;
+    case TRACE_TOO_MANY_NODES:
+        sim_fail(s, "%s: too many nodes", path);
+        break;
+    case TRACE_NO_MEMORY:
         sim_fail(s, "out of memory");
-    free(links), free(first);
-    return rc == 0 ? 0 : -1;
+        break;
+    case TRACE_EMPTY:
+        sim_fail(s, "%s: no issuable node: the custom collective's trace has no nodes", path);
+        break;
+    case TRACE_DUPLICATE_ID:
+        sim_fail(s, "%s: node id %llu appears twice", path, (unsigned long long)err->id);
+        break;
+    case TRACE_MISSING_PARENT:
+        sim_fail(s, "%s: node %llu depends on node %llu, which is not in the file", path,
+                 (unsigned long long)err->id, (unsigned long long)err->parent_id);
+        break;
+    case TRACE_CYCLE:
+        /* a cycle would leave its nodes waiting for ever and the collective
+         * would end at once as if it had nothing to do */
+        sim_fail(s, "%s: dependency cycle: %s", path, err->text);
+        break;
+    case TRACE_NODE_REFUSED: /* read_node() said why */
+    case TRACE_OK:
+        break;
+    }
 }
 
+/* Reads the nodes and links them; --drop-missing-deps is for workload
+ * traces only, a custom collective's dependencies must all exist. */
 static int load_graph(sim *s, custom_graph *g, const char *path)
 {
-    edge *edges = NULL;
-    size_t n_edges = 0;
-    int rc = read_graph(s, g, path, &edges, &n_edges);
-    if (rc == 0)
-        rc = link_graph(s, g, path, edges, n_edges);
-    free(edges);
-    return rc;
+    load_ctx ctx = {s, path};
+    trace_error err;
+    trace_graph_init(&g->graph, sizeof(custom_node));
+    if (trace_graph_read(&g->graph, path, read_node, &ctx, &err) != 0 ||
+        trace_graph_link(&g->graph, false, &err) != 0) {
+        report_graph_error(s, path, &err);
+        return -1;
+    }
+    g->nodes = g->graph.records;
+    return 0;
 }
 
 custom_graph *custom_graph_find(sim *s, const char *prefix, uint32_t position)
@@ -258,8 +167,7 @@ int custom_graph_load(sim *s, const char *prefix, uint32_t position)
     }
     free(path);
     if (rc != 0) {
-        free(g->nodes);
-        free(g->children);
+        trace_graph_free(&g->graph);
         free(g->prefix);
         return -1;
     }
@@ -310,8 +218,7 @@ void custom_cache_free(sim *s)
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++) {
-        free(c->graphs[i].nodes);
-        free(c->graphs[i].children);
+        trace_graph_free(&c->graphs[i].graph);
         free(c->graphs[i].prefix);
     }
     free(c->graphs);

@@ -69,20 +69,21 @@ static int collect_ends(sim *s, const rank_map *m, uint32_t position, p2p_end *s
 {
     const custom_graph *g = custom_graph_find(s, m->prefix, position);
     uint32_t me = rank_of(m, position);
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
+    for (uint32_t i = 0; i < g->graph.n_nodes; i++) {
         const custom_node *n = &g->nodes[i];
+        uint64_t id = g->graph.ids[i];
         bool send = n->type == VET_COMM_SEND_NODE;
         if (!send && n->type != VET_COMM_RECV_NODE)
             continue;
         int32_t peer = send ? n->dst : n->src;
         if (peer < 0 || (uint32_t)peer >= m->n) {
             sim_fail(s, "%s.%u.et: node %llu: %s rank %d, outside the %u ranks running the custom collective",
-                     m->prefix, position, (unsigned long long)n->id, send ? "COMM_SEND to" : "COMM_RECV from",
+                     m->prefix, position, (unsigned long long)id, send ? "COMM_SEND to" : "COMM_RECV from",
                      peer, m->n);
             return -1;
         }
         p2p_end e = {.src = send ? me : (uint32_t)peer, .dst = send ? (uint32_t)peer : me, .tag = n->tag,
-                     .size = n->size, .position = position, .id = n->id};
+                     .size = n->size, .position = position, .id = id};
         if (send)
             sends[(*n_sends)++] = e;
         else
@@ -106,7 +107,7 @@ static int check_matching(sim *s, const rank_map *m)
 {
     size_t total = 0, n_sends = 0, n_recvs = 0;
     for (uint32_t p = 0; p < m->n; p++)
-        total += custom_graph_find(s, m->prefix, p)->n_nodes;
+        total += custom_graph_find(s, m->prefix, p)->graph.n_nodes;
     p2p_end *sends = malloc((total ? total : 1) * sizeof *sends);
     p2p_end *recvs = malloc((total ? total : 1) * sizeof *recvs);
     int rc = sends && recvs ? 0 : -1;

@@ -1,8 +1,10 @@
 /*
  * Loads one NPU's Chakra ET into a compact, id-sorted node array with its
- * dependencies in CSR form. Every attribute the simulation will need is
- * read and checked here, so a bad trace is refused before time starts with
- * one line naming the file, the node and the problem.
+ * dependencies in CSR form (the graph itself is core/trace's trace_graph;
+ * this file reads each node's record and words the refusals). Every
+ * attribute the simulation will need is read and checked here, so a bad
+ * trace is refused before time starts with one line naming the file, the
+ * node and the problem.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/dep_links.h"
+#include "trace/trace_graph.h"
 #include "vimana/et.h"
 #include "workload/workload.h"
 
@@ -19,7 +21,7 @@ typedef struct load_ctx {
     sim *s;
     workload *w;
     const vet_node *n;
-    uint64_t dropped_deps;
+    size_t names_cap;           /* bytes allocated for w->names */
 } load_ctx;
 
 static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -168,14 +170,23 @@ static int scale_comm_size(load_ctx *c, wl_node *out)
     return 0;
 }
 
+/* Appends to the name table, growing it by doubling: a realloc per node
+ * copies the whole table each time under allocators that do not grow in
+ * place (quadratic in the trace's size). */
 static uint32_t add_string(load_ctx *c, const char *str)
 {
     workload *w = c->w;
     size_t len = strlen(str) + 1;
-    char *grown = realloc(w->names, w->names_len + len);
-    if (!grown)
-        return 0;
-    w->names = grown;
+    if (w->names_len + len > c->names_cap) {
+        size_t cap = c->names_cap ? c->names_cap : 64;
+        while (cap < w->names_len + len)
+            cap *= 2;
+        char *grown = realloc(w->names, cap);
+        if (!grown)
+            return 0;
+        w->names = grown;
+        c->names_cap = cap;
+    }
     memcpy(w->names + w->names_len, str, len);
     uint32_t off = (uint32_t)w->names_len;
     w->names_len += len;
@@ -247,97 +258,6 @@ static int read_node(load_ctx *c, wl_node *out)
     }
 }
 
-/* ---- dependencies -------------------------------------------------------- */
-
-typedef struct dep_edge {
-    uint64_t parent_id, child_id;
-} dep_edge;
-
-static int cmp_node(const void *a, const void *b)
-{
-    uint64_t x = ((const wl_node *)a)->id, y = ((const wl_node *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
-static int64_t index_of(const workload *w, uint64_t id)
-{
-    size_t lo = 0, hi = w->n_nodes;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (w->nodes[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < w->n_nodes && w->nodes[lo].id == id ? (int64_t)lo : -1;
-}
-
-static uint64_t node_id_at(const void *ctx, uint32_t index)
-{
-    return ((const workload *)ctx)->nodes[index].id;
-}
-
-/* Refuses a graph with a dependency cycle, printed as "a -> b -> ... -> a". */
-static int check_acyclic(sim *s, workload *w, const uint32_t *first, const uint32_t *count, const uint32_t *parents)
-{
-    uint32_t *cycle = malloc((w->n_nodes ? w->n_nodes : 1) * sizeof *cycle);
-    int64_t k = cycle ? dep_links_find_cycle(w->children, first, count, parents, w->n_nodes, cycle) : -1;
-    if (k > 0) {
-        char text[700];
-        dep_links_cycle_text(cycle, (uint32_t)k, node_id_at, w, text, sizeof text);
-        sim_fail(s, "%s: dependency cycle: %s", w->path, text);
-    } else if (k < 0) {
-        sim_fail(s, "out of memory");
-    }
-    free(cycle);
-    return k == 0 ? 0 : -1;
-}
-
-static int link_dependencies(load_ctx *c, dep_edge *edges, size_t n_edges)
-{
-    workload *w = c->w;
-    uint32_t n = w->n_nodes;
-    uint64_t *links = malloc((n_edges ? n_edges : 1) * sizeof *links);
-    uint32_t *first = malloc(3 * (size_t)n * sizeof *first);
-    if (!links || !first) {
-        free(links), free(first);
-        sim_fail(c->s, "out of memory");
-        return -1;
-    }
-    size_t n_links = 0;
-    for (size_t e = 0; e < n_edges; e++) {
-        int64_t child = index_of(w, edges[e].child_id);
-        int64_t parent = index_of(w, edges[e].parent_id);
-        if (parent < 0) {
-            if (c->s->opt->drop_missing_deps) {
-                c->dropped_deps++;
-                continue;
-            }
-            sim_fail(c->s, "%s: node %llu (%s) depends on node %llu, which is not in the file "
-                           "(--drop-missing-deps ignores such dependencies)", w->path,
-                     (unsigned long long)edges[e].child_id, workload_node_name(w, (uint32_t)child),
-                     (unsigned long long)edges[e].parent_id);
-            free(links), free(first);
-            return -1;
-        }
-        links[n_links++] = dep_link((uint32_t)parent, (uint32_t)child);
-    }
-    uint32_t *count = first + n, *parents = first + 2 * (size_t)n;
-    int rc = dep_links_build(links, n_links, n, &w->children, first, count, parents);
-    if (rc == 0) {
-        for (uint32_t i = 0; i < n; i++) {
-            w->nodes[i].child_start = first[i];
-            w->nodes[i].n_children = count[i];
-            w->nodes[i].parents_left = parents[i];
-        }
-        rc = check_acyclic(c->s, w, first, count, parents);
-    } else {
-        sim_fail(c->s, "out of memory");
-    }
-    free(links), free(first);
-    return rc;
-}
-
 /* ---- one file ------------------------------------------------------------ */
 
 static int check_file(sim *s, const workload *w)
@@ -394,64 +314,66 @@ static void warn_extra_traces(sim *s)
     free(path);
 }
 
-static int read_nodes(load_ctx *c, dep_edge **edges, size_t *n_edges)
+static int read_node_cb(void *ctx, const vet_node *n, void *record)
 {
-    workload *w = c->w;
-    vet_error err;
-    vet_reader *r = vet_reader_open(w->path, &err);
-    if (!r) {
-        sim_fail(c->s, "%s", err.msg);
-        return -1;
+    load_ctx *c = ctx;
+    c->n = n;
+    return read_node(c, record);
+}
+
+/* Words a trace_graph failure (`reading`: from trace_graph_read()). */
+static void report_graph_error(sim *s, const workload *w, const trace_graph *g, const trace_error *err,
+                               bool reading)
+{
+    switch (err->status) {
+    case TRACE_OPEN_FAILED:
+    case TRACE_READ_FAILED:
+        sim_fail(s, "%s", err->text);
+        break;
+    case TRACE_TOO_MANY_NODES:
+        sim_fail(s, "%s: too many nodes", w->path);
+        break;
+    case TRACE_NO_MEMORY:
+        if (reading)
+            sim_fail(s, "out of memory reading %s", w->path);
+        else
+            sim_fail(s, "out of memory");
+        break;
+    case TRACE_EMPTY:
+        sim_fail(s, "%s: no issuable node: the trace has no nodes (an idle NPU needs at least one, "
+                    "e.g. a 0 us COMP node)", w->path);
+        break;
+    case TRACE_DUPLICATE_ID:
+        sim_fail(s, "%s: node id %llu appears twice", w->path, (unsigned long long)err->id);
+        break;
+    case TRACE_MISSING_PARENT:
+        sim_fail(s, "%s: node %llu (%s) depends on node %llu, which is not in the file "
+                    "(--drop-missing-deps ignores such dependencies)", w->path, (unsigned long long)err->id,
+                 w->names + ((const wl_node *)g->records)[err->node].name, (unsigned long long)err->parent_id);
+        break;
+    case TRACE_CYCLE:
+        sim_fail(s, "%s: dependency cycle: %s", w->path, err->text);
+        break;
+    case TRACE_NODE_REFUSED: /* read_node() said why */
+    case TRACE_OK:
+        break;
     }
-    size_t cap_nodes = 0, cap_edges = 0;
-    const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
-        if (w->n_nodes == UINT32_MAX - 1) {
-            sim_fail(c->s, "%s: too many nodes", w->path);
-            rc = -2;
-            break;
-        }
-        if (w->n_nodes == cap_nodes) {
-            cap_nodes = cap_nodes ? cap_nodes * 2 : 64;
-            wl_node *grown = realloc(w->nodes, cap_nodes * sizeof *grown);
-            if (!grown) {
-                sim_fail(c->s, "out of memory reading %s", w->path);
-                rc = -2;
-                break;
-            }
-            w->nodes = grown;
-        }
-        c->n = n;
-        if (read_node(c, &w->nodes[w->n_nodes]) != 0) {
-            rc = -2;
-            break;
-        }
-        w->n_nodes++;
-        size_t need = *n_edges + n->n_data_deps + n->n_ctrl_deps;
-        if (need > cap_edges) {
-            while (cap_edges < need)
-                cap_edges = cap_edges ? cap_edges * 2 : 64;
-            dep_edge *grown = realloc(*edges, cap_edges * sizeof *grown);
-            if (!grown) {
-                sim_fail(c->s, "out of memory reading %s", w->path);
-                rc = -2;
-                break;
-            }
-            *edges = grown;
-        }
-        for (size_t i = 0; i < n->n_data_deps; i++)
-            (*edges)[(*n_edges)++] = (dep_edge){n->data_deps[i], n->id};
-        for (size_t i = 0; i < n->n_ctrl_deps; i++)
-            (*edges)[(*n_edges)++] = (dep_edge){n->ctrl_deps[i], n->id};
+}
+
+/* The workload keeps the records and child lists; the walker reads a
+ * node's dependencies from its record. */
+static void keep_graph(workload *w, trace_graph *g)
+{
+    w->nodes = g->records;
+    w->n_nodes = g->n_nodes;
+    w->children = g->children;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        w->nodes[i].child_start = g->child_start[i];
+        w->nodes[i].n_children = g->n_children[i];
+        w->nodes[i].parents_left = g->n_parents[i];
     }
-    if (rc == -1)
-        sim_fail(c->s, "%s", err.msg);
-    if (rc == 0 && vet_reader_empty_records(r) > 0)
-        sim_warn(c->s, "%s: %llu zero-length record(s) read as empty nodes (Python Chakra readers stop there)",
-                 w->path, (unsigned long long)vet_reader_empty_records(r));
-    vet_reader_close(r);
-    return rc == 0 ? 0 : -1;
+    g->records = NULL;
+    g->children = NULL;
 }
 
 static int load_one(sim *s, workload *w)
@@ -466,34 +388,32 @@ static int load_one(sim *s, workload *w)
     }
     w->names[0] = '\0';
     w->names_len = 1;
-    dep_edge *edges = NULL;
-    size_t n_edges = 0;
-    if (read_nodes(&c, &edges, &n_edges) != 0) {
-        free(edges);
-        return -1;
+    c.names_cap = 1;
+    trace_graph g;
+    trace_graph_init(&g, sizeof(wl_node));
+    trace_error err;
+    int rc = trace_graph_read(&g, w->path, read_node_cb, &c, &err);
+    if (rc != 0) {
+        report_graph_error(s, w, &g, &err, true);
+    } else {
+        if (g.empty_records > 0)
+            sim_warn(s, "%s: %llu zero-length record(s) read as empty nodes (Python Chakra readers stop there)",
+                     w->path, (unsigned long long)g.empty_records);
+        rc = trace_graph_link(&g, s->opt->drop_missing_deps, &err);
+        if (rc != 0)
+            report_graph_error(s, w, &g, &err, false);
     }
-    if (w->n_nodes == 0) {
-        free(edges);
-        sim_fail(s, "%s: no issuable node: the trace has no nodes (an idle NPU needs at least one, "
-                    "e.g. a 0 us COMP node)", w->path);
-        return -1;
+    if (rc == 0) {
+        keep_graph(w, &g);
+        char *fit = realloc(w->names, w->names_len); /* the table is complete: give back the slack */
+        if (fit)
+            w->names = fit;
+        if (g.dropped_deps)
+            sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,
+                     (unsigned long long)g.dropped_deps);
     }
-    qsort(w->nodes, w->n_nodes, sizeof *w->nodes, cmp_node);
-    for (uint32_t i = 1; i < w->n_nodes; i++) {
-        if (w->nodes[i].id == w->nodes[i - 1].id) {
-            free(edges);
-            sim_fail(s, "%s: node id %llu appears twice", w->path, (unsigned long long)w->nodes[i].id);
-            return -1;
-        }
-    }
-    int rc = link_dependencies(&c, edges, n_edges);
-    free(edges);
-    if (rc != 0)
-        return -1;
-    if (c.dropped_deps)
-        sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,
-                 (unsigned long long)c.dropped_deps);
-    return 0;
+    trace_graph_free(&g);
+    return rc;
 }
 
 int workload_load_all(wl_run *r)
@@ -536,7 +456,7 @@ void workload_free_all(wl_run *r)
         free(w->names);
         free(w->deferred);
         for (int k = 0; k < SLOT_COUNT; k++)
-            free(w->free_nodes[k].items);
+            ready_set_free(&w->free_nodes[k]);
     }
     free(r->wl);
     r->wl = NULL;

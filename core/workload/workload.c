@@ -25,45 +25,7 @@
 
 #define NONE UINT32_MAX
 
-/* ---- heaps --------------------------------------------------------------- */
-
-static bool heap_push(wl_heap *h, uint32_t v)
-{
-    if (h->len == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 16;
-        uint32_t *items = realloc(h->items, cap * sizeof *items);
-        if (!items)
-            return false;
-        h->items = items;
-        h->cap = cap;
-    }
-    uint32_t i = h->len++;
-    while (i > 0 && h->items[(i - 1) / 2] > v) {
-        h->items[i] = h->items[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->items[i] = v;
-    return true;
-}
-
-static uint32_t heap_pop(wl_heap *h)
-{
-    uint32_t top = h->items[0], last = h->items[--h->len], i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->len)
-            break;
-        if (c + 1 < h->len && h->items[c + 1] < h->items[c])
-            c++;
-        if (h->items[c] >= last)
-            break;
-        h->items[i] = h->items[c];
-        i = c;
-    }
-    if (h->len)
-        h->items[i] = last;
-    return top;
-}
+/* ---- the free set -------------------------------------------------------- */
 
 static void make_free(sim *s, workload *w, uint32_t i)
 {
@@ -82,14 +44,14 @@ static void make_free(sim *s, workload *w, uint32_t i)
         w->deferred[w->n_deferred++] = i;
         return;
     }
-    if (!heap_push(&w->free_nodes[w->nodes[i].slot], i))
+    if (!ready_set_push(&w->free_nodes[w->nodes[i].slot], i))
         sim_fail(s, "out of memory");
 }
 
 static bool free_set_empty(const workload *w)
 {
     for (int k = 0; k < SLOT_COUNT; k++)
-        if (w->free_nodes[k].len)
+        if (!ready_set_empty(&w->free_nodes[k]))
             return false;
     return w->n_deferred == 0;
 }
@@ -403,9 +365,11 @@ static uint32_t next_issuable(workload *w)
 {
     uint32_t best = NONE;
     for (int k = 0; k < SLOT_COUNT; k++) {
-        const wl_heap *h = &w->free_nodes[k];
-        if (h->len && (k == SLOT_NONE || !w->slot_busy[k]) && (best == NONE || h->items[0] < best))
-            best = h->items[0];
+        const ready_set *r = &w->free_nodes[k];
+        if (ready_set_empty(r) || (k != SLOT_NONE && w->slot_busy[k]))
+            continue;
+        if (best == NONE || ready_set_min(r) < best)
+            best = ready_set_min(r);
     }
     return best;
 }
@@ -416,7 +380,7 @@ static void issue_free_nodes(sim *s, workload *w)
         w->issuing = true;
         uint32_t i;
         while (!s->failed && (i = next_issuable(w)) != NONE) {
-            heap_pop(&w->free_nodes[w->nodes[i].slot]);
+            ready_set_pop(&w->free_nodes[w->nodes[i].slot]);
             issue(s, w, i);
         }
         w->issuing = false;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "system/context.h"
+#include "trace/ready_set.h"
 
 /* Hardware slots: at most one node in flight per slot. */
 enum wl_slot { SLOT_CPU, SLOT_GPU, SLOT_COMM, SLOT_NONE, SLOT_COUNT };
@@ -54,12 +55,6 @@ typedef struct wl_node {
     bool roofline, memory_bound;
 } wl_node;
 
-/* A binary min-heap of node indices (= id order). */
-typedef struct wl_heap {
-    uint32_t *items;
-    uint32_t len, cap;
-} wl_heap;
-
 struct wl_run;
 
 typedef struct workload {
@@ -71,7 +66,7 @@ typedef struct workload {
     uint32_t *children;
     char *names;                /* NUL-separated node names and METADATA payloads */
     size_t names_len;
-    wl_heap free_nodes[SLOT_COUNT];
+    ready_set free_nodes[SLOT_COUNT];   /* free nodes per slot, lowest id first */
     uint32_t *deferred;         /* freed while the issue loop runs */
     uint32_t n_deferred, cap_deferred;
     bool issuing;
