@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/backend_loader.h"
 #include "sim/mock_host.h"
 #include "system/context.h"
 
@@ -407,7 +408,7 @@ static void stop_probe(mock_host *mh, uint64_t tick)
 
 static void check_stop(check_target *t, const net_config *cfg)
 {
-    if (!mock_backend_stop(t->be))
+    if (!backend_stop_fn(t->be))
         return;
     scenario sc = {0};
     mock_host *mh = open_context(t, cfg, &sc);

@@ -10,12 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/backend_loader.h"
 #include "util/msg_escape.h"
-
-void (*mock_backend_stop(const vimana_backend *be))(void *)
-{
-    return be->abi_minor >= 1 && BACKEND_DESC_COVERS(be, stop) ? be->stop : NULL;
-}
 
 const char *mock_describe(const mock_host *mh, size_t i, char *buf, size_t len)
 {
@@ -178,7 +174,7 @@ int mock_host_open(mock_host *mh, const vimana_backend *be, check_report *rep, c
     memset(mh, 0, sizeof *mh);
     mh->be = be;
     mh->rep = rep;
-    mh->stop = mock_backend_stop(be);
+    mh->stop = backend_stop_fn(be);
     mh->host = (vimana_host){.struct_size = sizeof(vimana_host), .host = mh, .log = host_log,
                              .delivered = host_delivered, .failed = host_failed};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = network_config,

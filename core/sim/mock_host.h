@@ -85,10 +85,6 @@ struct mock_host {
     char last_error[512];           /* the backend's last error log line, escaped */
 };
 
-/* The backend's stop(), when its descriptor declares one (ABI >= 1.1 and
- * the slot inside struct_size). */
-void (*mock_backend_stop(const vimana_backend *be))(void *);
-
 /* Calls init() with the configuration. Returns its status (0 = ready);
  * on failure err holds the backend's reason (or its last error log line). */
 int mock_host_open(mock_host *mh, const vimana_backend *be, check_report *rep, const char *network_config,
