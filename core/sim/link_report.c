@@ -51,6 +51,51 @@ static void network_json(sim *s, FILE *f)
     fputc('}', f);
 }
 
+/* digit = floor(10 * r / den), r = 10 * r mod den, for r < den, without
+ * forming 10 * r (which overflows 64 bits when den is above 2^60). */
+static unsigned next_digit(uint64_t *r, uint64_t den)
+{
+    uint64_t acc = 0;
+    unsigned digit = 0;
+    for (int k = 0; k < 10; k++) {
+        if (acc >= den - *r) { /* acc + r >= den */
+            acc -= den - *r;
+            digit++;
+        } else {
+            acc += *r;
+        }
+    }
+    *r = acc;
+    return digit;
+}
+
+/* num / den as an exact decimal rounded half up to UTILISATION_DIGITS
+ * places, trailing zeros dropped: 1/2 -> "0.5", 19531/60093 -> "0.325013",
+ * 3/3 -> "1". A run that ended at tick 0 has nothing busy: "0". */
+#define UTILISATION_DIGITS 6 /* the "%06u" and 1000000 below */
+static void format_ratio(char *buf, size_t len, uint64_t num, uint64_t den)
+{
+    if (den == 0) {
+        snprintf(buf, len, "0");
+        return;
+    }
+    uint64_t whole = num / den, r = num % den;
+    unsigned frac = 0;
+    for (int i = 0; i < UTILISATION_DIGITS; i++)
+        frac = frac * 10 + next_digit(&r, den);
+    if (r >= den - r) /* the rest is at least one half: round up */
+        frac++;
+    if (frac == 1000000) { /* 10^6: 0.9999995 and above round to the next whole */
+        whole++;
+        frac = 0;
+    }
+    int n = snprintf(buf, len, "%llu.%06u", (unsigned long long)whole, frac);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.')
+        buf[--n] = '\0';
+}
+
 /* Link i's counters, or -1 after sim_fail. */
 static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
 {
@@ -66,7 +111,7 @@ static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
 
 /* One line per link that carried a message: a FullyConnected network has
  * n x n links and most runs use few of them. */
-static int links_json(sim *s, FILE *f)
+static int links_json(sim *s, FILE *f, vimana_tick end)
 {
     fputs(",\n\"links\": [", f);
     uint32_t n = s->be->num_links(s->be_ctx);
@@ -77,16 +122,18 @@ static int links_json(sim *s, FILE *f)
             return -1;
         if (st.messages == 0)
             continue;
+        char util[48];
+        format_ratio(util, sizeof util, st.busy_ticks, end);
         fprintf(f, "%s{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
-                   "\"busy_ticks\": %llu}", first ? "\n" : ",\n", st.src_device, st.dst_device,
-                (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks);
+                   "\"busy_ticks\": %llu, \"utilisation\": %s}", first ? "\n" : ",\n", st.src_device, st.dst_device,
+                (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
         first = false;
     }
     fputs("\n]", f);
     return 0;
 }
 
-static int links_csv(sim *s, const char *report_path)
+static int links_csv(sim *s, const char *report_path, vimana_tick end)
 {
     size_t len = strlen(report_path);
     char *path = malloc(len + 16);
@@ -101,15 +148,18 @@ static int links_csv(sim *s, const char *report_path)
         free(path);
         return -1;
     }
-    fputs("src_device,dst_device,bytes,messages,busy_ticks\n", f);
+    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation\n", f);
     uint32_t n = s->be->num_links(s->be_ctx);
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         vimana_link_stats st;
         rc = read_link(s, i, &st);
-        if (rc == 0 && st.messages > 0)
-            fprintf(f, "%u,%u,%llu,%llu,%llu\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
-                    (unsigned long long)st.messages, (unsigned long long)st.busy_ticks);
+        if (rc != 0 || st.messages == 0)
+            continue;
+        char util[48];
+        format_ratio(util, sizeof util, st.busy_ticks, end);
+        fprintf(f, "%u,%u,%llu,%llu,%llu,%s\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
+                (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
     }
     bool bad = ferror(f) != 0;
     if ((fclose(f) != 0 || bad) && rc == 0) {
@@ -120,11 +170,11 @@ static int links_csv(sim *s, const char *report_path)
     return rc;
 }
 
-int link_report_write(sim *s, FILE *json, const char *report_path)
+int link_report_write(sim *s, FILE *json, const char *report_path, vimana_tick end)
 {
     if (json) {
         network_json(s, json);
-        return has_link_stats(s) ? links_json(s, json) : 0;
+        return has_link_stats(s) ? links_json(s, json, end) : 0;
     }
-    return has_link_stats(s) ? links_csv(s, report_path) : 0;
+    return has_link_stats(s) ? links_csv(s, report_path, end) : 0;
 }
