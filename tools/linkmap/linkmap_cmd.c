@@ -99,6 +99,7 @@ static int parse_args(int argc, char **argv, linkmap_args *a)
 
 static int load(const char *path, link_model *m, char err[LM_MSG_MAX])
 {
+    memset(m, 0, sizeof *m); /* freed by the caller whatever happens */
     char why[128];
     if (input_file_check(path, why, sizeof why) != 0) {
         snprintf(err, LM_MSG_MAX, "%s: %s", path, why);
