@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal.h"
+
 static bool has_link_stats(const sim *s)
 {
     /* The loader refused a bit without the functions, and vice versa. */
@@ -51,50 +53,9 @@ static void network_json(sim *s, FILE *f)
     fputc('}', f);
 }
 
-/* digit = floor(10 * r / den), r = 10 * r mod den, for r < den, without
- * forming 10 * r (which overflows 64 bits when den is above 2^60). */
-static unsigned next_digit(uint64_t *r, uint64_t den)
-{
-    uint64_t acc = 0;
-    unsigned digit = 0;
-    for (int k = 0; k < 10; k++) {
-        if (acc >= den - *r) { /* acc + r >= den */
-            acc -= den - *r;
-            digit++;
-        } else {
-            acc += *r;
-        }
-    }
-    *r = acc;
-    return digit;
-}
-
-/* num / den as an exact decimal rounded half up to UTILISATION_DIGITS
- * places, trailing zeros dropped: 1/2 -> "0.5", 19531/60093 -> "0.325013",
- * 3/3 -> "1". A run that ended at tick 0 has nothing busy: "0". */
-#define UTILISATION_DIGITS 6 /* the "%06u" and 1000000 below */
-static void format_ratio(char *buf, size_t len, uint64_t num, uint64_t den)
-{
-    if (den == 0) {
-        snprintf(buf, len, "0");
-        return;
-    }
-    uint64_t whole = num / den, r = num % den;
-    unsigned frac = 0;
-    for (int i = 0; i < UTILISATION_DIGITS; i++)
-        frac = frac * 10 + next_digit(&r, den);
-    if (r >= den - r) /* the rest is at least one half: round up */
-        frac++;
-    if (frac == 1000000) { /* 10^6: 0.9999995 and above round to the next whole */
-        whole++;
-        frac = 0;
-    }
-    int n = snprintf(buf, len, "%llu.%06u", (unsigned long long)whole, frac);
-    while (n > 0 && buf[n - 1] == '0')
-        buf[--n] = '\0';
-    if (n > 0 && buf[n - 1] == '.')
-        buf[--n] = '\0';
-}
+/* Utilisation = busy ticks / the run's end, rounded half up to this many
+ * places (docs/simulator.md). */
+#define UTILISATION_PLACES 6
 
 /* Link i's counters, or -1 after sim_fail. */
 static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
@@ -122,8 +83,8 @@ static int links_json(sim *s, FILE *f, vimana_tick end)
             return -1;
         if (st.messages == 0)
             continue;
-        char util[48];
-        format_ratio(util, sizeof util, st.busy_ticks, end);
+        char util[DECIMAL_RATIO_MAX];
+        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
         fprintf(f, "%s{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
                    "\"busy_ticks\": %llu, \"utilisation\": %s}", first ? "\n" : ",\n", st.src_device, st.dst_device,
                 (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
@@ -156,8 +117,8 @@ static int links_csv(sim *s, const char *report_path, vimana_tick end)
         rc = read_link(s, i, &st);
         if (rc != 0 || st.messages == 0)
             continue;
-        char util[48];
-        format_ratio(util, sizeof util, st.busy_ticks, end);
+        char util[DECIMAL_RATIO_MAX];
+        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
         fprintf(f, "%u,%u,%llu,%llu,%llu,%s\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
                 (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
     }
