@@ -63,6 +63,11 @@ report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\"
     'links[0]: missing "utilisation"'
 report_error "$NET, \"links\": [{\"src_device\": 0, \"bytes\": 10, \"messages\": 1, \"busy_ticks\": 5, \"utilisation\": 0.5}]" \
     'links[0]: missing "dst_device"'
+# json-c reads 2^64 as 2^64 - 1: both are refused, not drawn as a wrong count.
+report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\": 18446744073709551616, \"messages\": 1, \"busy_ticks\": 5, \"utilisation\": 0.5}]" \
+    'links[0]: "bytes" is out of range (2^64 - 1 or more)'
+report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\": 1, \"messages\": 1, \"busy_ticks\": 18446744073709551615, \"utilisation\": 0.5}]" \
+    'links[0]: "busy_ticks" is out of range (2^64 - 1 or more)'
 report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\": 10, \"messages\": 1.5, \"busy_ticks\": 5, \"utilisation\": 0.5}]" \
     'links[0]: "messages" is not a non-negative integer'
 report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\": 10, \"messages\": 1, \"busy_ticks\": 5, \"utilisation\": \"50%\"}]" \

@@ -34,6 +34,10 @@ static int get_u64(const char *path, const char *where, json_object *rec, const 
     if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
         return fail(err, "%s: %s: \"%s\" is not a non-negative integer", path, where, key);
     *out = json_object_get_uint64(v);
+    /* json-c stores a number of 2^64 or more as 2^64 - 1 without a word:
+     * refuse that value rather than draw a silently wrong count. */
+    if (*out == UINT64_MAX)
+        return fail(err, "%s: %s: \"%s\" is out of range (2^64 - 1 or more)", path, where, key);
     return 0;
 }
 
