@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim
+FUZZ_TARGETS = et_reader network_yaml system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -15,7 +15,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_pytorch_json \
 	tests/fuzz/fuzz_kineto_json \
 	tests/fuzz/fuzz_from_json \
-	tests/fuzz/fuzz_sim
+	tests/fuzz/fuzz_sim \
+	tests/fuzz/fuzz_linkmap
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -33,6 +34,7 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	$(convert_text_sources) tools/convert_text/convert_text.c \
 	$(pytorch_lib_sources) tools/pytorch/cmd_convert_pytorch.c \
 	$(trace_link_sources) \
+	$(linkmap_sources) tools/timeline/report_model.c \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
 	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
 	tools/common/cli.c tools/common/pyfloat.c \
@@ -132,6 +134,15 @@ tests_fuzz_fuzz_sim_CPPFLAGS = $(fuzz_core_cppflags) \
 	-DFUZZ_ANALYTICAL_BACKEND='"$(abs_top_builddir)/backends/analytical/.libs/analytical.so"'
 tests_fuzz_fuzz_sim_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_sim_LDADD = libvimana_core.la
+
+check_PROGRAMS += tests/fuzz/replay_linkmap
+tests_fuzz_replay_linkmap_SOURCES = tests/fuzz/fuzz_linkmap.c $(fuzz_replay_sources)
+tests_fuzz_replay_linkmap_CPPFLAGS = $(fuzz_tools_cppflags) $(JSON_C_CFLAGS)
+tests_fuzz_replay_linkmap_LDADD = tests/fuzz/libfuzz_tools.la
+tests_fuzz_fuzz_linkmap_SOURCES = tests/fuzz/fuzz_linkmap.c $(fuzz_common_sources)
+tests_fuzz_fuzz_linkmap_CPPFLAGS = $(fuzz_tools_cppflags) $(JSON_C_CFLAGS)
+tests_fuzz_fuzz_linkmap_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_linkmap_LDADD = tests/fuzz/libfuzz_tools.la
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \

@@ -18,6 +18,7 @@ include $(srcdir)/tests/convert_text.mk
 include $(srcdir)/tests/pytorch.mk
 include $(srcdir)/tests/trace_link.mk
 include $(srcdir)/tests/timeline.mk
+include $(srcdir)/tests/linkmap.mk
 include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/robust.mk
 include $(srcdir)/tests/config.mk

@@ -19,4 +19,5 @@ include $(srcdir)/tools/convert_text/local.mk
 include $(srcdir)/tools/pytorch/local.mk
 include $(srcdir)/tools/trace_link/local.mk
 include $(srcdir)/tools/timeline/local.mk
+include $(srcdir)/tools/linkmap/local.mk
 EXTRA_DIST += tools/README.md

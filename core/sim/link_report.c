@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal.h"
+
 static bool has_link_stats(const sim *s)
 {
     /* The loader refused a bit without the functions, and vice versa. */
@@ -51,6 +53,10 @@ static void network_json(sim *s, FILE *f)
     fputc('}', f);
 }
 
+/* Utilisation = busy ticks / the run's end, rounded half up to this many
+ * places (docs/simulator.md). */
+#define UTILISATION_PLACES 6
+
 /* Link i's counters, or -1 after sim_fail. */
 static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
 {
@@ -66,7 +72,7 @@ static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
 
 /* One line per link that carried a message: a FullyConnected network has
  * n x n links and most runs use few of them. */
-static int links_json(sim *s, FILE *f)
+static int links_json(sim *s, FILE *f, vimana_tick end)
 {
     fputs(",\n\"links\": [", f);
     uint32_t n = s->be->num_links(s->be_ctx);
@@ -77,16 +83,18 @@ static int links_json(sim *s, FILE *f)
             return -1;
         if (st.messages == 0)
             continue;
+        char util[DECIMAL_RATIO_MAX];
+        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
         fprintf(f, "%s{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
-                   "\"busy_ticks\": %llu}", first ? "\n" : ",\n", st.src_device, st.dst_device,
-                (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks);
+                   "\"busy_ticks\": %llu, \"utilisation\": %s}", first ? "\n" : ",\n", st.src_device, st.dst_device,
+                (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
         first = false;
     }
     fputs("\n]", f);
     return 0;
 }
 
-static int links_csv(sim *s, const char *report_path)
+static int links_csv(sim *s, const char *report_path, vimana_tick end)
 {
     size_t len = strlen(report_path);
     char *path = malloc(len + 16);
@@ -101,15 +109,18 @@ static int links_csv(sim *s, const char *report_path)
         free(path);
         return -1;
     }
-    fputs("src_device,dst_device,bytes,messages,busy_ticks\n", f);
+    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation\n", f);
     uint32_t n = s->be->num_links(s->be_ctx);
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         vimana_link_stats st;
         rc = read_link(s, i, &st);
-        if (rc == 0 && st.messages > 0)
-            fprintf(f, "%u,%u,%llu,%llu,%llu\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
-                    (unsigned long long)st.messages, (unsigned long long)st.busy_ticks);
+        if (rc != 0 || st.messages == 0)
+            continue;
+        char util[DECIMAL_RATIO_MAX];
+        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
+        fprintf(f, "%u,%u,%llu,%llu,%llu,%s\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
+                (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
     }
     bool bad = ferror(f) != 0;
     if ((fclose(f) != 0 || bad) && rc == 0) {
@@ -120,11 +131,11 @@ static int links_csv(sim *s, const char *report_path)
     return rc;
 }
 
-int link_report_write(sim *s, FILE *json, const char *report_path)
+int link_report_write(sim *s, FILE *json, const char *report_path, vimana_tick end)
 {
     if (json) {
         network_json(s, json);
-        return has_link_stats(s) ? links_json(s, json) : 0;
+        return has_link_stats(s) ? links_json(s, json, end) : 0;
     }
-    return has_link_stats(s) ? links_csv(s, report_path) : 0;
+    return has_link_stats(s) ? links_csv(s, report_path, end) : 0;
 }

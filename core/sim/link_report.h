@@ -6,7 +6,9 @@
  *         VIMANA_CAP_LINK_STATS the backend's number of links;
  *         "links": with VIMANA_CAP_LINK_STATS, one record per directed link
  *         that carried a message (src_device, dst_device, bytes, messages,
- *         busy_ticks; devices are NPUs first, then switches);
+ *         busy_ticks, utilisation = busy_ticks / the run's end tick as an
+ *         exact decimal, 6 places rounded half up; devices are NPUs first,
+ *         then switches);
  *   CSV   the links as a third table, FILE.links.csv (with the capability).
  */
 #ifndef VIMANA_SIM_LINK_REPORT_H
@@ -18,8 +20,9 @@
 
 /* With `json` (the open report, after its last array), appends
  * `,\n"network": {...},\n"links": [...]`; with json NULL, writes the links
- * table beside the CSV report `report_path`. Returns 0, or -1 after
+ * table beside the CSV report `report_path`. `end` is the run's end tick
+ * (the latest NPU finish), the denominator of each link's utilisation. Returns 0, or -1 after
  * sim_fail (a file that cannot be written, a backend's link_stats error). */
-int link_report_write(sim *s, FILE *json, const char *report_path);
+int link_report_write(sim *s, FILE *json, const char *report_path, vimana_tick end);
 
 #endif

@@ -262,6 +262,16 @@ static void npu_array_json(sim *s, struct outputs *o)
     fputs("\n]", o->report);
 }
 
+/* The run's end: the latest finish of an NPU that finished. */
+static vimana_tick end_tick(const sim *s, const struct outputs *o)
+{
+    vimana_tick end = 0;
+    for (uint32_t npu = 0; npu < s->n_npus; npu++)
+        if (o->npu_done[npu] && o->npus[npu].finish > end)
+            end = o->npus[npu].finish;
+    return end;
+}
+
 static void finish_report(sim *s, struct outputs *o)
 {
     if (o->report_csv)
@@ -269,7 +279,7 @@ static void finish_report(sim *s, struct outputs *o)
     else
         npu_array_json(s, o);
     /* The network and its links come last (JSON: before the closing brace). */
-    link_report_write(s, o->report_csv ? NULL : o->report, s->opt->report);
+    link_report_write(s, o->report_csv ? NULL : o->report, s->opt->report, end_tick(s, o));
     if (!o->report_csv)
         fputs("\n}\n", o->report);
 }

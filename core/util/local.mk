@@ -11,6 +11,7 @@
 lib_LTLIBRARIES += libvimana_util.la
 libvimana_util_la_SOURCES = \
 	core/util/arena.c core/util/arena.h \
+	core/util/decimal.c core/util/decimal.h \
 	core/util/dep_links.c core/util/dep_links.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/msg_escape.c core/util/msg_escape.h \

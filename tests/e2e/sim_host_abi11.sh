@@ -81,7 +81,9 @@ expect_ok run host11_ok send_0to1_1MiB_2 2 --report="$T/h.csv"
 # 0->1, 1->2, 2->3, each carrying one message of 1048576 bytes and busy for
 # trunc(1048576 / 53.6870912) = trunc(19531.25) = 19531 ticks (the run ends
 # at 3 x trunc(500 + 19531.25) = 60093, as the golden case says). The other
-# 13 of the 16 directed links carried nothing and are left out.
+# 13 of the 16 directed links carried nothing and are left out. Utilisation
+# = busy_ticks / end tick = 19531 / 60093 = 0.32501289..., rounded half up
+# to 6 places: 0.325013.
 send03() { # REPORT
     "$VIMANA" --workload-configuration="$G/workload/send_0to3_1MiB_8/send_0to3_1MiB_8" \
         --system-configuration="$G/system/ring.json" --network-configuration="$G/network/ring8.yml" \
@@ -91,9 +93,9 @@ expect_ok send03 "$T/ca.json"
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 50}], "num_links": 16},
 "links": [
-{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19531},
-{"src_device": 1, "dst_device": 2, "bytes": 1048576, "messages": 1, "busy_ticks": 19531},
-{"src_device": 2, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531}
+{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013},
+{"src_device": 1, "dst_device": 2, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013},
+{"src_device": 2, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013}
 ]
 }
 JSON
@@ -101,7 +103,7 @@ tail -n 7 "$T/ca.json" >"$T/got.json"
 cmp -s "$T/want.json" "$T/got.json" || fail "congestion_aware links (JSON): $(cat "$T/got.json")"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/ca.json" || fail "report is not JSON"
 expect_ok send03 "$T/ca.csv"
-printf 'src_device,dst_device,bytes,messages,busy_ticks\n0,1,1048576,1,19531\n1,2,1048576,1,19531\n2,3,1048576,1,19531\n' \
+printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation\n0,1,1048576,1,19531,0.325013\n1,2,1048576,1,19531,0.325013\n2,3,1048576,1,19531,0.325013\n' \
     >"$T/want.csv"
 cmp -s "$T/want.csv" "$T/ca.links.csv" || fail "congestion_aware links (CSV): $(cat "$T/ca.links.csv")"
 finish

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "util/decimal.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
@@ -69,6 +70,38 @@ static void long_values_end_in_ellipsis(void **state)
     assert_string_equal(msg_escape("abc\n\n\nx", buf, sizeof buf), "abc...");
 }
 
+static void assert_ratio(uint64_t num, uint64_t den, unsigned places, const char *want)
+{
+    char got[DECIMAL_RATIO_MAX];
+    decimal_ratio(got, num, den, places);
+    assert_string_equal(got, want);
+}
+
+/* Exact decimals: rounding half up, trailing zeros dropped, a carry into
+ * the whole part, 64-bit extremes without overflow. */
+static void ratio_is_exact(void **state)
+{
+    (void)state;
+    assert_ratio(19531, 60093, 6, "0.325013"); /* 0.3250128966... */
+    assert_ratio(19531, 40062, 6, "0.487519"); /* 0.4875193450... */
+    assert_ratio(1, 2, 6, "0.5");
+    assert_ratio(3, 3, 6, "1");
+    assert_ratio(0, 7, 6, "0");
+    assert_ratio(2, 3, 6, "0.666667");
+    assert_ratio(1, 3, 6, "0.333333");
+    assert_ratio(1, 2000000, 6, "0.000001"); /* exactly half of the last place: up */
+    assert_ratio(1, 2000001, 6, "0");        /* just under half: down */
+    assert_ratio(1999999, 2000000, 6, "1");  /* 0.9999995: carries into the whole */
+    assert_ratio(3, 2, 6, "1.5");            /* above 1 is written as it is */
+    assert_ratio(5, 0, 6, "0");              /* a run of 0 ticks */
+    assert_ratio(UINT64_MAX - 1, UINT64_MAX, 6, "1");
+    assert_ratio(UINT64_MAX / 3, UINT64_MAX, 6, "0.333333");
+    assert_ratio(UINT64_MAX, 1, 6, "18446744073709551615");
+    assert_ratio(UINT64_MAX, 2, 9, "9223372036854775807.5");
+    assert_ratio(1, 3, 1, "0.3");
+    assert_ratio(2, 3, 9, "0.666666667");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -78,6 +111,7 @@ int main(void)
         cmocka_unit_test(device_refused),
         cmocka_unit_test(escapes_control_bytes),
         cmocka_unit_test(long_values_end_in_ellipsis),
+        cmocka_unit_test(ratio_is_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,5 +16,6 @@ int cmd_convert_text(int argc, char **argv);
 int cmd_convert_pytorch(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_linkmap(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const struct command commands[] = {
     {"convert", cmd_convert, "convert ASTRA-sim 1.0 text or PyTorch ET+ into Chakra ETs"},
     {"link", cmd_link, "link a PyTorch host ET with its Kineto trace into ET+"},
     {"timeline", cmd_timeline, "turn a simulator log or report into a Chrome/Perfetto timeline"},
+    {"linkmap", cmd_linkmap, "draw the busiest links of a report as an SVG heat map"},
 };
 
 static void usage(FILE *out)

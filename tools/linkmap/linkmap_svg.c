@@ -1,0 +1,144 @@
+/*
+ * linkmap_svg.c - the heat map's SVG. Coordinates are integers and the only
+ * fractional numbers (bar widths, percentages) go through printf's exact
+ * rounding, so the output is byte-for-byte reproducible.
+ */
+#include "linkmap/linkmap_svg.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/utf8.h"
+
+enum {
+    WIDTH = 960,
+    MARGIN = 16,
+    BAR_X = 220,    /* after the "src -> dst" labels */
+    BAR_W = 400,    /* the width of 100 % */
+    TEXT_X = 632,   /* the figures after the bars */
+    ROWS_Y = 72,    /* top of the first row */
+    ROW_H = 22,
+    BAR_H = 16,
+};
+
+/* Blue (idle), orange (half), red (busy all the run). */
+static const unsigned char stops[3][3] = {{44, 123, 182}, {253, 174, 97}, {215, 25, 28}};
+
+void linkmap_colour(double utilisation, char out[8])
+{
+    double u = utilisation > 1 ? 1 : utilisation < 0 ? 0 : utilisation;
+    long m = lround(u * 1000); /* 0..1000: integer steps keep the mix exact */
+    int seg = m > 500;
+    long f = seg ? m - 500 : m;
+    unsigned c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = (unsigned)((stops[seg][k] * (500 - f) + stops[seg + 1][k] * f + 250) / 500);
+    snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+/* Text from the report as XML character data: markup characters escaped,
+ * control bytes and bytes that are not UTF-8 (XML forbids both) as '?'. */
+static void xml_text(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_decode(p + i, len - i, &cp);
+        if (n == 0 || cp < 0x20 || cp == 0x7f) {
+            fputc('?', f);
+            i += n ? n : 1;
+            continue;
+        }
+        switch (cp) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fwrite(p + i, 1, n, f);
+        }
+        i += n;
+    }
+}
+
+/* "NPU 3" or "switch 0": device ids are NPUs first, then switches. */
+static void device_name(FILE *f, const link_model *m, uint64_t id)
+{
+    if (id < m->n_npus)
+        fprintf(f, "NPU %llu", (unsigned long long)id);
+    else
+        fprintf(f, "switch %llu", (unsigned long long)(id - m->n_npus));
+}
+
+static void header(FILE *f, const link_model *m, size_t shown, int height)
+{
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
+            "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Link utilisation: ",
+            WIDTH, height, WIDTH, height, WIDTH, height, MARGIN);
+    xml_text(f, m->backend);
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"50\">%llu NPUs (", MARGIN, (unsigned long long)m->n_npus);
+    for (size_t d = 0; d < m->n_dims; d++) {
+        fprintf(f, "%sdim %zu: %llu", d ? ", " : "", d, (unsigned long long)m->dims[d].npus);
+        if (m->dims[d].has_bandwidth)
+            fprintf(f, " @ %.6g GB/s", m->dims[d].bandwidth_gbps);
+    }
+    fputs("); ", f);
+    if (m->has_num_links)
+        fprintf(f, "%llu links, ", (unsigned long long)m->num_links);
+    if (shown < m->n_links)
+        fprintf(f, "%zu carried traffic; the %zu busiest shown</text>\n", m->n_links, shown);
+    else
+        fprintf(f, "%zu carried traffic, all shown</text>\n", m->n_links);
+}
+
+static void row(FILE *f, const link_model *m, const lm_link *l, int y)
+{
+    double u = l->utilisation > 1 ? 1 : l->utilisation;
+    char colour[8];
+    linkmap_colour(l->utilisation, colour);
+    fputs("<g><title>", f);
+    device_name(f, m, l->src);
+    fputs(" -&gt; ", f);
+    device_name(f, m, l->dst);
+    fprintf(f, ": busy %llu ns</title>\n<text x=\"%d\" y=\"%d\">", (unsigned long long)l->busy_ticks, MARGIN, y + 13);
+    device_name(f, m, l->src);
+    fputs(" -&gt; ", f);
+    device_name(f, m, l->dst);
+    fprintf(f,
+            "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#eeeeee\"/>\n"
+            "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n"
+            "<text x=\"%d\" y=\"%d\">%.2f%%, %llu bytes, %llu messages</text></g>\n",
+            BAR_X, y, BAR_W, BAR_H, BAR_X, y, u * BAR_W, BAR_H, colour, TEXT_X, y + 13, l->utilisation * 100,
+            (unsigned long long)l->bytes, (unsigned long long)l->messages);
+}
+
+static void legend(FILE *f, int y)
+{
+    fputs("<defs><linearGradient id=\"heat\">", f);
+    for (int k = 0; k < 3; k++)
+        fprintf(f, "<stop offset=\"%d%%\" stop-color=\"#%02x%02x%02x\"/>", k * 50, stops[k][0], stops[k][1],
+                stops[k][2]);
+    fprintf(f,
+            "</linearGradient></defs>\n"
+            "<text x=\"%d\" y=\"%d\">utilisation (busy / run time)</text>\n"
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"10\" fill=\"url(#heat)\"/>\n"
+            "<text x=\"%d\" y=\"%d\">0%%</text>\n"
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">100%%</text>\n",
+            MARGIN, y + 10, BAR_X, y, BAR_W, BAR_X, y + 24, BAR_X + BAR_W, y + 24);
+}
+
+void linkmap_svg_write(FILE *out, const link_model *m, size_t top)
+{
+    size_t shown = top < m->n_links ? top : m->n_links;
+    int legend_y = ROWS_Y + (int)shown * ROW_H + 12;
+    header(out, m, shown, legend_y + 40);
+    for (size_t i = 0; i < shown; i++)
+        row(out, m, &m->links[i], ROWS_Y + (int)i * ROW_H);
+    legend(out, legend_y);
+    fputs("</svg>\n", out);
+}
