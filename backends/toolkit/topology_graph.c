@@ -66,20 +66,33 @@ typedef struct {
     size_t n;
 } line_tokens;
 
+/* The next word of s[0..len) from *pos, stopping at '#'; escaped into
+ * tok. Returns false at the end of the line. */
+static bool next_token(const char *s, size_t len, size_t *pos, char *tok)
+{
+    size_t i = *pos;
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+        i++;
+    if (i >= len || s[i] == '#') {
+        *pos = i;
+        return false;
+    }
+    size_t start = i;
+    while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n' && s[i] != '#')
+        i++;
+    msg_escape_n(s + start, i - start, tok, TOKEN_MAX);
+    *pos = i;
+    return true;
+}
+
 static void split_line(const char *s, size_t len, line_tokens *out)
 {
+    char tok[TOKEN_MAX];
+    size_t pos = 0;
     out->n = 0;
-    size_t i = 0;
-    for (;;) {
-        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
-            i++;
-        if (i >= len || s[i] == '#')
-            return;
-        size_t start = i;
-        while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n' && s[i] != '#')
-            i++;
+    while (next_token(s, len, &pos, tok)) {
         if (out->n < MAX_TOKENS)
-            msg_escape_n(s + start, i - start, out->tok[out->n], TOKEN_MAX);
+            memcpy(out->tok[out->n], tok, TOKEN_MAX);
         out->n++;
     }
 }
@@ -209,22 +222,25 @@ static int parse_header(parse_state *p, const line_tokens *t, size_t line)
     return 0;
 }
 
-static int parse_switches(parse_state *p, const line_tokens *t, size_t line)
+/* The switch line: any number of ids, read word by word. */
+static int parse_switches(parse_state *p, const char *s, size_t len, size_t line)
 {
-    if (t->n != p->n_switches)
-        return fail_at(p->c, line, "the header announces %u switches, this line lists %zu ids", p->n_switches,
-                       t->n);
-    for (size_t i = 0; i < t->n; i++) {
+    char tok[TOKEN_MAX];
+    size_t pos = 0, n = 0;
+    while (next_token(s, len, &pos, tok)) {
         uint32_t id;
-        if (!parse_count(t->tok[i], UINT32_MAX, &id))
-            return fail_at(p->c, line, "switch id '%s' is not a node id", t->tok[i]);
+        if (!parse_count(tok, UINT32_MAX, &id))
+            return fail_at(p->c, line, "switch id '%s' is not a node id", tok);
         if (id >= p->n_nodes)
             return fail_at(p->c, line, "switch %u: unknown node %u (the topology has %u nodes)", id, id,
                            p->n_nodes);
         if (p->is_switch[id])
             return fail_at(p->c, line, "switch %u is listed twice", id);
         p->is_switch[id] = 1;
+        n++;
     }
+    if (n != p->n_switches)
+        return fail_at(p->c, line, "the header announces %u switches, this line lists %zu ids", p->n_switches, n);
     p->stage = p->n_link_lines ? STAGE_LINKS : STAGE_DONE;
     return 0;
 }
@@ -345,7 +361,7 @@ static int parse_line(parse_state *p, const char *s, size_t len, size_t line)
         return 0;
     switch (p->stage) {
     case STAGE_HEADER: return parse_header(p, &t, line);
-    case STAGE_SWITCHES: return parse_switches(p, &t, line);
+    case STAGE_SWITCHES: return parse_switches(p, s, len, line);
     case STAGE_LINKS: return parse_link(p, &t, line);
     case STAGE_DONE: break;
     }
@@ -564,7 +580,9 @@ static void drop_cache(vimana_topo *t)
         t->dist_to[t->cached[i]] = NULL;
     }
     free(t->cached);
+    free(t->dist_to);
     t->cached = NULL;
+    t->dist_to = NULL;
     t->n_cached = t->cache_next = t->cache_cap = 0;
 }
 
@@ -574,7 +592,6 @@ void vimana_topo_free(vimana_topo *t)
         return;
     if (t->dist_to)
         drop_cache(t);
-    free(t->dist_to);
     free(t->bfs_queue);
     free(t->node_dev);
     free(t->npu_node);
