@@ -10,7 +10,7 @@
 lib_LTLIBRARIES += libvimana_backend.la
 libvimana_backend_la_SOURCES = \
 	backends/toolkit/event_queue.c backends/toolkit/toolkit.c backends/toolkit/network_yaml.c \
-	backends/toolkit/topology_graph.c
+	backends/toolkit/topology_graph.c backends/toolkit/topology_yaml.c backends/toolkit/topology_yaml.h
 libvimana_backend_la_CPPFLAGS = $(PUBLIC_CPPFLAGS) $(UTIL_CPPFLAGS)
 libvimana_backend_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 # -Bsymbolic-functions: the toolkit's calls into its own event queue are

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/input_file.h"
+#include "topology_yaml.h"
 #include "util/msg_escape.h"
 #include "vimana/network_yaml.h"
 
@@ -382,8 +383,6 @@ static int parse_file(parse_state *p, FILE *fp)
         return -1;
     if (ferror(fp))
         return fail_at(p->c, 0, "read error: %s", strerror(errno));
-    if (p->stage == STAGE_HEADER)
-        return fail_at(p->c, 0, "empty file: expected the header '<nodes> <switches> <links>'");
     if (p->stage == STAGE_SWITCHES)
         return fail_at(p->c, p->header_line, "the header announces %u switches, the file has no switch line",
                        p->n_switches);
@@ -538,20 +537,13 @@ static int check_dims(load_ctx *c, parse_state *p, vimana_topo *t)
     return 0;
 }
 
-int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_len)
+/* Reads an ns-3 topology .txt; fp is open on it. */
+static int load_txt(load_ctx *c_, FILE *fp, vimana_topo **out)
 {
-    load_ctx c = {path, err, err_len};
-    char why[200];
-    *out = NULL;
-    if (input_file_check(path, why, sizeof why) != 0)
-        return fail_at(&c, 0, "%s", why);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return fail_at(&c, 0, "cannot open: %s", strerror(errno));
+    load_ctx c = *c_;
     parse_state p = {.c = &c, .stage = STAGE_HEADER};
     vimana_topo *t = calloc(1, sizeof *t);
     int rc = t ? parse_file(&p, fp) : fail_at(&c, 0, "out of memory");
-    fclose(fp);
     if (rc == 0)
         rc = build_graph(&p, t);
     if (rc == 0)
@@ -569,6 +561,93 @@ int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_
     t->cache_limit = VIMANA_TOPO_DEFAULT_ROUTE_CACHE;
     *out = t;
     return 0;
+}
+
+/* An ns-3 .txt starts (after blank and '#' lines) with a digit, the node
+ * count; anything else is taken for a network YAML. */
+static bool starts_with_digit(FILE *fp)
+{
+    int ch;
+    bool in_comment = false;
+    while ((ch = getc(fp)) != EOF) {
+        if (in_comment) {
+            in_comment = ch != '\n';
+        } else if (ch == '#') {
+            in_comment = true;
+        } else if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+            break;
+        }
+    }
+    rewind(fp);
+    return ch >= '0' && ch <= '9';
+}
+
+/* dims of a Custom YAML replace the file's own; same product rule. */
+static int apply_yaml_dims(load_ctx *c, const topo_yaml *y, vimana_topo *t)
+{
+    uint64_t product = 1;
+    char shown[200] = "";
+    size_t used = 0;
+    for (uint32_t d = 0; d < y->n_dims; d++) {
+        if (product <= VIMANA_NET_MAX_NPUS)
+            product *= y->dims[d];
+        used += (size_t)snprintf(shown + used, sizeof shown - used, "%s%u", d ? " x " : "", y->dims[d]);
+    }
+    if (product > VIMANA_NET_MAX_NPUS)
+        return fail_at(c, y->dims_line, "'dims' %s is more than %u NPUs, but %s has %u NPUs", shown,
+                       VIMANA_NET_MAX_NPUS, y->file, t->n_npus);
+    if (product != t->n_npus)
+        return fail_at(c, y->dims_line, "'dims' %s = %llu NPUs, but %s has %u NPUs", shown,
+                       (unsigned long long)product, y->file, t->n_npus);
+    t->n_dims = y->n_dims;
+    memcpy(t->dims, y->dims, sizeof t->dims);
+    return 0;
+}
+
+static int open_input(load_ctx *c, const char *path, FILE **fp)
+{
+    char why[200];
+    if (input_file_check(path, why, sizeof why) != 0)
+        return fail_at(c, 0, "%s", why);
+    *fp = fopen(path, "rb");
+    if (!*fp)
+        return fail_at(c, 0, "cannot open: %s", strerror(errno));
+    return 0;
+}
+
+int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_len)
+{
+    load_ctx c = {path, err, err_len};
+    FILE *fp;
+    *out = NULL;
+    if (open_input(&c, path, &fp) != 0)
+        return -1;
+    if (starts_with_digit(fp)) {
+        int rc = load_txt(&c, fp, out);
+        fclose(fp);
+        return rc;
+    }
+    fclose(fp);
+    topo_yaml *y = malloc(sizeof *y);
+    if (!y)
+        return fail_at(&c, 0, "out of memory");
+    int rc = topo_yaml_read(path, y, err, err_len);
+    if (rc == 2)
+        rc = fail_at(&c, 0, "neither an ns-3 topology .txt (it starts with the node count) nor a network YAML");
+    load_ctx tc = {y->file, err, err_len};
+    if (rc == 0)
+        rc = open_input(&tc, y->file, &fp);
+    if (rc == 0) {
+        rc = load_txt(&tc, fp, out);
+        fclose(fp);
+    }
+    if (rc == 0 && y->n_dims && apply_yaml_dims(&c, y, *out) != 0) {
+        vimana_topo_free(*out);
+        *out = NULL;
+        rc = -1;
+    }
+    free(y);
+    return rc;
 }
 
 /* ---- the route cache --------------------------------------------------- */

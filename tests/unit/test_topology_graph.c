@@ -82,8 +82,39 @@ static void test_bad_inputs(void **state)
     expect_error("self_loop.txt", ":4: link 1 -> 1 connects a node to itself");
     expect_error("short_link.txt", ":4: link 1: expected '<src> <dst> <rate> <delay> <error_rate>', found 4 words");
     expect_error("bad_error_rate.txt", ":4: link 1 -> 2: error rate '2' must be a number from 0 to 1");
-    expect_error("empty.txt", ": empty file: expected the header '<nodes> <switches> <links>'");
+    expect_error("empty.txt", ": neither an ns-3 topology .txt (it starts with the node count) nor a network YAML");
     expect_error("missing.txt", ": cannot open: No such file or directory");
+}
+
+/* The network YAML form: topology: [ Custom ] + topology-file (+ dims). */
+static void test_custom_yaml(void **state)
+{
+    (void)state;
+    vimana_topo *t = load_ok(BAD "custom.yml");
+    assert_int_equal(vimana_topo_num_npus(t), 64);
+    assert_int_equal(vimana_topo_num_links(t), 192);
+    assert_int_equal(vimana_topo_num_dims(t), 2);
+    assert_int_equal(vimana_topo_dim_size(t, 0), 16);
+    assert_int_equal(vimana_topo_dim_size(t, 1), 4);
+    vimana_topo_free(t);
+
+    /* Not Custom: 1, for vimana_net_load to read. */
+    char err[512] = "";
+    t = (vimana_topo *)1;
+    assert_int_equal(vimana_topo_load(NET "ring8.yml", &t, err, sizeof err), 1);
+    assert_null(t);
+    assert_string_equal(err, "");
+
+    expect_error("custom_dims.yml", ":3: 'dims' 8 x 4 = 32 NPUs, but tests/data/topology/../../../inputs/network/"
+                                    "fat_tree_64.txt has 64 NPUs");
+    expect_error("custom_no_file.yml", ":1: a Custom topology needs 'topology-file'");
+    expect_error("custom_extra_key.yml", ":3: key 'bandwidth' does not apply to a Custom topology (its file gives "
+                                         "the links; keys: topology, topology-file, dims)");
+    char err2[512] = "";
+    assert_int_equal(vimana_topo_load(BAD "custom_missing_target.yml", &t, err2, sizeof err2), -1);
+    assert_string_equal(err2, BAD "nope.txt: cannot open: No such file or directory");
+    assert_int_equal(vimana_topo_load(BAD "custom_bad_target.yml", &t, err2, sizeof err2), -1);
+    assert_string_equal(err2, BAD "unknown_node.txt:6: link 2 -> 7: unknown node 7 (the topology has 4 nodes)");
 }
 
 /* 400Gbps = 5e10 bytes/s = 50 bytes per ns = 5e10 / 2^30 GB/s; 0.0005ms = 500 ns. */
@@ -212,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_custom_yaml),
         cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_ecmp_hash),
         cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
         cmocka_unit_test(test_route_cache_bounded),

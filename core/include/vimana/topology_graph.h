@@ -50,9 +50,17 @@ typedef struct vimana_topo_link {
     uint32_t line;            /* the line of the file that declared it */
 } vimana_topo_link;
 
-/* Reads and validates a topology file. Returns 0 and a graph to free with
- * vimana_topo_free, or -1 with ONE line in err: "PATH:LINE: what is wrong"
- * (or "PATH: ..." when no line is to blame). */
+/* Reads and validates a topology: an ns-3 .txt (its first word, after
+ * blank and '#' lines, is the node count) or a network YAML with
+ *
+ *   topology: [ Custom ]
+ *   topology-file: fat_tree_64.txt   # relative to the YAML's folder
+ *   dims: [ 8, 8 ]                   # optional; replaces the file's vimana-dims
+ *
+ * Returns 0 and a graph to free with vimana_topo_free; 1 (nothing in err)
+ * for a network YAML that is not Custom: read it with vimana_net_load; or
+ * -1 with ONE line in err: "PATH:LINE: what is wrong" (or "PATH: ..." when
+ * no line is to blame). */
 int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_len);
 void vimana_topo_free(vimana_topo *t);
 
