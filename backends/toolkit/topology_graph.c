@@ -12,6 +12,7 @@
 
 #include "util/input_file.h"
 #include "topology_yaml.h"
+#include "util/grow.h"
 #include "util/msg_escape.h"
 #include "vimana/network_yaml.h"
 
@@ -191,7 +192,8 @@ typedef struct {
     uint32_t n_nodes, n_switches, n_link_lines, links_read;
     size_t header_line, dims_line;
     uint8_t *is_switch;
-    vimana_topo_link *links;
+    vimana_topo_link *links;    /* grown as lines are read, not by the header's count */
+    size_t links_cap;
     uint32_t n_dims, dims[VIMANA_TOPO_MAX_DIMS];
 } parse_state;
 
@@ -216,9 +218,8 @@ static int parse_header(parse_state *p, const line_tokens *t, size_t line)
                        VIMANA_NET_MAX_NPUS);
     p->header_line = line;
     p->is_switch = calloc(p->n_nodes, 1);
-    p->links = p->n_link_lines ? malloc((size_t)p->n_link_lines * 2 * sizeof *p->links) : NULL;
-    if (!p->is_switch || (p->n_link_lines && !p->links))
-        return fail_at(p->c, line, "out of memory for %u nodes and %u links", p->n_nodes, p->n_link_lines);
+    if (!p->is_switch)
+        return fail_at(p->c, line, "out of memory for %u nodes", p->n_nodes);
     p->stage = p->n_switches ? STAGE_SWITCHES : (p->n_link_lines ? STAGE_LINKS : STAGE_DONE);
     return 0;
 }
@@ -298,6 +299,8 @@ static int parse_link(parse_state *p, const line_tokens *t, size_t line)
                        src >= p->n_nodes ? src : dst, p->n_nodes);
     if (src == dst)
         return fail_at(p->c, line, "%s connects a node to itself", what);
+    if (grow_array((void **)&p->links, &p->links_cap, 2 * (size_t)p->links_read + 2, sizeof *p->links, 64) != 0)
+        return fail_at(p->c, line, "out of memory for %u links", p->links_read + 1);
     vimana_topo_link *l = &p->links[2 * (size_t)p->links_read];
     memset(l, 0, sizeof *l);
     l->src = src;
