@@ -53,6 +53,8 @@ static bool is_custom(yaml_document_t *doc, yaml_node_t *v)
 static int read_file_key(const char *path, yaml_node_t *v, topo_yaml *out, char *err, size_t len)
 {
     size_t line = v->start_mark.line + 1;
+    if (out->file[0])
+        return fail(path, line, err, len, "key 'topology-file' given twice");
     const char *s = scalar(v);
     if (!s || !*s)
         return fail(path, line, err, len, "'topology-file' must be a file name");
@@ -67,6 +69,8 @@ static int read_dims_key(const char *path, yaml_document_t *doc, yaml_node_t *v,
                          size_t len)
 {
     size_t line = v->start_mark.line + 1;
+    if (out->dims_line)
+        return fail(path, line, err, len, "key 'dims' given twice");
     if (v->type != YAML_SEQUENCE_NODE)
         return fail(path, line, err, len, "'dims' must be a list of sizes, e.g. [ 8, 4 ]");
     yaml_node_item_t *it = v->data.sequence.items.start, *end = v->data.sequence.items.top;

@@ -107,6 +107,7 @@ static void test_custom_yaml(void **state)
 
     expect_error("custom_dims.yml", ":3: 'dims' 8 x 4 = 32 NPUs, but tests/data/topology/../../../inputs/network/"
                                     "fat_tree_64.txt has 64 NPUs");
+    expect_error("custom_twice.yml", ":3: key 'topology-file' given twice");
     expect_error("custom_no_file.yml", ":1: a Custom topology needs 'topology-file'");
     expect_error("custom_extra_key.yml", ":3: key 'bandwidth' does not apply to a Custom topology (its file gives "
                                          "the links; keys: topology, topology-file, dims)");
