@@ -242,7 +242,7 @@ static int parse_switches(parse_state *p, const char *s, size_t len, size_t line
         n++;
     }
     if (n != p->n_switches)
-        return fail_at(p->c, line, "the header announces %u switches, this line lists %zu ids", p->n_switches, n);
+        return fail_at(p->c, line, "the header announces %u switches, this line has %zu", p->n_switches, n);
     p->stage = p->n_link_lines ? STAGE_LINKS : STAGE_DONE;
     return 0;
 }
@@ -498,9 +498,10 @@ static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line
         }
     }
     int rc = 0;
-    for (uint32_t k = 1; k < t->n_npus && rc == 0; k++) {
+    for (uint32_t k = 0; k < t->n_npus && rc == 0; k++) {
         uint32_t u = t->npu_node[k];
-        if (reached[u])
+        /* NPU 0 alone reaches only itself: name it, not its peers. */
+        if (k == 0 ? t->n_npus == 1 || t->adj_start[u] != t->adj_start[u + 1] : reached[u])
             continue;
         if (t->adj_start[u] == t->adj_start[u + 1])
             rc = fail_at(c, header_line, "NPU %u (node %u) has no link", k, u);

@@ -65,6 +65,7 @@ static void test_bad_inputs(void **state)
     (void)state;
     expect_error("unknown_node.txt", ":6: link 2 -> 7: unknown node 7 (the topology has 4 nodes)");
     expect_error("no_link.txt", ":1: NPU 2 (node 2) has no link");
+    expect_error("no_link_npu0.txt", ":2: NPU 0 (node 0) has no link");
     expect_error("disconnected.txt",
                  ":5: NPU 2 (node 2) cannot reach NPU 0 (node 0): the network is disconnected");
     expect_error("zero_bandwidth.txt", ":3: link 0 -> 2: rate '0Gbps' must be above zero");
@@ -75,7 +76,7 @@ static void test_bad_inputs(void **state)
     expect_error("duplicate.txt",
                  ":5: link 2 -> 0 is listed twice (first on line 3); a link line is both directions");
     expect_error("missing_link.txt", ":1: the header announces 3 links, the file has 2");
-    expect_error("switch_count.txt", ":2: the header announces 2 switches, this line lists 1 ids");
+    expect_error("switch_count.txt", ":2: the header announces 2 switches, this line has 1");
     expect_error("too_many_npus.txt", ":1: 2000000 NPUs (nodes that are not switches) is above the limit of 1048576");
     expect_error("trailing.txt", ":5: unexpected 'extra' after the 2 links the header announces");
     expect_error("dims_mismatch.txt", ":1: vimana-dims 2 x 2 = 4 NPUs, but the topology has 2 NPUs");
