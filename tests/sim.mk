@@ -18,7 +18,7 @@ TESTS += tests/unit/test_backend_toolkit
 # routes, ECMP, the route cache bound.
 check_PROGRAMS += tests/unit/test_topology_graph
 tests_unit_test_topology_graph_SOURCES = tests/unit/test_topology_graph.c
-tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS) -DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topology_graph_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topology_graph
 

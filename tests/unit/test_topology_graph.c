@@ -12,8 +12,12 @@
 
 #include "vimana/topology_graph.h"
 
-#define NET "inputs/network/"
-#define BAD "tests/data/topology/"
+/* The source tree (set by tests/sim.mk, so a VPATH build finds the files). */
+#ifndef TOPO_SRCDIR
+#define TOPO_SRCDIR "."
+#endif
+#define NET TOPO_SRCDIR "/inputs/network/"
+#define BAD TOPO_SRCDIR "/tests/data/topology/"
 
 static vimana_topo *load_ok(const char *path)
 {
@@ -106,7 +110,7 @@ static void test_custom_yaml(void **state)
     assert_null(t);
     assert_string_equal(err, "");
 
-    expect_error("custom_dims.yml", ":3: 'dims' 8 x 4 = 32 NPUs, but tests/data/topology/../../../inputs/network/"
+    expect_error("custom_dims.yml", ":3: 'dims' 8 x 4 = 32 NPUs, but " BAD "../../../inputs/network/"
                                     "fat_tree_64.txt has 64 NPUs");
     expect_error("custom_twice.yml", ":3: key 'topology-file' given twice");
     expect_error("custom_no_file.yml", ":1: a Custom topology needs 'topology-file'");
