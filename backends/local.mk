@@ -5,20 +5,22 @@
 
 # The backend toolkit: event queue, default descriptor functions, link
 # table, network YAML reader (public headers vimana/backend_toolkit.h,
-# event_queue.h, network_yaml.h). It links libyaml only; the two small
+# event_queue.h, network_yaml.h, topology_graph.h). It links libyaml only; the two small
 # core/util helpers the YAML reader needs come from libvimana_util.
 lib_LTLIBRARIES += libvimana_backend.la
 libvimana_backend_la_SOURCES = \
-	backends/toolkit/event_queue.c backends/toolkit/toolkit.c backends/toolkit/network_yaml.c
+	backends/toolkit/event_queue.c backends/toolkit/toolkit.c backends/toolkit/network_yaml.c \
+	backends/toolkit/topology_graph.c backends/toolkit/topology_yaml.c backends/toolkit/topology_yaml.h
 libvimana_backend_la_CPPFLAGS = $(PUBLIC_CPPFLAGS) $(UTIL_CPPFLAGS)
 libvimana_backend_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 # -Bsymbolic-functions: the toolkit's calls into its own event queue are
 # direct calls, not through the PLT (they are on the per-message path).
 libvimana_backend_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -Wl,-Bsymbolic-functions \
-	-export-symbols-regex '^vimana_(evq|bt|net)_'
+	-export-symbols-regex '^vimana_(evq|bt|net|topo)_'
 libvimana_backend_la_LIBADD = libvimana_util.la $(YAML_LIBS) -lm
 pkginclude_HEADERS += core/include/vimana/backend_toolkit.h core/include/vimana/event_queue.h \
-	core/include/vimana/network_yaml.h core/include/vimana/network_api.h
+	core/include/vimana/network_yaml.h core/include/vimana/network_api.h \
+	core/include/vimana/topology_graph.h
 
 BACKEND_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 

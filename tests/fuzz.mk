@@ -3,11 +3,12 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
 	tests/fuzz/fuzz_network_yaml \
+	tests/fuzz/fuzz_topology \
 	tests/fuzz/fuzz_system_json \
 	tests/fuzz/fuzz_memory_json \
 	tests/fuzz/fuzz_comm_group_json \
@@ -60,6 +61,15 @@ tests_fuzz_fuzz_network_yaml_SOURCES = tests/fuzz/fuzz_network_yaml.c $(fuzz_com
 tests_fuzz_fuzz_network_yaml_CPPFLAGS = $(fuzz_backend_cppflags)
 tests_fuzz_fuzz_network_yaml_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_network_yaml_LDADD = libvimana_backend.la
+
+check_PROGRAMS += tests/fuzz/replay_topology
+tests_fuzz_replay_topology_SOURCES = tests/fuzz/fuzz_topology.c $(fuzz_replay_sources)
+tests_fuzz_replay_topology_CPPFLAGS = $(fuzz_backend_cppflags)
+tests_fuzz_replay_topology_LDADD = libvimana_backend.la
+tests_fuzz_fuzz_topology_SOURCES = tests/fuzz/fuzz_topology.c $(fuzz_common_sources)
+tests_fuzz_fuzz_topology_CPPFLAGS = $(fuzz_backend_cppflags)
+tests_fuzz_fuzz_topology_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_topology_LDADD = libvimana_backend.la
 
 check_PROGRAMS += tests/fuzz/replay_system_json
 tests_fuzz_replay_system_json_SOURCES = tests/fuzz/fuzz_system_json.c $(fuzz_replay_sources)
@@ -146,7 +156,7 @@ tests_fuzz_fuzz_linkmap_LDADD = tests/fuzz/libfuzz_tools.la
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \
-	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict \
+	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict tests/fuzz/topology.dict \
 	tests/fuzz/corpus tests/fuzz/regressions
 
 .PHONY: fuzz fuzz-programs

@@ -14,6 +14,14 @@ tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_backend_toolkit
 
+# The toolkit's topology graph: shipped topology files, refused inputs,
+# routes, ECMP, the route cache bound.
+check_PROGRAMS += tests/unit/test_topology_graph
+tests_unit_test_topology_graph_SOURCES = tests/unit/test_topology_graph.c
+tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS) -DTOPO_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_test_topology_graph_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_topology_graph
+
 # The shipped backends, loaded as vimana loads them: descriptors,
 # capabilities, congestion_aware's link counters and stop.
 check_PROGRAMS += tests/unit/test_shipped_backends

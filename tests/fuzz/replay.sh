@@ -5,7 +5,7 @@
 # the targets only check that nothing breaks.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 
-FUZZ_TARGETS="et_reader network_yaml system_json memory_json comm_group_json text_workload
+FUZZ_TARGETS="et_reader network_yaml topology system_json memory_json comm_group_json text_workload
 pytorch_json kineto_json from_json sim linkmap"
 
 for target in $FUZZ_TARGETS; do
