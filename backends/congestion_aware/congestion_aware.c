@@ -28,6 +28,7 @@ typedef struct {
     vimana_tick busy_ticks; /* trunc(bytes / bandwidth): how long the hop holds its link */
     uint32_t cur, dst;      /* device the message is at, and its destination NPU */
     uint32_t target;        /* the NPU where the crossing of the current dimension ends */
+    uint32_t via;           /* Switch: the switch of the current dimension */
     uint32_t next_pending;  /* link FIFO chain */
     uint8_t dim;            /* the dimension being crossed */
     int8_t step;            /* Ring: +1 or -1 */
@@ -201,6 +202,8 @@ static void enter_next_dim(const congestion_aware *c, message *m)
     m->target = with_coord(c, m->cur, d, coord(c, m->dst, d));
     if (dim_of(c, d)->topology == VIMANA_NET_RING)
         ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &m->step);
+    if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
+        m->via = switch_of(c, m->cur, d);
     hop_ticks_in_dim(c, d, m->bytes, &m->hop_ticks, &m->busy_ticks);
 }
 
@@ -213,7 +216,7 @@ static uint32_t next_device(const congestion_aware *c, const message *m)
         return with_coord(c, m->cur, d, (uint32_t)(((int64_t)coord(c, m->cur, d) + m->step + n) % n));
     }
     case VIMANA_NET_FULLY_CONNECTED: return m->target;
-    case VIMANA_NET_SWITCH: return m->cur >= c->npus ? m->target : switch_of(c, m->cur, d);
+    case VIMANA_NET_SWITCH: return m->cur >= c->npus ? m->target : m->via;
     }
     return m->target;
 }
