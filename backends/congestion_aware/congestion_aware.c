@@ -1,6 +1,7 @@
 /*
  * congestion_aware.so - link-level, store-and-forward analytical network
- * (shared/spec/simulator.md section 12).
+ * (shared/spec/simulator.md section 12), on any number of Ring /
+ * FullyConnected / Switch dimensions routed dimension-order.
  *
  * Each directed link carries one message at a time and queues the others
  * in FIFO order. A message crosses its route hop by hop; on each hop it
