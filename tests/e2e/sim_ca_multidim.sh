@@ -121,4 +121,11 @@ cu=$(sed 's/[^0-9]//g' "$T/analytical.fin") ca=$(sed 's/[^0-9]//g' "$T/congestio
 # ---- the backend check passes on a 2-D network -------------------------------
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$RS"
 expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.1: 13 checks passed" "backend-check summary"
+
+# Too many links: FullyConnected 4096 x Ring 2 needs 8192 x 4096 + 2 x 8192
+# directed links, more than 4096 x 4096 = 16777216; one line naming the key.
+BIG="$T/fc4096_ring2.yml"
+printf 'topology: [ FullyConnected, Ring ]\nnpus_count: [ 4096, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$BIG"
+expect_error "vimana backend-check: FAIL: init: init() returned status 1 for $BIG: $BIG: npus_count: this network needs more than 16777216 links, more than the congestion_aware backend supports" \
+    "$VIMANA" backend-check congestion_aware --network-configuration="$BIG"
 finish
