@@ -3,7 +3,9 @@
 # `make bench`:   ../bench/sim_bench.sh [small|all]
 #   1 MiB ring all-reduce on a Switch of 1024 and 4096 NPUs (tutorial system);
 #   64 MiB all-reduce on a 3-D Switch hierarchy 8x8xN for N = 16, 64, 256
-#   (1024, 4096, 16384 NPUs), ring per dimension, congestion-unaware.
+#   (1024, 4096, 16384 NPUs), ring per dimension, congestion-unaware;
+#   16 MiB direct all-to-all on a Switch of 1024 NPUs, congestion_aware
+#   (issue 11).
 # Workloads go to $BENCH_DIR (default /tmp/vimana-bench) and are reused.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,9 +15,9 @@ which=${1:-all}
 mkdir -p "$dir"
 [ -x "$build/bench/bench_run" ] || { echo "run 'make bench' in the build tree first" >&2; exit 2; }
 
-workload() { # NPUS SIZE NAME
+workload() { # NPUS SIZE NAME [KIND]
     [ -f "$dir/$3.$(($1 - 1)).et" ] ||
-        "$build/vimana-et" generate all-reduce --npus "$1" --size "$2" --out "$dir/$3" >/dev/null
+        "$build/vimana-et" generate "${4:-all-reduce}" --npus "$1" --size "$2" --out "$dir/$3" >/dev/null
 }
 
 network() { # NAME TOPOLOGY COUNTS
@@ -23,9 +25,10 @@ network() { # NAME TOPOLOGY COUNTS
         >"$dir/$1.yml"
 }
 
-run() { # LABEL PREFIX SYSTEM NETWORK
+run() { # LABEL PREFIX SYSTEM NETWORK [BACKEND]
     "$build/bench/bench_run" "$1" "$build/vimana" --workload-configuration="$dir/$2" \
-        --system-configuration="$3" --network-configuration="$dir/$4.yml" --run-stats
+        --system-configuration="$3" --network-configuration="$dir/$4.yml" --run-stats \
+        --network-backend="${5:-analytical}"
 }
 
 ring="$src/inputs/system/ring.json"
@@ -36,6 +39,9 @@ run "1 MiB ring all-reduce, Switch 1024" ar1m_1024 "$ring" sw1024
 workload 1024 64MiB ar64m_1024
 network sw3d_1024 "Switch, Switch, Switch" "8, 8, 16" "50, 50, 50" "500, 500, 500"
 run "64 MiB all-reduce, Switch 8x8x16" ar64m_1024 "$ring3" sw3d_1024
+workload 1024 16MiB a2a16m_1024 all-to-all
+run "16 MiB direct all-to-all, Switch 1024, congestion_aware" a2a16m_1024 "$src/inputs/system/direct.json" \
+    sw1024 congestion_aware
 [ "$which" = small ] && exit 0
 workload 4096 1MiB ar1m_4096
 network sw4096 Switch 4096 50 500

@@ -229,6 +229,9 @@ tests_backends_host11_bad_bw_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
 TESTS += tests/e2e/sim_host_abi11.sh
 EXTRA_DIST += tests/e2e/sim_host_abi11.sh
+# congestion_aware on 2-D networks: routes, FIFO waits, link records.
+TESTS += tests/e2e/sim_ca_multidim.sh
+EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.

@@ -1,6 +1,7 @@
 /*
  * congestion_aware.so - link-level, store-and-forward analytical network
- * (shared/spec/simulator.md section 12).
+ * (shared/spec/simulator.md section 12), on any number of Ring /
+ * FullyConnected / Switch dimensions routed dimension-order.
  *
  * Each directed link carries one message at a time and queues the others
  * in FIFO order. A message crosses its route hop by hop; on each hop it
@@ -16,19 +17,22 @@
 #include "vimana/backend_toolkit.h"
 
 #define NIL UINT32_MAX
-/* Link state is kept per directed link; bounded so that a FullyConnected
- * network (n x n links) cannot exhaust memory. */
+/* Link state is kept per directed link; bounded so that FullyConnected
+ * dimensions (n links per NPU) cannot exhaust memory. */
 #define CA_MAX_FC_NPUS 4096u
 #define CA_MAX_LINKS (CA_MAX_FC_NPUS * CA_MAX_FC_NPUS)
 
 typedef struct {
     uint64_t token;
     uint64_t bytes;
-    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth): arrival after a hop starts */
+    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth) of the current dimension */
     vimana_tick busy_ticks; /* trunc(bytes / bandwidth): how long the hop holds its link */
-    uint32_t cur, dst;      /* device the message is at, and its destination */
-    int32_t step;           /* Ring: +1 or -1 */
+    uint32_t cur, dst;      /* device the message is at, and its destination NPU */
+    uint32_t target;        /* the NPU where the crossing of the current dimension ends */
+    uint32_t via;           /* Switch: the switch of the current dimension */
     uint32_t next_pending;  /* link FIFO chain */
+    uint8_t dim;            /* the dimension being crossed */
+    int8_t step;            /* Ring: +1 or -1 */
 } message;
 
 /* The FIFO of a directed link; its counters are the toolkit's link table
@@ -38,12 +42,21 @@ typedef struct {
     uint32_t head, tail;    /* pending messages */
 } link_state;
 
+/* Where one dimension's links and switches start, and the stride of its
+ * coordinate in NPU ids. */
+typedef struct {
+    uint32_t link_base;
+    uint32_t switch_base;   /* first switch device of a Switch dimension */
+    uint32_t stride;        /* product of the sizes of the lower dimensions */
+} dim_layout;
+
 /* The toolkit keeps the network (bt.net), the clock, the path and the link
  * counters. */
 typedef struct congestion_aware {
     vimana_bt bt;
-    vimana_net_dim dim;     /* the single dimension */
     uint32_t npus;
+    uint32_t n_dims;
+    dim_layout layout[VIMANA_NET_MAX_DIMS];
     link_state *links;
     uint32_t n_links;
     message *msgs;
@@ -56,66 +69,157 @@ static void log_error(congestion_aware *c, const char *msg)
 }
 
 /* ---- topology: link ids and routes ---------------------------------------- */
+/*
+ * Devices: NPUs 0..N-1, then the switches of each Switch dimension (one per
+ * group of NPUs that differ only in that dimension's coordinate). Links of
+ * dimension d start at layout[d].link_base; with one dimension the numbering
+ * is the 1-D model's (Ring: 2a and 2a+1, FullyConnected: a*n+b, Switch: a up,
+ * n+a down), so 1-D link records do not change.
+ */
 
-static uint32_t switch_device(const congestion_aware *c)
+static const vimana_net_dim *dim_of(const congestion_aware *c, uint32_t d)
 {
-    return c->npus;
+    return &c->bt.net.dims[d];
 }
 
-/* The directed link from device a to its neighbour b. */
-static uint32_t link_id(const congestion_aware *c, uint32_t a, uint32_t b)
+static uint32_t coord(const congestion_aware *c, uint32_t npu, uint32_t d)
 {
-    uint32_t n = c->npus;
-    switch (c->dim.topology) {
+    return (npu / c->layout[d].stride) % dim_of(c, d)->npus;
+}
+
+/* The NPU that differs from npu only in dimension d, where it has coordinate k. */
+static uint32_t with_coord(const congestion_aware *c, uint32_t npu, uint32_t d, uint32_t k)
+{
+    return npu - coord(c, npu, d) * c->layout[d].stride + k * c->layout[d].stride;
+}
+
+/* The switch of dimension d that npu hangs from: one per value of the other
+ * coordinates. */
+static uint32_t switch_of(const congestion_aware *c, uint32_t npu, uint32_t d)
+{
+    uint32_t stride = c->layout[d].stride, span = stride * dim_of(c, d)->npus;
+    return c->npus + c->layout[d].switch_base + (npu / span) * stride + npu % stride;
+}
+
+/* The directed link of dimension d from device a to its neighbour b. */
+static uint32_t link_id(const congestion_aware *c, uint32_t d, uint32_t a, uint32_t b)
+{
+    const dim_layout *l = &c->layout[d];
+    uint32_t n = dim_of(c, d)->npus;
+    switch (dim_of(c, d)->topology) {
     case VIMANA_NET_RING:
-        /* Two links per device, one each way; with two NPUs both
-         * neighbours are the same device, so one link each way. */
-        return a * 2 + ((b == (a + 1) % n) ? 0u : 1u);
+        /* Two links per NPU, one each way; with two NPUs both neighbours
+         * are the same device, so one link each way. */
+        return l->link_base + a * 2 + (coord(c, b, d) == (coord(c, a, d) + 1) % n ? 0u : 1u);
     case VIMANA_NET_FULLY_CONNECTED:
-        return a * n + b;
+        return l->link_base + a * n + coord(c, b, d);
     case VIMANA_NET_SWITCH:
-        return a == switch_device(c) ? n + b : a;
+        return a >= c->npus ? l->link_base + c->npus + b : l->link_base + a;
     }
     return 0;
 }
 
 /* The link between two devices, named in the toolkit's table. */
-static void name_link(congestion_aware *c, uint32_t a, uint32_t b)
+static void name_link(congestion_aware *c, uint32_t d, uint32_t a, uint32_t b)
 {
-    vimana_bt_link_ends(&c->bt, link_id(c, a, b), a, b);
+    vimana_bt_link_ends(&c->bt, link_id(c, d, a, b), a, b);
 }
 
-static void init_links(congestion_aware *c)
+static void name_dim_links(congestion_aware *c, uint32_t d)
 {
-    uint32_t n = c->npus;
-    for (uint32_t i = 0; i < c->n_links; i++)
-        c->links[i] = (link_state){.head = NIL, .tail = NIL};
-    for (uint32_t a = 0; a < n; a++) {
-        switch (c->dim.topology) {
+    uint32_t n = dim_of(c, d)->npus;
+    for (uint32_t a = 0; a < c->npus; a++) {
+        uint32_t k = coord(c, a, d);
+        switch (dim_of(c, d)->topology) {
         case VIMANA_NET_RING:
-            name_link(c, a, (a + 1) % n);
-            name_link(c, a, (a + n - 1) % n);
+            name_link(c, d, a, with_coord(c, a, d, (k + 1) % n));
+            name_link(c, d, a, with_coord(c, a, d, (k + n - 1) % n));
             break;
         case VIMANA_NET_FULLY_CONNECTED:
             for (uint32_t b = 0; b < n; b++)
-                name_link(c, a, b);
+                name_link(c, d, a, with_coord(c, a, d, b));
             break;
         case VIMANA_NET_SWITCH:
-            name_link(c, a, n);
-            name_link(c, n, a);
+            name_link(c, d, a, switch_of(c, a, d));
+            name_link(c, d, switch_of(c, a, d), a);
             break;
         }
     }
 }
 
+static void init_links(congestion_aware *c)
+{
+    for (uint32_t i = 0; i < c->n_links; i++)
+        c->links[i] = (link_state){.head = NIL, .tail = NIL};
+    for (uint32_t d = 0; d < c->n_dims; d++)
+        name_dim_links(c, d);
+}
+
+/* Links of dimension d (uint64_t: checked against CA_MAX_LINKS). */
+static uint64_t dim_links(const congestion_aware *c, uint32_t d)
+{
+    const vimana_net_dim *nd = dim_of(c, d);
+    return nd->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)c->npus * nd->npus : 2ull * c->npus;
+}
+
+/* Ring hops from coordinate s to t: the shorter way round, a tie clockwise. */
+static uint32_t ring_hops(uint32_t n, uint32_t s, uint32_t t, int8_t *step)
+{
+    uint32_t cw = (t + n - s) % n;
+    *step = cw <= n - cw ? 1 : -1;
+    return cw <= n - cw ? cw : n - cw;
+}
+
+/* Hops a message makes in dimension d going from coordinate s to t. */
+static uint32_t hops_in_dim(const congestion_aware *c, uint32_t d, uint32_t s, uint32_t t)
+{
+    int8_t step;
+    switch (dim_of(c, d)->topology) {
+    case VIMANA_NET_RING: return ring_hops(dim_of(c, d)->npus, s, t, &step);
+    case VIMANA_NET_FULLY_CONNECTED: return 1;
+    case VIMANA_NET_SWITCH: return 2;
+    }
+    return 1;
+}
+
+/* Times of one hop of dimension d, truncated as the reference does. */
+static void hop_ticks_in_dim(const congestion_aware *c, uint32_t d, uint64_t bytes, vimana_tick *hop,
+                             vimana_tick *busy)
+{
+    const vimana_net_dim *nd = dim_of(c, d);
+    double serialization = (double)bytes / nd->bytes_per_ns;
+    *hop = (vimana_tick)(nd->latency_ns + serialization);
+    *busy = (vimana_tick)serialization;
+}
+
+/* Dimension-order routing: the message at NPU m->cur starts crossing the
+ * lowest dimension in which it differs from its destination. */
+static void enter_next_dim(const congestion_aware *c, message *m)
+{
+    uint32_t d = 0;
+    while (coord(c, m->cur, d) == coord(c, m->dst, d))
+        d++;
+    m->dim = (uint8_t)d;
+    m->target = with_coord(c, m->cur, d, coord(c, m->dst, d));
+    if (dim_of(c, d)->topology == VIMANA_NET_RING)
+        ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &m->step);
+    if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
+        m->via = switch_of(c, m->cur, d);
+    hop_ticks_in_dim(c, d, m->bytes, &m->hop_ticks, &m->busy_ticks);
+}
+
 static uint32_t next_device(const congestion_aware *c, const message *m)
 {
-    switch (c->dim.topology) {
-    case VIMANA_NET_RING: return (uint32_t)(((int64_t)m->cur + m->step + c->npus) % c->npus);
-    case VIMANA_NET_FULLY_CONNECTED: return m->dst;
-    case VIMANA_NET_SWITCH: return m->cur == switch_device(c) ? m->dst : switch_device(c);
+    uint32_t d = m->dim;
+    switch (dim_of(c, d)->topology) {
+    case VIMANA_NET_RING: {
+        uint32_t n = dim_of(c, d)->npus;
+        return with_coord(c, m->cur, d, (uint32_t)(((int64_t)coord(c, m->cur, d) + m->step + n) % n));
     }
-    return m->dst;
+    case VIMANA_NET_FULLY_CONNECTED: return m->target;
+    case VIMANA_NET_SWITCH: return m->cur >= c->npus ? m->target : m->via;
+    }
+    return m->target;
 }
 
 /* ---- message pool -------------------------------------------------------- */
@@ -164,7 +268,8 @@ static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
 
 static void forward(congestion_aware *c, uint32_t mi)
 {
-    uint32_t link = link_id(c, c->msgs[mi].cur, next_device(c, &c->msgs[mi]));
+    const message *m = &c->msgs[mi];
+    uint32_t link = link_id(c, m->dim, m->cur, next_device(c, m));
     link_state *l = &c->links[link];
     if (l->busy) {
         c->msgs[mi].next_pending = NIL;
@@ -199,6 +304,8 @@ static void on_arrival(void *ctx, uint64_t msg_index)
     message *m = &c->msgs[mi];
     m->cur = next_device(c, m);
     if (m->cur != m->dst) {
+        if (m->cur == m->target)
+            enter_next_dim(c, m);
         forward(c, mi);
         return;
     }
@@ -234,23 +341,29 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
         ca_free(c);
         return rc;
     }
-    /* One dimension only: the descriptor does not claim VIMANA_CAP_MULTI_DIM,
-     * and an older host that does not check it gets this line. */
-    if (c->bt.net.n_dims != 1) {
-        snprintf(err, err_len, "%s: only support 1-dim topology (the congestion-aware backend "
-                 "models one dimension; this network has %u)", params->network_config, c->bt.net.n_dims);
-        ca_free(c);
-        return VIMANA_ERR_CONFIG;
+    c->n_dims = c->bt.net.n_dims;
+    c->npus = c->bt.net.total_npus;
+    uint64_t links = 0;
+    uint32_t stride = 1, switches = 0;
+    for (uint32_t d = 0; d < c->n_dims; d++) {
+        c->layout[d] = (dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
+        links += dim_links(c, d);
+        if (links > CA_MAX_LINKS)
+            break;
+        if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
+            switches += c->npus / dim_of(c, d)->npus;
+        stride *= dim_of(c, d)->npus;
     }
-    c->dim = c->bt.net.dims[0];
-    c->npus = c->dim.npus;
-    uint64_t links = c->dim.topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)c->npus * c->npus : 2ull * c->npus;
     if (links > CA_MAX_LINKS) {
-        /* Every directed link has its own state: n x n of them for a
-         * FullyConnected network. */
-        snprintf(err, err_len, "%s: npus_count (%u): a FullyConnected network of more than %u NPUs needs more than "
-                 "%u links, more than the congestion_aware backend supports", params->network_config, c->npus,
-                 CA_MAX_FC_NPUS, CA_MAX_LINKS);
+        /* Every directed link has its own state: n links per NPU for a
+         * FullyConnected dimension of n. */
+        if (c->n_dims == 1)
+            snprintf(err, err_len, "%s: npus_count (%u): a FullyConnected network of more than %u NPUs needs more "
+                     "than %u links, more than the congestion_aware backend supports", params->network_config,
+                     c->npus, CA_MAX_FC_NPUS, CA_MAX_LINKS);
+        else
+            snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the "
+                     "congestion_aware backend supports", params->network_config, CA_MAX_LINKS);
         ca_free(c);
         return VIMANA_ERR_CONFIG;
     }
@@ -271,37 +384,39 @@ static void ca_fini(void *ctx)
     if (ctx)
         ca_free(ctx);
 }
-/* Every hop of a message costs the same (one dimension, identical links),
- * so its times are computed once, truncated as the reference does, and
- * checked before the conversion, which is undefined beyond 2^64: the whole
- * route, queueing aside, must end before the last representable tick. */
-/* The error path of hop_times, out of line (see above). */
+/* The error path of route_fits, out of line (it names the dimension whose
+ * hops overflow). */
 static __attribute__((cold, noinline)) int report_late_arrival(congestion_aware *c, uint32_t src, uint32_t dst,
-                                                                uint64_t bytes)
+                                                                uint64_t bytes, uint32_t d)
 {
     char msg[640], where[200];
     vimana_bt_escape(c->bt.network_path, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
              "longest time Vimana can simulate (bandwidth %g GB/s, latency %g ns)", where, (unsigned long long)bytes,
-             src, dst, c->dim.bandwidth_gbps, c->dim.latency_ns);
+             src, dst, dim_of(c, d)->bandwidth_gbps, dim_of(c, d)->latency_ns);
     log_error(c, msg);
     return -1;
 }
 
-static int hop_times(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t hops,
-                     vimana_tick *hop_ticks, vimana_tick *busy_ticks)
+/* The whole route, queueing aside, must end before the last representable
+ * tick; every conversion to ticks is checked first (it is undefined beyond
+ * 2^64). Hops are truncated one by one, as the reference does. */
+static int route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-    double serialization = (double)bytes / c->dim.bytes_per_ns;
-    double arrive = c->dim.latency_ns + serialization;
-    vimana_tick route;
-    /* arrive * hops <= 2^64-1 - now, without a division per message. */
-    if (arrive < VIMANA_TICK_LIMIT && !__builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops, &route) &&
-        route <= UINT64_MAX - vimana_evq_now(c->bt.evq)) {
-        *hop_ticks = (vimana_tick)arrive;
-        *busy_ticks = (vimana_tick)serialization;
-        return 0;
+    vimana_tick route = 0;
+    for (uint32_t d = 0; d < c->n_dims; d++) {
+        uint32_t s = coord(c, src, d), t = coord(c, dst, d);
+        if (s == t)
+            continue;
+        const vimana_net_dim *nd = dim_of(c, d);
+        double arrive = nd->latency_ns + (double)bytes / nd->bytes_per_ns;
+        vimana_tick dim_route;
+        if (!(arrive < VIMANA_TICK_LIMIT) ||
+            __builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops_in_dim(c, d, s, t), &dim_route) ||
+            __builtin_add_overflow(route, dim_route, &route) || route > UINT64_MAX - vimana_evq_now(c->bt.evq))
+            return report_late_arrival(c, src, dst, bytes, d);
     }
-    return report_late_arrival(c, src, dst, bytes);
+    return 0;
 }
 
 static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
@@ -315,24 +430,15 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         log_error(c, msg);
         return VIMANA_ERR_ARGUMENT;
     }
-    int32_t step = 1;
-    uint32_t hops = c->dim.topology == VIMANA_NET_SWITCH ? 2 : 1;
-    if (c->dim.topology == VIMANA_NET_RING) {
-        /* Shortest way round; a tie goes clockwise. */
-        uint32_t cw = (dst + c->npus - src) % c->npus;
-        step = cw <= c->npus - cw ? 1 : -1;
-        hops = cw <= c->npus - cw ? cw : c->npus - cw;
-    }
-    vimana_tick hop_ticks = 0, busy_ticks = 0;
-    if (hop_times(c, src, dst, bytes, hops, &hop_ticks, &busy_ticks) != 0)
+    if (route_fits(c, src, dst, bytes) != 0)
         return VIMANA_ERR_ARGUMENT;
     uint32_t mi = msg_alloc(c);
     if (mi == NIL) {
         log_error(c, "congestion_aware: out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    c->msgs[mi] = (message){.token = token, .bytes = bytes, .hop_ticks = hop_ticks, .busy_ticks = busy_ticks,
-                            .cur = src, .dst = dst, .step = step, .next_pending = NIL};
+    c->msgs[mi] = (message){.token = token, .bytes = bytes, .cur = src, .dst = dst, .next_pending = NIL};
+    enter_next_dim(c, &c->msgs[mi]);
     forward(c, mi);
     return VIMANA_OK;
 }
@@ -340,10 +446,9 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
 static const vimana_backend congestion_aware_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "congestion_aware",
-    .description = "congestion-aware analytical network: store-and-forward, one FIFO per directed link (1-D)",
-    /* No VIMANA_CAP_MULTI_DIM: init refuses a network of more than one
-     * dimension. */
-    .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS,
+    .description = "congestion-aware analytical network: store-and-forward, one FIFO per directed link, "
+                   "dimension-order routing",
+    .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM,
     .init = ca_init,
     .fini = ca_fini,
     .sim_send = ca_send,

@@ -54,12 +54,17 @@ n_one_network=$(sed -n 's/.*: \([0-9]*\) checks passed/\1/p' "$TEST_TMP/out")
 expect_eq "$(ls "$TMPDIR")" "" "temporary configurations left behind"
 
 # A backend whose init refuses the network: the check names the file and
-# gives the backend's reason (congestion_aware models one dimension).
-R2="$TEST_TMP/r2.yml"
-printf 'topology: [ Ring, Ring ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$R2"
-expect_error "$P: FAIL: init: init() returned status 1 for $R2: $R2: only support 1-dim topology (the congestion-aware backend models one dimension; this network has 2)" \
-    check congestion_aware --network-configuration="$R2"
+# gives the backend's reason (here the YAML reader's, bandwidth 0).
+B0="$TEST_TMP/bw0.yml"
+printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 0 ]\nlatency: [ 500, 500 ]\n' >"$B0"
+expect_error "$P: FAIL: init: init() returned status 1 for $B0: $B0: bandwidth (0) should be larger than 0" \
+    check congestion_aware --network-configuration="$B0"
 summary_is "$P: congestion_aware 1.1: 1 of 3 checks failed"
+# congestion_aware models several dimensions: a 2-D Ring x Switch passes.
+R2="$TEST_TMP/r2.yml"
+printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$R2"
+expect_ok check congestion_aware --network-configuration="$R2"
+summary_is "$P: congestion_aware 1.1: 13 checks passed"
 expect_error "$P: FAIL: init: init() returned status 1 for $TEST_TMP/none.yml: $TEST_TMP/none.yml: cannot open: No such file or directory" \
     check analytical --network-configuration="$TEST_TMP/none.yml"
 

@@ -66,8 +66,8 @@ static void test_descriptors(void **state)
     }
     assert_int_equal(cu->capabilities, VIMANA_CAP_MULTI_DIM);
     assert_null(cu->num_links);
-    /* congestion_aware refuses more than one dimension in init. */
-    assert_int_equal(ca->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS);
+    /* congestion_aware models several dimensions (dimension-order routing). */
+    assert_int_equal(ca->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM);
     assert_non_null(ca->num_links);
     assert_non_null(ca->link_stats);
 }
