@@ -41,7 +41,9 @@ run_ca() { # WORKLOAD NETWORK [OPTIONS]
 # trunc(1000 + 9765.625) = 10765. Total 20031 + 2 x 10765 = 41561.
 # Switch devices are numbered after the 8 NPUs; dimension 1 has one switch
 # per dimension-0 coordinate, NPU 3's is 8 + 3 = 11. Links: 0->3 busy 19531,
-# 3->11 and 11->7 busy trunc(9765.625) = 9765; 32 directed links in all
+# 3->11 and 11->7 busy trunc(9765.625) = 9765; 32 directed links in all.
+# Utilisation = busy / 41561 (the last finish), 6 decimals rounded half up:
+# 19531/41561 = 0.469936, 9765/41561 = 0.234956.
 # (2 per NPU in the ring, an up- and a down-link per NPU at the switches).
 RS="$T/ring4_switch2.yml"
 printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 100 ]\nlatency: [ 500, 1000 ]\n' >"$RS"
@@ -53,9 +55,9 @@ finished 7 41561
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 4, "bandwidth_gbps": 50}, {"dim": 1, "npus": 2, "bandwidth_gbps": 100}], "num_links": 32},
 "links": [
-{"src_device": 0, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531},
-{"src_device": 3, "dst_device": 11, "bytes": 1048576, "messages": 1, "busy_ticks": 9765},
-{"src_device": 11, "dst_device": 7, "bytes": 1048576, "messages": 1, "busy_ticks": 9765}
+{"src_device": 0, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.469936},
+{"src_device": 3, "dst_device": 11, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956},
+{"src_device": 11, "dst_device": 7, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956}
 ]
 }
 JSON
@@ -78,7 +80,8 @@ finished 7 20031
 # until 39562 and reaches NPU 1 at 39562 + 20031 = 59593. Dimension 1, ring
 # of 2, link 1 -> 5: trunc(1000 + 9765.625) = 10765 per hop, busy 9765;
 # NPU 0's: 40062 + 10765 = 50827 (link free at 49827); NPU 2's starts at
-# 59593, arrives 59593 + 10765 = 70358.
+# 59593, arrives 59593 + 10765 = 70358. Utilisation = busy / 70358:
+# 19531 -> 0.277595, 39062 -> 0.555189, 19530 -> 0.27758.
 SR="$T/switch4_ring2.yml"
 printf 'topology: [ Switch, Ring ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 100 ]\nlatency: [ 500, 1000 ]\n' >"$SR"
 "$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 5 --size 1MiB --out "$T/c/c" >/dev/null &&
@@ -93,7 +96,7 @@ finished 0 50827
 finished 2 70358
 finished 5 70358
 # 8 -> 1 carried both (busy 2 x 19531), 1 -> 5 both (busy 2 x 9765).
-printf 'src_device,dst_device,bytes,messages,busy_ticks\n0,8,1048576,1,19531\n2,8,1048576,1,19531\n8,1,2097152,2,39062\n1,5,2097152,2,19530\n' \
+printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation\n0,8,1048576,1,19531,0.277595\n2,8,1048576,1,19531,0.277595\n8,1,2097152,2,39062,0.555189\n1,5,2097152,2,19530,0.27758\n' \
     >"$T/want.csv"
 cmp -s "$T/want.csv" "$T/fifo.links.csv" || fail "FIFO links (CSV): $(cat "$T/fifo.links.csv")"
 

@@ -50,14 +50,14 @@ expect_eq "$rows" 72 "rows read from simulated.md"
 # dimension-order, store-and-forward: on TPUv4 (Ring x Ring x Ring, ring
 # algorithm) every transfer uses one dedicated neighbour link, so CA = CU; on
 # DGX H100 (Switch x Switch) a Switch costs two full hops (up-link +
-# down-link, serialisation counted twice), so CA is slower, never faster.
+# down-link, serialisation counted twice), so CA is slower: the exact
+# figures below, 195355388 >= 195323264.
 MLP32="$C/expected/text/micro2024-demo2/MLP_ModelParallel/n32p1/MLP_ModelParallel"
 D="$C/configs/micro2024-demo2"
 check "$MLP32" "$D/TPUv4.json" "$D/TPUv4-32.yml" analytical 195394300 188300 32
 check "$MLP32" "$D/TPUv4.json" "$D/TPUv4-32.yml" congestion_aware 195394300 188300 32
 check "$MLP32" "$D/DGX_H100.json" "$D/DGX_H100-32.yml" analytical 195323264 117264 32
 check "$MLP32" "$D/DGX_H100.json" "$D/DGX_H100-32.yml" congestion_aware 195355388 149388 32
-[ 195355388 -ge 195323264 ] || fail "congestion_aware faster than analytical on DGX_H100-32"
 
 # PyTorch host-trace conversions on FullyConnected 2: zero-duration CPU nodes
 # run one after another, 1 ns each.
