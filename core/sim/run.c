@@ -99,7 +99,6 @@ static int load_configs(sim *s)
             sim_fail(s, "%s", err);
             return -1;
         }
-        s->have_groups = true;
     }
     warn_short_algorithm_lists(s);
     return 0;

@@ -80,7 +80,6 @@ typedef struct sim {
     sys_config cfg;
     mem_config mem;
     comm_group_config groups;
-    bool have_groups;
 
     const vimana_backend *be;
     void *be_ctx;
