@@ -24,7 +24,10 @@
  *  - num_dims/dim_size/dim_bandwidth: read `bt.net` (fill it by hand, or
  *    with vimana_bt_load_network from a network YAML).
  *  - num_links/link_stats (VIMANA_BT_LINK_STATS, with
- *    VIMANA_CAP_LINK_STATS): the link table below.
+ *    VIMANA_CAP_LINK_STATS): the link table below (vimana_bt_link_count,
+ *    and vimana_bt_link_queued for the 1.2 queueing counters). Device
+ *    names: without a device_name() of its own, the host's default
+ *    ("npuK", "switchJ") applies.
  *
  * Not thread-safe; one context per simulation. Every exported symbol
  * starts with vimana_bt_, vimana_evq_ or vimana_net_.
@@ -116,6 +119,17 @@ static inline void vimana_bt_link_count(vimana_bt *bt, uint32_t link, uint64_t b
     l->bytes += bytes;
     l->messages++;
     l->busy_ticks += busy;
+}
+/* Counts the time one message waited in `link`'s queue before it started
+ * crossing the link (call it once per message and link, 0 included):
+ * raises max_queue_ticks and adds to queue_ticks (ABI 1.2 counters; the
+ * sum saturates at 2^64 - 1 rather than wrap). Inline: per-hop path. */
+static inline void vimana_bt_link_queued(vimana_bt *bt, uint32_t link, vimana_tick waited)
+{
+    vimana_link_stats *l = &bt->links[link];
+    if (waited > l->max_queue_ticks)
+        l->max_queue_ticks = waited;
+    l->queue_ticks = waited > UINT64_MAX - l->queue_ticks ? UINT64_MAX : l->queue_ticks + waited;
 }
 
 /* ---- messages to the host ------------------------------------------------ */
