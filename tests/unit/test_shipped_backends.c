@@ -1,4 +1,4 @@
-/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.1
+/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.2
  * descriptors with stop, truthful capabilities, and congestion_aware's
  * link counters and stop through the toolkit. */
 #include <dlfcn.h>
