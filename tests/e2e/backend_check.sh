@@ -142,6 +142,12 @@ summary_is "$P: host12_ok 1.2: 14 checks passed"
 expect_error "$P: FAIL: device-name: device_name(2) returned a name with byte 0x0a at offset 2 (names are printable ASCII) (the dst_device of link 0)" \
     check "$B/host12_bad_name.la" --network-configuration="$RING2"
 summary_is "$P: host12_bad_name 1.2: 1 of 14 checks failed"
+# Waits that do not add up: the longest is more than the total (no names:
+# no device-name check, 13 checks).
+expect_error "$P: FAIL: link-stats: link_stats(0): max_queue_ticks 400 is more than queue_ticks 0 (the longest wait is part of the total)" \
+    check "$B/host12_bad_queue.la" --network-configuration="$RING2"
+only_check link-stats
+summary_is "$P: host12_bad_queue 1.2: 1 of 13 checks failed"
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
 expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
     check "$B/host11_links.la" --network-configuration="$RING2"
