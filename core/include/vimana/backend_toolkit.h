@@ -47,12 +47,31 @@
 extern "C" {
 #endif
 
+/*
+ * One link's counters in the toolkit's table: the ABI 1.0 fields, in their
+ * 1.0 layout. The table's stride is compiled into every backend (the
+ * inline functions below index it), so it never changes: a backend built
+ * against an older toolkit keeps counting right with a newer library. The
+ * 1.2 queueing counters live in a second array after this one, in the
+ * same allocation (vimana_bt_links_alloc).
+ */
+typedef struct vimana_bt_link {
+    uint32_t src_device, dst_device;
+    uint64_t bytes;
+    uint64_t messages;
+    vimana_tick busy_ticks;
+} vimana_bt_link;
+
+typedef struct vimana_bt_link_queue {
+    vimana_tick max_queue_ticks, queue_ticks;
+} vimana_bt_link_queue;
+
 typedef struct vimana_bt {
     vimana_host host;         /* a copy of what init() was given */
     vimana_evq *evq;          /* the simulation's clock and events */
     vimana_net_config net;    /* the shape the default num_dims/dim_size/dim_bandwidth report */
     char *network_path;       /* the configuration file (vimana_bt_init), for messages */
-    vimana_link_stats *links; /* per directed link counters (vimana_bt_links_alloc) */
+    vimana_bt_link *links;    /* per directed link counters (vimana_bt_links_alloc) */
     uint32_t n_links;
     int failed;               /* vimana_bt_fail was called */
 } vimana_bt;
@@ -115,7 +134,7 @@ static inline void vimana_bt_link_ends(vimana_bt *bt, uint32_t link, uint32_t sr
  * it is on the per-hop path. */
 static inline void vimana_bt_link_count(vimana_bt *bt, uint32_t link, uint64_t bytes, vimana_tick busy)
 {
-    vimana_link_stats *l = &bt->links[link];
+    vimana_bt_link *l = &bt->links[link];
     l->bytes += bytes;
     l->messages++;
     l->busy_ticks += busy;
@@ -126,7 +145,7 @@ static inline void vimana_bt_link_count(vimana_bt *bt, uint32_t link, uint64_t b
  * sum saturates at 2^64 - 1 rather than wrap). Inline: per-hop path. */
 static inline void vimana_bt_link_queued(vimana_bt *bt, uint32_t link, vimana_tick waited)
 {
-    vimana_link_stats *l = &bt->links[link];
+    vimana_bt_link_queue *l = (vimana_bt_link_queue *)(bt->links + bt->n_links) + link;
     if (waited > l->max_queue_ticks)
         l->max_queue_ticks = waited;
     l->queue_ticks = waited > UINT64_MAX - l->queue_ticks ? UINT64_MAX : l->queue_ticks + waited;
