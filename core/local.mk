@@ -39,6 +39,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/network_host.c core/sim/network_host.h \
 	core/sim/link_report.c core/sim/link_report.h \
+	core/sim/device_name.c core/sim/device_name.h \
 	core/sim/run.c core/sim/run.h \
 	core/sim/progress.c core/sim/progress.h \
 	core/sim/outputs.c core/sim/outputs.h \

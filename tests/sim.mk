@@ -227,6 +227,27 @@ tests_backends_host11_bad_bw_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_bad_bw_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=BAD_BW -DBACKEND_NAME='"host11_bad_bw"'
 tests_backends_host11_bad_bw_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
+# ABI 1.2 (the same source, with link statistics): queueing counters and
+# device names in --report, a name the host refuses, and a 1.1 backend
+# whose 1.2 slot and counters the host must not read.
+check_LTLIBRARIES += tests/backends/host12_ok.la tests/backends/host12_bad_name.la tests/backends/host11_links.la \
+	tests/backends/host12_bad_queue.la
+tests_backends_host12_ok_la_SOURCES = $(HOST11_SRC)
+tests_backends_host12_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host12_ok"'
+tests_backends_host12_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host12_ok_la_LIBADD = libvimana_backend.la
+tests_backends_host12_bad_name_la_SOURCES = $(HOST11_SRC)
+tests_backends_host12_bad_name_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=BAD_NAME -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host12_bad_name"'
+tests_backends_host12_bad_name_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host12_bad_name_la_LIBADD = libvimana_backend.la
+tests_backends_host12_bad_queue_la_SOURCES = $(HOST11_SRC)
+tests_backends_host12_bad_queue_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=BAD_QUEUE -DHOST_LINKS=1 -DBACKEND_NAME='"host12_bad_queue"'
+tests_backends_host12_bad_queue_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host12_bad_queue_la_LIBADD = libvimana_backend.la
+tests_backends_host11_links_la_SOURCES = $(HOST11_SRC)
+tests_backends_host11_links_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host11_links"'
+tests_backends_host11_links_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host11_links_la_LIBADD = libvimana_backend.la
 TESTS += tests/e2e/sim_host_abi11.sh
 EXTRA_DIST += tests/e2e/sim_host_abi11.sh
 # congestion_aware on 2-D networks: routes, FIFO waits, link records.

@@ -5,6 +5,7 @@
  */
 #include "vimana/backend_toolkit.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,11 @@ int vimana_bt_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
     const vimana_bt *bt = ctx;
     if (link >= bt->n_links)
         return VIMANA_ERR_ARGUMENT;
-    *out = bt->links[link];
+    const vimana_bt_link *l = &bt->links[link];
+    const vimana_bt_link_queue *q = (const vimana_bt_link_queue *)(bt->links + bt->n_links) + link;
+    *out = (vimana_link_stats){.src_device = l->src_device, .dst_device = l->dst_device, .bytes = l->bytes,
+                               .messages = l->messages, .busy_ticks = l->busy_ticks,
+                               .max_queue_ticks = q->max_queue_ticks, .queue_ticks = q->queue_ticks};
     return VIMANA_OK;
 }
 
@@ -126,9 +131,15 @@ int vimana_bt_deliver_after(vimana_bt *bt, vimana_tick delta, uint64_t token)
 
 /* ---- link table ------------------------------------------------------------ */
 
+/* The stride backends built against the 1.0/1.1 toolkit index the table
+ * with: the 1.0 link counters. */
+_Static_assert(sizeof(vimana_bt_link) == 32 && offsetof(vimana_bt_link, busy_ticks) == 24,
+               "vimana_bt_link must keep the ABI 1.0 layout");
+
+/* n_links counters, then n_links queueing counters (vimana_bt_link). */
 int vimana_bt_links_alloc(vimana_bt *bt, uint32_t n_links)
 {
-    vimana_link_stats *links = calloc(n_links ? n_links : 1, sizeof *links);
+    vimana_bt_link *links = calloc(n_links ? n_links : 1, sizeof *links + sizeof(vimana_bt_link_queue));
     if (!links)
         return VIMANA_ERR_NOMEM;
     free(bt->links);

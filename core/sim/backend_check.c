@@ -36,9 +36,10 @@ static void usage(FILE *out)
     fprintf(out, "Usage: vimana backend-check PLUGIN [--network-configuration=FILE] [--backend-options=KEY=VALUE,...]\n\n"
                  "Checks a network backend against the network API contract on a mock host (no workload):\n"
                  "its descriptor, init, topology, event order, clock, message delivery, invalid sends,\n"
-                 "run() returning, link statistics and stop() where present. PLUGIN is a backend name or\n"
-                 "path, found as --network-backend finds it. Without --network-configuration it uses a\n"
-                 "built-in YAML Ring of 8 NPUs (and a 2-D network for MULTI_DIM backends).\n"
+                 "run() returning, link statistics, device names and stop() where present. PLUGIN is a\n"
+                 "backend name or path, found as --network-backend finds it. Without\n"
+                 "--network-configuration it uses a built-in YAML Ring of 8 NPUs (and a 2-D network for\n"
+                 "MULTI_DIM backends).\n"
                  "Prints one line per violation on stderr and a summary; exits 0 only if all pass.\n\nOptions:\n"
                  "  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--network-configuration=FILE",
             "the network configuration given to init()", "--backend-options=VALUE", "options given to init()",

@@ -33,7 +33,7 @@
 
 /* Functions a backend must provide, and the descriptor size that covers
  * the last field this host reads. */
-#define REQUIRED_SIZE (offsetof(struct vimana_backend_1_1, run) + sizeof(void *))
+#define REQUIRED_SIZE (offsetof(vimana_backend, run) + sizeof(void *))
 
 int backend_check_version(const char *path, const vimana_backend *d, char *err, size_t err_len)
 {
@@ -90,9 +90,22 @@ int backend_check_capabilities(const char *path, const vimana_backend *d, char *
  * abi_minor says that the slot means stop). */
 vimana_stop_fn backend_stop_fn(const vimana_backend *d)
 {
-    if (d->abi_minor < 1 || d->struct_size < offsetof(struct vimana_backend_1_1, stop) + sizeof(void *))
+    if (d->abi_minor < 1 || d->struct_size < offsetof(vimana_backend, stop) + sizeof(void *))
         return NULL;
     return d->stop;
+}
+
+/* device_name is a 1.2 field: the same rule as stop() one version later. */
+vimana_device_name_fn backend_device_name_fn(const vimana_backend *d)
+{
+    if (d->abi_minor < 2 || d->struct_size < offsetof(vimana_backend, device_name) + sizeof(void *))
+        return NULL;
+    return d->device_name;
+}
+
+bool backend_has_queue_stats(const vimana_backend *d)
+{
+    return d->abi_minor >= 2;
 }
 
 static bool has_slash(const char *s)

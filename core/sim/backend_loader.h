@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vimana/network_api.h"
 
@@ -38,6 +39,16 @@ int backend_check_capabilities(const char *path, const vimana_backend *desc, cha
  * (1.1 and later, struct_size covering it) and fills it; else NULL. */
 typedef void (*vimana_stop_fn)(void *ctx);
 vimana_stop_fn backend_stop_fn(const vimana_backend *desc);
+
+/* The descriptor's device_name() when the backend's ABI version has that
+ * field (1.2 and later, struct_size covering it) and fills it; else NULL. */
+typedef const char *(*vimana_device_name_fn)(void *ctx, uint32_t device, char *buf, size_t len);
+vimana_device_name_fn backend_device_name_fn(const vimana_backend *desc);
+
+/* Whether the backend's link counters include max_queue_ticks and
+ * queue_ticks (ABI 1.2 and later); an older backend leaves them 0, which
+ * means "not known", not "no wait". */
+bool backend_has_queue_stats(const vimana_backend *desc);
 
 /* True when the executable `exe` (a resolved path) is the build tree's own
  * program: `build_dir`/NAME or libtool's `build_dir`/.libs/NAME. Only such a

@@ -9,7 +9,7 @@ static const char *const names[CHECK_COUNT] = {
     [CHECK_TOPOLOGY] = "topology",   [CHECK_BANDWIDTH] = "bandwidth",   [CHECK_SCHEDULE] = "schedule",
     [CHECK_CLOCK] = "clock",         [CHECK_DELIVERY] = "delivery",     [CHECK_STALL] = "stall",
     [CHECK_INVALID_SEND] = "invalid-send", [CHECK_RUN] = "run",          [CHECK_LINK_STATS] = "link-stats",
-    [CHECK_STOP] = "stop",
+    [CHECK_STOP] = "stop",           [CHECK_DEVICE_NAME] = "device-name",
 };
 
 const char *check_name(enum check_id id)

@@ -29,6 +29,7 @@ enum check_id {
     CHECK_RUN,          /* run() returns VIMANA_OK, with no event storm and no host->failed() */
     CHECK_LINK_STATS,   /* (optional) per-link totals cover what was delivered */
     CHECK_STOP,         /* (optional, ABI 1.1) stop() makes run() return after the event in progress */
+    CHECK_DEVICE_NAME,  /* (optional, ABI 1.2) device_name() names every device of the link statistics */
     CHECK_COUNT
 };
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/backend_loader.h"
+#include "sim/device_name.h"
 #include "sim/mock_host.h"
 #include "system/context.h"
 
@@ -87,6 +88,9 @@ void check_descriptor(check_target *t)
     if (d->abi_minor < 1 && BACKEND_DESC_COVERS(d, stop) && d->stop)
         check_fail(t->rep, CHECK_DESCRIPTOR, "stop is set in an ABI %u.%u descriptor (stop is since 1.1: declare "
                    "abi_minor 1, e.g. with VIMANA_BACKEND_HEADER_INIT)", d->abi_major, d->abi_minor);
+    if (d->abi_minor < 2 && BACKEND_DESC_COVERS(d, device_name) && d->device_name)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "device_name is set in an ABI %u.%u descriptor (device_name is since "
+                   "1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)", d->abi_major, d->abi_minor);
     size_t n_reserved = sizeof d->reserved / sizeof d->reserved[0];
     for (size_t i = 0; i < n_reserved; i++) {
         size_t end = offsetof(vimana_backend, reserved) + (i + 1) * sizeof(void *);
@@ -322,6 +326,41 @@ static uint64_t add_saturated(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* A 1.2 backend's waits: the longest cannot exceed their sum, and a link
+ * that carried nothing cannot have queued anything. */
+static void check_queue_ticks(check_target *t, uint32_t link, const vimana_link_stats *s)
+{
+    if (!backend_has_queue_stats(t->be))
+        return;
+    if (s->max_queue_ticks > s->queue_ticks)
+        check_fail(t->rep, CHECK_LINK_STATS, "link_stats(%" PRIu32 "): max_queue_ticks %" PRIu64 " is more than "
+                   "queue_ticks %" PRIu64 " (the longest wait is part of the total)", link, s->max_queue_ticks,
+                   s->queue_ticks);
+    else if (s->messages == 0 && s->queue_ticks > 0)
+        check_fail(t->rep, CHECK_LINK_STATS, "link_stats(%" PRIu32 "): queue_ticks %" PRIu64 " on a link that "
+                   "carried no message", link, s->queue_ticks);
+}
+
+/* Both ends of every link get a name --report accepts (sim/device_name.h):
+ * the backend's device_name() when it has one. The first refused name is
+ * reported; the links after it would mostly repeat the same device. */
+static void check_link_names(check_target *t, mock_host *mh, uint32_t link, const vimana_link_stats *s)
+{
+    if (!backend_device_name_fn(t->be) || check_failed(t->rep, CHECK_DEVICE_NAME))
+        return;
+    check_use(t->rep, CHECK_DEVICE_NAME);
+    uint32_t npus = ((scenario *)mh->user)->npus;
+    const uint32_t ends[2] = {s->src_device, s->dst_device};
+    for (int k = 0; k < 2; k++) {
+        char name[DEVICE_NAME_SIZE], why[160];
+        if (device_name_get(t->be, mh->ctx, npus, ends[k], name, why, sizeof why) != 0) {
+            check_fail(t->rep, CHECK_DEVICE_NAME, "%s (the %s of link %" PRIu32 ")", why, k ? "dst_device" :
+                       "src_device", link);
+            return;
+        }
+    }
+}
+
 static void check_link_stats(check_target *t, mock_host *mh)
 {
     bool nl, ls;
@@ -356,6 +395,8 @@ static void check_link_stats(check_target *t, mock_host *mh)
         }
         link_bytes = add_saturated(link_bytes, s.bytes);
         link_messages = add_saturated(link_messages, s.messages);
+        check_queue_ticks(t, i, &s);
+        check_link_names(t, mh, i, &s);
     }
     vimana_link_stats past = {0};
     if (t->be->link_stats(mh->ctx, n, &past) == VIMANA_OK)

@@ -8,7 +8,8 @@
  *             their tick runs, far in the future)
  *   delivery  invalid sends, then messages of many sizes between many NPU
  *             pairs, sent before run(), from events and from deliveries;
- *             then the link statistics
+ *             then the link statistics (ABI 1.2: queueing counters and
+ *             device names)
  *   stop      (ABI 1.1) stop() from inside an event ends run()
  * docs/backend-check.md describes every check.
  */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/backend_loader.h"
+#include "sim/device_name.h"
 #include "util/decimal.h"
 
 static bool has_link_stats(const sim *s)
@@ -57,9 +59,18 @@ static void network_json(sim *s, FILE *f)
  * places (docs/simulator.md). */
 #define UTILISATION_PLACES 6
 
+/* One links record: the counters, the utilisation and both device names. */
+typedef struct link_row {
+    vimana_link_stats st;
+    bool queue_known;  /* the backend fills max_queue_ticks and queue_ticks (ABI 1.2) */
+    char util[DECIMAL_RATIO_MAX];
+    char src[DEVICE_NAME_SIZE], dst[DEVICE_NAME_SIZE];
+} link_row;
+
 /* Link i's counters, or -1 after sim_fail. */
 static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
 {
+    /* Zeroed, so that a pre-1.2 backend leaves the 1.2 fields 0. */
     memset(st, 0, sizeof *st);
     int rc = s->be->link_stats(s->be_ctx, i, st);
     if (rc != VIMANA_OK) {
@@ -70,6 +81,105 @@ static int read_link(sim *s, uint32_t i, vimana_link_stats *st)
     return 0;
 }
 
+static int read_name(sim *s, uint32_t device, char out[DEVICE_NAME_SIZE])
+{
+    char why[160];
+    if (device_name_get(s->be, s->be_ctx, s->n_npus, device, out, why, sizeof why) != 0) {
+        sim_fail(s, "network backend %s: %s", s->be->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* Link i's record in *r; *used is false for a link that carried nothing
+ * (left out of the report). Returns 0, or -1 after sim_fail. */
+static int read_row(sim *s, uint32_t i, vimana_tick end, link_row *r, bool *used)
+{
+    if (read_link(s, i, &r->st) != 0)
+        return -1;
+    *used = r->st.messages > 0;
+    if (!*used)
+        return 0;
+    r->queue_known = backend_has_queue_stats(s->be);
+    decimal_ratio(r->util, r->st.busy_ticks, end, UTILISATION_PLACES);
+    if (read_name(s, r->st.src_device, r->src) != 0 || read_name(s, r->st.dst_device, r->dst) != 0)
+        return -1;
+    return 0;
+}
+
+/* A device name as a JSON string: names are printable ASCII (checked by
+ * device_name_get), so only the quote and the backslash need escaping. */
+static void json_name(FILE *f, const char *name)
+{
+    fputc('"', f);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* A device name as a CSV field (RFC 4180): quoted, with quotes doubled,
+ * when it holds a comma or a quote. */
+static void csv_name(FILE *f, const char *name)
+{
+    if (!strpbrk(name, ",\"")) {
+        fputs(name, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* A 1.2 counter, or the text for "unknown" of a pre-1.2 backend. */
+static void queue_value(FILE *f, const link_row *r, vimana_tick v, const char *unknown)
+{
+    if (r->queue_known)
+        fprintf(f, "%llu", (unsigned long long)v);
+    else
+        fputs(unknown, f);
+}
+
+/* The fields after the 1.0 ones are appended, so that a reader of the
+ * older records finds its fields where they were. */
+static void row_json(FILE *f, const link_row *r)
+{
+    const vimana_link_stats *st = &r->st;
+    fprintf(f, "{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
+               "\"busy_ticks\": %llu, \"utilisation\": %s, \"src\": ", st->src_device, st->dst_device,
+            (unsigned long long)st->bytes, (unsigned long long)st->messages, (unsigned long long)st->busy_ticks,
+            r->util);
+    json_name(f, r->src);
+    fputs(", \"dst\": ", f);
+    json_name(f, r->dst);
+    fputs(", \"max_queue_ticks\": ", f);
+    queue_value(f, r, st->max_queue_ticks, "null");
+    fputs(", \"queue_ticks\": ", f);
+    queue_value(f, r, st->queue_ticks, "null");
+    fputc('}', f);
+}
+
+static void row_csv(FILE *f, const link_row *r)
+{
+    const vimana_link_stats *st = &r->st;
+    fprintf(f, "%u,%u,%llu,%llu,%llu,%s,", st->src_device, st->dst_device, (unsigned long long)st->bytes,
+            (unsigned long long)st->messages, (unsigned long long)st->busy_ticks, r->util);
+    csv_name(f, r->src);
+    fputc(',', f);
+    csv_name(f, r->dst);
+    fputc(',', f);
+    queue_value(f, r, st->max_queue_ticks, "");
+    fputc(',', f);
+    queue_value(f, r, st->queue_ticks, "");
+    fputc('\n', f);
+}
+
 /* One line per link that carried a message: a FullyConnected network has
  * n x n links and most runs use few of them. */
 static int links_json(sim *s, FILE *f, vimana_tick end)
@@ -78,16 +188,14 @@ static int links_json(sim *s, FILE *f, vimana_tick end)
     uint32_t n = s->be->num_links(s->be_ctx);
     bool first = true;
     for (uint32_t i = 0; i < n; i++) {
-        vimana_link_stats st;
-        if (read_link(s, i, &st) != 0)
+        link_row r;
+        bool used;
+        if (read_row(s, i, end, &r, &used) != 0)
             return -1;
-        if (st.messages == 0)
+        if (!used)
             continue;
-        char util[DECIMAL_RATIO_MAX];
-        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
-        fprintf(f, "%s{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
-                   "\"busy_ticks\": %llu, \"utilisation\": %s}", first ? "\n" : ",\n", st.src_device, st.dst_device,
-                (unsigned long long)st.bytes, (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
+        fputs(first ? "\n" : ",\n", f);
+        row_json(f, &r);
         first = false;
     }
     fputs("\n]", f);
@@ -109,18 +217,15 @@ static int links_csv(sim *s, const char *report_path, vimana_tick end)
         free(path);
         return -1;
     }
-    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation\n", f);
+    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks\n", f);
     uint32_t n = s->be->num_links(s->be_ctx);
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
-        vimana_link_stats st;
-        rc = read_link(s, i, &st);
-        if (rc != 0 || st.messages == 0)
-            continue;
-        char util[DECIMAL_RATIO_MAX];
-        decimal_ratio(util, st.busy_ticks, end, UTILISATION_PLACES);
-        fprintf(f, "%u,%u,%llu,%llu,%llu,%s\n", st.src_device, st.dst_device, (unsigned long long)st.bytes,
-                (unsigned long long)st.messages, (unsigned long long)st.busy_ticks, util);
+        link_row r;
+        bool used;
+        rc = read_row(s, i, end, &r, &used);
+        if (rc == 0 && used)
+            row_csv(f, &r);
     }
     bool bad = ferror(f) != 0;
     if ((fclose(f) != 0 || bad) && rc == 0) {

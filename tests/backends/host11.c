@@ -1,12 +1,12 @@
 /*
- * Test backends for the host side of ABI 1.1: a one-dimensional network of
+ * Test backends for the host side of ABI 1.1 and 1.2: a one-dimensional network of
  * `npus=N` NPUs (backend option, default 2) where every message takes 1000
  * ticks. Every event, the host's and the network's, runs through a
  * trampoline, so that after stop() no event runs, however many share its
  * tick: what the host sees of stop() is exact.
  *
  * HOST_MINOR is the descriptor's abi_minor: 0 builds a 1.0 backend (the
- * stop slot left zero). HOST_FAULT picks the variant:
+ * stop slot left zero), 2 a 1.2 one. HOST_FAULT picks the variant:
  *   NONE       a correct backend
  *   FAILED     calls host->failed() at the first arrival, then returns from
  *              run() with an error once stopped (or drained)
@@ -15,6 +15,16 @@
  *   CAP_NO_FN  VIMANA_CAP_LINK_STATS without num_links() / link_stats()
  *   FN_NO_CAP  num_links() / link_stats() without VIMANA_CAP_LINK_STATS
  *   BAD_BW     dim_bandwidth() returns NaN
+ *   BAD_NAME   device_name() gives the switch a name with a newline
+ *   BAD_QUEUE  counts the longest wait but not the sum of waits
+ * With HOST_LINKS 1 it keeps link statistics (VIMANA_CAP_LINK_STATS): link
+ * k is NPU k -> the switch (device `npus`) and carries every message NPU k
+ * sends, 1000 busy ticks each; the j-th message on a link (j = 1, 2, ...)
+ * waited 100 x j ticks in its queue, so a link of m messages reports
+ * max_queue_ticks 100 m and queue_ticks 50 m (m + 1) (in every variant: a
+ * pre-1.2 host must not read them). With HOST_NAMES 1 it fills the
+ * device_name slot whatever HOST_MINOR says: NPU k is "gpuK", the switch
+ * 'sw,"0"' (a comma and quotes, for the report's escaping).
  * Option `count=PATH`: fini() writes to PATH one line,
  *   "faults=F stopped=S ran_after_fault=R dropped=D"
  * (events run after the fault was injected, events dropped by stop()).
@@ -34,6 +44,15 @@
 #define CAP_NO_FN 4
 #define FN_NO_CAP 5
 #define BAD_BW 6
+#define BAD_NAME 7
+#define BAD_QUEUE 8
+
+#ifndef HOST_LINKS
+#define HOST_LINKS 0
+#endif
+#ifndef HOST_NAMES
+#define HOST_NAMES 0
+#endif
 
 typedef struct net {
     vimana_host host;
@@ -44,6 +63,7 @@ typedef struct net {
     bool stop_called;           /* by the host, through stop() */
     unsigned faults;
     uint64_t ran_after_fault, dropped;
+    vimana_link_stats *links;   /* [npus] with HOST_LINKS */
 } net;
 
 typedef struct call {
@@ -105,10 +125,15 @@ static int parse_options(net *n, const char *opts, char *err, size_t len)
 static int h_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
 {
     net *n = calloc(1, sizeof *n);
-    if (!n || parse_options(n, p->options, err, len) != 0 || !(n->q = vimana_evq_new())) {
+    if (!n || parse_options(n, p->options, err, len) != 0 || !(n->q = vimana_evq_new()) ||
+        !(n->links = calloc(n->npus, sizeof *n->links))) {
+        if (n)
+            vimana_evq_free(n->q);
         free(n);
         return VIMANA_ERR_CONFIG;
     }
+    for (uint32_t k = 0; k < n->npus; k++)
+        n->links[k] = (vimana_link_stats){.src_device = k, .dst_device = n->npus};
     n->host = *h;
     *ctx = n;
     return VIMANA_OK;
@@ -120,6 +145,7 @@ static void h_fini(void *ctx)
     n->stopped = true;          /* frees the calls still queued */
     vimana_evq_run(n->q);
     vimana_evq_free(n->q);
+    free(n->links);
     FILE *f = n->count_path[0] ? fopen(n->count_path, "w") : NULL;
     if (f) {
         fprintf(f, "faults=%u stopped=%d ran_after_fault=%llu dropped=%llu\n", n->faults, n->stop_called,
@@ -160,9 +186,24 @@ static void arrive(void *arg, uint64_t token)
     n->host.delivered(n->host.host, token);
 }
 
+static void count_message(net *n, uint32_t src, uint64_t bytes)
+{
+    vimana_link_stats *l = &n->links[src];
+    l->messages++;
+    l->bytes += bytes;
+    l->busy_ticks += 1000;
+    l->max_queue_ticks = 100 * l->messages;
+    if (HOST_FAULT != BAD_QUEUE)
+        l->queue_ticks += 100 * l->messages;
+}
+
 static int h_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
 {
-    (void)src, (void)dst, (void)bytes, (void)tag;
+    net *n = ctx;
+    (void)tag;
+    if (src >= n->npus || dst >= n->npus || src == dst || bytes == 0)
+        return VIMANA_ERR_ARGUMENT;
+    count_message(n, src, bytes);
     return enqueue(ctx, 1000, arrive, ctx, token);
 }
 
@@ -192,14 +233,26 @@ static void h_stop(void *ctx)
 
 static uint32_t h_num_links(void *ctx)
 {
-    (void)ctx;
-    return 0;
+    return HOST_LINKS ? ((net *)ctx)->npus : 0;
 }
 
 static int h_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
 {
-    (void)ctx, (void)link, (void)out;
-    return VIMANA_ERR_ARGUMENT;
+    net *n = ctx;
+    if (!HOST_LINKS || link >= n->npus)
+        return VIMANA_ERR_ARGUMENT;
+    *out = n->links[link];
+    return VIMANA_OK;
+}
+
+static const char *h_device_name(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    net *n = ctx;
+    if (device < n->npus) {
+        snprintf(buf, len, "gpu%u", device);
+        return buf;
+    }
+    return HOST_FAULT == BAD_NAME ? "sw\n0" : "sw,\"0\"";
 }
 
 static const vimana_backend descriptor = {
@@ -207,14 +260,15 @@ static const vimana_backend descriptor = {
     .abi_minor = HOST_MINOR,
     .struct_size = sizeof(vimana_backend),
     .name = BACKEND_NAME,
-    .description = "ABI 1.1 host test backend",
-    .capabilities = HOST_FAULT == CAP_NO_FN ? VIMANA_CAP_LINK_STATS : 0,
+    .description = "ABI 1.x host test backend",
+    .capabilities = HOST_FAULT == CAP_NO_FN || HOST_LINKS ? VIMANA_CAP_LINK_STATS : 0,
     .init = h_init, .fini = h_fini, .num_dims = h_num_dims, .dim_size = h_dim_size,
     .dim_bandwidth = h_dim_bandwidth,
     .sim_send = h_send, .schedule = h_schedule, .now = h_now, .run = h_run,
-    .num_links = HOST_FAULT == FN_NO_CAP ? h_num_links : NULL,
-    .link_stats = HOST_FAULT == FN_NO_CAP ? h_link_stats : NULL,
+    .num_links = HOST_FAULT == FN_NO_CAP || HOST_LINKS ? h_num_links : NULL,
+    .link_stats = HOST_FAULT == FN_NO_CAP || HOST_LINKS ? h_link_stats : NULL,
     .stop = HOST_MINOR >= 1 ? h_stop : NULL,
+    .device_name = HOST_NAMES ? h_device_name : NULL,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

@@ -12,7 +12,8 @@
  *   LATE_STOP  has stop(), but finishes the tick in progress first
  *   INLINE_ZERO runs an event of delay 0 at once, inside schedule()
  *   DESCRIPTOR a descriptor with no name, an unknown capability bit,
- *              stop() in an ABI 1.0 descriptor and a reserved slot set
+ *              stop() and device_name() in an ABI 1.0 descriptor and a
+ *              reserved slot set
  *              (the network is fine; LINK_STATS against its functions is
  *              the loader's check)
  * Invalid messages (an unknown NPU, src == dst, size 0) are refused, as
@@ -147,6 +148,11 @@ static void b_stop(void *ctx)
 
 #if MISBEHAVE == DESCRIPTOR
 static const char reserved_marker[] = "not zero";
+static const char *b_device_name(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    (void)ctx, (void)device, (void)buf, (void)len;
+    return "dev";
+}
 static const vimana_backend descriptor = {
     .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = 0, .struct_size = sizeof(vimana_backend),
     .name = NULL,
@@ -154,6 +160,7 @@ static const vimana_backend descriptor = {
     .capabilities = 1u << 7,
     .init = b_init, .fini = b_fini, .num_dims = b_num_dims, .dim_size = b_dim_size,
     .sim_send = b_send, .schedule = b_schedule, .now = b_now, .run = b_run, .stop = STOP_FN,
+    .device_name = b_device_name,
     .reserved = {[2] = (void *)reserved_marker},
 };
 #else

@@ -16,19 +16,24 @@ lm() { "$VIMANA_ET" linkmap "$@"; }
 # 0.487519 x 400 = 195.0 px, colour at 488/1000 of the way: between blue
 # (44,123,182) and orange (253,174,97) at 488/500 =
 # ((44x12 + 253x488 + 250) / 500, ...) = (248, 173, 99) = #f8ad63.
+# Rows are labelled with the report's device names (congestion_aware has
+# none of its own: the host's "npu0", "switch0"); no message waited.
 expect_ok "$VIMANA" --workload-configuration="$G/workload/send_0to1_1MiB_8/send_0to1_1MiB_8" \
     --system-configuration="$G/system/ring.json" --network-configuration="$G/network/switch8.yml" \
     --network-backend=congestion_aware --report="$T/sw.json"
-grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.487519},' \
+grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.487519, "src": "npu0", "dst": "switch0", "max_queue_ticks": 0, "queue_ticks": 0},' \
     "$T/sw.json" || fail "switch8 link record: $(grep src_device "$T/sw.json")"
 expect_ok lm "$T/sw.json" -o "$T/sw.svg"
 cmp -s "$T/sw.svg" "$DATA/send_0to1_switch8.svg" || {
     fail "switch8 picture differs from send_0to1_switch8.svg"
     diff "$DATA/send_0to1_switch8.svg" "$T/sw.svg" >&2
 }
-grep -qF '<text x="632" y="85">48.75%, 1048576 bytes, 1 messages</text></g>' "$T/sw.svg" || fail "switch8 figures"
+grep -qF '<text x="632" y="85">48.75%, 1048576 bytes, 1 messages, worst wait 0 ns</text></g>' "$T/sw.svg" ||
+    fail "switch8 figures"
 grep -qF '<rect x="220" y="72" width="195.0" height="16" fill="#f8ad63"/>' "$T/sw.svg" || fail "switch8 bar"
-grep -qF '<text x="16" y="107">switch 0 -&gt; NPU 1</text>' "$T/sw.svg" || fail "switch8 second row"
+grep -qF '<text x="16" y="107">switch0 -&gt; npu1</text>' "$T/sw.svg" || fail "switch8 second row"
+grep -qF '<g><title>npu0 -&gt; switch0: busy 19531 ns, worst queueing delay 0 ns, 0 ns queued in all</title>' \
+    "$T/sw.svg" || fail "switch8 first title"
 python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/sw.svg" || fail "not well-formed XML"
 # Same report, same bytes; '-' writes to stdout.
 expect_ok lm -o - "$T/sw.json"
@@ -62,4 +67,25 @@ expect_eq "$(grep -o '<title>[^<]*' "$T/all.svg" | sed 's/<title>//' | tail -n 2
     'switch 0 -&gt; NPU 0: busy 250 ns|NPU 3 -&gt; NPU 0: busy 0 ns|' "mixed: last rows"
 grep -qF '6 carried traffic, all shown' "$T/all.svg" || fail "mixed: all shown"
 grep -qF 'width="0.0" height="16" fill="#2c7bb6"/>' "$T/all.svg" || fail "utilisation 0: empty blue bar"
+
+# mixed.json is an older report (no names, no queue counters): device ids
+# name the rows ("NPU 2", "switch 0" above) and no wait is shown.
+grep -q 'wait\|queue' "$T/all.svg" && fail "mixed: a wait drawn for a report without queue counters"
+
+# named.json (ABI 1.2 records): rows labelled with the report's names,
+# escaped; in the row label a name is cut after 12 bytes, between
+# characters, with an ellipsis ("gpu" + 4 x "é" is 11 bytes, a fifth would
+# make 13); the title has the full names and the worst and total queueing
+# delay, the figures the worst wait. The third link's counters are null
+# (a pre-1.2 backend): no wait shown for it.
+expect_ok lm "$DATA/named.json" -o "$T/named.svg"
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/named.svg" || fail "named: not well-formed XML"
+expect_eq "$(grep -o '<title>[^<]*' "$T/named.svg" | sed 's/<title>//' | tr '\n' '|')" \
+    'npu0 -&gt; leaf&lt;0&gt;&amp;&quot;a&quot;: busy 1000 ns, worst queueing delay 700 ns, 1200 ns queued in all|leaf&lt;0&gt;&amp;&quot;a&quot; -&gt; spine-0123456789abcdef: busy 500 ns, worst queueing delay 0 ns, 0 ns queued in all|spine-0123456789abcdef -&gt; gpuéééééé: busy 200 ns|' \
+    "named: titles"
+grep -qF '<text x="16" y="107">leaf&lt;0&gt;&amp;&quot;a&quot; -&gt; spine-012345…</text>' "$T/named.svg" || fail "named: cut label"
+grep -qF '<text x="16" y="129">spine-012345… -&gt; gpuéééé…</text>' "$T/named.svg" || fail "named: cut between characters"
+grep -qF '<text x="632" y="85">50.00%, 4096 bytes, 4 messages, worst wait 700 ns</text></g>' "$T/named.svg" ||
+    fail "named: worst wait in the figures"
+grep -qF '<text x="632" y="129">10.00%, 1024 bytes, 1 messages</text></g>' "$T/named.svg" || fail "named: null counters"
 finish

@@ -76,6 +76,19 @@ report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\"
     'links[0]: "utilisation" is negative'
 report_error "$NET, \"links\": [{\"src_device\": 0, \"dst_device\": 1, \"bytes\": 10, \"messages\": 1, \"busy_ticks\": 5, \"utilisation\": 1e999}]" \
     'links[0]: "utilisation" is not a finite number'
+# The ABI 1.2 fields: names are strings; the queue counters both known
+# (integers) or both unknown (null or absent), the worst not above the total.
+L12='{"src_device": 0, "dst_device": 1, "bytes": 10, "messages": 2, "busy_ticks": 5, "utilisation": 0.5'
+report_error "$NET, \"links\": [$L12, \"src\": 3}]" 'links[0]: "src" is not a string'
+report_error "$NET, \"links\": [$LINK, $L12, \"src\": \"a\", \"dst\": null}]" 'links[1]: "dst" is not a string'
+report_error "$NET, \"links\": [$L12, \"max_queue_ticks\": 7, \"queue_ticks\": null}]" \
+    'links[0]: "max_queue_ticks" is given but "queue_ticks" is missing or null (both or neither)'
+report_error "$NET, \"links\": [$L12, \"queue_ticks\": 7}]" \
+    'links[0]: "queue_ticks" is given but "max_queue_ticks" is missing or null (both or neither)'
+report_error "$NET, \"links\": [$L12, \"max_queue_ticks\": 8, \"queue_ticks\": 7}]" \
+    'links[0]: "max_queue_ticks" (8) is more than "queue_ticks" (7)'
+report_error "$NET, \"links\": [$L12, \"max_queue_ticks\": -1, \"queue_ticks\": 7}]" \
+    'links[0]: "max_queue_ticks" is not a non-negative integer'
 report_error "\"network\": [], \"links\": [$LINK]" '"network" is not an object'
 report_error "\"network\": {\"num_links\": 8}, \"links\": [$LINK]" 'network: "dimensions" is missing or not an array'
 report_error "\"network\": {\"dimensions\": []}, \"links\": [$LINK]" 'network: "dimensions" is empty'

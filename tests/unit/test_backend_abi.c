@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/backend_loader.h"
+#include "sim/device_name.h"
 
 static vimana_backend good(void)
 {
@@ -83,11 +84,86 @@ static void test_stop_needs_abi_1_1(void **state)
     d.abi_minor = 1;
     assert_ptr_equal(backend_stop_fn(&d), fake_stop);
     /* A descriptor that ends before the slot has no stop(). */
-    d.struct_size = (uint32_t)offsetof(struct vimana_backend_1_1, stop);
+    d.struct_size = (uint32_t)offsetof(vimana_backend, stop);
     assert_int_equal(backend_check_version("b.so", &d, err, sizeof err), 0);
     assert_null(backend_stop_fn(&d));
     d = good();
     assert_null(backend_stop_fn(&d));
+}
+
+/* 1.2 appends to the link counters and takes a reserved slot of the
+ * descriptor: the offsets of 1.0/1.1 fields and the descriptor's size stay. */
+static void test_abi_1_2_layout(void **state)
+{
+    (void)state;
+    assert_int_equal(offsetof(vimana_link_stats, busy_ticks), 24);
+    assert_int_equal(offsetof(vimana_link_stats, max_queue_ticks), 32);
+    assert_int_equal(offsetof(vimana_link_stats, queue_ticks), 40);
+    /* 1.1: 16 bytes of header and capabilities, 2 strings, 13 functions
+     * and 15 reserved slots; 1.2: one function more, one slot less. */
+    assert_int_equal(sizeof(vimana_backend), 16 + 30 * sizeof(void *));
+    assert_int_equal(offsetof(vimana_backend, device_name), offsetof(vimana_backend, stop) + sizeof(void *));
+}
+
+static const char *name_null(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    (void)ctx, (void)device, (void)buf, (void)len;
+    return NULL;
+}
+
+/* Fills buf with a name of `device` bytes ('a' repeated). */
+static const char *name_of_length(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    (void)ctx;
+    static char text[128];
+    memset(text, 'a', sizeof text);
+    text[device < sizeof text ? device : sizeof text - 1] = '\0';
+    snprintf(buf, len, "%s", text);
+    return device <= VIMANA_DEVICE_NAME_MAX ? buf : text;
+}
+
+static const char *name_utf8(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    (void)ctx, (void)device, (void)buf, (void)len;
+    return "gpu\xc3\xa9";
+}
+
+/* The device_name rule: a 1.1 descriptor's slot is never called; without
+ * the function the host names NPUs then switches; a name must be 1 to 63
+ * printable ASCII bytes. */
+static void test_device_names(void **state)
+{
+    (void)state;
+    char name[DEVICE_NAME_SIZE], why[160];
+    vimana_backend d = good();
+    d.device_name = name_null;
+    d.abi_minor = 1;
+    assert_null(backend_device_name_fn(&d));
+    assert_false(backend_has_queue_stats(&d));
+    assert_int_equal(device_name_get(&d, NULL, 8, 7, name, why, sizeof why), 0);
+    assert_string_equal(name, "npu7");
+    assert_int_equal(device_name_get(&d, NULL, 8, 8, name, why, sizeof why), 0);
+    assert_string_equal(name, "switch0");
+    assert_int_equal(device_name_get(&d, NULL, 8, UINT32_MAX, name, why, sizeof why), 0);
+    assert_string_equal(name, "switch4294967287");
+    d.abi_minor = 2;
+    assert_true(backend_has_queue_stats(&d));
+    assert_ptr_equal(backend_device_name_fn(&d), name_null);
+    assert_int_equal(device_name_get(&d, NULL, 8, 3, name, why, sizeof why), -1);
+    assert_string_equal(why, "device_name(3) returned NULL");
+    d.device_name = name_of_length;
+    assert_int_equal(device_name_get(&d, NULL, 8, 63, name, why, sizeof why), 0);
+    assert_int_equal(strlen(name), 63);
+    assert_int_equal(device_name_get(&d, NULL, 8, 64, name, why, sizeof why), -1);
+    assert_string_equal(why, "device_name(64) returned a name longer than 63 bytes");
+    assert_int_equal(device_name_get(&d, NULL, 8, 0, name, why, sizeof why), -1);
+    assert_string_equal(why, "device_name(0) returned an empty name");
+    d.device_name = name_utf8;
+    assert_int_equal(device_name_get(&d, NULL, 8, 1, name, why, sizeof why), -1);
+    assert_string_equal(why, "device_name(1) returned a name with byte 0xc3 at offset 3 (names are printable ASCII)");
+    /* A descriptor that ends before the slot has none. */
+    d.struct_size = (uint32_t)offsetof(vimana_backend, device_name);
+    assert_null(backend_device_name_fn(&d));
 }
 
 /* VIMANA_CAP_LINK_STATS and num_links()/link_stats() must agree. */
@@ -152,6 +228,17 @@ static void test_load_real_modules(void **state)
     assert_int_equal(lb.desc->abi_minor, 1);
     assert_non_null(backend_stop_fn(lb.desc));
     backend_unload(&lb);
+    /* A 1.1 module that fills the device_name slot anyway: not used. */
+    module_path(path, sizeof path, "host11_links");
+    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    assert_non_null(lb.desc->device_name);
+    assert_null(backend_device_name_fn(lb.desc));
+    backend_unload(&lb);
+    module_path(path, sizeof path, "host12_ok");
+    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    assert_int_equal(lb.desc->abi_minor, 2);
+    assert_non_null(backend_device_name_fn(lb.desc));
+    backend_unload(&lb);
 
     assert_int_equal(backend_load("./no/such/backend.so", &lb, err, sizeof err), -1);
     assert_non_null(strstr(err, "./no/such/backend.so: cannot load network backend"));
@@ -162,6 +249,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version_rule),
         cmocka_unit_test(test_stop_needs_abi_1_1),
+        cmocka_unit_test(test_abi_1_2_layout),
+        cmocka_unit_test(test_device_names),
         cmocka_unit_test(test_link_stats_capability),
         cmocka_unit_test(test_load_real_modules),
     };

@@ -203,6 +203,40 @@ static void test_link_table(void **state)
     fake_free(f);
 }
 
+/* The 1.2 queueing counters: the longest wait and the sum of waits, per
+ * link; a wait of 0 counts nothing; the sum saturates instead of wrapping.
+ * They live beside the table, whose stride stays the 1.0 one (32 bytes):
+ * backends built against the 1.1 toolkit index it with that. */
+static void test_link_queued(void **state)
+{
+    (void)state;
+    assert_int_equal(sizeof(vimana_bt_link), 32);
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    assert_int_equal(vimana_bt_links_alloc(&f->bt, 2), VIMANA_OK);
+    vimana_bt_link_ends(&f->bt, 1, 1, 2);
+    vimana_bt_link_count(&f->bt, 1, 64, 10);
+    vimana_bt_link_queued(&f->bt, 1, 0);
+    vimana_bt_link_queued(&f->bt, 1, 700);
+    vimana_bt_link_queued(&f->bt, 1, 300);
+    vimana_link_stats s;
+    assert_int_equal(vimana_bt_link_stats(f, 1, &s), VIMANA_OK);
+    assert_int_equal(s.max_queue_ticks, 700);
+    assert_int_equal(s.queue_ticks, 1000);
+    assert_int_equal(s.src_device, 1);
+    assert_int_equal(s.dst_device, 2);
+    assert_int_equal(s.bytes, 64);
+    assert_int_equal(s.messages, 1);
+    assert_int_equal(s.busy_ticks, 10);
+    assert_int_equal(vimana_bt_link_stats(f, 0, &s), VIMANA_OK);
+    assert_int_equal(s.max_queue_ticks + s.queue_ticks + s.bytes + s.messages + s.busy_ticks, 0);
+    vimana_bt_link_queued(&f->bt, 0, UINT64_MAX - 5);
+    vimana_bt_link_queued(&f->bt, 0, 10);
+    assert_int_equal(vimana_bt_link_stats(f, 0, &s), VIMANA_OK);
+    assert_true(s.queue_ticks == UINT64_MAX);
+    assert_true(s.max_queue_ticks == UINT64_MAX - 5);
+    fake_free(f);
+}
+
 static void test_default_dims(void **state)
 {
     (void)state;
@@ -269,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),
         cmocka_unit_test(test_deliver_after),
         cmocka_unit_test(test_link_table),
+        cmocka_unit_test(test_link_queued),
         cmocka_unit_test(test_default_dims),
         cmocka_unit_test(test_load_network_warns_through_host),
         cmocka_unit_test(test_escape),

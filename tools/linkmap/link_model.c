@@ -56,6 +56,48 @@ static int get_number(const char *path, const char *where, json_object *rec, con
     return 0;
 }
 
+/* An optional string member: *out stays NULL when it is absent. */
+static int get_name(const char *path, const char *where, json_object *rec, const char *key, const char **out,
+                    char err[LM_MSG_MAX])
+{
+    json_object *v;
+    if (!json_object_object_get_ex(rec, key, &v))
+        return 0;
+    if (!json_object_is_type(v, json_type_string))
+        return fail(err, "%s: %s: \"%s\" is not a string", path, where, key);
+    *out = json_object_get_string(v);
+    return 0;
+}
+
+/* An optional count that may be null; *known says whether it holds one. */
+static int get_optional_u64(const char *path, const char *where, json_object *rec, const char *key,
+                            uint64_t *out, bool *known, char err[LM_MSG_MAX])
+{
+    json_object *v;
+    *known = json_object_object_get_ex(rec, key, &v) && v != NULL;
+    return *known ? get_u64(path, where, rec, key, out, err) : 0;
+}
+
+/* The ABI 1.2 fields of a link record: names and queueing delay. */
+static int load_link_extras(const char *path, const char *where, json_object *rec, lm_link *l,
+                            char err[LM_MSG_MAX])
+{
+    bool max_known, sum_known;
+    if (get_name(path, where, rec, "src", &l->src_name, err) != 0 ||
+        get_name(path, where, rec, "dst", &l->dst_name, err) != 0 ||
+        get_optional_u64(path, where, rec, "max_queue_ticks", &l->max_queue_ticks, &max_known, err) != 0 ||
+        get_optional_u64(path, where, rec, "queue_ticks", &l->queue_ticks, &sum_known, err) != 0)
+        return -1;
+    if (max_known != sum_known)
+        return fail(err, "%s: %s: \"%s\" is given but \"%s\" is missing or null (both or neither)", path, where,
+                    max_known ? "max_queue_ticks" : "queue_ticks", max_known ? "queue_ticks" : "max_queue_ticks");
+    if (max_known && l->max_queue_ticks > l->queue_ticks)
+        return fail(err, "%s: %s: \"max_queue_ticks\" (%llu) is more than \"queue_ticks\" (%llu)", path, where,
+                    (unsigned long long)l->max_queue_ticks, (unsigned long long)l->queue_ticks);
+    l->has_queue = max_known;
+    return 0;
+}
+
 static int load_dimension(const char *path, json_object *rec, size_t i, lm_dimension *d, char err[LM_MSG_MAX])
 {
     char where[64];
@@ -123,7 +165,7 @@ static int load_link(const char *path, json_object *rec, size_t i, lm_link *l, c
         return -1;
     if (l->utilisation < 0)
         return fail(err, "%s: %s: \"utilisation\" is negative", path, where);
-    return 0;
+    return load_link_extras(path, where, rec, l, err);
 }
 
 static int load_links(const char *path, link_model *m, char err[LM_MSG_MAX])

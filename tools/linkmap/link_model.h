@@ -5,11 +5,17 @@
  *   "network": {"dimensions": [{"dim", "npus", "bandwidth_gbps"}, ...],
  *               "num_links": N},                 (num_links: optional)
  *   "links": [{"src_device", "dst_device", "bytes", "messages",
- *              "busy_ticks", "utilisation"}, ...]
+ *              "busy_ticks", "utilisation",
+ *              "src", "dst", "max_queue_ticks", "queue_ticks"}, ...]
  *
  * Counts must be non-negative integers, "utilisation" a finite
  * non-negative number, "bandwidth_gbps" a positive number or null. A report
- * without "links" comes from a backend that keeps no link statistics.
+ * without "links" comes from a backend that keeps no link statistics. The
+ * last four link fields (network ABI 1.2) are optional, so that older
+ * reports still load: "src"/"dst" are strings (the device names), the
+ * queue counters integers or null (a backend that does not count them);
+ * both counters are known or neither, and the worst wait is not more than
+ * the total.
  */
 #ifndef VIMANA_LINKMAP_LINK_MODEL_H
 #define VIMANA_LINKMAP_LINK_MODEL_H
@@ -30,6 +36,9 @@ typedef struct {
     uint64_t src, dst;
     uint64_t bytes, messages, busy_ticks;
     double utilisation;
+    const char *src_name, *dst_name; /* NULL when the report has none; owned by rep */
+    uint64_t max_queue_ticks, queue_ticks;
+    bool has_queue;                  /* false when absent or null */
     size_t index; /* position in "links": the tie-break of the ordering */
 } lm_link;
 

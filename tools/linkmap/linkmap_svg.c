@@ -12,9 +12,10 @@
 #include "util/utf8.h"
 
 enum {
-    WIDTH = 960,
+    WIDTH = 1040,   /* room for "..., worst wait N ns" after the bars */
     MARGIN = 16,
     BAR_X = 220,    /* after the "src -> dst" labels */
+    LABEL_NAME = 12, /* bytes of a device name in a row label (the title has it all) */
     BAR_W = 400,    /* the width of 100 % */
     TEXT_X = 632,   /* the figures after the bars */
     ROWS_Y = 72,    /* top of the first row */
@@ -38,14 +39,19 @@ void linkmap_colour(double utilisation, char out[8])
 }
 
 /* Text from the report as XML character data: markup characters escaped,
- * control bytes and bytes that are not UTF-8 (XML forbids both) as '?'. */
-static void xml_text(FILE *f, const char *s)
+ * control bytes and bytes that are not UTF-8 (XML forbids both) as '?'.
+ * At most `max` bytes of s, cut between characters, then an ellipsis. */
+static void xml_text_max(FILE *f, const char *s, size_t max)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t len = strlen(s);
     for (size_t i = 0; i < len;) {
         uint32_t cp;
         size_t n = utf8_decode(p + i, len - i, &cp);
+        if (i + (n ? n : 1) > max) {
+            fputs("\xe2\x80\xa6", f); /* U+2026 */
+            return;
+        }
         if (n == 0 || cp < 0x20 || cp == 0x7f) {
             fputc('?', f);
             i += n ? n : 1;
@@ -62,10 +68,19 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
-/* "NPU 3" or "switch 0": device ids are NPUs first, then switches. */
-static void device_name(FILE *f, const link_model *m, uint64_t id)
+static void xml_text(FILE *f, const char *s)
 {
-    if (id < m->n_npus)
+    xml_text_max(f, s, SIZE_MAX);
+}
+
+/* The device's name from the report (at most `max` bytes of it), or for an
+ * older report "NPU 3" or "switch 0": device ids are NPUs first, then
+ * switches. */
+static void device_name(FILE *f, const link_model *m, uint64_t id, const char *name, size_t max)
+{
+    if (name)
+        xml_text_max(f, name, max);
+    else if (id < m->n_npus)
         fprintf(f, "NPU %llu", (unsigned long long)id);
     else
         fprintf(f, "switch %llu", (unsigned long long)(id - m->n_npus));
@@ -96,25 +111,43 @@ static void header(FILE *f, const link_model *m, size_t shown, int height)
         fprintf(f, "%zu carried traffic, all shown</text>\n", m->n_links);
 }
 
+static void link_label(FILE *f, const link_model *m, const lm_link *l, size_t max)
+{
+    device_name(f, m, l->src, l->src_name, max);
+    fputs(" -&gt; ", f);
+    device_name(f, m, l->dst, l->dst_name, max);
+}
+
+/* The hover title: full names, busy time and, when the report has them,
+ * the worst and the total queueing delay (exact integers). */
+static void row_title(FILE *f, const link_model *m, const lm_link *l)
+{
+    fputs("<g><title>", f);
+    link_label(f, m, l, SIZE_MAX);
+    fprintf(f, ": busy %llu ns", (unsigned long long)l->busy_ticks);
+    if (l->has_queue)
+        fprintf(f, ", worst queueing delay %llu ns, %llu ns queued in all", (unsigned long long)l->max_queue_ticks,
+                (unsigned long long)l->queue_ticks);
+    fputs("</title>\n", f);
+}
+
 static void row(FILE *f, const link_model *m, const lm_link *l, int y)
 {
     double u = l->utilisation > 1 ? 1 : l->utilisation;
     char colour[8];
     linkmap_colour(l->utilisation, colour);
-    fputs("<g><title>", f);
-    device_name(f, m, l->src);
-    fputs(" -&gt; ", f);
-    device_name(f, m, l->dst);
-    fprintf(f, ": busy %llu ns</title>\n<text x=\"%d\" y=\"%d\">", (unsigned long long)l->busy_ticks, MARGIN, y + 13);
-    device_name(f, m, l->src);
-    fputs(" -&gt; ", f);
-    device_name(f, m, l->dst);
+    row_title(f, m, l);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">", MARGIN, y + 13);
+    link_label(f, m, l, LABEL_NAME);
     fprintf(f,
             "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#eeeeee\"/>\n"
             "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n"
-            "<text x=\"%d\" y=\"%d\">%.2f%%, %llu bytes, %llu messages</text></g>\n",
+            "<text x=\"%d\" y=\"%d\">%.2f%%, %llu bytes, %llu messages",
             BAR_X, y, BAR_W, BAR_H, BAR_X, y, u * BAR_W, BAR_H, colour, TEXT_X, y + 13, l->utilisation * 100,
             (unsigned long long)l->bytes, (unsigned long long)l->messages);
+    if (l->has_queue)
+        fprintf(f, ", worst wait %llu ns", (unsigned long long)l->max_queue_ticks);
+    fputs("</text></g>\n", f);
 }
 
 static void legend(FILE *f, int y)

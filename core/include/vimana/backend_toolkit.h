@@ -24,7 +24,10 @@
  *  - num_dims/dim_size/dim_bandwidth: read `bt.net` (fill it by hand, or
  *    with vimana_bt_load_network from a network YAML).
  *  - num_links/link_stats (VIMANA_BT_LINK_STATS, with
- *    VIMANA_CAP_LINK_STATS): the link table below.
+ *    VIMANA_CAP_LINK_STATS): the link table below (vimana_bt_link_count,
+ *    and vimana_bt_link_queued for the 1.2 queueing counters). Device
+ *    names: without a device_name() of its own, the host's default
+ *    ("npuK", "switchJ") applies.
  *
  * Not thread-safe; one context per simulation. Every exported symbol
  * starts with vimana_bt_, vimana_evq_ or vimana_net_.
@@ -44,12 +47,31 @@
 extern "C" {
 #endif
 
+/*
+ * One link's counters in the toolkit's table: the ABI 1.0 fields, in their
+ * 1.0 layout. The table's stride is compiled into every backend (the
+ * inline functions below index it), so it never changes: a backend built
+ * against an older toolkit keeps counting right with a newer library. The
+ * 1.2 queueing counters live in a second array after this one, in the
+ * same allocation (vimana_bt_links_alloc).
+ */
+typedef struct vimana_bt_link {
+    uint32_t src_device, dst_device;
+    uint64_t bytes;
+    uint64_t messages;
+    vimana_tick busy_ticks;
+} vimana_bt_link;
+
+typedef struct vimana_bt_link_queue {
+    vimana_tick max_queue_ticks, queue_ticks;
+} vimana_bt_link_queue;
+
 typedef struct vimana_bt {
     vimana_host host;         /* a copy of what init() was given */
     vimana_evq *evq;          /* the simulation's clock and events */
     vimana_net_config net;    /* the shape the default num_dims/dim_size/dim_bandwidth report */
     char *network_path;       /* the configuration file (vimana_bt_init), for messages */
-    vimana_link_stats *links; /* per directed link counters (vimana_bt_links_alloc) */
+    vimana_bt_link *links;    /* per directed link counters (vimana_bt_links_alloc) */
     uint32_t n_links;
     int failed;               /* vimana_bt_fail was called */
 } vimana_bt;
@@ -112,10 +134,21 @@ static inline void vimana_bt_link_ends(vimana_bt *bt, uint32_t link, uint32_t sr
  * it is on the per-hop path. */
 static inline void vimana_bt_link_count(vimana_bt *bt, uint32_t link, uint64_t bytes, vimana_tick busy)
 {
-    vimana_link_stats *l = &bt->links[link];
+    vimana_bt_link *l = &bt->links[link];
     l->bytes += bytes;
     l->messages++;
     l->busy_ticks += busy;
+}
+/* Counts the time one message waited in `link`'s queue before it started
+ * crossing the link (call it once per message and link, 0 included):
+ * raises max_queue_ticks and adds to queue_ticks (ABI 1.2 counters; the
+ * sum saturates at 2^64 - 1 rather than wrap). Inline: per-hop path. */
+static inline void vimana_bt_link_queued(vimana_bt *bt, uint32_t link, vimana_tick waited)
+{
+    vimana_bt_link_queue *l = (vimana_bt_link_queue *)(bt->links + bt->n_links) + link;
+    if (waited > l->max_queue_ticks)
+        l->max_queue_ticks = waited;
+    l->queue_ticks = waited > UINT64_MAX - l->queue_ticks ? UINT64_MAX : l->queue_ticks + waited;
 }
 
 /* ---- messages to the host ------------------------------------------------ */

@@ -32,7 +32,9 @@
  *   { return &my_backend; }
  *
  * History: 1.0 first release; 1.1 adds vimana_host.failed and
- * vimana_backend.stop (both optional for the other side to use).
+ * vimana_backend.stop (both optional for the other side to use); 1.2 adds
+ * the link counters max_queue_ticks and queue_ticks and the optional
+ * vimana_backend.device_name.
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -49,7 +51,7 @@ extern "C" {
 #endif
 
 #define VIMANA_NETWORK_ABI_MAJOR 1
-#define VIMANA_NETWORK_ABI_MINOR 1
+#define VIMANA_NETWORK_ABI_MINOR 2
 
 /* The one exported symbol of every backend. */
 #define VIMANA_BACKEND_ENTRY_SYMBOL "vimana_backend_entry"
@@ -141,16 +143,33 @@ struct vimana_backend_params_1_0 {
 };
 typedef struct vimana_backend_params_1_0 vimana_backend_params;
 
-/* Per-link counters (optional, VIMANA_CAP_LINK_STATS). The host reads them
+/*
+ * Per-link counters (optional, VIMANA_CAP_LINK_STATS). The host reads them
  * once, when it completes --report (a "links" record per link that carried
- * a message; FILE.links.csv for a CSV report). */
-struct vimana_link_stats_1_0 {
+ * a message; FILE.links.csv for a CSV report).
+ *
+ * The host zeroes the whole struct before each link_stats() call, so a
+ * 1.0/1.1 backend, which fills only the fields up to busy_ticks, leaves the
+ * 1.2 fields 0. The host reads them only from a backend with abi_minor >= 2
+ * and reports them as unknown (null in JSON, empty in CSV) otherwise: a 0
+ * there would claim that no message ever waited.
+ */
+struct vimana_link_stats_1_2 {
     uint32_t src_device, dst_device; /* device ids: NPUs first, then switches */
     uint64_t bytes;
     uint64_t messages;
-    vimana_tick busy_ticks;
+    vimana_tick busy_ticks;          /* how long messages held the link */
+    /* Since 1.2. Time messages spent in this link's queue before they
+     * started crossing it: the longest single wait, and the sum of all
+     * waits (divide by messages for the mean). */
+    vimana_tick max_queue_ticks;
+    vimana_tick queue_ticks;
 };
-typedef struct vimana_link_stats_1_0 vimana_link_stats;
+typedef struct vimana_link_stats_1_2 vimana_link_stats;
+
+/* The longest device name the host accepts from device_name(), in bytes
+ * (without the terminating NUL). */
+#define VIMANA_DEVICE_NAME_MAX 63
 
 /*
  * The descriptor. Every function receives the context init() created.
@@ -163,11 +182,12 @@ typedef struct vimana_link_stats_1_0 vimana_link_stats;
  * sim_recv, which this host never calls (reserved: the host matches
  * messages itself); dim_bandwidth only for --report and its check (finite,
  * > 0: nothing in the host's timing uses a bandwidth, the backend times its
- * messages); num_links/link_stats only for --report; stop only when
- * abi_minor >= 1 and struct_size covers it. `description` is for listings
- * and tools; a run does not read it.
+ * messages); num_links/link_stats/device_name only for --report; stop only
+ * when abi_minor >= 1 and device_name only when abi_minor >= 2, each when
+ * struct_size covers it. `description` is for listings and tools; a run
+ * does not read it.
  */
-struct vimana_backend_1_1 {
+struct vimana_backend_1_2 {
     uint16_t abi_major;
     uint16_t abi_minor;
     uint32_t struct_size;
@@ -227,14 +247,28 @@ struct vimana_backend_1_1 {
      */
     void (*stop)(void *ctx);
 
-    void *reserved[15];
+    /*
+     * Since 1.2, optional (NULL = absent). A short name for a device id of
+     * the link statistics, e.g. "npu3" or "spine1" as the topology file
+     * calls it, for --report's "src"/"dst". Return either `buf` (filled with
+     * at most len - 1 bytes and a NUL; len is VIMANA_DEVICE_NAME_MAX + 1) or
+     * a string that lives until fini(). The name must be 1 to
+     * VIMANA_DEVICE_NAME_MAX printable ASCII bytes (0x20-0x7E): the host
+     * stops the run naming the backend for NULL, an empty name, a longer one
+     * or any other byte. Without it (and for a pre-1.2 backend, whose slot
+     * is a reserved one) the host names device K "npuK" when K is below the
+     * NPU count and "switchJ", J = K - NPU count, otherwise.
+     */
+    const char *(*device_name)(void *ctx, uint32_t device, char *buf, size_t len);
+
+    void *reserved[14];
 };
-typedef struct vimana_backend_1_1 vimana_backend;
+typedef struct vimana_backend_1_2 vimana_backend;
 
 /* Fills the version fields of a descriptor in a designated initialiser. */
 #define VIMANA_BACKEND_HEADER_INIT                                               \
     .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = VIMANA_NETWORK_ABI_MINOR, \
-    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_1)
+    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_2)
 
 /* Signature of the entry symbol. */
 typedef const vimana_backend *(*vimana_backend_entry_fn)(void);
