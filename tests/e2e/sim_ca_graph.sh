@@ -236,4 +236,15 @@ bad unknown_node.txt "6: link 2 -> 7: unknown node 7 (the topology has 4 nodes)"
 bad disconnected.txt "5: NPU 2 (node 2) cannot reach NPU 0 (node 0): the network is disconnected"
 bad zero_bandwidth.txt "3: link 0 -> 2: rate '0Gbps' must be above zero"
 bad duplicate.txt "5: link 2 -> 0 is listed twice (first on line 3); a link line is both directions"
+# NPU count against the traces: the host names the topology file and both
+# counts, in one line. Fewer traces (4) than the topology's 8 NPUs is an
+# error; more (16) a warning, and the extra ranks are not run (as for a
+# network YAML: the reference ignores them).
+"$VIMANA_ET" generate all-reduce --npus 4 --size 1MiB --out "$T/ar4/c" >/dev/null || fail "generate ar4"
+expect_error "vimana: error: workload file: $T/ar4/c.4.et does not exist (fewer traces than NPUs: the network $FT has 8 NPUs, the workload 4 traces; it needs $T/ar4/c.0.et to $T/ar4/c.7.et)" \
+    run_ca "$T/ar4/c" "$FT"
+expect_eq "$(wc -l <"$T/err")" 1 "fewer traces: one line on stderr"
+expect_ok run_ca "$T/ar16/c" "$FT"
+expect_eq "$(cat "$T/err")" "vimana: warning: $T/ar16/c.8.et: 8 trace files from NPU 8 up ignored: the network $FT has only 8 NPUs" \
+    "more traces: one warning"
 finish
