@@ -202,10 +202,16 @@ for coll in all-reduce all-to-all; do
         --network-configuration="$RAIL" --network-backend=congestion_aware
     grep 'finished' "$T/out" | sort >"$T/yaml.fin"
     expect_ok "$VIMANA" --workload-configuration="$T/$coll-32/c" --system-configuration="$T/ring2d.json" \
-        --network-configuration="$NET/rail_32.txt" --network-backend=congestion_aware
+        --network-configuration="$NET/rail_32.txt" --network-backend=congestion_aware --report="$T/rail.json"
     grep 'finished' "$T/out" | sort >"$T/graph.fin"
     cmp -s "$T/yaml.fin" "$T/graph.fin" || fail "$coll: rail_32.txt differs from Switch 8 x Switch 4"
 done
+# --report's dimension bandwidth on a graph: the slowest link from NPU 0 to
+# its neighbour in the dimension: the NVSwitch for GPUs of a box, the NIC
+# for boxes. 80 link lines = 160 directed links.
+expect_eq "$(grep -o '"network": .*' "$T/rail.json")" \
+    '"network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 419.09515857696533}, {"dim": 1, "npus": 4, "bandwidth_gbps": 46.566128730773926}], "num_links": 160},' \
+    "rail_32.txt: dimensions in --report"
 
 # ---- a 2-D all-reduce on a graph, never faster than congestion-unaware --------
 # torus_4x4.txt: 800Gbps (100 B/ns = 1e11 / 2^30 GB/s exactly) and 500 ns per
@@ -236,6 +242,27 @@ bad unknown_node.txt "6: link 2 -> 7: unknown node 7 (the topology has 4 nodes)"
 bad disconnected.txt "5: NPU 2 (node 2) cannot reach NPU 0 (node 0): the network is disconnected"
 bad zero_bandwidth.txt "3: link 0 -> 2: rate '0Gbps' must be above zero"
 bad duplicate.txt "5: link 2 -> 0 is listed twice (first on line 3); a link line is both directions"
+# A route that would end after 2^64-1 ns is refused when sent, naming the
+# hop: 4 GiB over 1 bit/s is 2^32 x 8e9 ns > 2^64 (2 GiB, 1.7e19 ns, fits).
+"$VIMANA_ET" generate send-recv --npus 2 --src 0 --dst 1 --size 4GiB --out "$T/big/p" >/dev/null ||
+    fail "generate 4 GiB"
+expect_error "vimana: congestion_aware: error: $DATA/slow_link.txt: a message of 4294967296 bytes from NPU 0 to NPU 1 would arrive after 2^64-1 ns, the longest time Vimana can simulate (bandwidth 1.16415e-10 GB/s, latency 0 ns)" \
+    run_ca "$T/big/p" "$DATA/slow_link.txt"
+expect_eq "$(wc -l <"$T/err")" 1 "late arrival: one line on stderr"
+
+# The Custom network YAML form: the shipped fat-tree with dims 16 x 4
+# instead of its own 8 x 8; --report shows the YAML's dimensions.
+"$VIMANA_ET" generate all-reduce --npus 64 --size 1MiB --out "$T/ar64/c" >/dev/null || fail "generate ar64"
+expect_ok "$VIMANA" --workload-configuration="$T/ar64/c" --system-configuration="$T/ring2d.json" \
+    --network-configuration="$DATA/custom.yml" --network-backend=congestion_aware --report="$T/custom.json"
+expect_eq "$(grep -c 'finished, ' "$T/out")" 64 "Custom YAML: 64 NPUs finish"
+expect_eq "$(grep -o '"dimensions": [^]]*]' "$T/custom.json")" \
+    '"dimensions": [{"dim": 0, "npus": 16, "bandwidth_gbps": 46.566128730773926}, {"dim": 1, "npus": 4, "bandwidth_gbps": 46.566128730773926}]' \
+    "Custom YAML: dimensions in --report"
+# The backend check passes on a graph.
+expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$NET/rail_32.txt"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.1: 13 checks passed" "backend-check on a graph"
+
 # NPU count against the traces: the host names the topology file and both
 # counts, in one line. Fewer traces (4) than the topology's 8 NPUs is an
 # error; more (16) a warning, and the extra ranks are not run (as for a
