@@ -413,7 +413,7 @@ static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
  * route from NPU 0 to its neighbour in d (coordinate 1 there, 0 elsewhere),
  * i.e. the bandwidth a message between ring neighbours of d gets alone.
  * A dimension of size 1 has no neighbour: the slowest link out of NPU 0. */
-static void graph_dim_bandwidth(congestion_aware *c, uint32_t d, uint32_t stride, vimana_net_dim *out)
+static void graph_dim_bandwidth(congestion_aware *c, uint32_t stride, vimana_net_dim *out)
 {
     uint32_t node = vimana_topo_npu_node(c->topo, 0);
     uint32_t dst = out->npus > 1 ? stride : 0;
@@ -432,7 +432,6 @@ static void graph_dim_bandwidth(congestion_aware *c, uint32_t d, uint32_t stride
             slowest = tl;
         node = tl->dst;
     }
-    (void)d;
     /* A lone NPU has no link at all: nothing is sent, any positive value. */
     out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
     out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
@@ -450,7 +449,7 @@ static void graph_shape(congestion_aware *c)
     uint32_t stride = 1;
     for (uint32_t d = 0; d < net->n_dims; d++) {
         net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(c->topo, d)};
-        graph_dim_bandwidth(c, d, stride, &net->dims[d]);
+        graph_dim_bandwidth(c, stride, &net->dims[d]);
         stride *= net->dims[d].npus;
     }
     c->n_dims = net->n_dims;
