@@ -69,6 +69,11 @@ typedef struct {
 typedef struct congestion_aware {
     vimana_bt bt;
     vimana_topo *topo;      /* a topology graph, or NULL for a network YAML */
+    /* Graph: the slowest hop any route can have, per byte and fixed, and
+     * the most hops (a shortest path visits a node at most once): a bound
+     * that spares most sends the walk of graph_route_fits. */
+    double worst_ns_per_byte, worst_latency_ns;
+    uint32_t max_hops;
     uint32_t npus;
     uint32_t n_dims;
     dim_layout layout[VIMANA_NET_MAX_DIMS];
@@ -466,6 +471,14 @@ static int graph_layout(congestion_aware *c, char *err, size_t err_len)
     }
     graph_shape(c);
     c->n_links = links;
+    for (uint32_t l = 0; l < links; l++) {
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
+        if (1.0 / tl->bytes_per_ns > c->worst_ns_per_byte)
+            c->worst_ns_per_byte = 1.0 / tl->bytes_per_ns;
+        if (tl->latency_ns > c->worst_latency_ns)
+            c->worst_latency_ns = tl->latency_ns;
+    }
+    c->max_hops = vimana_topo_num_nodes(c->topo) - 1;
     return VIMANA_OK;
 }
 
@@ -566,6 +579,11 @@ static int route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t 
  * passes the limit). */
 static int graph_route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes)
 {
+    /* The bound is far (a factor 4) below the limit: the rounding of the
+     * doubles cannot matter. Only a route that might pass it is walked. */
+    double bound = c->max_hops * (c->worst_latency_ns + (double)bytes * c->worst_ns_per_byte + 1.0);
+    if (bound < 0x1p62 && (vimana_tick)bound <= UINT64_MAX - vimana_evq_now(c->bt.evq))
+        return 0;
     uint32_t node = vimana_topo_npu_node(c->topo, src), end = vimana_topo_npu_node(c->topo, dst);
     uint64_t h = vimana_topo_ecmp_hash(src, dst);
     vimana_tick route = 0;
