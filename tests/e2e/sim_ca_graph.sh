@@ -249,6 +249,13 @@ bad duplicate.txt "5: link 2 -> 0 is listed twice (first on line 3); a link line
 expect_error "vimana: congestion_aware: error: $DATA/slow_link.txt: a message of 4294967296 bytes from NPU 0 to NPU 1 would arrive after 2^64-1 ns, the longest time Vimana can simulate (bandwidth 1.16415e-10 GB/s, latency 0 ns)" \
     run_ca "$T/big/p" "$DATA/slow_link.txt"
 expect_eq "$(wc -l <"$T/err")" 1 "late arrival: one line on stderr"
+# 2 GiB is past the quick bound (4 x below the limit) but fits when walked:
+# 2^31 B / 1.25e-10 B/ns = 1.7179869184e19 ns, as a double quotient
+# 17179869183999997952.
+"$VIMANA_ET" generate send-recv --npus 2 --src 0 --dst 1 --size 2GiB --out "$T/big2/p" >/dev/null ||
+    fail "generate 2 GiB"
+expect_ok run_ca "$T/big2/p" "$DATA/slow_link.txt"
+finished 1 17179869183999997952
 
 # The Custom network YAML form: the shipped fat-tree with dims 16 x 4
 # instead of its own 8 x 8; --report shows the YAML's dimensions.
