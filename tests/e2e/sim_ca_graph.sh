@@ -233,6 +233,20 @@ expect_eq "$cu" 75200 "torus all-reduce, analytical on the YAML"
 expect_eq "$ca" 75200 "torus all-reduce, congestion_aware on the graph"
 [ "${ca:-0}" -ge "${cu:-1}" ] || fail "congestion_aware ($ca) faster than analytical ($cu)"
 
+# The oversubscribed fat-tree against the congestion-unaware backend on
+# "Switch 8 x Switch 8" with its link bandwidth and latency (no spines, no
+# queueing): the graph is slower for both collectives (all-reduce 191229
+# against 148340, all-to-all 594995 against 233150).
+SW88="$T/switch8x8.yml"
+printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 8 ]\nbandwidth: [ 46.566128730773926, 46.566128730773926 ]\nlatency: [ 500, 500 ]\n' >"$SW88"
+for c in all-reduce:191229 all-to-all:594995; do
+    expect_ok "$VIMANA" --workload-configuration="$T/${c%:*}-64/c" --system-configuration="$T/ring2d.json" \
+        --network-configuration="$SW88" --network-backend=analytical
+    cu=$(sed -n 's/^sys\[[0-9]*\] finished, \([0-9]*\) cycles.*/\1/p' "$T/out" | sort -n | tail -n 1)
+    [ "${c#*:}" -ge "${cu:-999999999}" ] || fail "${c%:*}: fat-tree graph (${c#*:}) faster than analytical ($cu)"
+done
+expect_eq "$cu" 233150 "all-to-all, analytical on Switch 8 x Switch 8"
+
 # ---- (f) bad topology files: one line naming file and line -------------------
 bad() { # FILE MESSAGE
     expect_error "vimana: error: $DATA/$1:$2" run_ca "$T/a/a" "$DATA/$1"
