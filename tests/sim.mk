@@ -253,6 +253,10 @@ EXTRA_DIST += tests/e2e/sim_host_abi11.sh
 # congestion_aware on 2-D networks: routes, FIFO waits, link records.
 TESTS += tests/e2e/sim_ca_multidim.sh
 EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
+# congestion_aware on topology graphs: hand-computed routes, FIFO, ECMP,
+# incast, the shipped topologies, bad topology files.
+TESTS += tests/e2e/sim_ca_graph.sh
+EXTRA_DIST += tests/e2e/sim_ca_graph.sh
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.

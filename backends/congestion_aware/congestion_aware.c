@@ -1,7 +1,9 @@
 /*
  * congestion_aware.so - link-level, store-and-forward analytical network
  * (shared/spec/simulator.md section 12), on any number of Ring /
- * FullyConnected / Switch dimensions routed dimension-order.
+ * FullyConnected / Switch dimensions routed dimension-order, or on a
+ * topology graph read from a file (vimana/topology_graph.h), routed by
+ * shortest path with the toolkit's ECMP choice.
  *
  * Each directed link carries one message at a time and queues the others
  * in FIFO order. A message crosses its route hop by hop; on each hop it
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/topology_graph.h"
 
 #define NIL UINT32_MAX
 /* Link state is kept per directed link; bounded so that FullyConnected
@@ -22,18 +25,29 @@
 #define CA_MAX_FC_NPUS 4096u
 #define CA_MAX_LINKS (CA_MAX_FC_NPUS * CA_MAX_FC_NPUS)
 
+/* One message in flight. Kept at 56 bytes: an all-to-all of 1024 NPUs has
+ * a million of them at once. */
 typedef struct {
     uint64_t token;
     uint64_t bytes;
-    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth) of the current dimension */
+    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth) of the current hop */
     vimana_tick busy_ticks; /* trunc(bytes / bandwidth): how long the hop holds its link */
-    uint32_t cur, dst;      /* device the message is at, and its destination NPU */
-    uint32_t target;        /* the NPU where the crossing of the current dimension ends */
-    uint32_t via;           /* Switch: the switch of the current dimension */
+    /* Network YAML: the device the message is at. Topology graph: the node
+     * the current hop leads to (set when the hop's link is chosen). */
+    uint32_t cur;
+    uint32_t dst;           /* destination NPU */
+    union {
+        struct {
+            uint32_t target; /* the NPU where the crossing of the current dimension ends */
+            uint32_t via;    /* Switch: the switch of the current dimension */
+        };
+        uint64_t ecmp;       /* topology graph: vimana_topo_next_link's ECMP state */
+    };
     uint32_t next_pending;  /* link FIFO chain */
     uint8_t dim;            /* the dimension being crossed */
     int8_t step;            /* Ring: +1 or -1 */
 } message;
+_Static_assert(sizeof(message) == 56, "a message in flight must stay at 56 bytes");
 
 /* The FIFO of a directed link; its counters are the toolkit's link table
  * (bt.links, same index). */
@@ -54,6 +68,12 @@ typedef struct {
  * counters. */
 typedef struct congestion_aware {
     vimana_bt bt;
+    vimana_topo *topo;      /* a topology graph, or NULL for a network YAML */
+    /* Graph: the slowest hop any route can have, per byte and fixed, and
+     * the most hops (a shortest path visits a node at most once): a bound
+     * that spares most sends the walk of graph_route_fits. */
+    double worst_ns_per_byte, worst_latency_ns;
+    uint32_t max_hops;
     uint32_t npus;
     uint32_t n_dims;
     dim_layout layout[VIMANA_NET_MAX_DIMS];
@@ -147,10 +167,16 @@ static void name_dim_links(congestion_aware *c, uint32_t d)
     }
 }
 
+static void name_graph_links(congestion_aware *c);
+
 static void init_links(congestion_aware *c)
 {
     for (uint32_t i = 0; i < c->n_links; i++)
         c->links[i] = (link_state){.head = NIL, .tail = NIL};
+    if (c->topo) {
+        name_graph_links(c);
+        return;
+    }
     for (uint32_t d = 0; d < c->n_dims; d++)
         name_dim_links(c, d);
 }
@@ -266,10 +292,30 @@ static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
         log_error(c, "congestion_aware: out of memory scheduling an event");
 }
 
-static void forward(congestion_aware *c, uint32_t mi)
+/* Topology graph: the link out of node m->cur toward m->dst (the ECMP
+ * choice of vimana_topo_next_link), with this hop's times; m->cur becomes
+ * the node at its far end. VIMANA_TOPO_NONE if the route cache cannot grow. */
+static uint32_t graph_hop(congestion_aware *c, message *m)
 {
-    const message *m = &c->msgs[mi];
-    uint32_t link = link_id(c, m->dim, m->cur, next_device(c, m));
+    uint32_t link = vimana_topo_next_link(c->topo, m->cur, m->dst, &m->ecmp);
+    if (link == VIMANA_TOPO_NONE)
+        return link;
+    const vimana_topo_link *tl = vimana_topo_link_info(c->topo, link);
+    double serialization = (double)m->bytes / tl->bytes_per_ns;
+    m->hop_ticks = (vimana_tick)(tl->latency_ns + serialization);
+    m->busy_ticks = (vimana_tick)serialization;
+    m->cur = tl->dst;
+    return link;
+}
+
+/* Puts the message on its next link, or in that link's FIFO. Returns -1 if
+ * the route cache cannot grow (topology graph). */
+static int forward(congestion_aware *c, uint32_t mi)
+{
+    message *m = &c->msgs[mi];
+    uint32_t link = c->topo ? graph_hop(c, m) : link_id(c, m->dim, m->cur, next_device(c, m));
+    if (link == VIMANA_TOPO_NONE)
+        return -1;
     link_state *l = &c->links[link];
     if (l->busy) {
         c->msgs[mi].next_pending = NIL;
@@ -278,9 +324,10 @@ static void forward(congestion_aware *c, uint32_t mi)
         else
             c->msgs[l->tail].next_pending = mi;
         l->tail = mi;
-        return;
+        return 0;
     }
     start_on_link(c, link, mi);
+    return 0;
 }
 
 static void on_link_free(void *ctx, uint64_t link_index)
@@ -302,8 +349,13 @@ static void on_arrival(void *ctx, uint64_t msg_index)
     congestion_aware *c = ctx;
     uint32_t mi = (uint32_t)msg_index;
     message *m = &c->msgs[mi];
-    m->cur = next_device(c, m);
-    if (m->cur != m->dst) {
+    if (c->topo) {
+        if (m->cur != vimana_topo_npu_node(c->topo, m->dst)) {
+            if (forward(c, mi) != 0)
+                vimana_bt_fail(&c->bt, "congestion_aware: out of memory for the route cache");
+            return;
+        }
+    } else if ((m->cur = next_device(c, m)) != m->dst) {
         if (m->cur == m->target)
             enter_next_dim(c, m);
         forward(c, mi);
@@ -320,27 +372,17 @@ static void on_arrival(void *ctx, uint64_t msg_index)
 static void ca_free(congestion_aware *c)
 {
     vimana_bt_fini(&c->bt);
+    vimana_topo_free(c->topo);
     free(c->links);
     free(c->msgs);
     free(c);
 }
 
-static int ca_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
-                   char *err, size_t err_len)
+/* ---- init: a network YAML --------------------------------------------------- */
+
+/* Lays out the dimensions' links and switches (see "topology" above). */
+static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
 {
-    congestion_aware *c = calloc(1, sizeof *c);
-    if (!c) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    c->free_msgs = NIL;
-    int rc = vimana_bt_init(&c->bt, params, host, err, err_len);
-    if (rc == VIMANA_OK)
-        rc = vimana_bt_load_network(&c->bt, err, err_len);
-    if (rc != VIMANA_OK) {
-        ca_free(c);
-        return rc;
-    }
     c->n_dims = c->bt.net.n_dims;
     c->npus = c->bt.net.total_npus;
     uint64_t links = 0;
@@ -359,16 +401,129 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
          * FullyConnected dimension of n. */
         if (c->n_dims == 1)
             snprintf(err, err_len, "%s: npus_count (%u): a FullyConnected network of more than %u NPUs needs more "
-                     "than %u links, more than the congestion_aware backend supports", params->network_config,
+                     "than %u links, more than the congestion_aware backend supports", c->bt.network_path,
                      c->npus, CA_MAX_FC_NPUS, CA_MAX_LINKS);
         else
             snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the "
-                     "congestion_aware backend supports", params->network_config, CA_MAX_LINKS);
-        ca_free(c);
+                     "congestion_aware backend supports", c->bt.network_path, CA_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
     c->n_links = (uint32_t)links;
-    c->links = calloc(c->n_links, sizeof *c->links);
+    return VIMANA_OK;
+}
+
+/* ---- init: a topology graph -------------------------------------------------- */
+
+/* What --report shows as dimension d's bandwidth: the slowest link on the
+ * route from NPU 0 to its neighbour in d (coordinate 1 there, 0 elsewhere),
+ * i.e. the bandwidth a message between ring neighbours of d gets alone.
+ * A dimension of size 1 has no neighbour: the slowest link out of NPU 0. */
+static void graph_dim_bandwidth(congestion_aware *c, uint32_t stride, vimana_net_dim *out)
+{
+    uint32_t node = vimana_topo_npu_node(c->topo, 0);
+    uint32_t dst = out->npus > 1 ? stride : 0;
+    uint64_t h = vimana_topo_ecmp_hash(0, dst);
+    const vimana_topo_link *slowest = NULL;
+    if (dst == 0) {
+        for (uint32_t l = 0; l < vimana_topo_num_links(c->topo); l++) {
+            const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
+            if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
+                slowest = tl;
+        }
+    }
+    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(c->topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
+        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
+            slowest = tl;
+        node = tl->dst;
+    }
+    /* A lone NPU has no link at all: nothing is sent, any positive value. */
+    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
+    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
+    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
+}
+
+/* The logical dimensions the host's collectives use, in bt.net (read by the
+ * toolkit's num_dims / dim_size / dim_bandwidth). The topology field is not
+ * read in graph mode. */
+static void graph_shape(congestion_aware *c)
+{
+    vimana_net_config *net = &c->bt.net;
+    net->n_dims = vimana_topo_num_dims(c->topo);
+    net->total_npus = vimana_topo_num_npus(c->topo);
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < net->n_dims; d++) {
+        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(c->topo, d)};
+        graph_dim_bandwidth(c, stride, &net->dims[d]);
+        stride *= net->dims[d].npus;
+    }
+    c->n_dims = net->n_dims;
+    c->npus = net->total_npus;
+}
+
+static int graph_layout(congestion_aware *c, char *err, size_t err_len)
+{
+    uint32_t links = vimana_topo_num_links(c->topo);
+    if (links > CA_MAX_LINKS) {
+        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the congestion_aware "
+                 "backend supports", c->bt.network_path, links, CA_MAX_LINKS);
+        return VIMANA_ERR_CONFIG;
+    }
+    graph_shape(c);
+    c->n_links = links;
+    for (uint32_t l = 0; l < links; l++) {
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
+        if (1.0 / tl->bytes_per_ns > c->worst_ns_per_byte)
+            c->worst_ns_per_byte = 1.0 / tl->bytes_per_ns;
+        if (tl->latency_ns > c->worst_latency_ns)
+            c->worst_latency_ns = tl->latency_ns;
+    }
+    c->max_hops = vimana_topo_num_nodes(c->topo) - 1;
+    return VIMANA_OK;
+}
+
+/* Link i of the graph is link i of the table; devices are the graph's
+ * (NPUs by index, then switches by node id). */
+static void name_graph_links(congestion_aware *c)
+{
+    for (uint32_t l = 0; l < c->n_links; l++) {
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
+        vimana_bt_link_ends(&c->bt, l, vimana_topo_node_device(c->topo, tl->src),
+                            vimana_topo_node_device(c->topo, tl->dst));
+    }
+}
+
+/* ---- init ------------------------------------------------------------------ */
+
+/* A topology file (ns-3 .txt, or a Custom network YAML) is a graph; any
+ * other network YAML is read as dimensions. */
+static int load_network(congestion_aware *c, char *err, size_t err_len)
+{
+    int rc = c->bt.network_path ? vimana_topo_load(c->bt.network_path, &c->topo, err, err_len) : 1;
+    if (rc == 1) {
+        rc = vimana_bt_load_network(&c->bt, err, err_len);
+        return rc == VIMANA_OK ? yaml_layout(c, err, err_len) : rc;
+    }
+    return rc == 0 ? graph_layout(c, err, err_len) : VIMANA_ERR_CONFIG;
+}
+
+static int ca_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
+                   char *err, size_t err_len)
+{
+    congestion_aware *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    c->free_msgs = NIL;
+    int rc = vimana_bt_init(&c->bt, params, host, err, err_len);
+    if (rc == VIMANA_OK)
+        rc = load_network(c, err, err_len);
+    if (rc != VIMANA_OK) {
+        ca_free(c);
+        return rc;
+    }
+    c->links = calloc(c->n_links ? c->n_links : 1, sizeof *c->links);
     if (!c->links || vimana_bt_links_alloc(&c->bt, c->n_links) != VIMANA_OK) {
         snprintf(err, err_len, "out of memory");
         ca_free(c);
@@ -387,13 +542,13 @@ static void ca_fini(void *ctx)
 /* The error path of route_fits, out of line (it names the dimension whose
  * hops overflow). */
 static __attribute__((cold, noinline)) int report_late_arrival(congestion_aware *c, uint32_t src, uint32_t dst,
-                                                                uint64_t bytes, uint32_t d)
+                                                                uint64_t bytes, double gbps, double latency_ns)
 {
     char msg[640], where[200];
     vimana_bt_escape(c->bt.network_path, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
              "longest time Vimana can simulate (bandwidth %g GB/s, latency %g ns)", where, (unsigned long long)bytes,
-             src, dst, dim_of(c, d)->bandwidth_gbps, dim_of(c, d)->latency_ns);
+             src, dst, gbps, latency_ns);
     log_error(c, msg);
     return -1;
 }
@@ -414,7 +569,36 @@ static int route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t 
         if (!(arrive < VIMANA_TICK_LIMIT) ||
             __builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops_in_dim(c, d, s, t), &dim_route) ||
             __builtin_add_overflow(route, dim_route, &route) || route > UINT64_MAX - vimana_evq_now(c->bt.evq))
-            return report_late_arrival(c, src, dst, bytes, d);
+            return report_late_arrival(c, src, dst, bytes, nd->bandwidth_gbps, nd->latency_ns);
+    }
+    return 0;
+}
+
+/* route_fits on a topology graph: the route's hops, walked as the message
+ * will take them (the bandwidth and latency named are the hop's that
+ * passes the limit). */
+static int graph_route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    /* The bound is far (a factor 4) below the limit: the rounding of the
+     * doubles cannot matter. Only a route that might pass it is walked. */
+    double bound = c->max_hops * (c->worst_latency_ns + (double)bytes * c->worst_ns_per_byte + 1.0);
+    if (bound < 0x1p62 && (vimana_tick)bound <= UINT64_MAX - vimana_evq_now(c->bt.evq))
+        return 0;
+    uint32_t node = vimana_topo_npu_node(c->topo, src), end = vimana_topo_npu_node(c->topo, dst);
+    uint64_t h = vimana_topo_ecmp_hash(src, dst);
+    vimana_tick route = 0;
+    while (node != end) {
+        uint32_t link = vimana_topo_next_link(c->topo, node, dst, &h);
+        if (link == VIMANA_TOPO_NONE) {
+            log_error(c, "congestion_aware: out of memory for the route cache");
+            return -1;
+        }
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, link);
+        double arrive = tl->latency_ns + (double)bytes / tl->bytes_per_ns;
+        if (!(arrive < VIMANA_TICK_LIMIT) || __builtin_add_overflow(route, (vimana_tick)arrive, &route) ||
+            route > UINT64_MAX - vimana_evq_now(c->bt.evq))
+            return report_late_arrival(c, src, dst, bytes, tl->bandwidth_gbps, tl->latency_ns);
+        node = tl->dst;
     }
     return 0;
 }
@@ -430,7 +614,7 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         log_error(c, msg);
         return VIMANA_ERR_ARGUMENT;
     }
-    if (route_fits(c, src, dst, bytes) != 0)
+    if ((c->topo ? graph_route_fits(c, src, dst, bytes) : route_fits(c, src, dst, bytes)) != 0)
         return VIMANA_ERR_ARGUMENT;
     uint32_t mi = msg_alloc(c);
     if (mi == NIL) {
@@ -438,8 +622,17 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         return VIMANA_ERR_NOMEM;
     }
     c->msgs[mi] = (message){.token = token, .bytes = bytes, .cur = src, .dst = dst, .next_pending = NIL};
-    enter_next_dim(c, &c->msgs[mi]);
-    forward(c, mi);
+    if (c->topo) {
+        c->msgs[mi].cur = vimana_topo_npu_node(c->topo, src);
+        c->msgs[mi].ecmp = vimana_topo_ecmp_hash(src, dst);
+    } else {
+        enter_next_dim(c, &c->msgs[mi]);
+    }
+    if (forward(c, mi) != 0) {
+        msg_free(c, mi);
+        log_error(c, "congestion_aware: out of memory for the route cache");
+        return VIMANA_ERR_NOMEM;
+    }
     return VIMANA_OK;
 }
 
@@ -447,7 +640,7 @@ static const vimana_backend congestion_aware_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "congestion_aware",
     .description = "congestion-aware analytical network: store-and-forward, one FIFO per directed link, "
-                   "dimension-order routing",
+                   "dimension-order routing, or shortest paths (ECMP) on a topology file",
     .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM,
     .init = ca_init,
     .fini = ca_fini,

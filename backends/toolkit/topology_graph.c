@@ -624,8 +624,12 @@ int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_
     load_ctx c = {path, err, err_len};
     FILE *fp;
     *out = NULL;
-    if (open_input(&c, path, &fp) != 0)
-        return -1;
+    /* A file that cannot be read is no topology either: vimana_net_load
+     * says why, in the words it always has for a network file. */
+    if (open_input(&c, path, &fp) != 0) {
+        err[0] = '\0';
+        return 1;
+    }
     if (starts_with_digit(fp)) {
         int rc = load_txt(&c, fp, out);
         fclose(fp);
@@ -637,7 +641,7 @@ int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_
         return fail_at(&c, 0, "out of memory");
     int rc = topo_yaml_read(path, y, err, err_len);
     if (rc == 2)
-        rc = fail_at(&c, 0, "neither an ns-3 topology .txt (it starts with the node count) nor a network YAML");
+        rc = 1; /* empty, or no mapping: vimana_net_load names the problem */
     load_ctx tc = {y->file, err, err_len};
     if (rc == 0)
         rc = open_input(&tc, y->file, &fp);
@@ -651,6 +655,8 @@ int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_
         rc = -1;
     }
     free(y);
+    if (rc == 1)
+        err[0] = '\0';
     return rc;
 }
 
@@ -775,37 +781,44 @@ uint64_t vimana_topo_ecmp_hash(uint32_t src_npu, uint32_t dst_npu)
     return mix64(((uint64_t)src_npu << 32) | dst_npu);
 }
 
+uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, uint64_t *ecmp)
+{
+    if (node >= t->n_nodes || dst_npu >= t->n_npus || node == t->npu_node[dst_npu])
+        return VIMANA_TOPO_NONE;
+    const uint32_t *dist = dist_table(t, dst_npu);
+    if (!dist)
+        return VIMANA_TOPO_NONE;
+    /* The next hops one step closer, in link id order; take the
+     * (h mod k)-th, then re-mix h for the next choice. */
+    uint32_t k = 0;
+    for (uint32_t i = t->adj_start[node]; i < t->adj_start[node + 1]; i++)
+        k += dist[t->links[t->adj[i]].dst] + 1 == dist[node];
+    uint32_t pick = k > 1 ? (uint32_t)(*ecmp % k) : 0;
+    if (k > 1)
+        *ecmp = mix64(*ecmp);
+    for (uint32_t i = t->adj_start[node]; i < t->adj_start[node + 1]; i++) {
+        uint32_t l = t->adj[i];
+        if (dist[t->links[l].dst] + 1 == dist[node] && pick-- == 0)
+            return l;
+    }
+    return VIMANA_TOPO_NONE; /* not reached: the graph is connected */
+}
+
 long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint32_t *links, size_t max)
 {
     if (src_npu >= t->n_npus || dst_npu >= t->n_npus)
-        return -1;
-    const uint32_t *dist = dist_table(t, dst_npu);
-    if (!dist)
         return -1;
     uint32_t u = t->npu_node[src_npu], dst = t->npu_node[dst_npu];
     uint64_t h = vimana_topo_ecmp_hash(src_npu, dst_npu);
     long hops = 0;
     while (u != dst) {
-        /* The next hops one step closer, in link id order; take the
-         * (h mod k)-th, then re-mix h for the next choice. */
-        uint32_t k = 0;
-        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++)
-            k += dist[t->links[t->adj[i]].dst] + 1 == dist[u];
-        uint32_t pick = k > 1 ? (uint32_t)(h % k) : 0;
-        if (k > 1)
-            h = mix64(h);
-        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
-            uint32_t l = t->adj[i];
-            if (dist[t->links[l].dst] + 1 != dist[u])
-                continue;
-            if (pick-- == 0) {
-                if ((size_t)hops < max)
-                    links[hops] = l;
-                hops++;
-                u = t->links[l].dst;
-                break;
-            }
-        }
+        uint32_t l = vimana_topo_next_link(t, u, dst_npu, &h);
+        if (l == VIMANA_TOPO_NONE)
+            return -1;
+        if ((size_t)hops < max)
+            links[hops] = l;
+        hops++;
+        u = t->links[l].dst;
     }
     return hops;
 }

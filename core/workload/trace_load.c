@@ -266,9 +266,9 @@ static int check_file(sim *s, const workload *w)
     if (access(path, R_OK) == 0)
         return 0;
     if (errno == ENOENT && w->npu > 0)
-        sim_fail(s, "workload file: %s does not exist (fewer traces than NPUs: the network has %u NPUs, so it "
-                    "needs %s.0.et to %s.%u.et)", path, s->n_npus, s->opt->workload, s->opt->workload,
-                 s->n_npus - 1);
+        sim_fail(s, "workload file: %s does not exist (fewer traces than NPUs: the network %s has %u NPUs, the "
+                    "workload %u traces; it needs %s.0.et to %s.%u.et)", path, s->opt->network, s->n_npus, w->npu,
+                 s->opt->workload, s->opt->workload, s->n_npus - 1);
     else if (errno == ENOENT)
         sim_fail(s, "workload file: %s does not exist", path);
     else if (errno == EACCES)
@@ -308,8 +308,8 @@ static void warn_extra_traces(sim *s)
     }
     if (extra > 0) {
         trace_path(s, s->n_npus, path, len);
-        sim_warn(s, "%s: %u trace file%s from NPU %u up ignored: the network has only %u NPUs", path, extra,
-                 extra == 1 ? "" : "s", s->n_npus, s->n_npus);
+        sim_warn(s, "%s: %u trace file%s from NPU %u up ignored: the network %s has only %u NPUs", path, extra,
+                 extra == 1 ? "" : "s", s->n_npus, s->opt->network, s->n_npus);
     }
     free(path);
 }

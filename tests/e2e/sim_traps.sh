@@ -43,11 +43,11 @@ grep -qxF "vimana: warning: $T/ar1.json: 'all-reduce-implementation' lists 1 alg
 
 # Eight traces on a four-NPU network: NPUs 4 to 7 are dropped, with a warning.
 expect_ok sim "$G/workload/ar_1MiB_8/ar_1MiB_8" ring4.yml
-grep -qxF "vimana: warning: $G/workload/ar_1MiB_8/ar_1MiB_8.4.et: 4 trace files from NPU 4 up ignored: the network has only 4 NPUs" "$T/err" ||
+grep -qxF "vimana: warning: $G/workload/ar_1MiB_8/ar_1MiB_8.4.et: 4 trace files from NPU 4 up ignored: the network $G/network/ring4.yml has only 4 NPUs" "$T/err" ||
     fail "extra traces warning"
 expect_eq "$(grep -c finished "$T/out")" 4 "extra traces: four NPUs run"
 # Eight traces on a sixteen-NPU network: the reference stops at the first missing one; so do we, saying why.
-expect_error "vimana: error: workload file: $G/workload/ar_1MiB_8/ar_1MiB_8.8.et does not exist (fewer traces than NPUs: the network has 16 NPUs, so it needs $G/workload/ar_1MiB_8/ar_1MiB_8.0.et to $G/workload/ar_1MiB_8/ar_1MiB_8.15.et)" \
+expect_error "vimana: error: workload file: $G/workload/ar_1MiB_8/ar_1MiB_8.8.et does not exist (fewer traces than NPUs: the network $G/network/ring16.yml has 16 NPUs, the workload 8 traces; it needs $G/workload/ar_1MiB_8/ar_1MiB_8.0.et to $G/workload/ar_1MiB_8/ar_1MiB_8.15.et)" \
     sim "$G/workload/ar_1MiB_8/ar_1MiB_8" ring16.yml
 
 # PREFIX.N.et.gz is read when PREFIX.N.et is absent (here NPU 0's only).

@@ -58,7 +58,9 @@ typedef struct vimana_topo_link {
  *   dims: [ 8, 8 ]                   # optional; replaces the file's vimana-dims
  *
  * Returns 0 and a graph to free with vimana_topo_free; 1 (nothing in err)
- * for a network YAML that is not Custom: read it with vimana_net_load; or
+ * for a file that is not a topology (a network YAML that is not Custom, an
+ * empty file, one that cannot be opened): read it with vimana_net_load,
+ * which says what is wrong with it; or
  * -1 with ONE line in err: "PATH:LINE: what is wrong" (or "PATH: ..." when
  * no line is to blame). */
 int vimana_topo_load(const char *path, vimana_topo **out, char *err, size_t err_len);
@@ -90,6 +92,15 @@ uint32_t vimana_topo_dim_size(const vimana_topo *t, uint32_t dim);
  * above `max` means the buffer was too small. Returns -1 for an NPU out of
  * range or if the route cache cannot be allocated. */
 long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint32_t *links, size_t max);
+
+/* One hop of the same routes, for a backend that moves a message hop by
+ * hop without storing its path: the link a message for NPU dst_npu takes
+ * out of `node`. *ecmp starts as vimana_topo_ecmp_hash(src, dst) and is
+ * updated at every choice, so calling this from the source node to the
+ * destination gives exactly vimana_topo_route's links. Returns
+ * VIMANA_TOPO_NONE at the destination, for an id out of range, or if the
+ * route cache cannot be allocated. */
+uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, uint64_t *ecmp);
 
 /* The route cache keeps one table of 4 bytes per node for each destination
  * routed to, until it holds `bytes`; then the oldest table is reused. */
