@@ -25,13 +25,13 @@
 #define CA_MAX_FC_NPUS 4096u
 #define CA_MAX_LINKS (CA_MAX_FC_NPUS * CA_MAX_FC_NPUS)
 
-/* One message in flight. Kept at 56 bytes: an all-to-all of 1024 NPUs has
- * a million of them at once. */
+/* One message in flight. Kept at 48 bytes: an all-to-all of 1024 NPUs has
+ * a million of them at once. A hop's times are computed when it starts on
+ * its link (one division), not stored. */
 typedef struct {
     uint64_t token;
     uint64_t bytes;
-    vimana_tick hop_ticks;  /* trunc(latency + bytes / bandwidth) of the current hop */
-    vimana_tick busy_ticks; /* trunc(bytes / bandwidth): how long the hop holds its link */
+    vimana_tick queued_at;  /* when it asked for its current link: the wait is counted from here */
     /* Network YAML: the device the message is at. Topology graph: the node
      * the current hop leads to (set when the hop's link is chosen). */
     uint32_t cur;
@@ -47,7 +47,7 @@ typedef struct {
     uint8_t dim;            /* the dimension being crossed */
     int8_t step;            /* Ring: +1 or -1 */
 } message;
-_Static_assert(sizeof(message) == 56, "a message in flight must stay at 56 bytes");
+_Static_assert(sizeof(message) == 48, "a message in flight must stay at 48 bytes");
 
 /* The FIFO of a directed link; its counters are the toolkit's link table
  * (bt.links, same index). */
@@ -208,16 +208,6 @@ static uint32_t hops_in_dim(const congestion_aware *c, uint32_t d, uint32_t s, u
     return 1;
 }
 
-/* Times of one hop of dimension d, truncated as the reference does. */
-static void hop_ticks_in_dim(const congestion_aware *c, uint32_t d, uint64_t bytes, vimana_tick *hop,
-                             vimana_tick *busy)
-{
-    const vimana_net_dim *nd = dim_of(c, d);
-    double serialization = (double)bytes / nd->bytes_per_ns;
-    *hop = (vimana_tick)(nd->latency_ns + serialization);
-    *busy = (vimana_tick)serialization;
-}
-
 /* Dimension-order routing: the message at NPU m->cur starts crossing the
  * lowest dimension in which it differs from its destination. */
 static void enter_next_dim(const congestion_aware *c, message *m)
@@ -231,7 +221,6 @@ static void enter_next_dim(const congestion_aware *c, message *m)
         ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &m->step);
     if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
         m->via = switch_of(c, m->cur, d);
-    hop_ticks_in_dim(c, d, m->bytes, &m->hop_ticks, &m->busy_ticks);
 }
 
 static uint32_t next_device(const congestion_aware *c, const message *m)
@@ -279,32 +268,49 @@ static void msg_free(congestion_aware *c, uint32_t i)
 static void on_arrival(void *ctx, uint64_t msg_index);
 static void on_link_free(void *ctx, uint64_t link_index);
 
+/* The hop's times on `link`, truncated as the reference does: it arrives
+ * trunc(latency + bytes / bandwidth) after it starts and holds the link
+ * trunc(bytes / bandwidth). A network YAML link has its dimension's
+ * figures; a graph link its own. */
+static void hop_ticks(const congestion_aware *c, uint32_t link, const message *m, vimana_tick *arrive,
+                      vimana_tick *release)
+{
+    double bytes_per_ns, latency_ns;
+    if (c->topo) {
+        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, link);
+        bytes_per_ns = tl->bytes_per_ns;
+        latency_ns = tl->latency_ns;
+    } else {
+        bytes_per_ns = dim_of(c, m->dim)->bytes_per_ns;
+        latency_ns = dim_of(c, m->dim)->latency_ns;
+    }
+    double serialization = (double)m->bytes / bytes_per_ns;
+    *arrive = (vimana_tick)(latency_ns + serialization);
+    *release = (vimana_tick)serialization;
+}
+
 static void start_on_link(congestion_aware *c, uint32_t link, uint32_t mi)
 {
     link_state *l = &c->links[link];
     const message *m = &c->msgs[mi];
-    vimana_tick arrive = m->hop_ticks;
-    vimana_tick release = m->busy_ticks;
+    vimana_tick arrive, release;
+    hop_ticks(c, link, m, &arrive, &release);
     l->busy = true;
     vimana_bt_link_count(&c->bt, link, m->bytes, release);
+    vimana_bt_link_queued(&c->bt, link, vimana_evq_now(c->bt.evq) - m->queued_at);
     if (vimana_evq_schedule(c->bt.evq, arrive, on_arrival, c, mi) != VIMANA_OK ||
         vimana_evq_schedule(c->bt.evq, release, on_link_free, c, link) != VIMANA_OK)
         log_error(c, "congestion_aware: out of memory scheduling an event");
 }
 
 /* Topology graph: the link out of node m->cur toward m->dst (the ECMP
- * choice of vimana_topo_next_link), with this hop's times; m->cur becomes
- * the node at its far end. VIMANA_TOPO_NONE if the route cache cannot grow. */
+ * choice of vimana_topo_next_link); m->cur becomes the node at its far end. VIMANA_TOPO_NONE if the route cache cannot grow. */
 static uint32_t graph_hop(congestion_aware *c, message *m)
 {
     uint32_t link = vimana_topo_next_link(c->topo, m->cur, m->dst, &m->ecmp);
     if (link == VIMANA_TOPO_NONE)
         return link;
-    const vimana_topo_link *tl = vimana_topo_link_info(c->topo, link);
-    double serialization = (double)m->bytes / tl->bytes_per_ns;
-    m->hop_ticks = (vimana_tick)(tl->latency_ns + serialization);
-    m->busy_ticks = (vimana_tick)serialization;
-    m->cur = tl->dst;
+    m->cur = vimana_topo_link_info(c->topo, link)->dst;
     return link;
 }
 
@@ -317,6 +323,7 @@ static int forward(congestion_aware *c, uint32_t mi)
     if (link == VIMANA_TOPO_NONE)
         return -1;
     link_state *l = &c->links[link];
+    m->queued_at = vimana_evq_now(c->bt.evq);
     if (l->busy) {
         c->msgs[mi].next_pending = NIL;
         if (l->tail == NIL)
@@ -636,6 +643,24 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     return VIMANA_OK;
 }
 
+/* Devices of a topology graph are named as its file numbers them
+ * ("switch64"); a network YAML's get the host's default names. */
+static const char *ca_device_name(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    congestion_aware *c = ctx;
+    if (!c->topo) {
+        if (device < c->npus)
+            snprintf(buf, len, "npu%u", device);
+        else
+            snprintf(buf, len, "switch%u", device - c->npus);
+        return buf;
+    }
+    uint32_t node = vimana_topo_device_node(c->topo, device);
+    if (node == VIMANA_TOPO_NONE)
+        return NULL;
+    return vimana_topo_node_name(c->topo, node, buf, len);
+}
+
 static const vimana_backend congestion_aware_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "congestion_aware",
@@ -647,6 +672,7 @@ static const vimana_backend congestion_aware_backend = {
     .sim_send = ca_send,
     VIMANA_BT_DEFAULTS,
     VIMANA_BT_LINK_STATS,
+    .device_name = ca_device_name,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

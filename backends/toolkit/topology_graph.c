@@ -19,7 +19,7 @@
 struct vimana_topo {
     uint32_t n_nodes, n_npus, n_links;
     uint32_t *node_dev;         /* per node: device id (NPU index, or n_npus + switch rank) */
-    uint32_t *npu_node;         /* per NPU: node id */
+    uint32_t *device_node;      /* per device: node id (NPU k is device k, then the switches) */
     vimana_topo_link *links;    /* 2 per link line */
     uint32_t *adj_start;        /* n_nodes + 1: outgoing links of node u are */
     uint32_t *adj;              /* adj[adj_start[u] .. adj_start[u+1]), by link id */
@@ -405,17 +405,18 @@ static int build_graph(parse_state *p, vimana_topo *t)
     t->links = p->links;
     p->links = NULL;
     t->node_dev = malloc((size_t)t->n_nodes * sizeof *t->node_dev);
-    t->npu_node = malloc((size_t)t->n_npus * sizeof *t->npu_node);
+    t->device_node = malloc((size_t)t->n_nodes * sizeof *t->device_node);
     t->adj_start = calloc((size_t)t->n_nodes + 1, sizeof *t->adj_start);
     t->adj = malloc(((size_t)t->n_links + 1) * sizeof *t->adj);
-    if (!t->node_dev || !t->npu_node || !t->adj_start || !t->adj)
+    if (!t->node_dev || !t->device_node || !t->adj_start || !t->adj)
         return fail_at(p->c, p->header_line, "out of memory for %u nodes and %u links", t->n_nodes, t->n_links);
     uint32_t npu = 0, sw = 0;
     for (uint32_t u = 0; u < t->n_nodes; u++) {
         if (p->is_switch[u]) {
+            t->device_node[t->n_npus + sw] = u;
             t->node_dev[u] = t->n_npus + sw++;
         } else {
-            t->npu_node[npu] = u;
+            t->device_node[npu] = u;
             t->node_dev[u] = npu++;
         }
     }
@@ -484,7 +485,7 @@ static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line
         free(queue);
         return fail_at(c, 0, "out of memory for %u nodes", t->n_nodes);
     }
-    uint32_t head = 0, tail = 0, root = t->npu_node[0];
+    uint32_t head = 0, tail = 0, root = t->device_node[0];
     reached[root] = 1;
     queue[tail++] = root;
     while (head < tail) {
@@ -499,7 +500,7 @@ static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line
     }
     int rc = 0;
     for (uint32_t k = 0; k < t->n_npus && rc == 0; k++) {
-        uint32_t u = t->npu_node[k];
+        uint32_t u = t->device_node[k];
         /* NPU 0 alone reaches only itself: name it, not its peers. */
         if (k == 0 ? t->n_npus == 1 || t->adj_start[u] != t->adj_start[u + 1] : reached[u])
             continue;
@@ -683,7 +684,7 @@ void vimana_topo_free(vimana_topo *t)
         drop_cache(t);
     free(t->bfs_queue);
     free(t->node_dev);
-    free(t->npu_node);
+    free(t->device_node);
     free(t->links);
     free(t->adj_start);
     free(t->adj);
@@ -758,7 +759,7 @@ static const uint32_t *dist_table(vimana_topo *t, uint32_t dst)
         t->cached[t->cache_next] = dst;
         t->cache_next = (t->cache_next + 1) % t->cache_cap;
     }
-    bfs_from(t, t->npu_node[dst], dist, t->bfs_queue);
+    bfs_from(t, t->device_node[dst], dist, t->bfs_queue);
     t->dist_to[dst] = dist;
     return dist;
 }
@@ -783,7 +784,7 @@ uint64_t vimana_topo_ecmp_hash(uint32_t src_npu, uint32_t dst_npu)
 
 uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, uint64_t *ecmp)
 {
-    if (node >= t->n_nodes || dst_npu >= t->n_npus || node == t->npu_node[dst_npu])
+    if (node >= t->n_nodes || dst_npu >= t->n_npus || node == t->device_node[dst_npu])
         return VIMANA_TOPO_NONE;
     const uint32_t *dist = dist_table(t, dst_npu);
     if (!dist)
@@ -808,7 +809,7 @@ long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint3
 {
     if (src_npu >= t->n_npus || dst_npu >= t->n_npus)
         return -1;
-    uint32_t u = t->npu_node[src_npu], dst = t->npu_node[dst_npu];
+    uint32_t u = t->device_node[src_npu], dst = t->device_node[dst_npu];
     uint64_t h = vimana_topo_ecmp_hash(src_npu, dst_npu);
     long hops = 0;
     while (u != dst) {
@@ -838,7 +839,7 @@ uint32_t vimana_topo_dim_size(const vimana_topo *t, uint32_t dim)
 
 uint32_t vimana_topo_npu_node(const vimana_topo *t, uint32_t npu)
 {
-    return npu < t->n_npus ? t->npu_node[npu] : VIMANA_TOPO_NONE;
+    return npu < t->n_npus ? t->device_node[npu] : VIMANA_TOPO_NONE;
 }
 
 uint32_t vimana_topo_node_npu(const vimana_topo *t, uint32_t node)
@@ -849,6 +850,11 @@ uint32_t vimana_topo_node_npu(const vimana_topo *t, uint32_t node)
 uint32_t vimana_topo_node_device(const vimana_topo *t, uint32_t node)
 {
     return node < t->n_nodes ? t->node_dev[node] : VIMANA_TOPO_NONE;
+}
+
+uint32_t vimana_topo_device_node(const vimana_topo *t, uint32_t device)
+{
+    return device < t->n_nodes ? t->device_node[device] : VIMANA_TOPO_NONE;
 }
 
 const char *vimana_topo_node_name(const vimana_topo *t, uint32_t node, char *buf, size_t len)

@@ -64,7 +64,7 @@ summary_is "$P: congestion_aware 1.2: 1 of 3 checks failed"
 R2="$TEST_TMP/r2.yml"
 printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$R2"
 expect_ok check congestion_aware --network-configuration="$R2"
-summary_is "$P: congestion_aware 1.2: 13 checks passed"
+summary_is "$P: congestion_aware 1.2: 14 checks passed"
 expect_error "$P: FAIL: init: init() returned status 1 for $TEST_TMP/none.yml: $TEST_TMP/none.yml: cannot open: No such file or directory" \
     check analytical --network-configuration="$TEST_TMP/none.yml"
 

@@ -69,6 +69,10 @@ run_ca() { # WORKLOAD NETWORK [OPTIONS]
 link() {
     awk -F, -v s="$2" -v d="$3" '$1 == s && $2 == d { print $3 "," $4 "," $5 }' "$1"
 }
+# queued CSV SRC DST: its "src,dst,max_queue_ticks,queue_ticks".
+queued() {
+    awk -F, -v s="$2" -v d="$3" '$1 == s && $2 == d { print $7 "," $8 "," $9 "," $10 }' "$1"
+}
 
 # ---- (a) a 4-hop path through the fat-tree -----------------------------------
 # NPU 0 -> NPU 4: 0 -> leaf 8 -> a spine -> leaf 9 -> 4. At leaf 8 two spines
@@ -82,10 +86,10 @@ finished 4 65912
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 46.566128730773926}], "num_links": 24},
 "links": [
-{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167},
-{"src_device": 9, "dst_device": 4, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167},
-{"src_device": 8, "dst_device": 10, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076},
-{"src_device": 10, "dst_device": 9, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076}
+{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "npu0", "dst": "switch8", "max_queue_ticks": 0, "queue_ticks": 0},
+{"src_device": 9, "dst_device": 4, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "switch9", "dst": "npu4", "max_queue_ticks": 0, "queue_ticks": 0},
+{"src_device": 8, "dst_device": 10, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch8", "dst": "switch10", "max_queue_ticks": 0, "queue_ticks": 0},
+{"src_device": 10, "dst_device": 9, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch10", "dst": "switch9", "max_queue_ticks": 0, "queue_ticks": 0}
 ]
 }
 JSON
@@ -101,7 +105,8 @@ cmp -s "$T/want.json" "$T/got.json" || fail "4-hop links (JSON): $(cat "$T/got.j
 # 21471 + 11485 = 32956, leaf 9 at 44441, NPU 5 at 44441 + 21471 = 65912.
 # NPU 2's waits in the FIFO until 31956: spine at 43441; 10 -> 9 is free at
 # 32956 + 10485 = 43441, the same tick: it crosses at once, leaf 9 at 54926,
-# NPU 6 at 54926 + 21471 = 76397 = 65912 + 10485 (the wait).
+# NPU 6 at 54926 + 21471 = 76397 = 65912 + 10485 (the wait). The queueing
+# columns say so: 8 -> 10 worst and total wait 10485, 10 -> 9 none.
 flows 8 "$T/b/b" 0:5 2:6 || fail "flows (b)"
 expect_ok run_ca "$T/b/b" "$FT" --report="$T/b.csv"
 finished 0 65912
@@ -111,6 +116,8 @@ finished 6 76397
 expect_eq "$(link "$T/b.links.csv" 8 10)" "2097152,2,20970" "(b) 8 -> 10 carried both"
 expect_eq "$(link "$T/b.links.csv" 10 9)" "2097152,2,20970" "(b) 10 -> 9 carried both"
 expect_eq "$(link "$T/b.links.csv" 8 11)" "" "(b) spine 11 unused"
+expect_eq "$(queued "$T/b.links.csv" 8 10)" "switch8,switch10,10485,10485" "(b) the wait on 8 -> 10"
+expect_eq "$(queued "$T/b.links.csv" 10 9)" "switch10,switch9,0,0" "(b) no wait on 10 -> 9"
 
 # ---- (c) ECMP: two flows between the same leaves over two spines -----------
 # 0 -> 5 hashes even (spine 10), 1 -> 4 odd (spine 11): no link in common,
@@ -129,6 +136,8 @@ expect_eq "$(link "$T/c.links.csv" 11 9)" "1048576,1,10485" "(c) 11 -> 9"
 # 1: 21471 -> arrives 42942, port free at 42442;
 # 2: 42442 -> arrives 63913, free at 63413;
 # 3: 63413 -> arrives 84884. NPU 0 has all three at 84884.
+# Waits on the port: 0, 42442 - 21471 = 20971 and 63413 - 21471 = 41942:
+# worst 41942, total 62913.
 flows 8 "$T/d/d" 1:0 2:0 3:0 || fail "flows (d)"
 expect_ok run_ca "$T/d/d" "$FT" --report="$T/d.csv"
 finished 1 42942
@@ -136,6 +145,8 @@ finished 2 63913
 finished 3 84884
 finished 0 84884
 expect_eq "$(link "$T/d.links.csv" 8 0)" "3145728,3,62913" "(d) the down-port to NPU 0"
+expect_eq "$(queued "$T/d.links.csv" 8 0)" "switch8,npu0,41942,62913" "(d) the waits on the down-port"
+expect_eq "$(queued "$T/d.links.csv" 1 8)" "npu1,switch8,0,0" "(d) no wait on an up-link"
 
 # ---- (e) the shipped topologies ----------------------------------------------
 # Point-to-point first, by hand. fat_tree_64.txt: every link 400Gbps
@@ -282,7 +293,7 @@ expect_eq "$(grep -o '"dimensions": [^]]*]' "$T/custom.json")" \
     "Custom YAML: dimensions in --report"
 # The backend check passes on a graph.
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$NET/rail_32.txt"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.1: 13 checks passed" "backend-check on a graph"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.2: 14 checks passed" "backend-check on a graph"
 
 # NPU count against the traces: the host names the topology file and both
 # counts, in one line. Fewer traces (4) than the topology's 8 NPUs is an

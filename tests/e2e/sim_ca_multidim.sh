@@ -96,13 +96,11 @@ finished 0 50827
 finished 2 70358
 finished 5 70358
 # 8 -> 1 carried both (busy 2 x 19531), 1 -> 5 both (busy 2 x 9765).
-# Devices by the host's default names (switch 8 is "switch0"). The queueing
-# columns (NPU 2's message waited 19531 ticks for 8 -> 1) are left out until
-# congestion_aware counts them (vimana_bt_link_queued).
-printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst\n0,8,1048576,1,19531,0.277595,npu0,switch0\n2,8,1048576,1,19531,0.277595,npu2,switch0\n8,1,2097152,2,39062,0.555189,switch0,npu1\n1,5,2097152,2,19530,0.27758,npu1,npu5\n' \
+# Devices by their default names (switch 8 is "switch0"). NPU 2's message
+# waited 19531 ticks for 8 -> 1 (NPU 0's held it): worst and total 19531.
+printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks\n0,8,1048576,1,19531,0.277595,npu0,switch0,0,0\n2,8,1048576,1,19531,0.277595,npu2,switch0,0,0\n8,1,2097152,2,39062,0.555189,switch0,npu1,19531,19531\n1,5,2097152,2,19530,0.27758,npu1,npu5,0,0\n' \
     >"$T/want.csv"
-cut -d, -f1-8 "$T/fifo.links.csv" >"$T/got.csv"
-cmp -s "$T/want.csv" "$T/got.csv" || fail "FIFO links (CSV): $(cat "$T/fifo.links.csv")"
+cmp -s "$T/want.csv" "$T/fifo.links.csv" || fail "FIFO links (CSV): $(cat "$T/fifo.links.csv")"
 
 # ---- a 2-D all-reduce the reference's congestion-aware model refuses -------
 # 1 MiB ring all-reduce on Ring 4 (50 GB/s, 500 ns) x Switch 2 (10 GB/s,
@@ -127,7 +125,7 @@ cu=$(sed 's/[^0-9]//g' "$T/analytical.fin") ca=$(sed 's/[^0-9]//g' "$T/congestio
 
 # ---- the backend check passes on a 2-D network -------------------------------
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$RS"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.2: 13 checks passed" "backend-check summary"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.2: 14 checks passed" "backend-check summary"
 
 # Too many links: FullyConnected 4096 x Ring 2 needs 8192 x 4096 + 2 x 8192
 # directed links, more than 4096 x 4096 = 16777216; one line naming the key.

@@ -161,6 +161,23 @@ static void test_units_and_names(void **state)
     vimana_topo_free(t);
 }
 
+/* Device ids are NPUs first, then switches by node id, whatever the file's
+ * order; device_node inverts node_device. */
+static void test_device_node(void **state)
+{
+    (void)state;
+    vimana_topo *t = load_ok(BAD "switch_first.txt");
+    assert_int_equal(vimana_topo_node_device(t, 0), 2);
+    assert_int_equal(vimana_topo_node_device(t, 1), 0);
+    assert_int_equal(vimana_topo_device_node(t, 0), 1);
+    assert_int_equal(vimana_topo_device_node(t, 1), 2);
+    assert_int_equal(vimana_topo_device_node(t, 2), 0);
+    assert_int_equal(vimana_topo_device_node(t, 3), VIMANA_TOPO_NONE);
+    char buf[32];
+    assert_string_equal(vimana_topo_node_name(t, vimana_topo_device_node(t, 2), buf, sizeof buf), "switch0");
+    vimana_topo_free(t);
+}
+
 /* The hash is splitmix64's finaliser of (src << 32 | dst): splitmix64
  * seeded with 0 outputs mix(0x9e3779b97f4a7c15) = 0xe220a8397b1dcdaf. */
 static void test_ecmp_hash(void **state)
@@ -292,7 +309,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_custom_yaml),
-        cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_ecmp_hash),
+        cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_device_node),
+        cmocka_unit_test(test_ecmp_hash),
         cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
         cmocka_unit_test(test_route_cache_bounded), cmocka_unit_test(test_next_link_walks_route),
     };

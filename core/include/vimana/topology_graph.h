@@ -77,6 +77,8 @@ uint32_t vimana_topo_node_npu(const vimana_topo *t, uint32_t node);
 /* The device id of the link-statistics ABI: NPUs first (by NPU index), then
  * switches in increasing node id. */
 uint32_t vimana_topo_node_device(const vimana_topo *t, uint32_t node);
+/* The inverse: the node id of device `device` (VIMANA_TOPO_NONE if none). */
+uint32_t vimana_topo_device_node(const vimana_topo *t, uint32_t device);
 /* "npu3" or "switch64" (the node id of the file): a name for reports. */
 const char *vimana_topo_node_name(const vimana_topo *t, uint32_t node, char *buf, size_t len);
 
