@@ -1,72 +1,88 @@
 /*
- * Matching tables. A key record (tag, src, dst, size) holds the send and
- * receive counters and the live entries of that key in sequence order; an
- * entry is one (key, k) pairing. Records are found through an open-addressing
- * hash; entries are reached by index (the backend's token), so an arrival
- * costs no lookup. Both live in index pools: no malloc per message.
+ * Matching tables, sized for a million messages in flight.
+ *
+ * A message is one entry (a send and its receive share it), reached by
+ * index through the backend's token, so an arrival costs no lookup and
+ * touches one 56-byte entry. Entries live in an index pool with a free
+ * list: no malloc per message.
+ *
+ * The k-th send with a key matches the k-th receive with that key, so the
+ * posts of one key not yet paired form a FIFO of one kind only (all sends
+ * or all receives): a post of the other kind pairs with the queue's head.
+ * Only keys with such a queue are in the hash, and a key record (the key
+ * and its queue's ends, 32 bytes) sits inline in the open-addressing table:
+ * a lookup reads one slot run, not a slot and then a record. A key leaves
+ * the table as soon as its queue is empty, and the table halves when it is
+ * mostly empty, so memory follows the posts waiting for their partner.
+ * Paired entries belong to no key: they only wait for their arrival.
  */
 #include "system/msg_match.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NIL UINT32_MAX
-#define MIN_SWEEP 8192u
+/* Entry indices fit in ENTRY_BITS (the other bits of the word hold the
+ * flags), so the pool stops below 2^29 entries (30 GB of messages). */
+#define ENTRY_BITS 29
+#define NIL ((1u << ENTRY_BITS) - 1)
+#define MAX_ENTRIES (NIL - 1)
+#define MIN_SLOTS 1024u
 
 enum { HAS_SEND = 1, HAS_RECV = 2, ARRIVED = 4 };
 
-typedef struct msg_key {
-    uint32_t tag, src, dst;
-    uint64_t size;
-} msg_key;
-
-typedef struct key_rec {
-    msg_key key;
-    uint64_t send_seq, recv_seq;
-    uint32_t head, tail;    /* live entries, ascending seq; head doubles as free link */
-    bool live;              /* in the hash (not on the free list) */
-} key_rec;
-
 typedef struct msg_entry {
-    uint32_t rec;
-    uint32_t next;          /* next live entry of the key, or free link */
-    uint64_t seq;
+    uint32_t next : ENTRY_BITS;  /* next post in its key's queue, or free link */
+    uint32_t flags : 3;
+    uint32_t gen;                /* bumped when the entry is freed: stale tokens no longer match */
     msg_cb send_cb, recv_cb;
-    uint32_t gen;           /* bumped when the entry is freed: stale tokens no longer match */
-    uint8_t flags;
 } msg_entry;
 
+/* A key with posts waiting for their partner; head == NIL: an empty slot. */
+typedef struct key_rec {
+    uint64_t size;
+    uint32_t tag, src, dst;
+    uint32_t head, tail;         /* the queue, oldest first, linked through entry.next */
+} key_rec;
+
 typedef struct msg_table {
-    key_rec *recs;
-    uint32_t n_recs, cap_recs, free_recs;
     msg_entry *entries;
     uint32_t n_entries, cap_entries, free_entries;
-    uint32_t *slots;        /* record index or NIL */
+    uint64_t live;               /* entries not yet freed: messages outstanding */
+    key_rec *slots;
     uint32_t slot_mask, slot_used;
-    msg_cb *deferred;       /* receive callbacks waiting for their zero-delay event */
-    bool in_send;           /* inside the backend's sim_send: delivering now breaks the contract */
+    msg_cb *deferred;            /* receive callbacks waiting for their zero-delay event */
+    bool in_send;                /* inside the backend's sim_send: delivering now breaks the contract */
     uint32_t n_deferred, cap_deferred, free_deferred;
-    /* Idle key records (both sides in step, nothing pending) stay in the
-     * hash: a phase sends many messages on one key, and dropping the record
-     * after each would make every message pay an insert and a delete. They
-     * are swept out together when the table reaches sweep_at records. */
-    uint32_t sweep_at;
 } msg_table;
 
-static uint64_t hash_key(const msg_key *k)
+static uint64_t hash_key(uint32_t tag, uint32_t src, uint32_t dst, uint64_t size)
 {
-    uint64_t h = (uint64_t)k->tag * 0x9e3779b97f4a7c15ULL;
-    h ^= ((uint64_t)k->src << 32 | k->dst) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= k->size * 0x165667b19e3779f9ULL;
+    uint64_t h = (uint64_t)tag * 0x9e3779b97f4a7c15ULL;
+    h ^= ((uint64_t)src << 32 | dst) * 0xc2b2ae3d27d4eb4fULL;
+    h ^= size * 0x165667b19e3779f9ULL;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
     return h;
 }
 
-static bool key_eq(const msg_key *a, const msg_key *b)
+static uint32_t home_slot(const key_rec *k, uint32_t mask)
 {
-    return a->tag == b->tag && a->src == b->src && a->dst == b->dst && a->size == b->size;
+    return (uint32_t)hash_key(k->tag, k->src, k->dst, k->size) & mask;
+}
+
+static bool key_is(const key_rec *k, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size)
+{
+    return k->head != NIL && k->tag == tag && k->src == src && k->dst == dst && k->size == size;
+}
+
+static key_rec *slots_new(uint32_t n)
+{
+    key_rec *slots = malloc((size_t)n * sizeof *slots);
+    if (slots)
+        for (uint32_t i = 0; i < n; i++)
+            slots[i].head = NIL;
+    return slots;
 }
 
 int msg_table_init(sim *s)
@@ -74,15 +90,14 @@ int msg_table_init(sim *s)
     msg_table *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
-    t->free_recs = t->free_entries = t->free_deferred = NIL;
-    t->sweep_at = MIN_SWEEP;
-    t->slot_mask = 1023;
-    t->slots = malloc(1024 * sizeof *t->slots);
+    t->free_entries = NIL;
+    t->free_deferred = UINT32_MAX;
+    t->slot_mask = MIN_SLOTS - 1;
+    t->slots = slots_new(MIN_SLOTS);
     if (!t->slots) {
         free(t);
         return -1;
     }
-    memset(t->slots, 0xff, 1024 * sizeof *t->slots);
     s->msgs = t;
     return 0;
 }
@@ -92,7 +107,6 @@ void msg_table_fini(sim *s)
     msg_table *t = s->msgs;
     if (!t)
         return;
-    free(t->recs);
     free(t->entries);
     free(t->slots);
     free(t->deferred);
@@ -100,12 +114,17 @@ void msg_table_fini(sim *s)
     s->msgs = NULL;
 }
 
-/* Grows an index pool by one element; returns false when out of memory. */
-static bool pool_grow(void **items, uint32_t *n, uint32_t *cap, size_t size)
+/* Grows an index pool by one element; returns false when out of memory or
+ * at `max`. The capacity doubles, but realloc of a large block remaps it
+ * and the pool writes an element only when it hands it out, so the unused
+ * half costs address space, not memory. */
+static bool pool_grow(void **items, uint32_t *n, uint32_t *cap, size_t size, uint32_t max)
 {
     if (*n < *cap)
         return true;
-    uint32_t c = *cap ? *cap * 2 : 1024;
+    if (*cap >= max)
+        return false;
+    uint32_t c = *cap ? (*cap > max / 2 ? max : *cap * 2) : 1024;
     void *p = realloc(*items, (size_t)c * size);
     if (!p)
         return false;
@@ -114,164 +133,154 @@ static bool pool_grow(void **items, uint32_t *n, uint32_t *cap, size_t size)
     return true;
 }
 
-/* ---- hash of key records ------------------------------------------------- */
-
-static void slot_put(uint32_t *slots, uint32_t mask, const key_rec *recs, uint32_t rec)
-{
-    uint32_t i = (uint32_t)hash_key(&recs[rec].key) & mask;
-    while (slots[i] != NIL)
-        i = (i + 1) & mask;
-    slots[i] = rec;
-}
-
-static bool rehash(msg_table *t)
-{
-    uint32_t cap = (t->slot_mask + 1) * 2;
-    uint32_t *slots = malloc((size_t)cap * sizeof *slots);
-    if (!slots)
-        return false;
-    memset(slots, 0xff, (size_t)cap * sizeof *slots);
-    for (uint32_t i = 0; i <= t->slot_mask; i++)
-        if (t->slots[i] != NIL)
-            slot_put(slots, cap - 1, t->recs, t->slots[i]);
-    free(t->slots);
-    t->slots = slots;
-    t->slot_mask = cap - 1;
-    return true;
-}
-
-static uint32_t rec_lookup_or_add(sim *s, const msg_key *k);
-static void sweep_idle(msg_table *t);
-
-static uint32_t rec_find_or_add(sim *s, const msg_key *k, uint32_t *hint)
-{
-    msg_table *t = s->msgs;
-    /* Callers that send many messages on one key remember its record. */
-    if (hint && *hint < t->n_recs && t->recs[*hint].live && key_eq(&t->recs[*hint].key, k))
-        return *hint;
-    uint32_t r = rec_lookup_or_add(s, k);
-    if (hint)
-        *hint = r;
-    return r;
-}
-
-static uint32_t rec_lookup_or_add(sim *s, const msg_key *k)
-{
-    msg_table *t = s->msgs;
-    uint32_t i = (uint32_t)hash_key(k) & t->slot_mask;
-    for (; t->slots[i] != NIL; i = (i + 1) & t->slot_mask)
-        if (key_eq(&t->recs[t->slots[i]].key, k))
-            return t->slots[i];
-    if (t->slot_used + 1 >= t->sweep_at) {
-        sweep_idle(t);
-        i = (uint32_t)hash_key(k) & t->slot_mask;
-        while (t->slots[i] != NIL)
-            i = (i + 1) & t->slot_mask;
-    }
-    uint32_t r;
-    if (t->free_recs != NIL) {
-        r = t->free_recs;
-        t->free_recs = t->recs[r].head;
-    } else {
-        if (!pool_grow((void **)&t->recs, &t->n_recs, &t->cap_recs, sizeof *t->recs))
-            return NIL;
-        r = t->n_recs++;
-    }
-    t->recs[r] = (key_rec){.key = *k, .head = NIL, .tail = NIL, .live = true};
-    if ((t->slot_used + 1) * 2 > t->slot_mask + 1) {
-        if (!rehash(t))
-            return NIL;
-        slot_put(t->slots, t->slot_mask, t->recs, r);
-    } else {
-        t->slots[i] = r;
-    }
-    t->slot_used++;
-    return r;
-}
-
-static bool rec_idle(const key_rec *rec)
-{
-    return rec->head == NIL && rec->send_seq == rec->recv_seq;
-}
-
-/* Frees every idle record and rebuilds the hash from the rest, so memory
- * follows the messages in flight, not the history. The next sweep waits
- * until the table has doubled, which keeps the cost per message constant. */
-static void sweep_idle(msg_table *t)
-{
-    uint32_t cap = t->slot_mask + 1;
-    uint32_t *old = malloc((size_t)cap * sizeof *old);
-    if (!old)
-        return;
-    memcpy(old, t->slots, (size_t)cap * sizeof *old);
-    memset(t->slots, 0xff, (size_t)cap * sizeof *t->slots);
-    t->slot_used = 0;
-    for (uint32_t i = 0; i < cap; i++) {
-        uint32_t r = old[i];
-        if (r == NIL)
-            continue;
-        key_rec *rec = &t->recs[r];
-        if (rec_idle(rec)) {
-            rec->live = false;
-            rec->head = t->free_recs;
-            t->free_recs = r;
-        } else {
-            slot_put(t->slots, t->slot_mask, t->recs, r);
-            t->slot_used++;
-        }
-    }
-    free(old);
-    t->sweep_at = 2 * t->slot_used > MIN_SWEEP ? 2 * t->slot_used : MIN_SWEEP;
-}
-
 /* ---- entries ------------------------------------------------------------- */
 
-/* The entry of key record r with sequence number seq, created if absent. */
-static uint32_t entry_for(sim *s, uint32_t r, uint64_t seq)
+static uint32_t entry_alloc(msg_table *t)
 {
-    msg_table *t = s->msgs;
-    for (uint32_t e = t->recs[r].head; e != NIL; e = t->entries[e].next)
-        if (t->entries[e].seq == seq)
-            return e;
     uint32_t e;
     if (t->free_entries != NIL) {
         e = t->free_entries;
         t->free_entries = t->entries[e].next;
     } else {
-        if (!pool_grow((void **)&t->entries, &t->n_entries, &t->cap_entries, sizeof *t->entries))
+        if (!pool_grow((void **)&t->entries, &t->n_entries, &t->cap_entries, sizeof *t->entries, MAX_ENTRIES))
             return NIL;
         e = t->n_entries++;
         t->entries[e].gen = 0;
     }
-    t->entries[e] = (msg_entry){.rec = r, .next = NIL, .seq = seq, .gen = t->entries[e].gen};
-    key_rec *rec = &t->recs[r];
-    /* Entries are created in ascending sequence order, so appending keeps
-     * the list sorted. */
-    if (rec->tail == NIL)
-        rec->head = e;
-    else
-        t->entries[rec->tail].next = e;
-    rec->tail = e;
+    msg_entry *m = &t->entries[e];
+    m->next = NIL;
+    m->flags = 0;
+    t->live++;
     return e;
 }
 
-static void entry_remove(msg_table *t, uint32_t e)
+static void entry_free(msg_table *t, uint32_t e)
 {
-    key_rec *rec = &t->recs[t->entries[e].rec];
-    uint32_t prev = NIL;
-    for (uint32_t cur = rec->head; cur != e; cur = t->entries[cur].next)
-        prev = cur;
-    uint32_t next = t->entries[e].next;
-    if (prev == NIL)
-        rec->head = next;
-    else
-        t->entries[prev].next = next;
-    if (rec->tail == e)
-        rec->tail = prev;
-    t->entries[e].flags = 0;
-    t->entries[e].gen++;
-    t->entries[e].next = t->free_entries;
+    msg_entry *m = &t->entries[e];
+    m->flags = 0;
+    m->gen++;
+    m->next = t->free_entries;
     t->free_entries = e;
+    t->live--;
+}
+
+/* ---- the hash of keys with waiting posts ---------------------------------- */
+
+static void slot_put(key_rec *slots, uint32_t mask, const key_rec *k)
+{
+    uint32_t i = home_slot(k, mask);
+    while (slots[i].head != NIL)
+        i = (i + 1) & mask;
+    slots[i] = *k;
+}
+
+/* Moves the records into a table of n slots (a power of two). */
+static bool resize(msg_table *t, uint32_t n)
+{
+    key_rec *slots = slots_new(n);
+    if (!slots)
+        return false;
+    for (uint32_t i = 0; i <= t->slot_mask; i++)
+        if (t->slots[i].head != NIL)
+            slot_put(slots, n - 1, &t->slots[i]);
+    free(t->slots);
+    t->slots = slots;
+    t->slot_mask = n - 1;
+    return true;
+}
+
+/* The slot of the key, or of the empty slot where it would go (the hash
+ * is never full). The hint, when given, is tried first and updated. */
+static uint32_t key_find(const msg_table *t, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size,
+                         const uint32_t *hint)
+{
+    if (hint && *hint <= t->slot_mask && key_is(&t->slots[*hint], tag, src, dst, size))
+        return *hint;
+    uint32_t i = (uint32_t)hash_key(tag, src, dst, size) & t->slot_mask;
+    while (t->slots[i].head != NIL && !key_is(&t->slots[i], tag, src, dst, size))
+        i = (i + 1) & t->slot_mask;
+    return i;
+}
+
+/* Adds the key with a queue of one entry; returns false when out of memory.
+ * The table doubles past 3/4 full (linear probing stays short). */
+static bool key_add(msg_table *t, uint32_t slot, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size,
+                    uint32_t e)
+{
+    key_rec k = {.size = size, .tag = tag, .src = src, .dst = dst, .head = e, .tail = e};
+    if ((t->slot_used + 1) * 4 > (t->slot_mask + 1) * 3) {
+        if (!resize(t, (t->slot_mask + 1) * 2))
+            return false;
+        slot_put(t->slots, t->slot_mask, &k);
+    } else {
+        t->slots[slot] = k;
+    }
+    t->slot_used++;
+    return true;
+}
+
+/* Removes the record in `slot`, shifting later records of its probe run
+ * back so lookups need no tombstones; halves the table once it is 1/8
+ * full, so a burst does not leave its peak size behind. */
+static void key_remove(msg_table *t, uint32_t slot)
+{
+    uint32_t mask = t->slot_mask, hole = slot;
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].head != NIL; j = (j + 1) & mask) {
+        uint32_t home = home_slot(&t->slots[j], mask);
+        /* Move j into the hole unless its home lies cyclically in (hole, j]. */
+        bool home_between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (!home_between) {
+            t->slots[hole] = t->slots[j];
+            hole = j;
+        }
+    }
+    t->slots[hole].head = NIL;
+    t->slot_used--;
+    if (mask + 1 > MIN_SLOTS && t->slot_used * 8 < mask + 1)
+        resize(t, (mask + 1) / 2); /* out of memory: keep the bigger table */
+}
+
+/* The entry for a post of kind `side` (HAS_SEND or HAS_RECV): the oldest
+ * waiting post of the other kind, taken off its queue, or a new entry
+ * queued behind the posts of the same kind. NIL when out of memory. */
+static uint32_t entry_for(sim *s, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size, uint8_t side,
+                          uint32_t *hint)
+{
+    msg_table *t = s->msgs;
+    uint32_t slot = key_find(t, tag, src, dst, size, hint);
+    key_rec *k = &t->slots[slot];
+    if (k->head == NIL) {
+        uint32_t e = entry_alloc(t);
+        if (e == NIL)
+            return NIL;
+        if (!key_add(t, slot, tag, src, dst, size, e)) {
+            entry_free(t, e);
+            return NIL;
+        }
+        t->entries[e].flags = side;
+        if (hint)
+            *hint = slot;
+        return e;
+    }
+    if (hint)
+        *hint = slot;
+    uint32_t e = k->head;
+    if (t->entries[e].flags & side) {   /* the queue holds this kind: wait behind it */
+        uint32_t n = entry_alloc(t);
+        if (n == NIL)
+            return NIL;
+        k = &t->slots[slot];
+        t->entries[k->tail].next = n;
+        k->tail = n;
+        t->entries[n].flags = side;
+        return n;
+    }
+    k->head = t->entries[e].next;
+    t->entries[e].next = NIL;
+    if (k->head == NIL)
+        key_remove(t, slot);
+    t->entries[e].flags |= side;
+    return e;
 }
 
 static void run_cb(sim *s, msg_cb cb)
@@ -283,18 +292,14 @@ static void run_cb(sim *s, msg_cb cb)
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint)
 {
     msg_table *t = s->msgs;
-    msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
-    uint32_t r = rec_find_or_add(s, &k, hint);
-    uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].send_seq);
+    uint32_t e = entry_for(s, tag, src, dst, size, HAS_SEND, hint);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");
         return;
     }
-    t->recs[r].send_seq++;
     if (++s->messages == s->hooks.messages_at)
         s->hooks.messages_reached(s->hooks.messages_ctx);
     t->entries[e].send_cb = on_arrival;
-    t->entries[e].flags |= HAS_SEND;
     /* The token names the entry and its generation, so a token delivered
      * twice or made up by the backend is caught without a lookup. */
     uint64_t token = (uint64_t)t->entries[e].gen << 32 | e;
@@ -345,15 +350,16 @@ void msg_delivered(sim *s, uint64_t token)
         return;
     sim_enter(s);
     uint32_t e = (uint32_t)token;
-    msg_cb send_cb = t->entries[e].send_cb;
-    if (t->entries[e].flags & HAS_RECV) {
-        msg_cb recv_cb = t->entries[e].recv_cb;
-        entry_remove(t, e);
+    msg_entry *m = &t->entries[e];
+    msg_cb send_cb = m->send_cb;
+    if (m->flags & HAS_RECV) {
+        msg_cb recv_cb = m->recv_cb;
+        entry_free(t, e);
         run_cb(s, send_cb);
         run_cb(s, recv_cb);
         return;
     }
-    t->entries[e].flags |= ARRIVED;
+    m->flags |= ARRIVED;   /* still queued under its key until a receive takes it */
     run_cb(s, send_cb);
 }
 
@@ -371,22 +377,20 @@ static void run_deferred(void *arg, uint64_t index)
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint)
 {
     msg_table *t = s->msgs;
-    msg_key k = {.tag = tag, .src = src, .dst = dst, .size = size};
-    uint32_t r = rec_find_or_add(s, &k, hint);
-    uint32_t e = r == NIL ? NIL : entry_for(s, r, t->recs[r].recv_seq);
+    uint32_t e = entry_for(s, tag, src, dst, size, HAS_RECV, hint);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");
         return;
     }
-    t->recs[r].recv_seq++;
     if (t->entries[e].flags & ARRIVED) {
-        entry_remove(t, e);
+        entry_free(t, e);
         uint32_t d;
-        if (t->free_deferred != NIL) {
+        if (t->free_deferred != UINT32_MAX) {
             d = t->free_deferred;
             t->free_deferred = (uint32_t)t->deferred[d].data;
         } else {
-            if (!pool_grow((void **)&t->deferred, &t->n_deferred, &t->cap_deferred, sizeof *t->deferred)) {
+            if (!pool_grow((void **)&t->deferred, &t->n_deferred, &t->cap_deferred, sizeof *t->deferred,
+                           UINT32_MAX - 1)) {
                 sim_fail(s, "out of memory (message table)");
                 return;
             }
@@ -397,24 +401,18 @@ void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         return;
     }
     t->entries[e].recv_cb = on_receive;
-    t->entries[e].flags |= HAS_RECV;
 }
 
 uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
 {
     msg_table *t = s->msgs;
-    uint64_t count = 0;
-    for (uint32_t i = 0; i <= t->slot_mask; i++) {
-        if (t->slots[i] == NIL)
-            continue;
-        const key_rec *rec = &t->recs[t->slots[i]];
-        for (uint32_t e = rec->head; e != NIL; e = t->entries[e].next) {
-            const msg_entry *m = &t->entries[e];
-            count++;
-            if (visit)
-                visit(ctx, rec->key.src, rec->key.dst, rec->key.size, rec->key.tag,
-                      !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
+    if (visit)
+        for (uint32_t i = 0; i <= t->slot_mask; i++) {
+            const key_rec *k = &t->slots[i];
+            for (uint32_t e = k->head; e != NIL; e = t->entries[e].next) {
+                const msg_entry *m = &t->entries[e];
+                visit(ctx, k->src, k->dst, k->size, k->tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
+            }
         }
-    }
-    return count;
+    return t->live;
 }
