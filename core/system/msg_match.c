@@ -9,12 +9,13 @@
  * The k-th send with a key matches the k-th receive with that key, so the
  * posts of one key not yet paired form a FIFO of one kind only (all sends
  * or all receives): a post of the other kind pairs with the queue's head.
- * Only keys with such a queue are in the hash, and a key record (the key
- * and its queue's ends, 32 bytes) sits inline in the open-addressing table:
- * a lookup reads one slot run, not a slot and then a record. A key leaves
- * the table as soon as its queue is empty, and the table halves when it is
- * mostly empty, so memory follows the posts waiting for their partner.
- * Paired entries belong to no key: they only wait for their arrival.
+ * Only keys with such a queue are in the open-addressing hash, as a
+ * 12-byte slot (the key's hash and its queue's ends); the key itself is
+ * kept by the waiting posts, in the place of the callback their partner
+ * will bring. A key leaves the table as soon as its queue is empty, and
+ * the table halves when it is mostly empty, so memory follows the posts
+ * waiting for a partner. Paired entries belong to no key: they only wait
+ * for their arrival.
  */
 #include "system/msg_match.h"
 
@@ -30,55 +31,67 @@
 
 enum { HAS_SEND = 1, HAS_RECV = 2, ARRIVED = 4 };
 
+/* The key of a post waiting for its partner. */
+typedef struct msg_key {
+    uint64_t size;
+    uint32_t tag, src, dst;
+} msg_key;
+
+/* A message: a send and its receive share one entry. A post waiting in its
+ * key's queue has one callback only (its own kind's), so the key lives in
+ * the other kind's place until a partner fills it. */
+typedef union cb_or_key {
+    msg_cb cb;
+    msg_key key;
+} cb_or_key;
+
+enum { SEND_SIDE = 0, RECV_SIDE = 1 };
+
 typedef struct msg_entry {
     uint32_t next : ENTRY_BITS;  /* next post in its key's queue, or free link */
     uint32_t flags : 3;
     uint32_t gen;                /* bumped when the entry is freed: stale tokens no longer match */
-    msg_cb send_cb, recv_cb;
+    cb_or_key side[2];           /* [SEND_SIDE], [RECV_SIDE] */
 } msg_entry;
 
-/* A key with posts waiting for their partner; head == NIL: an empty slot. */
-typedef struct key_rec {
-    uint64_t size;
-    uint32_t tag, src, dst;
+/* A key with posts waiting for their partner (head == NIL: an empty slot).
+ * The key itself is in the posts; the slot keeps its hash, which is all a
+ * probe, a shift or a resize needs. */
+typedef struct key_slot {
+    uint32_t hash;
     uint32_t head, tail;         /* the queue, oldest first, linked through entry.next */
-} key_rec;
+} key_slot;
 
 typedef struct msg_table {
     msg_entry *entries;
     uint32_t n_entries, cap_entries, free_entries;
     uint64_t live;               /* entries not yet freed: messages outstanding */
-    key_rec *slots;
+    key_slot *slots;
     uint32_t slot_mask, slot_used;
     msg_cb *deferred;            /* receive callbacks waiting for their zero-delay event */
     bool in_send;                /* inside the backend's sim_send: delivering now breaks the contract */
     uint32_t n_deferred, cap_deferred, free_deferred;
 } msg_table;
 
-static uint64_t hash_key(uint32_t tag, uint32_t src, uint32_t dst, uint64_t size)
+static uint32_t hash_key(const msg_key *k)
 {
-    uint64_t h = (uint64_t)tag * 0x9e3779b97f4a7c15ULL;
-    h ^= ((uint64_t)src << 32 | dst) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= size * 0x165667b19e3779f9ULL;
+    uint64_t h = (uint64_t)k->tag * 0x9e3779b97f4a7c15ULL;
+    h ^= ((uint64_t)k->src << 32 | k->dst) * 0xc2b2ae3d27d4eb4fULL;
+    h ^= k->size * 0x165667b19e3779f9ULL;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
-    return h;
+    return (uint32_t)h;
 }
 
-static uint32_t home_slot(const key_rec *k, uint32_t mask)
+static bool key_eq(const msg_key *a, const msg_key *b)
 {
-    return (uint32_t)hash_key(k->tag, k->src, k->dst, k->size) & mask;
+    return a->tag == b->tag && a->src == b->src && a->dst == b->dst && a->size == b->size;
 }
 
-static bool key_is(const key_rec *k, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size)
+static key_slot *slots_new(uint32_t n)
 {
-    return k->head != NIL && k->tag == tag && k->src == src && k->dst == dst && k->size == size;
-}
-
-static key_rec *slots_new(uint32_t n)
-{
-    key_rec *slots = malloc((size_t)n * sizeof *slots);
+    key_slot *slots = malloc((size_t)n * sizeof *slots);
     if (slots)
         for (uint32_t i = 0; i < n; i++)
             slots[i].head = NIL;
@@ -166,52 +179,63 @@ static void entry_free(msg_table *t, uint32_t e)
 
 /* ---- the hash of keys with waiting posts ---------------------------------- */
 
-static void slot_put(key_rec *slots, uint32_t mask, const key_rec *k)
+static void slot_put(key_slot *slots, uint32_t mask, key_slot k)
 {
-    uint32_t i = home_slot(k, mask);
+    uint32_t i = k.hash & mask;
     while (slots[i].head != NIL)
         i = (i + 1) & mask;
-    slots[i] = *k;
+    slots[i] = k;
 }
 
-/* Moves the records into a table of n slots (a power of two). */
+/* Moves the slots into a table of n (a power of two). */
 static bool resize(msg_table *t, uint32_t n)
 {
-    key_rec *slots = slots_new(n);
+    key_slot *slots = slots_new(n);
     if (!slots)
         return false;
     for (uint32_t i = 0; i <= t->slot_mask; i++)
         if (t->slots[i].head != NIL)
-            slot_put(slots, n - 1, &t->slots[i]);
+            slot_put(slots, n - 1, t->slots[i]);
     free(t->slots);
     t->slots = slots;
     t->slot_mask = n - 1;
     return true;
 }
 
-/* The slot of the key, or of the empty slot where it would go (the hash
- * is never full). The hint, when given, is tried first and updated. */
-static uint32_t key_find(const msg_table *t, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size,
-                         const uint32_t *hint)
+/* The key of the posts queued in slot i: every queued post keeps a copy in
+ * its free callback place. */
+static const msg_key *slot_key(const msg_table *t, uint32_t i)
 {
-    if (hint && *hint <= t->slot_mask && key_is(&t->slots[*hint], tag, src, dst, size))
+    const msg_entry *m = &t->entries[t->slots[i].head];
+    return &m->side[m->flags & HAS_SEND ? RECV_SIDE : SEND_SIDE].key;
+}
+
+static bool slot_holds(const msg_table *t, uint32_t i, uint32_t hash, const msg_key *k)
+{
+    return t->slots[i].head != NIL && t->slots[i].hash == hash && key_eq(slot_key(t, i), k);
+}
+
+/* The slot of the key, or of the empty slot where it would go (the hash
+ * is never full). The hint, when given, is tried first. */
+static uint32_t key_find(const msg_table *t, const msg_key *k, uint32_t hash, const uint32_t *hint)
+{
+    if (hint && *hint <= t->slot_mask && slot_holds(t, *hint, hash, k))
         return *hint;
-    uint32_t i = (uint32_t)hash_key(tag, src, dst, size) & t->slot_mask;
-    while (t->slots[i].head != NIL && !key_is(&t->slots[i], tag, src, dst, size))
+    uint32_t i = hash & t->slot_mask;
+    while (t->slots[i].head != NIL && !slot_holds(t, i, hash, k))
         i = (i + 1) & t->slot_mask;
     return i;
 }
 
-/* Adds the key with a queue of one entry; returns false when out of memory.
- * The table doubles past 3/4 full (linear probing stays short). */
-static bool key_add(msg_table *t, uint32_t slot, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size,
-                    uint32_t e)
+/* Adds a key whose queue is entry e alone; returns false when out of
+ * memory. The table doubles past 3/4 full (linear probing stays short). */
+static bool key_add(msg_table *t, uint32_t slot, uint32_t hash, uint32_t e)
 {
-    key_rec k = {.size = size, .tag = tag, .src = src, .dst = dst, .head = e, .tail = e};
+    key_slot k = {.hash = hash, .head = e, .tail = e};
     if ((t->slot_used + 1) * 4 > (t->slot_mask + 1) * 3) {
         if (!resize(t, (t->slot_mask + 1) * 2))
             return false;
-        slot_put(t->slots, t->slot_mask, &k);
+        slot_put(t->slots, t->slot_mask, k);
     } else {
         t->slots[slot] = k;
     }
@@ -219,14 +243,14 @@ static bool key_add(msg_table *t, uint32_t slot, uint32_t tag, uint32_t src, uin
     return true;
 }
 
-/* Removes the record in `slot`, shifting later records of its probe run
- * back so lookups need no tombstones; halves the table once it is 1/8
- * full, so a burst does not leave its peak size behind. */
+/* Removes the key in `slot`, shifting later slots of its probe run back so
+ * lookups need no tombstones; halves the table once it is 1/8 full, so a
+ * burst does not leave its peak size behind. */
 static void key_remove(msg_table *t, uint32_t slot)
 {
     uint32_t mask = t->slot_mask, hole = slot;
     for (uint32_t j = (hole + 1) & mask; t->slots[j].head != NIL; j = (j + 1) & mask) {
-        uint32_t home = home_slot(&t->slots[j], mask);
+        uint32_t home = t->slots[j].hash & mask;
         /* Move j into the hole unless its home lies cyclically in (hole, j]. */
         bool home_between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!home_between) {
@@ -240,46 +264,53 @@ static void key_remove(msg_table *t, uint32_t slot)
         resize(t, (mask + 1) / 2); /* out of memory: keep the bigger table */
 }
 
-/* The entry for a post of kind `side` (HAS_SEND or HAS_RECV): the oldest
- * waiting post of the other kind, taken off its queue, or a new entry
- * queued behind the posts of the same kind. NIL when out of memory. */
-static uint32_t entry_for(sim *s, uint32_t tag, uint32_t src, uint32_t dst, uint64_t size, uint8_t side,
-                          uint32_t *hint)
+/* A new post of kind `flag` (HAS_SEND or HAS_RECV) that waits in a queue:
+ * it holds the key in the other kind's place. */
+static uint32_t entry_new_waiting(msg_table *t, const msg_key *k, uint8_t flag)
 {
-    msg_table *t = s->msgs;
-    uint32_t slot = key_find(t, tag, src, dst, size, hint);
-    key_rec *k = &t->slots[slot];
-    if (k->head == NIL) {
-        uint32_t e = entry_alloc(t);
+    uint32_t e = entry_alloc(t);
+    if (e != NIL) {
+        t->entries[e].flags = flag;
+        t->entries[e].side[flag == HAS_SEND ? RECV_SIDE : SEND_SIDE].key = *k;
+    }
+    return e;
+}
+
+/* The entry for a post of kind `flag`: the oldest waiting post of the
+ * other kind, taken off its queue, or a new entry queued behind the posts
+ * of the same kind. NIL when out of memory. */
+static uint32_t entry_for(msg_table *t, const msg_key *k, uint8_t flag, uint32_t *hint)
+{
+    uint32_t hash = hash_key(k);
+    uint32_t slot = key_find(t, k, hash, hint);
+    if (t->slots[slot].head == NIL) {
+        uint32_t e = entry_new_waiting(t, k, flag);
         if (e == NIL)
             return NIL;
-        if (!key_add(t, slot, tag, src, dst, size, e)) {
+        if (!key_add(t, slot, hash, e)) {
             entry_free(t, e);
             return NIL;
         }
-        t->entries[e].flags = side;
         if (hint)
             *hint = slot;
         return e;
     }
     if (hint)
         *hint = slot;
-    uint32_t e = k->head;
-    if (t->entries[e].flags & side) {   /* the queue holds this kind: wait behind it */
-        uint32_t n = entry_alloc(t);
+    uint32_t e = t->slots[slot].head;
+    if (t->entries[e].flags & flag) {   /* the queue holds this kind: wait behind it */
+        uint32_t n = entry_new_waiting(t, k, flag);
         if (n == NIL)
             return NIL;
-        k = &t->slots[slot];
-        t->entries[k->tail].next = n;
-        k->tail = n;
-        t->entries[n].flags = side;
+        t->entries[t->slots[slot].tail].next = n;
+        t->slots[slot].tail = n;
         return n;
     }
-    k->head = t->entries[e].next;
+    t->slots[slot].head = t->entries[e].next;
     t->entries[e].next = NIL;
-    if (k->head == NIL)
+    if (t->slots[slot].head == NIL)
         key_remove(t, slot);
-    t->entries[e].flags |= side;
+    t->entries[e].flags |= flag;
     return e;
 }
 
@@ -292,14 +323,15 @@ static void run_cb(sim *s, msg_cb cb)
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint)
 {
     msg_table *t = s->msgs;
-    uint32_t e = entry_for(s, tag, src, dst, size, HAS_SEND, hint);
+    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
+    uint32_t e = entry_for(t, &k, HAS_SEND, hint);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");
         return;
     }
     if (++s->messages == s->hooks.messages_at)
         s->hooks.messages_reached(s->hooks.messages_ctx);
-    t->entries[e].send_cb = on_arrival;
+    t->entries[e].side[SEND_SIDE].cb = on_arrival;
     /* The token names the entry and its generation, so a token delivered
      * twice or made up by the backend is caught without a lookup. */
     uint64_t token = (uint64_t)t->entries[e].gen << 32 | e;
@@ -351,9 +383,9 @@ void msg_delivered(sim *s, uint64_t token)
     sim_enter(s);
     uint32_t e = (uint32_t)token;
     msg_entry *m = &t->entries[e];
-    msg_cb send_cb = m->send_cb;
+    msg_cb send_cb = m->side[SEND_SIDE].cb;
     if (m->flags & HAS_RECV) {
-        msg_cb recv_cb = m->recv_cb;
+        msg_cb recv_cb = m->side[RECV_SIDE].cb;
         entry_free(t, e);
         run_cb(s, send_cb);
         run_cb(s, recv_cb);
@@ -377,7 +409,8 @@ static void run_deferred(void *arg, uint64_t index)
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint)
 {
     msg_table *t = s->msgs;
-    uint32_t e = entry_for(s, tag, src, dst, size, HAS_RECV, hint);
+    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
+    uint32_t e = entry_for(t, &k, HAS_RECV, hint);
     if (e == NIL) {
         sim_fail(s, "out of memory (message table)");
         return;
@@ -400,7 +433,7 @@ void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         sim_schedule(s, 0, run_deferred, s, d);
         return;
     }
-    t->entries[e].recv_cb = on_receive;
+    t->entries[e].side[RECV_SIDE].cb = on_receive;
 }
 
 uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
@@ -408,10 +441,12 @@ uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
     msg_table *t = s->msgs;
     if (visit)
         for (uint32_t i = 0; i <= t->slot_mask; i++) {
-            const key_rec *k = &t->slots[i];
-            for (uint32_t e = k->head; e != NIL; e = t->entries[e].next) {
+            if (t->slots[i].head == NIL)
+                continue;
+            msg_key k = *slot_key(t, i);
+            for (uint32_t e = t->slots[i].head; e != NIL; e = t->entries[e].next) {
                 const msg_entry *m = &t->entries[e];
-                visit(ctx, k->src, k->dst, k->size, k->tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
+                visit(ctx, k.src, k.dst, k.size, k.tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
             }
         }
     return t->live;

@@ -22,6 +22,7 @@ typedef struct bundle {
     uint64_t size;
     bool processed;
 } bundle;
+_Static_assert(sizeof(bundle) <= PHASE_BUNDLE_BYTES, "PHASE_BUNDLE_BYTES is the bundle slab's object size");
 
 uint64_t phase_out_size(const phase_desc *p)
 {
