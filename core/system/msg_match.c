@@ -154,6 +154,10 @@ static uint32_t entry_alloc(msg_table *t)
     if (t->free_entries != NIL) {
         e = t->free_entries;
         t->free_entries = t->entries[e].next;
+        /* Freed entries are scattered and cold, and the next allocation
+         * needs this one's link: start loading it now. */
+        if (t->free_entries != NIL)
+            __builtin_prefetch(&t->entries[t->free_entries], 1);
     } else {
         if (!pool_grow((void **)&t->entries, &t->n_entries, &t->cap_entries, sizeof *t->entries, MAX_ENTRIES))
             return NIL;

@@ -34,7 +34,10 @@ static void push_packet(sim *s, phase_run *r, uint32_t src, uint32_t dst, uint64
     r->pk_len++;
 }
 
-static void engine_insert(sim *s, stream *st, engine_rotate_fn rotate)
+/* Queues the next packet and says how its bundle goes (flags and size:
+ * a rotation may change the size of the packets after it); false when the
+ * phase has no packet left to insert. */
+static bool engine_next_packet(sim *s, stream *st, engine_rotate_fn rotate, bundle_flags *f, uint64_t *size)
 {
     const phase_desc *p = &st->cur;
     phase_run *r = &st->run;
@@ -45,21 +48,30 @@ static void engine_insert(sim *s, stream *st, engine_rotate_fn rotate)
     }
     /* zero-latency packets start at the NPU side, the others at the memory
      * side; all but the last P non-zero ones are sent back */
-    bundle_flags f = {.processed = false, .send_back = false, .npu_to_ma = true};
+    *f = (bundle_flags){.processed = false, .send_back = false, .npu_to_ma = true};
     if (r->zero > 0) {
         r->zero--;
     } else if (r->nonzero > 0) {
-        f.processed = p->coll == COLL_REDUCE_SCATTER || (p->coll == COLL_ALL_REDUCE && r->toggle);
-        f.send_back = r->nonzero > r->P;
-        f.npu_to_ma = false;
+        f->processed = p->coll == COLL_REDUCE_SCATTER || (p->coll == COLL_ALL_REDUCE && r->toggle);
+        f->send_back = r->nonzero > r->P;
+        f->npu_to_ma = false;
         r->nonzero--;
     } else {
-        return;
+        return false;
     }
+    *size = r->msg_size;
     push_packet(s, r, r->sender, r->receiver, r->msg_size);
-    phase_bundle(s, st, r->msg_size, f);
     if (rotate)
         rotate(p, r);
+    return true;
+}
+
+static void engine_insert(sim *s, stream *st, engine_rotate_fn rotate)
+{
+    bundle_flags f;
+    uint64_t size;
+    if (engine_next_packet(s, st, rotate, &f, &size))
+        phase_bundle(s, st, size, f);
 }
 
 void engine_send_next(sim *s, stream *st)
@@ -107,8 +119,30 @@ void engine_begin(const phase_desc *p, phase_run *r)
     r->sender = engine_ring_step(p->index, -step, p->n);
 }
 
+static bool same_flags(bundle_flags a, bundle_flags b)
+{
+    return a.processed == b.processed && a.send_back == b.send_back && a.npu_to_ma == b.npu_to_ma;
+}
+
+/* The P bundles of the start are handed over in runs of equal ones, so
+ * that a window of n - 1 packets (direct) costs one bundle record and one
+ * event per run instead of one per packet; the order is unchanged. */
 void engine_fill(sim *s, stream *st, engine_rotate_fn rotate)
 {
-    for (uint32_t i = 0; i < st->run.P && !s->failed; i++)
-        engine_insert(s, st, rotate);
+    bundle_flags run_flags = {0}, f;
+    uint64_t run_size = 0, size;
+    uint32_t run_len = 0;
+    for (uint32_t i = 0; i < st->run.P && !s->failed; i++) {
+        if (!engine_next_packet(s, st, rotate, &f, &size))
+            continue;
+        if (run_len > 0 && (size != run_size || !same_flags(f, run_flags))) {
+            phase_bundles(s, st, run_size, run_flags, run_len);
+            run_len = 0;
+        }
+        run_flags = f;
+        run_size = size;
+        run_len++;
+    }
+    if (run_len > 0 && !s->failed)
+        phase_bundles(s, st, run_size, run_flags, run_len);
 }
