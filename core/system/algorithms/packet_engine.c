@@ -13,23 +13,34 @@ uint64_t engine_ring_sends(const phase_desc *p)
     return n - 1;
 }
 
+/* Makes room for `need` packets in the ring (a power of two: it indexes
+ * with a mask); false when out of memory. */
+static bool reserve_packets(sim *s, phase_run *r, uint32_t need)
+{
+    if (need <= r->pk_cap)
+        return true;
+    uint32_t cap = r->pk_cap;
+    while (cap < need && cap <= UINT32_MAX / 2 / sizeof(packet))
+        cap *= 2;
+    packet *p = cap >= need ? malloc(cap * sizeof *p) : NULL;
+    if (!p) {
+        sim_fail(s, "out of memory (packets)");
+        return false;
+    }
+    for (uint32_t i = 0; i < r->pk_len; i++)
+        p[i] = r->packets[(r->pk_head + i) & (r->pk_cap - 1)];
+    if (r->packets != r->pk_inline)
+        free(r->packets);
+    r->packets = p;
+    r->pk_cap = cap;
+    r->pk_head = 0;
+    return true;
+}
+
 static void push_packet(sim *s, phase_run *r, uint32_t src, uint32_t dst, uint64_t size)
 {
-    if (r->pk_len == r->pk_cap) {
-        uint32_t cap = r->pk_cap * 2;
-        packet *p = malloc(cap * sizeof *p);
-        if (!p) {
-            sim_fail(s, "out of memory (packets)");
-            return;
-        }
-        for (uint32_t i = 0; i < r->pk_len; i++)
-            p[i] = r->packets[(r->pk_head + i) & (r->pk_cap - 1)];
-        if (r->packets != r->pk_inline)
-            free(r->packets);
-        r->packets = p;
-        r->pk_cap = cap;
-        r->pk_head = 0;
-    }
+    if (r->pk_len == r->pk_cap && !reserve_packets(s, r, r->pk_len + 1))
+        return;
     r->packets[(r->pk_head + r->pk_len) & (r->pk_cap - 1)] = (packet){src, dst, size};
     r->pk_len++;
 }
@@ -132,6 +143,9 @@ void engine_fill(sim *s, stream *st, engine_rotate_fn rotate)
     bundle_flags run_flags = {0}, f;
     uint64_t run_size = 0, size;
     uint32_t run_len = 0;
+    /* the window in one allocation rather than doubling up to it */
+    if (st->run.P <= UINT32_MAX - st->run.pk_len && !reserve_packets(s, &st->run, st->run.pk_len + st->run.P))
+        return;
     for (uint32_t i = 0; i < st->run.P && !s->failed; i++) {
         if (!engine_next_packet(s, st, rotate, &f, &size))
             continue;
