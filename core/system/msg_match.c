@@ -318,6 +318,23 @@ static uint32_t entry_for(msg_table *t, const msg_key *k, uint8_t flag, uint32_t
     return e;
 }
 
+void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, int stage)
+{
+    const msg_table *t = s->msgs;
+    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
+    uint32_t hash = hash_key(&k), i = hash & t->slot_mask;
+    if (stage == 0) {
+        __builtin_prefetch(&t->slots[i]);
+        return;
+    }
+    /* The first slot with the key's hash is almost always the key's. */
+    for (uint32_t n = 0; n < 8 && t->slots[i].head != NIL; n++, i = (i + 1) & t->slot_mask)
+        if (t->slots[i].hash == hash) {
+            __builtin_prefetch(&t->entries[t->slots[i].head], 1);
+            return;
+        }
+}
+
 static void run_cb(sim *s, msg_cb cb)
 {
     if (cb.fn)

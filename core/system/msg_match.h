@@ -28,6 +28,12 @@ void msg_table_fini(sim *s);
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint);
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint);
 #define MSG_NO_HINT UINT32_MAX
+/* Hints to the cache only (they change nothing), for a caller that knows
+ * the keys it will post next: a lookup costs a slot and then the entry it
+ * names, both cold when keys do not repeat. Stage 0 starts loading the
+ * key's slot; stage 1, called later, reads the slot (loaded by then) and
+ * starts loading the entry. */
+void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, int stage);
 /* The backend's host->delivered callback lands here. */
 void msg_delivered(sim *s, uint64_t token);
 

@@ -1,5 +1,6 @@
 /* The packet engine of Ring, Direct and HalvingDoubling (see the header). */
 #include "system/algorithms/packet_engine.h"
+#include "system/msg_match.h"
 
 #include <stdlib.h>
 
@@ -96,6 +97,14 @@ void engine_send_next(sim *s, stream *st)
     r->pk_len--;
     r->stream_count--;
     r->free_packets--;
+    /* A window of packets goes out in a burst, each to another peer
+     * (direct): the lookups of the next two are cold, so start them now. */
+    for (uint32_t ahead = 0; ahead < 2 && ahead < r->pk_len && ahead < r->stream_count; ahead++) {
+        packet next = r->packets[(r->pk_head + ahead) & (r->pk_cap - 1)];
+        int stage = ahead == 0 ? 1 : 0;
+        msg_prefetch(s, st->npu, phase_ring_member(p, next.dst), next.size, st->tag, stage);
+        msg_prefetch(s, phase_ring_member(p, next.src), st->npu, next.size, st->tag, stage);
+    }
     phase_send(s, st, phase_ring_member(p, pk.dst), pk.size);
     phase_receive(s, st, phase_ring_member(p, pk.src), pk.size);
 }
