@@ -363,6 +363,23 @@ static void test_outstanding_visits_waiting_posts(void **state)
     assert_int_equal(c.tag_sum, 7);
 }
 
+/* The prefetch hints read the table and change nothing: keys present or
+ * absent, either stage, the pairing goes on as without them. */
+static void test_prefetch_changes_nothing(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 1), NULL);
+    for (int stage = 0; stage < 2; stage++) {
+        msg_prefetch(&f->s, 0, 1, 64, 7, stage);   /* waiting */
+        msg_prefetch(&f->s, 1, 0, 64, 7, stage);   /* absent */
+    }
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 1);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1 R1");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +395,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_long_queue_out_of_order_arrivals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_distinct_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outstanding_visits_waiting_posts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefetch_changes_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
