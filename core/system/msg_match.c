@@ -231,20 +231,20 @@ static uint32_t key_find(const msg_table *t, const msg_key *k, uint32_t hash, co
     return i;
 }
 
-/* Adds a key whose queue is entry e alone; returns false when out of
- * memory. The table doubles past 3/4 full (linear probing stays short). */
-static bool key_add(msg_table *t, uint32_t slot, uint32_t hash, uint32_t e)
+/* Adds a key whose queue is entry e alone at `slot` (found empty by
+ * key_find); returns the slot it ended in (the table doubles past 3/4
+ * full, so that linear probing stays short), or NIL when out of memory. */
+static uint32_t key_add(msg_table *t, uint32_t slot, uint32_t hash, uint32_t e)
 {
-    key_slot k = {.hash = hash, .head = e, .tail = e};
     if ((t->slot_used + 1) * 4 > (t->slot_mask + 1) * 3) {
         if (!resize(t, (t->slot_mask + 1) * 2))
-            return false;
-        slot_put(t->slots, t->slot_mask, k);
-    } else {
-        t->slots[slot] = k;
+            return NIL;
+        for (slot = hash & t->slot_mask; t->slots[slot].head != NIL; slot = (slot + 1) & t->slot_mask)
+            ;
     }
+    t->slots[slot] = (key_slot){.hash = hash, .head = e, .tail = e};
     t->slot_used++;
-    return true;
+    return slot;
 }
 
 /* Removes the key in `slot`, shifting later slots of its probe run back so
@@ -291,7 +291,8 @@ static uint32_t entry_for(msg_table *t, const msg_key *k, uint8_t flag, uint32_t
         uint32_t e = entry_new_waiting(t, k, flag);
         if (e == NIL)
             return NIL;
-        if (!key_add(t, slot, hash, e)) {
+        slot = key_add(t, slot, hash, e);
+        if (slot == NIL) {
             entry_free(t, e);
             return NIL;
         }
