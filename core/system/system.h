@@ -79,6 +79,7 @@ typedef struct phase_run {
     uint32_t send_hint, recv_hint;  /* msg_match record hints */
     bool toggle;
     uint32_t pk_head, pk_len, pk_cap;
+    uint8_t pk_replay;          /* packet_engine.c: the queued packets are not stored */
     packet *packets;            /* pk_inline, or a heap ring when it overflows */
     packet pk_inline[PHASE_INLINE_PACKETS];
     int64_t rank_offset;        /* HalvingDoubling */
