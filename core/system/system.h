@@ -61,9 +61,9 @@ typedef struct packet {
  * touches come first, with a small inline packet ring, so that a step of a
  * phase stays within a couple of cache lines. */
 #define PHASE_INLINE_PACKETS 4 /* a power of two: the ring indexes with a mask */
-/* The slab object size of phase.c's bundle: a packet engine start creates
- * one per packet in its window (about n per NPU for direct), so it is kept
- * at the struct's size rather than a cache line. */
+/* The slab object size of phase.c's bundle: a phase can have one per
+ * packet in flight (n per NPU for direct), so it is kept at the struct's
+ * size rather than a cache line. */
 #define PHASE_BUNDLE_BYTES 32
 
 typedef struct phase_run {
