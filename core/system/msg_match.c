@@ -3,7 +3,7 @@
  *
  * A message is one entry (a send and its receive share it), reached by
  * index through the backend's token, so an arrival costs no lookup and
- * touches one 56-byte entry. Entries live in an index pool with a free
+ * touches one 48-byte entry. Entries live in an index pool with a free
  * list: no malloc per message.
  *
  * The k-th send with a key matches the k-th receive with that key, so the
@@ -37,13 +37,21 @@ typedef struct msg_key {
     uint32_t tag, src, dst;
 } msg_key;
 
-/* A message: a send and its receive share one entry. A post waiting in its
- * key's queue has one callback only (its own kind's), so the key lives in
- * the other kind's place until a partner fills it. */
-typedef union cb_or_key {
-    msg_cb cb;
-    msg_key key;
-} cb_or_key;
+/* A message: a send and its receive share one entry (48 bytes). Each side
+ * holds a completion's obj and data; its function is an index into the
+ * table's list of the few distinct callback functions. A post waiting in
+ * its key's queue has one completion only (its own kind's), so the key
+ * lives in the other kind's place (and key_tag) until a partner fills it. */
+typedef union side_rec {
+    struct {
+        void *obj;
+        uint64_t data;
+    } cb;
+    struct {
+        uint32_t src, dst;
+        uint64_t size;
+    } key;
+} side_rec;
 
 enum { SEND_SIDE = 0, RECV_SIDE = 1 };
 
@@ -51,7 +59,9 @@ typedef struct msg_entry {
     uint32_t next : ENTRY_BITS;  /* next post in its key's queue, or free link */
     uint32_t flags : 3;
     uint32_t gen;                /* bumped when the entry is freed: stale tokens no longer match */
-    cb_or_key side[2];           /* [SEND_SIDE], [RECV_SIDE] */
+    uint16_t fn[2];              /* [SEND_SIDE], [RECV_SIDE]: index in msg_table.fns, 0 = none */
+    uint32_t key_tag;
+    side_rec side[2];
 } msg_entry;
 
 /* A key with posts waiting for their partner (head == NIL: an empty slot).
@@ -68,6 +78,8 @@ typedef struct msg_table {
     uint64_t live;               /* entries not yet freed: messages outstanding */
     key_slot *slots;
     uint32_t slot_mask, slot_used;
+    msg_fn *fns;                 /* the callback functions seen; [0] = NULL */
+    uint32_t n_fns, cap_fns;
     msg_cb *deferred;            /* receive callbacks waiting for their zero-delay event */
     bool in_send;                /* inside the backend's sim_send: delivering now breaks the contract */
     uint32_t n_deferred, cap_deferred, free_deferred;
@@ -107,10 +119,16 @@ int msg_table_init(sim *s)
     t->free_deferred = UINT32_MAX;
     t->slot_mask = MIN_SLOTS - 1;
     t->slots = slots_new(MIN_SLOTS);
-    if (!t->slots) {
+    t->fns = malloc(8 * sizeof *t->fns);
+    if (!t->slots || !t->fns) {
+        free(t->slots);
+        free(t->fns);
         free(t);
         return -1;
     }
+    t->fns[0] = NULL;
+    t->n_fns = 1;
+    t->cap_fns = 8;
     s->msgs = t;
     return 0;
 }
@@ -122,6 +140,7 @@ void msg_table_fini(sim *s)
         return;
     free(t->entries);
     free(t->slots);
+    free(t->fns);
     free(t->deferred);
     free(t);
     s->msgs = NULL;
@@ -181,6 +200,67 @@ static void entry_free(msg_table *t, uint32_t e)
     t->live--;
 }
 
+/* The index of a callback function, added when new; false when out of
+ * memory (or past 65535 distinct functions, which no caller has). */
+static bool fn_index(msg_table *t, msg_fn fn, uint16_t *index)
+{
+    if (!fn) {
+        *index = 0;
+        return true;
+    }
+    for (uint32_t i = 1; i < t->n_fns; i++)
+        if (t->fns[i] == fn) {
+            *index = (uint16_t)i;
+            return true;
+        }
+    if (t->n_fns > UINT16_MAX)
+        return false;
+    if (t->n_fns == t->cap_fns) {
+        uint32_t cap = t->cap_fns * 2;
+        msg_fn *fns = realloc(t->fns, cap * sizeof *fns);
+        if (!fns)
+            return false;
+        t->fns = fns;
+        t->cap_fns = cap;
+    }
+    t->fns[t->n_fns] = fn;
+    *index = (uint16_t)t->n_fns++;
+    return true;
+}
+
+static bool entry_set_cb(msg_table *t, uint32_t e, int side, msg_cb cb)
+{
+    uint16_t fn;
+    if (!fn_index(t, cb.fn, &fn))
+        return false;
+    msg_entry *m = &t->entries[e];
+    m->fn[side] = fn;
+    m->side[side].cb.obj = cb.obj;
+    m->side[side].cb.data = cb.data;
+    return true;
+}
+
+static msg_cb entry_cb(const msg_table *t, const msg_entry *m, int side)
+{
+    return (msg_cb){m->fn[side] ? t->fns[m->fn[side]] : NULL, m->side[side].cb.obj, m->side[side].cb.data};
+}
+
+static void entry_set_key(msg_entry *m, int side, const msg_key *k)
+{
+    m->side[side].key.src = k->src;
+    m->side[side].key.dst = k->dst;
+    m->side[side].key.size = k->size;
+    m->key_tag = k->tag;
+}
+
+/* The key of a waiting post: in the place of the completion it waits for. */
+static msg_key entry_key(const msg_entry *m)
+{
+    int side = m->flags & HAS_SEND ? RECV_SIDE : SEND_SIDE;
+    return (msg_key){.size = m->side[side].key.size, .tag = m->key_tag, .src = m->side[side].key.src,
+                     .dst = m->side[side].key.dst};
+}
+
 /* ---- the hash of keys with waiting posts ---------------------------------- */
 
 static void slot_put(key_slot *slots, uint32_t mask, key_slot k)
@@ -206,17 +286,12 @@ static bool resize(msg_table *t, uint32_t n)
     return true;
 }
 
-/* The key of the posts queued in slot i: every queued post keeps a copy in
- * its free callback place. */
-static const msg_key *slot_key(const msg_table *t, uint32_t i)
-{
-    const msg_entry *m = &t->entries[t->slots[i].head];
-    return &m->side[m->flags & HAS_SEND ? RECV_SIDE : SEND_SIDE].key;
-}
-
 static bool slot_holds(const msg_table *t, uint32_t i, uint32_t hash, const msg_key *k)
 {
-    return t->slots[i].head != NIL && t->slots[i].hash == hash && key_eq(slot_key(t, i), k);
+    if (t->slots[i].head == NIL || t->slots[i].hash != hash)
+        return false;
+    msg_key held = entry_key(&t->entries[t->slots[i].head]);
+    return key_eq(&held, k);
 }
 
 /* The slot of the key, or of the empty slot where it would go (the hash
@@ -275,7 +350,7 @@ static uint32_t entry_new_waiting(msg_table *t, const msg_key *k, uint8_t flag)
     uint32_t e = entry_alloc(t);
     if (e != NIL) {
         t->entries[e].flags = flag;
-        t->entries[e].side[flag == HAS_SEND ? RECV_SIDE : SEND_SIDE].key = *k;
+        entry_set_key(&t->entries[e], flag == HAS_SEND ? RECV_SIDE : SEND_SIDE, k);
     }
     return e;
 }
@@ -351,9 +426,12 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         sim_fail(s, "out of memory (message table)");
         return;
     }
+    if (!entry_set_cb(t, e, SEND_SIDE, on_arrival)) {
+        sim_fail(s, "out of memory (message table)");
+        return;
+    }
     if (++s->messages == s->hooks.messages_at)
         s->hooks.messages_reached(s->hooks.messages_ctx);
-    t->entries[e].side[SEND_SIDE].cb = on_arrival;
     /* The token names the entry and its generation, so a token delivered
      * twice or made up by the backend is caught without a lookup. */
     uint64_t token = (uint64_t)t->entries[e].gen << 32 | e;
@@ -405,9 +483,9 @@ void msg_delivered(sim *s, uint64_t token)
     sim_enter(s);
     uint32_t e = (uint32_t)token;
     msg_entry *m = &t->entries[e];
-    msg_cb send_cb = m->side[SEND_SIDE].cb;
+    msg_cb send_cb = entry_cb(t, m, SEND_SIDE);
     if (m->flags & HAS_RECV) {
-        msg_cb recv_cb = m->side[RECV_SIDE].cb;
+        msg_cb recv_cb = entry_cb(t, m, RECV_SIDE);
         entry_free(t, e);
         run_cb(s, send_cb);
         run_cb(s, recv_cb);
@@ -455,7 +533,8 @@ void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
         sim_schedule(s, 0, run_deferred, s, d);
         return;
     }
-    t->entries[e].side[RECV_SIDE].cb = on_receive;
+    if (!entry_set_cb(t, e, RECV_SIDE, on_receive))
+        sim_fail(s, "out of memory (message table)");
 }
 
 uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
@@ -465,7 +544,7 @@ uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
         for (uint32_t i = 0; i <= t->slot_mask; i++) {
             if (t->slots[i].head == NIL)
                 continue;
-            msg_key k = *slot_key(t, i);
+            msg_key k = entry_key(&t->entries[t->slots[i].head]);
             for (uint32_t e = t->slots[i].head; e != NIL; e = t->entries[e].next) {
                 const msg_entry *m = &t->entries[e];
                 visit(ctx, k.src, k.dst, k.size, k.tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);

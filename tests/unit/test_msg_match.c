@@ -380,6 +380,29 @@ static void test_prefetch_changes_nothing(void **state)
     assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
 }
 
+/* An entry keeps a completion's function as an index into the table's
+ * list of functions: several functions and none, on either side, in one
+ * table, each message still runs its own. */
+static void test_several_callback_functions(void **state)
+{
+    fixture *f = *state;
+    memset(&pairs, 0, sizeof pairs);
+    msg_recv(&f->s, 0, 1, 64, 1, RECV_CB(f, 1), NULL);               /* note */
+    msg_recv(&f->s, 0, 1, 64, 2, (msg_cb){on_recv, NULL, 2}, NULL);
+    msg_recv(&f->s, 0, 1, 64, 3, (msg_cb){NULL, NULL, 0}, NULL);
+    msg_send(&f->s, 0, 1, 64, 3, (msg_cb){on_send, NULL, 3}, NULL);
+    msg_send(&f->s, 0, 1, 64, 2, SEND_CB(f, 2), NULL);
+    msg_send(&f->s, 0, 1, 64, 1, (msg_cb){NULL, NULL, 0}, NULL);
+    for (int k = 0; k < 3; k++)
+        msg_delivered(&f->s, f->net.tokens[k]);
+    assert_string_equal(f->log, "S2 R1");
+    assert_int_equal(pairs.sends_done, 1);
+    assert_int_equal(pairs.send_order[0], 3);
+    assert_int_equal(pairs.recvs_done, 1);
+    assert_int_equal(pairs.recv_order[0], 2);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +419,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_many_distinct_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outstanding_visits_waiting_posts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefetch_changes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_several_callback_functions, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
