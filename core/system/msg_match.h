@@ -23,16 +23,25 @@ typedef sim_done msg_cb;
 int msg_table_init(sim *s);
 void msg_table_fini(sim *s);
 
-/* `hint` (may be NULL) caches where the key's record was last found, for
+/* `hint` (may be NULL) caches the slot where the key was last found, for
  * callers that use one key repeatedly; it is checked, never trusted. */
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint);
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint);
 #define MSG_NO_HINT UINT32_MAX
+/* Hints to the cache only (they change nothing), for a caller that knows
+ * the keys it will post next: a lookup costs a slot and then the entry it
+ * names, both cold when keys do not repeat. Stage 0 starts loading the
+ * key's slot; stage 1, called later, reads the slot (loaded by then) and
+ * starts loading the entry. */
+void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, int stage);
 /* The backend's host->delivered callback lands here. */
 void msg_delivered(sim *s, uint64_t token);
 
-/* Calls visit for every send not yet arrived or not yet received, and every
- * receive still waiting for its message; returns how many there were. */
+/* Returns how many messages are outstanding: sends not yet arrived or not
+ * yet received, and receives still waiting for their send. Calls visit
+ * (may be NULL) for each of them still waiting for its partner (a send
+ * no receive took yet, arrived or not; a receive no send matched yet),
+ * key by key, in the order they were posted within a key. */
 typedef void (*msg_visit_fn)(void *ctx, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag,
                              bool is_receive, bool arrived);
 uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx);

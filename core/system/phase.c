@@ -20,8 +20,10 @@ typedef struct bundle {
     stream *st;
     uint64_t epoch;
     uint64_t size;
+    uint32_t count;     /* bundles it stands for (phase_bundles), handed back one after another */
     bool processed;
 } bundle;
+_Static_assert(sizeof(bundle) <= PHASE_BUNDLE_BYTES, "PHASE_BUNDLE_BYTES is the bundle slab's object size");
 
 uint64_t phase_out_size(const phase_desc *p)
 {
@@ -94,20 +96,28 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
         npu_register_event(s, st->npu, 3 * once, bundle_fire, b, 0);
         return;
     }
+    /* A batch comes back as its bundles would have, one after another at
+     * this place in the NPU's list; each counts as one system event. The
+     * phase cannot end while bundles are out, so only a failure stops it. */
+    uint32_t count = b->count;
     slab_free(&s->bundles, b);
-    st->run.bundles_out--;
-    phase_event(s, st, PHASE_GENERAL);
+    for (uint32_t i = 0; i < count && !s->failed; i++) {
+        if (i > 0)
+            s->events++;
+        st->run.bundles_out--;
+        phase_event(s, st, PHASE_GENERAL);
+    }
 }
 
-void phase_bundle(sim *s, stream *st, uint64_t size, bundle_flags f)
+static void bundle_send(sim *s, stream *st, uint64_t size, bundle_flags f, uint32_t count)
 {
     bundle *b = slab_alloc(&s->bundles);
     if (!b) {
         sim_fail(s, "out of memory (bundles)");
         return;
     }
-    *b = (bundle){.st = st, .epoch = st->epoch, .size = size, .processed = f.processed};
-    st->run.bundles_out++;
+    *b = (bundle){.st = st, .epoch = st->epoch, .size = size, .count = count, .processed = f.processed};
+    st->run.bundles_out += count;
     /* Communicator-group local rings transmit "Fast": a fixed 10 ticks, bus
      * or not. Everything else is "Usual": the LogGP bus when modelled, else
      * the endpoint delay. Either way the bus hands the bundle back to
@@ -120,6 +130,26 @@ void phase_bundle(sim *s, stream *st, uint64_t size, bundle_flags f)
     }
     vimana_tick delay = p->local_group ? 10 : s->cfg.endpoint_delay;
     npu_register_event(s, st->npu, delay, bundle_fire, b, 0);
+}
+
+void phase_bundle(sim *s, stream *st, uint64_t size, bundle_flags f)
+{
+    bundle_send(s, st, size, f, 1);
+}
+
+void phase_bundles(sim *s, stream *st, uint64_t size, bundle_flags f, uint32_t count)
+{
+    /* One record and one NPU event stand for the lot when their events
+     * would sit next to each other in the NPU's list and do the same: a
+     * fixed delay (not the shared bus, whose requests queue one by one)
+     * and no reduction (which would come back a second time). */
+    bool batch = !f.processed && !(s->cfg.model_shared_bus && !st->cur.local_group);
+    if (batch && count > 0) {
+        bundle_send(s, st, size, f, count);
+        return;
+    }
+    for (uint32_t i = 0; i < count && !s->failed; i++)
+        bundle_send(s, st, size, f, 1);
 }
 
 /* ---- messages ------------------------------------------------------------ */

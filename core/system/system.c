@@ -43,7 +43,7 @@ int system_init(sim *s)
 {
     slab_init(&s->streams, sizeof(stream), 256);
     slab_init(&s->datasets, sizeof(dataset), 256);
-    slab_init(&s->bundles, 64, 1024);
+    slab_init(&s->bundles, PHASE_BUNDLE_BYTES, 1024);
     slab_init(&s->rdv, 64, 256);
     s->sys = calloc(s->n_npus, sizeof *s->sys);
     if (!s->sys || system_events_init(s) != 0 || msg_table_init(s) != 0 || remote_mem_init(s) != 0) {

@@ -61,6 +61,10 @@ typedef struct packet {
  * touches come first, with a small inline packet ring, so that a step of a
  * phase stays within a couple of cache lines. */
 #define PHASE_INLINE_PACKETS 4 /* a power of two: the ring indexes with a mask */
+/* The slab object size of phase.c's bundle: a phase can have one per
+ * packet in flight (n per NPU for direct), so it is kept at the struct's
+ * size rather than a cache line. */
+#define PHASE_BUNDLE_BYTES 32
 
 typedef struct phase_run {
     /* packet engine (Ring, Direct, HalvingDoubling) */
@@ -75,6 +79,7 @@ typedef struct phase_run {
     uint32_t send_hint, recv_hint;  /* msg_match record hints */
     bool toggle;
     uint32_t pk_head, pk_len, pk_cap;
+    uint8_t pk_replay;          /* packet_engine.c: the queued packets are not stored */
     packet *packets;            /* pk_inline, or a heap ring when it overflows */
     packet pk_inline[PHASE_INLINE_PACKETS];
     int64_t rank_offset;        /* HalvingDoubling */

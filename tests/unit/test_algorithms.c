@@ -68,6 +68,37 @@ static void test_direct(void **state)
     run_1d("direct1", COLL_ALL_TO_ALL, a2a, 3);
 }
 
+/* NPU `npu` of a ring of 8: every send, in order. */
+static void run_8(const char *algo, enum coll_kind kind, uint32_t npu, const expect *want, uint32_t n)
+{
+    harness h;
+    uint32_t dims[] = {8};
+    const char *impl[] = {algo};
+    harness_init(&h, dims, 1, impl, 1, 1, 1);
+    harness_run_collective(&h, kind, 4096);
+    check_sends(&h, npu, want, n);
+    harness_fini(&h);
+}
+
+/* Windows longer than the inline packet ring: the engine keeps the queued
+ * packets as the oldest one plus a count, and the order must not change. */
+static void test_direct_long_window(void **state)
+{
+    (void)state;
+    expect from5[] = {{6, 512}, {7, 512}, {0, 512}, {1, 512}, {2, 512}, {3, 512}, {4, 512}};
+    run_8("direct", COLL_ALL_TO_ALL, 5, from5, 7);
+    run_8("direct3", COLL_ALL_TO_ALL, 5, from5, 7);
+    expect ar5[14];
+    for (uint32_t i = 0; i < 14; i++)
+        ar5[i] = from5[i % 7];
+    run_8("direct", COLL_ALL_REDUCE, 5, ar5, 14);
+    run_8("direct2", COLL_ALL_REDUCE, 5, ar5, 14);
+    expect ring3[14];
+    for (uint32_t i = 0; i < 14; i++)
+        ring3[i] = (expect){4, 512};
+    run_8("ring", COLL_ALL_REDUCE, 3, ring3, 14);
+}
+
 static void test_halving_doubling(void **state)
 {
     (void)state;
@@ -192,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring),
         cmocka_unit_test(test_direct),
+        cmocka_unit_test(test_direct_long_window),
         cmocka_unit_test(test_halving_doubling),
         cmocka_unit_test(test_double_binary_tree),
         cmocka_unit_test(test_two_dimensions),

@@ -11,10 +11,13 @@
 #include "system/msg_match.h"
 #include "vimana/event_queue.h"
 
+#define MAX_SENT 20000
+
 typedef struct fake_net {
     vimana_evq *q;
-    uint64_t tokens[16];
-    uint32_t sizes[16];
+    uint64_t tokens[MAX_SENT];
+    uint32_t sizes[MAX_SENT];
+    uint32_t tags[MAX_SENT];
     int n_sent;
 } fake_net;
 
@@ -22,7 +25,9 @@ static int f_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
 {
     (void)src, (void)dst, (void)tag;
     fake_net *f = ctx;
+    assert_true(f->n_sent < MAX_SENT);
     f->sizes[f->n_sent] = (uint32_t)bytes;
+    f->tags[f->n_sent] = tag;
     f->tokens[f->n_sent++] = token;
     return VIMANA_OK;
 }
@@ -223,6 +228,181 @@ static void test_second_delivery_before_receive_refused(void **state)
                                     "(token 0)");
 }
 
+/* ---- many messages: queues, table growth and shrinking ------------------ */
+
+/* Which send each receive got: a receive callback records the pairing by
+ * the order of completions (data = 1000000 + receive number). */
+typedef struct pairing {
+    uint32_t sends_done, recvs_done;
+    uint32_t recv_order[MAX_SENT];   /* receive numbers in completion order */
+    uint32_t send_order[MAX_SENT];   /* send numbers in arrival order */
+} pairing;
+
+static pairing pairs;
+
+static void on_send(sim *s, void *obj, uint64_t data)
+{
+    (void)s, (void)obj;
+    pairs.send_order[pairs.sends_done++] = (uint32_t)data;
+}
+
+static void on_recv(sim *s, void *obj, uint64_t data)
+{
+    (void)s, (void)obj;
+    pairs.recv_order[pairs.recvs_done++] = (uint32_t)data;
+}
+
+/* 300 sends wait on one key; receives come in two halves around arrivals
+ * in reverse order: the k-th receive completes with the k-th send. */
+static void test_long_queue_out_of_order_arrivals(void **state)
+{
+    fixture *f = *state;
+    memset(&pairs, 0, sizeof pairs);
+    uint32_t hint = MSG_NO_HINT;
+    for (uint32_t k = 0; k < 300; k++)
+        msg_send(&f->s, 3, 4, 512, 11, (msg_cb){on_send, NULL, k}, &hint);
+    for (uint32_t k = 0; k < 150; k++)
+        msg_recv(&f->s, 3, 4, 512, 11, (msg_cb){on_recv, NULL, k}, k % 2 ? &hint : NULL);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 300);
+    for (int k = 299; k >= 0; k--)
+        msg_delivered(&f->s, f->net.tokens[k]);
+    /* sends 149..0 had their receive: each completes with it at arrival */
+    assert_int_equal(pairs.sends_done, 300);
+    assert_int_equal(pairs.recvs_done, 150);
+    for (uint32_t i = 0; i < 150; i++)
+        assert_int_equal(pairs.recv_order[i], 149 - i);
+    for (uint32_t k = 150; k < 300; k++)
+        msg_recv(&f->s, 3, 4, 512, 11, (msg_cb){on_recv, NULL, k}, &hint);
+    vimana_evq_run(f->net.q);
+    /* the others had arrived: their receives complete in posting order */
+    assert_int_equal(pairs.recvs_done, 300);
+    for (uint32_t i = 150; i < 300; i++)
+        assert_int_equal(pairs.recv_order[i], i);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+    assert_false(f->s.failed);
+}
+
+typedef struct visit_count {
+    uint32_t receives, arrived_sends, waiting_sends;
+    uint64_t tag_sum;
+} visit_count;
+
+static void count_visit(void *ctx, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, bool is_receive,
+                        bool arrived)
+{
+    visit_count *c = ctx;
+    assert_int_equal(dst, src + 1);
+    assert_int_equal(size, 100 + tag % 7);
+    c->tag_sum += tag;
+    if (is_receive)
+        c->receives++;
+    else if (arrived)
+        c->arrived_sends++;
+    else
+        c->waiting_sends++;
+}
+
+/* 12000 distinct keys grow the table well past its first size and back;
+ * every receive still meets the send with its own key. */
+static void test_many_distinct_keys(void **state)
+{
+    fixture *f = *state;
+    memset(&pairs, 0, sizeof pairs);
+    const uint32_t n = 12000;
+    for (uint32_t i = 0; i < n; i++)
+        msg_recv(&f->s, i % 97, i % 97 + 1, 100 + i % 7, i, (msg_cb){on_recv, NULL, i}, NULL);
+    visit_count c = {0};
+    assert_int_equal(msg_outstanding(&f->s, count_visit, &c), n);
+    assert_int_equal(c.receives, n);
+    assert_int_equal(c.tag_sum, (uint64_t)n * (n - 1) / 2);
+    /* sends in another order: odd keys first, then even ones */
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t i = 1 - pass; i < n; i += 2)
+            msg_send(&f->s, i % 97, i % 97 + 1, 100 + i % 7, i, (msg_cb){on_send, NULL, i}, NULL);
+    assert_int_equal(f->net.n_sent, n);
+    /* every key is paired now: outstanding, but nothing waits for a partner */
+    c = (visit_count){0};
+    assert_int_equal(msg_outstanding(&f->s, count_visit, &c), n);
+    assert_int_equal(c.receives + c.arrived_sends + c.waiting_sends, 0);
+    for (int k = (int)n - 1; k >= 0; k--)
+        msg_delivered(&f->s, f->net.tokens[k]);
+    assert_int_equal(pairs.recvs_done, n);
+    for (uint32_t i = 0; i < n; i++) /* each receive completes with its own send */
+        assert_int_equal(pairs.recv_order[i], pairs.send_order[i]);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+    /* after the table shrank, a reused key pairs afresh, and a hint left
+     * pointing at a slot that now holds another key is not trusted */
+    uint32_t hint = 5;
+    msg_send(&f->s, 1, 2, 101, 1, (msg_cb){on_send, NULL, 1}, &hint);
+    msg_send(&f->s, 2, 3, 102, 2, (msg_cb){on_send, NULL, 2}, &hint);
+    msg_recv(&f->s, 1, 2, 101, 1, (msg_cb){on_recv, NULL, 1}, &hint);
+    msg_delivered(&f->s, f->net.tokens[n]);
+    assert_int_equal(pairs.recv_order[n], 1);
+    c = (visit_count){0};
+    assert_int_equal(msg_outstanding(&f->s, count_visit, &c), 1);
+    assert_int_equal(c.waiting_sends, 1);
+    assert_int_equal(c.tag_sum, 2);
+    assert_false(f->s.failed);
+}
+
+/* A send that arrived and was never received is reported with its key;
+ * one already paired and in flight counts but waits for no partner. */
+static void test_outstanding_visits_waiting_posts(void **state)
+{
+    fixture *f = *state;
+    msg_send(&f->s, 5, 6, 104, 4, SEND_CB(f, 1), NULL);   /* arrives, never received */
+    msg_recv(&f->s, 7, 8, 101, 8, RECV_CB(f, 2), NULL);   /* paired, in flight */
+    msg_send(&f->s, 7, 8, 101, 8, SEND_CB(f, 2), NULL);
+    msg_recv(&f->s, 9, 10, 103, 3, RECV_CB(f, 3), NULL);  /* waits for its send */
+    msg_delivered(&f->s, f->net.tokens[0]);
+    visit_count c = {0};
+    assert_int_equal(msg_outstanding(&f->s, count_visit, &c), 3);
+    assert_int_equal(c.arrived_sends, 1);
+    assert_int_equal(c.receives, 1);
+    assert_int_equal(c.waiting_sends, 0);
+    assert_int_equal(c.tag_sum, 7);
+}
+
+/* The prefetch hints read the table and change nothing: keys present or
+ * absent, either stage, the pairing goes on as without them. */
+static void test_prefetch_changes_nothing(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 1), NULL);
+    for (int stage = 0; stage < 2; stage++) {
+        msg_prefetch(&f->s, 0, 1, 64, 7, stage);   /* waiting */
+        msg_prefetch(&f->s, 1, 0, 64, 7, stage);   /* absent */
+    }
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 1);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    assert_string_equal(f->log, "S1 R1");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
+/* An entry keeps a completion's function as an index into the table's
+ * list of functions: several functions and none, on either side, in one
+ * table, each message still runs its own. */
+static void test_several_callback_functions(void **state)
+{
+    fixture *f = *state;
+    memset(&pairs, 0, sizeof pairs);
+    msg_recv(&f->s, 0, 1, 64, 1, RECV_CB(f, 1), NULL);               /* note */
+    msg_recv(&f->s, 0, 1, 64, 2, (msg_cb){on_recv, NULL, 2}, NULL);
+    msg_recv(&f->s, 0, 1, 64, 3, (msg_cb){NULL, NULL, 0}, NULL);
+    msg_send(&f->s, 0, 1, 64, 3, (msg_cb){on_send, NULL, 3}, NULL);
+    msg_send(&f->s, 0, 1, 64, 2, SEND_CB(f, 2), NULL);
+    msg_send(&f->s, 0, 1, 64, 1, (msg_cb){NULL, NULL, 0}, NULL);
+    for (int k = 0; k < 3; k++)
+        msg_delivered(&f->s, f->net.tokens[k]);
+    assert_string_equal(f->log, "S2 R1");
+    assert_int_equal(pairs.sends_done, 1);
+    assert_int_equal(pairs.send_order[0], 3);
+    assert_int_equal(pairs.recvs_done, 1);
+    assert_int_equal(pairs.recv_order[0], 2);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +415,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_delivery_before_receive_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_queue_out_of_order_arrivals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_distinct_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_outstanding_visits_waiting_posts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefetch_changes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_several_callback_functions, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,10 @@ typedef struct bundle_flags {
 
 /* Hands `size` bytes to a bundle; the phase gets PHASE_GENERAL when it is back. */
 void phase_bundle(sim *s, stream *st, uint64_t size, bundle_flags f);
+/* `count` bundles handed over one after another with nothing in between:
+ * the same as count phase_bundle calls (same events, same order), kept in
+ * one record when their timing allows (a packet engine's start). */
+void phase_bundles(sim *s, stream *st, uint64_t size, bundle_flags f, uint32_t count);
 /* Sends to / receives from NPU `peer` under the stream's tag; a receive
  * ends in PHASE_RECEIVED. A zero-byte message fails the run. */
 void phase_send(sim *s, stream *st, uint32_t peer, uint64_t size);

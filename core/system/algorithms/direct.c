@@ -23,17 +23,6 @@ static int parse_window(const char *digits, uint32_t *window)
     return 0;
 }
 
-static void direct_rotate(const phase_desc *p, phase_run *r)
-{
-    int32_t step = p->anticlockwise ? -1 : 1;
-    r->receiver = engine_ring_step(r->receiver, step, p->n);
-    if (r->receiver == p->index)
-        r->receiver = engine_ring_step(r->receiver, step, p->n);
-    r->sender = engine_ring_step(r->sender, -step, p->n);
-    if (r->sender == p->index)
-        r->sender = engine_ring_step(r->sender, -step, p->n);
-}
-
 static void direct_start(sim *s, stream *st)
 {
     const phase_desc *p = &st->cur;
@@ -44,14 +33,14 @@ static void direct_start(sim *s, stream *st)
     r->P = p->param && p->param < n - 1 ? p->param : n - 1;
     r->M = n - 1;
     r->NZ = p->local_group ? (n - 1) * r->P : r->P;
-    engine_fill(s, st, direct_rotate);
+    engine_fill(s, st, engine_rotate_skip_self);
 }
 
 static void direct_step(sim *s, stream *st, enum phase_event ev)
 {
     phase_run *r = &st->run;
     if (ev == PHASE_RECEIVED) {
-        engine_received(s, st, direct_rotate);
+        engine_received(s, st, engine_rotate_skip_self);
         return;
     }
     if (st->cur.coll != COLL_ALL_REDUCE || r->stream_count > r->M) {

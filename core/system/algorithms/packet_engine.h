@@ -16,6 +16,10 @@
 
 /* Moves the peers after each packet inserted; NULL keeps them (Ring). */
 typedef void (*engine_rotate_fn)(const phase_desc *p, phase_run *r);
+/* Direct's rotation: receiver one step on, sender one step back, each
+ * skipping the NPU itself. The engine knows it (and NULL): with these the
+ * queued packets follow from the oldest one, so none is stored. */
+void engine_rotate_skip_self(const phase_desc *p, phase_run *r);
 
 /* The common start: the message size and the ring neighbours as peers.
  * The algorithm then sets stream_count, P, NZ (and its own fields) and
