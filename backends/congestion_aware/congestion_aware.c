@@ -246,14 +246,9 @@ static uint32_t msg_alloc(congestion_aware *c)
         c->free_msgs = c->msgs[i].next_pending;
         return i;
     }
-    if (c->n_msgs == c->cap_msgs) {
-        uint32_t cap = c->cap_msgs ? c->cap_msgs * 2 : 1024;
-        message *p = realloc(c->msgs, (size_t)cap * sizeof *p);
-        if (!p)
-            return NIL;
-        c->msgs = p;
-        c->cap_msgs = cap;
-    }
+    if (c->n_msgs == NIL ||
+        vimana_bt_pool_grow((void **)&c->msgs, &c->cap_msgs, c->n_msgs, sizeof *c->msgs) != VIMANA_OK)
+        return NIL;
     return c->n_msgs++;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/huge_pages.h"
 #include "util/msg_escape.h"
 
 int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vimana_host *host, char *err,
@@ -145,6 +146,26 @@ int vimana_bt_links_alloc(vimana_bt *bt, uint32_t n_links)
     free(bt->links);
     bt->links = links;
     bt->n_links = n_links;
+    return VIMANA_OK;
+}
+
+/* ---- pools ------------------------------------------------------------------- */
+
+int vimana_bt_pool_grow(void **items, uint32_t *cap, uint32_t used, size_t item_size)
+{
+    if (used < *cap)
+        return VIMANA_OK;
+    if (*cap == UINT32_MAX)
+        return VIMANA_ERR_NOMEM;
+    uint32_t n = *cap == 0 ? 1024 : *cap > UINT32_MAX / 2 ? UINT32_MAX : *cap * 2;
+    if ((size_t)n > SIZE_MAX / item_size)
+        return VIMANA_ERR_NOMEM;
+    void *p = realloc(*items, (size_t)n * item_size);
+    if (!p)
+        return VIMANA_ERR_NOMEM;
+    huge_pages_advise(p, (size_t)n * item_size);
+    *items = p;
+    *cap = n;
     return VIMANA_OK;
 }
 

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/huge_pages.h"
+
 /* Entry indices fit in ENTRY_BITS (the other bits of the word hold the
  * flags), so the pool stops below 2^29 entries (30 GB of messages). */
 #define ENTRY_BITS 29
@@ -104,6 +106,7 @@ static bool key_eq(const msg_key *a, const msg_key *b)
 static key_slot *slots_new(uint32_t n)
 {
     key_slot *slots = malloc((size_t)n * sizeof *slots);
+    huge_pages_advise(slots, (size_t)n * sizeof *slots);
     if (slots)
         for (uint32_t i = 0; i < n; i++)
             slots[i].head = NIL;
@@ -160,6 +163,7 @@ static bool pool_grow(void **items, uint32_t *n, uint32_t *cap, size_t size, uin
     void *p = realloc(*items, (size_t)c * size);
     if (!p)
         return false;
+    huge_pages_advise(p, (size_t)c * size);
     *items = p;
     *cap = c;
     return true;

@@ -237,6 +237,39 @@ static void test_link_queued(void **state)
     fake_free(f);
 }
 
+/* The pool starts at 1024 items and doubles; a pool with room is left
+ * alone; a size that cannot be represented leaves the pool unchanged. */
+static void test_pool_grow(void **state)
+{
+    (void)state;
+    uint64_t *items = NULL;
+    uint32_t cap = 0;
+    assert_int_equal(vimana_bt_pool_grow((void **)&items, &cap, 0, sizeof *items), VIMANA_OK);
+    assert_int_equal(cap, 1024);
+    assert_non_null(items);
+    items[1023] = 7;
+    uint64_t *before = items;
+    assert_int_equal(vimana_bt_pool_grow((void **)&items, &cap, 1023, sizeof *items), VIMANA_OK);
+    assert_ptr_equal(items, before);
+    assert_int_equal(cap, 1024);
+    assert_int_equal(vimana_bt_pool_grow((void **)&items, &cap, 1024, sizeof *items), VIMANA_OK);
+    assert_int_equal(cap, 2048);
+    assert_true(items[1023] == 7);
+    /* Big enough for the huge-page hint: still an ordinary array. */
+    for (uint32_t used = cap; cap < (1u << 20); used = cap)
+        assert_int_equal(vimana_bt_pool_grow((void **)&items, &cap, used, sizeof *items), VIMANA_OK);
+    assert_int_equal(cap, 1u << 20);
+    items[cap - 1] = 9;
+    assert_true(items[1023] == 7 && items[cap - 1] == 9);
+    free(items);
+
+    void *huge = NULL;
+    uint32_t huge_cap = 0;
+    assert_int_equal(vimana_bt_pool_grow(&huge, &huge_cap, 0, SIZE_MAX / 512), VIMANA_ERR_NOMEM);
+    assert_null(huge);
+    assert_int_equal(huge_cap, 0);
+}
+
 static void test_default_dims(void **state)
 {
     (void)state;
@@ -304,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_deliver_after),
         cmocka_unit_test(test_link_table),
         cmocka_unit_test(test_link_queued),
+        cmocka_unit_test(test_pool_grow),
         cmocka_unit_test(test_default_dims),
         cmocka_unit_test(test_load_network_warns_through_host),
         cmocka_unit_test(test_escape),

@@ -119,6 +119,15 @@ int vimana_bt_link_stats(void *ctx, uint32_t link, vimana_link_stats *out);
  * or VIMANA_ERR_NOMEM. */
 int vimana_bt_deliver_after(vimana_bt *bt, vimana_tick delta, uint64_t token);
 
+/* ---- pools --------------------------------------------------------------- */
+
+/* Makes room for one more item in a pooled array (*items of *cap items of
+ * item_size bytes; NULL and 0 at first) when *cap == used: the capacity
+ * doubles from 1024, up to UINT32_MAX items. Large pools are hinted to use
+ * huge pages (a million messages in flight are visited in arrival order,
+ * one page each). VIMANA_OK, or VIMANA_ERR_NOMEM with the pool unchanged. */
+int vimana_bt_pool_grow(void **items, uint32_t *cap, uint32_t used, size_t item_size);
+
 /* ---- link table --------------------------------------------------------- */
 
 /* Makes n_links zeroed counters (links 0..n_links-1). VIMANA_OK or
