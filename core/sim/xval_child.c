@@ -31,12 +31,23 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* `what` followed by `detail` (escaped: it may come from the child). */
+static bool has_control_byte(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
+/* `what` followed by `detail`. A line from the child already follows the
+ * one-line rule (its values escaped): it is escaped again only if it holds
+ * a control byte, so that a backslash it shows is not doubled. */
 static void set_error(xval_row *row, const char *what, const char *detail)
 {
     char esc[sizeof row->error];
     row->status = XVAL_ERROR;
-    snprintf(row->error, sizeof row->error, "%s%s", what, msg_escape(detail, esc, sizeof esc));
+    snprintf(row->error, sizeof row->error, "%s%s", what,
+             has_control_byte(detail) ? msg_escape(detail, esc, sizeof esc) : detail);
 }
 
 /* Waits for pid; with a timeout, polls and kills it when the time is up.
