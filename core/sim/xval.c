@@ -149,6 +149,10 @@ static int split_backends(const char *spec, name_list *l, FILE *err)
             return -1;
         }
         char name[256];
+        if (len >= sizeof name) {
+            fprintf(err, PROG ": error: --backends: a name is longer than %zu bytes\n", sizeof name - 1);
+            return -1;
+        }
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         if (list_has(l, name)) {
             fprintf(err, PROG ": error: --backends: '%s' is listed twice\n", msg_escape(name, esc, sizeof esc));

@@ -144,7 +144,9 @@ ln -s "$B/.libs/template.so" "$TEST_TMP/mods/zz_template.so"
 saved_path=${VIMANA_BACKEND_PATH:-}
 VIMANA_BACKEND_PATH="$TEST_TMP/mods:$saved_path"
 export VIMANA_BACKEND_PATH
-expect_ok ring
+# Whatever else the build holds (a backend may fail here): only the rows
+# of the known ones are checked, not the exit status.
+ring >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 VIMANA_BACKEND_PATH=$saved_path
 expect_eq "$(awk 'NR == 2 { print $1 }' "$TEST_TMP/out")" analytical "default list: baseline first"
 grep -q '^congestion_aware  *ok  *8  *117780 ' "$TEST_TMP/out" || fail "default list: no congestion_aware row"
@@ -170,6 +172,7 @@ usage_error "$P: error: --timeout: expected a positive number, got '0'" ring --t
 usage_error "$P: error: --backends: empty name in 'analytical,,congestion_aware'" \
     ring --backends=analytical,,congestion_aware
 usage_error "$P: error: --backends: 'analytical' is listed twice" ring --backends=analytical,analytical
+usage_error "$P: error: --backends: a name is longer than 255 bytes" ring --backends="analytical,$(printf '%0300d' 0)"
 usage_error "$P: error: --network-backend cannot be used with xval: use --backends=NAME,..." \
     ring --network-backend=analytical
 usage_error "$P: error: --report cannot be used with xval: each run's report is read by xval; use --csv or --json" \
