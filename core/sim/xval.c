@@ -475,6 +475,10 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
     compare(&t, a);
     write_outputs(&t, &o, out);
     status = report_problems(&t, err) ? 1 : 0;
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err, PROG ": error: standard output: write failed\n");
+        status = 2;
+    }
     if (close_outputs(a, &o, err) != 0)
         status = 2;
 done:

@@ -113,19 +113,21 @@ analytical ok 8 6520 52160 0.276271" "another baseline"
 
 # ---- backends that fail: an error row each, exit 1, never a crash ----------
 expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.2): major versions differ; rebuild the backend against this vimana's network_api.h" \
-    two --backends="analytical,$B/abi_wrong_major.la,$B/host11_failed.la,$B/bad_storm.la,$B/template.la" \
+    two --backends="analytical,$B/abi_wrong_major.la,$B/host11_failed.la,$B/bad_storm.la,$B/xval_abort.la,$B/template.la" \
     --timeout=1 --json="$TEST_TMP/f.json"
 grep -qxF "$P: $B/host11_failed.la: error: network backend host11_failed failed: host11: link 0 lost its message\\n(injected)" \
     "$TEST_TMP/err" || fail "failing run: $(cat "$TEST_TMP/err")"
 grep -qxF "$P: $B/bad_storm.la: error: timed out after 1 s (killed)" "$TEST_TMP/err" || fail "timeout: $(cat "$TEST_TMP/err")"
-expect_eq "$(wc -l <"$TEST_TMP/err")" 3 "failures: one line each"
+grep -qxF "$P: $B/xval_abort.la: error: killed by signal 6 (Aborted)" "$TEST_TMP/err" || fail "abort: $(cat "$TEST_TMP/err")"
+expect_eq "$(wc -l <"$TEST_TMP/err")" 4 "failures: one line each"
 expect_eq "$(deterministic "$TEST_TMP/out")" "backend status npus finish finish_sum ratio
 analytical ok 2 55100 110200 1.000000
 $B/abi_wrong_major.la error - - - -
 $B/host11_failed.la error - - - -
 $B/bad_storm.la error - - - -
+$B/xval_abort.la error - - - -
 $B/template.la ok 2 55100 110200 1.000000" "failures table"
-expect_eq "$(grep -c '"status": "error", "npus": null, "finish": null, "finish_sum": null, "ratio": null' "$TEST_TMP/f.json")" 3 \
+expect_eq "$(grep -c '"status": "error", "npus": null, "finish": null, "finish_sum": null, "ratio": null' "$TEST_TMP/f.json")" 4 \
     "failures JSON"
 grep -qF "{\"backend\": \"$B/bad_storm.la\", \"status\": \"error\"" "$TEST_TMP/f.json" || fail "failures JSON: bad_storm row"
 grep -qF '"error": "timed out after 1 s (killed)"}' "$TEST_TMP/f.json" || fail "failures JSON: timeout error"
@@ -182,6 +184,11 @@ usage_error "$P: error: --timeline cannot be used with xval: every run would wri
 usage_error "$P: error: $TEST_TMP/none/x.csv: cannot write: No such file or directory" \
     ring --backends=analytical --csv="$TEST_TMP/none/x.csv"
 usage_error "$P: error: $TEST_TMP: cannot write: Is a directory" ring --backends=analytical --plot="$TEST_TMP"
+if [ -w /dev/full ]; then
+    ring --backends=analytical >/dev/full 2>"$TEST_TMP/err"
+    expect_eq "$?" 2 "exit status with a full standard output"
+    expect_eq "$(cat "$TEST_TMP/err")" "$P: error: standard output: write failed" "full standard output"
+fi
 expect_eq "$(ls "$TMPDIR")" "" "temporary files left behind after usage errors"
 expect_ok "$VIMANA" xval --help
 grep -q '^Usage: vimana xval ' "$TEST_TMP/out" || fail "xval --help: no usage line"
