@@ -52,11 +52,19 @@ libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \
 libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 libvimana_core_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
 
+# `vimana xval` (listed apart so that its unit test can link the writers).
+xval_sources = core/sim/xval.c core/sim/xval.h core/sim/xval_row.h \
+	core/sim/xval_child.c core/sim/xval_child.h \
+	core/sim/xval_output.c core/sim/xval_output.h \
+	core/sim/xval_plot.c core/sim/xval_plot.h
+
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
 	core/sim/backend_check.c core/sim/backend_check.h \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
-	core/sim/check_report.c core/sim/check_report.h
+	core/sim/check_report.c core/sim/check_report.h \
+	$(xval_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS)
+vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
 vimana_LDADD = libvimana_core.la

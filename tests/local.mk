@@ -23,3 +23,4 @@ include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/robust.mk
 include $(srcdir)/tests/config.mk
 include $(srcdir)/tests/build.mk
+include $(srcdir)/tests/xval.mk

@@ -165,6 +165,11 @@ void backend_search_path(const char *env_path, bool uninstalled, char *out, size
     append_dirs(out, out_len, VIMANA_INSTALL_BACKEND_DIR);
 }
 
+void backend_default_search_path(char *out, size_t out_len)
+{
+    backend_search_path(getenv("VIMANA_BACKEND_PATH"), running_uninstalled(), out, out_len);
+}
+
 /* The file lt_dlopenext opens for `base` (a path without ".so"): the
  * shared object, the name as given, or for a libtool archive (base.la or
  * base with base.la beside it) the uninstalled copy in .libs. Returns the

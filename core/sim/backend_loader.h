@@ -60,4 +60,9 @@ bool backend_is_build_tree_exe(const char *exe, const char *build_dir);
  * folders when `uninstalled`, then the install directory. */
 void backend_search_path(const char *env_path, bool uninstalled, char *out, size_t out_len);
 
+/* The folders a bare name is searched in by this process, as
+ * backend_load searches them ($VIMANA_BACKEND_PATH, the build tree when
+ * this vimana is the build tree's, the install directory). */
+void backend_default_search_path(char *out, size_t out_len);
+
 #endif

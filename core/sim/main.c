@@ -6,6 +6,7 @@
 #include "sim/backend_check.h"
 #include "sim/options.h"
 #include "sim/run.h"
+#include "sim/xval.h"
 #include "vimana/network_api.h"
 
 int main(int argc, char **argv)
@@ -13,6 +14,9 @@ int main(int argc, char **argv)
     /* A subcommand, not an option: the conformance run of a backend. */
     if (argc >= 2 && strcmp(argv[1], "backend-check") == 0)
         return backend_check_main(argc - 1, argv + 1, stdout, stderr);
+    /* Also a subcommand: one workload on several backends, compared. */
+    if (argc >= 2 && strcmp(argv[1], "xval") == 0)
+        return xval_main(argc - 1, argv + 1, stdout, stderr);
     sim_options opt;
     char err[512];
     switch (sim_options_parse(argc, argv, &opt, err, sizeof err)) {

@@ -1,0 +1,502 @@
+/*
+ * `vimana xval`: the command. Parses its own options, checks the rest
+ * with the simulator's own parser (they are given to every run), finds
+ * the backends, runs each one in a child (sim/xval_child.h), computes the
+ * ratios and the verdict and writes the outputs.
+ */
+/* mkdtemp, strdup. */
+#define _XOPEN_SOURCE 700
+
+#include "sim/xval.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/backend_loader.h"
+#include "sim/options.h"
+#include "sim/xval_child.h"
+#include "sim/xval_output.h"
+#include "sim/xval_plot.h"
+#include "util/msg_escape.h"
+
+#define PROG "vimana xval"
+
+typedef struct name_list {
+    char **names;
+    size_t n, cap;
+} name_list;
+
+typedef struct xval_args {
+    const char *backends;   /* --backends, or NULL for every backend found */
+    const char *baseline;
+    bool has_tolerance;
+    double tolerance;
+    double timeout_s;
+    const char *csv, *json, *plot;
+    char **pass;            /* the simulator's options, given to every run */
+    int n_pass;
+} xval_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: vimana xval --workload-configuration=PREFIX --system-configuration=FILE.json\n"
+            "                   --network-configuration=FILE [--backends=NAME,...] [OPTIONS]\n\n"
+            "Runs one workload with each network backend (every one vimana finds, or those named),\n"
+            "each in its own process, and prints per backend the finish time (the last NPU's, and\n"
+            "the sum over NPUs), its ratio to the baseline's, the wall time and the peak memory.\n"
+            "Exits 1 when a backend fails or, with --tolerance, a ratio leaves the band; 2 for bad\n"
+            "usage. Every other option is a vimana option, given to every run.\n\nOptions:\n");
+    static const char *const rows[][2] = {
+        {"--backends=NAME,...", "backends to run, names or paths (default: every backend found)"},
+        {"--baseline=NAME", "the backend the ratios are to (default analytical; run first)"},
+        {"--tolerance=X", "fail when a finish time differs from the baseline's by more than X times it"},
+        {"--timeout=SECONDS", "stop a backend's run after this long (an error row; default none)"},
+        {"--csv=FILE", "also write the table as CSV"},
+        {"--json=FILE", "also write the table as JSON"},
+        {"--plot=FILE.svg", "draw the finish times as an SVG bar chart"},
+        {"--help", "show this help"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        fprintf(out, "  %-36s %s\n", rows[i][0], rows[i][1]);
+}
+
+/* ---- the list of backends -------------------------------------------------- */
+
+static int list_add(name_list *l, const char *name, size_t len)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        char **grown = realloc(l->names, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->names = grown;
+        l->cap = cap;
+    }
+    char *copy = strndup(name, len);
+    if (!copy)
+        return -1;
+    l->names[l->n++] = copy;
+    return 0;
+}
+
+static bool list_has(const name_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->names[i], name))
+            return true;
+    return false;
+}
+
+static void list_free(name_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The module names (file name less .la or .so) in one folder. */
+static int scan_dir(const char *dir, name_list *l)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int rc = 0;
+    for (struct dirent *e = readdir(d); e && rc == 0; e = readdir(d)) {
+        size_t n = strlen(e->d_name);
+        size_t stem = n > 3 && (!strcmp(e->d_name + n - 3, ".la") || !strcmp(e->d_name + n - 3, ".so")) ? n - 3 : 0;
+        if (stem == 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)stem, e->d_name);
+        if (!list_has(l, name))
+            rc = list_add(l, name, strlen(name));
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Every backend found where --network-backend looks for a bare name,
+ * sorted by name. */
+static int discover(name_list *l)
+{
+    char dirs[4096];
+    backend_default_search_path(dirs, sizeof dirs);
+    for (char *save = NULL, *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+        if (scan_dir(dir, l) != 0)
+            return -1;
+    qsort(l->names, l->n, sizeof *l->names, by_name);
+    return 0;
+}
+
+static int split_backends(const char *spec, name_list *l, FILE *err)
+{
+    char esc[512];
+    for (const char *p = spec;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) {
+            fprintf(err, PROG ": error: --backends: empty name in '%s'\n", msg_escape(spec, esc, sizeof esc));
+            return -1;
+        }
+        char name[256];
+        if (len >= sizeof name) {
+            fprintf(err, PROG ": error: --backends: a name is longer than %zu bytes\n", sizeof name - 1);
+            return -1;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        if (list_has(l, name)) {
+            fprintf(err, PROG ": error: --backends: '%s' is listed twice\n", msg_escape(name, esc, sizeof esc));
+            return -1;
+        }
+        if (list_add(l, p, len) != 0)
+            return -1;
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
+/* The baseline runs first: moved (or added) to the front. */
+static int baseline_first(name_list *l, const char *baseline)
+{
+    size_t at = 0;
+    while (at < l->n && strcmp(l->names[at], baseline) != 0)
+        at++;
+    if (at == l->n && list_add(l, baseline, strlen(baseline)) != 0)
+        return -1;
+    char *b = l->names[at];
+    memmove(l->names + 1, l->names, at * sizeof *l->names);
+    l->names[0] = b;
+    return 0;
+}
+
+/* ---- options --------------------------------------------------------------- */
+
+/* The simulator options a comparison cannot pass on, and why. */
+static const char *const refused[][2] = {
+    {"network-backend", "use --backends=NAME,..."},
+    {"report", "each run's report is read by xval; use --csv or --json"},
+    {"timeline", "every run would write the same file"},
+    {"logging-folder", "every run would write the same files"},
+    {"progress", "the runs' output is not shown"},
+};
+
+static int check_refused(const char *arg, FILE *err)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    size_t len = strcspn(arg + 2, "=");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (strlen(refused[i][0]) == len && !strncmp(arg + 2, refused[i][0], len)) {
+            fprintf(err, PROG ": error: --%s cannot be used with xval: %s\n", refused[i][0], refused[i][1]);
+            return -1;
+        }
+    return 0;
+}
+
+static int parse_number(const char *flag, const char *v, bool positive, double *out, FILE *err)
+{
+    char *end, esc[256];
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!v[0] || *end || errno || !isfinite(x) || x < 0 || (positive && x == 0)) {
+        fprintf(err, PROG ": error: --%s: expected a %s number, got '%s'\n", flag,
+                positive ? "positive" : "non-negative", msg_escape(v, esc, sizeof esc));
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* The value of `--name=V` or `--name V` when arg is that flag: 1 with *value
+ * set (NULL when missing), 0 when arg is another flag. */
+static int own_flag(const char *name, char **argv, int argc, int *i, const char **value)
+{
+    const char *arg = argv[*i] + 2;
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], "--", 2) != 0 || strncmp(arg, name, n) != 0 || (arg[n] != '=' && arg[n] != '\0'))
+        return 0;
+    *value = arg[n] == '=' ? arg + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
+/* 1 when argv[*i] is one of xval's own options (stored), 0 when it is not,
+ * -1 after an error line. */
+static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
+{
+    static const char *const names[] = {"backends", "baseline", "tolerance", "timeout", "csv", "json", "plot"};
+    const char *v = NULL;
+    size_t k = 0;
+    while (k < sizeof names / sizeof names[0] && !own_flag(names[k], argv, argc, i, &v))
+        k++;
+    if (k == sizeof names / sizeof names[0])
+        return 0;
+    if (!v || !v[0]) {
+        fprintf(err, PROG ": error: --%s needs a value (--%s=VALUE)\n", names[k], names[k]);
+        return -1;
+    }
+    switch (k) {
+    case 0: a->backends = v; return 1;
+    case 1: a->baseline = v; return 1;
+    case 2: a->has_tolerance = true; return parse_number("tolerance", v, false, &a->tolerance, err) ? -1 : 1;
+    case 3: return parse_number("timeout", v, true, &a->timeout_s, err) ? -1 : 1;
+    case 4: a->csv = v; return 1;
+    case 5: a->json = v; return 1;
+    default: a->plot = v; return 1;
+    }
+}
+
+/* 0 to run, 1 for --help, -1 after an error line. a->pass (argv[0]
+ * "vimana", then the simulator's options) is allocated in every case. */
+static int parse_args(int argc, char **argv, xval_args *a, FILE *err)
+{
+    memset(a, 0, sizeof *a);
+    a->baseline = "analytical";
+    a->pass = calloc((size_t)argc + 3, sizeof *a->pass);
+    if (!a->pass) {
+        fprintf(err, PROG ": error: out of memory\n");
+        return -1;
+    }
+    a->pass[a->n_pass++] = "vimana";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+        int own = own_option(argv, argc, &i, a, err);
+        if (own < 0 || (own == 0 && check_refused(argv[i], err) != 0))
+            return -1;
+        if (own == 0)
+            a->pass[a->n_pass++] = argv[i];
+    }
+    /* The simulator's parser checks the rest now, rather than every run. */
+    sim_options opt;
+    char why[512];
+    enum options_result r = sim_options_parse(a->n_pass, a->pass, &opt, why, sizeof why);
+    if (r == OPTIONS_ERROR)
+        fprintf(err, PROG ": error: %s\n", why);
+    else if (r != OPTIONS_RUN)
+        fprintf(err, PROG ": error: --version cannot be used with xval\n");
+    return r == OPTIONS_RUN ? 0 : -1;
+}
+
+/* ---- output files ------------------------------------------------------------ */
+
+typedef struct out_files {
+    FILE *csv, *json, *plot;
+} out_files;
+
+static FILE *open_output(const char *path, FILE *err)
+{
+    if (!path)
+        return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        char esc[512];
+        fprintf(err, PROG ": error: %s: cannot write: %s\n", msg_escape(path, esc, sizeof esc), strerror(errno));
+    }
+    return f;
+}
+
+/* Opened before the runs, so that a wrong path fails at once. */
+static int open_outputs(const xval_args *a, out_files *o, FILE *err)
+{
+    memset(o, 0, sizeof *o);
+    if ((a->csv && !(o->csv = open_output(a->csv, err))) || (a->json && !(o->json = open_output(a->json, err))) ||
+        (a->plot && !(o->plot = open_output(a->plot, err))))
+        return -1;
+    return 0;
+}
+
+static int close_output(FILE *f, const char *path, FILE *err)
+{
+    if (!f)
+        return 0;
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        char esc[512];
+        fprintf(err, PROG ": error: %s: write failed\n", msg_escape(path, esc, sizeof esc));
+        return -1;
+    }
+    return 0;
+}
+
+static int close_outputs(const xval_args *a, out_files *o, FILE *err)
+{
+    int rc = close_output(o->csv, a->csv, err);
+    rc |= close_output(o->json, a->json, err);
+    rc |= close_output(o->plot, a->plot, err);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
+
+/* ---- the runs ------------------------------------------------------------------ */
+
+typedef struct run_dir {
+    char path[1024];
+} run_dir;
+
+static int make_run_dir(run_dir *d, FILE *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !tmp[0])
+        tmp = "/tmp";
+    snprintf(d->path, sizeof d->path, "%s/vimana-xval.XXXXXX", tmp);
+    if (!mkdtemp(d->path)) {
+        char esc[512];
+        fprintf(err, PROG ": error: cannot create a temporary folder in %s: %s\n", msg_escape(tmp, esc, sizeof esc),
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs backend number i: its report and standard error are files of the
+ * run folder, removed afterwards. */
+static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row *row)
+{
+    char report[1100], errfile[1100], backend_opt[300], report_opt[1200];
+    snprintf(report, sizeof report, "%s/%zu.json", d->path, i);
+    snprintf(errfile, sizeof errfile, "%s/%zu.err", d->path, i);
+    snprintf(backend_opt, sizeof backend_opt, "--network-backend=%s", row->backend);
+    snprintf(report_opt, sizeof report_opt, "--report=%s", report);
+    a->pass[a->n_pass] = backend_opt;
+    a->pass[a->n_pass + 1] = report_opt;
+    a->pass[a->n_pass + 2] = NULL;
+    xval_child c = {.argv = a->pass, .report = report, .stderr_path = errfile, .timeout_s = a->timeout_s};
+    xval_child_run(&c, row);
+    a->pass[a->n_pass] = NULL;
+    unlink(report);
+    unlink(errfile);
+}
+
+/* ---- the verdict ---------------------------------------------------------------- */
+
+/* Ratios to the baseline (row 0) and, with a tolerance, the rows outside
+ * the band |finish - baseline| <= tolerance * baseline (that is, |ratio - 1|
+ * <= tolerance, computed without the rounding of the ratio). */
+static void compare(xval_table *t, const xval_args *a)
+{
+    const xval_row *base = &t->rows[0];
+    for (size_t i = 0; i < t->n; i++) {
+        xval_row *r = &t->rows[i];
+        if (r->status == XVAL_ERROR || base->status == XVAL_ERROR)
+            continue;
+        r->has_ratio = base->finish > 0 || r->finish == 0;
+        r->ratio = base->finish > 0 ? (double)r->finish / (double)base->finish : 1.0;
+        double diff = fabs((double)r->finish - (double)base->finish);
+        if (a->has_tolerance && diff > a->tolerance * (double)base->finish)
+            r->status = XVAL_OUTSIDE;
+    }
+}
+
+/* One line per failed or outside backend; returns how many. */
+static int report_problems(const xval_table *t, FILE *err)
+{
+    int problems = 0;
+    char name[300], base[300];
+    msg_escape(t->baseline, base, sizeof base);
+    for (size_t i = 0; i < t->n; i++) {
+        const xval_row *r = &t->rows[i];
+        msg_escape(r->backend, name, sizeof name);
+        if (r->status == XVAL_ERROR)
+            fprintf(err, PROG ": %s: error: %s\n", name, r->error);
+        else if (r->status == XVAL_OUTSIDE && r->has_ratio)
+            fprintf(err, PROG ": %s: finish time %llu is %.6f times %s's %llu, outside the tolerance %.10g\n", name,
+                    (unsigned long long)r->finish, r->ratio, base, (unsigned long long)t->rows[0].finish,
+                    t->tolerance);
+        else if (r->status == XVAL_OUTSIDE)
+            fprintf(err, PROG ": %s: finish time %llu against %s's 0, outside the tolerance %.10g\n", name,
+                    (unsigned long long)r->finish, base, t->tolerance);
+        problems += r->status != XVAL_OK;
+    }
+    return problems;
+}
+
+static void write_outputs(const xval_table *t, const out_files *o, FILE *out)
+{
+    xval_write_table(out, t);
+    if (o->csv)
+        xval_write_csv(o->csv, t);
+    if (o->json)
+        xval_write_json(o->json, t);
+    if (o->plot)
+        xval_plot_write(o->plot, t);
+}
+
+static int backend_names(const xval_args *a, name_list *l, FILE *err)
+{
+    if (a->backends ? split_backends(a->backends, l, err) : discover(l))
+        return -1;
+    if (baseline_first(l, a->baseline) != 0) {
+        fprintf(err, PROG ": error: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int run_all(const xval_args *a, const name_list *l, xval_table *t, FILE *err)
+{
+    run_dir d;
+    if (make_run_dir(&d, err) != 0)
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        snprintf(t->rows[i].backend, sizeof t->rows[i].backend, "%s", l->names[i]);
+        run_backend(a, &d, i, &t->rows[i]);
+    }
+    rmdir(d.path);
+    return 0;
+}
+
+static int cross_validate(xval_args *a, FILE *out, FILE *err)
+{
+    name_list l = {0};
+    out_files o = {0};
+    xval_table t = {.baseline = a->baseline, .has_tolerance = a->has_tolerance, .tolerance = a->tolerance};
+    int status = 2;
+    if (backend_names(a, &l, err) != 0 || open_outputs(a, &o, err) != 0)
+        goto done;
+    t.rows = calloc(l.n, sizeof *t.rows);
+    if (!t.rows) {
+        fprintf(err, PROG ": error: out of memory\n");
+        goto done;
+    }
+    t.n = l.n;
+    if (run_all(a, &l, &t, err) != 0)
+        goto done;
+    compare(&t, a);
+    write_outputs(&t, &o, out);
+    status = report_problems(&t, err) ? 1 : 0;
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err, PROG ": error: standard output: write failed\n");
+        status = 2;
+    }
+    if (close_outputs(a, &o, err) != 0)
+        status = 2;
+done:
+    close_outputs(a, &o, err);
+    free(t.rows);
+    list_free(&l);
+    return status;
+}
+
+int xval_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    xval_args a;
+    int parsed = parse_args(argc, argv, &a, err);
+    int status = parsed < 0 ? 2 : 0;
+    if (parsed > 0)
+        usage(out);
+    else if (parsed == 0)
+        status = cross_validate(&a, out, err);
+    free(a.pass);
+    return status;
+}

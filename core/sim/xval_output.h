@@ -1,0 +1,23 @@
+/*
+ * xval_output.h - the three textual forms of a `vimana xval` result
+ * (docs/xval.md): the aligned table on standard output, the CSV file and
+ * the JSON file. The deterministic columns (NPUs, finish, sum, ratio,
+ * status) come first; wall time and memory, which vary from run to run,
+ * are separate columns so that tests and scripts can ignore them. Write
+ * errors are left to the caller's check of the stream.
+ */
+#ifndef VIMANA_SIM_XVAL_OUTPUT_H
+#define VIMANA_SIM_XVAL_OUTPUT_H
+
+#include <stdio.h>
+
+#include "sim/xval_row.h"
+
+/* "ok", "outside", "error". */
+const char *xval_status_name(xval_status s);
+
+void xval_write_table(FILE *out, const xval_table *t);
+void xval_write_csv(FILE *out, const xval_table *t);
+void xval_write_json(FILE *out, const xval_table *t);
+
+#endif

@@ -1,0 +1,16 @@
+# `vimana xval`: the writers (table, CSV, JSON, SVG) on a fixed result, and
+# end-to-end runs of the shipped backends (and failing test modules).
+check_PROGRAMS += tests/unit/test_xval
+tests_unit_test_xval_SOURCES = tests/unit/test_xval.c \
+	core/sim/xval_output.c core/sim/xval_plot.c
+tests_unit_test_xval_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_xval_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_xval
+
+# A backend that aborts in run(): an error row, not the end of xval.
+check_LTLIBRARIES += tests/backends/xval_abort.la
+tests_backends_xval_abort_la_SOURCES = tests/backends/xval_abort.c
+tests_backends_xval_abort_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+
+TESTS += tests/e2e/xval.sh
+EXTRA_DIST += tests/e2e/xval.sh
