@@ -100,6 +100,16 @@ expect_ok "$VIMANA" backend-check ns3_shim --network-configuration="$NET/fat_tre
     --backend-options=packet=65000
 grep -qx 'vimana backend-check: ns3 1.2: 14 checks passed' "$T/out" || fail "backend-check graph: $(cat "$T/out")"
 
+# ---- a message that can never complete ends the run, never a hang -----------------
+# NPU 1 waits for tag 5, NPU 0 sends tag 0: ns-3 runs out of events after
+# the send's last byte arrives (20040) and the host reports what is stuck.
+"$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 1 --size 1MiB --tag 5 --out "$T/t5/p" >/dev/null ||
+    fail "generate tag 5"
+mkdir -p "$T/stuck" && cp "$T"/p2p/p.*.et "$T/stuck/" && cp "$T/t5/p.1.et" "$T/stuck/p.1.et"
+expect_error "vimana: error: deadlock: 1 of 8 NPUs never finished at t = 20040 (2 messages unmatched or in flight: a RECV no SEND matches, a SEND nobody receives, or a collective some NPUs never join)" \
+    timeout 60 "$VIMANA" --workload-configuration="$T/stuck/p" --system-configuration="$SYS/ring.json" \
+    --network-configuration="$NET/ring8.yml" --network-backend=ns3_shim
+
 # ---- bad inputs: one line each -----------------------------------------------------
 printf 'topology: [ Ring ]\nnpus_count: [ 8 ]\nbandwidth: [ 0 ]\nlatency: [ 500 ]\n' >"$T/zero.yml"
 expect_error "vimana: error: $T/zero.yml: bandwidth (0) should be larger than 0" \
