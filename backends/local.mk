@@ -51,7 +51,9 @@ backends_ns3_shim_ns3_shim_la_CFLAGS = $(BACKEND_CFLAGS)
 # C++17 as ns-3 3.37 requires; C-only warning flags are left out.
 backends_ns3_shim_ns3_shim_la_CXXFLAGS = -std=c++17 $(CONFIG_H_DEP) $(WARN_CXXFLAGS) $(SAN_CFLAGS) \
 	$(NS3_CFLAGS)
-backends_ns3_shim_ns3_shim_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags)
+backends_ns3_shim_ns3_shim_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags) \
+	-Wl,--version-script=$(srcdir)/backends/ns3_shim/ns3_shim.map
+EXTRA_backends_ns3_shim_ns3_shim_la_DEPENDENCIES = backends/ns3_shim/ns3_shim.map
 backends_ns3_shim_ns3_shim_la_LIBADD = libvimana_backend.la $(NS3_LIBS)
 endif
 
