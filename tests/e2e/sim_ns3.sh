@@ -91,6 +91,28 @@ cmp -s "$T/ft_congestion_aware.links" "$T/ft_ns3_shim.links" ||
 expect_eq "$(wc -l <"$T/ft_ns3_shim.links")" 4 "fat-tree hops"
 expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/ft_ns3_shim.out")" 23227 "fat-tree p2p"
 
+# ---- a 3-D network YAML: congestion_aware's dimension-order route ----------
+# NPU 0 -> 63 on Ring 2 (200 GB/s, 50 ns) x FullyConnected 8 (100, 500) x
+# Switch 4 (50, 2000): 0 -> 1 -> 15 -> switch 15 -> 63. Pipelined 4098-byte
+# packets: delays 4550, the first packet's 19.08 + 38.17 ns on the faster
+# hops, the 256 packets through the 50 GB/s up-link (19540.78 ns) and the
+# last one down (76.33): 24224.36, tick 24224.
+"$VIMANA_ET" generate send-recv --npus 64 --src 0 --dst 63 --size 1MiB --out "$T/md/p" >/dev/null ||
+    fail "generate 3-D p2p"
+for be in congestion_aware ns3_shim; do
+    "$VIMANA" --workload-configuration="$T/md/p" --system-configuration="$SYS/ring.json" \
+        --network-configuration="$NET/ring-fc-switch_2x8x4.yml" --network-backend=$be --report="$T/md_$be.json" \
+        >"$T/md_$be.out" 2>&1 || fail "3-D run on $be"
+    sed -n 's/^{"src_device": \([0-9]*\), "dst_device": \([0-9]*\), "bytes": \([0-9]*\).*"src": \("[a-z0-9]*"\), "dst": \("[a-z0-9]*"\).*/\1 \2 \3 \4 \5/p' \
+        "$T/md_$be.json" >"$T/md_$be.links"
+done
+cmp -s "$T/md_congestion_aware.links" "$T/md_ns3_shim.links" ||
+    fail "3-D route differs from congestion_aware's: $(cat "$T/md_ns3_shim.links")"
+expect_eq "$(tr '\n' ';' <"$T/md_ns3_shim.links")" \
+    '0 1 1048576 "npu0" "npu1";1 15 1048576 "npu1" "npu15";15 79 1048576 "npu15" "switch15";79 63 1048576 "switch15" "npu63";' \
+    "3-D route"
+expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/md_ns3_shim.out")" 24224 "3-D p2p"
+
 # ---- backend-check ---------------------------------------------------------------
 # 65000-byte packets: the check sends 1 GiB messages (16 times fewer
 # packets than the default, the same checks).
