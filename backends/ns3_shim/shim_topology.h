@@ -24,8 +24,9 @@ extern "C" {
 #endif
 
 /* At most this many directed links: each is an ns-3 channel with two
- * devices (a FullyConnected dimension of n NPUs has n*n). */
-#define SHIM_MAX_LINKS (1u << 20)
+ * devices and their queues, about 4 KiB (a FullyConnected dimension of n
+ * NPUs has n*n; 2^18 links are about a GiB). */
+#define SHIM_MAX_LINKS (1u << 18)
 
 typedef struct shim_link {
     uint32_t src_device, dst_device;

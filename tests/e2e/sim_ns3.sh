@@ -144,6 +144,13 @@ expect_error "vimana: error: $T/zero.txt:3: link 0 -> 8: rate '0Gbps' must be ab
     "$VIMANA" --workload-configuration="$T/p2p/p" --system-configuration="$SYS/ring.json" \
     --network-configuration="$T/zero.txt" --network-backend=ns3_shim
 expect_eq "$(wc -l <"$T/err")" 1 "zero rate: lines on stderr"
+# A FullyConnected 1024 needs 2^20 directed links, each an ns-3 channel
+# with two devices: more than the shim's 2^18.
+printf 'topology: [ FullyConnected ]\nnpus_count: [ 1024 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n' >"$T/fc1024.yml"
+"$VIMANA_ET" generate send-recv --npus 1024 --src 0 --dst 1 --size 1KiB --out "$T/fc/p" >/dev/null || fail "generate fc"
+expect_error "vimana: error: $T/fc1024.yml: npus_count: this network needs more than 262144 links, more than the ns3 backend supports" \
+    "$VIMANA" --workload-configuration="$T/fc/p" --system-configuration="$SYS/ring.json" \
+    --network-configuration="$T/fc1024.yml" --network-backend=ns3_shim
 expect_error "vimana: error: ns3: unknown backend option 'mtu=9000' (known: packet=BYTES)" \
     "$VIMANA" --workload-configuration="$T/p2p/p" --system-configuration="$SYS/ring.json" \
     --network-configuration="$NET/ring8.yml" --network-backend=ns3_shim --backend-options=mtu=9000
