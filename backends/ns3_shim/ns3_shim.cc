@@ -214,8 +214,10 @@ void Sim::Hand(uint32_t link, Ptr<ns3::Packet> p, bool first, uint64_t msg_bytes
     }
     l.free_at_ps = start + tx;
     l.busy_ps += (uint64_t)tx;
-    if (!l.dev->Send(p, l.dev->GetBroadcast(), 0x0800))
+    if (!l.dev->Send(p, l.dev->GetBroadcast(), 0x0800)) {
         vimana_bt_fail(bt(), "ns3: link %u refused a packet (device queue full)", link);
+        ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
+    }
 }
 
 /* The rate-based sender: one packet now, the next when the first link has
@@ -244,6 +246,7 @@ void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, c
     ShimTag tag;
     if (!p->PeekPacketTag(tag) || tag.msg >= msgs.size()) {
         vimana_bt_fail(bt(), "ns3: a packet without the shim's tag arrived");
+        ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
         return;
     }
     uint32_t device = dev->GetNode()->GetId() - first_node_id;
@@ -268,6 +271,7 @@ void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, c
         }
     }
     vimana_bt_fail(bt(), "ns3: a packet reached device %u, which is not on its route", device);
+    ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
 }
 
 /* ---- options ---------------------------------------------------------------- */
