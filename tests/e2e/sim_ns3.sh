@@ -71,6 +71,21 @@ got=$(run ns3_shim "$T/a2a/a" "$SYS/direct.json" "$NET/switch8.yml")
 expect_eq "$ana" 6520 "analytical switch8 all-to-all"
 expect_eq "$got" 21480 "ns3 switch8 all-to-all"
 [ "$got" -gt "$ana" ] || fail "incast: ns3 $got not slower than analytical $ana"
+# NPU 0's up-link: 7 destinations x 4 chunks of 32 KiB = 28 messages,
+# 917504 bytes, 224 packets of 4098 B on the wire = 17098.3 ns busy. The
+# messages start together, so the first packets of most of them wait:
+# 0 < max_queue_ticks <= queue_ticks.
+"$VIMANA" --workload-configuration="$T/a2a/a" --system-configuration="$SYS/direct.json" \
+    --network-configuration="$NET/switch8.yml" --network-backend=ns3_shim --report="$T/a2a.json" >/dev/null 2>&1 ||
+    fail "a2a report run"
+up=$(grep '^{"src_device": 0, "dst_device": 8,' "$T/a2a.json")
+case "$up" in
+*'"bytes": 917504, "messages": 28, "busy_ticks": 17098,'*) ;;
+*) fail "a2a up-link record: $up" ;;
+esac
+maxq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\)}.*/\1/p')
+sumq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\)}.*/\2/p')
+[ "${maxq:-0}" -gt 0 ] && [ "$maxq" -le "${sumq:-0}" ] || fail "a2a up-link waits: max $maxq, total $sumq"
 
 # ---- a topology graph: congestion_aware's route (ECMP choice) -----------------
 # NPU 0 -> NPU 63 on the fat tree: leaf 64, a spine, leaf 71; the same links
