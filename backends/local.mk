@@ -38,4 +38,23 @@ backends_congestion_aware_congestion_aware_la_CFLAGS = $(BACKEND_CFLAGS)
 backends_congestion_aware_congestion_aware_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags)
 backends_congestion_aware_congestion_aware_la_LIBADD = libvimana_backend.la
 
+# ns3_shim: real ns-3 (Debian libns3-dev 3.37) behind the C descriptor; the
+# one C++ module of the tree, built when configure finds ns-3 (--with-ns3 /
+# --without-ns3). The topology and routes are C (shim_topology.c, on the
+# toolkit); only ns3_shim.cc talks to ns-3.
+if HAVE_NS3
+backend_LTLIBRARIES += backends/ns3_shim/ns3_shim.la
+backends_ns3_shim_ns3_shim_la_SOURCES = backends/ns3_shim/ns3_shim.cc backends/ns3_shim/shim_topology.c \
+	backends/ns3_shim/shim_topology.h
+backends_ns3_shim_ns3_shim_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
+backends_ns3_shim_ns3_shim_la_CFLAGS = $(BACKEND_CFLAGS)
+# C++17 as ns-3 3.37 requires; C-only warning flags are left out.
+backends_ns3_shim_ns3_shim_la_CXXFLAGS = -std=c++17 $(CONFIG_H_DEP) $(WARN_CXXFLAGS) $(SAN_CFLAGS) \
+	$(NS3_CFLAGS)
+backends_ns3_shim_ns3_shim_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags) \
+	-Wl,--version-script=$(srcdir)/backends/ns3_shim/ns3_shim.map
+EXTRA_backends_ns3_shim_ns3_shim_la_DEPENDENCIES = backends/ns3_shim/ns3_shim.map
+backends_ns3_shim_ns3_shim_la_LIBADD = libvimana_backend.la $(NS3_LIBS)
+endif
+
 EXTRA_DIST += backends/ns3_shim backends/garnet_stub

@@ -1,0 +1,261 @@
+/*
+ * shim_topology.c - links and routes of the ns3_shim (see shim_topology.h).
+ * The YAML layout and dimension-order walk are congestion_aware's, so that
+ * link ids, device ids and routes match it one for one.
+ */
+#include "ns3_shim/shim_topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- a network YAML: dimensions ------------------------------------------ */
+
+static const vimana_net_dim *dim_of(const shim_topology *t, uint32_t d)
+{
+    return &t->net->dims[d];
+}
+
+static uint32_t coord(const shim_topology *t, uint32_t npu, uint32_t d)
+{
+    return (npu / t->layout[d].stride) % dim_of(t, d)->npus;
+}
+
+static uint32_t with_coord(const shim_topology *t, uint32_t npu, uint32_t d, uint32_t k)
+{
+    return npu - coord(t, npu, d) * t->layout[d].stride + k * t->layout[d].stride;
+}
+
+/* The switch of dimension d that npu hangs from (a device id). */
+static uint32_t switch_of(const shim_topology *t, uint32_t npu, uint32_t d)
+{
+    uint32_t stride = t->layout[d].stride, span = stride * dim_of(t, d)->npus;
+    return t->npus + t->layout[d].switch_base + (npu / span) * stride + npu % stride;
+}
+
+/* The directed link of dimension d from device a to its neighbour b. */
+static uint32_t link_id(const shim_topology *t, uint32_t d, uint32_t a, uint32_t b)
+{
+    const shim_dim_layout *l = &t->layout[d];
+    uint32_t n = dim_of(t, d)->npus;
+    switch (dim_of(t, d)->topology) {
+    case VIMANA_NET_RING:
+        return l->link_base + a * 2 + (coord(t, b, d) == (coord(t, a, d) + 1) % n ? 0u : 1u);
+    case VIMANA_NET_FULLY_CONNECTED:
+        return l->link_base + a * n + coord(t, b, d);
+    case VIMANA_NET_SWITCH:
+        return a >= t->npus ? l->link_base + t->npus + b : l->link_base + a;
+    }
+    return 0;
+}
+
+static void set_link(shim_topology *t, uint32_t d, uint32_t a, uint32_t b)
+{
+    shim_link *l = &t->links[link_id(t, d, a, b)];
+    *l = (shim_link){.src_device = a, .dst_device = b, .bytes_per_ns = dim_of(t, d)->bytes_per_ns,
+                     .latency_ns = dim_of(t, d)->latency_ns};
+}
+
+static void yaml_links(shim_topology *t)
+{
+    for (uint32_t d = 0; d < t->net->n_dims; d++) {
+        uint32_t n = dim_of(t, d)->npus;
+        for (uint32_t a = 0; a < t->npus; a++) {
+            uint32_t k = coord(t, a, d);
+            switch (dim_of(t, d)->topology) {
+            case VIMANA_NET_RING:
+                set_link(t, d, a, with_coord(t, a, d, (k + 1) % n));
+                set_link(t, d, a, with_coord(t, a, d, (k + n - 1) % n));
+                break;
+            case VIMANA_NET_FULLY_CONNECTED:
+                for (uint32_t b = 0; b < n; b++)
+                    if (b != k)
+                        set_link(t, d, a, with_coord(t, a, d, b));
+                break;
+            case VIMANA_NET_SWITCH:
+                set_link(t, d, a, switch_of(t, a, d));
+                set_link(t, d, switch_of(t, a, d), a);
+                break;
+            }
+        }
+    }
+}
+
+static int yaml_layout(shim_topology *t, const char *path, char *err, size_t err_len)
+{
+    uint64_t links = 0;
+    uint32_t stride = 1, switches = 0;
+    t->npus = t->net->total_npus;
+    for (uint32_t d = 0; d < t->net->n_dims; d++) {
+        t->layout[d] = (shim_dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
+        links += dim_of(t, d)->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)t->npus * dim_of(t, d)->npus
+                                                                       : 2ull * t->npus;
+        if (links > SHIM_MAX_LINKS) {
+            snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the ns3 "
+                     "backend supports", path, SHIM_MAX_LINKS);
+            return VIMANA_ERR_CONFIG;
+        }
+        if (dim_of(t, d)->topology == VIMANA_NET_SWITCH)
+            switches += t->npus / dim_of(t, d)->npus;
+        stride *= dim_of(t, d)->npus;
+    }
+    t->n_links = (uint32_t)links;
+    t->devices = t->npus + switches;
+    return VIMANA_OK;
+}
+
+/* Ring hops from coordinate s to t: the shorter way round, a tie clockwise. */
+static uint32_t ring_hops(uint32_t n, uint32_t s, uint32_t d, int *step)
+{
+    uint32_t cw = (d + n - s) % n;
+    *step = cw <= n - cw ? 1 : -1;
+    return cw <= n - cw ? cw : n - cw;
+}
+
+/* Dimension-order route: the lowest differing dimension first. */
+static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint32_t *links, size_t max)
+{
+    size_t hops = 0;
+    uint32_t cur = src;
+#define HOP(a, b, dim) do { if (hops < max) links[hops] = link_id(t, dim, a, b); hops++; } while (0)
+    for (uint32_t d = 0; d < t->net->n_dims; d++) {
+        uint32_t s = coord(t, cur, d), e = coord(t, dst, d);
+        if (s == e)
+            continue;
+        uint32_t target = with_coord(t, cur, d, e), n = dim_of(t, d)->npus;
+        switch (dim_of(t, d)->topology) {
+        case VIMANA_NET_RING: {
+            int step;
+            for (uint32_t h = ring_hops(n, s, e, &step); h > 0; h--) {
+                uint32_t next = with_coord(t, cur, d, (uint32_t)(((int64_t)coord(t, cur, d) + step + n) % n));
+                HOP(cur, next, d);
+                cur = next;
+            }
+            break;
+        }
+        case VIMANA_NET_FULLY_CONNECTED:
+            HOP(cur, target, d);
+            break;
+        case VIMANA_NET_SWITCH:
+            HOP(cur, switch_of(t, cur, d), d);
+            HOP(switch_of(t, cur, d), target, d);
+            break;
+        }
+        cur = target;
+    }
+#undef HOP
+    return (long)hops;
+}
+
+/* ---- a topology graph ------------------------------------------------------ */
+
+/* Dimension d's bandwidth for --report, as congestion_aware says it: the
+ * slowest link on the route from NPU 0 to its neighbour in d. */
+static void graph_dim_bandwidth(vimana_topo *topo, uint32_t stride, vimana_net_dim *out)
+{
+    uint32_t node = vimana_topo_npu_node(topo, 0), dst = out->npus > 1 ? stride : 0;
+    uint64_t h = vimana_topo_ecmp_hash(0, dst);
+    const vimana_topo_link *slowest = NULL;
+    for (uint32_t l = 0; dst == 0 && l < vimana_topo_num_links(topo); l++) {
+        const vimana_topo_link *tl = vimana_topo_link_info(topo, l);
+        if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
+            slowest = tl;
+    }
+    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
+        const vimana_topo_link *tl = vimana_topo_link_info(topo, l);
+        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
+            slowest = tl;
+        node = tl->dst;
+    }
+    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
+    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
+    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
+}
+
+static int graph_layout(shim_topology *t, vimana_bt *bt, char *err, size_t err_len)
+{
+    t->n_links = vimana_topo_num_links(t->topo);
+    if (t->n_links > SHIM_MAX_LINKS) {
+        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the ns3 backend supports",
+                 bt->network_path, t->n_links, SHIM_MAX_LINKS);
+        return VIMANA_ERR_CONFIG;
+    }
+    vimana_net_config *net = &bt->net;
+    net->n_dims = vimana_topo_num_dims(t->topo);
+    net->total_npus = vimana_topo_num_npus(t->topo);
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < net->n_dims; d++) {
+        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(t->topo, d)};
+        graph_dim_bandwidth(t->topo, stride, &net->dims[d]);
+        stride *= net->dims[d].npus;
+    }
+    t->npus = net->total_npus;
+    t->devices = vimana_topo_num_nodes(t->topo);
+    return VIMANA_OK;
+}
+
+static void graph_links(shim_topology *t)
+{
+    for (uint32_t l = 0; l < t->n_links; l++) {
+        const vimana_topo_link *tl = vimana_topo_link_info(t->topo, l);
+        t->links[l] = (shim_link){.src_device = vimana_topo_node_device(t->topo, tl->src),
+                                  .dst_device = vimana_topo_node_device(t->topo, tl->dst),
+                                  .bytes_per_ns = tl->bytes_per_ns, .latency_ns = tl->latency_ns};
+    }
+}
+
+/* ---- the interface ----------------------------------------------------------- */
+
+int shim_topology_load(shim_topology *t, vimana_bt *bt, char *err, size_t err_len)
+{
+    t->net = &bt->net;
+    int rc = bt->network_path ? vimana_topo_load(bt->network_path, &t->topo, err, err_len) : 1;
+    if (rc == 1) {
+        rc = vimana_bt_load_network(bt, err, err_len);
+        if (rc == VIMANA_OK)
+            rc = yaml_layout(t, bt->network_path, err, err_len);
+    } else {
+        rc = rc == 0 ? graph_layout(t, bt, err, err_len) : VIMANA_ERR_CONFIG;
+    }
+    if (rc != VIMANA_OK)
+        return rc;
+    /* Unused slots (a Ring of 2 has one link each way; FullyConnected's
+     * a -> a) stay src == dst with no rate: no channel is made for them. */
+    t->links = calloc(t->n_links ? t->n_links : 1, sizeof *t->links);
+    if (!t->links) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    if (t->topo)
+        graph_links(t);
+    else
+        yaml_links(t);
+    return VIMANA_OK;
+}
+
+void shim_topology_free(shim_topology *t)
+{
+    vimana_topo_free(t->topo);
+    free(t->links);
+    t->topo = NULL;
+    t->links = NULL;
+}
+
+long shim_topology_route(shim_topology *t, uint32_t src, uint32_t dst, uint32_t *links, size_t max)
+{
+    if (t->topo)
+        return vimana_topo_route(t->topo, src, dst, links, max);
+    return yaml_route(t, src, dst, links, max);
+}
+
+const char *shim_topology_device_name(const shim_topology *t, uint32_t device, char *buf, size_t len)
+{
+    if (!t->topo) {
+        if (device < t->npus)
+            snprintf(buf, len, "npu%u", device);
+        else
+            snprintf(buf, len, "switch%u", device - t->npus);
+        return buf;
+    }
+    uint32_t node = vimana_topo_device_node(t->topo, device);
+    return node == VIMANA_TOPO_NONE ? NULL : vimana_topo_node_name(t->topo, node, buf, len);
+}

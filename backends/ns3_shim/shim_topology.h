@@ -1,0 +1,71 @@
+/*
+ * shim_topology.h - the ns3_shim's network as a list of directed links and
+ * the route of every message, in C on the backend toolkit (no ns-3 here).
+ *
+ * The network is either a network YAML (Ring / FullyConnected / Switch
+ * dimensions, dimension-order routing) or a topology file (shortest paths
+ * with the toolkit's ECMP choice, vimana_topo_route). Devices, link ids and
+ * routes are exactly congestion_aware's, so the two backends' --report link
+ * records and ECMP choices agree: devices are NPUs 0..N-1, then switches;
+ * each directed link has a source and a destination device, a rate and a
+ * delay.
+ */
+#ifndef NS3_SHIM_TOPOLOGY_H
+#define NS3_SHIM_TOPOLOGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vimana/backend_toolkit.h"
+#include "vimana/topology_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* At most this many directed links: each is an ns-3 channel with two
+ * devices and their queues, about 4 KiB (a FullyConnected dimension of n
+ * NPUs has n*n; 2^18 links are about a GiB). */
+#define SHIM_MAX_LINKS (1u << 18)
+
+typedef struct shim_link {
+    uint32_t src_device, dst_device;
+    double bytes_per_ns; /* rate, bytes per tick (ns), > 0 */
+    double latency_ns;   /* propagation delay, ticks (ns), >= 0 */
+} shim_link;
+
+/* Where one YAML dimension's links and switches start, and the stride of
+ * its coordinate in NPU ids (congestion_aware's layout). */
+typedef struct shim_dim_layout {
+    uint32_t link_base, switch_base, stride;
+} shim_dim_layout;
+
+typedef struct shim_topology {
+    vimana_topo *topo;          /* a topology graph, or NULL for a network YAML */
+    const vimana_net_config *net;
+    uint32_t npus, devices;
+    uint32_t n_links;
+    shim_link *links;
+    shim_dim_layout layout[VIMANA_NET_MAX_DIMS];
+} shim_topology;
+
+/* Reads bt->network_path (a topology file, or else a network YAML into
+ * bt->net; for a graph, bt->net gets the logical dimensions and each
+ * dimension's bandwidth as congestion_aware reports it) and builds the link
+ * list. VIMANA_OK, or an error status with one line in err. */
+int shim_topology_load(shim_topology *t, vimana_bt *bt, char *err, size_t err_len);
+void shim_topology_free(shim_topology *t);
+
+/* The directed links from NPU src to NPU dst (src != dst, both < npus).
+ * Returns the hop count, writing min(hops, max) link ids; -1 if the route
+ * cache cannot grow. */
+long shim_topology_route(shim_topology *t, uint32_t src, uint32_t dst, uint32_t *links, size_t max);
+
+/* "npu3", "switch0" (YAML) or the topology file's node name. */
+const char *shim_topology_device_name(const shim_topology *t, uint32_t device, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
