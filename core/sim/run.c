@@ -104,6 +104,18 @@ static int load_configs(sim *s)
     return 0;
 }
 
+/* run() returned with messages the backend accepted but never delivered:
+ * the network, not the workload, is stuck (a link of zero rate, an NPU no
+ * route reaches, a backend that drops messages). */
+static void report_stalled(sim *s)
+{
+    uint64_t pending = msg_in_network(s);
+    sim_fail(s, "stalled: %llu message%s pending at t = %llu: network backend %s returned without delivering "
+                "%s (a link that never transmits, an unreachable NPU, or a backend that drops messages)",
+             (unsigned long long)pending, pending == 1 ? "" : "s", (unsigned long long)sim_now(s), s->be->name,
+             pending == 1 ? "it" : "them");
+}
+
 static void report_deadlock(sim *s, wl_run *r)
 {
     uint32_t stuck = workload_report_unfinished(r);
@@ -228,7 +240,9 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         if (!s.failed)
             network_host_run(&nh);
         sim_enter(&s);
-        if (!s.failed && run.finished_npus < s.n_npus)
+        if (!s.failed && msg_in_network(&s) > 0)
+            report_stalled(&s);
+        else if (!s.failed && run.finished_npus < s.n_npus)
             report_deadlock(&s, &run);
         else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
             report_unreceived(&s, &run);

@@ -78,6 +78,7 @@ typedef struct msg_table {
     msg_entry *entries;
     uint32_t n_entries, cap_entries, free_entries;
     uint64_t live;               /* entries not yet freed: messages outstanding */
+    uint64_t in_network;         /* sends the backend accepted and has not delivered yet */
     key_slot *slots;
     uint32_t slot_mask, slot_used;
     msg_fn *fns;                 /* the callback functions seen; [0] = NULL */
@@ -445,6 +446,8 @@ void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, m
     if (rc != VIMANA_OK)
         sim_fail_backend(s, "network backend %s refused the message %u -> %u (%llu bytes, tag %u): status %d",
                  s->be->name, src, dst, (unsigned long long)size, tag, rc);
+    else
+        t->in_network++;
 }
 
 /* Says which rule a failed delivery broke, in one line naming the backend.
@@ -485,6 +488,7 @@ void msg_delivered(sim *s, uint64_t token)
     if (!delivery_valid(s, token))
         return;
     sim_enter(s);
+    t->in_network--;
     uint32_t e = (uint32_t)token;
     msg_entry *m = &t->entries[e];
     msg_cb send_cb = entry_cb(t, m, SEND_SIDE);
@@ -555,4 +559,10 @@ uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
             }
         }
     return t->live;
+}
+
+uint64_t msg_in_network(const sim *s)
+{
+    const msg_table *t = s->msgs;
+    return t->in_network;
 }

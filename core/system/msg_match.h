@@ -45,5 +45,8 @@ void msg_delivered(sim *s, uint64_t token);
 typedef void (*msg_visit_fn)(void *ctx, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag,
                              bool is_receive, bool arrived);
 uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx);
+/* Sends the backend accepted and has not delivered: after its run() has
+ * returned, any left mean the network stalled. */
+uint64_t msg_in_network(const sim *s);
 
 #endif

@@ -23,4 +23,9 @@ expect_error "vimana: error: network backend bad_backwards broke the network API
 only_line backwards
 expect_error "vimana: error: network backend bad_in_send broke the network API contract: called host->delivered from inside sim_send (deliver from a scheduled event instead) (token 0)" run bad_in_send
 only_line in_send
+# A backend that accepts the message and never delivers it: its run()
+# returns with the message still in the network. The run ends at once with
+# the network named as the cause, not as a workload deadlock.
+expect_error "vimana: error: stalled: 1 message pending at t = 0: network backend bad_never returned without delivering it (a link that never transmits, an unreachable NPU, or a backend that drops messages)" run bad_never
+only_line never
 finish
