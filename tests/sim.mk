@@ -257,6 +257,11 @@ EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
 # incast, the shipped topologies, bad topology files.
 TESTS += tests/e2e/sim_ca_graph.sh
 EXTRA_DIST += tests/e2e/sim_ca_graph.sh
+# The Garnet-style flit-level backend: exact point-to-point and credit-bound
+# cycles, ring all-reduce vs analytical, incast, deadlock -> stalled,
+# backend-check, options.
+TESTS += tests/e2e/sim_garnet.sh
+EXTRA_DIST += tests/e2e/sim_garnet.sh
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.
