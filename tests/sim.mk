@@ -30,6 +30,14 @@ tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_shipped_backends
 
+# The Garnet-style backend through its descriptor: exact cycles, link
+# sharing, stop, deadlock -> stalled, options.
+check_PROGRAMS += tests/unit/test_garnet
+tests_unit_test_garnet_SOURCES = tests/unit/test_garnet.c
+tests_unit_test_garnet_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_garnet_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_garnet
+
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
