@@ -146,7 +146,26 @@ expect_ok "$VIMANA" backend-check garnet --network-configuration="$NET/torus_4x4
 expect_ok "$VIMANA" backend-check garnet --network-configuration="$NET/ring8.yml" \
     --backend-options=flit_bytes=65536,vcs=2,vc_depth=8,pipeline=3
 
-# ---- (g) options: the run reports its rate; bad ones refused in one line ----
+# ---- (g) wormhole over 4 hops of a fat-tree ---------------------------------
+# tests/data/topology/fat_tree_8.txt, NPU 0 -> NPU 4: npu0 -> switch8 ->
+# switch10 (the ECMP choice of congestion_aware too) -> switch9 -> npu4.
+# NPU links 50 B/ns and 500 ns, leaf-spine links 100 B/ns and 1000 ns.
+# The tail leaves npu0 at 1 + floor(65535 * 16 / 50) = 20972 and each hop
+# adds latency + pipeline (the faster links never hold it back): 20972 +
+# 501 + 1001 + 1001 + 501 = 23976 (store-and-forward takes 65912).
+"$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 4 --size 1MiB --out "$T/ft/f" >/dev/null ||
+    fail "generate fat-tree"
+expect_eq "$(finish_of garnet "$T/ft/f" "$VIMANA_SRCDIR/tests/data/topology/fat_tree_8.txt" \
+    --report="$T/ft.csv")" 23976 "4 hops of the fat-tree"
+cat >"$T/want.csv" <<'CSV'
+0,8,1048576,1,20971,0.874666,npu0,switch8,0,0
+9,4,1048576,1,20971,0.874666,switch9,npu4,0,0
+8,10,1048576,1,10485,0.437312,switch8,switch10,0,0
+10,9,1048576,1,10485,0.437312,switch10,switch9,0,0
+CSV
+tail -n +2 "$T/ft.links.csv" | cmp -s - "$T/want.csv" || fail "fat-tree links: $(cat "$T/ft.links.csv")"
+
+# ---- (h) options: the run reports its rate; bad ones refused in one line ----
 run_on garnet "$T/p2p/f" "$P2P" --backend-options=stats=1 >/dev/null 2>"$T/err" || fail "stats=1"
 grep -q '^vimana: garnet: info: 65536 flit-hops, [0-9]* cycles simulated, [0-9.]* s: [0-9.]* M flit-hops/s$' \
     "$T/err" || fail "stats=1 line: $(cat "$T/err")"
