@@ -122,6 +122,17 @@ gar=$(finish_of garnet "$T/in/in" "$NET/switch8.yml" --report="$T/in.csv")
 expect_eq "$(awk -F, '$1 == 8 && $2 == 0 { print $3 "," $4 }' "$T/in.links.csv")" "7340032,7" "incast link"
 [ "$(awk -F, '$1 == 8 && $2 == 0 { print $9 }' "$T/in.links.csv")" -gt 0 ] || fail "incast: no queueing delay"
 
+# The all-to-all collective itself, direct (inputs/system/direct.json):
+# every NPU receives 7/8 of 1 MiB through its one link from the switch,
+# at least 917504 / 53.687 = 17090 cycles; analytical, which times every
+# message alone, says 6520.
+"$VIMANA_ET" generate all-to-all --npus 8 --size 1MiB --out "$T/a2a/f" >/dev/null || fail "generate all-to-all"
+ana=$(SYS="$VIMANA_SRCDIR/inputs/system/direct.json" finish_of analytical "$T/a2a/f" "$NET/switch8.yml")
+gar=$(SYS="$VIMANA_SRCDIR/inputs/system/direct.json" finish_of garnet "$T/a2a/f" "$NET/switch8.yml")
+expect_eq "$ana" 6520 "direct all-to-all, analytical"
+[ "$gar" -gt "$ana" ] || fail "direct all-to-all: garnet ($gar) is not slower than analytical ($ana)"
+[ "$gar" -ge 17090 ] || fail "direct all-to-all: garnet ($gar) beats the bound of the links to the NPUs (17090)"
+
 # ---- (e) a routing deadlock ends the run: stalled, never a hang --------------
 # On a 4-NPU Ring each NPU i sends 64 KiB to i + 2 (two hops clockwise).
 # With one VC of one flit each packet holds its first link and waits for
