@@ -57,4 +57,14 @@ EXTRA_backends_ns3_shim_ns3_shim_la_DEPENDENCIES = backends/ns3_shim/ns3_shim.ma
 backends_ns3_shim_ns3_shim_la_LIBADD = libvimana_backend.la $(NS3_LIBS)
 endif
 
-EXTRA_DIST += backends/ns3_shim backends/garnet_stub
+
+# The Garnet-style flit-level model (backends/garnet_stub/README.md); its
+# module is named after the backend, garnet.
+backend_LTLIBRARIES += backends/garnet_stub/garnet.la
+backends_garnet_stub_garnet_la_SOURCES = backends/garnet_stub/garnet.c
+backends_garnet_stub_garnet_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
+backends_garnet_stub_garnet_la_CFLAGS = $(BACKEND_CFLAGS)
+backends_garnet_stub_garnet_la_LDFLAGS = $(AM_LDFLAGS) $(backend_module_ldflags)
+backends_garnet_stub_garnet_la_LIBADD = libvimana_backend.la
+
+EXTRA_DIST += backends/ns3_shim/README.md backends/ns3_shim/ns3_shim.map backends/garnet_stub/README.md

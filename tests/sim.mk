@@ -30,6 +30,14 @@ tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_shipped_backends
 
+# The Garnet-style backend through its descriptor: exact cycles, link
+# sharing, stop, deadlock -> stalled, options.
+check_PROGRAMS += tests/unit/test_garnet
+tests_unit_test_garnet_SOURCES = tests/unit/test_garnet.c
+tests_unit_test_garnet_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_garnet_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_garnet
+
 check_PROGRAMS += tests/unit/test_configs
 tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
@@ -257,6 +265,11 @@ EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
 # incast, the shipped topologies, bad topology files.
 TESTS += tests/e2e/sim_ca_graph.sh
 EXTRA_DIST += tests/e2e/sim_ca_graph.sh
+# The Garnet-style flit-level backend: exact point-to-point and credit-bound
+# cycles, ring all-reduce vs analytical, incast, deadlock -> stalled,
+# backend-check, options.
+TESTS += tests/e2e/sim_garnet.sh
+EXTRA_DIST += tests/e2e/sim_garnet.sh
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.

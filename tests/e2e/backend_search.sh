@@ -18,7 +18,7 @@ installed=""
 unset VIMANA_BACKEND_PATH
 expect_ok sim "$VIMANA" analytical
 expect_eq "$(grep -c 'finished, 117780 cycles' "$TEST_TMP/out")" 8 "uninstalled vimana, analytical from the build tree"
-expect_error "vimana: error: network backend 'nosuch' not found (looked in: $B/backends/analytical, $B/backends/congestion_aware, $B/backends/ns3_shim$installed); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
+expect_error "vimana: error: network backend 'nosuch' not found (looked in: $B/backends/analytical, $B/backends/congestion_aware, $B/backends/ns3_shim, $B/backends/garnet_stub$installed); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
     sim "$VIMANA" nosuch
 
 # A copy of the program outside the build tree is an installed vimana: it

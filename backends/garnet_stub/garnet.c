@@ -1,0 +1,1071 @@
+/*
+ * garnet.so - a Garnet-style flit-level network model (in the spirit of
+ * Garnet 2.0, written from its published description, not gem5 code):
+ * routers with input-buffered virtual channels, credit-based flow control,
+ * a configurable router pipeline and wormhole switching of packets of
+ * flits, on the network YAML's Ring / FullyConnected / Switch dimensions
+ * (routed dimension-order, with a dateline on rings) or on a topology graph
+ * (shortest paths with the toolkit's ECMP choice).
+ *
+ * Time: 1 cycle = 1 tick = 1 ns (a 1 GHz router clock). A link of B bytes
+ * per ns carries B / flit_bytes flits per cycle: a flit occupies its link's
+ * serialiser flit_bytes / B cycles (32.32 fixed point), and a flit may
+ * start in cycle t while the serialiser frees before t + 1, so a fast link
+ * moves several flits per cycle and a slow one one flit every few cycles.
+ * A flit sent in cycle t is written into the downstream VC at t + L (L =
+ * the link latency in cycles, at least 1) and may win switch allocation
+ * there from t + L + pipeline; the credit it frees when it leaves that
+ * buffer reaches the upstream router L cycles later.
+ *
+ * See backends/garnet_stub/README.md for the model, parameters and limits.
+ *
+ * Hot path: packets, VCs and output ports are dense arrays; a VC's flits
+ * are a ring of their ready times and its returning credits a ring of
+ * arrival times, allocated once per VC (the first time it is used) and
+ * reused; nothing is allocated per flit. Only output ports with work are
+ * visited in a cycle, and a cycle in which no flit moved jumps the clock to
+ * the next time anything can change; with nothing in flight no cycle runs.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vimana/backend_toolkit.h"
+#include "vimana/topology_graph.h"
+
+#define NIL UINT32_MAX
+#define NO_CYCLE UINT64_MAX
+/* A slot id with this bit is the NI's injection queue of a packet; without
+ * it, a link VC (link * vcs + vc). */
+#define INJ_BIT 0x80000000u
+#define GN_MAX_FC_NPUS 4096u
+#define GN_MAX_LINKS (GN_MAX_FC_NPUS * GN_MAX_FC_NPUS / 4u)
+/* Longest link in cycles and largest automatic VC depth (flits). */
+#define GN_MAX_LATENCY 4294967295.0
+#define GN_MAX_AUTO_DEPTH (1u << 17)
+#define GN_MAX_FLITS (1ull << 32)
+
+/* ---- options ------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t flit_bytes; /* bytes per flit (Garnet 2.0: 16) */
+    uint32_t vcs;        /* virtual channels per input port (4) */
+    uint32_t vc_depth;   /* flits per VC; 0 = auto (a credit round trip) */
+    uint32_t pipeline;   /* router pipeline cycles (1) */
+    uint32_t stats;      /* log flit-hops per second at the end of run */
+} gn_options;
+
+/* ---- state --------------------------------------------------------------- */
+
+/* A message in flight: one packet of ceil(bytes / flit_bytes) flits. The
+ * injection fields are the NI's queue (the packet's source buffer). */
+typedef struct {
+    uint64_t token;
+    uint64_t bytes;
+    uint64_t flits;
+    uint64_t inj_fwd;        /* flits the NI has put on the first link */
+    vimana_tick inj_ready;   /* when the NI's flits may take part in switch allocation */
+    uint32_t inj_out, inj_out_vc, inj_next; /* first output, its VC, waiting-list (or free-list) chain */
+    uint32_t dst;            /* destination NPU */
+    uint32_t cur;            /* the device (YAML) or node (graph) the head is routed from */
+    union {
+        struct {
+            uint32_t target; /* YAML: where the crossing of the current dimension ends */
+            uint32_t via;    /* YAML: the switch of a Switch dimension */
+        };
+        uint64_t ecmp;       /* graph: vimana_topo_next_link's state */
+    };
+    uint8_t dim;
+    int8_t step;             /* Ring: +1 or -1 */
+    uint8_t crossed;         /* Ring: the packet crossed this dimension's dateline (VC class 1) */
+} packet;
+
+/* One virtual channel of a link: the downstream router's input buffer and
+ * the upstream router's view of it (its credits), in one place. */
+typedef struct {
+    uint32_t pkt;            /* packet whose flits it holds; NIL once its tail left */
+    uint32_t owner;          /* upstream slot sending into it; NIL once that sent its tail */
+    uint32_t out, out_vc;    /* the packet's output at the downstream router, and its VC there */
+    uint32_t next;           /* chain of the output's waiting list */
+    uint32_t credits;        /* free slots the upstream router knows of */
+    uint32_t fhead, fcount;  /* flits in flight or buffered: ring of ready times */
+    uint32_t chead, ccount;  /* credits on their way back: ring of arrival times */
+    uint64_t fwd;            /* flits that left this buffer */
+    vimana_tick free_at;     /* may be allocated again from here (the tail's credit is back) */
+    vimana_tick *ring;       /* [0, depth) flits, [depth, 2 depth) credits */
+} vc_state;
+
+/* An output port: a link (ids 0..n_links-1) or an NPU's ejection port. */
+typedef struct {
+    vimana_tick free_cycle;  /* serialiser: the next flit may start at free_cycle + free_frac / 2^32 */
+    uint32_t free_frac;
+    uint32_t wait_head, wait_tail; /* slots whose packet waits for a VC here (FIFO) */
+    uint32_t n_owned;        /* VCs held by an upstream slot */
+    uint32_t n_busy;         /* VCs holding a packet */
+    uint32_t rr;             /* round-robin pointer of switch allocation */
+    uint32_t active;
+} out_port;
+
+typedef struct {
+    uint64_t step_cycles;    /* flit_bytes / bytes_per_ns: the serialiser time of a flit */
+    uint32_t step_frac;
+    uint32_t latency;        /* cycles */
+    uint32_t depth;          /* flits per VC */
+    uint32_t dim;            /* YAML: its dimension */
+    double bytes_per_ns;
+} link_info;
+
+typedef struct {
+    uint32_t link_base, switch_base, stride;
+} dim_layout;
+
+typedef struct garnet {
+    vimana_bt bt;
+    vimana_topo *topo;
+    gn_options opt;
+    uint32_t npus, n_dims;
+    dim_layout layout[VIMANA_NET_MAX_DIMS];
+    uint32_t n_links;
+    link_info *li;
+    out_port *outs;          /* n_links + npus */
+    vc_state *vc;            /* n_links * vcs */
+    uint32_t *active;        /* output ports with work */
+    uint32_t n_active;
+    packet *pkts;
+    uint32_t n_pkts, cap_pkts, free_pkts, in_flight;
+    uint64_t *deliver;       /* tokens whose tail was ejected this cycle */
+    uint32_t n_deliver, cap_deliver;
+    vimana_tick next_cycle;
+    uint64_t flit_hops, cycles;
+} garnet;
+
+static void log_error(garnet *g, const char *msg)
+{
+    g->bt.host.log(g->bt.host.host, VIMANA_LOG_ERROR, msg);
+}
+
+/* ---- options parsing ------------------------------------------------------ */
+
+typedef struct {
+    const char *key;
+    size_t offset;
+    uint32_t lo, hi;
+    bool allow_auto;
+} option_spec;
+
+static const option_spec option_specs[] = {
+    {"flit_bytes", offsetof(gn_options, flit_bytes), 1, 65536, false},
+    {"vcs", offsetof(gn_options, vcs), 1, 64, false},
+    {"vc_depth", offsetof(gn_options, vc_depth), 1, 1u << 20, true},
+    {"pipeline", offsetof(gn_options, pipeline), 1, 1000, false},
+    {"stats", offsetof(gn_options, stats), 0, 1, false},
+};
+
+static int parse_option(gn_options *o, const char *item, size_t n, char *err, size_t len)
+{
+    char buf[160], quoted[200];
+    snprintf(buf, sizeof buf, "%.*s", (int)(n < 150 ? n : 150), item);
+    vimana_bt_escape(buf, quoted, sizeof quoted);
+    const char *eq = memchr(item, '=', n);
+    if (!eq) {
+        snprintf(err, len, "garnet: --backend-options: '%s' is not key=value", quoted);
+        return -1;
+    }
+    size_t klen = (size_t)(eq - item);
+    for (size_t i = 0; i < sizeof option_specs / sizeof option_specs[0]; i++) {
+        const option_spec *s = &option_specs[i];
+        if (strlen(s->key) != klen || strncmp(s->key, item, klen) != 0)
+            continue;
+        const char *v = eq + 1;
+        size_t vlen = n - klen - 1;
+        uint32_t *field = (uint32_t *)((char *)o + s->offset);
+        if (s->allow_auto && vlen == 4 && strncmp(v, "auto", 4) == 0) {
+            *field = 0;
+            return 0;
+        }
+        uint64_t x = 0;
+        size_t j = 0;
+        for (; j < vlen && j < 12 && v[j] >= '0' && v[j] <= '9'; j++)
+            x = x * 10 + (uint64_t)(v[j] - '0');
+        if (vlen == 0 || j != vlen || x < s->lo || x > s->hi) {
+            snprintf(err, len, "garnet: --backend-options: '%s': %s must be an integer from %u to %u%s", quoted,
+                     s->key, s->lo, s->hi, s->allow_auto ? " or auto" : "");
+            return -1;
+        }
+        *field = (uint32_t)x;
+        return 0;
+    }
+    snprintf(err, len, "garnet: --backend-options: unknown key in '%s' (known: flit_bytes, vcs, vc_depth, "
+             "pipeline, stats)", quoted);
+    return -1;
+}
+
+static int parse_options(gn_options *o, const char *s, char *err, size_t len)
+{
+    *o = (gn_options){.flit_bytes = 16, .vcs = 4, .vc_depth = 0, .pipeline = 1, .stats = 0};
+    if (!s)
+        return 0;
+    while (*s) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (parse_option(o, s, n, err, len) != 0)
+            return -1;
+        s += n + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+/* ---- topology of a network YAML (the layout congestion_aware uses) -------- */
+/*
+ * Devices: NPUs 0..N-1, then the switches of each Switch dimension. Links
+ * of dimension d start at layout[d].link_base (Ring: 2a and 2a+1,
+ * FullyConnected: a*n+b, Switch: a up, n+a down), as in congestion_aware,
+ * so link records compare one to one.
+ */
+
+static const vimana_net_dim *dim_of(const garnet *g, uint32_t d)
+{
+    return &g->bt.net.dims[d];
+}
+
+static uint32_t coord(const garnet *g, uint32_t npu, uint32_t d)
+{
+    return (npu / g->layout[d].stride) % dim_of(g, d)->npus;
+}
+
+static uint32_t with_coord(const garnet *g, uint32_t npu, uint32_t d, uint32_t k)
+{
+    return npu - coord(g, npu, d) * g->layout[d].stride + k * g->layout[d].stride;
+}
+
+static uint32_t switch_of(const garnet *g, uint32_t npu, uint32_t d)
+{
+    uint32_t stride = g->layout[d].stride, span = stride * dim_of(g, d)->npus;
+    return g->npus + g->layout[d].switch_base + (npu / span) * stride + npu % stride;
+}
+
+static uint32_t link_id(const garnet *g, uint32_t d, uint32_t a, uint32_t b)
+{
+    const dim_layout *l = &g->layout[d];
+    uint32_t n = dim_of(g, d)->npus;
+    switch (dim_of(g, d)->topology) {
+    case VIMANA_NET_RING:
+        return l->link_base + a * 2 + (coord(g, b, d) == (coord(g, a, d) + 1) % n ? 0u : 1u);
+    case VIMANA_NET_FULLY_CONNECTED:
+        return l->link_base + a * n + coord(g, b, d);
+    case VIMANA_NET_SWITCH:
+        return a >= g->npus ? l->link_base + g->npus + b : l->link_base + a;
+    }
+    return 0;
+}
+
+static void name_link(garnet *g, uint32_t d, uint32_t a, uint32_t b)
+{
+    uint32_t l = link_id(g, d, a, b);
+    vimana_bt_link_ends(&g->bt, l, a, b);
+    g->li[l].dim = d;
+}
+
+static void name_dim_links(garnet *g, uint32_t d)
+{
+    uint32_t n = dim_of(g, d)->npus;
+    for (uint32_t a = 0; a < g->npus; a++) {
+        uint32_t k = coord(g, a, d);
+        switch (dim_of(g, d)->topology) {
+        case VIMANA_NET_RING:
+            name_link(g, d, a, with_coord(g, a, d, (k + 1) % n));
+            name_link(g, d, a, with_coord(g, a, d, (k + n - 1) % n));
+            break;
+        case VIMANA_NET_FULLY_CONNECTED:
+            for (uint32_t b = 0; b < n; b++)
+                if (b != k)
+                    name_link(g, d, a, with_coord(g, a, d, b));
+            break;
+        case VIMANA_NET_SWITCH:
+            name_link(g, d, a, switch_of(g, a, d));
+            name_link(g, d, switch_of(g, a, d), a);
+            break;
+        }
+    }
+}
+
+static uint64_t dim_links(const garnet *g, uint32_t d)
+{
+    const vimana_net_dim *nd = dim_of(g, d);
+    return nd->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)g->npus * nd->npus : 2ull * g->npus;
+}
+
+static void ring_dir(uint32_t n, uint32_t s, uint32_t t, int8_t *step)
+{
+    uint32_t cw = (t + n - s) % n;
+    *step = cw <= n - cw ? 1 : -1;
+}
+
+/* Dimension-order routing: cross the lowest dimension that differs. */
+static void enter_next_dim(const garnet *g, packet *p)
+{
+    uint32_t d = 0;
+    while (coord(g, p->cur, d) == coord(g, p->dst, d))
+        d++;
+    p->dim = (uint8_t)d;
+    p->crossed = 0;
+    p->target = with_coord(g, p->cur, d, coord(g, p->dst, d));
+    if (dim_of(g, d)->topology == VIMANA_NET_RING)
+        ring_dir(dim_of(g, d)->npus, coord(g, p->cur, d), coord(g, p->dst, d), &p->step);
+    if (dim_of(g, d)->topology == VIMANA_NET_SWITCH)
+        p->via = switch_of(g, p->cur, d);
+}
+
+static uint32_t next_device(const garnet *g, const packet *p)
+{
+    uint32_t d = p->dim;
+    switch (dim_of(g, d)->topology) {
+    case VIMANA_NET_RING: {
+        uint32_t n = dim_of(g, d)->npus;
+        return with_coord(g, p->cur, d, (uint32_t)(((int64_t)coord(g, p->cur, d) + p->step + n) % n));
+    }
+    case VIMANA_NET_FULLY_CONNECTED: return p->target;
+    case VIMANA_NET_SWITCH: return p->cur >= g->npus ? p->target : p->via;
+    }
+    return p->target;
+}
+
+/* ---- routing: the output a packet takes at each router -------------------- */
+
+static uint32_t eject_port(const garnet *g, uint32_t npu)
+{
+    return g->n_links + npu;
+}
+
+/* The output at the source router. NIL if the route cache cannot grow. */
+static uint32_t route_first(garnet *g, packet *p, uint32_t src)
+{
+    if (g->topo) {
+        p->cur = vimana_topo_npu_node(g->topo, src);
+        p->ecmp = vimana_topo_ecmp_hash(src, p->dst);
+        uint32_t l = vimana_topo_next_link(g->topo, p->cur, p->dst, &p->ecmp);
+        return l == VIMANA_TOPO_NONE ? NIL : l;
+    }
+    p->cur = src;
+    enter_next_dim(g, p);
+    return link_id(g, p->dim, p->cur, next_device(g, p));
+}
+
+/* The dateline: on a ring dimension, the link from coordinate n-1 to 0
+ * (or 0 to n-1 going the other way) moves a packet to VC class 1 for the
+ * rest of that dimension, which breaks the ring's cyclic dependency. */
+static void vc_range(garnet *g, packet *p, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t v = g->opt.vcs;
+    *lo = 0;
+    *hi = v;
+    if (g->topo || v < 2 || dim_of(g, p->dim)->topology != VIMANA_NET_RING)
+        return;
+    uint32_t n = dim_of(g, p->dim)->npus, c = coord(g, p->cur, p->dim);
+    if ((p->step > 0 && c == n - 1) || (p->step < 0 && c == 0))
+        p->crossed = 1;
+    *lo = p->crossed ? v / 2 : 0;
+    *hi = p->crossed ? v : v / 2;
+}
+
+/* The head crossed `link`: the output at the router at its far end (a link
+ * or the destination's ejection port). NIL if the route cache cannot grow. */
+static uint32_t route_advance(garnet *g, packet *p, uint32_t link)
+{
+    if (g->topo) {
+        p->cur = vimana_topo_link_info(g->topo, link)->dst;
+        if (p->cur == vimana_topo_npu_node(g->topo, p->dst))
+            return eject_port(g, p->dst);
+        uint32_t l = vimana_topo_next_link(g->topo, p->cur, p->dst, &p->ecmp);
+        return l == VIMANA_TOPO_NONE ? NIL : l;
+    }
+    p->cur = next_device(g, p);
+    if (p->cur == p->dst)
+        return eject_port(g, p->dst);
+    if (p->cur == p->target)
+        enter_next_dim(g, p);
+    return link_id(g, p->dim, p->cur, next_device(g, p));
+}
+
+/* ---- slots: where a packet's flits wait at a router input ----------------- */
+
+static uint32_t *slot_next(garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_next : &g->vc[s].next;
+}
+
+static uint32_t slot_pkt(const garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? s & ~INJ_BIT : g->vc[s].pkt;
+}
+
+static uint32_t *slot_out_vc(garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_out_vc : &g->vc[s].out_vc;
+}
+
+static uint32_t link_of_vc(const garnet *g, uint32_t s)
+{
+    return s / g->opt.vcs;
+}
+
+/* The ready time of the slot's next flit, or NO_CYCLE if none is there. */
+static vimana_tick slot_front(const garnet *g, uint32_t s)
+{
+    if (s & INJ_BIT) {
+        const packet *p = &g->pkts[s & ~INJ_BIT];
+        return p->inj_fwd < p->flits ? p->inj_ready : NO_CYCLE;
+    }
+    const vc_state *v = &g->vc[s];
+    return v->fcount ? v->ring[v->fhead] : NO_CYCLE;
+}
+
+/* The slot's next flit leaves its buffer in cycle t: its credit starts back
+ * upstream. Returns the flit's index in its packet. */
+static uint64_t slot_pop(garnet *g, uint32_t s, vimana_tick t)
+{
+    if (s & INJ_BIT)
+        return g->pkts[s & ~INJ_BIT].inj_fwd++;
+    vc_state *v = &g->vc[s];
+    const link_info *li = &g->li[link_of_vc(g, s)];
+    v->fhead = v->fhead + 1 == li->depth ? 0 : v->fhead + 1;
+    v->fcount--;
+    uint32_t at = v->chead + v->ccount;
+    v->ring[li->depth + (at >= li->depth ? at - li->depth : at)] = t + li->latency;
+    v->ccount++;
+    return v->fwd++;
+}
+
+/* The slot's tail left in cycle t: its VC may be allocated again once the
+ * tail's credit is back upstream. */
+static void slot_release(garnet *g, uint32_t s, vimana_tick t)
+{
+    if (s & INJ_BIT)
+        return;
+    vc_state *v = &g->vc[s];
+    uint32_t link = link_of_vc(g, s);
+    v->pkt = NIL;
+    v->free_at = t + g->li[link].latency;
+    g->outs[link].n_busy--;
+}
+
+static void activate(garnet *g, uint32_t o)
+{
+    if (!g->outs[o].active) {
+        g->outs[o].active = 1;
+        g->active[g->n_active++] = o;
+    }
+}
+
+static void wait_append(garnet *g, uint32_t o, uint32_t s)
+{
+    out_port *op = &g->outs[o];
+    *slot_next(g, s) = NIL;
+    if (op->wait_tail == NIL)
+        op->wait_head = s;
+    else
+        *slot_next(g, op->wait_tail) = s;
+    op->wait_tail = s;
+    activate(g, o);
+}
+
+static void wait_remove(garnet *g, uint32_t o, uint32_t prev, uint32_t s)
+{
+    out_port *op = &g->outs[o];
+    uint32_t next = *slot_next(g, s);
+    if (prev == NIL)
+        op->wait_head = next;
+    else
+        *slot_next(g, prev) = next;
+    if (op->wait_tail == s)
+        op->wait_tail = prev;
+}
+
+/* ---- packets --------------------------------------------------------------- */
+
+static uint32_t pkt_alloc(garnet *g)
+{
+    if (g->free_pkts != NIL) {
+        uint32_t i = g->free_pkts;
+        g->free_pkts = g->pkts[i].inj_next;
+        return i;
+    }
+    if (g->n_pkts >= INJ_BIT ||
+        vimana_bt_pool_grow((void **)&g->pkts, &g->cap_pkts, g->n_pkts, sizeof *g->pkts) != VIMANA_OK)
+        return NIL;
+    return g->n_pkts++;
+}
+
+static void pkt_free(garnet *g, uint32_t i)
+{
+    g->pkts[i].inj_next = g->free_pkts;
+    g->free_pkts = i;
+    g->in_flight--;
+}
+
+/* ---- the cycle ------------------------------------------------------------ */
+
+static void on_cycle(void *ctx, uint64_t tick);
+
+static void schedule_cycle(garnet *g, vimana_tick at)
+{
+    if (g->next_cycle != NO_CYCLE && g->next_cycle <= at)
+        return;
+    g->next_cycle = at;
+    if (vimana_evq_schedule(g->bt.evq, at - vimana_evq_now(g->bt.evq), on_cycle, g, at) != VIMANA_OK)
+        vimana_bt_fail(&g->bt, "garnet: out of memory scheduling a cycle");
+}
+
+/* Ejection: every flit ready at the destination leaves the network; the
+ * tail's ejection delivers the message. */
+static bool visit_eject(garnet *g, uint32_t o, vimana_tick t)
+{
+    out_port *op = &g->outs[o];
+    bool moved = false;
+    for (uint32_t prev = NIL, s = op->wait_head, next; s != NIL; s = next) {
+        next = g->vc[s].next;
+        uint32_t pi = g->vc[s].pkt;
+        bool tail = false;
+        while (slot_front(g, s) <= t) {
+            moved = true;
+            if (slot_pop(g, s, t) + 1 == g->pkts[pi].flits) {
+                tail = true;
+                break;
+            }
+        }
+        if (!tail) {
+            prev = s;
+            continue;
+        }
+        wait_remove(g, o, prev, s);
+        slot_release(g, s, t);
+        if (g->n_deliver == g->cap_deliver &&
+            vimana_bt_pool_grow((void **)&g->deliver, &g->cap_deliver, g->n_deliver, sizeof *g->deliver) !=
+                VIMANA_OK) {
+            vimana_bt_fail(&g->bt, "garnet: out of memory");
+            return moved;
+        }
+        g->deliver[g->n_deliver++] = g->pkts[pi].token;
+        pkt_free(g, pi);
+    }
+    return moved;
+}
+
+static bool lazy_ring(vc_state *v, uint32_t depth)
+{
+    if (!v->ring)
+        v->ring = malloc(2 * (size_t)depth * sizeof *v->ring);
+    return v->ring != NULL;
+}
+
+/* VC allocation on link o: waiting packets whose head is here take a free
+ * VC of their class, first come first served. */
+static void allocate_vcs(garnet *g, uint32_t o, vimana_tick t)
+{
+    out_port *op = &g->outs[o];
+    const link_info *li = &g->li[o];
+    for (uint32_t prev = NIL, s = op->wait_head, next; s != NIL && op->n_busy < g->opt.vcs; s = next) {
+        next = *slot_next(g, s);
+        if (slot_front(g, s) > t) {
+            prev = s;
+            continue;
+        }
+        packet *p = &g->pkts[slot_pkt(g, s)];
+        uint32_t lo, hi, v;
+        vc_range(g, p, &lo, &hi);
+        for (v = lo; v < hi; v++) {
+            const vc_state *c = &g->vc[o * g->opt.vcs + v];
+            if (c->pkt == NIL && c->free_at <= t)
+                break;
+        }
+        if (v == hi) {
+            prev = s;
+            continue;
+        }
+        uint32_t vi = o * g->opt.vcs + v;
+        vc_state *c = &g->vc[vi];
+        if (!lazy_ring(c, li->depth)) {
+            vimana_bt_fail(&g->bt, "garnet: out of memory for a virtual channel's buffer");
+            return;
+        }
+        wait_remove(g, o, prev, s);
+        uint32_t out2 = route_advance(g, p, o);
+        if (out2 == NIL) {
+            vimana_bt_fail(&g->bt, "garnet: out of memory for the route cache");
+            return;
+        }
+        *c = (vc_state){.pkt = slot_pkt(g, s), .owner = s, .out = out2, .out_vc = NIL, .credits = li->depth,
+                        .ring = c->ring};
+        *slot_out_vc(g, s) = v;
+        op->n_owned++;
+        op->n_busy++;
+        vimana_bt_link_count(&g->bt, o, p->bytes, (vimana_tick)((double)p->flits * g->opt.flit_bytes /
+                                                                   li->bytes_per_ns));
+        wait_append(g, out2, vi);
+    }
+}
+
+/* Credits whose return has arrived by cycle t become usable. */
+static void absorb_credits(vc_state *c, uint32_t depth, vimana_tick t)
+{
+    while (c->ccount && c->ring[depth + c->chead] <= t) {
+        c->chead = c->chead + 1 == depth ? 0 : c->chead + 1;
+        c->ccount--;
+        c->credits++;
+    }
+}
+
+/* The next VC (round robin from op->rr) whose owner has a ready flit and a
+ * credit for it, or NIL. */
+static uint32_t pick_vc(garnet *g, uint32_t o, vimana_tick t)
+{
+    out_port *op = &g->outs[o];
+    uint32_t n = g->opt.vcs, depth = g->li[o].depth;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = op->rr + i >= n ? op->rr + i - n : op->rr + i;
+        vc_state *c = &g->vc[o * n + v];
+        if (c->owner == NIL || slot_front(g, c->owner) > t)
+            continue;
+        if (c->credits == 0)
+            absorb_credits(c, depth, t);
+        if (c->credits)
+            return v;
+    }
+    return NIL;
+}
+
+/* Sends one flit of VC v's owner onto link o in cycle t. */
+static void send_flit(garnet *g, uint32_t o, uint32_t v, vimana_tick t)
+{
+    out_port *op = &g->outs[o];
+    const link_info *li = &g->li[o];
+    vc_state *c = &g->vc[o * g->opt.vcs + v];
+    uint32_t s = c->owner;
+    vimana_tick ready = slot_front(g, s);
+    uint64_t k = slot_pop(g, s, t);
+    if (k == 0)
+        vimana_bt_link_queued(&g->bt, o, t - ready);
+    uint32_t at = c->fhead + c->fcount;
+    c->ring[at >= li->depth ? at - li->depth : at] = t + li->latency + g->opt.pipeline;
+    c->fcount++;
+    c->credits--;
+    if (op->free_cycle < t) {
+        op->free_cycle = t;
+        op->free_frac = 0;
+    }
+    uint64_t frac = (uint64_t)op->free_frac + li->step_frac;
+    op->free_cycle += li->step_cycles + (frac >> 32);
+    op->free_frac = (uint32_t)frac;
+    op->rr = v + 1 == g->opt.vcs ? 0 : v + 1;
+    g->flit_hops++;
+    if (k + 1 == g->pkts[c->pkt].flits) {
+        c->owner = NIL;
+        op->n_owned--;
+        slot_release(g, s, t);
+    }
+}
+
+static bool visit_link(garnet *g, uint32_t o, vimana_tick t)
+{
+    out_port *op = &g->outs[o];
+    if (op->wait_head != NIL)
+        allocate_vcs(g, o, t);
+    bool moved = false;
+    while (op->n_owned && op->free_cycle <= t) {
+        uint32_t v = pick_vc(g, o, t);
+        if (v == NIL)
+            break;
+        send_flit(g, o, v, t);
+        moved = true;
+    }
+    return moved;
+}
+
+static bool port_has_work(const garnet *g, uint32_t o)
+{
+    return g->outs[o].wait_head != NIL || g->outs[o].n_owned;
+}
+
+static void consider(vimana_tick *best, vimana_tick at, vimana_tick t)
+{
+    if (at > t && at < *best)
+        *best = at;
+}
+
+/* After a cycle in which nothing moved: the first cycle in which anything
+ * can (a flit becomes ready, a credit comes back, a VC frees, a serialiser
+ * frees). NO_CYCLE if nothing ever will: a deadlock. */
+static vimana_tick next_wake(garnet *g, vimana_tick t)
+{
+    vimana_tick best = NO_CYCLE;
+    for (uint32_t i = 0; i < g->n_active; i++) {
+        uint32_t o = g->active[i];
+        const out_port *op = &g->outs[o];
+        for (uint32_t s = op->wait_head; s != NIL; s = *slot_next(g, s))
+            consider(&best, slot_front(g, s), t);
+        if (o >= g->n_links)
+            continue;
+        uint32_t depth = g->li[o].depth;
+        bool ready = false;
+        for (uint32_t v = 0; v < g->opt.vcs; v++) {
+            const vc_state *c = &g->vc[o * g->opt.vcs + v];
+            if (c->pkt == NIL)
+                consider(&best, c->free_at, t);
+            if (c->owner == NIL)
+                continue;
+            vimana_tick f = slot_front(g, c->owner);
+            consider(&best, f, t);
+            ready |= f <= t;
+            if (c->ccount)
+                consider(&best, c->ring[depth + c->chead], t);
+        }
+        if (ready)
+            consider(&best, op->free_cycle, t);
+    }
+    return best;
+}
+
+static void stalled(garnet *g, vimana_tick t)
+{
+    vimana_bt_fail(&g->bt, "stalled: %u message%s pending at t = %llu (garnet: no flit can ever move: a routing "
+                   "deadlock; more vcs or a topology without cyclic routes avoids it)", g->in_flight,
+                   g->in_flight == 1 ? "" : "s", (unsigned long long)t);
+}
+
+static void on_cycle(void *ctx, uint64_t tick)
+{
+    garnet *g = ctx;
+    if (tick != g->next_cycle)
+        return; /* superseded by an earlier cycle */
+    g->next_cycle = NO_CYCLE;
+    g->cycles++;
+    vimana_tick t = tick;
+    bool moved = false;
+    uint32_t n = g->n_active, w = 0;
+    for (uint32_t i = 0; i < n && !g->bt.failed; i++) {
+        uint32_t o = g->active[i];
+        moved |= o < g->n_links ? visit_link(g, o, t) : visit_eject(g, o, t);
+        if (port_has_work(g, o))
+            g->active[w++] = o;
+        else
+            g->outs[o].active = 0;
+    }
+    /* Ports activated during the pass (VC allocation) were appended. */
+    for (uint32_t i = n; i < g->n_active; i++)
+        g->active[w++] = g->active[i];
+    g->n_active = w;
+    if (g->bt.failed)
+        return;
+    uint32_t k = g->n_deliver;
+    g->n_deliver = 0;
+    for (uint32_t i = 0; i < k && !g->bt.failed; i++)
+        g->bt.host.delivered(g->bt.host.host, g->deliver[i]);
+    if (g->n_active == 0 || g->bt.failed)
+        return;
+    vimana_tick next = moved ? t + 1 : next_wake(g, t);
+    if (next == NO_CYCLE)
+        stalled(g, t);
+    else
+        schedule_cycle(g, next);
+}
+
+/* ---- init: a topology graph (as congestion_aware reads it) --------------- */
+
+static void graph_dim_bandwidth(garnet *g, uint32_t stride, vimana_net_dim *out)
+{
+    uint32_t node = vimana_topo_npu_node(g->topo, 0);
+    uint32_t dst = out->npus > 1 ? stride : 0;
+    uint64_t h = vimana_topo_ecmp_hash(0, dst);
+    const vimana_topo_link *slowest = NULL;
+    if (dst == 0) {
+        for (uint32_t l = 0; l < vimana_topo_num_links(g->topo); l++) {
+            const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
+            if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
+                slowest = tl;
+        }
+    }
+    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(g->topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
+        const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
+        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
+            slowest = tl;
+        node = tl->dst;
+    }
+    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
+    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
+    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
+}
+
+static void graph_shape(garnet *g)
+{
+    vimana_net_config *net = &g->bt.net;
+    net->n_dims = vimana_topo_num_dims(g->topo);
+    net->total_npus = vimana_topo_num_npus(g->topo);
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < net->n_dims; d++) {
+        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(g->topo, d)};
+        graph_dim_bandwidth(g, stride, &net->dims[d]);
+        stride *= net->dims[d].npus;
+    }
+    g->n_dims = net->n_dims;
+    g->npus = net->total_npus;
+}
+
+static int graph_layout(garnet *g, char *err, size_t err_len)
+{
+    uint32_t links = vimana_topo_num_links(g->topo);
+    if (links > GN_MAX_LINKS) {
+        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the garnet backend "
+                 "supports", g->bt.network_path, links, GN_MAX_LINKS);
+        return VIMANA_ERR_CONFIG;
+    }
+    graph_shape(g);
+    g->n_links = links;
+    return VIMANA_OK;
+}
+
+static int yaml_layout(garnet *g, char *err, size_t err_len)
+{
+    g->n_dims = g->bt.net.n_dims;
+    g->npus = g->bt.net.total_npus;
+    uint64_t links = 0;
+    uint32_t stride = 1, switches = 0;
+    for (uint32_t d = 0; d < g->n_dims; d++) {
+        g->layout[d] = (dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
+        links += dim_links(g, d);
+        if (links > GN_MAX_LINKS)
+            break;
+        if (dim_of(g, d)->topology == VIMANA_NET_SWITCH)
+            switches += g->npus / dim_of(g, d)->npus;
+        stride *= dim_of(g, d)->npus;
+    }
+    if (links > GN_MAX_LINKS) {
+        snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the garnet "
+                 "backend supports", g->bt.network_path, GN_MAX_LINKS);
+        return VIMANA_ERR_CONFIG;
+    }
+    g->n_links = (uint32_t)links;
+    return VIMANA_OK;
+}
+
+static int load_network(garnet *g, char *err, size_t err_len)
+{
+    int rc = g->bt.network_path ? vimana_topo_load(g->bt.network_path, &g->topo, err, err_len) : 1;
+    if (rc == 1) {
+        rc = vimana_bt_load_network(&g->bt, err, err_len);
+        return rc == VIMANA_OK ? yaml_layout(g, err, err_len) : rc;
+    }
+    return rc == 0 ? graph_layout(g, err, err_len) : VIMANA_ERR_CONFIG;
+}
+
+/* A link's timing: serialiser time per flit (32.32 cycles), latency in
+ * cycles (rounded, at least 1) and VC depth (auto: enough flits to cover
+ * a credit round trip, so that a lone packet runs at the link's rate). */
+static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double latency_ns, char *err,
+                           size_t err_len)
+{
+    link_info *li = &g->li[l];
+    double step = g->opt.flit_bytes / bytes_per_ns;
+    if (!(latency_ns < GN_MAX_LATENCY) || !(step < 0x1p31)) {
+        snprintf(err, err_len, "%s: link %u: latency %g ns or bandwidth %g bytes/ns is outside what the garnet "
+                 "backend simulates (latency below 2^32 cycles, a flit below 2^31 cycles)", g->bt.network_path,
+                 l, latency_ns, bytes_per_ns);
+        return VIMANA_ERR_CONFIG;
+    }
+    li->bytes_per_ns = bytes_per_ns;
+    li->step_cycles = (uint64_t)step;
+    double frac = (step - (double)li->step_cycles) * 0x1p32 + 0.5;
+    li->step_frac = frac >= 0x1p32 ? UINT32_MAX : (uint32_t)frac;
+    double lat = latency_ns + 0.5;
+    li->latency = lat < 1.0 ? 1u : (uint32_t)lat;
+    if (g->opt.vc_depth) {
+        li->depth = g->opt.vc_depth;
+        return VIMANA_OK;
+    }
+    double rtt = 2.0 * li->latency + g->opt.pipeline + 2.0;
+    double depth = rtt * bytes_per_ns / g->opt.flit_bytes + 2.0;
+    li->depth = depth > GN_MAX_AUTO_DEPTH ? GN_MAX_AUTO_DEPTH : (uint32_t)depth;
+    return VIMANA_OK;
+}
+
+static int init_links(garnet *g, char *err, size_t err_len)
+{
+    if (!g->topo)
+        for (uint32_t d = 0; d < g->n_dims; d++)
+            name_dim_links(g, d);
+    for (uint32_t l = 0; l < g->n_links; l++) {
+        double bpn, lat;
+        if (g->topo) {
+            const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
+            vimana_bt_link_ends(&g->bt, l, vimana_topo_node_device(g->topo, tl->src),
+                                vimana_topo_node_device(g->topo, tl->dst));
+            bpn = tl->bytes_per_ns;
+            lat = tl->latency_ns;
+        } else {
+            bpn = dim_of(g, g->li[l].dim)->bytes_per_ns;
+            lat = dim_of(g, g->li[l].dim)->latency_ns;
+        }
+        int rc = set_link_timing(g, l, bpn, lat, err, err_len);
+        if (rc != VIMANA_OK)
+            return rc;
+    }
+    for (uint32_t o = 0; o < g->n_links + g->npus; o++)
+        g->outs[o] = (out_port){.wait_head = NIL, .wait_tail = NIL};
+    for (uint64_t i = 0; i < (uint64_t)g->n_links * g->opt.vcs; i++)
+        g->vc[i] = (vc_state){.pkt = NIL, .owner = NIL, .next = NIL};
+    return VIMANA_OK;
+}
+
+static void gn_free(garnet *g)
+{
+    if (g->vc)
+        for (uint64_t i = 0; i < (uint64_t)g->n_links * g->opt.vcs; i++)
+            free(g->vc[i].ring);
+    vimana_bt_fini(&g->bt);
+    vimana_topo_free(g->topo);
+    free(g->li);
+    free(g->outs);
+    free(g->vc);
+    free(g->active);
+    free(g->pkts);
+    free(g->deliver);
+    free(g);
+}
+
+static int alloc_state(garnet *g)
+{
+    size_t ports = (size_t)g->n_links + g->npus;
+    g->li = calloc(g->n_links ? g->n_links : 1, sizeof *g->li);
+    g->outs = calloc(ports, sizeof *g->outs);
+    g->vc = calloc(g->n_links ? (size_t)g->n_links * g->opt.vcs : 1, sizeof *g->vc);
+    g->active = calloc(ports, sizeof *g->active);
+    if (!g->li || !g->outs || !g->vc || !g->active || vimana_bt_links_alloc(&g->bt, g->n_links) != VIMANA_OK)
+        return VIMANA_ERR_NOMEM;
+    return VIMANA_OK;
+}
+
+static int gn_init(const vimana_backend_params *params, const vimana_host *host, void **ctx, char *err,
+                   size_t err_len)
+{
+    garnet *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    g->free_pkts = NIL;
+    g->next_cycle = NO_CYCLE;
+    int rc = parse_options(&g->opt, params->options, err, err_len) == 0 ? VIMANA_OK : VIMANA_ERR_CONFIG;
+    if (rc == VIMANA_OK)
+        rc = vimana_bt_init(&g->bt, params, host, err, err_len);
+    if (rc == VIMANA_OK)
+        rc = load_network(g, err, err_len);
+    if (rc == VIMANA_OK && alloc_state(g) != VIMANA_OK) {
+        snprintf(err, err_len, "out of memory");
+        rc = VIMANA_ERR_NOMEM;
+    }
+    if (rc == VIMANA_OK)
+        rc = init_links(g, err, err_len);
+    if (rc != VIMANA_OK) {
+        gn_free(g);
+        return rc;
+    }
+    *ctx = g;
+    return VIMANA_OK;
+}
+
+static void gn_fini(void *ctx)
+{
+    if (ctx)
+        gn_free(ctx);
+}
+
+static int gn_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    garnet *g = ctx;
+    (void)tag;
+    uint64_t flits = bytes / g->opt.flit_bytes + (bytes % g->opt.flit_bytes != 0);
+    if (src >= g->npus || dst >= g->npus || src == dst || bytes == 0 || flits >= GN_MAX_FLITS) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "garnet: invalid message %u -> %u of %llu bytes%s", src, dst,
+                 (unsigned long long)bytes, flits >= GN_MAX_FLITS ? " (2^32 flits or more)" : "");
+        log_error(g, msg);
+        return VIMANA_ERR_ARGUMENT;
+    }
+    uint32_t pi = pkt_alloc(g);
+    if (pi == NIL) {
+        log_error(g, "garnet: out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    vimana_tick now = vimana_evq_now(g->bt.evq);
+    packet *p = &g->pkts[pi];
+    *p = (packet){.token = token, .bytes = bytes, .flits = flits, .inj_ready = now + g->opt.pipeline,
+                  .inj_out_vc = NIL, .inj_next = NIL, .dst = dst};
+    p->inj_out = route_first(g, p, src);
+    if (p->inj_out == NIL) {
+        g->pkts[pi].inj_next = g->free_pkts;
+        g->free_pkts = pi;
+        log_error(g, "garnet: out of memory for the route cache");
+        return VIMANA_ERR_NOMEM;
+    }
+    g->in_flight++;
+    wait_append(g, p->inj_out, INJ_BIT | pi);
+    schedule_cycle(g, now + g->opt.pipeline);
+    return VIMANA_OK;
+}
+
+/* run() with the flit-hop rate, logged when the option stats=1 asks. */
+static int gn_run(void *ctx)
+{
+    garnet *g = ctx;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t hops0 = g->flit_hops;
+    int rc = vimana_bt_run(ctx);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    uint64_t hops = g->flit_hops - hops0;
+    vimana_bt_log(&g->bt, g->opt.stats ? VIMANA_LOG_INFO : VIMANA_LOG_DEBUG,
+                  "%llu flit-hops, %llu cycles simulated, %.3f s: %.1f M flit-hops/s", (unsigned long long)hops,
+                  (unsigned long long)g->cycles, s, s > 0 ? (double)hops / s / 1e6 : 0.0);
+    return rc;
+}
+
+static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t len)
+{
+    garnet *g = ctx;
+    if (!g->topo) {
+        if (device < g->npus)
+            snprintf(buf, len, "npu%u", device);
+        else
+            snprintf(buf, len, "switch%u", device - g->npus);
+        return buf;
+    }
+    uint32_t node = vimana_topo_device_node(g->topo, device);
+    if (node == VIMANA_TOPO_NONE)
+        return NULL;
+    return vimana_topo_node_name(g->topo, node, buf, len);
+}
+
+static const vimana_backend garnet_backend = {
+    VIMANA_BACKEND_HEADER_INIT,
+    .name = "garnet",
+    .description = "Garnet-style flit-level network: routers with virtual channels, credit flow control, "
+                   "a configurable pipeline and wormhole switching, on network YAML dimensions or a topology file",
+    .capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM,
+    .init = gn_init,
+    .fini = gn_fini,
+    .sim_send = gn_send,
+    /* VIMANA_BT_DEFAULTS, but run() with the flit-hop count. */
+    .num_dims = vimana_bt_num_dims, .dim_size = vimana_bt_dim_size, .dim_bandwidth = vimana_bt_dim_bandwidth,
+    .schedule = vimana_bt_schedule, .now = vimana_bt_now, .run = gn_run, .stop = vimana_bt_stop,
+    VIMANA_BT_LINK_STATS,
+    .device_name = gn_device_name,
+};
+
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
+
+VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
+{
+    return &garnet_backend;
+}
