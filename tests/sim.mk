@@ -263,8 +263,8 @@ TESTS += tests/e2e/sim_ca_multidim.sh
 EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
 # congestion_aware on topology graphs: hand-computed routes, FIFO, ECMP,
 # incast, the shipped topologies, bad topology files.
-TESTS += tests/e2e/sim_ca_graph.sh
-EXTRA_DIST += tests/e2e/sim_ca_graph.sh
+TESTS += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
+EXTRA_DIST += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
 # The Garnet-style flit-level backend: exact point-to-point and credit-bound
 # cycles, ring all-reduce vs analytical, incast, deadlock -> stalled,
 # backend-check, options.

@@ -4,17 +4,37 @@
  * Every message is independent: it costs hops x latency + size / bandwidth
  * of the lowest dimension in which source and destination differ, truncated
  * once to whole ticks (shared/spec/simulator.md section 11). No link state.
+ *
+ * On a topology graph (vimana/topology_graph.h) the same idea follows the
+ * route congestion_aware takes: the sum of its links' latencies plus size /
+ * the slowest link's rate (the message streams through, nothing else is on
+ * the links). On a star or a ring this is the network YAML's formula.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/topology_graph.h"
 
 /* The toolkit keeps the network (bt.net), the clock and the path; the model
- * itself has no state. */
+ * itself has no state but the graph of a topology file (NULL otherwise). */
 typedef struct analytical {
     vimana_bt bt;
+    vimana_topo *topo;
 } analytical;
+
+/* A topology file (ns-3 .txt, or a Custom network YAML) is a graph; any
+ * other network YAML is read as dimensions. */
+static int load_network(analytical *a, char *err, size_t err_len)
+{
+    int rc = a->bt.network_path ? vimana_topo_load(a->bt.network_path, &a->topo, err, err_len) : 1;
+    if (rc < 0)
+        return VIMANA_ERR_CONFIG;
+    if (rc > 0)
+        return vimana_bt_load_network(&a->bt, err, err_len);
+    vimana_topo_net_shape(a->topo, &a->bt.net);
+    return VIMANA_OK;
+}
 
 static int cu_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
                    char *err, size_t err_len)
@@ -26,9 +46,10 @@ static int cu_init(const vimana_backend_params *params, const vimana_host *host,
     }
     int rc = vimana_bt_init(&a->bt, params, host, err, err_len);
     if (rc == VIMANA_OK)
-        rc = vimana_bt_load_network(&a->bt, err, err_len);
+        rc = load_network(a, err, err_len);
     if (rc != VIMANA_OK) {
         vimana_bt_fini(&a->bt);
+        vimana_topo_free(a->topo);
         free(a);
         return rc;
     }
@@ -42,6 +63,7 @@ static void cu_fini(void *ctx)
     if (!a)
         return;
     vimana_bt_fini(&a->bt);
+    vimana_topo_free(a->topo);
     free(a);
 }
 
@@ -74,6 +96,40 @@ static __attribute__((cold, noinline)) int report_late_arrival(analytical *a, ui
     return VIMANA_ERR_ARGUMENT;
 }
 
+/* A graph's message: the route's latencies plus size / its slowest rate,
+ * truncated once. VIMANA_TOPO_NONE from next_link: the route cache could
+ * not grow. */
+static int graph_send(analytical *a, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t token)
+{
+    uint32_t node = vimana_topo_npu_node(a->topo, src), end = vimana_topo_npu_node(a->topo, dst);
+    uint64_t h = vimana_topo_ecmp_hash(src, dst);
+    double latency = 0.0, slowest = 0.0;
+    while (node != end) {
+        uint32_t l = vimana_topo_next_link(a->topo, node, dst, &h);
+        if (l == VIMANA_TOPO_NONE) {
+            vimana_bt_log(&a->bt, VIMANA_LOG_ERROR, "analytical: out of memory for the route cache");
+            return VIMANA_ERR_NOMEM;
+        }
+        const vimana_topo_link *tl = vimana_topo_link_info(a->topo, l);
+        latency += tl->latency_ns;
+        if (slowest == 0.0 || tl->bytes_per_ns < slowest)
+            slowest = tl->bytes_per_ns;
+        node = tl->dst;
+    }
+    double ticks = latency + (double)bytes / slowest;
+    int rc = ticks < VIMANA_TICK_LIMIT ? vimana_bt_deliver_after(&a->bt, (vimana_tick)ticks, token)
+                                       : VIMANA_ERR_ARGUMENT;
+    if (rc == VIMANA_ERR_ARGUMENT) {
+        char where[200];
+        vimana_bt_escape(a->bt.network_path, where, sizeof where);
+        vimana_bt_log(&a->bt, VIMANA_LOG_ERROR,
+                      "%s: a message of %llu bytes from NPU %u to NPU %u would arrive after 2^64-1 ns, the "
+                      "longest time Vimana can simulate (slowest link on its route %g GB/s)", where,
+                      (unsigned long long)bytes, src, dst, slowest * 1e9 / 1073741824.0);
+    }
+    return rc;
+}
+
 static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
 {
     analytical *a = ctx;
@@ -84,6 +140,8 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
                       (unsigned long long)bytes);
         return VIMANA_ERR_ARGUMENT;
     }
+    if (a->topo)
+        return graph_send(a, src, dst, bytes, token);
     /* Only the lowest differing dimension is charged: peel coordinates off
      * dimension by dimension until they differ. */
     uint32_t dim = 0, s_rest = src, d_rest = dst, s_coord, d_coord;
@@ -112,7 +170,8 @@ static int cu_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
 static const vimana_backend analytical_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "analytical",
-    .description = "congestion-unaware analytical network (Ring, FullyConnected, Switch, multi-dimensional)",
+.description = "congestion-unaware analytical network (Ring, FullyConnected, Switch, multi-dimensional, "
+                   "or the routes of a topology file)",
     .capabilities = VIMANA_CAP_MULTI_DIM,
     .init = cu_init,
     .fini = cu_fini,

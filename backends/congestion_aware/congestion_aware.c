@@ -416,53 +416,6 @@ static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
 
 /* ---- init: a topology graph -------------------------------------------------- */
 
-/* What --report shows as dimension d's bandwidth: the slowest link on the
- * route from NPU 0 to its neighbour in d (coordinate 1 there, 0 elsewhere),
- * i.e. the bandwidth a message between ring neighbours of d gets alone.
- * A dimension of size 1 has no neighbour: the slowest link out of NPU 0. */
-static void graph_dim_bandwidth(congestion_aware *c, uint32_t stride, vimana_net_dim *out)
-{
-    uint32_t node = vimana_topo_npu_node(c->topo, 0);
-    uint32_t dst = out->npus > 1 ? stride : 0;
-    uint64_t h = vimana_topo_ecmp_hash(0, dst);
-    const vimana_topo_link *slowest = NULL;
-    if (dst == 0) {
-        for (uint32_t l = 0; l < vimana_topo_num_links(c->topo); l++) {
-            const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
-            if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
-                slowest = tl;
-        }
-    }
-    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(c->topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
-        const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);
-        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
-            slowest = tl;
-        node = tl->dst;
-    }
-    /* A lone NPU has no link at all: nothing is sent, any positive value. */
-    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
-    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
-    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
-}
-
-/* The logical dimensions the host's collectives use, in bt.net (read by the
- * toolkit's num_dims / dim_size / dim_bandwidth). The topology field is not
- * read in graph mode. */
-static void graph_shape(congestion_aware *c)
-{
-    vimana_net_config *net = &c->bt.net;
-    net->n_dims = vimana_topo_num_dims(c->topo);
-    net->total_npus = vimana_topo_num_npus(c->topo);
-    uint32_t stride = 1;
-    for (uint32_t d = 0; d < net->n_dims; d++) {
-        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(c->topo, d)};
-        graph_dim_bandwidth(c, stride, &net->dims[d]);
-        stride *= net->dims[d].npus;
-    }
-    c->n_dims = net->n_dims;
-    c->npus = net->total_npus;
-}
-
 static int graph_layout(congestion_aware *c, char *err, size_t err_len)
 {
     uint32_t links = vimana_topo_num_links(c->topo);
@@ -471,7 +424,9 @@ static int graph_layout(congestion_aware *c, char *err, size_t err_len)
                  "backend supports", c->bt.network_path, links, CA_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
-    graph_shape(c);
+    vimana_topo_net_shape(c->topo, &c->bt.net);
+    c->n_dims = c->bt.net.n_dims;
+    c->npus = c->bt.net.total_npus;
     c->n_links = links;
     for (uint32_t l = 0; l < links; l++) {
         const vimana_topo_link *tl = vimana_topo_link_info(c->topo, l);

@@ -773,45 +773,6 @@ static void on_cycle(void *ctx, uint64_t tick)
 
 /* ---- init: a topology graph (as congestion_aware reads it) --------------- */
 
-static void graph_dim_bandwidth(garnet *g, uint32_t stride, vimana_net_dim *out)
-{
-    uint32_t node = vimana_topo_npu_node(g->topo, 0);
-    uint32_t dst = out->npus > 1 ? stride : 0;
-    uint64_t h = vimana_topo_ecmp_hash(0, dst);
-    const vimana_topo_link *slowest = NULL;
-    if (dst == 0) {
-        for (uint32_t l = 0; l < vimana_topo_num_links(g->topo); l++) {
-            const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
-            if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
-                slowest = tl;
-        }
-    }
-    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(g->topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
-        const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
-        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
-            slowest = tl;
-        node = tl->dst;
-    }
-    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
-    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
-    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
-}
-
-static void graph_shape(garnet *g)
-{
-    vimana_net_config *net = &g->bt.net;
-    net->n_dims = vimana_topo_num_dims(g->topo);
-    net->total_npus = vimana_topo_num_npus(g->topo);
-    uint32_t stride = 1;
-    for (uint32_t d = 0; d < net->n_dims; d++) {
-        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(g->topo, d)};
-        graph_dim_bandwidth(g, stride, &net->dims[d]);
-        stride *= net->dims[d].npus;
-    }
-    g->n_dims = net->n_dims;
-    g->npus = net->total_npus;
-}
-
 static int graph_layout(garnet *g, char *err, size_t err_len)
 {
     uint32_t links = vimana_topo_num_links(g->topo);
@@ -820,7 +781,9 @@ static int graph_layout(garnet *g, char *err, size_t err_len)
                  "supports", g->bt.network_path, links, GN_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
-    graph_shape(g);
+    vimana_topo_net_shape(g->topo, &g->bt.net);
+    g->n_dims = g->bt.net.n_dims;
+    g->npus = g->bt.net.total_npus;
     g->n_links = links;
     return VIMANA_OK;
 }

@@ -148,29 +148,6 @@ static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint3
 
 /* ---- a topology graph ------------------------------------------------------ */
 
-/* Dimension d's bandwidth for --report, as congestion_aware says it: the
- * slowest link on the route from NPU 0 to its neighbour in d. */
-static void graph_dim_bandwidth(vimana_topo *topo, uint32_t stride, vimana_net_dim *out)
-{
-    uint32_t node = vimana_topo_npu_node(topo, 0), dst = out->npus > 1 ? stride : 0;
-    uint64_t h = vimana_topo_ecmp_hash(0, dst);
-    const vimana_topo_link *slowest = NULL;
-    for (uint32_t l = 0; dst == 0 && l < vimana_topo_num_links(topo); l++) {
-        const vimana_topo_link *tl = vimana_topo_link_info(topo, l);
-        if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
-            slowest = tl;
-    }
-    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(topo, node, dst, &h)) != VIMANA_TOPO_NONE;) {
-        const vimana_topo_link *tl = vimana_topo_link_info(topo, l);
-        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
-            slowest = tl;
-        node = tl->dst;
-    }
-    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
-    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
-    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
-}
-
 static int graph_layout(shim_topology *t, vimana_bt *bt, char *err, size_t err_len)
 {
     t->n_links = vimana_topo_num_links(t->topo);
@@ -179,16 +156,8 @@ static int graph_layout(shim_topology *t, vimana_bt *bt, char *err, size_t err_l
                  bt->network_path, t->n_links, SHIM_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
-    vimana_net_config *net = &bt->net;
-    net->n_dims = vimana_topo_num_dims(t->topo);
-    net->total_npus = vimana_topo_num_npus(t->topo);
-    uint32_t stride = 1;
-    for (uint32_t d = 0; d < net->n_dims; d++) {
-        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = vimana_topo_dim_size(t->topo, d)};
-        graph_dim_bandwidth(t->topo, stride, &net->dims[d]);
-        stride *= net->dims[d].npus;
-    }
-    t->npus = net->total_npus;
+    vimana_topo_net_shape(t->topo, &bt->net);
+    t->npus = bt->net.total_npus;
     t->devices = vimana_topo_num_nodes(t->topo);
     return VIMANA_OK;
 }

@@ -871,3 +871,40 @@ const vimana_topo_link *vimana_topo_link_info(const vimana_topo *t, uint32_t lin
 {
     return link < t->n_links ? &t->links[link] : NULL;
 }
+
+/* ---- the shape for the system layer --------------------------------------- */
+
+static void dim_speed(vimana_topo *t, uint32_t stride, vimana_net_dim *out)
+{
+    uint32_t node = vimana_topo_npu_node(t, 0);
+    uint32_t dst = out->npus > 1 ? stride : 0;
+    uint64_t h = vimana_topo_ecmp_hash(0, dst);
+    const vimana_topo_link *slowest = NULL;
+    for (uint32_t l = 0; dst == 0 && l < t->n_links; l++) {
+        const vimana_topo_link *tl = &t->links[l];
+        if (tl->src == node && (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns))
+            slowest = tl;
+    }
+    for (uint32_t l; dst != 0 && (l = vimana_topo_next_link(t, node, dst, &h)) != VIMANA_TOPO_NONE;) {
+        const vimana_topo_link *tl = &t->links[l];
+        if (!slowest || tl->bytes_per_ns < slowest->bytes_per_ns)
+            slowest = tl;
+        node = tl->dst;
+    }
+    /* A lone NPU has no link at all: nothing is sent, any positive value. */
+    out->bandwidth_gbps = slowest ? slowest->bandwidth_gbps : 1.0;
+    out->bytes_per_ns = slowest ? slowest->bytes_per_ns : 1.0;
+    out->latency_ns = slowest ? slowest->latency_ns : 0.0;
+}
+
+void vimana_topo_net_shape(vimana_topo *t, vimana_net_config *net)
+{
+    net->n_dims = t->n_dims;
+    net->total_npus = t->n_npus;
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < t->n_dims; d++) {
+        net->dims[d] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = t->dims[d]};
+        dim_speed(t, stride, &net->dims[d]);
+        stride *= t->dims[d];
+    }
+}

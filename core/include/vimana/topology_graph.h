@@ -109,6 +109,16 @@ uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, 
 void vimana_topo_set_route_cache_limit(vimana_topo *t, size_t bytes);
 size_t vimana_topo_route_cache_bytes(const vimana_topo *t);
 
+/* The graph as the system layer sees it, for a backend's bt.net (the
+ * toolkit's num_dims / dim_size / dim_bandwidth read it): the logical
+ * dimensions, each with topology Switch (never read for a graph) and, as
+ * its bandwidth and latency for --report, those of the slowest link on the
+ * route from NPU 0 to its neighbour in that dimension (coordinate 1 there,
+ * 0 elsewhere): what a ring step of the dimension gets alone. A dimension of
+ * size 1 takes the slowest link out of NPU 0; a lone NPU 1 GB/s, 0 ns. */
+struct vimana_net_config;
+void vimana_topo_net_shape(vimana_topo *t, struct vimana_net_config *net);
+
 /* The ECMP hash: which of k equal-cost next hops a route takes. */
 uint64_t vimana_topo_ecmp_hash(uint32_t src_npu, uint32_t dst_npu);
 
