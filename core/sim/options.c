@@ -21,7 +21,7 @@ typedef struct flag_spec {
 static const flag_spec flags[] = {
     {"workload-configuration", ARG_STRING, OPT(workload), "ET prefix: NPU i reads PREFIX.i.et (required)"},
     {"system-configuration", ARG_STRING, OPT(system), "system JSON (required)"},
-    {"network-configuration", ARG_STRING, OPT(network), "network YAML, or a topology .txt for congestion_aware (required)"},
+    {"network-configuration", ARG_STRING, OPT(network), "network YAML, or a topology .txt (required)"},
     {"remote-memory-configuration", ARG_STRING, OPT(memory), "remote-memory JSON (default: none)"},
     {"comm-group-configuration", ARG_STRING, OPT(comm_group), "communicator-group JSON ('empty' = none)"},
     {"network-backend", ARG_STRING, OPT(backend), "backend name or path (default analytical; congestion_unaware = analytical)"},
