@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"link", cmd_link, "link a PyTorch host ET with its Kineto trace into ET+"},
     {"timeline", cmd_timeline, "turn a simulator log or report into a Chrome/Perfetto timeline"},
     {"linkmap", cmd_linkmap, "draw the busiest links of a report as an SVG heat map"},
+    {"obfuscate", cmd_obfuscate, "rewrite ETs for sharing: neutral names, only what the simulator reads"},
 };
 
 static void usage(FILE *out)
