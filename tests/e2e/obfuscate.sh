@@ -133,6 +133,20 @@ expect_eq "$(grep -A1 '"pg_name"' "$T/out" | grep -o 'g[0-9]' | tr '\n' ' ')" "g
 expect_ok "$ET" json "$T/nm.1.et"
 expect_eq "$(grep -A1 '"pg_name"' "$T/out" | grep -o 'g[0-9]' | tr '\n' ' ')" "g2 g1 " "rank 1 group names"
 
+# Text where the simulator reads a number (it refuses the trace) becomes
+# neutral text of the same kind: still refused, nothing carried along.
+cat > "$T/text.json" <<'JSON'
+{"global_metadata": {}, "nodes": [
+  {"id": "1", "name": "a", "type": "COMM_COLL_NODE", "attr": [{"name": "comm_type", "string_val": "secret_ct"},
+   {"name": "comm_size", "bytes_val": "c2VjcmV0"}, {"name": "pg_name", "string_list": {"values": ["secret_pg"]}},
+   {"name": "involved_dim", "string_list": {"values": ["secret_a", "secret_b"]}}]}]}
+JSON
+expect_ok "$ET" from-json "$T/text.json" -o "$T/text.0.et"
+expect_ok "$ET" obfuscate "$T/text.0.et" -o "$T/texto.et"
+expect_eq "$(grep -ac secret "$T/texto.et")" 0 "text attributes carried along"
+expect_ok "$ET" json "$T/texto.et"
+expect_eq "$(grep -c '"string_val": "x"\|"bytes_val": "eA=="\|^       "x"$' "$T/out")" 4 "neutral text of the same kinds"
+
 # (3) Jitter: deterministic for a seed, another seed differs, every
 # duration within F of the source (rounded to the nearest microsecond).
 durations() { # FILE

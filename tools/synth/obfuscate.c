@@ -95,6 +95,11 @@ static long group_index(obfuscate_ctx *c, const char *name)
     return (long)c->n_groups++;
 }
 
+static bool is_text(enum vet_value_kind kind)
+{
+    return kind == VET_STRING || kind == VET_STRING_LIST || kind == VET_BYTES || kind == VET_BYTES_LIST;
+}
+
 /* Rounds *v up to a multiple of `unit`; -1 when that passes UINT64_MAX. */
 static int round_up(uint64_t *v, uint64_t unit)
 {
@@ -121,7 +126,19 @@ static int add_attr(obfuscate_ctx *c, const char *in, const vet_node *n, const v
     vet_attr copy = *a;
     copy.doc_string = "";
     char group[32];
-    if (strcmp(a->name, "pg_name") == 0 && a->kind == VET_STRING && !numeric_group(a->v.s)) {
+    bool is_pg = strcmp(a->name, "pg_name") == 0;
+    static const char *const neutral_str = "x";
+    static const vet_bytes neutral_bytes = {1, (const uint8_t *)"x"};
+    if (is_text(a->kind) && !(is_pg && a->kind == VET_STRING)) {
+        /* The simulator refuses text in these attributes; neutral text of
+         * the same kind keeps that refusal without carrying the text. */
+        switch (a->kind) {
+        case VET_STRING: copy.v.s = neutral_str; break;
+        case VET_BYTES: copy.v.bytes = neutral_bytes; break;
+        case VET_STRING_LIST: copy.v.list = (vet_list){a->v.list.n ? 1 : 0, &neutral_str}; break;
+        default: copy.v.list = (vet_list){a->v.list.n ? 1 : 0, &neutral_bytes}; break;
+        }
+    } else if (is_pg && a->kind == VET_STRING && !numeric_group(a->v.s)) {
         long g = group_index(c, a->v.s);
         if (g < 0)
             return node_fail(in, n, err, err_len, "out of memory");
