@@ -27,7 +27,7 @@ ETCMD_E2E = \
 TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)
 
-# vimana-et obfuscate (tools/synth).
-SYNTH_E2E = tests/e2e/obfuscate.sh
+# vimana-et obfuscate and synth (tools/synth).
+SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh
 TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
