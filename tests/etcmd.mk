@@ -26,3 +26,8 @@ ETCMD_E2E = \
 	tests/e2e/etcmd_inputs.sh
 TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)
+
+# vimana-et obfuscate and synth (tools/synth).
+SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh
+TESTS += $(SYNTH_E2E)
+EXTRA_DIST += $(SYNTH_E2E)

@@ -17,5 +17,7 @@ int cmd_convert_pytorch(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_linkmap(int argc, char **argv);
+int cmd_obfuscate(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
 
 #endif

@@ -1,0 +1,30 @@
+#include "synth/jitter.h"
+
+#include <math.h>
+
+uint64_t jitter_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+double jitter_uniform(uint64_t seed, uint64_t rank, uint64_t id)
+{
+    /* Chained mixing: each input changes every bit of the next stage. */
+    uint64_t h = jitter_mix(jitter_mix(jitter_mix(seed) ^ rank) ^ id);
+    return (double)(h >> 11) * 0x1.0p-53;
+}
+
+uint64_t jitter_apply(uint64_t value, double f, uint64_t seed, uint64_t rank, uint64_t id)
+{
+    if (f == 0.0 || value == 0)
+        return value;
+    double factor = 1.0 + f * (2.0 * jitter_uniform(seed, rank, id) - 1.0);
+    double scaled = floor((double)value * factor + 0.5);
+    /* 2^64 is the first double above UINT64_MAX. */
+    if (scaled >= 0x1.0p64)
+        return UINT64_MAX;
+    return (uint64_t)scaled;
+}

@@ -1,0 +1,8 @@
+# vimana-et obfuscate and synth: ETs that can be shared (docs/synth.md).
+vimana_et_SOURCES += \
+	tools/synth/cmd_obfuscate.c \
+	tools/synth/obfuscate.c tools/synth/obfuscate.h \
+	tools/synth/pg_payload.c tools/synth/pg_payload.h \
+	tools/synth/jitter.c tools/synth/jitter.h \
+	tools/synth/cmd_synth.c \
+	tools/synth/fit_model.c tools/synth/fit_model.h
