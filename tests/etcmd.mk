@@ -26,3 +26,8 @@ ETCMD_E2E = \
 	tests/e2e/etcmd_inputs.sh
 TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)
+
+# vimana-et generate transformer (tools/transformer).
+TRANSFORMER_E2E = tests/e2e/gen_transformer.sh
+TESTS += $(TRANSFORMER_E2E)
+EXTRA_DIST += $(TRANSFORMER_E2E)
