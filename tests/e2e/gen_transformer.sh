@@ -1,6 +1,6 @@
 #!/bin/sh
 # vimana-et generate transformer: a tiny GPT (L=2, h=64, A=4, F=256, s=16,
-# V=100, b=1, B=4, bf16) on TP 2 x PP 2 x DP 2, checked node by node against
+# V=100, b=1, B=4, bf16) on TP 2 x PP 2 x DP 2 (1F1B and GPipe), checked node by node against
 # figures derived by hand (docs/transformer.md), the closed forms of every
 # communicator's bytes and of the iteration's FLOPs, a run through vimana,
 # the roofline durations, and one-line errors for bad flags.
@@ -90,6 +90,8 @@ list "$T/gen/gpt.0.et" >"$T/rank0.got"
 cmp -s "$T/rank0.got" "$T/rank0.want" || { fail "rank 0 nodes"; diff "$T/rank0.want" "$T/rank0.got" >&2; }
 
 # Rank 7 = (t 1, d 1, p 1): last stage, TP group 4, DP group 8, peer 3.
+# 1F1B on the last stage has no warm-up: F0 B0 F1 B1 (stage 0 warms up with
+# one forward: F0 F1 B0 B1, the same as GPipe at M = 2).
 cat >"$T/rank7.want" <<'L'
 0 RECV recv_fwd_mb0 3->7 tag=0 size=2048 deps=
 1 COMP fwd_mb0_layer1_attn ops=294912 bytes=25600 us=1 deps=0
@@ -97,19 +99,19 @@ cat >"$T/rank7.want" <<'L'
 3 COMP fwd_mb0_layer1_mlp ops=524288 bytes=45056 us=1 deps=2
 4 COLL tp_all_reduce_fwd_mb0_layer1_mlp AR size=2048 pg=4 deps=3
 5 COMP fwd_mb0_lm_head ops=102400 bytes=10048 us=1 deps=4
-6 RECV recv_fwd_mb1 3->7 tag=1 size=2048 deps=5
-7 COMP fwd_mb1_layer1_attn ops=294912 bytes=25600 us=1 deps=6
-8 COLL tp_all_reduce_fwd_mb1_layer1_attn AR size=2048 pg=4 deps=7
-9 COMP fwd_mb1_layer1_mlp ops=524288 bytes=45056 us=1 deps=8
-10 COLL tp_all_reduce_fwd_mb1_layer1_mlp AR size=2048 pg=4 deps=9
-11 COMP fwd_mb1_lm_head ops=102400 bytes=10048 us=1 deps=10
-12 COMP bwd_mb0_lm_head ops=204800 bytes=20096 us=1 deps=11
-13 COMP bwd_mb0_layer1_mlp ops=1048576 bytes=90112 us=1 deps=12
-14 COLL tp_all_reduce_bwd_mb0_layer1_mlp AR size=2048 pg=4 deps=13
-15 COMP bwd_mb0_layer1_attn ops=589824 bytes=51200 us=1 deps=14
-16 COLL tp_all_reduce_bwd_mb0_layer1_attn AR size=2048 pg=4 deps=15
-17 SEND send_bwd_mb0 7->3 tag=2 size=2048 deps=16
-18 COMP bwd_mb1_lm_head ops=204800 bytes=20096 us=1 deps=16
+6 COMP bwd_mb0_lm_head ops=204800 bytes=20096 us=1 deps=5
+7 COMP bwd_mb0_layer1_mlp ops=1048576 bytes=90112 us=1 deps=6
+8 COLL tp_all_reduce_bwd_mb0_layer1_mlp AR size=2048 pg=4 deps=7
+9 COMP bwd_mb0_layer1_attn ops=589824 bytes=51200 us=1 deps=8
+10 COLL tp_all_reduce_bwd_mb0_layer1_attn AR size=2048 pg=4 deps=9
+11 SEND send_bwd_mb0 7->3 tag=2 size=2048 deps=10
+12 RECV recv_fwd_mb1 3->7 tag=1 size=2048 deps=10
+13 COMP fwd_mb1_layer1_attn ops=294912 bytes=25600 us=1 deps=12
+14 COLL tp_all_reduce_fwd_mb1_layer1_attn AR size=2048 pg=4 deps=13
+15 COMP fwd_mb1_layer1_mlp ops=524288 bytes=45056 us=1 deps=14
+16 COLL tp_all_reduce_fwd_mb1_layer1_mlp AR size=2048 pg=4 deps=15
+17 COMP fwd_mb1_lm_head ops=102400 bytes=10048 us=1 deps=16
+18 COMP bwd_mb1_lm_head ops=204800 bytes=20096 us=1 deps=17
 19 COMP bwd_mb1_layer1_mlp ops=1048576 bytes=90112 us=1 deps=18
 20 COLL tp_all_reduce_bwd_mb1_layer1_mlp AR size=2048 pg=4 deps=19
 21 COMP bwd_mb1_layer1_attn ops=589824 bytes=51200 us=1 deps=20
@@ -150,16 +152,38 @@ expect_eq "$(cat "$T/out")" "$T/gen/gpt: valid (8 files, 192 nodes, 16 send/recv
 
 # The simulator runs it on the groups: stage 0 computes 9 us, stage 1 13 us.
 SIMARGS="--system-configuration=$S/inputs/system/ring.json --network-configuration=$S/inputs/network/switch8.yml"
-expect_ok "$VIMANA" --workload-configuration="$T/gen/gpt" $SIMARGS \
-    --comm-group-configuration="$T/gen/gpt.groups.json"
-for r in 0 1 2 3; do
-    grep -qxF "sys[$r] finished, 128428 cycles, exposed communication 119428 cycles." "$T/out" ||
-        fail "sim rank $r: $(grep "sys\[$r\] finished" "$T/out")"
+sim_cycles() { # PREFIX STAGE0-LINE-TAIL STAGE1-LINE-TAIL
+    expect_ok "$VIMANA" --workload-configuration="$1" $SIMARGS --comm-group-configuration="$1.groups.json"
+    for r in 0 1 2 3 4 5 6 7; do
+        [ $r -lt 4 ] && want=$2 || want=$3
+        grep -qxF "sys[$r] finished, $want." "$T/out" ||
+            fail "sim $1 rank $r: $(grep "sys\[$r\] finished" "$T/out")"
+    done
+}
+sim_cycles "$T/gen/gpt" "128466 cycles, exposed communication 119466 cycles" \
+    "110042 cycles, exposed communication 97042 cycles"
+
+# The schedules at M = 4 (B = 8): the order of the micro-batches' passes on
+# each stage. 1F1B: stage 0 warms up with P-1-p = 1 forward; GPipe: all
+# forwards first.
+order() { # ET-FILE: F<m>/B<m> for each pass, in node order
+    list "$1" | awk '$3 ~ /_layer[0-9]+_attn$/ && $2 == "COMP" {
+        split($3, n, "_"); m = substr(n[2], 3); k = (n[1] == "fwd") ? "F" m : "B" m
+        if (k != last) printf "%s%s", (out++ ? " " : ""), k; last = k } END { print "" }'
+}
+for sched in 1f1b gpipe; do
+    expect_ok "$ET" generate transformer $MODEL --global-batch 8 --tp 2 --pp 2 --dp 2 --schedule $sched \
+        --out "$T/$sched/gpt"
+    expect_ok "$ET" validate "$T/$sched/gpt"
 done
-for r in 4 5 6 7; do
-    grep -qxF "sys[$r] finished, 110004 cycles, exposed communication 97004 cycles." "$T/out" ||
-        fail "sim rank $r: $(grep "sys\[$r\] finished" "$T/out")"
-done
+expect_eq "$(order "$T/1f1b/gpt.0.et")" "F0 F1 B0 F2 B1 F3 B2 B3" "1F1B stage 0"
+expect_eq "$(order "$T/1f1b/gpt.5.et")" "F0 B0 F1 B1 F2 B2 F3 B3" "1F1B stage 1"
+expect_eq "$(order "$T/gpipe/gpt.0.et")" "F0 F1 F2 F3 B0 B1 B2 B3" "GPipe stage 0"
+expect_eq "$(order "$T/gpipe/gpt.5.et")" "F0 F1 F2 F3 B0 B1 B2 B3" "GPipe stage 1"
+sim_cycles "$T/1f1b/gpt" "206238 cycles, exposed communication 189238 cycles" \
+    "187814 cycles, exposed communication 162814 cycles"
+sim_cycles "$T/gpipe/gpt" "206124 cycles, exposed communication 189124 cycles" \
+    "187700 cycles, exposed communication 162700 cycles"
 
 # --sp: each TP all-reduce becomes a reduce-scatter and an all-gather of
 # b*s*h*2 bytes; nothing else changes.
@@ -211,6 +235,7 @@ expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $A
 expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
 expect_error "$P: --device: unknown device 'tpu' (expected h100 or a100)" $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
 expect_error "$P: --precision: expected bf16 or fp16, got 'fp8'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8
+expect_error "$P: --schedule: expected 1f1b or gpipe, got 'zb'" $G $ALL --tp 1 --pp 1 --dp 1 --schedule zb
 expect_error "$P: transformer: missing --tp" $G $ALL --pp 1 --dp 1
 expect_error "$P: unknown option '--npus' (see generate transformer --help)" $G $ALL --tp 1 --pp 1 --dp 1 --npus 2
 expect_error "$P: --hidden/--seq/--layers: the model's per-iteration FLOPs overflow 64 bits" \

@@ -19,13 +19,14 @@
 static const char usage[] =
     "Usage: vimana-et generate transformer --layers L --hidden H --heads A --ffn F\n"
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
-    "         [--sp] [--device h100|a100] [--efficiency E] [--precision bf16|fp16]\n"
+    "         [--sp] [--schedule 1f1b|gpipe] [--device h100|a100] [--efficiency E]\n"
+    "         [--precision bf16|fp16]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
     "--comm-group-configuration). Rank = t + T*(d + D*p): TP fastest, then DP, then PP.\n"
-    "Per rank: B/(b*D) micro-batches, all forwards then all backwards (GPipe), each\n"
-    "of the stage's L/P layers an attention and an MLP compute node followed by a\n"
+    "Per rank: B/(b*D) micro-batches in the 1F1B order (or GPipe's), in each the\n"
+    "stage's L/P layers, each an attention and an MLP compute node followed by a\n"
     "TP all-reduce of b*s*h*2 bytes (--sp: reduce-scatter + all-gather); pipeline\n"
     "SEND/RECV of b*s*h*2 bytes; a DP gradient all-reduce; an optimizer node.\n"
     "Durations: roofline max(FLOPs/(peak*E), bytes/bandwidth), rounded up to 1 us.\n"
@@ -35,6 +36,8 @@ static const char usage[] =
     "  --micro-batch b, --global-batch B   B divisible by b*D\n"
     "  --tp T, --pp P, --dp D              tensor, pipeline, data parallel sizes\n"
     "  --sp            sequence parallelism\n"
+    "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
+    "                  backward in turn) or gpipe (all forwards, then all backwards)\n"
     "  --device NAME   h100 (989 TFLOP/s, 3.35 TB/s; default) or a100 (312, 2.039)\n"
     "  --efficiency E  fraction of peak FLOP/s reached, in (0, 1]; default 0.5\n"
     "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients\n"
@@ -117,6 +120,14 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
             cli_error(PROG, "--precision: expected bf16 or fp16, got '%s'", v);
             return -1;
         }
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--schedule", &v)) != 0) {
+        if (rc > 0 && strcmp(v, "1f1b") != 0 && strcmp(v, "gpipe") != 0) {
+            cli_error(PROG, "--schedule: expected 1f1b or gpipe, got '%s'", v);
+            return -1;
+        }
+        c->gpipe = rc > 0 && strcmp(v, "gpipe") == 0;
         return rc;
     }
     if (cli_flag(argv[*i], "--sp")) {

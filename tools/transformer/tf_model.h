@@ -25,6 +25,7 @@ struct tf_config {
     uint64_t micro_batch, global_batch;
     uint64_t tp, pp, dp;
     bool sp;              /* sequence parallelism: RS + AG instead of AR */
+    bool gpipe;           /* all forwards then all backwards, not 1F1B */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */

@@ -1,4 +1,4 @@
-/* One GPipe training iteration per rank (docs/transformer.md, "Schedule"). */
+/* One training iteration per rank, GPipe or 1F1B (docs/transformer.md, "Schedule"). */
 #include "transformer/tf_write.h"
 
 #include <errno.h>
@@ -190,6 +190,27 @@ static void step(struct emit *e)
     comp(e, "optimizer_step", tf_optimizer(e->c, params));
 }
 
+/* GPipe: all forwards, then all backwards. 1F1B (PipeDream-Flush, as
+ * Megatron-LM): stage p first runs min(P-1-p, M) warm-up forwards, then
+ * alternates one forward and one backward, then drains the backwards, so
+ * at most P-p micro-batches are in flight on it. */
+static void schedule(struct emit *e)
+{
+    uint64_t mbs = tf_micro_batches(e->c);
+    uint64_t warmup = e->c->pp - 1 - e->at.p;
+    if (e->c->gpipe || warmup > mbs)
+        warmup = mbs;
+    uint64_t fwd = 0, bwd = 0;
+    while (fwd < warmup && !e->failed)
+        forward(e, fwd++);
+    while (fwd < mbs && !e->failed) {
+        forward(e, fwd++);
+        backward(e, bwd++);
+    }
+    while (bwd < mbs && !e->failed)
+        backward(e, bwd++);
+}
+
 int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, vet_builder *b, vet_error *err)
 {
     vet_writer *w = vet_writer_open(path, err);
@@ -198,11 +219,7 @@ int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, ve
     struct emit e = {.c = c, .at = tf_coords_of(c, rank), .w = w, .b = b, .err = err};
     vet_metadata md = {.version = "0.0.4"};
     e.failed = vet_writer_put_metadata(w, &md, err) != 0;
-    uint64_t mbs = tf_micro_batches(c);
-    for (uint64_t mb = 0; mb < mbs && !e.failed; mb++)
-        forward(&e, mb);
-    for (uint64_t mb = 0; mb < mbs && !e.failed; mb++)
-        backward(&e, mb);
+    schedule(&e);
     if (!e.failed)
         step(&e);
     vet_error close_err;
