@@ -84,7 +84,7 @@ cat >"$T/rank0.want" <<'L'
 18 COMP bwd_mb1_layer0_attn ops=589824 bytes=51200 us=1 deps=17
 19 COLL tp_all_reduce_bwd_mb1_layer0_attn AR size=2048 pg=1 deps=18
 20 COLL dp_all_reduce_grads AR size=55552 pg=5 deps=19
-21 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=20
+21 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=19,20
 L
 list "$T/gen/gpt.0.et" >"$T/rank0.got"
 cmp -s "$T/rank0.got" "$T/rank0.want" || { fail "rank 0 nodes"; diff "$T/rank0.want" "$T/rank0.got" >&2; }
@@ -118,7 +118,7 @@ cat >"$T/rank7.want" <<'L'
 22 COLL tp_all_reduce_bwd_mb1_layer1_attn AR size=2048 pg=4 deps=21
 23 SEND send_bwd_mb1 7->3 tag=3 size=2048 deps=22
 24 COLL dp_all_reduce_grads AR size=55552 pg=8 deps=22
-25 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=24
+25 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=22,24
 L
 list "$T/gen/gpt.7.et" >"$T/rank7.got"
 cmp -s "$T/rank7.got" "$T/rank7.want" || { fail "rank 7 nodes"; diff "$T/rank7.want" "$T/rank7.got" >&2; }
@@ -185,6 +185,32 @@ sim_cycles "$T/1f1b/gpt" "206238 cycles, exposed communication 189238 cycles" \
 sim_cycles "$T/gpipe/gpt" "206124 cycles, exposed communication 189124 cycles" \
     "187700 cycles, exposed communication 162700 cycles"
 
+# --dp-buckets 2 with 4 layers (2 per stage): in the last micro-batch's
+# backward, bucket 0 (the stage's upper layer: 4h*h/T + 2h*F/T = 24576
+# params; + the LM head's h*V/T = 3200 on the last stage) goes out as soon as
+# that layer is done, off the chain; bucket 1 (the lower layer; + the
+# embedding on the first stage) after the send, waiting for bucket 0; the
+# optimizer waits for the chain and the last bucket. 52352 params per rank.
+expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 \
+    --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --dp-buckets 2 --out "$T/bk/gpt"
+expect_ok "$ET" validate "$T/bk/gpt"
+expect_eq "$(list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
+"31 COLL tp_all_reduce_bwd_mb1_layer1_attn AR size=2048 pg=1 deps=30
+32 COLL dp_all_reduce_grads_bucket0 AR size=49152 pg=5 deps=31
+33 COMP bwd_mb1_layer0_mlp ops=1048576 bytes=90112 us=1 deps=31
+34 COLL tp_all_reduce_bwd_mb1_layer0_mlp AR size=2048 pg=1 deps=33
+35 COMP bwd_mb1_layer0_attn ops=589824 bytes=51200 us=1 deps=34
+36 COLL tp_all_reduce_bwd_mb1_layer0_attn AR size=2048 pg=1 deps=35
+37 COLL dp_all_reduce_grads_bucket1 AR size=55552 pg=5 deps=36,32
+38 COMP optimizer_step ops=523520 bytes=1465856 us=1 deps=36,37" "buckets of stage 0"
+expect_eq "$(list "$T/bk/gpt.4.et" | grep -E 'dp_all|optimizer|SEND send_bwd_mb1')" \
+"35 COLL dp_all_reduce_grads_bucket0 AR size=55552 pg=7 deps=34
+40 SEND send_bwd_mb1 4->0 tag=3 size=2048 deps=39
+41 COLL dp_all_reduce_grads_bucket1 AR size=49152 pg=7 deps=39,35
+42 COMP optimizer_step ops=523520 bytes=1465856 us=1 deps=39,41" "buckets of stage 1"
+sim_cycles "$T/bk/gpt" "258314 cycles, exposed communication 241314 cycles" \
+    "211658 cycles, exposed communication 190658 cycles"
+
 # --sp: each TP all-reduce becomes a reduce-scatter and an all-gather of
 # b*s*h*2 bytes; nothing else changes.
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 2 --pp 2 --dp 2 --sp --out "$T/sp/gpt"
@@ -235,6 +261,8 @@ expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $A
 expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
 expect_error "$P: --device: unknown device 'tpu' (expected h100 or a100)" $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
 expect_error "$P: --precision: expected bf16 or fp16, got 'fp8'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8
+expect_error "$P: --dp-buckets: 3 does not divide the 1 layers of a stage (--layers / --pp)" \
+    $G $ALL --tp 1 --pp 2 --dp 1 --dp-buckets 3
 expect_error "$P: --schedule: expected 1f1b or gpipe, got 'zb'" $G $ALL --tp 1 --pp 1 --dp 1 --schedule zb
 expect_error "$P: transformer: missing --tp" $G $ALL --pp 1 --dp 1
 expect_error "$P: unknown option '--npus' (see generate transformer --help)" $G $ALL --tp 1 --pp 1 --dp 1 --npus 2

@@ -18,7 +18,7 @@ static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
     struct tf_config c = {
         .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
         .micro_batch = 2, .global_batch = 12, .tp = tp, .pp = pp, .dp = dp,
-        .elem_bytes = 2, .efficiency = 0.5,
+        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1,
     };
     assert_int_equal(tf_device_lookup("h100", &c.device), 0);
     return c;
@@ -81,6 +81,33 @@ static void closed_forms(void **state)
     assert_int_equal(tf_rank_params(&one, 0), tf_model_params(&one));
 }
 
+/* Two buckets of one layer each (92160/3 = 30720 params); the LM head
+ * (3840) joins the first bucket of the last stage, the embedding the last
+ * bucket of the first; one stage holding both gets both. */
+static void dp_buckets(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    c.dp_buckets = 2;
+    assert_int_equal(tf_bucket_params(&c, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 1), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 1), 30720);
+    struct tf_config one = config(1, 1, 1);
+    one.dp_buckets = 4;
+    uint64_t sum = 0;
+    for (uint64_t k = 0; k < 4; k++)
+        sum += tf_bucket_params(&one, 0, k);
+    assert_int_equal(sum, tf_rank_params(&one, 0));
+    assert_int_equal(tf_bucket_params(&one, 0, 0), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 3), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 1), 92160);
+    one.dp_buckets = 3;
+    char msg[128];
+    assert_int_equal(tf_config_check(&one, msg, sizeof msg), -1);
+    assert_string_equal(msg, "--dp-buckets: 3 does not divide the 4 layers of a stage (--layers / --pp)");
+}
+
 static void rejects(struct tf_config c, const char *want)
 {
     char msg[256];
@@ -130,6 +157,7 @@ int main(void)
         cmocka_unit_test(placement_round_trips),
         cmocka_unit_test(group_ids),
         cmocka_unit_test(closed_forms),
+        cmocka_unit_test(dp_buckets),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
     };

@@ -28,7 +28,7 @@ static const char usage[] =
     "Per rank: B/(b*D) micro-batches in the 1F1B order (or GPipe's), in each the\n"
     "stage's L/P layers, each an attention and an MLP compute node followed by a\n"
     "TP all-reduce of b*s*h*2 bytes (--sp: reduce-scatter + all-gather); pipeline\n"
-    "SEND/RECV of b*s*h*2 bytes; a DP gradient all-reduce; an optimizer node.\n"
+    "SEND/RECV of b*s*h*2 bytes; DP gradient all-reduces; an optimizer node.\n"
     "Durations: roofline max(FLOPs/(peak*E), bytes/bandwidth), rounded up to 1 us.\n"
     "Options:\n"
     "  --layers L, --hidden H, --heads A, --ffn F, --seq S, --vocab V\n"
@@ -36,6 +36,9 @@ static const char usage[] =
     "  --micro-batch b, --global-batch B   B divisible by b*D\n"
     "  --tp T, --pp P, --dp D              tensor, pipeline, data parallel sizes\n"
     "  --sp            sequence parallelism\n"
+    "  --dp-buckets K  split the DP gradient all-reduce into K buckets of the stage's\n"
+    "                  layers (K divides L/P; default 1), each issued as soon as its\n"
+    "                  gradients are computed, overlapping the rest of the backward\n"
     "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
     "                  backward in turn) or gpipe (all forwards, then all backwards)\n"
     "  --device NAME   h100 (989 TFLOP/s, 3.35 TB/s; default) or a100 (312, 2.039)\n"
@@ -62,6 +65,7 @@ static uint64_t *field(struct tf_config *c, const char *flag)
         {"--tp", offsetof(struct tf_config, tp)},
         {"--pp", offsetof(struct tf_config, pp)},
         {"--dp", offsetof(struct tf_config, dp)},
+        {"--dp-buckets", offsetof(struct tf_config, dp_buckets)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strcmp(flag, fields[i].flag) == 0)
@@ -71,8 +75,10 @@ static uint64_t *field(struct tf_config *c, const char *flag)
 
 static const char *const numeric_flags[] = {
     "--layers", "--hidden", "--heads", "--ffn", "--seq", "--vocab",
-    "--micro-batch", "--global-batch", "--tp", "--pp", "--dp",
+    "--micro-batch", "--global-batch", "--tp", "--pp", "--dp", "--dp-buckets",
 };
+/* The flags before this index are required. */
+#define N_REQUIRED 11
 #define N_NUMERIC (sizeof numeric_flags / sizeof numeric_flags[0])
 
 static int parse_efficiency(const char *text, double *out)
@@ -145,6 +151,7 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     tf_device_lookup("h100", &c->device);
     c->efficiency = 0.5;
     c->elem_bytes = 2;
+    c->dp_buckets = 1;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "-h|--help")) {
@@ -160,7 +167,7 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
             return 2;
         }
     }
-    for (size_t k = 0; k < N_NUMERIC; k++) {
+    for (size_t k = 0; k < N_REQUIRED; k++) {
         if (!(given & (1u << k))) {
             cli_error(PROG, "transformer: missing %s", numeric_flags[k]);
             return 2;

@@ -109,6 +109,11 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
                  " x --dp %" PRIu64, c->global_batch, c->micro_batch, c->dp);
         return -1;
     }
+    if (c->dp_buckets == 0 || tf_layers_per_stage(c) % c->dp_buckets != 0) {
+        snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
+                 " layers of a stage (--layers / --pp)", c->dp_buckets, tf_layers_per_stage(c));
+        return -1;
+    }
     if (!(c->efficiency > 0 && c->efficiency <= 1)) {
         snprintf(msg, len, "--efficiency: expected a number in (0, 1], got %g", c->efficiency);
         return -1;
@@ -201,14 +206,31 @@ uint64_t tf_activation_bytes(const struct tf_config *c)
 /* Weight matrices only (biases and layer norms are left out: under 1 % of
  * a real model); the word embedding sits on the first stage and the untied
  * LM head on the last, both split over TP by vocabulary. */
-uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
+static uint64_t layer_params(const struct tf_config *c)
 {
     uint64_t h = c->hidden;
-    uint64_t params = tf_layers_per_stage(c) * (4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp));
+    return 4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp);
+}
+
+uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
+{
+    uint64_t params = tf_layers_per_stage(c) * layer_params(c);
     if (p == 0)
-        params += h * (c->vocab / c->tp);
+        params += c->hidden * (c->vocab / c->tp);
     if (p == c->pp - 1)
-        params += h * (c->vocab / c->tp);
+        params += c->hidden * (c->vocab / c->tp);
+    return params;
+}
+
+/* Buckets follow the backward pass: the last layers' gradients are ready
+ * first. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k)
+{
+    uint64_t params = tf_layers_per_stage(c) / c->dp_buckets * layer_params(c);
+    if (p == c->pp - 1 && k == 0)
+        params += c->hidden * (c->vocab / c->tp);
+    if (p == 0 && k == c->dp_buckets - 1)
+        params += c->hidden * (c->vocab / c->tp);
     return params;
 }
 

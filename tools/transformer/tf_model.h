@@ -26,6 +26,7 @@ struct tf_config {
     uint64_t tp, pp, dp;
     bool sp;              /* sequence parallelism: RS + AG instead of AR */
     bool gpipe;           /* all forwards then all backwards, not 1F1B */
+    uint64_t dp_buckets;  /* DP gradient all-reduces per rank, >= 1 */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
@@ -71,6 +72,10 @@ struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 uint64_t tf_activation_bytes(const struct tf_config *c);
 /* Parameters held by the ranks of pipeline stage p (each TP rank). */
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
+/* Parameters of DP bucket k (0 = the first issued: the stage's last layers,
+ * plus the LM head on the last stage; the embedding goes into the last
+ * bucket of the first stage). The buckets of a rank sum to tf_rank_params. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k);
 /* Parameters of the whole model. */
 uint64_t tf_model_params(const struct tf_config *c);
 

@@ -18,6 +18,8 @@ struct emit {
     uint64_t next_id;
     uint64_t last;
     int has_last;
+    uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
+    int has_bucket;
     int failed;
 };
 
@@ -50,24 +52,57 @@ static void finish(struct emit *e, int on_chain)
     e->next_id++;
 }
 
-static void comp(struct emit *e, const char *name, struct tf_cost cost)
+static void comp_attrs(struct emit *e, struct tf_cost cost)
 {
-    start(e, name, VET_COMP_NODE);
     vet_builder_set_duration(e->b, tf_duration_micros(e->c, cost));
     vet_builder_attr_int64(e->b, "num_ops", (int64_t)cost.flops);
     vet_builder_attr_uint64(e->b, "tensor_size", cost.bytes);
+}
+
+static void comp(struct emit *e, const char *name, struct tf_cost cost)
+{
+    start(e, name, VET_COMP_NODE);
+    comp_attrs(e, cost);
     finish(e, 1);
+}
+
+static void coll_attrs(struct emit *e, int64_t type, uint64_t size, uint64_t group)
+{
+    char pg[24];
+    snprintf(pg, sizeof pg, "%" PRIu64, group);
+    vet_builder_attr_int64(e->b, "comm_type", type);
+    vet_builder_attr_int64(e->b, "comm_size", (int64_t)size);
+    vet_builder_attr_string(e->b, "pg_name", pg);
 }
 
 static void coll(struct emit *e, const char *name, int64_t type, uint64_t size, uint64_t group)
 {
-    char pg[24];
-    snprintf(pg, sizeof pg, "%" PRIu64, group);
     start(e, name, VET_COMM_COLL_NODE);
-    vet_builder_attr_int64(e->b, "comm_type", type);
-    vet_builder_attr_int64(e->b, "comm_size", (int64_t)size);
-    vet_builder_attr_string(e->b, "pg_name", pg);
+    coll_attrs(e, type, size, group);
     finish(e, 1);
+}
+
+/* DP bucket k, issued off the chain as soon as its last gradient is
+ * computed, so the backward pass goes on under it; buckets run one after
+ * the other (one communicator, one stream). */
+static void dp_bucket(struct emit *e, uint64_t k)
+{
+    uint64_t group = tf_dp_group(e->c, e->at.t, e->at.p);
+    char name[96];
+    if (group == 0)
+        return;
+    if (e->c->dp_buckets == 1)
+        snprintf(name, sizeof name, "dp_all_reduce_grads");
+    else
+        snprintf(name, sizeof name, "dp_all_reduce_grads_bucket%" PRIu64, k);
+    uint64_t id = e->next_id;
+    start(e, name, VET_COMM_COLL_NODE);
+    if (e->has_bucket)
+        vet_builder_add_data_dep(e->b, e->last_bucket);
+    coll_attrs(e, VET_ALL_REDUCE, tf_bucket_params(e->c, e->at.p, k) * e->c->elem_bytes, group);
+    finish(e, 0);
+    e->last_bucket = id;
+    e->has_bucket = 1;
 }
 
 static void p2p(struct emit *e, const char *name, enum vet_node_type type, uint64_t src, uint64_t dst, uint64_t tag)
@@ -172,22 +207,31 @@ static void backward(struct emit *e, uint64_t mb)
     } else {
         head_pass(e, mb, 1);
     }
-    for (uint64_t i = lps; i-- > 0;)
+    uint64_t per_bucket = lps / c->dp_buckets;
+    int last_mb = mb + 1 == tf_micro_batches(c);
+    for (uint64_t i = lps; i-- > 0;) {
         layer_pass(e, mb, p * lps + i, 1);
+        if (last_mb && i > 0 && i % per_bucket == 0)
+            dp_bucket(e, (lps - i) / per_bucket - 1);
+    }
     if (p > 0) {
         snprintf(name, sizeof name, "send_bwd_mb%" PRIu64, mb);
         p2p(e, name, VET_COMM_SEND_NODE, self, neighbour(e, p - 1), tag);
     }
+    /* The stage's first layers close the last bucket, issued after the
+     * send: the previous stage waits for that message, not for the bucket. */
+    if (last_mb)
+        dp_bucket(e, c->dp_buckets - 1);
 }
 
-/* Gradient all-reduce over the DP group (one bucket), then Adam. */
+/* Adam, once the backward pass and the last DP bucket are done. */
 static void step(struct emit *e)
 {
-    uint64_t params = tf_rank_params(e->c, e->at.p);
-    uint64_t group = tf_dp_group(e->c, e->at.t, e->at.p);
-    if (group != 0)
-        coll(e, "dp_all_reduce_grads", VET_ALL_REDUCE, params * e->c->elem_bytes, group);
-    comp(e, "optimizer_step", tf_optimizer(e->c, params));
+    start(e, "optimizer_step", VET_COMP_NODE);
+    if (e->has_bucket)
+        vet_builder_add_data_dep(e->b, e->last_bucket);
+    comp_attrs(e, tf_optimizer(e->c, tf_rank_params(e->c, e->at.p)));
+    finish(e, 1);
 }
 
 /* GPipe: all forwards, then all backwards. 1F1B (PipeDream-Flush, as
