@@ -263,6 +263,8 @@ expect_error "$P: --device: unknown device 'tpu' (expected h100 or a100)" $G $AL
 expect_error "$P: --precision: expected bf16 or fp16, got 'fp8'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8
 expect_error "$P: --dp-buckets: 3 does not divide the 1 layers of a stage (--layers / --pp)" \
     $G $ALL --tp 1 --pp 2 --dp 1 --dp-buckets 3
+expect_error "$P: transformer: the kind must come first (vimana-et generate transformer --help)" \
+    "$ET" generate --npus 2 transformer
 expect_error "$P: --schedule: expected 1f1b or gpipe, got 'zb'" $G $ALL --tp 1 --pp 1 --dp 1 --schedule zb
 expect_error "$P: transformer: missing --tp" $G $ALL --pp 1 --dp 1
 expect_error "$P: unknown option '--npus' (see generate transformer --help)" $G $ALL --tp 1 --pp 1 --dp 1 --npus 2

@@ -82,6 +82,10 @@ static int parse_kind(const char *text, struct options *o)
         o->kind = K_SEND_RECV;
         return 0;
     }
+    if (strcmp(text, "transformer") == 0) {
+        cli_error(PROG, "transformer: the kind must come first (vimana-et generate transformer --help)");
+        return -1;
+    }
     cli_error(PROG, "unknown kind '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
                     "three-nodes, send-recv or transformer)", text);
     return -1;
