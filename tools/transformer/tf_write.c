@@ -7,8 +7,8 @@
 #include <string.h>
 
 /* The rank being written. The nodes form one chain (each depends on the
- * previous one) except SENDs, which hang off the chain: the sender goes on
- * while its message travels. */
+ * previous one) except SENDs and DP buckets, which hang off the chain: the
+ * rank computes on while they travel. */
 struct emit {
     const struct tf_config *c;
     struct tf_coords at;
