@@ -31,3 +31,12 @@ EXTRA_DIST += $(ETCMD_E2E)
 SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh
 TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
+# vimana-et generate transformer (tools/transformer).
+check_PROGRAMS += tests/unit/test_transformer
+tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c tools/transformer/tf_model.c
+tests_unit_test_transformer_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
+tests_unit_test_transformer_LDADD = $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_transformer
+TRANSFORMER_E2E = tests/e2e/gen_transformer.sh
+TESTS += $(TRANSFORMER_E2E)
+EXTRA_DIST += $(TRANSFORMER_E2E)

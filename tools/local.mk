@@ -21,4 +21,5 @@ include $(srcdir)/tools/trace_link/local.mk
 include $(srcdir)/tools/timeline/local.mk
 include $(srcdir)/tools/linkmap/local.mk
 include $(srcdir)/tools/synth/local.mk
+include $(srcdir)/tools/transformer/local.mk
 EXTRA_DIST += tools/README.md

@@ -24,7 +24,7 @@ expect_ok "$ET" stats "$T/p/p.1.et"
 grep -q 'COMP_NODE  *1$' "$T/out" || fail "idle rank is one COMP node"
 
 # Errors: one line naming the problem, exit 2.
-expect_error "vimana-et generate: unknown kind 'allreduce' (expected all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes or send-recv)" \
+expect_error "vimana-et generate: unknown kind 'allreduce' (expected all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes, send-recv or transformer)" \
     "$ET" generate allreduce --npus 2 --out "$T/x"
 expect_error "vimana-et generate: missing --npus N" "$ET" generate all-reduce --out "$T/x"
 expect_error "vimana-et generate: --npus: expected a non-negative integer, got 'four'" "$ET" generate all-reduce --npus four --out "$T/x"

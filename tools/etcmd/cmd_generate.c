@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "common/cli.h"
+#include "transformer/cmd_transformer.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
@@ -28,6 +29,9 @@ static const char usage[] =
     "  send-recv\n"
     "      rank SRC sends BYTES to rank DST; DST posts the matching receive; every\n"
     "      other rank runs one 0 us compute node\n"
+    "  transformer\n"
+    "      one training iteration of a GPT-style model with TP x PP x DP ranks\n"
+    "      (its own options: vimana-et generate transformer --help)\n"
     "Options:\n"
     "  --npus N        number of ranks (alias --num-npus, --npus-count)\n"
     "  --size BYTES    message or collective size, e.g. 1048576, 64KiB, 1MiB, 1MB\n"
@@ -78,8 +82,12 @@ static int parse_kind(const char *text, struct options *o)
         o->kind = K_SEND_RECV;
         return 0;
     }
+    if (strcmp(text, "transformer") == 0) {
+        cli_error(PROG, "transformer: the kind must come first (vimana-et generate transformer --help)");
+        return -1;
+    }
     cli_error(PROG, "unknown kind '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
-                    "three-nodes or send-recv)", text);
+                    "three-nodes, send-recv or transformer)", text);
     return -1;
 }
 
@@ -336,6 +344,8 @@ static int write_rank(const struct options *o, uint64_t rank, vet_builder *b)
 int cmd_generate(int argc, char **argv)
 {
     struct options o;
+    if (argc > 1 && strcmp(argv[1], "transformer") == 0)
+        return generate_transformer(argc - 1, argv + 1);
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc == 1 ? 0 : 2;

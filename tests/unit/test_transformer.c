@@ -1,0 +1,165 @@
+/*
+ * Unit tests of the transformer generator's model (tools/transformer/
+ * tf_model.c): placement, group ids, the closed forms for an FFN that is not
+ * 4h, the 64-bit overflow guard and the roofline's rounding.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "transformer/tf_model.h"
+
+static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
+{
+    struct tf_config c = {
+        .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
+        .micro_batch = 2, .global_batch = 12, .tp = tp, .pp = pp, .dp = dp,
+        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1,
+    };
+    assert_int_equal(tf_device_lookup("h100", &c.device), 0);
+    return c;
+}
+
+/* rank = t + T(d + Dp): every rank maps to coordinates and back. */
+static void placement_round_trips(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    assert_int_equal(tf_config_check(&c, (char[128]){0}, 128), 0);
+    assert_int_equal(tf_ranks(&c), 12);
+    struct tf_coords at = tf_coords_of(&c, 11);
+    assert_int_equal(at.t, 2);
+    assert_int_equal(at.d, 1);
+    assert_int_equal(at.p, 1);
+    for (uint64_t r = 0; r < tf_ranks(&c); r++)
+        assert_int_equal(tf_rank_of(&c, tf_coords_of(&c, r)), r);
+}
+
+/* TP groups 1..D*P, then DP groups; none for a dimension of size 1. */
+static void group_ids(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    assert_int_equal(tf_tp_group(&c, 0, 0), 1);
+    assert_int_equal(tf_tp_group(&c, 1, 1), 4);
+    assert_int_equal(tf_dp_group(&c, 0, 0), 5);
+    assert_int_equal(tf_dp_group(&c, 2, 1), 10);
+    struct tf_config no_tp = config(1, 2, 2);
+    assert_int_equal(tf_tp_group(&no_tp, 1, 1), 0);
+    assert_int_equal(tf_dp_group(&no_tp, 0, 0), 1);
+    assert_int_equal(tf_dp_group(&no_tp, 0, 1), 2);
+    struct tf_config no_dp = config(3, 2, 1);
+    assert_int_equal(tf_dp_group(&no_dp, 1, 1), 0);
+}
+
+/* h = 96, F = 288 (3h), s = 32, b = 2, T = 3, V = 120, A = 6:
+ * attention (8bsh^2 + 4bs^2h)/T = (4718592 + 786432)/3 = 1835008;
+ * MLP 4bshF/T = 2359296; head 2bshV/T = 491520. */
+static void closed_forms(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    assert_int_equal(tf_attn_fwd(&c).flops, 1835008);
+    /* 2 * (4*96*32 + 2*6144 + 3*64*32 + 2*2*2*1024) = 2 * 38912 */
+    assert_int_equal(tf_attn_fwd(&c).bytes, 77824);
+    assert_int_equal(tf_mlp_fwd(&c).flops, 2359296);
+    assert_int_equal(tf_head_fwd(&c).flops, 491520);
+    assert_int_equal(tf_activation_bytes(&c), 12288);
+    assert_int_equal(tf_micro_batches(&c), 3);
+    /* per layer 4h^2 + 2hF = 36864 + 55296 = 92160; model 4 layers + 2Vh */
+    assert_int_equal(tf_model_params(&c), 4 * 92160 + 2 * 96 * 120);
+    /* stage 0: 2 layers * 92160/3 + 96*120/3 */
+    assert_int_equal(tf_rank_params(&c, 0), 61440 + 3840);
+    assert_int_equal(tf_rank_params(&c, 1), 61440 + 3840);
+    /* a replica's T*P ranks hold every parameter exactly once */
+    assert_int_equal(3 * (tf_rank_params(&c, 0) + tf_rank_params(&c, 1)), tf_model_params(&c));
+    struct tf_config one = config(1, 1, 1);
+    assert_int_equal(tf_rank_params(&one, 0), tf_model_params(&one));
+}
+
+/* Two buckets of one layer each (92160/3 = 30720 params); the LM head
+ * (3840) joins the first bucket of the last stage, the embedding the last
+ * bucket of the first; one stage holding both gets both. */
+static void dp_buckets(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    c.dp_buckets = 2;
+    assert_int_equal(tf_bucket_params(&c, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 1), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 1), 30720);
+    struct tf_config one = config(1, 1, 1);
+    one.dp_buckets = 4;
+    uint64_t sum = 0;
+    for (uint64_t k = 0; k < 4; k++)
+        sum += tf_bucket_params(&one, 0, k);
+    assert_int_equal(sum, tf_rank_params(&one, 0));
+    assert_int_equal(tf_bucket_params(&one, 0, 0), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 3), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 1), 92160);
+    one.dp_buckets = 3;
+    char msg[128];
+    assert_int_equal(tf_config_check(&one, msg, sizeof msg), -1);
+    assert_string_equal(msg, "--dp-buckets: 3 does not divide the 4 layers of a stage (--layers / --pp)");
+}
+
+static void rejects(struct tf_config c, const char *want)
+{
+    char msg[256];
+    assert_int_equal(tf_config_check(&c, msg, sizeof msg), -1);
+    assert_string_equal(msg, want);
+}
+
+static void checks_name_the_flag(void **state)
+{
+    (void)state;
+    struct tf_config c = config(1, 1, 1);
+    c.seq = 1u << 24;
+    c.hidden = 1u << 24;
+    c.heads = 1;
+    rejects(c, "--hidden/--seq/--layers: the model's per-iteration FLOPs overflow 64 bits");
+    c = config(1, 1, 1);
+    c.micro_batch = 0;
+    rejects(c, "--micro-batch: expected 1 to 16777216, got 0");
+    c = config(1, 3, 1);
+    rejects(c, "--layers: 4 is not divisible by --pp 3");
+    c = config(2, 1, 1);
+    c.vocab = 121;
+    rejects(c, "--vocab: 121 is not divisible by --tp 2");
+    c = config(1, 1, 1);
+    c.efficiency = 0;
+    rejects(c, "--efficiency: expected a number in (0, 1], got 0");
+}
+
+/* ceil to whole microseconds, at least 1. */
+static void roofline_rounding(void **state)
+{
+    (void)state;
+    struct tf_config c = config(1, 1, 1);
+    c.device = (struct tf_device){"test", 1e12, 1e9};
+    c.efficiency = 1;
+    assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1000000, 0}), 1);
+    assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1000001, 0}), 2);
+    assert_int_equal(tf_duration_micros(&c, (struct tf_cost){0, 0}), 1);
+    assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1, 5000}), 5);
+    c.efficiency = 0.5;
+    assert_int_equal(tf_duration_micros(&c, (struct tf_cost){3000000, 0}), 6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(placement_round_trips),
+        cmocka_unit_test(group_ids),
+        cmocka_unit_test(closed_forms),
+        cmocka_unit_test(dp_buckets),
+        cmocka_unit_test(checks_name_the_flag),
+        cmocka_unit_test(roofline_rounding),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

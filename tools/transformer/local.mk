@@ -1,0 +1,5 @@
+# `vimana-et generate transformer`: model and closed forms, ET writer, CLI.
+vimana_et_SOURCES += \
+	tools/transformer/tf_model.c tools/transformer/tf_model.h \
+	tools/transformer/tf_write.c tools/transformer/tf_write.h \
+	tools/transformer/cmd_transformer.c tools/transformer/cmd_transformer.h

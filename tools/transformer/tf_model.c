@@ -1,0 +1,249 @@
+/* The transformer's closed forms (docs/transformer.md, "Formulas"). */
+#include "transformer/tf_model.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_RANKS 1000000u
+
+/* Dense bf16 peaks (no sparsity) and HBM bandwidths of the data sheets. */
+static const struct tf_device devices[] = {
+    {"h100", 989e12, 3.35e12},
+    {"a100", 312e12, 2.039e12},
+};
+
+int tf_device_lookup(const char *name, struct tf_device *out)
+{
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        if (strcmp(name, devices[i].name) == 0) {
+            *out = devices[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int not_divisible(char *msg, size_t len, const char *flag, uint64_t v, const char *by, uint64_t d)
+{
+    snprintf(msg, len, "%s: %" PRIu64 " is not divisible by %s %" PRIu64, flag, v, by, d);
+    return -1;
+}
+
+/* a * b into *acc, false on 64-bit overflow; chains through `ok`. */
+static uint64_t mul(uint64_t a, uint64_t b, bool *ok)
+{
+    uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        *ok = false;
+    return r;
+}
+
+static uint64_t add(uint64_t a, uint64_t b, bool *ok)
+{
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        *ok = false;
+    return r;
+}
+
+/* The largest figures the generator computes (the iteration's FLOPs and
+ * the optimizer's bytes) must fit 64 bits; every other one is smaller. */
+static bool figures_fit(const struct tf_config *c)
+{
+    bool ok = true;
+    uint64_t s = c->seq, h = c->hidden;
+    uint64_t layer = add(add(mul(8 * s, mul(h, h, &ok), &ok), mul(4 * s, mul(s, h, &ok), &ok), &ok),
+                         mul(4 * s, mul(h, c->ffn, &ok), &ok), &ok);
+    uint64_t sample = add(mul(c->layers, layer, &ok), mul(2 * s, mul(h, c->vocab, &ok), &ok), &ok);
+    mul(3, mul(c->global_batch, sample, &ok), &ok);
+    uint64_t params = add(mul(c->layers, add(mul(4 * h, h, &ok), mul(2 * h, c->ffn, &ok), &ok), &ok),
+                          mul(2 * h, c->vocab, &ok), &ok);
+    mul(params, 24 + 2 * c->elem_bytes, &ok);
+    return ok;
+}
+
+static int check_positive(const struct tf_config *c, char *msg, size_t len)
+{
+    const struct {
+        const char *flag;
+        uint64_t v;
+    } flags[] = {
+        {"--layers", c->layers}, {"--hidden", c->hidden}, {"--heads", c->heads},
+        {"--ffn", c->ffn}, {"--seq", c->seq}, {"--vocab", c->vocab},
+        {"--micro-batch", c->micro_batch}, {"--global-batch", c->global_batch},
+        {"--tp", c->tp}, {"--pp", c->pp}, {"--dp", c->dp},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        /* 2^24 bounds every product below 64 bits before figures_fit. */
+        if (flags[i].v == 0 || flags[i].v > (1u << 24)) {
+            snprintf(msg, len, "%s: expected 1 to 16777216, got %" PRIu64, flags[i].flag, flags[i].v);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int tf_config_check(const struct tf_config *c, char *msg, size_t len)
+{
+    if (check_positive(c, msg, len) != 0)
+        return -1;
+    if (c->tp > MAX_RANKS || c->pp > MAX_RANKS || c->dp > MAX_RANKS || c->tp * c->pp * c->dp > MAX_RANKS) {
+        snprintf(msg, len, "--tp %" PRIu64 " x --pp %" PRIu64 " x --dp %" PRIu64 ": more than %u ranks",
+                 c->tp, c->pp, c->dp, MAX_RANKS);
+        return -1;
+    }
+    if (c->hidden % c->heads != 0)
+        return not_divisible(msg, len, "--hidden", c->hidden, "--heads", c->heads);
+    if (c->heads % c->tp != 0)
+        return not_divisible(msg, len, "--heads", c->heads, "--tp", c->tp);
+    if (c->ffn % c->tp != 0)
+        return not_divisible(msg, len, "--ffn", c->ffn, "--tp", c->tp);
+    if (c->vocab % c->tp != 0)
+        return not_divisible(msg, len, "--vocab", c->vocab, "--tp", c->tp);
+    if (c->layers % c->pp != 0)
+        return not_divisible(msg, len, "--layers", c->layers, "--pp", c->pp);
+    if (c->global_batch % (c->micro_batch * c->dp) != 0) {
+        snprintf(msg, len, "--global-batch: %" PRIu64 " is not divisible by --micro-batch %" PRIu64
+                 " x --dp %" PRIu64, c->global_batch, c->micro_batch, c->dp);
+        return -1;
+    }
+    if (c->dp_buckets == 0 || tf_layers_per_stage(c) % c->dp_buckets != 0) {
+        snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
+                 " layers of a stage (--layers / --pp)", c->dp_buckets, tf_layers_per_stage(c));
+        return -1;
+    }
+    if (!(c->efficiency > 0 && c->efficiency <= 1)) {
+        snprintf(msg, len, "--efficiency: expected a number in (0, 1], got %g", c->efficiency);
+        return -1;
+    }
+    if (!figures_fit(c)) {
+        snprintf(msg, len, "--hidden/--seq/--layers: the model's per-iteration FLOPs overflow 64 bits");
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t tf_ranks(const struct tf_config *c) { return c->tp * c->pp * c->dp; }
+uint64_t tf_micro_batches(const struct tf_config *c) { return c->global_batch / (c->micro_batch * c->dp); }
+uint64_t tf_layers_per_stage(const struct tf_config *c) { return c->layers / c->pp; }
+
+uint64_t tf_rank_of(const struct tf_config *c, struct tf_coords at)
+{
+    return at.t + c->tp * (at.d + c->dp * at.p);
+}
+
+struct tf_coords tf_coords_of(const struct tf_config *c, uint64_t rank)
+{
+    struct tf_coords at = {rank % c->tp, rank / c->tp % c->dp, rank / (c->tp * c->dp)};
+    return at;
+}
+
+/* TP groups come first (one per (d, p), numbered 1..), then DP groups
+ * (one per (t, p)); single-member kinds take no ids. */
+uint64_t tf_tp_group(const struct tf_config *c, uint64_t d, uint64_t p)
+{
+    return c->tp > 1 ? 1 + d + c->dp * p : 0;
+}
+
+uint64_t tf_dp_group(const struct tf_config *c, uint64_t t, uint64_t p)
+{
+    uint64_t tp_groups = c->tp > 1 ? c->dp * c->pp : 0;
+    return c->dp > 1 ? 1 + tp_groups + t + c->tp * p : 0;
+}
+
+/* QKV (6bsh^2), scores and context (4bs^2h), output projection (2bsh^2),
+ * each split over TP; bytes: local weights, the input and output
+ * activations, the local QKV and the local score matrix written and read. */
+struct tf_cost tf_attn_fwd(const struct tf_config *c)
+{
+    uint64_t b = c->micro_batch, s = c->seq, h = c->hidden, ht = c->hidden / c->tp;
+    uint64_t heads_t = c->heads / c->tp;
+    struct tf_cost cost = {
+        .flops = 8 * b * s * h * ht + 4 * b * s * s * ht,
+        .bytes = c->elem_bytes * (4 * h * ht + 2 * b * s * h + 3 * b * s * ht + 2 * b * heads_t * s * s),
+    };
+    return cost;
+}
+
+/* Two GEMMs h -> F -> h (4bshF), F split over TP. */
+struct tf_cost tf_mlp_fwd(const struct tf_config *c)
+{
+    uint64_t b = c->micro_batch, s = c->seq, h = c->hidden, ft = c->ffn / c->tp;
+    struct tf_cost cost = {
+        .flops = 4 * b * s * h * ft,
+        .bytes = c->elem_bytes * (2 * h * ft + 2 * b * s * h + 2 * b * s * ft),
+    };
+    return cost;
+}
+
+/* The logits GEMM h -> V (2bshV), vocabulary split over TP. */
+struct tf_cost tf_head_fwd(const struct tf_config *c)
+{
+    uint64_t b = c->micro_batch, s = c->seq, h = c->hidden, vt = c->vocab / c->tp;
+    struct tf_cost cost = {
+        .flops = 2 * b * s * h * vt,
+        .bytes = c->elem_bytes * (h * vt + b * s * h + b * s * vt),
+    };
+    return cost;
+}
+
+/* Adam: about 10 FLOPs per parameter; reads and writes the fp32 master
+ * weight, momentum and variance (24 bytes), reads the gradient and writes
+ * the weight (2 x elem). */
+struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params)
+{
+    struct tf_cost cost = {10 * rank_params, rank_params * (24 + 2 * c->elem_bytes)};
+    return cost;
+}
+
+uint64_t tf_activation_bytes(const struct tf_config *c)
+{
+    return c->micro_batch * c->seq * c->hidden * c->elem_bytes;
+}
+
+/* Weight matrices only (biases and layer norms are left out: under 1 % of
+ * a real model); the word embedding sits on the first stage and the untied
+ * LM head on the last, both split over TP by vocabulary. */
+static uint64_t layer_params(const struct tf_config *c)
+{
+    uint64_t h = c->hidden;
+    return 4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp);
+}
+
+uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
+{
+    uint64_t params = tf_layers_per_stage(c) * layer_params(c);
+    if (p == 0)
+        params += c->hidden * (c->vocab / c->tp);
+    if (p == c->pp - 1)
+        params += c->hidden * (c->vocab / c->tp);
+    return params;
+}
+
+/* Buckets follow the backward pass: the last layers' gradients are ready
+ * first. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k)
+{
+    uint64_t params = tf_layers_per_stage(c) / c->dp_buckets * layer_params(c);
+    if (p == c->pp - 1 && k == 0)
+        params += c->hidden * (c->vocab / c->tp);
+    if (p == 0 && k == c->dp_buckets - 1)
+        params += c->hidden * (c->vocab / c->tp);
+    return params;
+}
+
+uint64_t tf_model_params(const struct tf_config *c)
+{
+    uint64_t h = c->hidden;
+    return c->layers * (4 * h * h + 2 * h * c->ffn) + 2 * h * c->vocab;
+}
+
+uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)
+{
+    double compute_s = (double)cost.flops / (c->device.peak_flops * c->efficiency);
+    double memory_s = (double)cost.bytes / c->device.mem_bw;
+    double micros = ceil((compute_s > memory_s ? compute_s : memory_s) * 1e6);
+    return micros < 1 ? 1 : (uint64_t)micros;
+}

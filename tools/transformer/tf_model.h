@@ -1,0 +1,86 @@
+/*
+ * tf_model.h - the GPT-style transformer that `vimana-et generate
+ * transformer` writes ETs for: its configuration, rank placement,
+ * communicator groups, and the closed forms for FLOPs, bytes, parameters and
+ * compute durations (docs/transformer.md derives every formula).
+ * Pure arithmetic: nothing here reads or writes files.
+ */
+#ifndef VIMANA_TOOLS_TF_MODEL_H
+#define VIMANA_TOOLS_TF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A compute device for the roofline: peak dense FLOP/s at the chosen
+ * precision and memory bandwidth in bytes/s. */
+struct tf_device {
+    const char *name;
+    double peak_flops;
+    double mem_bw;
+};
+
+struct tf_config {
+    uint64_t layers, hidden, heads, ffn, seq, vocab;
+    uint64_t micro_batch, global_batch;
+    uint64_t tp, pp, dp;
+    bool sp;              /* sequence parallelism: RS + AG instead of AR */
+    bool gpipe;           /* all forwards then all backwards, not 1F1B */
+    uint64_t dp_buckets;  /* DP gradient all-reduces per rank, >= 1 */
+    uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
+    struct tf_device device;
+    double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
+};
+
+/* Where a rank sits: TP fastest, then DP, then PP. */
+struct tf_coords {
+    uint64_t t, d, p;
+};
+
+/* FLOPs and bytes moved of one operator on one rank. */
+struct tf_cost {
+    uint64_t flops, bytes;
+};
+
+/* Finds a preset ("h100", "a100"); -1 when unknown. */
+int tf_device_lookup(const char *name, struct tf_device *out);
+
+/* Checks the divisibility and size rules. Returns 0, or -1 with one line
+ * naming the flag in `msg`. */
+int tf_config_check(const struct tf_config *c, char *msg, size_t len);
+
+uint64_t tf_ranks(const struct tf_config *c);
+uint64_t tf_micro_batches(const struct tf_config *c);   /* B / (b * D) */
+uint64_t tf_layers_per_stage(const struct tf_config *c);
+
+uint64_t tf_rank_of(const struct tf_config *c, struct tf_coords at);
+struct tf_coords tf_coords_of(const struct tf_config *c, uint64_t rank);
+
+/* Communicator group ids (keys of PREFIX.groups.json); 0 when the group
+ * has a single member and so no collective runs on it. */
+uint64_t tf_tp_group(const struct tf_config *c, uint64_t d, uint64_t p);
+uint64_t tf_dp_group(const struct tf_config *c, uint64_t t, uint64_t p);
+
+/* Forward costs per rank and micro-batch; backward is twice each. */
+struct tf_cost tf_attn_fwd(const struct tf_config *c);
+struct tf_cost tf_mlp_fwd(const struct tf_config *c);
+struct tf_cost tf_head_fwd(const struct tf_config *c);
+/* The optimizer step over a rank's parameters. */
+struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
+
+/* b * s * h * elem: one TP collective or one pipeline message. */
+uint64_t tf_activation_bytes(const struct tf_config *c);
+/* Parameters held by the ranks of pipeline stage p (each TP rank). */
+uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
+/* Parameters of DP bucket k (0 = the first issued: the stage's last layers,
+ * plus the LM head on the last stage; the embedding goes into the last
+ * bucket of the first stage). The buckets of a rank sum to tf_rank_params. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k);
+/* Parameters of the whole model. */
+uint64_t tf_model_params(const struct tf_config *c);
+
+/* Roofline time of a cost, in whole microseconds rounded up (the unit of
+ * duration_micros). */
+uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost);
+
+#endif
