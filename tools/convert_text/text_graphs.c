@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "text_groups.h"
+
 /* The latest node of each kind for one layer. */
 struct layer_refs {
     struct plan_ref fwd_comp, fwd_comm;
@@ -29,9 +31,12 @@ struct graph {
 typedef void (*pass_fn)(struct graph *g);
 
 /* Whether layer i's collective in `phase` crosses any network dimension:
- * always, except under a HYBRID_CUSTOMIZED policy that gives it none. */
+ * always, except under a HYBRID_CUSTOMIZED policy that gives it none, or
+ * on a HYBRID_TRANSFORMER communicator group of one NPU. */
 static bool has_dims(const struct graph *g, size_t i, enum text_phase phase)
 {
+    if (text_groups_used(g->w))
+        return text_group_size(g->w, phase) > 1;
     if (g->w->mode != TEXT_MODE_HYBRID_CUSTOMIZED)
         return true;
     return text_mode_get(g->w->layers[i].policy)->phase_has_dims[phase];
@@ -144,7 +149,7 @@ static void model_pass(struct graph *g)
     model_backward(g, false);
 }
 
-/* HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED. */
+/* HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED, HYBRID_TRANSFORMER. */
 static void hybrid_pass(struct graph *g)
 {
     blocking_forward(g, false);
@@ -211,11 +216,11 @@ static pass_fn pass_of(enum text_mode mode)
     case TEXT_MODE_MODEL: return model_pass;
     case TEXT_MODE_HYBRID_DATA_MODEL:
     case TEXT_MODE_HYBRID_MODEL_DATA:
-    case TEXT_MODE_HYBRID_CUSTOMIZED: return hybrid_pass;
+    case TEXT_MODE_HYBRID_CUSTOMIZED:
+    case TEXT_MODE_HYBRID_TRANSFORMER: return hybrid_pass;
     case TEXT_MODE_HYBRID_DLRM:
     case TEXT_MODE_HYBRID_DLRM_ENHANCED: return dlrm_pass;
     case TEXT_MODE_DISTRIBUTED_INFERENCE: return inference_pass;
-    case TEXT_MODE_HYBRID_TRANSFORMER:
     case TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD: return NULL;
     }
     return NULL;
@@ -226,6 +231,8 @@ int text_build_plan(const struct text_workload *w, uint64_t passes, bool omit_no
 {
     text_plan_init(p, w, omit_none);
     pass_fn pass = pass_of(w->mode);
+    if (pass && text_groups_check(w, err) != 0)
+        return -1;
     if (!pass) {
         snprintf(err->msg, sizeof err->msg, "%s: mode %s has no graph", w->path, text_mode_get(w->mode)->keyword);
         return -1;

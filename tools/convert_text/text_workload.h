@@ -89,6 +89,10 @@ struct text_workload {
     int64_t last_bottom_layer; /* HYBRID_DLRM*: column 2 of line 1 */
     size_t n_layers;
     struct text_layer *layers;
+    /* HYBRID_TRANSFORMER: the NPU split the user chose (not in the file):
+     * model-parallel group size (--model-parallel-npu-group) and NPU count;
+     * 0 when not set. text_groups.h places the groups. */
+    uint64_t mp_group, npus;
 };
 
 /* One line: "FILE:LINE: what went wrong". */
