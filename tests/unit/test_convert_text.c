@@ -20,6 +20,7 @@
 
 #include "convert_text/text_fields.h"
 #include "convert_text/text_graphs.h"
+#include "convert_text/text_groups.h"
 #include "convert_text/text_plan.h"
 #include "convert_text/text_workload.h"
 #include "convert_text/text_write.h"
@@ -152,7 +153,8 @@ static void test_parse_errors(void **state)
     (void)state;
     expect_parse_error("", "t.txt:1: expected a parallelism mode (MICRO, DATA, DATA_REORDER, MODEL, "
                            "HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED, HYBRID_DLRM, "
-                           "HYBRID_DLRM_ENHANCED or DISTRIBUTED_INFERENCE) in column 1, got an empty file");
+                           "HYBRID_DLRM_ENHANCED, DISTRIBUTED_INFERENCE or HYBRID_TRANSFORMER) in column 1, got an empty "
+                           "file");
     expect_parse_error("DATA\n", "t.txt:2: expected the number of layers (an integer) in column 1, got end of file");
     expect_parse_error("DATA\nsix\n", "t.txt:2: expected the number of layers (an integer) in column 1, got 'six'");
     expect_parse_error("DATA\n1\na -1 10 NONE 0 20 NONE 0 30\n",
@@ -177,10 +179,11 @@ static void test_parse_errors(void **state)
     expect_parse_error("HYBRID_CUSTOMIZED\n1\n" LAYER("a", "NONE", "NONE", "ALLREDUCE"),
                        "t.txt:3: expected the per-layer policy (DATA, MODEL, HYBRID_DATA_MODEL or "
                        "HYBRID_MODEL_DATA) in column 13, got end of line");
-    expect_parse_error("HYBRID_TRANSFORMER model_parallel_NPU_group: 4\n1\n" LAYER("a", "NONE", "NONE", "ALLREDUCE"),
-                       "t.txt:1: mode HYBRID_TRANSFORMER is not supported: its collectives are split between "
-                       "model- and data-parallel network dimensions at model_parallel_NPU_group, which depends "
-                       "on the simulated topology that a Chakra ET does not describe");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4\n1\n"
+                       LAYER("a", "NONE", "NONE", "ALLREDUCE"),
+                       "t.txt:1: mode HYBRID_TRANSFORMER_FWD_IN_BCKWD is not supported: its forward "
+                       "recomputation between checkpoints is not converted yet (HYBRID_TRANSFORMER is, with "
+                       "--model-parallel-npu-group)");
     expect_parse_error("HYBRID_DLRM\n1\n" LAYER("e", "ALLTOALL", "ALLTOALL", "NONE"),
                        "t.txt:1: expected the index of the last bottom-MLP layer (an integer) in column 2, got "
                        "end of line");
@@ -317,6 +320,57 @@ static void test_graph_customized(void **state)
                  "a.F<8 b.F<5,9 b.f<10 b.I<11 b.i<12 b.W<12 a.I<14,13 a.W<15 a.w<16");
 }
 
+/* HYBRID_TRANSFORMER over `npus` NPUs in model-parallel groups of `mp`. */
+static void expect_transformer_graph(const char *text, uint64_t mp, uint64_t npus, const char *want)
+{
+    struct text_workload w;
+    struct plan p;
+    struct text_error err;
+    parse_ok(text, &w);
+    w.mp_group = mp;
+    w.npus = npus;
+    assert_int_equal(text_build_plan(&w, 1, false, &p, &err), 0);
+    char *got = render(&p);
+    assert_string_equal(got, want);
+    free(got);
+    text_plan_free(&p);
+    text_workload_free(&w);
+}
+
+static void test_graph_transformer(void **state)
+{
+    (void)state;
+    const char *text = "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n2\n"
+        LAYER("a", "ALLGATHER", "NONE", "ALLREDUCE") LAYER("b", "ALLREDUCE", "ALLREDUCE", "ALLREDUCE");
+    /* the HYBRID_MODEL_DATA graph when both kinds of group have 2+ NPUs */
+    expect_transformer_graph(text, 2, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 b.w<6 a.I<6,5 a.W<8 a.w<9");
+    /* one model-parallel group of all 4: data-parallel groups of one NPU
+     * need no weight-gradient collective */
+    expect_transformer_graph(text, 4, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 a.I<6,5 a.W<7");
+    /* groups of one NPU: only the weight-gradient collectives remain */
+    expect_transformer_graph(text, 1, 4, "a.F b.F<0 b.I<1 b.W<2 b.w<3 a.I<3,2 a.W<5 a.w<6");
+
+    /* placement: model-parallel groups of consecutive ranks, ids 1..P/N;
+     * data-parallel groups by index, ids P/N+1..P/N+N */
+    struct text_workload w = {.mode = TEXT_MODE_HYBRID_TRANSFORMER, .mp_group = 4, .npus = 8};
+    assert_int_equal(text_group_size(&w, TEXT_FWD), 4);
+    assert_int_equal(text_group_size(&w, TEXT_WG), 2);
+    assert_int_equal(text_group_id(&w, TEXT_FWD, 3), 1);
+    assert_int_equal(text_group_id(&w, TEXT_IG, 4), 2);
+    assert_int_equal(text_group_id(&w, TEXT_WG, 0), 3);
+    assert_int_equal(text_group_id(&w, TEXT_WG, 7), 6);
+
+    /* no group size: refused naming the option */
+    struct plan p;
+    struct text_error err;
+    parse_ok(text, &w);
+    assert_int_equal(text_build_plan(&w, 1, false, &p, &err), -1);
+    assert_string_equal(err.msg, "t.txt:1: mode HYBRID_TRANSFORMER needs --model-parallel-npu-group N: its "
+                                 "collectives are split between model-parallel groups of N NPUs and "
+                                 "data-parallel groups, a size the file does not fix for the simulated NPUs");
+    text_workload_free(&w);
+}
+
 static void test_graph_dlrm(void **state)
 {
     (void)state;
@@ -439,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_graph_model),
         cmocka_unit_test(test_graph_hybrid),
         cmocka_unit_test(test_graph_customized),
+        cmocka_unit_test(test_graph_transformer),
         cmocka_unit_test(test_graph_dlrm),
         cmocka_unit_test(test_graph_inference),
         cmocka_unit_test(test_graph_limits),
