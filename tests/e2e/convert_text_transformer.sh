@@ -28,8 +28,8 @@ flat() {
 
 # -- the small workload, node by node: 4 NPUs in model-parallel groups of 2
 # ({0,1} = 1, {2,3} = 2) and data-parallel groups {0,2} = 3, {1,3} = 4.
-# The HYBRID_MODEL_DATA graph; the first layer has no input-gradient
-# collective.
+# The HYBRID_MODEL_DATA graph, but (as in ASTRA-sim 1.0's transformer loop)
+# the first layer has an input-gradient collective too.
 mkdir -p "$T/s"
 expect_ok convert "$SMALL" "$T/s/w" 4 --model-parallel-npu-group 2
 expect_eq "$(cat "$T/s/w.groups.json")" '{
@@ -47,18 +47,19 @@ expect_eq "$(flat "$T/s/w.0.et")" "0 COMP_NODE_attn_FWD dur=10
 6 COMP_NODE_mlp_BWD_WG <4 dur=60
 7 COMM_COLL_NODE_mlp_ALLREDUCE <6 comm_type=0 comm_size=8192 pg_name=3
 8 COMP_NODE_attn_BWD_IG <6 5 dur=20
-9 COMP_NODE_attn_BWD_WG <8 dur=30
-10 COMM_COLL_NODE_attn_ALLREDUCE <9 comm_type=0 comm_size=4096 pg_name=3" "small: rank 0"
-# rank 3: ids continue across ranks (11 nodes each), groups 2 and 4
+9 COMM_COLL_NODE_attn_ALLREDUCE <8 comm_type=0 comm_size=2048 pg_name=1
+10 COMP_NODE_attn_BWD_WG <8 dur=30
+11 COMM_COLL_NODE_attn_ALLREDUCE <10 comm_type=0 comm_size=4096 pg_name=3" "small: rank 0"
+# rank 3: ids continue across ranks (12 nodes each), groups 2 and 4
 expect_eq "$(flat "$T/s/w.3.et" | sed -n '2p;8p')" \
-    "34 COMM_COLL_NODE_attn_ALLGATHER <33 comm_type=2 comm_size=1024 pg_name=2
-40 COMM_COLL_NODE_mlp_ALLREDUCE <39 comm_type=0 comm_size=8192 pg_name=4" "small: rank 3 groups"
+    "37 COMM_COLL_NODE_attn_ALLGATHER <36 comm_type=2 comm_size=1024 pg_name=2
+43 COMM_COLL_NODE_mlp_ALLREDUCE <42 comm_type=0 comm_size=8192 pg_name=4" "small: rank 3 groups"
 # groups of one NPU need no collective: N = 4 leaves out the weight-gradient
 # ones, N = 1 the forward and input-gradient ones (and writes one group)
 mkdir -p "$T/s4" "$T/s1"
 expect_ok convert "$SMALL" "$T/s4/w" 4 --model-parallel-npu-group 4
-expect_eq "$(flat "$T/s4/w.1.et" | grep -c COMM_COLL)" 3 "small, N=4: collectives"
-expect_eq "$(flat "$T/s4/w.1.et" | grep -c pg_name=1)" 3 "small, N=4: all on group 1"
+expect_eq "$(flat "$T/s4/w.1.et" | grep -c COMM_COLL)" 4 "small, N=4: collectives"
+expect_eq "$(flat "$T/s4/w.1.et" | grep -c pg_name=1)" 4 "small, N=4: all on group 1"
 expect_ok convert "$SMALL" "$T/s1/w" 4 --model-parallel-npu-group 1
 expect_eq "$(flat "$T/s1/w.2.et" | grep COMM_COLL)" "20 COMM_COLL_NODE_mlp_ALLREDUCE <19 comm_type=0 comm_size=8192 pg_name=5
 23 COMM_COLL_NODE_attn_ALLREDUCE <22 comm_type=0 comm_size=4096 pg_name=5" "small, N=1: collectives"
@@ -86,23 +87,23 @@ mkdir -p "$T/t"
 expect_ok convert "$TUT" "$T/t/w" 8 --model-parallel-npu-group 4
 for rank in 0 5; do
     expect_ok "$VIMANA_ET" stats "$T/t/w.$rank.et"
-    # 6 x 57 - 1 nodes: the first layer has no input-gradient collective;
+    # 6 x 57 nodes;
     # all-gathers: Embedding and fc forward (8388608 + 73728000), Concat1-6
     # input gradient (6 x 134217728); all-reduces: every other forward and
-    # weight-gradient size and every input-gradient size but the first
-    # layer's (NONE counts as a 0-byte all-reduce, as in the reference)
-    expect_eq "$(sed -n '2,7p' "$T/out" | tr -s ' ')" " nodes 341
+    # weight-gradient size and every input-gradient size (NONE counts as a
+    # 0-byte all-reduce, as in the reference)
+    expect_eq "$(sed -n '2,7p' "$T/out" | tr -s ' ')" " nodes 342
  COMP_NODE 171
- COMM_COLL_NODE 170
+ COMM_COLL_NODE 171
  collective bytes
- ALL_REDUCE 2644066304 (162 nodes)
+ ALL_REDUCE 2644066304 (163 nodes)
  ALL_GATHER 887422976 (8 nodes)" "tutorial: rank $rank stats"
 done
-# forward + input gradient (57 + 56) on the model-parallel group, weight
+# forward + input gradient (57 + 57) on the model-parallel group, weight
 # gradient (57) on the data-parallel group
-expect_eq "$(flat "$T/t/w.0.et" | grep -o 'pg_name=[0-9]*' | sort | uniq -c | tr -s ' ')" " 113 pg_name=1
+expect_eq "$(flat "$T/t/w.0.et" | grep -o 'pg_name=[0-9]*' | sort | uniq -c | tr -s ' ')" " 114 pg_name=1
  57 pg_name=3" "tutorial: rank 0 groups"
-expect_eq "$(flat "$T/t/w.7.et" | grep -o 'pg_name=[0-9]*' | sort | uniq -c | tr -s ' ')" " 113 pg_name=2
+expect_eq "$(flat "$T/t/w.7.et" | grep -o 'pg_name=[0-9]*' | sort | uniq -c | tr -s ' ')" " 114 pg_name=2
  57 pg_name=6" "tutorial: rank 7 groups"
 sim() { # PREFIX NETWORK [FLAG...]
     prefix=$1 net=$2
@@ -113,7 +114,7 @@ sim() { # PREFIX NETWORK [FLAG...]
 }
 expect_ok sim "$T/t/w" ring8.yml --comm-group-configuration="$T/t/w.groups.json"
 # compute: the sum of the compute columns, in microseconds
-expect_eq "$(grep -c 'finished, 548957938232 cycles, exposed communication 15396232 cycles' "$T/out")" 8 \
+expect_eq "$(grep -c 'finished, 548957956512 cycles, exposed communication 15414512 cycles' "$T/out")" 8 \
     "tutorial: cycles on every rank"
 expect_eq "$(grep -c 'GPU time: 548942542000$' "$T/out")" 8 "tutorial: compute time"
 # the small workload on a ring of 4: 210 us of compute plus the exposed

@@ -321,7 +321,8 @@ static void test_graph_customized(void **state)
 }
 
 /* HYBRID_TRANSFORMER over `npus` NPUs in model-parallel groups of `mp`. */
-static void expect_transformer_graph(const char *text, uint64_t mp, uint64_t npus, const char *want)
+static void expect_transformer_graph(const char *text, uint64_t passes, uint64_t mp, uint64_t npus,
+                                     const char *want)
 {
     struct text_workload w;
     struct plan p;
@@ -329,7 +330,7 @@ static void expect_transformer_graph(const char *text, uint64_t mp, uint64_t npu
     parse_ok(text, &w);
     w.mp_group = mp;
     w.npus = npus;
-    assert_int_equal(text_build_plan(&w, 1, false, &p, &err), 0);
+    assert_int_equal(text_build_plan(&w, passes, false, &p, &err), 0);
     char *got = render(&p);
     assert_string_equal(got, want);
     free(got);
@@ -342,13 +343,18 @@ static void test_graph_transformer(void **state)
     (void)state;
     const char *text = "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n2\n"
         LAYER("a", "ALLGATHER", "NONE", "ALLREDUCE") LAYER("b", "ALLREDUCE", "ALLREDUCE", "ALLREDUCE");
-    /* the HYBRID_MODEL_DATA graph when both kinds of group have 2+ NPUs */
-    expect_transformer_graph(text, 2, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 b.w<6 a.I<6,5 a.W<8 a.w<9");
+    /* the HYBRID_MODEL_DATA graph when both kinds of group have 2+ NPUs,
+     * except that, as in ASTRA-sim 1.0's transformer loop, the first layer
+     * has an IG collective and the next pass's first layer waits for it */
+    expect_transformer_graph(text, 2, 2, 4,
+                             "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 b.w<6 a.I<6,5 a.i<8 a.W<8 a.w<10 "
+                             "a.F<11,9 a.f<12 b.F<7,13 b.f<14 b.I<15 b.i<16 b.W<16 b.w<18 a.I<18,17 a.i<20 "
+                             "a.W<20 a.w<22");
     /* one model-parallel group of all 4: data-parallel groups of one NPU
      * need no weight-gradient collective */
-    expect_transformer_graph(text, 4, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 a.I<6,5 a.W<7");
+    expect_transformer_graph(text, 1, 4, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 a.I<6,5 a.i<7 a.W<7");
     /* groups of one NPU: only the weight-gradient collectives remain */
-    expect_transformer_graph(text, 1, 4, "a.F b.F<0 b.I<1 b.W<2 b.w<3 a.I<3,2 a.W<5 a.w<6");
+    expect_transformer_graph(text, 1, 1, 4, "a.F b.F<0 b.I<1 b.W<2 b.w<3 a.I<3,2 a.W<5 a.w<6");
 
     /* placement: model-parallel groups of consecutive ranks, ids 1..P/N;
      * data-parallel groups by index, ids P/N+1..P/N+N */

@@ -105,14 +105,17 @@ static void data_reorder_pass(struct graph *g)
 /* Forward with blocking collectives: compute(i) waits for collective(i-1)
  * and for what layer i left in the previous pass: MODEL lists the chain
  * first, then the WG compute; the hybrid modes list the WG collective first,
- * then the chain. */
+ * then the chain. HYBRID_TRANSFORMER gives the first layer an IG collective,
+ * which ASTRA-sim 1.0 lets finish before the next pass starts. */
 static void blocking_forward(struct graph *g, bool model)
 {
     struct layer_refs *r = g->r;
+    bool first_ig = g->w->mode == TEXT_MODE_HYBRID_TRANSFORMER;
     for (size_t i = 0; i < g->n; i++) {
         const struct plan_ref *chain = i ? &r[i - 1].fwd_comm : NULL;
+        const struct plan_ref *prev_ig = i == 0 && first_ig ? &r[0].ig_comm : NULL;
         struct plan_deps d = model ? text_plan_deps_of(chain, &r[i].wg_comp, NULL)
-                                   : text_plan_deps_of(&r[i].wg_comm, chain, NULL);
+                                   : text_plan_deps_of(&r[i].wg_comm, chain, prev_ig);
         struct plan_ref comp = text_plan_comp(g->p, i, TEXT_FWD, &d);
         d = on(&comp);
         r[i].fwd_comm = text_plan_comm(g->p, i, TEXT_FWD, has_dims(g, i, TEXT_FWD), &d);

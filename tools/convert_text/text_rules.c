@@ -10,8 +10,7 @@
 
 static bool header_places_ig_gap(enum text_mode mode)
 {
-    return mode == TEXT_MODE_MODEL || mode == TEXT_MODE_HYBRID_DATA_MODEL || mode == TEXT_MODE_HYBRID_MODEL_DATA ||
-           mode == TEXT_MODE_HYBRID_TRANSFORMER;
+    return mode == TEXT_MODE_MODEL || mode == TEXT_MODE_HYBRID_DATA_MODEL || mode == TEXT_MODE_HYBRID_MODEL_DATA;
 }
 
 int64_t text_skipped_ig_position(const struct text_workload *w)
