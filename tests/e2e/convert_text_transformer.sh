@@ -74,7 +74,7 @@ expect_error "vimana-et convert text: --model-parallel-npu-group: 3 does not div
     convert "$SMALL" "$T/e/w" 4 --model-parallel-npu-group 3
 expect_error "vimana-et convert text: --model-parallel-npu-group: expected a positive integer, got '0'" \
     convert "$SMALL" "$T/e/w" 4 --model-parallel-npu-group 0
-expect_error "$DATA/none_comm.txt:1: --model-parallel-npu-group applies only to mode HYBRID_TRANSFORMER, not MODEL" \
+expect_error "$DATA/none_comm.txt:1: --model-parallel-npu-group applies only to the modes HYBRID_TRANSFORMER and HYBRID_TRANSFORMER_FWD_IN_BCKWD, not MODEL" \
     convert "$DATA/none_comm.txt" "$T/e/w" 4 --model-parallel-npu-group 2
 expect_eq "$(ls "$T/e" | wc -l | tr -d ' ')" 0 "errors: files left behind"
 
@@ -121,6 +121,35 @@ expect_eq "$(grep -c 'GPU time: 548942542000$' "$T/out")" 8 "tutorial: compute t
 # blocking collectives
 expect_ok sim "$T/s/w" ring4.yml --comm-group-configuration="$T/s/w.groups.json"
 expect_eq "$(grep -c 'finished, 224548 cycles, exposed communication 14548 cycles' "$T/out")" 4 "small: cycles"
+# -- HYBRID_TRANSFORMER_FWD_IN_BCKWD: the tutorial's 21 layers with
+# checkpoints 2 and 11; layer 19's input-gradient step first re-runs the
+# forward of layers 11-18, layer 10's that of layers 2-9: 6 x 21 + 2 x 16
+# nodes, the re-run collectives on the model-parallel group
+TUTC=$VIMANA_SHARED/corpus/text/micro2024-demo2/Transformer_HybridParallel_Fwd_In_Bckwd.txt
+mkdir -p "$T/c"
+expect_ok convert "$TUTC" "$T/c/w" 8 --model-parallel-npu-group 4
+expect_eq "$(flat "$T/c/w.0.et" | grep -c .)" 158 "checkpointed tutorial: nodes"
+# ids: the forward pass is 0-41, projection's backward 42-45; the first
+# re-run starts after projection's WG compute and IG collective, the second
+# after Q2's (layer 11)
+expect_eq "$(flat "$T/c/w.0.et" | sed -n '47,48p;62,63p;99p;114,115p' | sed 's/ \(dur\|comm_type\)=.*//')" "46 COMP_NODE_Q2_FWD <44 43
+47 COMM_COLL_NODE_Q2_NONE <46
+61 COMM_COLL_NODE_Xw2b2_ALLREDUCE <60
+62 COMP_NODE_layerNorm2_BWD_IG <61
+98 COMP_NODE_Q1_FWD <96 95
+113 COMM_COLL_NODE_Xw2b1_ALLREDUCE <112
+114 COMP_NODE_layerNorm1_BWD_IG <113" "checkpointed tutorial: the re-runs"
+# 21 forward + 21 input-gradient + 16 re-run collectives on the
+# model-parallel group, 21 weight-gradient ones on the data-parallel group
+expect_eq "$(flat "$T/c/w.0.et" | grep -o 'pg_name=[0-9]*' | sort | uniq -c | tr -s ' ')" " 58 pg_name=1
+ 21 pg_name=3" "checkpointed tutorial: rank 0 groups"
+expect_ok sim "$T/c/w" ring8.yml --comm-group-configuration="$T/c/w.groups.json"
+expect_eq "$(grep -c 'finished, 635448879244 cycles, exposed communication 61371244 cycles' "$T/out")" 8 \
+    "checkpointed tutorial: cycles on every rank"
+# compute: every layer's three compute times plus the forward times of the
+# re-run layers 2-9 and 11-18
+expect_eq "$(grep -c 'GPU time: 635387508000$' "$T/out")" 8 "checkpointed tutorial: compute time"
+
 # without the groups file the simulator names the missing group
 expect_error "vimana: error: $T/s/w.0.et: For rank 0 ET node 1, communicator group 1 not found" sim "$T/s/w" ring4.yml
 

@@ -153,8 +153,8 @@ static void test_parse_errors(void **state)
     (void)state;
     expect_parse_error("", "t.txt:1: expected a parallelism mode (MICRO, DATA, DATA_REORDER, MODEL, "
                            "HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED, HYBRID_DLRM, "
-                           "HYBRID_DLRM_ENHANCED, DISTRIBUTED_INFERENCE or HYBRID_TRANSFORMER) in column 1, got an empty "
-                           "file");
+                           "HYBRID_DLRM_ENHANCED, DISTRIBUTED_INFERENCE, HYBRID_TRANSFORMER or "
+                           "HYBRID_TRANSFORMER_FWD_IN_BCKWD) in column 1, got an empty file");
     expect_parse_error("DATA\n", "t.txt:2: expected the number of layers (an integer) in column 1, got end of file");
     expect_parse_error("DATA\nsix\n", "t.txt:2: expected the number of layers (an integer) in column 1, got 'six'");
     expect_parse_error("DATA\n1\na -1 10 NONE 0 20 NONE 0 30\n",
@@ -179,11 +179,25 @@ static void test_parse_errors(void **state)
     expect_parse_error("HYBRID_CUSTOMIZED\n1\n" LAYER("a", "NONE", "NONE", "ALLREDUCE"),
                        "t.txt:3: expected the per-layer policy (DATA, MODEL, HYBRID_DATA_MODEL or "
                        "HYBRID_MODEL_DATA) in column 13, got end of line");
-    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4\n1\n"
-                       LAYER("a", "NONE", "NONE", "ALLREDUCE"),
-                       "t.txt:1: mode HYBRID_TRANSFORMER_FWD_IN_BCKWD is not supported: its forward "
-                       "recomputation between checkpoints is not converted yet (HYBRID_TRANSFORMER is, with "
-                       "--model-parallel-npu-group)");
+#define FOUR LAYER("a", "NONE", "NONE", "NONE") LAYER("b", "NONE", "NONE", "NONE") \
+    LAYER("c", "NONE", "NONE", "NONE") LAYER("d", "NONE", "NONE", "NONE")
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4\n4\n" FOUR,
+                       "t.txt:1: expected 'checkpoints:' followed by a count and that many layer indices "
+                       "(HYBRID_TRANSFORMER_FWD_IN_BCKWD)");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 9 checkpoint_initiates: 1 3\n4\n" FOUR,
+                       "t.txt:1: expected a layer index (0 to 3) after 'checkpoints:', got '9'");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 5 1 checkpoint_initiates: 1 3\n4\n" FOUR,
+                       "t.txt:1: expected the number of layer indices after 'checkpoints:' (at most the 4 fields "
+                       "that follow), got '5'");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 1 checkpoint_initiates:\n4\n" FOUR,
+                       "t.txt:1: expected the number of layer indices after 'checkpoint_initiates:', got end of "
+                       "line");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 2 checkpoint_initiates: 1 1\n4\n" FOUR,
+                       "t.txt:1: layer 1 initiates a forward re-run but no checkpoint layer is below it "
+                       "(HYBRID_TRANSFORMER_FWD_IN_BCKWD)");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 0 checkpoint_initiates: 2 3 2\n4\n" FOUR,
+                       "t.txt:1: layer 3 re-runs layers 0 to 2 from its checkpoint, but layer 2 in between "
+                       "initiates its own re-run (HYBRID_TRANSFORMER_FWD_IN_BCKWD would stop there)");
     expect_parse_error("HYBRID_DLRM\n1\n" LAYER("e", "ALLTOALL", "ALLTOALL", "NONE"),
                        "t.txt:1: expected the index of the last bottom-MLP layer (an integer) in column 2, got "
                        "end of line");
@@ -355,6 +369,15 @@ static void test_graph_transformer(void **state)
     expect_transformer_graph(text, 1, 4, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 a.I<6,5 a.i<7 a.W<7");
     /* groups of one NPU: only the weight-gradient collectives remain */
     expect_transformer_graph(text, 1, 1, 4, "a.F b.F<0 b.I<1 b.W<2 b.w<3 a.I<3,2 a.W<5 a.w<6");
+
+    /* FWD_IN_BCKWD, checkpoint b, d initiating: before d's IG compute the
+     * forward re-runs b and c (compute and collective), after what d.I
+     * would have waited for */
+    expect_transformer_graph("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 1 checkpoint_initiates: 1 3\n4\n" FOUR,
+                             1, 2, 4,
+                             "a.F a.f<0 b.F<1 b.f<2 c.F<3 c.f<4 d.F<5 d.f<6 b.F<7 b.f<8 c.F<9 c.f<10 d.I<11 "
+                             "d.i<12 d.W<12 d.w<14 c.I<14,13 c.i<16 c.W<16 c.w<18 b.I<18,17 b.i<20 b.W<20 b.w<22 "
+                             "a.I<22,21 a.i<24 a.W<24 a.w<26");
 
     /* placement: model-parallel groups of consecutive ranks, ids 1..P/N;
      * data-parallel groups by index, ids P/N+1..P/N+N */

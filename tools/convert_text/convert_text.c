@@ -56,7 +56,7 @@ static void usage(FILE *out)
             "  --omit-none          leave out collectives whose type is NONE, which the reference\n"
             "                       writes as 0-byte ALL_REDUCEs, and rewire their dependants\n"
             "  --model-parallel-npu-group G\n"
-            "                       HYBRID_TRANSFORMER (required there, refused elsewhere): the NPUs form\n"
+            "                       HYBRID_TRANSFORMER*: required there, refused elsewhere. The NPUs form\n"
             "                       model-parallel groups of G consecutive ranks; forward and input-gradient\n"
             "                       collectives run on the NPU's group, weight-gradient ones on the\n"
             "                       data-parallel group of the ranks at the same place in every group.\n"
@@ -70,7 +70,7 @@ static void usage(FILE *out)
             "  -h, --help           show this help\n"
             "\n"
             "Modes: %s.\n"
-            "HYBRID_TRANSFORMER_FWD_IN_BCKWD is refused. See docs/convert-text.md.\n",
+            "See docs/convert-text.md.\n",
             text_mode_converted_list());
 }
 

@@ -8,22 +8,29 @@
 #include <string.h>
 #include <unistd.h>
 
+static bool is_transformer(enum text_mode mode)
+{
+    return mode == TEXT_MODE_HYBRID_TRANSFORMER || mode == TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD;
+}
+
 bool text_groups_used(const struct text_workload *w)
 {
-    return w->mode == TEXT_MODE_HYBRID_TRANSFORMER && w->mp_group > 0;
+    return is_transformer(w->mode) && w->mp_group > 0;
 }
 
 int text_groups_check(const struct text_workload *w, struct text_error *err)
 {
     const char *mode = text_mode_get(w->mode)->keyword;
-    if (w->mode == TEXT_MODE_HYBRID_TRANSFORMER && w->mp_group == 0)
+    if (is_transformer(w->mode) && w->mp_group == 0)
         return text_fail(err, w->path, 1,
                          "mode %s needs --model-parallel-npu-group N: its collectives are split between "
                          "model-parallel groups of N NPUs and data-parallel groups, a size the file does not "
                          "fix for the simulated NPUs",
                          mode);
-    if (w->mode != TEXT_MODE_HYBRID_TRANSFORMER && w->mp_group != 0)
-        return text_fail(err, w->path, 1, "--model-parallel-npu-group applies only to mode HYBRID_TRANSFORMER, not %s",
+    if (!is_transformer(w->mode) && w->mp_group != 0)
+        return text_fail(err, w->path, 1,
+                         "--model-parallel-npu-group applies only to the modes HYBRID_TRANSFORMER and "
+                         "HYBRID_TRANSFORMER_FWD_IN_BCKWD, not %s",
                          mode);
     return 0;
 }

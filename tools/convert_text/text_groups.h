@@ -1,5 +1,6 @@
 /*
- * text_groups.h - the communicator groups of HYBRID_TRANSFORMER.
+ * text_groups.h - the communicator groups of HYBRID_TRANSFORMER and
+ * HYBRID_TRANSFORMER_FWD_IN_BCKWD.
  *
  * With --model-parallel-npu-group N over P NPUs, the NPUs form P/N
  * model-parallel groups of N consecutive ranks ({0..N-1}, {N..2N-1}, ...)
@@ -19,8 +20,8 @@
 
 #include "text_workload.h"
 
-/* Checks that HYBRID_TRANSFORMER has a model-parallel group size and no
- * other mode has one. Returns 0, or -1 with `err` set. */
+/* Checks that the HYBRID_TRANSFORMER modes have a model-parallel group
+ * size and no other mode has one. Returns 0, or -1 with `err` set. */
 int text_groups_check(const struct text_workload *w, struct text_error *err);
 /* Whether the workload's collectives run on communicator groups. */
 bool text_groups_used(const struct text_workload *w);
