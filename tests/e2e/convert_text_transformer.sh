@@ -79,8 +79,9 @@ expect_error "$DATA/none_comm.txt:1: --model-parallel-npu-group applies only to 
 expect_eq "$(ls "$T/e" | wc -l | tr -d ' ')" 0 "errors: files left behind"
 
 # -- the MICRO'24 tutorial workload (57 layers) on 8 NPUs in two
-# model-parallel groups of 4, simulated on a ring of 8
-require_shared
+# model-parallel groups of 4, simulated on a ring of 8 (needs ../shared;
+# without it the checks above still count)
+[ -d "$VIMANA_SHARED/golden" ] || { echo "note: $VIMANA_SHARED not present, tutorial checks skipped"; finish; }
 G=$VIMANA_SHARED/golden/inputs
 TUT=$VIMANA_SHARED/corpus/text/micro2024-demo2/Transformer_HybridParallel.txt
 mkdir -p "$T/t"
