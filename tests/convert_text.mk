@@ -7,5 +7,5 @@ tests_unit_test_convert_text_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_
 
 # The corpus comparison needs ../shared (skipped without it, e.g. in distcheck);
 # the input tests use only tests/data/text.
-TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh
-EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh
+TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh
+EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh

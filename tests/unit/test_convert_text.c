@@ -20,6 +20,7 @@
 
 #include "convert_text/text_fields.h"
 #include "convert_text/text_graphs.h"
+#include "convert_text/text_groups.h"
 #include "convert_text/text_plan.h"
 #include "convert_text/text_workload.h"
 #include "convert_text/text_write.h"
@@ -152,7 +153,8 @@ static void test_parse_errors(void **state)
     (void)state;
     expect_parse_error("", "t.txt:1: expected a parallelism mode (MICRO, DATA, DATA_REORDER, MODEL, "
                            "HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED, HYBRID_DLRM, "
-                           "HYBRID_DLRM_ENHANCED or DISTRIBUTED_INFERENCE) in column 1, got an empty file");
+                           "HYBRID_DLRM_ENHANCED, DISTRIBUTED_INFERENCE, HYBRID_TRANSFORMER or "
+                           "HYBRID_TRANSFORMER_FWD_IN_BCKWD) in column 1, got an empty file");
     expect_parse_error("DATA\n", "t.txt:2: expected the number of layers (an integer) in column 1, got end of file");
     expect_parse_error("DATA\nsix\n", "t.txt:2: expected the number of layers (an integer) in column 1, got 'six'");
     expect_parse_error("DATA\n1\na -1 10 NONE 0 20 NONE 0 30\n",
@@ -177,10 +179,25 @@ static void test_parse_errors(void **state)
     expect_parse_error("HYBRID_CUSTOMIZED\n1\n" LAYER("a", "NONE", "NONE", "ALLREDUCE"),
                        "t.txt:3: expected the per-layer policy (DATA, MODEL, HYBRID_DATA_MODEL or "
                        "HYBRID_MODEL_DATA) in column 13, got end of line");
-    expect_parse_error("HYBRID_TRANSFORMER model_parallel_NPU_group: 4\n1\n" LAYER("a", "NONE", "NONE", "ALLREDUCE"),
-                       "t.txt:1: mode HYBRID_TRANSFORMER is not supported: its collectives are split between "
-                       "model- and data-parallel network dimensions at model_parallel_NPU_group, which depends "
-                       "on the simulated topology that a Chakra ET does not describe");
+#define FOUR LAYER("a", "NONE", "NONE", "NONE") LAYER("b", "NONE", "NONE", "NONE") \
+    LAYER("c", "NONE", "NONE", "NONE") LAYER("d", "NONE", "NONE", "NONE")
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4\n4\n" FOUR,
+                       "t.txt:1: expected 'checkpoints:' followed by a count and that many layer indices "
+                       "(HYBRID_TRANSFORMER_FWD_IN_BCKWD)");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 9 checkpoint_initiates: 1 3\n4\n" FOUR,
+                       "t.txt:1: expected a layer index (0 to 3) after 'checkpoints:', got '9'");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 5 1 checkpoint_initiates: 1 3\n4\n" FOUR,
+                       "t.txt:1: expected the number of layer indices after 'checkpoints:' (at most the 4 fields "
+                       "that follow), got '5'");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 1 checkpoint_initiates:\n4\n" FOUR,
+                       "t.txt:1: expected the number of layer indices after 'checkpoint_initiates:', got end of "
+                       "line");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 2 checkpoint_initiates: 1 1\n4\n" FOUR,
+                       "t.txt:1: layer 1 initiates a forward re-run but no checkpoint layer is below it "
+                       "(HYBRID_TRANSFORMER_FWD_IN_BCKWD)");
+    expect_parse_error("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 0 checkpoint_initiates: 2 3 2\n4\n" FOUR,
+                       "t.txt:1: layer 3 re-runs layers 0 to 2 from its checkpoint, but layer 2 in between "
+                       "initiates its own re-run (HYBRID_TRANSFORMER_FWD_IN_BCKWD would stop there)");
     expect_parse_error("HYBRID_DLRM\n1\n" LAYER("e", "ALLTOALL", "ALLTOALL", "NONE"),
                        "t.txt:1: expected the index of the last bottom-MLP layer (an integer) in column 2, got "
                        "end of line");
@@ -317,6 +334,72 @@ static void test_graph_customized(void **state)
                  "a.F<8 b.F<5,9 b.f<10 b.I<11 b.i<12 b.W<12 a.I<14,13 a.W<15 a.w<16");
 }
 
+/* HYBRID_TRANSFORMER over `npus` NPUs in model-parallel groups of `mp`. */
+static void expect_transformer_graph(const char *text, uint64_t passes, uint64_t mp, uint64_t npus,
+                                     const char *want)
+{
+    struct text_workload w;
+    struct plan p;
+    struct text_error err;
+    parse_ok(text, &w);
+    w.mp_group = mp;
+    w.npus = npus;
+    assert_int_equal(text_build_plan(&w, passes, false, &p, &err), 0);
+    char *got = render(&p);
+    assert_string_equal(got, want);
+    free(got);
+    text_plan_free(&p);
+    text_workload_free(&w);
+}
+
+static void test_graph_transformer(void **state)
+{
+    (void)state;
+    const char *text = "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n2\n"
+        LAYER("a", "ALLGATHER", "NONE", "ALLREDUCE") LAYER("b", "ALLREDUCE", "ALLREDUCE", "ALLREDUCE");
+    /* the HYBRID_MODEL_DATA graph when both kinds of group have 2+ NPUs,
+     * except that, as in ASTRA-sim 1.0's transformer loop, the first layer
+     * has an IG collective and the next pass's first layer waits for it */
+    expect_transformer_graph(text, 2, 2, 4,
+                             "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 b.w<6 a.I<6,5 a.i<8 a.W<8 a.w<10 "
+                             "a.F<11,9 a.f<12 b.F<7,13 b.f<14 b.I<15 b.i<16 b.W<16 b.w<18 a.I<18,17 a.i<20 "
+                             "a.W<20 a.w<22");
+    /* one model-parallel group of all 4: data-parallel groups of one NPU
+     * need no weight-gradient collective */
+    expect_transformer_graph(text, 1, 4, 4, "a.F a.f<0 b.F<1 b.f<2 b.I<3 b.i<4 b.W<4 a.I<6,5 a.i<7 a.W<7");
+    /* groups of one NPU: only the weight-gradient collectives remain */
+    expect_transformer_graph(text, 1, 1, 4, "a.F b.F<0 b.I<1 b.W<2 b.w<3 a.I<3,2 a.W<5 a.w<6");
+
+    /* FWD_IN_BCKWD, checkpoint b, d initiating: before d's IG compute the
+     * forward re-runs b and c (compute and collective), after what d.I
+     * would have waited for */
+    expect_transformer_graph("HYBRID_TRANSFORMER_FWD_IN_BCKWD checkpoints: 1 1 checkpoint_initiates: 1 3\n4\n" FOUR,
+                             1, 2, 4,
+                             "a.F a.f<0 b.F<1 b.f<2 c.F<3 c.f<4 d.F<5 d.f<6 b.F<7 b.f<8 c.F<9 c.f<10 d.I<11 "
+                             "d.i<12 d.W<12 d.w<14 c.I<14,13 c.i<16 c.W<16 c.w<18 b.I<18,17 b.i<20 b.W<20 b.w<22 "
+                             "a.I<22,21 a.i<24 a.W<24 a.w<26");
+
+    /* placement: model-parallel groups of consecutive ranks, ids 1..P/N;
+     * data-parallel groups by index, ids P/N+1..P/N+N */
+    struct text_workload w = {.mode = TEXT_MODE_HYBRID_TRANSFORMER, .mp_group = 4, .npus = 8};
+    assert_int_equal(text_group_size(&w, TEXT_FWD), 4);
+    assert_int_equal(text_group_size(&w, TEXT_WG), 2);
+    assert_int_equal(text_group_id(&w, TEXT_FWD, 3), 1);
+    assert_int_equal(text_group_id(&w, TEXT_IG, 4), 2);
+    assert_int_equal(text_group_id(&w, TEXT_WG, 0), 3);
+    assert_int_equal(text_group_id(&w, TEXT_WG, 7), 6);
+
+    /* no group size: refused naming the option */
+    struct plan p;
+    struct text_error err;
+    parse_ok(text, &w);
+    assert_int_equal(text_build_plan(&w, 1, false, &p, &err), -1);
+    assert_string_equal(err.msg, "t.txt:1: mode HYBRID_TRANSFORMER needs --model-parallel-npu-group N: its "
+                                 "collectives are split between model-parallel groups of N NPUs and "
+                                 "data-parallel groups, a size the file does not fix for the simulated NPUs");
+    text_workload_free(&w);
+}
+
 static void test_graph_dlrm(void **state)
 {
     (void)state;
@@ -439,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_graph_model),
         cmocka_unit_test(test_graph_hybrid),
         cmocka_unit_test(test_graph_customized),
+        cmocka_unit_test(test_graph_transformer),
         cmocka_unit_test(test_graph_dlrm),
         cmocka_unit_test(test_graph_inference),
         cmocka_unit_test(test_graph_limits),

@@ -8,6 +8,7 @@
  * this run created.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ struct options {
     const char *output;
     uint64_t npus;
     uint64_t passes;
+    uint64_t mp_group; /* --model-parallel-npu-group; 0 when not given */
     bool omit_none;
 };
 
@@ -40,7 +42,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: vimana-et convert text --input FILE --output PREFIX --num-npus N [--num-passes P]\n"
-            "                              [--omit-none]\n"
+            "                              [--omit-none] [--model-parallel-npu-group G]\n"
             "\n"
             "Converts an ASTRA-sim 1.0 text workload into PREFIX.<npu>.et for every NPU, byte for byte\n"
             "what the reference `chakra_converter Text` writes for the modes it accepts. The folder\n"
@@ -53,6 +55,13 @@ static void usage(FILE *out)
             "  --num-passes P       number of training passes, at least 1; default 1 (also --num_passes)\n"
             "  --omit-none          leave out collectives whose type is NONE, which the reference\n"
             "                       writes as 0-byte ALL_REDUCEs, and rewire their dependants\n"
+            "  --model-parallel-npu-group G\n"
+            "                       HYBRID_TRANSFORMER*: required there, refused elsewhere. The NPUs form\n"
+            "                       model-parallel groups of G consecutive ranks; forward and input-gradient\n"
+            "                       collectives run on the NPU's group, weight-gradient ones on the\n"
+            "                       data-parallel group of the ranks at the same place in every group.\n"
+            "                       G must divide --num-npus. Also writes PREFIX.groups.json for\n"
+            "                       `vimana --comm-group-configuration` (also --model_parallel_npu_group)\n"
             "  --num-dims D         accepted for old chakra_converter command lines and ignored, with\n"
             "                       a note: the network configuration decides the dimensions\n"
             "                       (also --num_dims)\n"
@@ -61,7 +70,7 @@ static void usage(FILE *out)
             "  -h, --help           show this help\n"
             "\n"
             "Modes: %s.\n"
-            "HYBRID_TRANSFORMER and HYBRID_TRANSFORMER_FWD_IN_BCKWD are refused. See docs/convert-text.md.\n",
+            "See docs/convert-text.md.\n",
             text_mode_converted_list());
 }
 
@@ -87,10 +96,23 @@ static int read_npus(const char *text, uint64_t *out)
     return 0;
 }
 
+/* The model-parallel groups must tile the NPUs. */
+static int read_mp_group(const char *text, struct options *o)
+{
+    if (read_count("--model-parallel-npu-group", text, &o->mp_group) != 0)
+        return -1;
+    if (o->npus % o->mp_group != 0) {
+        cli_error(PROG, "--model-parallel-npu-group: %" PRIu64 " does not divide --num-npus %" PRIu64, o->mp_group,
+                  o->npus);
+        return -1;
+    }
+    return 0;
+}
+
 /* Returns 0 to convert, 1 after printing the help, -1 on a usage error. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    const char *npus = NULL, *passes = "1", *log_file = NULL, *dims = NULL;
+    const char *npus = NULL, *passes = "1", *log_file = NULL, *dims = NULL, *mp_group = NULL;
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int m;
@@ -107,7 +129,9 @@ static int parse_options(int argc, char **argv, struct options *o)
             (m = cli_option(PROG, argc, argv, &i, "--num-npus|--num_npus", &npus)) ||
             (m = cli_option(PROG, argc, argv, &i, "--num-passes|--num_passes", &passes)) ||
             (m = cli_option(PROG, argc, argv, &i, "--log-filename|--log_filename", &log_file)) ||
-            (m = cli_option(PROG, argc, argv, &i, "--num-dims|--num_dims", &dims))) {
+            (m = cli_option(PROG, argc, argv, &i, "--num-dims|--num_dims", &dims)) ||
+            (m = cli_option(PROG, argc, argv, &i, "--model-parallel-npu-group|--model_parallel_npu_group",
+                            &mp_group))) {
             if (m < 0)
                 return -1;
             continue;
@@ -124,6 +148,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         return -1;
     }
     if (read_npus(npus, &o->npus) != 0 || read_count("--num-passes", passes, &o->passes) != 0)
+        return -1;
+    if (mp_group && read_mp_group(mp_group, o) != 0)
         return -1;
     /* The 2022 converter took the number of dimensions; Chakra ETs do not
      * carry it (the network configuration does). */
@@ -186,6 +212,8 @@ int cmd_convert_text(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
+    w.mp_group = o.mp_group;
+    w.npus = o.npus;
     struct plan plan;
     int rc = text_build_plan(&w, o.passes, o.omit_none, &plan, &err);
     if (rc == 0) {

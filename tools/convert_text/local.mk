@@ -4,7 +4,9 @@ convert_text_sources = \
 	tools/convert_text/text_fields.c tools/convert_text/text_fields.h \
 	tools/convert_text/text_workload.h tools/convert_text/text_modes.c \
 	tools/convert_text/text_parse.c tools/convert_text/text_rules.c \
+	tools/convert_text/text_checkpoints.c \
 	tools/convert_text/text_plan.c tools/convert_text/text_plan.h \
 	tools/convert_text/text_graphs.c tools/convert_text/text_graphs.h \
+	tools/convert_text/text_groups.c tools/convert_text/text_groups.h \
 	tools/convert_text/text_write.c tools/convert_text/text_write.h
 vimana_et_SOURCES += $(convert_text_sources) tools/convert_text/convert_text.c

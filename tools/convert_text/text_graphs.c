@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "text_groups.h"
+
 /* The latest node of each kind for one layer. */
 struct layer_refs {
     struct plan_ref fwd_comp, fwd_comm;
@@ -29,9 +31,12 @@ struct graph {
 typedef void (*pass_fn)(struct graph *g);
 
 /* Whether layer i's collective in `phase` crosses any network dimension:
- * always, except under a HYBRID_CUSTOMIZED policy that gives it none. */
+ * always, except under a HYBRID_CUSTOMIZED policy that gives it none, or
+ * on a HYBRID_TRANSFORMER communicator group of one NPU. */
 static bool has_dims(const struct graph *g, size_t i, enum text_phase phase)
 {
+    if (text_groups_used(g->w))
+        return text_group_size(g->w, phase) > 1;
     if (g->w->mode != TEXT_MODE_HYBRID_CUSTOMIZED)
         return true;
     return text_mode_get(g->w->layers[i].policy)->phase_has_dims[phase];
@@ -100,18 +105,36 @@ static void data_reorder_pass(struct graph *g)
 /* Forward with blocking collectives: compute(i) waits for collective(i-1)
  * and for what layer i left in the previous pass: MODEL lists the chain
  * first, then the WG compute; the hybrid modes list the WG collective first,
- * then the chain. */
+ * then the chain. HYBRID_TRANSFORMER gives the first layer an IG collective,
+ * which ASTRA-sim 1.0 lets finish before the next pass starts. */
 static void blocking_forward(struct graph *g, bool model)
 {
     struct layer_refs *r = g->r;
+    bool first_ig = g->w->mode == TEXT_MODE_HYBRID_TRANSFORMER || g->w->mode == TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD;
     for (size_t i = 0; i < g->n; i++) {
         const struct plan_ref *chain = i ? &r[i - 1].fwd_comm : NULL;
+        const struct plan_ref *prev_ig = i == 0 && first_ig ? &r[0].ig_comm : NULL;
         struct plan_deps d = model ? text_plan_deps_of(chain, &r[i].wg_comp, NULL)
-                                   : text_plan_deps_of(&r[i].wg_comm, chain, NULL);
+                                   : text_plan_deps_of(&r[i].wg_comm, chain, prev_ig);
         struct plan_ref comp = text_plan_comp(g->p, i, TEXT_FWD, &d);
         d = on(&comp);
         r[i].fwd_comm = text_plan_comm(g->p, i, TEXT_FWD, has_dims(g, i, TEXT_FWD), &d);
     }
+}
+
+/* HYBRID_TRANSFORMER_FWD_IN_BCKWD: before layer t's IG compute, the forward
+ * pass re-runs from the checkpoint below t up to layer t - 1, compute and
+ * blocking collective per layer, after what the IG compute would have
+ * waited for (`d`); the IG compute then waits for the last re-run node. */
+static struct plan_deps rerun_forward(struct graph *g, size_t t, struct plan_deps d)
+{
+    for (size_t i = text_checkpoint_below(g->w, t); i < t; i++) {
+        struct plan_ref comp = text_plan_comp(g->p, i, TEXT_FWD, &d);
+        d = on(&comp);
+        struct plan_ref comm = text_plan_comm(g->p, i, TEXT_FWD, has_dims(g, i, TEXT_FWD), &d);
+        d = on(&comm);
+    }
+    return d;
 }
 
 /* Backward of MODEL and the hybrid modes: per layer from the last, IG
@@ -125,6 +148,8 @@ static void model_backward(struct graph *g, bool wg_comm)
         size_t i = g->n - 1 - pos;
         struct plan_deps d = i == g->n - 1 ? on(&r[i].fwd_comm)
                                            : text_plan_deps_of(&r[i + 1].wg_comp, &r[i + 1].ig_comm, NULL);
+        if (g->w->layers[i].initiates)
+            d = rerun_forward(g, i, d);
         struct plan_ref ig = text_plan_comp(g->p, i, TEXT_IG, &d);
         d = on(&ig);
         if ((int64_t)pos != g->skip_ig_pos)
@@ -144,7 +169,7 @@ static void model_pass(struct graph *g)
     model_backward(g, false);
 }
 
-/* HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED. */
+/* HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_CUSTOMIZED, HYBRID_TRANSFORMER. */
 static void hybrid_pass(struct graph *g)
 {
     blocking_forward(g, false);
@@ -211,12 +236,12 @@ static pass_fn pass_of(enum text_mode mode)
     case TEXT_MODE_MODEL: return model_pass;
     case TEXT_MODE_HYBRID_DATA_MODEL:
     case TEXT_MODE_HYBRID_MODEL_DATA:
-    case TEXT_MODE_HYBRID_CUSTOMIZED: return hybrid_pass;
+    case TEXT_MODE_HYBRID_CUSTOMIZED:
+    case TEXT_MODE_HYBRID_TRANSFORMER:
+    case TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD: return hybrid_pass;
     case TEXT_MODE_HYBRID_DLRM:
     case TEXT_MODE_HYBRID_DLRM_ENHANCED: return dlrm_pass;
     case TEXT_MODE_DISTRIBUTED_INFERENCE: return inference_pass;
-    case TEXT_MODE_HYBRID_TRANSFORMER:
-    case TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD: return NULL;
     }
     return NULL;
 }
@@ -226,16 +251,20 @@ int text_build_plan(const struct text_workload *w, uint64_t passes, bool omit_no
 {
     text_plan_init(p, w, omit_none);
     pass_fn pass = pass_of(w->mode);
+    if (pass && text_groups_check(w, err) != 0)
+        return -1;
     if (!pass) {
         snprintf(err->msg, sizeof err->msg, "%s: mode %s has no graph", w->path, text_mode_get(w->mode)->keyword);
         return -1;
     }
     if (w->n_layers == 0)
         return 0; /* like the reference: the files hold only the metadata */
-    /* A pass has at most 6 nodes per layer; plan indices are 32-bit. Checked
+    /* A pass has at most 6 nodes per layer, plus 2 for a forward re-run
+     * (which covers each layer at most once); plan indices are 32-bit. Checked
      * up front so that an absurd --num-passes fails at once rather than
      * after filling memory. */
-    if (passes > UINT32_MAX / (6 * (uint64_t)w->n_layers)) {
+    uint64_t per_layer = w->mode == TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD ? 8 : 6;
+    if (passes > UINT32_MAX / (per_layer * (uint64_t)w->n_layers)) {
         snprintf(err->msg, sizeof err->msg,
                  "%s: %" PRIu64 " passes over %zu layers would exceed %" PRIu32 " nodes per NPU", w->path, passes,
                  w->n_layers, UINT32_MAX);

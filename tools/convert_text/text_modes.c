@@ -5,15 +5,8 @@
 
 #include "text_workload.h"
 
-/* Both transformer modes split each layer's collectives between the network
- * dimensions that hold one model-parallel group and the rest; where that
- * split falls depends on the topology being simulated, which the converter
- * never sees, so any ET it wrote would put model-parallel traffic on the
- * wrong NPUs. */
-#define TRANSFORMER_REFUSAL                                                                    \
-    "its collectives are split between model- and data-parallel network dimensions at "       \
-    "model_parallel_NPU_group, which depends on the simulated topology that a Chakra ET does " \
-    "not describe"
+/* The transformer modes convert with --model-parallel-npu-group (the
+ * groups become communicator groups, see text_groups.h). */
 
 static const struct text_mode_info modes[] = {
     {TEXT_MODE_MICRO, "MICRO", NULL, false, {false, false, true}},
@@ -26,9 +19,8 @@ static const struct text_mode_info modes[] = {
     {TEXT_MODE_HYBRID_DLRM, "HYBRID_DLRM", NULL, false, {false, false, true}},
     {TEXT_MODE_HYBRID_DLRM_ENHANCED, "HYBRID_DLRM_ENHANCED", NULL, false, {false, false, true}},
     {TEXT_MODE_DISTRIBUTED_INFERENCE, "DISTRIBUTED_INFERENCE", NULL, false, {true, true, false}},
-    {TEXT_MODE_HYBRID_TRANSFORMER, "HYBRID_TRANSFORMER", TRANSFORMER_REFUSAL, false, {true, true, true}},
-    {TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD, "HYBRID_TRANSFORMER_FWD_IN_BCKWD", TRANSFORMER_REFUSAL,
-     false, {true, true, true}},
+    {TEXT_MODE_HYBRID_TRANSFORMER, "HYBRID_TRANSFORMER", NULL, false, {true, true, true}},
+    {TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD, "HYBRID_TRANSFORMER_FWD_IN_BCKWD", NULL, false, {true, true, true}},
 };
 
 const struct text_mode_info *text_mode_find(const char *s, size_t len)
@@ -50,5 +42,6 @@ const struct text_mode_info *text_mode_get(enum text_mode mode)
 const char *text_mode_converted_list(void)
 {
     return "MICRO, DATA, DATA_REORDER, MODEL, HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, "
-           "HYBRID_CUSTOMIZED, HYBRID_DLRM, HYBRID_DLRM_ENHANCED or DISTRIBUTED_INFERENCE";
+           "HYBRID_CUSTOMIZED, HYBRID_DLRM, HYBRID_DLRM_ENHANCED, DISTRIBUTED_INFERENCE, HYBRID_TRANSFORMER or "
+           "HYBRID_TRANSFORMER_FWD_IN_BCKWD";
 }

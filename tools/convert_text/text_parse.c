@@ -142,6 +142,10 @@ static int parse_mode_line(struct text_workload *w, struct line_cursor *cur, str
     if (mode->refusal)
         return text_fail(err, w->path, 1, "mode %s is not supported: %s", mode->keyword, mode->refusal);
     w->mode = mode->mode;
+    if (n > 1) {
+        w->params = f[1].start;
+        w->params_len = (size_t)(line + len - f[1].start);
+    }
     if (w->mode != TEXT_MODE_HYBRID_DLRM && w->mode != TEXT_MODE_HYBRID_DLRM_ENHANCED)
         return 0;
     if (n < 2)

@@ -94,8 +94,10 @@ static void warn_header_count(const struct text_workload *w, FILE *warnings)
             gap->name, gap->line);
 }
 
-int text_workload_check(const struct text_workload *w, FILE *warnings, struct text_error *err)
+int text_workload_check(struct text_workload *w, FILE *warnings, struct text_error *err)
 {
+    if (w->mode == TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD && text_checkpoints_mark(w, err) != 0)
+        return -1;
     if (is_dlrm(w->mode) && check_dlrm(w, warnings, err) != 0)
         return -1;
     warn_header_count(w, warnings);

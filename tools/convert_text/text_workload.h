@@ -77,6 +77,10 @@ struct text_layer {
     uint64_t compute[3];       /* compute time per phase, copied to duration_micros */
     struct text_comm comm[3];  /* collective per phase */
     enum text_mode policy;     /* HYBRID_CUSTOMIZED only: column 13 */
+    /* HYBRID_TRANSFORMER_FWD_IN_BCKWD (line 1): the layer's activations are
+     * kept (a checkpoint); the layer's input-gradient step first re-runs the
+     * forward pass from the nearest checkpoint below it. */
+    bool checkpoint, initiates;
 };
 
 struct text_workload {
@@ -87,8 +91,14 @@ struct text_workload {
     enum text_mode mode;
     int64_t header_count;      /* line 2 */
     int64_t last_bottom_layer; /* HYBRID_DLRM*: column 2 of line 1 */
+    const char *params;        /* line 1 after the keyword (inside `fields`) */
+    size_t params_len;
     size_t n_layers;
     struct text_layer *layers;
+    /* HYBRID_TRANSFORMER: the NPU split the user chose (not in the file):
+     * model-parallel group size (--model-parallel-npu-group) and NPU count;
+     * 0 when not set. text_groups.h places the groups. */
+    uint64_t mp_group, npus;
 };
 
 /* One line: "FILE:LINE: what went wrong". */
@@ -112,7 +122,14 @@ void text_workload_free(struct text_workload *w);
 
 /* Mode rules the syntax cannot express (HYBRID_DLRM's last bottom layer,
  * the header count); called by text_workload_parse(). */
-int text_workload_check(const struct text_workload *w, FILE *warnings, struct text_error *err);
+int text_workload_check(struct text_workload *w, FILE *warnings, struct text_error *err);
+
+/* HYBRID_TRANSFORMER_FWD_IN_BCKWD: reads `checkpoints: K l1 .. lK` and
+ * `checkpoint_initiates: K l1 .. lK` from line 1 into the layers' flags and
+ * checks that every re-run is well defined. Returns 0, or -1 with `err`. */
+int text_checkpoints_mark(struct text_workload *w, struct text_error *err);
+/* The checkpoint an initiating layer re-runs the forward pass from. */
+size_t text_checkpoint_below(const struct text_workload *w, size_t layer);
 
 /* Backward position (0 = last layer) whose input-gradient collective is
  * left out, or -1 when every layer gets one (see docs/convert-text.md). */

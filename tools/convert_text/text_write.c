@@ -14,6 +14,7 @@
 #include <threads.h>
 #include <unistd.h>
 
+#include "text_groups.h"
 #include "util/grow.h"
 #include "vimana/et.h"
 
@@ -88,13 +89,30 @@ static int64_t chakra_comm_type(enum text_comm_kind kind)
     }
 }
 
-static int write_nodes(vet_writer *out, const struct plan *p, const struct node_names *nn, uint64_t base,
+/* HYBRID_TRANSFORMER: the pg_name of NPU `npu`'s collectives per phase. */
+struct npu_groups {
+    bool used;
+    char pg_name[3][24];
+};
+
+static struct npu_groups groups_of(const struct text_workload *w, uint64_t npu)
+{
+    struct npu_groups g = {.used = text_groups_used(w)};
+    for (unsigned ph = 0; g.used && ph < 3; ph++)
+        snprintf(g.pg_name[ph], sizeof g.pg_name[ph], "%" PRIu64, text_group_id(w, (enum text_phase)ph, npu));
+    return g;
+}
+
+static int write_nodes(vet_writer *out, const struct plan *p, const struct node_names *nn, uint64_t npu,
                        vet_error *verr)
 {
     uint64_t deps[PLAN_DEPS_MAX];
-    vet_attr attrs[2] = {
+    uint64_t base = npu * (uint64_t)p->n_nodes;
+    struct npu_groups groups = groups_of(p->w, npu);
+    vet_attr attrs[3] = {
         {.name = "comm_type", .doc_string = "", .kind = VET_INT64},
         {.name = "comm_size", .doc_string = "", .kind = VET_INT64},
+        {.name = "pg_name", .doc_string = "", .kind = VET_STRING},
     };
     for (size_t k = 0; k < p->n_nodes; k++) {
         const struct plan_node *pn = &p->nodes[k];
@@ -111,7 +129,8 @@ static int write_nodes(vet_writer *out, const struct plan *p, const struct node_
             node.type = VET_COMM_COLL_NODE;
             attrs[0].v.i64 = chakra_comm_type(layer->comm[pn->phase].kind);
             attrs[1].v.i64 = layer->comm[pn->phase].size;
-            node.n_attrs = 2;
+            attrs[2].v.s = groups.pg_name[pn->phase];
+            node.n_attrs = groups.used ? 3 : 2;
             node.attrs = attrs;
         } else {
             node.type = VET_COMP_NODE;
@@ -125,13 +144,13 @@ static int write_nodes(vet_writer *out, const struct plan *p, const struct node_
 
 /* Writes one NPU's file; *created tells whether `path` was created. */
 static int write_npu(const struct plan *p, const struct node_names *nn, const vet_metadata *md, const char *path,
-                     uint64_t base, bool *created, struct text_error *err)
+                     uint64_t npu, bool *created, struct text_error *err)
 {
     vet_error verr;
     vet_writer *out = vet_writer_open(path, &verr);
     *created = out != NULL;
     int rc = out ? 0 : -1;
-    if (out && (vet_writer_put_metadata(out, md, &verr) != 0 || write_nodes(out, p, nn, base, &verr) != 0))
+    if (out && (vet_writer_put_metadata(out, md, &verr) != 0 || write_nodes(out, p, nn, npu, &verr) != 0))
         rc = -1;
     if (out && vet_writer_close(out, rc == 0 ? &verr : NULL) != 0)
         rc = -1;
@@ -188,7 +207,7 @@ static int write_worker(void *arg)
         char *path = npu_path(job->prefix, k);
         if (!path)
             snprintf(err.msg, sizeof err.msg, "%s: out of memory", job->p->w->path);
-        if (!path || write_npu(job->p, job->nn, job->md, path, k * (uint64_t)job->p->n_nodes, &created, &err) != 0)
+        if (!path || write_npu(job->p, job->nn, job->md, path, k, &created, &err) != 0)
             record_failure(job, k, &err);
         job->created[k] = created;
         free(path);
@@ -228,6 +247,14 @@ static void remove_created(const struct write_job *job)
     }
 }
 
+static void remove_groups(const char *prefix, bool grouped)
+{
+    char *path = grouped ? text_groups_path(prefix) : NULL;
+    if (path)
+        unlink(path);
+    free(path);
+}
+
 /* The reference's metadata: no version, the schema, then the input. */
 static const vet_metadata *build_metadata(vet_builder *b, const struct text_workload *w)
 {
@@ -247,8 +274,11 @@ int text_write_npus(const struct plan *p, const char *prefix, uint64_t npus, str
     job.md = named ? build_metadata(b, p->w) : NULL;
     job.created = job.md ? calloc(npus, 1) : NULL;
     int rc = -1;
+    bool grouped = text_groups_used(p->w);
     if (!job.created || mtx_init(&job.lock, mtx_plain) != thrd_success) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", p->w->path);
+    } else if (grouped && text_groups_write(p->w, prefix, err) != 0) {
+        mtx_destroy(&job.lock);
     } else {
         atomic_init(&job.next, 0);
         atomic_init(&job.failed, false);
@@ -257,6 +287,7 @@ int text_write_npus(const struct plan *p, const char *prefix, uint64_t npus, str
         rc = atomic_load(&job.failed) ? -1 : 0;
         if (rc != 0) {
             remove_created(&job);
+            remove_groups(prefix, grouped);
             *err = job.err;
         }
     }
