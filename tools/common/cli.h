@@ -27,4 +27,9 @@ bool cli_flag(const char *arg, const char *names);
 int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out);
 int cli_size(const char *prog, const char *option, const char *text, uint64_t *out);
 
+/* mkdir -p of the folder part of an output prefix ("out/run/w" makes out/
+ * and out/run/); returns -1 after printing "PROG: DIR: cannot create
+ * directory: REASON" (or "PROG: --out: path too long"). */
+int cli_make_parent_dirs(const char *prog, const char *prefix);
+
 #endif

@@ -1,11 +1,9 @@
 /* `vimana-et generate`: microbenchmark ETs, byte-identical to the files the
  * reference generators write (ASTRA-sim's collective scripts, the HOTI'24
  * tutorial's three-node example, and the golden point-to-point cases). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/cli.h"
 #include "transformer/cmd_transformer.h"
@@ -206,34 +204,6 @@ static void size_label(uint64_t size, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64 "B", size);
 }
 
-/* mkdir -p of the directory part of `prefix`. */
-static int make_parent_dirs(const char *prefix)
-{
-    char dir[4096];
-    const char *slash = strrchr(prefix, '/');
-    if (!slash || slash == prefix)
-        return 0;
-    size_t len = (size_t)(slash - prefix);
-    if (len >= sizeof dir) {
-        cli_error(PROG, "--out: path too long");
-        return -1;
-    }
-    memcpy(dir, prefix, len);
-    dir[len] = '\0';
-    for (char *p = dir + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            cli_error(PROG, "%s: cannot create directory: %s", dir, strerror(errno));
-            return -1;
-        }
-        *p = saved;
-        if (saved == '\0')
-            return 0;
-    }
-}
 
 static int put(vet_writer *w, vet_builder *b, vet_error *err)
 {
@@ -349,7 +319,7 @@ int cmd_generate(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
-    if (make_parent_dirs(o.out) != 0)
+    if (cli_make_parent_dirs(PROG, o.out) != 0)
         return 1;
     vet_builder *b = vet_builder_new();
     if (!b) {

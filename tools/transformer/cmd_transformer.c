@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/cli.h"
 #include "transformer/tf_model.h"
@@ -185,34 +184,6 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     return 0;
 }
 
-/* mkdir -p of the directory part of `prefix`. */
-static int make_parent_dirs(const char *prefix)
-{
-    char dir[4096];
-    const char *slash = strrchr(prefix, '/');
-    if (!slash || slash == prefix)
-        return 0;
-    size_t len = (size_t)(slash - prefix);
-    if (len >= sizeof dir) {
-        cli_error(PROG, "--out: path too long");
-        return -1;
-    }
-    memcpy(dir, prefix, len);
-    dir[len] = '\0';
-    for (char *p = dir + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            cli_error(PROG, "%s: cannot create directory: %s", dir, strerror(errno));
-            return -1;
-        }
-        *p = saved;
-        if (saved == '\0')
-            return 0;
-    }
-}
 
 static int write_all(const struct tf_config *c, const char *prefix)
 {
@@ -251,7 +222,7 @@ int generate_transformer(int argc, char **argv)
         cli_error(PROG, "--out: path too long");
         return 2;
     }
-    if (make_parent_dirs(out) != 0)
+    if (cli_make_parent_dirs(PROG, out) != 0)
         return 1;
     return write_all(&c, out);
 }
