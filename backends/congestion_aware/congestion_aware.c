@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/net_layout.h"
 #include "vimana/topology_graph.h"
 
 #define NIL UINT32_MAX
@@ -56,14 +57,6 @@ typedef struct {
     uint32_t head, tail;    /* pending messages */
 } link_state;
 
-/* Where one dimension's links and switches start, and the stride of its
- * coordinate in NPU ids. */
-typedef struct {
-    uint32_t link_base;
-    uint32_t switch_base;   /* first switch device of a Switch dimension */
-    uint32_t stride;        /* product of the sizes of the lower dimensions */
-} dim_layout;
-
 /* The toolkit keeps the network (bt.net), the clock, the path and the link
  * counters. */
 typedef struct congestion_aware {
@@ -76,7 +69,7 @@ typedef struct congestion_aware {
     uint32_t max_hops;
     uint32_t npus;
     uint32_t n_dims;
-    dim_layout layout[VIMANA_NET_MAX_DIMS];
+    vimana_net_layout lay;  /* network YAML: device and link numbering */
     link_state *links;
     uint32_t n_links;
     message *msgs;
@@ -90,11 +83,9 @@ static void log_error(congestion_aware *c, const char *msg)
 
 /* ---- topology: link ids and routes ---------------------------------------- */
 /*
- * Devices: NPUs 0..N-1, then the switches of each Switch dimension (one per
- * group of NPUs that differ only in that dimension's coordinate). Links of
- * dimension d start at layout[d].link_base; with one dimension the numbering
- * is the 1-D model's (Ring: 2a and 2a+1, FullyConnected: a*n+b, Switch: a up,
- * n+a down), so 1-D link records do not change.
+ * Devices and links of a network YAML are numbered by the toolkit's
+ * vimana/net_layout.h (the 1-D model's numbering with one dimension, so 1-D
+ * link records do not change; ns3_shim and garnet number them the same way).
  */
 
 static const vimana_net_dim *dim_of(const congestion_aware *c, uint32_t d)
@@ -104,67 +95,19 @@ static const vimana_net_dim *dim_of(const congestion_aware *c, uint32_t d)
 
 static uint32_t coord(const congestion_aware *c, uint32_t npu, uint32_t d)
 {
-    return (npu / c->layout[d].stride) % dim_of(c, d)->npus;
+    return vimana_net_layout_coord(&c->lay, npu, d);
 }
 
-/* The NPU that differs from npu only in dimension d, where it has coordinate k. */
 static uint32_t with_coord(const congestion_aware *c, uint32_t npu, uint32_t d, uint32_t k)
 {
-    return npu - coord(c, npu, d) * c->layout[d].stride + k * c->layout[d].stride;
+    return vimana_net_layout_with_coord(&c->lay, npu, d, k);
 }
 
-/* The switch of dimension d that npu hangs from: one per value of the other
- * coordinates. */
-static uint32_t switch_of(const congestion_aware *c, uint32_t npu, uint32_t d)
+static void name_link(void *ctx, uint32_t link, uint32_t dim, uint32_t a, uint32_t b)
 {
-    uint32_t stride = c->layout[d].stride, span = stride * dim_of(c, d)->npus;
-    return c->npus + c->layout[d].switch_base + (npu / span) * stride + npu % stride;
-}
-
-/* The directed link of dimension d from device a to its neighbour b. */
-static uint32_t link_id(const congestion_aware *c, uint32_t d, uint32_t a, uint32_t b)
-{
-    const dim_layout *l = &c->layout[d];
-    uint32_t n = dim_of(c, d)->npus;
-    switch (dim_of(c, d)->topology) {
-    case VIMANA_NET_RING:
-        /* Two links per NPU, one each way; with two NPUs both neighbours
-         * are the same device, so one link each way. */
-        return l->link_base + a * 2 + (coord(c, b, d) == (coord(c, a, d) + 1) % n ? 0u : 1u);
-    case VIMANA_NET_FULLY_CONNECTED:
-        return l->link_base + a * n + coord(c, b, d);
-    case VIMANA_NET_SWITCH:
-        return a >= c->npus ? l->link_base + c->npus + b : l->link_base + a;
-    }
-    return 0;
-}
-
-/* The link between two devices, named in the toolkit's table. */
-static void name_link(congestion_aware *c, uint32_t d, uint32_t a, uint32_t b)
-{
-    vimana_bt_link_ends(&c->bt, link_id(c, d, a, b), a, b);
-}
-
-static void name_dim_links(congestion_aware *c, uint32_t d)
-{
-    uint32_t n = dim_of(c, d)->npus;
-    for (uint32_t a = 0; a < c->npus; a++) {
-        uint32_t k = coord(c, a, d);
-        switch (dim_of(c, d)->topology) {
-        case VIMANA_NET_RING:
-            name_link(c, d, a, with_coord(c, a, d, (k + 1) % n));
-            name_link(c, d, a, with_coord(c, a, d, (k + n - 1) % n));
-            break;
-        case VIMANA_NET_FULLY_CONNECTED:
-            for (uint32_t b = 0; b < n; b++)
-                name_link(c, d, a, with_coord(c, a, d, b));
-            break;
-        case VIMANA_NET_SWITCH:
-            name_link(c, d, a, switch_of(c, a, d));
-            name_link(c, d, switch_of(c, a, d), a);
-            break;
-        }
-    }
+    congestion_aware *c = ctx;
+    (void)dim;
+    vimana_bt_link_ends(&c->bt, link, a, b);
 }
 
 static void name_graph_links(congestion_aware *c);
@@ -177,31 +120,15 @@ static void init_links(congestion_aware *c)
         name_graph_links(c);
         return;
     }
-    for (uint32_t d = 0; d < c->n_dims; d++)
-        name_dim_links(c, d);
-}
-
-/* Links of dimension d (uint64_t: checked against CA_MAX_LINKS). */
-static uint64_t dim_links(const congestion_aware *c, uint32_t d)
-{
-    const vimana_net_dim *nd = dim_of(c, d);
-    return nd->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)c->npus * nd->npus : 2ull * c->npus;
-}
-
-/* Ring hops from coordinate s to t: the shorter way round, a tie clockwise. */
-static uint32_t ring_hops(uint32_t n, uint32_t s, uint32_t t, int8_t *step)
-{
-    uint32_t cw = (t + n - s) % n;
-    *step = cw <= n - cw ? 1 : -1;
-    return cw <= n - cw ? cw : n - cw;
+    vimana_net_layout_links(&c->lay, name_link, c);
 }
 
 /* Hops a message makes in dimension d going from coordinate s to t. */
 static uint32_t hops_in_dim(const congestion_aware *c, uint32_t d, uint32_t s, uint32_t t)
 {
-    int8_t step;
+    int step;
     switch (dim_of(c, d)->topology) {
-    case VIMANA_NET_RING: return ring_hops(dim_of(c, d)->npus, s, t, &step);
+    case VIMANA_NET_RING: return vimana_net_layout_ring_hops(dim_of(c, d)->npus, s, t, &step);
     case VIMANA_NET_FULLY_CONNECTED: return 1;
     case VIMANA_NET_SWITCH: return 2;
     }
@@ -217,10 +144,13 @@ static void enter_next_dim(const congestion_aware *c, message *m)
         d++;
     m->dim = (uint8_t)d;
     m->target = with_coord(c, m->cur, d, coord(c, m->dst, d));
-    if (dim_of(c, d)->topology == VIMANA_NET_RING)
-        ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &m->step);
+    if (dim_of(c, d)->topology == VIMANA_NET_RING) {
+        int step;
+        vimana_net_layout_ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &step);
+        m->step = (int8_t)step;
+    }
     if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
-        m->via = switch_of(c, m->cur, d);
+        m->via = vimana_net_layout_switch_of(&c->lay, m->cur, d);
 }
 
 static uint32_t next_device(const congestion_aware *c, const message *m)
@@ -314,7 +244,7 @@ static uint32_t graph_hop(congestion_aware *c, message *m)
 static int forward(congestion_aware *c, uint32_t mi)
 {
     message *m = &c->msgs[mi];
-    uint32_t link = c->topo ? graph_hop(c, m) : link_id(c, m->dim, m->cur, next_device(c, m));
+    uint32_t link = c->topo ? graph_hop(c, m) : vimana_net_layout_link_id(&c->lay, m->dim, m->cur, next_device(c, m));
     if (link == VIMANA_TOPO_NONE)
         return -1;
     link_state *l = &c->links[link];
@@ -382,23 +312,13 @@ static void ca_free(congestion_aware *c)
 
 /* ---- init: a network YAML --------------------------------------------------- */
 
-/* Lays out the dimensions' links and switches (see "topology" above). */
+/* Lays out the dimensions' links and switches (vimana/net_layout.h). */
 static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
 {
     c->n_dims = c->bt.net.n_dims;
     c->npus = c->bt.net.total_npus;
-    uint64_t links = 0;
-    uint32_t stride = 1, switches = 0;
-    for (uint32_t d = 0; d < c->n_dims; d++) {
-        c->layout[d] = (dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
-        links += dim_links(c, d);
-        if (links > CA_MAX_LINKS)
-            break;
-        if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
-            switches += c->npus / dim_of(c, d)->npus;
-        stride *= dim_of(c, d)->npus;
-    }
-    if (links > CA_MAX_LINKS) {
+    vimana_net_layout_init(&c->lay, &c->bt.net);
+    if (c->lay.n_links > CA_MAX_LINKS) {
         /* Every directed link has its own state: n links per NPU for a
          * FullyConnected dimension of n. */
         if (c->n_dims == 1)
@@ -410,7 +330,7 @@ static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
                      "congestion_aware backend supports", c->bt.network_path, CA_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
-    c->n_links = (uint32_t)links;
+    c->n_links = (uint32_t)c->lay.n_links;
     return VIMANA_OK;
 }
 

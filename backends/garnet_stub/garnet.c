@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/net_layout.h"
 #include "vimana/topology_graph.h"
 
 #define NIL UINT32_MAX
@@ -117,16 +118,12 @@ typedef struct {
     double bytes_per_ns;
 } link_info;
 
-typedef struct {
-    uint32_t link_base, switch_base, stride;
-} dim_layout;
-
 typedef struct garnet {
     vimana_bt bt;
     vimana_topo *topo;
     gn_options opt;
     uint32_t npus, n_dims;
-    dim_layout layout[VIMANA_NET_MAX_DIMS];
+    vimana_net_layout lay;   /* network YAML: device and link numbering */
     uint32_t n_links;
     link_info *li;
     out_port *outs;          /* n_links + npus */
@@ -219,10 +216,8 @@ static int parse_options(gn_options *o, const char *s, char *err, size_t len)
 
 /* ---- topology of a network YAML (the layout congestion_aware uses) -------- */
 /*
- * Devices: NPUs 0..N-1, then the switches of each Switch dimension. Links
- * of dimension d start at layout[d].link_base (Ring: 2a and 2a+1,
- * FullyConnected: a*n+b, Switch: a up, n+a down), as in congestion_aware,
- * so link records compare one to one.
+ * Devices and links are numbered by the toolkit's vimana/net_layout.h, as
+ * in congestion_aware, so link records compare one to one.
  */
 
 static const vimana_net_dim *dim_of(const garnet *g, uint32_t d)
@@ -232,75 +227,24 @@ static const vimana_net_dim *dim_of(const garnet *g, uint32_t d)
 
 static uint32_t coord(const garnet *g, uint32_t npu, uint32_t d)
 {
-    return (npu / g->layout[d].stride) % dim_of(g, d)->npus;
+    return vimana_net_layout_coord(&g->lay, npu, d);
 }
 
 static uint32_t with_coord(const garnet *g, uint32_t npu, uint32_t d, uint32_t k)
 {
-    return npu - coord(g, npu, d) * g->layout[d].stride + k * g->layout[d].stride;
-}
-
-static uint32_t switch_of(const garnet *g, uint32_t npu, uint32_t d)
-{
-    uint32_t stride = g->layout[d].stride, span = stride * dim_of(g, d)->npus;
-    return g->npus + g->layout[d].switch_base + (npu / span) * stride + npu % stride;
+    return vimana_net_layout_with_coord(&g->lay, npu, d, k);
 }
 
 static uint32_t link_id(const garnet *g, uint32_t d, uint32_t a, uint32_t b)
 {
-    const dim_layout *l = &g->layout[d];
-    uint32_t n = dim_of(g, d)->npus;
-    switch (dim_of(g, d)->topology) {
-    case VIMANA_NET_RING:
-        return l->link_base + a * 2 + (coord(g, b, d) == (coord(g, a, d) + 1) % n ? 0u : 1u);
-    case VIMANA_NET_FULLY_CONNECTED:
-        return l->link_base + a * n + coord(g, b, d);
-    case VIMANA_NET_SWITCH:
-        return a >= g->npus ? l->link_base + g->npus + b : l->link_base + a;
-    }
-    return 0;
+    return vimana_net_layout_link_id(&g->lay, d, a, b);
 }
 
-static void name_link(garnet *g, uint32_t d, uint32_t a, uint32_t b)
+static void name_link(void *ctx, uint32_t link, uint32_t dim, uint32_t a, uint32_t b)
 {
-    uint32_t l = link_id(g, d, a, b);
-    vimana_bt_link_ends(&g->bt, l, a, b);
-    g->li[l].dim = d;
-}
-
-static void name_dim_links(garnet *g, uint32_t d)
-{
-    uint32_t n = dim_of(g, d)->npus;
-    for (uint32_t a = 0; a < g->npus; a++) {
-        uint32_t k = coord(g, a, d);
-        switch (dim_of(g, d)->topology) {
-        case VIMANA_NET_RING:
-            name_link(g, d, a, with_coord(g, a, d, (k + 1) % n));
-            name_link(g, d, a, with_coord(g, a, d, (k + n - 1) % n));
-            break;
-        case VIMANA_NET_FULLY_CONNECTED:
-            for (uint32_t b = 0; b < n; b++)
-                if (b != k)
-                    name_link(g, d, a, with_coord(g, a, d, b));
-            break;
-        case VIMANA_NET_SWITCH:
-            name_link(g, d, a, switch_of(g, a, d));
-            name_link(g, d, switch_of(g, a, d), a);
-            break;
-        }
-    }
-}
-
-static uint64_t dim_links(const garnet *g, uint32_t d)
-{
-    const vimana_net_dim *nd = dim_of(g, d);
-    return nd->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)g->npus * nd->npus : 2ull * g->npus;
-}
-
-static void ring_dir(uint32_t n, uint32_t s, uint32_t t, int8_t *step)
-{
-    uint32_t cw = (t + n - s) % n;
-    *step = cw <= n - cw ? 1 : -1;
+    garnet *g = ctx;
+    vimana_bt_link_ends(&g->bt, link, a, b);
+    g->li[link].dim = dim;
 }
 
 /* Dimension-order routing: cross the lowest dimension that differs. */
@@ -312,10 +256,13 @@ static void enter_next_dim(const garnet *g, packet *p)
     p->dim = (uint8_t)d;
     p->crossed = 0;
     p->target = with_coord(g, p->cur, d, coord(g, p->dst, d));
-    if (dim_of(g, d)->topology == VIMANA_NET_RING)
-        ring_dir(dim_of(g, d)->npus, coord(g, p->cur, d), coord(g, p->dst, d), &p->step);
+    if (dim_of(g, d)->topology == VIMANA_NET_RING) {
+        int step;
+        vimana_net_layout_ring_hops(dim_of(g, d)->npus, coord(g, p->cur, d), coord(g, p->dst, d), &step);
+        p->step = (int8_t)step;
+    }
     if (dim_of(g, d)->topology == VIMANA_NET_SWITCH)
-        p->via = switch_of(g, p->cur, d);
+        p->via = vimana_net_layout_switch_of(&g->lay, p->cur, d);
 }
 
 static uint32_t next_device(const garnet *g, const packet *p)
@@ -792,23 +739,13 @@ static int yaml_layout(garnet *g, char *err, size_t err_len)
 {
     g->n_dims = g->bt.net.n_dims;
     g->npus = g->bt.net.total_npus;
-    uint64_t links = 0;
-    uint32_t stride = 1, switches = 0;
-    for (uint32_t d = 0; d < g->n_dims; d++) {
-        g->layout[d] = (dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
-        links += dim_links(g, d);
-        if (links > GN_MAX_LINKS)
-            break;
-        if (dim_of(g, d)->topology == VIMANA_NET_SWITCH)
-            switches += g->npus / dim_of(g, d)->npus;
-        stride *= dim_of(g, d)->npus;
-    }
-    if (links > GN_MAX_LINKS) {
+    vimana_net_layout_init(&g->lay, &g->bt.net);
+    if (g->lay.n_links > GN_MAX_LINKS) {
         snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the garnet "
                  "backend supports", g->bt.network_path, GN_MAX_LINKS);
         return VIMANA_ERR_CONFIG;
     }
-    g->n_links = (uint32_t)links;
+    g->n_links = (uint32_t)g->lay.n_links;
     return VIMANA_OK;
 }
 
@@ -855,8 +792,7 @@ static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double la
 static int init_links(garnet *g, char *err, size_t err_len)
 {
     if (!g->topo)
-        for (uint32_t d = 0; d < g->n_dims; d++)
-            name_dim_links(g, d);
+        vimana_net_layout_links(&g->lay, name_link, g);
     for (uint32_t l = 0; l < g->n_links; l++) {
         double bpn, lat;
         if (g->topo) {

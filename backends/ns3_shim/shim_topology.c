@@ -17,98 +17,38 @@ static const vimana_net_dim *dim_of(const shim_topology *t, uint32_t d)
 
 static uint32_t coord(const shim_topology *t, uint32_t npu, uint32_t d)
 {
-    return (npu / t->layout[d].stride) % dim_of(t, d)->npus;
+    return vimana_net_layout_coord(&t->lay, npu, d);
 }
 
 static uint32_t with_coord(const shim_topology *t, uint32_t npu, uint32_t d, uint32_t k)
 {
-    return npu - coord(t, npu, d) * t->layout[d].stride + k * t->layout[d].stride;
+    return vimana_net_layout_with_coord(&t->lay, npu, d, k);
 }
 
-/* The switch of dimension d that npu hangs from (a device id). */
-static uint32_t switch_of(const shim_topology *t, uint32_t npu, uint32_t d)
+static void set_link(void *ctx, uint32_t link, uint32_t d, uint32_t a, uint32_t b)
 {
-    uint32_t stride = t->layout[d].stride, span = stride * dim_of(t, d)->npus;
-    return t->npus + t->layout[d].switch_base + (npu / span) * stride + npu % stride;
-}
-
-/* The directed link of dimension d from device a to its neighbour b. */
-static uint32_t link_id(const shim_topology *t, uint32_t d, uint32_t a, uint32_t b)
-{
-    const shim_dim_layout *l = &t->layout[d];
-    uint32_t n = dim_of(t, d)->npus;
-    switch (dim_of(t, d)->topology) {
-    case VIMANA_NET_RING:
-        return l->link_base + a * 2 + (coord(t, b, d) == (coord(t, a, d) + 1) % n ? 0u : 1u);
-    case VIMANA_NET_FULLY_CONNECTED:
-        return l->link_base + a * n + coord(t, b, d);
-    case VIMANA_NET_SWITCH:
-        return a >= t->npus ? l->link_base + t->npus + b : l->link_base + a;
-    }
-    return 0;
-}
-
-static void set_link(shim_topology *t, uint32_t d, uint32_t a, uint32_t b)
-{
-    shim_link *l = &t->links[link_id(t, d, a, b)];
-    *l = (shim_link){.src_device = a, .dst_device = b, .bytes_per_ns = dim_of(t, d)->bytes_per_ns,
-                     .latency_ns = dim_of(t, d)->latency_ns};
+    shim_topology *t = ctx;
+    t->links[link] = (shim_link){.src_device = a, .dst_device = b, .bytes_per_ns = dim_of(t, d)->bytes_per_ns,
+                                 .latency_ns = dim_of(t, d)->latency_ns};
 }
 
 static void yaml_links(shim_topology *t)
 {
-    for (uint32_t d = 0; d < t->net->n_dims; d++) {
-        uint32_t n = dim_of(t, d)->npus;
-        for (uint32_t a = 0; a < t->npus; a++) {
-            uint32_t k = coord(t, a, d);
-            switch (dim_of(t, d)->topology) {
-            case VIMANA_NET_RING:
-                set_link(t, d, a, with_coord(t, a, d, (k + 1) % n));
-                set_link(t, d, a, with_coord(t, a, d, (k + n - 1) % n));
-                break;
-            case VIMANA_NET_FULLY_CONNECTED:
-                for (uint32_t b = 0; b < n; b++)
-                    if (b != k)
-                        set_link(t, d, a, with_coord(t, a, d, b));
-                break;
-            case VIMANA_NET_SWITCH:
-                set_link(t, d, a, switch_of(t, a, d));
-                set_link(t, d, switch_of(t, a, d), a);
-                break;
-            }
-        }
-    }
+    vimana_net_layout_links(&t->lay, set_link, t);
 }
 
 static int yaml_layout(shim_topology *t, const char *path, char *err, size_t err_len)
 {
-    uint64_t links = 0;
-    uint32_t stride = 1, switches = 0;
     t->npus = t->net->total_npus;
-    for (uint32_t d = 0; d < t->net->n_dims; d++) {
-        t->layout[d] = (shim_dim_layout){.link_base = (uint32_t)links, .switch_base = switches, .stride = stride};
-        links += dim_of(t, d)->topology == VIMANA_NET_FULLY_CONNECTED ? (uint64_t)t->npus * dim_of(t, d)->npus
-                                                                       : 2ull * t->npus;
-        if (links > SHIM_MAX_LINKS) {
-            snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the ns3 "
-                     "backend supports", path, SHIM_MAX_LINKS);
-            return VIMANA_ERR_CONFIG;
-        }
-        if (dim_of(t, d)->topology == VIMANA_NET_SWITCH)
-            switches += t->npus / dim_of(t, d)->npus;
-        stride *= dim_of(t, d)->npus;
+    vimana_net_layout_init(&t->lay, t->net);
+    if (t->lay.n_links > SHIM_MAX_LINKS) {
+        snprintf(err, err_len, "%s: npus_count: this network needs more than %u links, more than the ns3 "
+                 "backend supports", path, SHIM_MAX_LINKS);
+        return VIMANA_ERR_CONFIG;
     }
-    t->n_links = (uint32_t)links;
-    t->devices = t->npus + switches;
+    t->n_links = (uint32_t)t->lay.n_links;
+    t->devices = t->npus + t->lay.n_switches;
     return VIMANA_OK;
-}
-
-/* Ring hops from coordinate s to t: the shorter way round, a tie clockwise. */
-static uint32_t ring_hops(uint32_t n, uint32_t s, uint32_t d, int *step)
-{
-    uint32_t cw = (d + n - s) % n;
-    *step = cw <= n - cw ? 1 : -1;
-    return cw <= n - cw ? cw : n - cw;
 }
 
 /* Dimension-order route: the lowest differing dimension first. */
@@ -116,7 +56,7 @@ static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint3
 {
     size_t hops = 0;
     uint32_t cur = src;
-#define HOP(a, b, dim) do { if (hops < max) links[hops] = link_id(t, dim, a, b); hops++; } while (0)
+#define HOP(a, b, dim) do { if (hops < max) links[hops] = vimana_net_layout_link_id(&t->lay, dim, a, b); hops++; } while (0)
     for (uint32_t d = 0; d < t->net->n_dims; d++) {
         uint32_t s = coord(t, cur, d), e = coord(t, dst, d);
         if (s == e)
@@ -125,7 +65,7 @@ static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint3
         switch (dim_of(t, d)->topology) {
         case VIMANA_NET_RING: {
             int step;
-            for (uint32_t h = ring_hops(n, s, e, &step); h > 0; h--) {
+            for (uint32_t h = vimana_net_layout_ring_hops(n, s, e, &step); h > 0; h--) {
                 uint32_t next = with_coord(t, cur, d, (uint32_t)(((int64_t)coord(t, cur, d) + step + n) % n));
                 HOP(cur, next, d);
                 cur = next;
@@ -136,8 +76,8 @@ static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint3
             HOP(cur, target, d);
             break;
         case VIMANA_NET_SWITCH:
-            HOP(cur, switch_of(t, cur, d), d);
-            HOP(switch_of(t, cur, d), target, d);
+            HOP(cur, vimana_net_layout_switch_of(&t->lay, cur, d), d);
+            HOP(vimana_net_layout_switch_of(&t->lay, cur, d), target, d);
             break;
         }
         cur = target;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/net_layout.h"
 #include "vimana/topology_graph.h"
 
 #ifdef __cplusplus
@@ -34,19 +35,13 @@ typedef struct shim_link {
     double latency_ns;   /* propagation delay, ticks (ns), >= 0 */
 } shim_link;
 
-/* Where one YAML dimension's links and switches start, and the stride of
- * its coordinate in NPU ids (congestion_aware's layout). */
-typedef struct shim_dim_layout {
-    uint32_t link_base, switch_base, stride;
-} shim_dim_layout;
-
 typedef struct shim_topology {
     vimana_topo *topo;          /* a topology graph, or NULL for a network YAML */
     const vimana_net_config *net;
     uint32_t npus, devices;
     uint32_t n_links;
     shim_link *links;
-    shim_dim_layout layout[VIMANA_NET_MAX_DIMS];
+    vimana_net_layout lay;      /* network YAML: congestion_aware's numbering (vimana/net_layout.h) */
 } shim_topology;
 
 /* Reads bt->network_path (a topology file, or else a network YAML into
