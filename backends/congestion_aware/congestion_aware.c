@@ -517,18 +517,8 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
  * ("switch64"); a network YAML's get the host's default names. */
 static const char *ca_device_name(void *ctx, uint32_t device, char *buf, size_t len)
 {
-    congestion_aware *c = ctx;
-    if (!c->topo) {
-        if (device < c->npus)
-            snprintf(buf, len, "npu%u", device);
-        else
-            snprintf(buf, len, "switch%u", device - c->npus);
-        return buf;
-    }
-    uint32_t node = vimana_topo_device_node(c->topo, device);
-    if (node == VIMANA_TOPO_NONE)
-        return NULL;
-    return vimana_topo_node_name(c->topo, node, buf, len);
+    const congestion_aware *c = ctx;
+    return vimana_topo_device_name(c->topo, c->npus, device, buf, len);
 }
 
 static const vimana_backend congestion_aware_backend = {

@@ -932,18 +932,8 @@ static int gn_run(void *ctx)
 
 static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t len)
 {
-    garnet *g = ctx;
-    if (!g->topo) {
-        if (device < g->npus)
-            snprintf(buf, len, "npu%u", device);
-        else
-            snprintf(buf, len, "switch%u", device - g->npus);
-        return buf;
-    }
-    uint32_t node = vimana_topo_device_node(g->topo, device);
-    if (node == VIMANA_TOPO_NONE)
-        return NULL;
-    return vimana_topo_node_name(g->topo, node, buf, len);
+    const garnet *g = ctx;
+    return vimana_topo_device_name(g->topo, g->npus, device, buf, len);
 }
 
 static const vimana_backend garnet_backend = {

@@ -158,13 +158,5 @@ long shim_topology_route(shim_topology *t, uint32_t src, uint32_t dst, uint32_t 
 
 const char *shim_topology_device_name(const shim_topology *t, uint32_t device, char *buf, size_t len)
 {
-    if (!t->topo) {
-        if (device < t->npus)
-            snprintf(buf, len, "npu%u", device);
-        else
-            snprintf(buf, len, "switch%u", device - t->npus);
-        return buf;
-    }
-    uint32_t node = vimana_topo_device_node(t->topo, device);
-    return node == VIMANA_TOPO_NONE ? NULL : vimana_topo_node_name(t->topo, node, buf, len);
+    return vimana_topo_device_name(t->topo, t->npus, device, buf, len);
 }

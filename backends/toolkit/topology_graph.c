@@ -857,6 +857,19 @@ uint32_t vimana_topo_device_node(const vimana_topo *t, uint32_t device)
     return device < t->n_nodes ? t->device_node[device] : VIMANA_TOPO_NONE;
 }
 
+const char *vimana_topo_device_name(const vimana_topo *t, uint32_t npus, uint32_t device, char *buf, size_t len)
+{
+    if (!t) {
+        if (device < npus)
+            snprintf(buf, len, "npu%u", device);
+        else
+            snprintf(buf, len, "switch%u", device - npus);
+        return buf;
+    }
+    uint32_t node = vimana_topo_device_node(t, device);
+    return node == VIMANA_TOPO_NONE ? NULL : vimana_topo_node_name(t, node, buf, len);
+}
+
 const char *vimana_topo_node_name(const vimana_topo *t, uint32_t node, char *buf, size_t len)
 {
     uint32_t npu = vimana_topo_node_npu(t, node);

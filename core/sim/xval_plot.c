@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "util/xml_text.h"
 
 enum {
     WIDTH = 760,
@@ -28,36 +28,6 @@ static const char *colour(const xval_row *r, bool baseline)
     if (r->status == XVAL_OUTSIDE)
         return "#d7191c"; /* red: outside the tolerance */
     return baseline ? "#7f7f7f" : "#2c7bb6";
-}
-
-/* Text as XML character data: markup escaped, control bytes and bytes that
- * are not UTF-8 (XML forbids both) as '?'; at most `max` bytes, cut between
- * characters, then an ellipsis. */
-static void xml_text(FILE *f, const char *s, size_t max)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t len = strlen(s);
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t n = utf8_decode(p + i, len - i, &cp);
-        if (i + (n ? n : 1) > max) {
-            fputs("\xe2\x80\xa6", f); /* U+2026 */
-            return;
-        }
-        if (n == 0 || cp < 0x20 || cp == 0x7f)
-            fputc('?', f);
-        else if (cp == '&')
-            fputs("&amp;", f);
-        else if (cp == '<')
-            fputs("&lt;", f);
-        else if (cp == '>')
-            fputs("&gt;", f);
-        else if (cp == '"')
-            fputs("&quot;", f);
-        else
-            fwrite(p + i, 1, n, f);
-        i += n ? n : 1;
-    }
 }
 
 static uint64_t longest_finish(const xval_table *t)

@@ -18,6 +18,7 @@ libvimana_util_la_SOURCES = \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/slab.c core/util/slab.h \
 	core/util/utf8.c core/util/utf8.h \
+	core/util/xml_text.c core/util/xml_text.h \
 	core/util/grow.h core/util/ticks.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
 libvimana_util_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0

@@ -175,6 +175,13 @@ static void test_device_node(void **state)
     assert_int_equal(vimana_topo_device_node(t, 3), VIMANA_TOPO_NONE);
     char buf[32];
     assert_string_equal(vimana_topo_node_name(t, vimana_topo_device_node(t, 2), buf, sizeof buf), "switch0");
+    /* A backend's device_name: the file's node ids on a graph, the host's
+     * default names on a network YAML (no graph). */
+    assert_string_equal(vimana_topo_device_name(t, 2, 1, buf, sizeof buf), "npu1");
+    assert_string_equal(vimana_topo_device_name(t, 2, 2, buf, sizeof buf), "switch0");
+    assert_null(vimana_topo_device_name(t, 2, 3, buf, sizeof buf));
+    assert_string_equal(vimana_topo_device_name(NULL, 8, 7, buf, sizeof buf), "npu7");
+    assert_string_equal(vimana_topo_device_name(NULL, 8, 9, buf, sizeof buf), "switch1");
     vimana_topo_free(t);
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "util/xml_text.h"
 
 enum {
     WIDTH = 1040,   /* room for "..., worst wait N ns" after the bars */
@@ -38,48 +38,13 @@ void linkmap_colour(double utilisation, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-/* Text from the report as XML character data: markup characters escaped,
- * control bytes and bytes that are not UTF-8 (XML forbids both) as '?'.
- * At most `max` bytes of s, cut between characters, then an ellipsis. */
-static void xml_text_max(FILE *f, const char *s, size_t max)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t len = strlen(s);
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t n = utf8_decode(p + i, len - i, &cp);
-        if (i + (n ? n : 1) > max) {
-            fputs("\xe2\x80\xa6", f); /* U+2026 */
-            return;
-        }
-        if (n == 0 || cp < 0x20 || cp == 0x7f) {
-            fputc('?', f);
-            i += n ? n : 1;
-            continue;
-        }
-        switch (cp) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fwrite(p + i, 1, n, f);
-        }
-        i += n;
-    }
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-    xml_text_max(f, s, SIZE_MAX);
-}
-
 /* The device's name from the report (at most `max` bytes of it), or for an
  * older report "NPU 3" or "switch 0": device ids are NPUs first, then
  * switches. */
 static void device_name(FILE *f, const link_model *m, uint64_t id, const char *name, size_t max)
 {
     if (name)
-        xml_text_max(f, name, max);
+        xml_text(f, name, max);
     else if (id < m->n_npus)
         fprintf(f, "NPU %llu", (unsigned long long)id);
     else
@@ -95,7 +60,7 @@ static void header(FILE *f, const link_model *m, size_t shown, int height)
             "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
             "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Link utilisation: ",
             WIDTH, height, WIDTH, height, WIDTH, height, MARGIN);
-    xml_text(f, m->backend);
+    xml_text(f, m->backend, SIZE_MAX);
     fprintf(f, "</text>\n<text x=\"%d\" y=\"50\">%llu NPUs (", MARGIN, (unsigned long long)m->n_npus);
     for (size_t d = 0; d < m->n_dims; d++) {
         fprintf(f, "%sdim %zu: %llu", d ? ", " : "", d, (unsigned long long)m->dims[d].npus);

@@ -82,6 +82,12 @@ uint32_t vimana_topo_device_node(const vimana_topo *t, uint32_t device);
 /* "npu3" or "switch64" (the node id of the file): a name for reports. */
 const char *vimana_topo_node_name(const vimana_topo *t, uint32_t node, char *buf, size_t len);
 
+/* A backend's device_name() for a network that is a graph (t) or a
+ * network YAML's dimensions (t NULL, `npus` NPUs): the node's name of the
+ * file ("npu3", "switch64") or the host's default ("npuK", "switchJ" with
+ * J = K - npus). NULL for a device the graph does not have. */
+const char *vimana_topo_device_name(const vimana_topo *t, uint32_t npus, uint32_t device, char *buf, size_t len);
+
 const vimana_topo_link *vimana_topo_link_info(const vimana_topo *t, uint32_t link);
 
 /* Logical dimensions for the system layer: the file's vimana-dims, or one
