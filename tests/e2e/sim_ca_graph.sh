@@ -23,41 +23,6 @@ finished() {
         "sys[$1] finished at $2"
 }
 
-# flows NPUS PREFIX SRC:DST...: 1 MiB from each SRC to its DST, all sent at
-# time 0. Rank r's trace holds its sends and receives (ids 0, 1, ... in the
-# order given), or one zero-time compute node when it has none.
-flows() {
-    n=$1 out=$2
-    shift 2
-    i=0
-    for f in "$@"; do
-        "$VIMANA_ET" generate send-recv --npus "$n" --src "${f%:*}" --dst "${f#*:}" --size 1MiB \
-            --out "$T/flow$i/f" >/dev/null || return 1
-        i=$((i + 1))
-    done
-    mkdir -p "$(dirname "$out")"
-    r=0
-    while [ "$r" -lt "$n" ]; do
-        j=0
-        : >"$T/list"
-        while [ "$j" -lt "$i" ]; do
-            "$VIMANA_ET" json "$T/flow$j/f.$r.et" >"$T/flow$j/$r.json" || return 1
-            echo "$T/flow$j/$r.json" >>"$T/list"
-            j=$((j + 1))
-        done
-        python3 -c 'import json, sys
-docs = [json.load(open(p)) for p in open(sys.argv[1]).read().split()]
-comm = [n for d in docs for n in d["nodes"] if n["type"] != "COMP_NODE"]
-out = docs[0]
-out["nodes"] = comm or docs[0]["nodes"][:1]
-for i, n in enumerate(out["nodes"]):
-    n["id"] = i
-json.dump(out, open(sys.argv[2], "w"))' "$T/list" "$T/m.json" || return 1
-        "$VIMANA_ET" from-json "$T/m.json" -o "$out.$r.et" >/dev/null || return 1
-        r=$((r + 1))
-    done
-}
-
 run_ca() { # WORKLOAD NETWORK [OPTIONS]
     w=$1 n=$2
     shift 2

@@ -37,40 +37,6 @@ within() {
         fail "$4: $2 is not within $1 % of $3"
 }
 
-# flows NPUS PREFIX SRC:DST...: 1 MiB (or $FLOW_SIZE) from each SRC to its
-# DST, all sent at time 0 (as in sim_ca_graph.sh).
-flows() {
-    n=$1 out=$2
-    shift 2
-    i=0
-    for f in "$@"; do
-        "$VIMANA_ET" generate send-recv --npus "$n" --src "${f%:*}" --dst "${f#*:}" --size "${FLOW_SIZE:-1MiB}" \
-            --out "$T/flow$i/f" >/dev/null || return 1
-        i=$((i + 1))
-    done
-    mkdir -p "$(dirname "$out")"
-    r=0
-    while [ "$r" -lt "$n" ]; do
-        j=0
-        : >"$T/list"
-        while [ "$j" -lt "$i" ]; do
-            "$VIMANA_ET" json "$T/flow$j/f.$r.et" >"$T/flow$j/$r.json" || return 1
-            echo "$T/flow$j/$r.json" >>"$T/list"
-            j=$((j + 1))
-        done
-        python3 -c 'import json, sys
-docs = [json.load(open(p)) for p in open(sys.argv[1]).read().split()]
-comm = [n for d in docs for n in d["nodes"] if n["type"] != "COMP_NODE"]
-out = docs[0]
-out["nodes"] = comm or docs[0]["nodes"][:1]
-for i, n in enumerate(out["nodes"]):
-    n["id"] = i
-json.dump(out, open(sys.argv[2], "w"))' "$T/list" "$T/m.json" || return 1
-        "$VIMANA_ET" from-json "$T/m.json" -o "$out.$r.et" >/dev/null || return 1
-        r=$((r + 1))
-    done
-}
-
 # ---- (a) one large point-to-point message -----------------------------------
 # 1 MiB = 65536 flits over one 400Gbps (50 B/ns), 500 ns link: the head is
 # ready at 0 + 1; flit 65535 leaves at 1 + floor(65535 * 16 / 50) = 1 +
