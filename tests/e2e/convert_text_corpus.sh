@@ -93,11 +93,15 @@ if [ "$(cat $refs | cksum)" != "$(cat $outs 2>/dev/null | cksum)" ]; then
 fi
 rm -rf "$TEST_TMP/variants"
 
-# -- inputs the reference rejects: the transformer modes are refused without
-# --model-parallel-npu-group, with an exact message and no files, and
-# convert with it; the other modes convert
+# -- inputs the reference rejects: the transformer modes take their group
+# size from line 1's model_parallel_NPU_group (refused with an exact
+# message and no files when it is absent or does not divide the NPUs) and
+# convert with --model-parallel-npu-group; the other modes convert
 NEEDS_GROUP="needs --model-parallel-npu-group N: its collectives are split between model-parallel groups of N NPUs and data-parallel groups, a size the file does not fix for the simulated NPUs"
 CR=$(printf '\r')
+file_group() { # line 1's model_parallel_NPU_group, or nothing
+    sed -n '1s/.*model_parallel_NPU_group:[[:space:]]*\([0-9]*\).*/\1/p' "$1"
+}
 mode_of() { # the first word of line 1
     read -r first_word rest <"$1"
     echo "${first_word%"$CR"}"
@@ -119,9 +123,20 @@ for dir in "$EXPECTED"/*/*; do
     files=$(set -- "$TEST_TMP/$what"/*; [ -e "$1" ] && echo $# || echo 0)
     case $mode in
     HYBRID_TRANSFORMER | HYBRID_TRANSFORMER_FWD_IN_BCKWD)
-        expect_eq "$(job_status "$what")" 1 "$what ($mode): exit status"
-        expect_eq "$(job_stderr "$what")" "$input:1: mode $mode $NEEDS_GROUP" "$what: message"
-        expect_eq "$files" 0 "$what ($mode): files written"
+        group_size=$(file_group "$input")
+        if [ -z "$group_size" ]; then
+            expect_eq "$(job_status "$what")" 1 "$what ($mode): exit status"
+            expect_eq "$(job_stderr "$what")" "$input:1: mode $mode $NEEDS_GROUP" "$what: message"
+            expect_eq "$files" 0 "$what ($mode): files written"
+        elif [ $((8 % group_size)) -ne 0 ]; then
+            expect_eq "$(job_status "$what")" 1 "$what ($mode): exit status"
+            expect_eq "$(job_stderr "$what")" "$input:1: model_parallel_NPU_group: $group_size does not divide --num-npus 8 (give --model-parallel-npu-group N to choose another split)" "$what: message"
+            expect_eq "$files" 0 "$what ($mode): files written"
+        else # line 1's own group size is used
+            expect_eq "$(job_status "$what")" 0 "$what ($mode, model_parallel_NPU_group: $group_size): exit status"
+            expect_eq "$(job_stderr "$what")" "" "$what ($mode): stderr"
+            expect_eq "$files" 9 "$what ($mode): files written (8 ETs and the groups)"
+        fi
         mkdir -p "$TEST_TMP/$what.mp"
         expect_ok convert "$input" "$TEST_TMP/$what.mp/w" 8 2 --model-parallel-npu-group 4
         files=$(set -- "$TEST_TMP/$what.mp"/*.et; [ -e "$1" ] && echo $# || echo 0)

@@ -67,8 +67,9 @@ expect_eq "$(tr -d ' \n' <"$T/s1/w.groups.json")" '{"5":[0,1,2,3]}' "small, N=1:
 
 # -- errors: one exact line, no files
 mkdir -p "$T/e"
-expect_error "$SMALL:1: mode HYBRID_TRANSFORMER needs --model-parallel-npu-group N: its collectives are split between model-parallel groups of N NPUs and data-parallel groups, a size the file does not fix for the simulated NPUs" \
-    convert "$SMALL" "$T/e/w" 4
+NOKEY=$DATA/transformer_nokey.txt
+expect_error "$NOKEY:1: mode HYBRID_TRANSFORMER needs --model-parallel-npu-group N: its collectives are split between model-parallel groups of N NPUs and data-parallel groups, a size the file does not fix for the simulated NPUs" \
+    convert "$NOKEY" "$T/e/w" 4
 expect_eq "$(wc -l <"$T/err")" 1 "missing option: lines on stderr"
 expect_error "vimana-et convert text: --model-parallel-npu-group: 3 does not divide --num-npus 4" \
     convert "$SMALL" "$T/e/w" 4 --model-parallel-npu-group 3
@@ -76,7 +77,32 @@ expect_error "vimana-et convert text: --model-parallel-npu-group: expected a pos
     convert "$SMALL" "$T/e/w" 4 --model-parallel-npu-group 0
 expect_error "$DATA/none_comm.txt:1: --model-parallel-npu-group applies only to the modes HYBRID_TRANSFORMER and HYBRID_TRANSFORMER_FWD_IN_BCKWD, not MODEL" \
     convert "$DATA/none_comm.txt" "$T/e/w" 4 --model-parallel-npu-group 2
+sed '1s/2$/3/' "$SMALL" >"$T/key3.txt"
+expect_error "$T/key3.txt:1: model_parallel_NPU_group: 3 does not divide --num-npus 4 (give --model-parallel-npu-group N to choose another split)" \
+    convert "$T/key3.txt" "$T/e/w" 4
+sed '1s/2$/0/' "$SMALL" >"$T/key0.txt"
+expect_error "$T/key0.txt:1: expected a positive integer after 'model_parallel_NPU_group:', got '0'" \
+    convert "$T/key0.txt" "$T/e/w" 4 --model-parallel-npu-group 2
+sed '1s/ 2$//' "$SMALL" >"$T/keyend.txt"
+expect_error "$T/keyend.txt:1: expected the model-parallel group size after 'model_parallel_NPU_group:', got end of line" \
+    convert "$T/keyend.txt" "$T/e/w" 4
 expect_eq "$(ls "$T/e" | wc -l | tr -d ' ')" 0 "errors: files left behind"
+
+# -- line 1's own model_parallel_NPU_group (ASTRA-sim 1.0's key) is the
+# group size when the option is absent: the same bytes as with the option
+mkdir -p "$T/k" "$T/k2"
+expect_ok convert "$SMALL" "$T/k/w" 4
+expect_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "file's group size: no warning"
+for f in w.0.et w.1.et w.2.et w.3.et w.groups.json; do
+    expect_ok cmp "$T/s/$f" "$T/k/$f"
+done
+# both given and different: one warning, and the option is used
+expect_ok convert "$SMALL" "$T/k2/w" 4 --model-parallel-npu-group 4
+expect_eq "$(cat "$T/err")" "$SMALL:1: warning: the file's model_parallel_NPU_group: 2 differs from --model-parallel-npu-group 4, which is used" \
+    "differing group sizes: warning"
+for f in w.0.et w.1.et w.2.et w.3.et w.groups.json; do
+    expect_ok cmp "$T/s4/$f" "$T/k2/$f"
+done
 
 # -- the MICRO'24 tutorial workload (57 layers) on 8 NPUs in two
 # model-parallel groups of 4, simulated on a ring of 8 (needs ../shared;

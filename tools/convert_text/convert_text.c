@@ -18,6 +18,7 @@
 
 #include "common/cli.h"
 #include "text_graphs.h"
+#include "text_groups.h"
 #include "text_plan.h"
 #include "text_workload.h"
 #include "text_write.h"
@@ -56,7 +57,8 @@ static void usage(FILE *out)
             "  --omit-none          leave out collectives whose type is NONE, which the reference\n"
             "                       writes as 0-byte ALL_REDUCEs, and rewire their dependants\n"
             "  --model-parallel-npu-group G\n"
-            "                       HYBRID_TRANSFORMER*: required there, refused elsewhere. The NPUs form\n"
+            "                       HYBRID_TRANSFORMER* only; defaults to line 1's model_parallel_NPU_group\n"
+            "                       (one of the two is required there). The NPUs form\n"
             "                       model-parallel groups of G consecutive ranks; forward and input-gradient\n"
             "                       collectives run on the NPU's group, weight-gradient ones on the\n"
             "                       data-parallel group of the ranks at the same place in every group.\n"
@@ -215,7 +217,9 @@ int cmd_convert_text(int argc, char **argv)
     w.mp_group = o.mp_group;
     w.npus = o.npus;
     struct plan plan;
-    int rc = text_build_plan(&w, o.passes, o.omit_none, &plan, &err);
+    int rc = text_groups_resolve(&w, stderr, &err);
+    if (rc == 0)
+        rc = text_build_plan(&w, o.passes, o.omit_none, &plan, &err);
     if (rc == 0) {
         rc = create_output_folder(o.output);
         if (rc == 0)

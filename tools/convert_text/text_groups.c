@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text_fields.h"
+
 static bool is_transformer(enum text_mode mode)
 {
     return mode == TEXT_MODE_HYBRID_TRANSFORMER || mode == TEXT_MODE_HYBRID_TRANSFORMER_FWD_IN_BCKWD;
@@ -32,6 +34,60 @@ int text_groups_check(const struct text_workload *w, struct text_error *err)
                          "--model-parallel-npu-group applies only to the modes HYBRID_TRANSFORMER and "
                          "HYBRID_TRANSFORMER_FWD_IN_BCKWD, not %s",
                          mode);
+    return 0;
+}
+
+#define MP_KEY "model_parallel_NPU_group:"
+
+/* Reads `model_parallel_NPU_group: G` from line 1 into *group (0 when the
+ * key is absent). Returns 0, or -1 with `err` set when G is not a positive
+ * integer. */
+static int file_mp_group(const struct text_workload *w, uint64_t *group, struct text_error *err)
+{
+    size_t n = w->params ? text_split_fields(w->params, w->params_len, NULL, 0) : 0;
+    struct text_field *f = n ? calloc(n, sizeof *f) : NULL;
+    if (n && !f)
+        return text_fail(err, w->path, 1, "out of memory");
+    if (n)
+        text_split_fields(w->params, w->params_len, f, n);
+    int rc = 0;
+    *group = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        if (f[k].len != strlen(MP_KEY) || memcmp(f[k].start, MP_KEY, f[k].len) != 0)
+            continue;
+        if (k + 1 == n)
+            rc = text_fail(err, w->path, 1, "expected the model-parallel group size after '" MP_KEY "', got end of line");
+        else if (text_parse_u64(f[k + 1].start, f[k + 1].len, UINT64_MAX, group) != TEXT_INT_OK || *group == 0)
+            rc = text_fail(err, w->path, 1, "expected a positive integer after '" MP_KEY "', got '%.*s'",
+                           (int)(f[k + 1].len > 32 ? 32 : f[k + 1].len), f[k + 1].start);
+        break;
+    }
+    free(f);
+    return rc;
+}
+
+int text_groups_resolve(struct text_workload *w, FILE *warnings, struct text_error *err)
+{
+    if (!is_transformer(w->mode))
+        return 0;
+    uint64_t in_file;
+    if (file_mp_group(w, &in_file, err) != 0)
+        return -1;
+    if (in_file == 0)
+        return 0;
+    if (w->mp_group == 0) {
+        if (w->npus % in_file != 0)
+            return text_fail(err, w->path, 1,
+                             MP_KEY " %" PRIu64 " does not divide --num-npus %" PRIu64
+                             " (give --model-parallel-npu-group N to choose another split)",
+                             in_file, w->npus);
+        w->mp_group = in_file;
+    } else if (w->mp_group != in_file && warnings) {
+        fprintf(warnings,
+                "%s:1: warning: the file's " MP_KEY " %" PRIu64 " differs from --model-parallel-npu-group %" PRIu64
+                ", which is used\n",
+                w->path, in_file, w->mp_group);
+    }
     return 0;
 }
 

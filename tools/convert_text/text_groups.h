@@ -17,9 +17,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "text_workload.h"
 
+/* Takes the model-parallel group size from line 1's
+ * `model_parallel_NPU_group: G` (ASTRA-sim 1.0's own key) when
+ * --model-parallel-npu-group was not given; warns on `warnings` when both
+ * are given and differ (the option wins). Needs w->npus. Returns 0, or -1
+ * with `err` set (a malformed G, or a G that does not divide the NPUs). */
+int text_groups_resolve(struct text_workload *w, FILE *warnings, struct text_error *err);
 /* Checks that the HYBRID_TRANSFORMER modes have a model-parallel group
  * size and no other mode has one. Returns 0, or -1 with `err` set. */
 int text_groups_check(const struct text_workload *w, struct text_error *err);
