@@ -189,17 +189,17 @@ static int write_all(const struct tf_config *c, const char *prefix)
 {
     char path[4200];
     vet_error err;
-    vet_builder *b = vet_builder_new();
-    if (!b) {
+    uint8_t *buf = tf_write_buffer_new();
+    if (!buf) {
         cli_error(PROG, "out of memory");
         return 1;
     }
     int rc = 0;
     for (uint64_t rank = 0; rank < tf_ranks(c) && rc == 0; rank++) {
         snprintf(path, sizeof path, "%s.%" PRIu64 ".et", prefix, rank);
-        rc = tf_write_rank(c, rank, path, b, &err);
+        rc = tf_write_rank(c, rank, path, buf, &err);
     }
-    vet_builder_free(b);
+    free(buf);
     if (rc == 0) {
         snprintf(path, sizeof path, "%s.groups.json", prefix);
         rc = tf_write_groups(c, path, &err);
