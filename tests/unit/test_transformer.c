@@ -18,7 +18,7 @@ static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
     struct tf_config c = {
         .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
         .micro_batch = 2, .global_batch = 12, .tp = tp, .pp = pp, .dp = dp,
-        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1,
+        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1, .virtual_stages = 1,
     };
     assert_int_equal(tf_device_lookup("h100", &c.device), 0);
     return c;
@@ -89,23 +89,52 @@ static void dp_buckets(void **state)
     (void)state;
     struct tf_config c = config(3, 2, 2);
     c.dp_buckets = 2;
-    assert_int_equal(tf_bucket_params(&c, 0, 0), 30720);
-    assert_int_equal(tf_bucket_params(&c, 0, 1), 30720 + 3840);
-    assert_int_equal(tf_bucket_params(&c, 1, 0), 30720 + 3840);
-    assert_int_equal(tf_bucket_params(&c, 1, 1), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 1), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 1), 30720);
     struct tf_config one = config(1, 1, 1);
     one.dp_buckets = 4;
     uint64_t sum = 0;
     for (uint64_t k = 0; k < 4; k++)
-        sum += tf_bucket_params(&one, 0, k);
+        sum += tf_bucket_params(&one, 0, 0, k);
     assert_int_equal(sum, tf_rank_params(&one, 0));
-    assert_int_equal(tf_bucket_params(&one, 0, 0), 92160 + 11520);
-    assert_int_equal(tf_bucket_params(&one, 0, 3), 92160 + 11520);
-    assert_int_equal(tf_bucket_params(&one, 0, 1), 92160);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 0), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 3), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 1), 92160);
     one.dp_buckets = 3;
     char msg[128];
     assert_int_equal(tf_config_check(&one, msg, sizeof msg), -1);
     assert_string_equal(msg, "--dp-buckets: 3 does not divide the 4 layers of a stage (--layers / --pp)");
+}
+
+/* V = 2 chunks of one layer on 2 stages (L = 4): chunk v of stage p is
+ * virtual stage 2v + p; the LM head joins the last chunk of the last stage,
+ * the embedding the first chunk of the first; a rank's buckets sum to its
+ * parameters. */
+static void virtual_stages(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    c.virtual_stages = 2;
+    assert_int_equal(tf_layers_per_chunk(&c), 1);
+    assert_int_equal(tf_chunk_first_layer(&c, 0, 0), 0);
+    assert_int_equal(tf_chunk_first_layer(&c, 1, 0), 1);
+    assert_int_equal(tf_chunk_first_layer(&c, 0, 1), 2);
+    assert_int_equal(tf_chunk_first_layer(&c, 1, 1), 3);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 0, 1, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 1, 1, 0), 30720 + 3840);
+    for (uint64_t p = 0; p < 2; p++)
+        assert_int_equal(tf_bucket_params(&c, p, 0, 0) + tf_bucket_params(&c, p, 1, 0), tf_rank_params(&c, p));
+    /* M = 12 / (2 * 2) = 3 micro-batches: not a multiple of P = 2. */
+    char msg[256];
+    assert_int_equal(tf_config_check(&c, msg, sizeof msg), -1);
+    assert_string_equal(msg, "--virtual-stages: the 3 micro-batches (--global-batch / (--micro-batch x --dp))"
+                             " are not a multiple of --pp 2");
+    c.global_batch = 16;
+    assert_int_equal(tf_config_check(&c, msg, sizeof msg), 0);
 }
 
 static void rejects(struct tf_config c, const char *want)
@@ -158,6 +187,7 @@ int main(void)
         cmocka_unit_test(group_ids),
         cmocka_unit_test(closed_forms),
         cmocka_unit_test(dp_buckets),
+        cmocka_unit_test(virtual_stages),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
     };

@@ -18,8 +18,8 @@
 static const char usage[] =
     "Usage: vimana-et generate transformer --layers L --hidden H --heads A --ffn F\n"
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
-    "         [--sp] [--schedule 1f1b|gpipe] [--device h100|a100] [--efficiency E]\n"
-    "         [--precision bf16|fp16]\n"
+    "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V] [--dp-buckets K]\n"
+    "         [--device h100|a100] [--efficiency E] [--precision bf16|fp16]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -37,9 +37,13 @@ static const char usage[] =
     "  --sp            sequence parallelism\n"
     "  --dp-buckets K  split the DP gradient all-reduce into K buckets of the stage's\n"
     "                  layers (K divides L/P; default 1), each issued as soon as its\n"
-    "                  gradients are computed, overlapping the rest of the backward\n"
+    "                  gradients are computed, overlapping the rest of the backward;\n"
+    "                  with --virtual-stages, K buckets per model chunk (K divides L/(P*V))\n"
     "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
     "                  backward in turn) or gpipe (all forwards, then all backwards)\n"
+    "  --virtual-stages V  interleaved 1F1B (Megatron-LM): each rank holds V model\n"
+    "                  chunks of L/(P*V) layers, chunk v of stage p being virtual stage\n"
+    "                  v*P+p; needs P >= 2, 1f1b, and B/(b*D) a multiple of P; default 1\n"
     "  --device NAME   h100 (989 TFLOP/s, 3.35 TB/s; default) or a100 (312, 2.039)\n"
     "  --efficiency E  fraction of peak FLOP/s reached, in (0, 1]; default 0.5\n"
     "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients\n"
@@ -65,6 +69,7 @@ static uint64_t *field(struct tf_config *c, const char *flag)
         {"--pp", offsetof(struct tf_config, pp)},
         {"--dp", offsetof(struct tf_config, dp)},
         {"--dp-buckets", offsetof(struct tf_config, dp_buckets)},
+        {"--virtual-stages", offsetof(struct tf_config, virtual_stages)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strcmp(flag, fields[i].flag) == 0)
@@ -74,7 +79,7 @@ static uint64_t *field(struct tf_config *c, const char *flag)
 
 static const char *const numeric_flags[] = {
     "--layers", "--hidden", "--heads", "--ffn", "--seq", "--vocab",
-    "--micro-batch", "--global-batch", "--tp", "--pp", "--dp", "--dp-buckets",
+    "--micro-batch", "--global-batch", "--tp", "--pp", "--dp", "--dp-buckets", "--virtual-stages",
 };
 /* The flags before this index are required. */
 #define N_REQUIRED 11
@@ -151,6 +156,7 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     c->efficiency = 0.5;
     c->elem_bytes = 2;
     c->dp_buckets = 1;
+    c->virtual_stages = 1;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "-h|--help")) {

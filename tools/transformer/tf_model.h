@@ -26,7 +26,8 @@ struct tf_config {
     uint64_t tp, pp, dp;
     bool sp;              /* sequence parallelism: RS + AG instead of AR */
     bool gpipe;           /* all forwards then all backwards, not 1F1B */
-    uint64_t dp_buckets;  /* DP gradient all-reduces per rank, >= 1 */
+    uint64_t virtual_stages; /* model chunks per rank (interleaved 1F1B), >= 1 */
+    uint64_t dp_buckets;  /* DP gradient buckets per model chunk, >= 1 */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
@@ -52,6 +53,10 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len);
 uint64_t tf_ranks(const struct tf_config *c);
 uint64_t tf_micro_batches(const struct tf_config *c);   /* B / (b * D) */
 uint64_t tf_layers_per_stage(const struct tf_config *c);
+/* L / (P * V): the layers of one model chunk. */
+uint64_t tf_layers_per_chunk(const struct tf_config *c);
+/* The first layer of chunk v on stage p: virtual stage v * P + p. */
+uint64_t tf_chunk_first_layer(const struct tf_config *c, uint64_t p, uint64_t v);
 
 uint64_t tf_rank_of(const struct tf_config *c, struct tf_coords at);
 struct tf_coords tf_coords_of(const struct tf_config *c, uint64_t rank);
@@ -72,10 +77,11 @@ struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 uint64_t tf_activation_bytes(const struct tf_config *c);
 /* Parameters held by the ranks of pipeline stage p (each TP rank). */
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
-/* Parameters of DP bucket k (0 = the first issued: the stage's last layers,
- * plus the LM head on the last stage; the embedding goes into the last
- * bucket of the first stage). The buckets of a rank sum to tf_rank_params. */
-uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k);
+/* Parameters of DP bucket k of model chunk v on stage p (0 = the first
+ * issued: the chunk's last layers, plus the LM head on the last virtual
+ * stage; the embedding goes into the last bucket of the first virtual
+ * stage). The buckets of a rank sum to tf_rank_params. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k);
 /* Parameters of the whole model. */
 uint64_t tf_model_params(const struct tf_config *c);
 

@@ -148,22 +148,26 @@ static void coll(struct emit *e, const struct name *nm, int64_t type, uint64_t s
     finish(e, 1);
 }
 
-/* DP bucket k, issued off the chain as soon as its last gradient is
- * computed, so the backward pass goes on under it; buckets run one after
- * the other (one communicator, one stream). */
-static void dp_bucket(struct emit *e, uint64_t k)
+/* DP bucket k of model chunk v, issued off the chain as soon as its last
+ * gradient is computed, so the backward pass goes on under it; buckets run
+ * one after the other (one communicator, one stream). */
+static void dp_bucket(struct emit *e, uint64_t v, uint64_t k)
 {
     struct name nm;
     if (e->dp_group == 0)
         return;
     name_set(&nm, "dp_all_reduce_grads");
+    if (e->c->virtual_stages > 1) {
+        name_add(&nm, "_chunk");
+        name_num(&nm, v);
+    }
     if (e->c->dp_buckets > 1) {
         name_add(&nm, "_bucket");
         name_num(&nm, k);
     }
     uint64_t id = e->next_id;
     start(e, &nm, VET_COMM_COLL_NODE, 0, e->has_bucket ? &e->last_bucket : NULL);
-    coll_attrs(e, VET_ALL_REDUCE, tf_bucket_params(e->c, e->at.p, k) * e->c->elem_bytes, e->dp_pg);
+    coll_attrs(e, VET_ALL_REDUCE, tf_bucket_params(e->c, e->at.p, v, k) * e->c->elem_bytes, e->dp_pg);
     finish(e, 0);
     e->last_bucket = id;
     e->has_bucket = 1;
@@ -246,61 +250,77 @@ static void head_pass(struct emit *e, uint64_t mb, int backward)
     comp(e, &nm, &e->head[backward]);
 }
 
-static void p2p_name(struct name *nm, const char *what, uint64_t mb)
+/* "<what><m>", plus "_chunk<v>" when interleaving. */
+static void p2p_name(struct emit *e, struct name *nm, const char *what, uint64_t mb, uint64_t v)
 {
     name_set(nm, what);
     name_num(nm, mb);
+    if (e->c->virtual_stages > 1) {
+        name_add(nm, "_chunk");
+        name_num(nm, v);
+    }
 }
 
-/* Forward: receive from the previous stage, run the stage's layers (and the
- * LM head on the last stage), send to the next stage. Tags: micro-batch m
- * forward is m, backward is M + m. */
-static void forward(struct emit *e, uint64_t mb)
+/* The tag of a message sent by model chunk v: forward 2*M*v + m, backward
+ * 2*M*v + M + m (m and M + m without interleaving), so a sender never
+ * reuses one. */
+static uint64_t tag_of(const struct emit *e, uint64_t v, uint64_t mb, int backward)
+{
+    uint64_t mbs = tf_micro_batches(e->c);
+    return 2 * mbs * v + (backward ? mbs : 0) + mb;
+}
+
+/* Forward of chunk v (virtual stage v*P + p): receive from the previous
+ * virtual stage (stage p-1, or the last stage's chunk v-1 when p = 0), run
+ * the chunk's layers, send to the next virtual stage (or run the LM head on
+ * the last one). */
+static void forward(struct emit *e, uint64_t mb, uint64_t v)
 {
     const struct tf_config *c = e->c;
-    uint64_t p = e->at.p, lps = tf_layers_per_stage(c);
+    uint64_t p = e->at.p, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, p, v);
     struct name nm;
-    if (p > 0) {
-        p2p_name(&nm, "recv_fwd_mb", mb);
-        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p - 1), e->self, mb);
+    if (p > 0 || v > 0) {
+        p2p_name(e, &nm, "recv_fwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p > 0 ? p - 1 : c->pp - 1), e->self,
+            tag_of(e, p > 0 ? v : v - 1, mb, 0));
     }
-    for (uint64_t i = 0; i < lps; i++)
-        layer_pass(e, mb, p * lps + i, 0);
-    if (p + 1 < c->pp) {
-        p2p_name(&nm, "send_fwd_mb", mb);
-        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p + 1), mb);
+    for (uint64_t i = 0; i < lpc; i++)
+        layer_pass(e, mb, first + i, 0);
+    if (p + 1 < c->pp || v + 1 < c->virtual_stages) {
+        p2p_name(e, &nm, "send_fwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p + 1 < c->pp ? p + 1 : 0), tag_of(e, v, mb, 0));
     } else {
         head_pass(e, mb, 0);
     }
 }
 
-static void backward(struct emit *e, uint64_t mb)
+static void backward(struct emit *e, uint64_t mb, uint64_t v)
 {
     const struct tf_config *c = e->c;
-    uint64_t p = e->at.p, lps = tf_layers_per_stage(c);
-    uint64_t tag = tf_micro_batches(c) + mb;
+    uint64_t p = e->at.p, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, p, v);
     struct name nm;
-    if (p + 1 < c->pp) {
-        p2p_name(&nm, "recv_bwd_mb", mb);
-        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p + 1), e->self, tag);
+    if (p + 1 < c->pp || v + 1 < c->virtual_stages) {
+        p2p_name(e, &nm, "recv_bwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p + 1 < c->pp ? p + 1 : 0), e->self,
+            tag_of(e, p + 1 < c->pp ? v : v + 1, mb, 1));
     } else {
         head_pass(e, mb, 1);
     }
-    uint64_t per_bucket = lps / c->dp_buckets;
+    uint64_t per_bucket = lpc / c->dp_buckets;
     int last_mb = mb + 1 == tf_micro_batches(c);
-    for (uint64_t i = lps; i-- > 0;) {
-        layer_pass(e, mb, p * lps + i, 1);
+    for (uint64_t i = lpc; i-- > 0;) {
+        layer_pass(e, mb, first + i, 1);
         if (last_mb && i > 0 && i % per_bucket == 0)
-            dp_bucket(e, (lps - i) / per_bucket - 1);
+            dp_bucket(e, v, (lpc - i) / per_bucket - 1);
     }
-    if (p > 0) {
-        p2p_name(&nm, "send_bwd_mb", mb);
-        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p - 1), tag);
+    if (p > 0 || v > 0) {
+        p2p_name(e, &nm, "send_bwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p > 0 ? p - 1 : c->pp - 1), tag_of(e, v, mb, 1));
     }
-    /* The stage's first layers close the last bucket, issued after the
+    /* The chunk's first layers close its last bucket, issued after the
      * send: the previous stage waits for that message, not for the bucket. */
     if (last_mb)
-        dp_bucket(e, c->dp_buckets - 1);
+        dp_bucket(e, v, c->dp_buckets - 1);
 }
 
 /* Adam, once the backward pass and the last DP bucket are done. */
@@ -314,25 +334,65 @@ static void step(struct emit *e)
     finish(e, 1);
 }
 
-/* GPipe: all forwards, then all backwards. 1F1B (PipeDream-Flush, as
- * Megatron-LM): stage p first runs min(P-1-p, M) warm-up forwards, then
- * alternates one forward and one backward, then drains the backwards, so
- * at most P-p micro-batches are in flight on it. */
+/* Virtual micro-batch k of the interleaved order (Megatron-LM): groups of
+ * P micro-batches go through chunk 0, then chunk 1, ... (backwards: chunk
+ * V-1 first); without interleaving k is the micro-batch. */
+static void virtual_mb(const struct tf_config *c, uint64_t k, int backward, uint64_t *mb, uint64_t *v)
+{
+    uint64_t group = c->pp * c->virtual_stages, in_group = k % group;
+    if (c->virtual_stages == 1) {
+        *mb = k;
+        *v = 0;
+        return;
+    }
+    *mb = k / group * c->pp + in_group % c->pp;
+    *v = in_group / c->pp;
+    if (backward)
+        *v = c->virtual_stages - 1 - *v;
+}
+
+static void run_forward(struct emit *e, uint64_t k)
+{
+    uint64_t mb, v;
+    virtual_mb(e->c, k, 0, &mb, &v);
+    forward(e, mb, v);
+}
+
+static void run_backward(struct emit *e, uint64_t k)
+{
+    uint64_t mb, v;
+    virtual_mb(e->c, k, 1, &mb, &v);
+    backward(e, mb, v);
+}
+
+/* Warm-up forwards of stage p. 1F1B (PipeDream-Flush, as Megatron-LM):
+ * min(P-1-p, M), so at most P-p micro-batches are in flight on it.
+ * Interleaved: (P-1-p)*2 + (V-1)*P, or all when M = P (Megatron-LM's
+ * forward_backward_pipelining_with_interleaving). GPipe: all. */
+static uint64_t warmup_of(const struct emit *e, uint64_t total)
+{
+    const struct tf_config *c = e->c;
+    uint64_t w = c->pp - 1 - e->at.p;
+    if (c->virtual_stages > 1)
+        w = tf_micro_batches(c) == c->pp ? total : w * 2 + (c->virtual_stages - 1) * c->pp;
+    return c->gpipe || w > total ? total : w;
+}
+
+/* The warm-up forwards, then one forward and one backward in turn, then
+ * the remaining backwards, over the V*M virtual micro-batches. */
 static void schedule(struct emit *e)
 {
-    uint64_t mbs = tf_micro_batches(e->c);
-    uint64_t warmup = e->c->pp - 1 - e->at.p;
-    if (e->c->gpipe || warmup > mbs)
-        warmup = mbs;
+    uint64_t total = tf_micro_batches(e->c) * e->c->virtual_stages;
+    uint64_t warmup = warmup_of(e, total);
     uint64_t fwd = 0, bwd = 0;
     while (fwd < warmup && !e->failed)
-        forward(e, fwd++);
-    while (fwd < mbs && !e->failed) {
-        forward(e, fwd++);
-        backward(e, bwd++);
+        run_forward(e, fwd++);
+    while (fwd < total && !e->failed) {
+        run_forward(e, fwd++);
+        run_backward(e, bwd++);
     }
-    while (bwd < mbs && !e->failed)
-        backward(e, bwd++);
+    while (bwd < total && !e->failed)
+        run_backward(e, bwd++);
 }
 
 static struct op op_of(const struct tf_config *c, struct tf_cost fwd, unsigned times)
