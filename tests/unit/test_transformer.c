@@ -137,6 +137,24 @@ static void virtual_stages(void **state)
     assert_int_equal(tf_config_check(&c, msg, sizeof msg), 0);
 }
 
+/* The distributed optimizer's shard is ceil(params / D); without it the
+ * optimizer takes all of the rank's parameters. The cross-entropy moves an
+ * fp32 per token. */
+static void optimizer_shard(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    assert_int_equal(tf_optimizer_params(&c, 0), 65280);
+    c.dist_optimizer = true;
+    assert_int_equal(tf_optimizer_params(&c, 0), 32640);
+    c.dp = 7;
+    assert_int_equal(tf_optimizer_params(&c, 1), (65280 + 6) / 7);
+    assert_int_equal(tf_optimizer_params(&c, 1), 9326);
+    assert_int_equal(tf_layer_params(&c), 30720);
+    assert_int_equal(tf_vocab_params(&c), 3840);
+    assert_int_equal(tf_cross_entropy_bytes(&c), 2 * 32 * 4);
+}
+
 static void rejects(struct tf_config c, const char *want)
 {
     char msg[256];
@@ -188,6 +206,7 @@ int main(void)
         cmocka_unit_test(closed_forms),
         cmocka_unit_test(dp_buckets),
         cmocka_unit_test(virtual_stages),
+        cmocka_unit_test(optimizer_shard),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
     };

@@ -18,8 +18,10 @@
 static const char usage[] =
     "Usage: vimana-et generate transformer --layers L --hidden H --heads A --ffn F\n"
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
-    "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V] [--dp-buckets K]\n"
-    "         [--device h100|a100] [--efficiency E] [--precision bf16|fp16]\n"
+    "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
+    "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer] [--recompute]\n"
+    "         [--tp-cross-entropy] [--device h100|a100] [--efficiency E]\n"
+    "         [--precision bf16|fp16]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -39,6 +41,16 @@ static const char usage[] =
     "                  layers (K divides L/P; default 1), each issued as soon as its\n"
     "                  gradients are computed, overlapping the rest of the backward;\n"
     "                  with --virtual-stages, K buckets per model chunk (K divides L/(P*V))\n"
+    "  --dp-bucket-bytes SIZE  buckets by size instead (like DDP's bucket_cap_mb): a\n"
+    "                  bucket closes once its layers' gradients reach SIZE bytes\n"
+    "                  (e.g. 25MB, 64MiB); not with --dp-buckets\n"
+    "  --dist-optimizer  distributed optimizer (ZeRO-1): the buckets reduce-scatter\n"
+    "                  the gradients, Adam updates 1/D of the parameters, then an\n"
+    "                  all-gather of the rank's parameters\n"
+    "  --recompute     full activation recomputation: each layer's forward (with its\n"
+    "                  TP collectives) runs again just before its backward\n"
+    "  --tp-cross-entropy  the vocabulary-parallel cross-entropy's 3 TP all-reduces\n"
+    "                  of b*s*4 bytes after each forward LM head\n"
     "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
     "                  backward in turn) or gpipe (all forwards, then all backwards)\n"
     "  --virtual-stages V  interleaved 1F1B (Megatron-LM): each rank holds V model\n"
@@ -83,6 +95,7 @@ static const char *const numeric_flags[] = {
 };
 /* The flags before this index are required. */
 #define N_REQUIRED 11
+#define DP_BUCKETS_BIT 11
 #define N_NUMERIC (sizeof numeric_flags / sizeof numeric_flags[0])
 
 static int parse_efficiency(const char *text, double *out)
@@ -144,6 +157,27 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         c->sp = true;
         return 1;
     }
+    if (cli_flag(argv[*i], "--dist-optimizer")) {
+        c->dist_optimizer = true;
+        return 1;
+    }
+    if (cli_flag(argv[*i], "--recompute")) {
+        c->recompute = true;
+        return 1;
+    }
+    if (cli_flag(argv[*i], "--tp-cross-entropy")) {
+        c->tp_cross_entropy = true;
+        return 1;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--dp-bucket-bytes", &v)) != 0) {
+        if (rc < 0 || cli_size(PROG, "--dp-bucket-bytes", v, &c->dp_bucket_bytes) != 0)
+            return -1;
+        if (c->dp_bucket_bytes == 0) {
+            cli_error(PROG, "--dp-bucket-bytes: expected at least 1 byte, got '%s'", v);
+            return -1;
+        }
+        return 1;
+    }
     return 0;
 }
 
@@ -171,6 +205,10 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
                       argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
             return 2;
         }
+    }
+    if (c->dp_bucket_bytes > 0 && (given & (1u << DP_BUCKETS_BIT))) {
+        cli_error(PROG, "--dp-bucket-bytes: cannot be combined with --dp-buckets");
+        return 2;
     }
     for (size_t k = 0; k < N_REQUIRED; k++) {
         if (!(given & (1u << k))) {

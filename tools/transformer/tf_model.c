@@ -250,10 +250,18 @@ uint64_t tf_activation_bytes(const struct tf_config *c)
     return c->micro_batch * c->seq * c->hidden * c->elem_bytes;
 }
 
+/* Megatron-LM's vocabulary-parallel cross-entropy all-reduces three fp32
+ * values per token over TP: the logits' maximum, the target's logit and the
+ * sum of the exponentials. */
+uint64_t tf_cross_entropy_bytes(const struct tf_config *c)
+{
+    return c->micro_batch * c->seq * 4;
+}
+
 /* Weight matrices only (biases and layer norms are left out: under 1 % of
  * a real model); the word embedding sits on the first stage and the untied
  * LM head on the last, both split over TP by vocabulary. */
-static uint64_t layer_params(const struct tf_config *c)
+uint64_t tf_layer_params(const struct tf_config *c)
 {
     uint64_t h = c->hidden;
     return 4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp);
@@ -261,7 +269,7 @@ static uint64_t layer_params(const struct tf_config *c)
 
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
 {
-    uint64_t params = tf_layers_per_stage(c) * layer_params(c);
+    uint64_t params = tf_layers_per_stage(c) * tf_layer_params(c);
     if (p == 0)
         params += c->hidden * (c->vocab / c->tp);
     if (p == c->pp - 1)
@@ -273,12 +281,25 @@ uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
  * first. */
 uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k)
 {
-    uint64_t params = tf_layers_per_chunk(c) / c->dp_buckets * layer_params(c);
+    uint64_t params = tf_layers_per_chunk(c) / c->dp_buckets * tf_layer_params(c);
     if (p == c->pp - 1 && v == c->virtual_stages - 1 && k == 0)
         params += c->hidden * (c->vocab / c->tp);
     if (p == 0 && v == 0 && k == c->dp_buckets - 1)
         params += c->hidden * (c->vocab / c->tp);
     return params;
+}
+
+uint64_t tf_vocab_params(const struct tf_config *c)
+{
+    return c->hidden * (c->vocab / c->tp);
+}
+
+/* Megatron-LM's distributed optimizer pads the buffer to a multiple of D,
+ * so every rank updates the same shard size. */
+uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p)
+{
+    uint64_t params = tf_rank_params(c, p);
+    return c->dist_optimizer ? (params + c->dp - 1) / c->dp : params;
 }
 
 uint64_t tf_model_params(const struct tf_config *c)

@@ -28,6 +28,10 @@ struct tf_config {
     bool gpipe;           /* all forwards then all backwards, not 1F1B */
     uint64_t virtual_stages; /* model chunks per rank (interleaved 1F1B), >= 1 */
     uint64_t dp_buckets;  /* DP gradient buckets per model chunk, >= 1 */
+    bool dist_optimizer;  /* ZeRO-1: reduce-scatter grads, shard Adam, all-gather params */
+    uint64_t dp_bucket_bytes; /* > 0: buckets closed at this many bytes instead of dp_buckets */
+    bool recompute;       /* full activation recomputation: each layer's forward again before its backward */
+    bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
@@ -75,6 +79,8 @@ struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 
 /* b * s * h * elem: one TP collective or one pipeline message. */
 uint64_t tf_activation_bytes(const struct tf_config *c);
+/* b * s * 4: one of the cross-entropy's TP all-reduces (an fp32 per token). */
+uint64_t tf_cross_entropy_bytes(const struct tf_config *c);
 /* Parameters held by the ranks of pipeline stage p (each TP rank). */
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
 /* Parameters of DP bucket k of model chunk v on stage p (0 = the first
@@ -82,6 +88,13 @@ uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
  * stage; the embedding goes into the last bucket of the first virtual
  * stage). The buckets of a rank sum to tf_rank_params. */
 uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k);
+/* Parameters of one layer on one rank: 4h*h/T + 2h*F/T. */
+uint64_t tf_layer_params(const struct tf_config *c);
+/* The word embedding's (or the LM head's) parameters on one rank: h*V/T. */
+uint64_t tf_vocab_params(const struct tf_config *c);
+/* The parameters the optimizer of a stage-p rank updates: all of the rank's,
+ * or with the distributed optimizer its 1/D shard, ceil(params / D). */
+uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p);
 /* Parameters of the whole model. */
 uint64_t tf_model_params(const struct tf_config *c);
 

@@ -78,6 +78,8 @@ struct emit {
     int has_last;
     uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
     int has_bucket;
+    uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
+    uint64_t bucket_index;  /* the next bucket's number within its chunk */
     int failed;
 };
 
@@ -148,29 +150,47 @@ static void coll(struct emit *e, const struct name *nm, int64_t type, uint64_t s
     finish(e, 1);
 }
 
-/* DP bucket k of model chunk v, issued off the chain as soon as its last
- * gradient is computed, so the backward pass goes on under it; buckets run
- * one after the other (one communicator, one stream). */
-static void dp_bucket(struct emit *e, uint64_t v, uint64_t k)
+/* The next DP bucket of model chunk v, holding the gradients computed
+ * since the previous one; issued off the chain as soon as they are, so the
+ * backward pass goes on under it. Buckets run one after the other (one
+ * communicator, one stream): each waits for the one before. An all-reduce,
+ * or with the distributed optimizer a reduce-scatter. */
+static void dp_bucket(struct emit *e, uint64_t v)
 {
+    const struct tf_config *c = e->c;
     struct name nm;
+    uint64_t params = e->bucket_params;
+    e->bucket_params = 0;
     if (e->dp_group == 0)
         return;
-    name_set(&nm, "dp_all_reduce_grads");
-    if (e->c->virtual_stages > 1) {
+    name_set(&nm, c->dist_optimizer ? "dp_reduce_scatter_grads" : "dp_all_reduce_grads");
+    if (c->virtual_stages > 1) {
         name_add(&nm, "_chunk");
         name_num(&nm, v);
     }
-    if (e->c->dp_buckets > 1) {
+    if (c->dp_buckets > 1 || c->dp_bucket_bytes > 0) {
         name_add(&nm, "_bucket");
-        name_num(&nm, k);
+        name_num(&nm, e->bucket_index);
     }
+    e->bucket_index++;
     uint64_t id = e->next_id;
     start(e, &nm, VET_COMM_COLL_NODE, 0, e->has_bucket ? &e->last_bucket : NULL);
-    coll_attrs(e, VET_ALL_REDUCE, tf_bucket_params(e->c, e->at.p, v, k) * e->c->elem_bytes, e->dp_pg);
+    coll_attrs(e, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, params * c->elem_bytes, e->dp_pg);
     finish(e, 0);
     e->last_bucket = id;
     e->has_bucket = 1;
+}
+
+/* Whether the bucket being filled closes once local layer i of the chunk
+ * (counted from the chunk's first layer) has its gradients: every
+ * L/(P*V*K) layers, or with --dp-bucket-bytes as soon as it holds that many
+ * bytes (DDP's bucket_cap_mb rule, a layer being the unit). The chunk's
+ * layer 0 always closes the last one. */
+static int bucket_closes(const struct emit *e, uint64_t i)
+{
+    if (e->c->dp_bucket_bytes > 0)
+        return e->bucket_params * e->c->elem_bytes >= e->c->dp_bucket_bytes;
+    return i % (tf_layers_per_chunk(e->c) / e->c->dp_buckets) == 0;
 }
 
 static void p2p(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t src, uint64_t dst,
@@ -230,14 +250,48 @@ static void layer_part(struct emit *e, uint64_t mb, uint64_t layer, int backward
     tp_comm(e, &nm);
 }
 
+/* "rec_mb<m>_layer<l>_<part>": the forward again, with its TP collective. */
+static void recompute_part(struct emit *e, uint64_t mb, uint64_t layer, const char *part, const struct op *op)
+{
+    struct name nm;
+    name_set(&nm, "rec_mb");
+    name_num(&nm, mb);
+    name_add(&nm, "_layer");
+    name_num(&nm, layer);
+    name_add(&nm, part);
+    comp(e, &nm, op);
+    tp_comm(e, &nm);
+}
+
 static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward)
 {
+    if (backward && e->c->recompute) {
+        recompute_part(e, mb, layer, "_attn", &e->attn[0]);
+        recompute_part(e, mb, layer, "_mlp", &e->mlp[0]);
+    }
     if (!backward) {
         layer_part(e, mb, layer, 0, "_attn", &e->attn[0]);
         layer_part(e, mb, layer, 0, "_mlp", &e->mlp[0]);
     } else {
         layer_part(e, mb, layer, 1, "_mlp", &e->mlp[1]);
         layer_part(e, mb, layer, 1, "_attn", &e->attn[1]);
+    }
+}
+
+/* The vocabulary-parallel cross-entropy after the forward LM head:
+ * all-reduces of the logits' maximum, the target's logit and the sum of
+ * the exponentials over TP (its backward needs no communication). */
+static void cross_entropy(struct emit *e, uint64_t mb)
+{
+    static const char *const parts[] = {"_xent_max", "_xent_target", "_xent_sum"};
+    struct name nm;
+    if (!e->c->tp_cross_entropy || e->tp_group == 0)
+        return;
+    for (size_t i = 0; i < 3; i++) {
+        name_set(&nm, "tp_all_reduce_fwd_mb");
+        name_num(&nm, mb);
+        name_add(&nm, parts[i]);
+        coll(e, &nm, VET_ALL_REDUCE, tf_cross_entropy_bytes(e->c), e->tp_pg);
     }
 }
 
@@ -248,6 +302,8 @@ static void head_pass(struct emit *e, uint64_t mb, int backward)
     name_num(&nm, mb);
     name_add(&nm, "_lm_head");
     comp(e, &nm, &e->head[backward]);
+    if (!backward)
+        cross_entropy(e, mb);
 }
 
 /* "<what><m>", plus "_chunk<v>" when interleaving. */
@@ -270,6 +326,11 @@ static uint64_t tag_of(const struct emit *e, uint64_t v, uint64_t mb, int backwa
     return 2 * mbs * v + (backward ? mbs : 0) + mb;
 }
 
+static int is_last_virtual(const struct emit *e, uint64_t v)
+{
+    return e->at.p + 1 == e->c->pp && v + 1 == e->c->virtual_stages;
+}
+
 /* Forward of chunk v (virtual stage v*P + p): receive from the previous
  * virtual stage (stage p-1, or the last stage's chunk v-1 when p = 0), run
  * the chunk's layers, send to the next virtual stage (or run the LM head on
@@ -286,7 +347,7 @@ static void forward(struct emit *e, uint64_t mb, uint64_t v)
     }
     for (uint64_t i = 0; i < lpc; i++)
         layer_pass(e, mb, first + i, 0);
-    if (p + 1 < c->pp || v + 1 < c->virtual_stages) {
+    if (!is_last_virtual(e, v)) {
         p2p_name(e, &nm, "send_fwd_mb", mb, v);
         p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p + 1 < c->pp ? p + 1 : 0), tag_of(e, v, mb, 0));
     } else {
@@ -299,19 +360,28 @@ static void backward(struct emit *e, uint64_t mb, uint64_t v)
     const struct tf_config *c = e->c;
     uint64_t p = e->at.p, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, p, v);
     struct name nm;
-    if (p + 1 < c->pp || v + 1 < c->virtual_stages) {
+    if (!is_last_virtual(e, v)) {
         p2p_name(e, &nm, "recv_bwd_mb", mb, v);
         p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p + 1 < c->pp ? p + 1 : 0), e->self,
             tag_of(e, p + 1 < c->pp ? v : v + 1, mb, 1));
     } else {
         head_pass(e, mb, 1);
     }
-    uint64_t per_bucket = lpc / c->dp_buckets;
+    /* The last micro-batch's backward completes the chunk's gradients:
+     * the LM head's first (last virtual stage), then layer by layer
+     * downwards, the embedding's last (first virtual stage). */
     int last_mb = mb + 1 == tf_micro_batches(c);
+    if (last_mb) {
+        e->bucket_params = is_last_virtual(e, v) ? tf_vocab_params(c) : 0;
+        e->bucket_index = 0;
+    }
     for (uint64_t i = lpc; i-- > 0;) {
         layer_pass(e, mb, first + i, 1);
-        if (last_mb && i > 0 && i % per_bucket == 0)
-            dp_bucket(e, v, (lpc - i) / per_bucket - 1);
+        if (!last_mb)
+            continue;
+        e->bucket_params += tf_layer_params(c);
+        if (i > 0 && bucket_closes(e, i))
+            dp_bucket(e, v);
     }
     if (p > 0 || v > 0) {
         p2p_name(e, &nm, "send_bwd_mb", mb, v);
@@ -319,19 +389,29 @@ static void backward(struct emit *e, uint64_t mb, uint64_t v)
     }
     /* The chunk's first layers close its last bucket, issued after the
      * send: the previous stage waits for that message, not for the bucket. */
-    if (last_mb)
-        dp_bucket(e, v, c->dp_buckets - 1);
+    if (last_mb) {
+        if (p == 0 && v == 0)
+            e->bucket_params += tf_vocab_params(c);
+        dp_bucket(e, v);
+    }
 }
 
-/* Adam, once the backward pass and the last DP bucket are done. */
+/* Adam, once the backward pass and the last DP bucket are done; with the
+ * distributed optimizer on the rank's 1/D shard, followed by the all-gather
+ * that gives every DP rank all the updated parameters again. */
 static void step(struct emit *e)
 {
+    const struct tf_config *c = e->c;
     struct name nm;
-    struct tf_cost cost = tf_optimizer(e->c, tf_rank_params(e->c, e->at.p));
+    struct tf_cost cost = tf_optimizer(c, tf_optimizer_params(c, e->at.p));
     name_set(&nm, "optimizer_step");
-    start(e, &nm, VET_COMP_NODE, tf_duration_micros(e->c, cost), e->has_bucket ? &e->last_bucket : NULL);
+    start(e, &nm, VET_COMP_NODE, tf_duration_micros(c, cost), e->has_bucket ? &e->last_bucket : NULL);
     comp_attrs(e, cost);
     finish(e, 1);
+    if (c->dist_optimizer && e->dp_group != 0) {
+        name_set(&nm, "dp_all_gather_params");
+        coll(e, &nm, VET_ALL_GATHER, tf_rank_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+    }
 }
 
 /* Virtual micro-batch k of the interleaved order (Megatron-LM): groups of
