@@ -155,6 +155,24 @@ static void optimizer_shard(void **state)
     assert_int_equal(tf_cross_entropy_bytes(&c), 2 * 32 * 4);
 }
 
+/* A user duration replaces the roofline for its kind only. */
+static void user_durations(void **state)
+{
+    (void)state;
+    struct tf_config c = config(1, 1, 1);
+    c.device = (struct tf_device){"test", 1e12, 1e9};
+    c.efficiency = 1;
+    struct tf_cost cost = {3000000, 0};
+    assert_int_equal(tf_op_micros(&c, TF_MLP_BWD, cost), 3);
+    c.durations.set[TF_MLP_BWD] = true;
+    c.durations.micros[TF_MLP_BWD] = 17;
+    assert_int_equal(tf_op_micros(&c, TF_MLP_BWD, cost), 17);
+    assert_int_equal(tf_op_micros(&c, TF_MLP_FWD, cost), 3);
+    assert_string_equal(tf_op_kind_name(TF_ATTN_FWD), "attn_fwd");
+    assert_string_equal(tf_op_kind_name(TF_OPTIMIZER), "optimizer");
+    assert_null(tf_op_kind_name(TF_OP_KINDS));
+}
+
 static void rejects(struct tf_config c, const char *want)
 {
     char msg[256];
@@ -207,6 +225,7 @@ int main(void)
         cmocka_unit_test(dp_buckets),
         cmocka_unit_test(virtual_stages),
         cmocka_unit_test(optimizer_shard),
+        cmocka_unit_test(user_durations),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
     };

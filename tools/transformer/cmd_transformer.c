@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "transformer/tf_durations.h"
 #include "transformer/tf_model.h"
 #include "transformer/tf_write.h"
 
@@ -21,7 +22,7 @@ static const char usage[] =
     "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
     "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer] [--recompute]\n"
     "         [--tp-cross-entropy] [--device h100|a100] [--efficiency E]\n"
-    "         [--precision bf16|fp16]\n"
+    "         [--precision bf16|fp16] [--durations FILE]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -57,6 +58,10 @@ static const char usage[] =
     "                  chunks of L/(P*V) layers, chunk v of stage p being virtual stage\n"
     "                  v*P+p; needs P >= 2, 1f1b, and B/(b*D) a multiple of P; default 1\n"
     "  --device NAME   h100 (989 TFLOP/s, 3.35 TB/s; default) or a100 (312, 2.039)\n"
+    "  --durations FILE  JSON object of durations in whole microseconds replacing\n"
+    "                  the roofline's, per kind: attn_fwd, attn_bwd, mlp_fwd, mlp_bwd,\n"
+    "                  head_fwd, head_bwd, optimizer (e.g. {\"attn_fwd\": 120}); kinds\n"
+    "                  left out keep the roofline; --recompute reuses the *_fwd ones\n"
     "  --efficiency E  fraction of peak FLOP/s reached, in (0, 1]; default 0.5\n"
     "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
@@ -168,6 +173,14 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
     if (cli_flag(argv[*i], "--tp-cross-entropy")) {
         c->tp_cross_entropy = true;
         return 1;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--durations", &v)) != 0) {
+        char msg[512];
+        if (rc > 0 && tf_durations_load(v, &c->durations, msg, sizeof msg) != 0) {
+            cli_error(PROG, "%s", msg);
+            return -1;
+        }
+        return rc;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--dp-bucket-bytes", &v)) != 0) {
         if (rc < 0 || cli_size(PROG, "--dp-bucket-bytes", v, &c->dp_bucket_bytes) != 0)

@@ -315,3 +315,16 @@ uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)
     double micros = ceil((compute_s > memory_s ? compute_s : memory_s) * 1e6);
     return micros < 1 ? 1 : (uint64_t)micros;
 }
+
+uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost)
+{
+    return c->durations.set[kind] ? c->durations.micros[kind] : tf_duration_micros(c, cost);
+}
+
+const char *tf_op_kind_name(enum tf_op_kind kind)
+{
+    static const char *const names[TF_OP_KINDS] = {
+        "attn_fwd", "attn_bwd", "mlp_fwd", "mlp_bwd", "head_fwd", "head_bwd", "optimizer",
+    };
+    return (unsigned)kind < TF_OP_KINDS ? names[kind] : NULL;
+}

@@ -20,6 +20,18 @@ struct tf_device {
     double mem_bw;
 };
 
+/* The compute operators whose duration the user may set (--durations). */
+enum tf_op_kind {
+    TF_ATTN_FWD, TF_ATTN_BWD, TF_MLP_FWD, TF_MLP_BWD, TF_HEAD_FWD, TF_HEAD_BWD, TF_OPTIMIZER,
+    TF_OP_KINDS
+};
+
+/* Durations in microseconds that replace the roofline's, per kind. */
+struct tf_durations {
+    bool set[TF_OP_KINDS];
+    uint64_t micros[TF_OP_KINDS];
+};
+
 struct tf_config {
     uint64_t layers, hidden, heads, ffn, seq, vocab;
     uint64_t micro_batch, global_batch;
@@ -35,6 +47,7 @@ struct tf_config {
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
+    struct tf_durations durations; /* user-supplied, override the roofline */
 };
 
 /* Where a rank sits: TP fastest, then DP, then PP. */
@@ -101,5 +114,9 @@ uint64_t tf_model_params(const struct tf_config *c);
 /* Roofline time of a cost, in whole microseconds rounded up (the unit of
  * duration_micros). */
 uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost);
+/* The duration of an operator: the user's for its kind, else the roofline's. */
+uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost);
+/* "attn_fwd", ... (the --durations keys); NULL outside the enum. */
+const char *tf_op_kind_name(enum tf_op_kind kind);
 
 #endif

@@ -405,7 +405,7 @@ static void step(struct emit *e)
     struct name nm;
     struct tf_cost cost = tf_optimizer(c, tf_optimizer_params(c, e->at.p));
     name_set(&nm, "optimizer_step");
-    start(e, &nm, VET_COMP_NODE, tf_duration_micros(c, cost), e->has_bucket ? &e->last_bucket : NULL);
+    start(e, &nm, VET_COMP_NODE, tf_op_micros(c, TF_OPTIMIZER, cost), e->has_bucket ? &e->last_bucket : NULL);
     comp_attrs(e, cost);
     finish(e, 1);
     if (c->dist_optimizer && e->dp_group != 0) {
@@ -475,10 +475,11 @@ static void schedule(struct emit *e)
         run_backward(e, bwd++);
 }
 
-static struct op op_of(const struct tf_config *c, struct tf_cost fwd, unsigned times)
+/* The forward (times 1) or backward (times 2) of an operator. */
+static struct op op_of(const struct tf_config *c, struct tf_cost fwd, unsigned times, enum tf_op_kind kind)
 {
     struct tf_cost cost = {times * fwd.flops, times * fwd.bytes};
-    struct op op = {cost, tf_duration_micros(c, cost)};
+    struct op op = {cost, tf_op_micros(c, kind, cost)};
     return op;
 }
 
@@ -489,9 +490,9 @@ static void prepare(struct emit *e, const struct tf_config *c, uint64_t rank)
     e->self = rank;
     e->at = tf_coords_of(c, rank);
     for (unsigned k = 0; k < 2; k++) {
-        e->attn[k] = op_of(c, tf_attn_fwd(c), k + 1);
-        e->mlp[k] = op_of(c, tf_mlp_fwd(c), k + 1);
-        e->head[k] = op_of(c, tf_head_fwd(c), k + 1);
+        e->attn[k] = op_of(c, tf_attn_fwd(c), k + 1, k ? TF_ATTN_BWD : TF_ATTN_FWD);
+        e->mlp[k] = op_of(c, tf_mlp_fwd(c), k + 1, k ? TF_MLP_BWD : TF_MLP_FWD);
+        e->head[k] = op_of(c, tf_head_fwd(c), k + 1, k ? TF_HEAD_BWD : TF_HEAD_FWD);
     }
     e->act_bytes = tf_activation_bytes(c);
     e->tp_group = tf_tp_group(c, e->at.d, e->at.p);
