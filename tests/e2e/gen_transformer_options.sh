@@ -163,4 +163,7 @@ expect_error "$P: --dp-bucket-bytes: expected at least 1 byte, got '0'" $G $E --
 expect_error "$P: --dp-bucket-bytes: expected a size such as 1048576, 64KiB, 1MiB or 1MB, got '1XB'" \
     $G $E --dp-bucket-bytes 1XB
 [ -e "$T/e" ] && fail "an error left output behind"
+# An output that cannot be created (a directory in the way of rank 3).
+mkdir -p "$T/wf/g.3.et"
+expect_error "$P: $T/wf/g.3.et: cannot create: Is a directory" $G $L2 --out "$T/wf/g"
 finish
