@@ -18,7 +18,7 @@ static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
     struct tf_config c = {
         .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
         .micro_batch = 2, .global_batch = 12, .tp = tp, .pp = pp, .dp = dp,
-        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1,
+        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1, .virtual_stages = 1,
     };
     assert_int_equal(tf_device_lookup("h100", &c.device), 0);
     return c;
@@ -89,23 +89,88 @@ static void dp_buckets(void **state)
     (void)state;
     struct tf_config c = config(3, 2, 2);
     c.dp_buckets = 2;
-    assert_int_equal(tf_bucket_params(&c, 0, 0), 30720);
-    assert_int_equal(tf_bucket_params(&c, 0, 1), 30720 + 3840);
-    assert_int_equal(tf_bucket_params(&c, 1, 0), 30720 + 3840);
-    assert_int_equal(tf_bucket_params(&c, 1, 1), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 1), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 1), 30720);
     struct tf_config one = config(1, 1, 1);
     one.dp_buckets = 4;
     uint64_t sum = 0;
     for (uint64_t k = 0; k < 4; k++)
-        sum += tf_bucket_params(&one, 0, k);
+        sum += tf_bucket_params(&one, 0, 0, k);
     assert_int_equal(sum, tf_rank_params(&one, 0));
-    assert_int_equal(tf_bucket_params(&one, 0, 0), 92160 + 11520);
-    assert_int_equal(tf_bucket_params(&one, 0, 3), 92160 + 11520);
-    assert_int_equal(tf_bucket_params(&one, 0, 1), 92160);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 0), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 3), 92160 + 11520);
+    assert_int_equal(tf_bucket_params(&one, 0, 0, 1), 92160);
     one.dp_buckets = 3;
     char msg[128];
     assert_int_equal(tf_config_check(&one, msg, sizeof msg), -1);
     assert_string_equal(msg, "--dp-buckets: 3 does not divide the 4 layers of a stage (--layers / --pp)");
+}
+
+/* V = 2 chunks of one layer on 2 stages (L = 4): chunk v of stage p is
+ * virtual stage 2v + p; the LM head joins the last chunk of the last stage,
+ * the embedding the first chunk of the first; a rank's buckets sum to its
+ * parameters. */
+static void virtual_stages(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    c.virtual_stages = 2;
+    assert_int_equal(tf_layers_per_chunk(&c), 1);
+    assert_int_equal(tf_chunk_first_layer(&c, 0, 0), 0);
+    assert_int_equal(tf_chunk_first_layer(&c, 1, 0), 1);
+    assert_int_equal(tf_chunk_first_layer(&c, 0, 1), 2);
+    assert_int_equal(tf_chunk_first_layer(&c, 1, 1), 3);
+    assert_int_equal(tf_bucket_params(&c, 0, 0, 0), 30720 + 3840);
+    assert_int_equal(tf_bucket_params(&c, 0, 1, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 1, 0, 0), 30720);
+    assert_int_equal(tf_bucket_params(&c, 1, 1, 0), 30720 + 3840);
+    for (uint64_t p = 0; p < 2; p++)
+        assert_int_equal(tf_bucket_params(&c, p, 0, 0) + tf_bucket_params(&c, p, 1, 0), tf_rank_params(&c, p));
+    /* M = 12 / (2 * 2) = 3 micro-batches: not a multiple of P = 2. */
+    char msg[256];
+    assert_int_equal(tf_config_check(&c, msg, sizeof msg), -1);
+    assert_string_equal(msg, "--virtual-stages: the 3 micro-batches (--global-batch / (--micro-batch x --dp))"
+                             " are not a multiple of --pp 2");
+    c.global_batch = 16;
+    assert_int_equal(tf_config_check(&c, msg, sizeof msg), 0);
+}
+
+/* The distributed optimizer's shard is ceil(params / D); without it the
+ * optimizer takes all of the rank's parameters. The cross-entropy moves an
+ * fp32 per token. */
+static void optimizer_shard(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 2, 2);
+    assert_int_equal(tf_optimizer_params(&c, 0), 65280);
+    c.dist_optimizer = true;
+    assert_int_equal(tf_optimizer_params(&c, 0), 32640);
+    c.dp = 7;
+    assert_int_equal(tf_optimizer_params(&c, 1), (65280 + 6) / 7);
+    assert_int_equal(tf_optimizer_params(&c, 1), 9326);
+    assert_int_equal(tf_layer_params(&c), 30720);
+    assert_int_equal(tf_vocab_params(&c), 3840);
+    assert_int_equal(tf_cross_entropy_bytes(&c), 2 * 32 * 4);
+}
+
+/* A user duration replaces the roofline for its kind only. */
+static void user_durations(void **state)
+{
+    (void)state;
+    struct tf_config c = config(1, 1, 1);
+    c.device = (struct tf_device){"test", 1e12, 1e9};
+    c.efficiency = 1;
+    struct tf_cost cost = {3000000, 0};
+    assert_int_equal(tf_op_micros(&c, TF_MLP_BWD, cost), 3);
+    c.durations.set[TF_MLP_BWD] = true;
+    c.durations.micros[TF_MLP_BWD] = 17;
+    assert_int_equal(tf_op_micros(&c, TF_MLP_BWD, cost), 17);
+    assert_int_equal(tf_op_micros(&c, TF_MLP_FWD, cost), 3);
+    assert_string_equal(tf_op_kind_name(TF_ATTN_FWD), "attn_fwd");
+    assert_string_equal(tf_op_kind_name(TF_OPTIMIZER), "optimizer");
+    assert_null(tf_op_kind_name(TF_OP_KINDS));
 }
 
 static void rejects(struct tf_config c, const char *want)
@@ -158,6 +223,9 @@ int main(void)
         cmocka_unit_test(group_ids),
         cmocka_unit_test(closed_forms),
         cmocka_unit_test(dp_buckets),
+        cmocka_unit_test(virtual_stages),
+        cmocka_unit_test(optimizer_shard),
+        cmocka_unit_test(user_durations),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
     };

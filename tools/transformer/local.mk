@@ -2,4 +2,6 @@
 vimana_et_SOURCES += \
 	tools/transformer/tf_model.c tools/transformer/tf_model.h \
 	tools/transformer/tf_write.c tools/transformer/tf_write.h \
+	tools/transformer/tf_pb.c tools/transformer/tf_pb.h \
+	tools/transformer/tf_durations.c tools/transformer/tf_durations.h \
 	tools/transformer/cmd_transformer.c tools/transformer/cmd_transformer.h

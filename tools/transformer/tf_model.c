@@ -73,7 +73,7 @@ static int check_positive(const struct tf_config *c, char *msg, size_t len)
         {"--layers", c->layers}, {"--hidden", c->hidden}, {"--heads", c->heads},
         {"--ffn", c->ffn}, {"--seq", c->seq}, {"--vocab", c->vocab},
         {"--micro-batch", c->micro_batch}, {"--global-batch", c->global_batch},
-        {"--tp", c->tp}, {"--pp", c->pp}, {"--dp", c->dp},
+        {"--tp", c->tp}, {"--pp", c->pp}, {"--dp", c->dp}, {"--virtual-stages", c->virtual_stages},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         /* 2^24 bounds every product below 64 bits before figures_fit. */
@@ -81,6 +81,40 @@ static int check_positive(const struct tf_config *c, char *msg, size_t len)
             snprintf(msg, len, "%s: expected 1 to 16777216, got %" PRIu64, flags[i].flag, flags[i].v);
             return -1;
         }
+    }
+    return 0;
+}
+
+/* Interleaving (Megatron-LM's rules): every chunk gets L/(P*V) layers, the
+ * micro-batches go through the stages in groups of P, and the pipeline tags
+ * 2*M*V + ... stay 32-bit. */
+static int check_virtual_stages(const struct tf_config *c, char *msg, size_t len)
+{
+    uint64_t v = c->virtual_stages, mbs = tf_micro_batches(c);
+    if (v == 1)
+        return 0;
+    if (c->pp == 1) {
+        snprintf(msg, len, "--virtual-stages: %" PRIu64 " needs --pp 2 or more", v);
+        return -1;
+    }
+    if (c->gpipe) {
+        snprintf(msg, len, "--virtual-stages: interleaving needs --schedule 1f1b, not gpipe");
+        return -1;
+    }
+    if (c->layers % (c->pp * v) != 0) {
+        snprintf(msg, len, "--layers: %" PRIu64 " is not divisible by --pp %" PRIu64 " x --virtual-stages %" PRIu64,
+                 c->layers, c->pp, v);
+        return -1;
+    }
+    if (mbs % c->pp != 0) {
+        snprintf(msg, len, "--virtual-stages: the %" PRIu64 " micro-batches (--global-batch / (--micro-batch x --dp))"
+                 " are not a multiple of --pp %" PRIu64, mbs, c->pp);
+        return -1;
+    }
+    if (2 * mbs * v > INT32_MAX) {
+        snprintf(msg, len, "--virtual-stages: %" PRIu64 " x %" PRIu64 " micro-batches exceed the 32-bit pipeline tags",
+                 v, mbs);
+        return -1;
     }
     return 0;
 }
@@ -109,9 +143,16 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
                  " x --dp %" PRIu64, c->global_batch, c->micro_batch, c->dp);
         return -1;
     }
-    if (c->dp_buckets == 0 || tf_layers_per_stage(c) % c->dp_buckets != 0) {
-        snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
-                 " layers of a stage (--layers / --pp)", c->dp_buckets, tf_layers_per_stage(c));
+    if (check_virtual_stages(c, msg, len) != 0)
+        return -1;
+    if (c->dp_buckets == 0 || tf_layers_per_chunk(c) % c->dp_buckets != 0) {
+        if (c->virtual_stages == 1)
+            snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
+                     " layers of a stage (--layers / --pp)", c->dp_buckets, tf_layers_per_stage(c));
+        else
+            snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
+                     " layers of a model chunk (--layers / (--pp x --virtual-stages))", c->dp_buckets,
+                     tf_layers_per_chunk(c));
         return -1;
     }
     if (!(c->efficiency > 0 && c->efficiency <= 1)) {
@@ -128,6 +169,12 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
 uint64_t tf_ranks(const struct tf_config *c) { return c->tp * c->pp * c->dp; }
 uint64_t tf_micro_batches(const struct tf_config *c) { return c->global_batch / (c->micro_batch * c->dp); }
 uint64_t tf_layers_per_stage(const struct tf_config *c) { return c->layers / c->pp; }
+uint64_t tf_layers_per_chunk(const struct tf_config *c) { return c->layers / (c->pp * c->virtual_stages); }
+
+uint64_t tf_chunk_first_layer(const struct tf_config *c, uint64_t p, uint64_t v)
+{
+    return (v * c->pp + p) * tf_layers_per_chunk(c);
+}
 
 uint64_t tf_rank_of(const struct tf_config *c, struct tf_coords at)
 {
@@ -203,10 +250,18 @@ uint64_t tf_activation_bytes(const struct tf_config *c)
     return c->micro_batch * c->seq * c->hidden * c->elem_bytes;
 }
 
+/* Megatron-LM's vocabulary-parallel cross-entropy all-reduces three fp32
+ * values per token over TP: the logits' maximum, the target's logit and the
+ * sum of the exponentials. */
+uint64_t tf_cross_entropy_bytes(const struct tf_config *c)
+{
+    return c->micro_batch * c->seq * 4;
+}
+
 /* Weight matrices only (biases and layer norms are left out: under 1 % of
  * a real model); the word embedding sits on the first stage and the untied
  * LM head on the last, both split over TP by vocabulary. */
-static uint64_t layer_params(const struct tf_config *c)
+uint64_t tf_layer_params(const struct tf_config *c)
 {
     uint64_t h = c->hidden;
     return 4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp);
@@ -214,7 +269,7 @@ static uint64_t layer_params(const struct tf_config *c)
 
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
 {
-    uint64_t params = tf_layers_per_stage(c) * layer_params(c);
+    uint64_t params = tf_layers_per_stage(c) * tf_layer_params(c);
     if (p == 0)
         params += c->hidden * (c->vocab / c->tp);
     if (p == c->pp - 1)
@@ -224,14 +279,27 @@ uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
 
 /* Buckets follow the backward pass: the last layers' gradients are ready
  * first. */
-uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k)
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k)
 {
-    uint64_t params = tf_layers_per_stage(c) / c->dp_buckets * layer_params(c);
-    if (p == c->pp - 1 && k == 0)
+    uint64_t params = tf_layers_per_chunk(c) / c->dp_buckets * tf_layer_params(c);
+    if (p == c->pp - 1 && v == c->virtual_stages - 1 && k == 0)
         params += c->hidden * (c->vocab / c->tp);
-    if (p == 0 && k == c->dp_buckets - 1)
+    if (p == 0 && v == 0 && k == c->dp_buckets - 1)
         params += c->hidden * (c->vocab / c->tp);
     return params;
+}
+
+uint64_t tf_vocab_params(const struct tf_config *c)
+{
+    return c->hidden * (c->vocab / c->tp);
+}
+
+/* Megatron-LM's distributed optimizer pads the buffer to a multiple of D,
+ * so every rank updates the same shard size. */
+uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p)
+{
+    uint64_t params = tf_rank_params(c, p);
+    return c->dist_optimizer ? (params + c->dp - 1) / c->dp : params;
 }
 
 uint64_t tf_model_params(const struct tf_config *c)
@@ -246,4 +314,17 @@ uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)
     double memory_s = (double)cost.bytes / c->device.mem_bw;
     double micros = ceil((compute_s > memory_s ? compute_s : memory_s) * 1e6);
     return micros < 1 ? 1 : (uint64_t)micros;
+}
+
+uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost)
+{
+    return c->durations.set[kind] ? c->durations.micros[kind] : tf_duration_micros(c, cost);
+}
+
+const char *tf_op_kind_name(enum tf_op_kind kind)
+{
+    static const char *const names[TF_OP_KINDS] = {
+        "attn_fwd", "attn_bwd", "mlp_fwd", "mlp_bwd", "head_fwd", "head_bwd", "optimizer",
+    };
+    return (unsigned)kind < TF_OP_KINDS ? names[kind] : NULL;
 }

@@ -20,16 +20,34 @@ struct tf_device {
     double mem_bw;
 };
 
+/* The compute operators whose duration the user may set (--durations). */
+enum tf_op_kind {
+    TF_ATTN_FWD, TF_ATTN_BWD, TF_MLP_FWD, TF_MLP_BWD, TF_HEAD_FWD, TF_HEAD_BWD, TF_OPTIMIZER,
+    TF_OP_KINDS
+};
+
+/* Durations in microseconds that replace the roofline's, per kind. */
+struct tf_durations {
+    bool set[TF_OP_KINDS];
+    uint64_t micros[TF_OP_KINDS];
+};
+
 struct tf_config {
     uint64_t layers, hidden, heads, ffn, seq, vocab;
     uint64_t micro_batch, global_batch;
     uint64_t tp, pp, dp;
     bool sp;              /* sequence parallelism: RS + AG instead of AR */
     bool gpipe;           /* all forwards then all backwards, not 1F1B */
-    uint64_t dp_buckets;  /* DP gradient all-reduces per rank, >= 1 */
+    uint64_t virtual_stages; /* model chunks per rank (interleaved 1F1B), >= 1 */
+    uint64_t dp_buckets;  /* DP gradient buckets per model chunk, >= 1 */
+    bool dist_optimizer;  /* ZeRO-1: reduce-scatter grads, shard Adam, all-gather params */
+    uint64_t dp_bucket_bytes; /* > 0: buckets closed at this many bytes instead of dp_buckets */
+    bool recompute;       /* full activation recomputation: each layer's forward again before its backward */
+    bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     struct tf_device device;
     double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
+    struct tf_durations durations; /* user-supplied, override the roofline */
 };
 
 /* Where a rank sits: TP fastest, then DP, then PP. */
@@ -52,6 +70,10 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len);
 uint64_t tf_ranks(const struct tf_config *c);
 uint64_t tf_micro_batches(const struct tf_config *c);   /* B / (b * D) */
 uint64_t tf_layers_per_stage(const struct tf_config *c);
+/* L / (P * V): the layers of one model chunk. */
+uint64_t tf_layers_per_chunk(const struct tf_config *c);
+/* The first layer of chunk v on stage p: virtual stage v * P + p. */
+uint64_t tf_chunk_first_layer(const struct tf_config *c, uint64_t p, uint64_t v);
 
 uint64_t tf_rank_of(const struct tf_config *c, struct tf_coords at);
 struct tf_coords tf_coords_of(const struct tf_config *c, uint64_t rank);
@@ -70,17 +92,31 @@ struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 
 /* b * s * h * elem: one TP collective or one pipeline message. */
 uint64_t tf_activation_bytes(const struct tf_config *c);
+/* b * s * 4: one of the cross-entropy's TP all-reduces (an fp32 per token). */
+uint64_t tf_cross_entropy_bytes(const struct tf_config *c);
 /* Parameters held by the ranks of pipeline stage p (each TP rank). */
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
-/* Parameters of DP bucket k (0 = the first issued: the stage's last layers,
- * plus the LM head on the last stage; the embedding goes into the last
- * bucket of the first stage). The buckets of a rank sum to tf_rank_params. */
-uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t k);
+/* Parameters of DP bucket k of model chunk v on stage p (0 = the first
+ * issued: the chunk's last layers, plus the LM head on the last virtual
+ * stage; the embedding goes into the last bucket of the first virtual
+ * stage). The buckets of a rank sum to tf_rank_params. */
+uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k);
+/* Parameters of one layer on one rank: 4h*h/T + 2h*F/T. */
+uint64_t tf_layer_params(const struct tf_config *c);
+/* The word embedding's (or the LM head's) parameters on one rank: h*V/T. */
+uint64_t tf_vocab_params(const struct tf_config *c);
+/* The parameters the optimizer of a stage-p rank updates: all of the rank's,
+ * or with the distributed optimizer its 1/D shard, ceil(params / D). */
+uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p);
 /* Parameters of the whole model. */
 uint64_t tf_model_params(const struct tf_config *c);
 
 /* Roofline time of a cost, in whole microseconds rounded up (the unit of
  * duration_micros). */
 uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost);
+/* The duration of an operator: the user's for its kind, else the roofline's. */
+uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost);
+/* "attn_fwd", ... (the --durations keys); NULL outside the enum. */
+const char *tf_op_kind_name(enum tf_op_kind kind);
 
 #endif

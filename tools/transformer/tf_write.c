@@ -1,10 +1,61 @@
-/* One training iteration per rank, GPipe or 1F1B (docs/transformer.md, "Schedule"). */
+/* One training iteration per rank, GPipe or 1F1B (docs/transformer.md,
+ * "Schedule"). Nodes are encoded straight to protobuf bytes (tf_pb.h) into
+ * one output buffer written in large blocks: memory stays one buffer
+ * whatever the model, and a 1024-rank GPT-3 writes in about a second. */
 #include "transformer/tf_write.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "transformer/tf_pb.h"
+
+#define OUT_BUF_BYTES (1u << 20)
+
+/* A node name assembled from literals and numbers (snprintf per node was
+ * a noticeable share of the time). Names stay far below the size: the
+ * longest is a prefix, two numbers under 2^24 and a suffix. */
+struct name {
+    char s[128];
+    size_t n;
+};
+
+static void name_add(struct name *nm, const char *s)
+{
+    size_t len = strlen(s);
+    if (len > sizeof nm->s - 1 - nm->n)
+        len = sizeof nm->s - 1 - nm->n;
+    memcpy(nm->s + nm->n, s, len);
+    nm->n += len;
+    nm->s[nm->n] = '\0';
+}
+
+static void name_num(struct name *nm, uint64_t v)
+{
+    char digits[24];
+    size_t k = sizeof digits;
+    digits[--k] = '\0';
+    do {
+        digits[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    name_add(nm, digits + k);
+}
+
+static void name_set(struct name *nm, const char *s)
+{
+    nm->n = 0;
+    nm->s[0] = '\0';
+    name_add(nm, s);
+}
+
+/* One operator's figures on this rank, its roofline duration computed once. */
+struct op {
+    struct tf_cost cost;
+    uint64_t micros;
+};
 
 /* The rank being written. The nodes form one chain (each depends on the
  * previous one) except SENDs and DP buckets, which hang off the chain: the
@@ -12,23 +63,49 @@
 struct emit {
     const struct tf_config *c;
     struct tf_coords at;
-    vet_writer *w;
-    vet_builder *b;
+    uint64_t self;
+    struct op attn[2], mlp[2], head[2]; /* [0] forward, [1] backward */
+    uint64_t act_bytes, tp_group, dp_group;
+    char tp_pg[24], dp_pg[24];
+    FILE *fp;
+    const char *path;
+    uint8_t *buf;
+    size_t used;
+    struct tf_pb_node rec;
     vet_error *err;
     uint64_t next_id;
     uint64_t last;
     int has_last;
     uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
     int has_bucket;
+    uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
+    uint64_t bucket_index;  /* the next bucket's number within its chunk */
     int failed;
 };
 
-static void start(struct emit *e, const char *name, enum vet_node_type type)
+static void flush(struct emit *e)
 {
-    vet_builder_reset(e->b, e->next_id, name, type);
+    if (e->failed || e->used == 0)
+        return;
+    if (fwrite(e->buf, 1, e->used, e->fp) != e->used) {
+        snprintf(e->err->msg, sizeof e->err->msg, "%s: write failed: %s", e->path, strerror(errno));
+        e->failed = 1;
+    }
+    e->used = 0;
+}
+
+/* Starts the next node: its parent on the chain, then `extra` when not NULL. */
+static void start(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t micros,
+                  const uint64_t *extra)
+{
+    uint64_t deps[2];
+    size_t n = 0;
     if (e->has_last)
-        vet_builder_add_data_dep(e->b, e->last);
-    vet_builder_attr_bool(e->b, "is_cpu_op", false);
+        deps[n++] = e->last;
+    if (extra)
+        deps[n++] = *extra;
+    tf_pb_node_start(&e->rec, e->next_id, nm->s, nm->n, (int)type, deps, n, micros);
+    tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
 }
 
 /* Writes the node being built; `on_chain` makes it the next node's parent. */
@@ -36,15 +113,9 @@ static void finish(struct emit *e, int on_chain)
 {
     if (e->failed)
         return;
-    if (vet_builder_failed(e->b)) {
-        snprintf(e->err->msg, sizeof e->err->msg, "out of memory");
-        e->failed = 1;
-        return;
-    }
-    if (vet_writer_put_node(e->w, vet_builder_node(e->b), e->err) != 0) {
-        e->failed = 1;
-        return;
-    }
+    if (OUT_BUF_BYTES - e->used < TF_PB_RECORD_MAX)
+        flush(e);
+    e->used += tf_pb_frame(&e->rec, e->buf + e->used);
     if (on_chain) {
         e->last = e->next_id;
         e->has_last = 1;
@@ -54,84 +125,104 @@ static void finish(struct emit *e, int on_chain)
 
 static void comp_attrs(struct emit *e, struct tf_cost cost)
 {
-    vet_builder_set_duration(e->b, tf_duration_micros(e->c, cost));
-    vet_builder_attr_int64(e->b, "num_ops", (int64_t)cost.flops);
-    vet_builder_attr_uint64(e->b, "tensor_size", cost.bytes);
+    tf_pb_attr_int64(&e->rec, "num_ops", (int64_t)cost.flops);
+    tf_pb_attr_uint64(&e->rec, "tensor_size", cost.bytes);
 }
 
-static void comp(struct emit *e, const char *name, struct tf_cost cost)
+static void comp(struct emit *e, const struct name *nm, const struct op *op)
 {
-    start(e, name, VET_COMP_NODE);
-    comp_attrs(e, cost);
+    start(e, nm, VET_COMP_NODE, op->micros, NULL);
+    comp_attrs(e, op->cost);
     finish(e, 1);
 }
 
-static void coll_attrs(struct emit *e, int64_t type, uint64_t size, uint64_t group)
+static void coll_attrs(struct emit *e, int64_t type, uint64_t size, const char *pg)
 {
-    char pg[24];
-    snprintf(pg, sizeof pg, "%" PRIu64, group);
-    vet_builder_attr_int64(e->b, "comm_type", type);
-    vet_builder_attr_int64(e->b, "comm_size", (int64_t)size);
-    vet_builder_attr_string(e->b, "pg_name", pg);
+    tf_pb_attr_int64(&e->rec, "comm_type", type);
+    tf_pb_attr_int64(&e->rec, "comm_size", (int64_t)size);
+    tf_pb_attr_string(&e->rec, "pg_name", pg);
 }
 
-static void coll(struct emit *e, const char *name, int64_t type, uint64_t size, uint64_t group)
+static void coll(struct emit *e, const struct name *nm, int64_t type, uint64_t size, const char *pg)
 {
-    start(e, name, VET_COMM_COLL_NODE);
-    coll_attrs(e, type, size, group);
+    start(e, nm, VET_COMM_COLL_NODE, 0, NULL);
+    coll_attrs(e, type, size, pg);
     finish(e, 1);
 }
 
-/* DP bucket k, issued off the chain as soon as its last gradient is
- * computed, so the backward pass goes on under it; buckets run one after
- * the other (one communicator, one stream). */
-static void dp_bucket(struct emit *e, uint64_t k)
+/* The next DP bucket of model chunk v, holding the gradients computed
+ * since the previous one; issued off the chain as soon as they are, so the
+ * backward pass goes on under it. Buckets run one after the other (one
+ * communicator, one stream): each waits for the one before. An all-reduce,
+ * or with the distributed optimizer a reduce-scatter. */
+static void dp_bucket(struct emit *e, uint64_t v)
 {
-    uint64_t group = tf_dp_group(e->c, e->at.t, e->at.p);
-    char name[96];
-    if (group == 0)
+    const struct tf_config *c = e->c;
+    struct name nm;
+    uint64_t params = e->bucket_params;
+    e->bucket_params = 0;
+    if (e->dp_group == 0)
         return;
-    if (e->c->dp_buckets == 1)
-        snprintf(name, sizeof name, "dp_all_reduce_grads");
-    else
-        snprintf(name, sizeof name, "dp_all_reduce_grads_bucket%" PRIu64, k);
+    name_set(&nm, c->dist_optimizer ? "dp_reduce_scatter_grads" : "dp_all_reduce_grads");
+    if (c->virtual_stages > 1) {
+        name_add(&nm, "_chunk");
+        name_num(&nm, v);
+    }
+    if (c->dp_buckets > 1 || c->dp_bucket_bytes > 0) {
+        name_add(&nm, "_bucket");
+        name_num(&nm, e->bucket_index);
+    }
+    e->bucket_index++;
     uint64_t id = e->next_id;
-    start(e, name, VET_COMM_COLL_NODE);
-    if (e->has_bucket)
-        vet_builder_add_data_dep(e->b, e->last_bucket);
-    coll_attrs(e, VET_ALL_REDUCE, tf_bucket_params(e->c, e->at.p, k) * e->c->elem_bytes, group);
+    start(e, &nm, VET_COMM_COLL_NODE, 0, e->has_bucket ? &e->last_bucket : NULL);
+    coll_attrs(e, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, params * c->elem_bytes, e->dp_pg);
     finish(e, 0);
     e->last_bucket = id;
     e->has_bucket = 1;
 }
 
-static void p2p(struct emit *e, const char *name, enum vet_node_type type, uint64_t src, uint64_t dst, uint64_t tag)
+/* Whether the bucket being filled closes once local layer i of the chunk
+ * (counted from the chunk's first layer) has its gradients: every
+ * L/(P*V*K) layers, or with --dp-bucket-bytes as soon as it holds that many
+ * bytes (DDP's bucket_cap_mb rule, a layer being the unit). The chunk's
+ * layer 0 always closes the last one. */
+static int bucket_closes(const struct emit *e, uint64_t i)
 {
-    start(e, name, type);
-    vet_builder_attr_int32(e->b, "comm_src", (int32_t)src);
-    vet_builder_attr_int32(e->b, "comm_dst", (int32_t)dst);
-    vet_builder_attr_int32(e->b, "comm_tag", (int32_t)tag);
-    vet_builder_attr_uint64(e->b, "comm_size", tf_activation_bytes(e->c));
+    if (e->c->dp_bucket_bytes > 0)
+        return e->bucket_params * e->c->elem_bytes >= e->c->dp_bucket_bytes;
+    return i % (tf_layers_per_chunk(e->c) / e->c->dp_buckets) == 0;
+}
+
+static void p2p(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t src, uint64_t dst,
+                uint64_t tag)
+{
+    start(e, nm, type, 0, NULL);
+    tf_pb_attr_int32(&e->rec, "comm_src", (int32_t)src);
+    tf_pb_attr_int32(&e->rec, "comm_dst", (int32_t)dst);
+    tf_pb_attr_int32(&e->rec, "comm_tag", (int32_t)tag);
+    tf_pb_attr_uint64(&e->rec, "comm_size", e->act_bytes);
     finish(e, type == VET_COMM_RECV_NODE);
 }
 
 /* The TP collective after a row-parallel GEMM (or its backward): one
  * all-reduce, or with --sp a reduce-scatter then an all-gather. */
-static void tp_comm(struct emit *e, const char *what)
+static void tp_comm(struct emit *e, const struct name *what)
 {
-    uint64_t group = tf_tp_group(e->c, e->at.d, e->at.p);
-    char name[128];
-    if (group == 0)
+    struct name nm;
+    if (e->tp_group == 0)
         return;
     if (!e->c->sp) {
-        snprintf(name, sizeof name, "tp_all_reduce_%s", what);
-        coll(e, name, VET_ALL_REDUCE, tf_activation_bytes(e->c), group);
+        name_set(&nm, "tp_all_reduce_");
+        name_add(&nm, what->s);
+        coll(e, &nm, VET_ALL_REDUCE, e->act_bytes, e->tp_pg);
         return;
     }
-    snprintf(name, sizeof name, "tp_reduce_scatter_%s", what);
-    coll(e, name, VET_REDUCE_SCATTER, tf_activation_bytes(e->c), group);
-    snprintf(name, sizeof name, "tp_all_gather_%s", what);
-    coll(e, name, VET_ALL_GATHER, tf_activation_bytes(e->c), group);
+    name_set(&nm, "tp_reduce_scatter_");
+    name_add(&nm, what->s);
+    coll(e, &nm, VET_REDUCE_SCATTER, e->act_bytes, e->tp_pg);
+    name_set(&nm, "tp_all_gather_");
+    name_add(&nm, what->s);
+    coll(e, &nm, VET_ALL_GATHER, e->act_bytes, e->tp_pg);
 }
 
 static uint64_t neighbour(const struct emit *e, uint64_t stage)
@@ -140,141 +231,319 @@ static uint64_t neighbour(const struct emit *e, uint64_t stage)
     return tf_rank_of(e->c, at);
 }
 
+/* "<pass>_mb<m>_layer<l>_<part>" */
+static void layer_name(struct name *nm, int backward, uint64_t mb, uint64_t layer, const char *part)
+{
+    name_set(nm, backward ? "bwd_mb" : "fwd_mb");
+    name_num(nm, mb);
+    name_add(nm, "_layer");
+    name_num(nm, layer);
+    name_add(nm, part);
+}
+
+static void layer_part(struct emit *e, uint64_t mb, uint64_t layer, int backward, const char *part,
+                       const struct op *op)
+{
+    struct name nm;
+    layer_name(&nm, backward, mb, layer, part);
+    comp(e, &nm, op);
+    tp_comm(e, &nm);
+}
+
+/* "rec_mb<m>_layer<l>_<part>": the forward again, with its TP collective. */
+static void recompute_part(struct emit *e, uint64_t mb, uint64_t layer, const char *part, const struct op *op)
+{
+    struct name nm;
+    name_set(&nm, "rec_mb");
+    name_num(&nm, mb);
+    name_add(&nm, "_layer");
+    name_num(&nm, layer);
+    name_add(&nm, part);
+    comp(e, &nm, op);
+    tp_comm(e, &nm);
+}
+
 static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward)
 {
-    const struct tf_config *c = e->c;
-    const char *pass = backward ? "bwd" : "fwd";
-    struct tf_cost attn = tf_attn_fwd(c), mlp = tf_mlp_fwd(c);
-    unsigned k = backward ? 2 : 1;
-    struct tf_cost attn_k = {k * attn.flops, k * attn.bytes}, mlp_k = {k * mlp.flops, k * mlp.bytes};
-    char name[128];
-    if (!backward) {
-        snprintf(name, sizeof name, "%s_mb%" PRIu64 "_layer%" PRIu64 "_attn", pass, mb, layer);
-        comp(e, name, attn_k);
-        tp_comm(e, name);
+    if (backward && e->c->recompute) {
+        recompute_part(e, mb, layer, "_attn", &e->attn[0]);
+        recompute_part(e, mb, layer, "_mlp", &e->mlp[0]);
     }
-    snprintf(name, sizeof name, "%s_mb%" PRIu64 "_layer%" PRIu64 "_mlp", pass, mb, layer);
-    comp(e, name, mlp_k);
-    tp_comm(e, name);
-    if (backward) {
-        snprintf(name, sizeof name, "%s_mb%" PRIu64 "_layer%" PRIu64 "_attn", pass, mb, layer);
-        comp(e, name, attn_k);
-        tp_comm(e, name);
+    if (!backward) {
+        layer_part(e, mb, layer, 0, "_attn", &e->attn[0]);
+        layer_part(e, mb, layer, 0, "_mlp", &e->mlp[0]);
+    } else {
+        layer_part(e, mb, layer, 1, "_mlp", &e->mlp[1]);
+        layer_part(e, mb, layer, 1, "_attn", &e->attn[1]);
+    }
+}
+
+/* The vocabulary-parallel cross-entropy after the forward LM head:
+ * all-reduces of the logits' maximum, the target's logit and the sum of
+ * the exponentials over TP (its backward needs no communication). */
+static void cross_entropy(struct emit *e, uint64_t mb)
+{
+    static const char *const parts[] = {"_xent_max", "_xent_target", "_xent_sum"};
+    struct name nm;
+    if (!e->c->tp_cross_entropy || e->tp_group == 0)
+        return;
+    for (size_t i = 0; i < 3; i++) {
+        name_set(&nm, "tp_all_reduce_fwd_mb");
+        name_num(&nm, mb);
+        name_add(&nm, parts[i]);
+        coll(e, &nm, VET_ALL_REDUCE, tf_cross_entropy_bytes(e->c), e->tp_pg);
     }
 }
 
 static void head_pass(struct emit *e, uint64_t mb, int backward)
 {
-    struct tf_cost head = tf_head_fwd(e->c);
-    unsigned k = backward ? 2 : 1;
-    struct tf_cost cost = {k * head.flops, k * head.bytes};
-    char name[96];
-    snprintf(name, sizeof name, "%s_mb%" PRIu64 "_lm_head", backward ? "bwd" : "fwd", mb);
-    comp(e, name, cost);
+    struct name nm;
+    name_set(&nm, backward ? "bwd_mb" : "fwd_mb");
+    name_num(&nm, mb);
+    name_add(&nm, "_lm_head");
+    comp(e, &nm, &e->head[backward]);
+    if (!backward)
+        cross_entropy(e, mb);
 }
 
-/* Forward: receive from the previous stage, run the stage's layers (and the
- * LM head on the last stage), send to the next stage. Tags: micro-batch m
- * forward is m, backward is M + m. */
-static void forward(struct emit *e, uint64_t mb)
+/* "<what><m>", plus "_chunk<v>" when interleaving. */
+static void p2p_name(struct emit *e, struct name *nm, const char *what, uint64_t mb, uint64_t v)
+{
+    name_set(nm, what);
+    name_num(nm, mb);
+    if (e->c->virtual_stages > 1) {
+        name_add(nm, "_chunk");
+        name_num(nm, v);
+    }
+}
+
+/* The tag of a message sent by model chunk v: forward 2*M*v + m, backward
+ * 2*M*v + M + m (m and M + m without interleaving), so a sender never
+ * reuses one. */
+static uint64_t tag_of(const struct emit *e, uint64_t v, uint64_t mb, int backward)
+{
+    uint64_t mbs = tf_micro_batches(e->c);
+    return 2 * mbs * v + (backward ? mbs : 0) + mb;
+}
+
+static int is_last_virtual(const struct emit *e, uint64_t v)
+{
+    return e->at.p + 1 == e->c->pp && v + 1 == e->c->virtual_stages;
+}
+
+/* Forward of chunk v (virtual stage v*P + p): receive from the previous
+ * virtual stage (stage p-1, or the last stage's chunk v-1 when p = 0), run
+ * the chunk's layers, send to the next virtual stage (or run the LM head on
+ * the last one). */
+static void forward(struct emit *e, uint64_t mb, uint64_t v)
 {
     const struct tf_config *c = e->c;
-    uint64_t p = e->at.p, lps = tf_layers_per_stage(c), self = tf_rank_of(c, e->at);
-    char name[96];
-    if (p > 0) {
-        snprintf(name, sizeof name, "recv_fwd_mb%" PRIu64, mb);
-        p2p(e, name, VET_COMM_RECV_NODE, neighbour(e, p - 1), self, mb);
+    uint64_t p = e->at.p, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, p, v);
+    struct name nm;
+    if (p > 0 || v > 0) {
+        p2p_name(e, &nm, "recv_fwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p > 0 ? p - 1 : c->pp - 1), e->self,
+            tag_of(e, p > 0 ? v : v - 1, mb, 0));
     }
-    for (uint64_t i = 0; i < lps; i++)
-        layer_pass(e, mb, p * lps + i, 0);
-    if (p + 1 < c->pp) {
-        snprintf(name, sizeof name, "send_fwd_mb%" PRIu64, mb);
-        p2p(e, name, VET_COMM_SEND_NODE, self, neighbour(e, p + 1), mb);
+    for (uint64_t i = 0; i < lpc; i++)
+        layer_pass(e, mb, first + i, 0);
+    if (!is_last_virtual(e, v)) {
+        p2p_name(e, &nm, "send_fwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p + 1 < c->pp ? p + 1 : 0), tag_of(e, v, mb, 0));
     } else {
         head_pass(e, mb, 0);
     }
 }
 
-static void backward(struct emit *e, uint64_t mb)
+static void backward(struct emit *e, uint64_t mb, uint64_t v)
 {
     const struct tf_config *c = e->c;
-    uint64_t p = e->at.p, lps = tf_layers_per_stage(c), self = tf_rank_of(c, e->at);
-    uint64_t tag = tf_micro_batches(c) + mb;
-    char name[96];
-    if (p + 1 < c->pp) {
-        snprintf(name, sizeof name, "recv_bwd_mb%" PRIu64, mb);
-        p2p(e, name, VET_COMM_RECV_NODE, neighbour(e, p + 1), self, tag);
+    uint64_t p = e->at.p, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, p, v);
+    struct name nm;
+    if (!is_last_virtual(e, v)) {
+        p2p_name(e, &nm, "recv_bwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p + 1 < c->pp ? p + 1 : 0), e->self,
+            tag_of(e, p + 1 < c->pp ? v : v + 1, mb, 1));
     } else {
         head_pass(e, mb, 1);
     }
-    uint64_t per_bucket = lps / c->dp_buckets;
+    /* The last micro-batch's backward completes the chunk's gradients:
+     * the LM head's first (last virtual stage), then layer by layer
+     * downwards, the embedding's last (first virtual stage). */
     int last_mb = mb + 1 == tf_micro_batches(c);
-    for (uint64_t i = lps; i-- > 0;) {
-        layer_pass(e, mb, p * lps + i, 1);
-        if (last_mb && i > 0 && i % per_bucket == 0)
-            dp_bucket(e, (lps - i) / per_bucket - 1);
+    if (last_mb) {
+        e->bucket_params = is_last_virtual(e, v) ? tf_vocab_params(c) : 0;
+        e->bucket_index = 0;
     }
-    if (p > 0) {
-        snprintf(name, sizeof name, "send_bwd_mb%" PRIu64, mb);
-        p2p(e, name, VET_COMM_SEND_NODE, self, neighbour(e, p - 1), tag);
+    for (uint64_t i = lpc; i-- > 0;) {
+        layer_pass(e, mb, first + i, 1);
+        if (!last_mb)
+            continue;
+        e->bucket_params += tf_layer_params(c);
+        if (i > 0 && bucket_closes(e, i))
+            dp_bucket(e, v);
     }
-    /* The stage's first layers close the last bucket, issued after the
+    if (p > 0 || v > 0) {
+        p2p_name(e, &nm, "send_bwd_mb", mb, v);
+        p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p > 0 ? p - 1 : c->pp - 1), tag_of(e, v, mb, 1));
+    }
+    /* The chunk's first layers close its last bucket, issued after the
      * send: the previous stage waits for that message, not for the bucket. */
-    if (last_mb)
-        dp_bucket(e, c->dp_buckets - 1);
+    if (last_mb) {
+        if (p == 0 && v == 0)
+            e->bucket_params += tf_vocab_params(c);
+        dp_bucket(e, v);
+    }
 }
 
-/* Adam, once the backward pass and the last DP bucket are done. */
+/* Adam, once the backward pass and the last DP bucket are done; with the
+ * distributed optimizer on the rank's 1/D shard, followed by the all-gather
+ * that gives every DP rank all the updated parameters again. */
 static void step(struct emit *e)
 {
-    start(e, "optimizer_step", VET_COMP_NODE);
-    if (e->has_bucket)
-        vet_builder_add_data_dep(e->b, e->last_bucket);
-    comp_attrs(e, tf_optimizer(e->c, tf_rank_params(e->c, e->at.p)));
+    const struct tf_config *c = e->c;
+    struct name nm;
+    struct tf_cost cost = tf_optimizer(c, tf_optimizer_params(c, e->at.p));
+    name_set(&nm, "optimizer_step");
+    start(e, &nm, VET_COMP_NODE, tf_op_micros(c, TF_OPTIMIZER, cost), e->has_bucket ? &e->last_bucket : NULL);
+    comp_attrs(e, cost);
     finish(e, 1);
+    if (c->dist_optimizer && e->dp_group != 0) {
+        name_set(&nm, "dp_all_gather_params");
+        coll(e, &nm, VET_ALL_GATHER, tf_rank_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+    }
 }
 
-/* GPipe: all forwards, then all backwards. 1F1B (PipeDream-Flush, as
- * Megatron-LM): stage p first runs min(P-1-p, M) warm-up forwards, then
- * alternates one forward and one backward, then drains the backwards, so
- * at most P-p micro-batches are in flight on it. */
+/* Virtual micro-batch k of the interleaved order (Megatron-LM): groups of
+ * P micro-batches go through chunk 0, then chunk 1, ... (backwards: chunk
+ * V-1 first); without interleaving k is the micro-batch. */
+static void virtual_mb(const struct tf_config *c, uint64_t k, int backward, uint64_t *mb, uint64_t *v)
+{
+    uint64_t group = c->pp * c->virtual_stages, in_group = k % group;
+    if (c->virtual_stages == 1) {
+        *mb = k;
+        *v = 0;
+        return;
+    }
+    *mb = k / group * c->pp + in_group % c->pp;
+    *v = in_group / c->pp;
+    if (backward)
+        *v = c->virtual_stages - 1 - *v;
+}
+
+static void run_forward(struct emit *e, uint64_t k)
+{
+    uint64_t mb, v;
+    virtual_mb(e->c, k, 0, &mb, &v);
+    forward(e, mb, v);
+}
+
+static void run_backward(struct emit *e, uint64_t k)
+{
+    uint64_t mb, v;
+    virtual_mb(e->c, k, 1, &mb, &v);
+    backward(e, mb, v);
+}
+
+/* Warm-up forwards of stage p. 1F1B (PipeDream-Flush, as Megatron-LM):
+ * min(P-1-p, M), so at most P-p micro-batches are in flight on it.
+ * Interleaved: (P-1-p)*2 + (V-1)*P, or all when M = P (Megatron-LM's
+ * forward_backward_pipelining_with_interleaving). GPipe: all. */
+static uint64_t warmup_of(const struct emit *e, uint64_t total)
+{
+    const struct tf_config *c = e->c;
+    uint64_t w = c->pp - 1 - e->at.p;
+    if (c->virtual_stages > 1)
+        w = tf_micro_batches(c) == c->pp ? total : w * 2 + (c->virtual_stages - 1) * c->pp;
+    return c->gpipe || w > total ? total : w;
+}
+
+/* The warm-up forwards, then one forward and one backward in turn, then
+ * the remaining backwards, over the V*M virtual micro-batches. */
 static void schedule(struct emit *e)
 {
-    uint64_t mbs = tf_micro_batches(e->c);
-    uint64_t warmup = e->c->pp - 1 - e->at.p;
-    if (e->c->gpipe || warmup > mbs)
-        warmup = mbs;
+    uint64_t total = tf_micro_batches(e->c) * e->c->virtual_stages;
+    uint64_t warmup = warmup_of(e, total);
     uint64_t fwd = 0, bwd = 0;
     while (fwd < warmup && !e->failed)
-        forward(e, fwd++);
-    while (fwd < mbs && !e->failed) {
-        forward(e, fwd++);
-        backward(e, bwd++);
+        run_forward(e, fwd++);
+    while (fwd < total && !e->failed) {
+        run_forward(e, fwd++);
+        run_backward(e, bwd++);
     }
-    while (bwd < mbs && !e->failed)
-        backward(e, bwd++);
+    while (bwd < total && !e->failed)
+        run_backward(e, bwd++);
 }
 
-int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, vet_builder *b, vet_error *err)
+/* The forward (times 1) or backward (times 2) of an operator. */
+static struct op op_of(const struct tf_config *c, struct tf_cost fwd, unsigned times, enum tf_op_kind kind)
 {
-    vet_writer *w = vet_writer_open(path, err);
-    if (!w)
-        return -1;
-    struct emit e = {.c = c, .at = tf_coords_of(c, rank), .w = w, .b = b, .err = err};
+    struct tf_cost cost = {times * fwd.flops, times * fwd.bytes};
+    struct op op = {cost, tf_op_micros(c, kind, cost)};
+    return op;
+}
+
+/* Everything that is the same for all nodes of the rank. */
+static void prepare(struct emit *e, const struct tf_config *c, uint64_t rank)
+{
+    e->c = c;
+    e->self = rank;
+    e->at = tf_coords_of(c, rank);
+    for (unsigned k = 0; k < 2; k++) {
+        e->attn[k] = op_of(c, tf_attn_fwd(c), k + 1, k ? TF_ATTN_BWD : TF_ATTN_FWD);
+        e->mlp[k] = op_of(c, tf_mlp_fwd(c), k + 1, k ? TF_MLP_BWD : TF_MLP_FWD);
+        e->head[k] = op_of(c, tf_head_fwd(c), k + 1, k ? TF_HEAD_BWD : TF_HEAD_FWD);
+    }
+    e->act_bytes = tf_activation_bytes(c);
+    e->tp_group = tf_tp_group(c, e->at.d, e->at.p);
+    e->dp_group = tf_dp_group(c, e->at.t, e->at.p);
+    snprintf(e->tp_pg, sizeof e->tp_pg, "%" PRIu64, e->tp_group);
+    snprintf(e->dp_pg, sizeof e->dp_pg, "%" PRIu64, e->dp_group);
+}
+
+static int put_metadata(struct emit *e)
+{
     vet_metadata md = {.version = "0.0.4"};
-    e.failed = vet_writer_put_metadata(w, &md, err) != 0;
+    uint8_t *bytes;
+    size_t len;
+    if (vet_encode_metadata(&md, &bytes, &len) != 0) {
+        snprintf(e->err->msg, sizeof e->err->msg, "out of memory");
+        return -1;
+    }
+    struct tf_pb_node rec;
+    rec.n = len;
+    memcpy(rec.b, bytes, len);
+    free(bytes);
+    e->used += tf_pb_frame(&rec, e->buf + e->used);
+    return 0;
+}
+
+int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, uint8_t *buf, vet_error *err)
+{
+    struct emit e = {.path = path, .buf = buf, .err = err};
+    prepare(&e, c, rank);
+    errno = 0;
+    e.fp = fopen(path, "wb");
+    if (!e.fp) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
+        return -1;
+    }
+    e.failed = put_metadata(&e) != 0;
     schedule(&e);
     if (!e.failed)
         step(&e);
-    vet_error close_err;
-    int closed = vet_writer_close(w, &close_err);
-    if (!e.failed && closed != 0) {
-        *err = close_err;
+    flush(&e);
+    if (fclose(e.fp) != 0 && !e.failed) {
+        snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
         return -1;
     }
     return e.failed ? -1 : 0;
 }
 
+uint8_t *tf_write_buffer_new(void)
+{
+    return malloc(OUT_BUF_BYTES);
+}
 static void write_group(FILE *f, uint64_t id, int *first, uint64_t n, uint64_t first_rank, uint64_t stride)
 {
     fprintf(f, "%s\n  \"%" PRIu64 "\": [", *first ? "" : ",", id);

@@ -1,8 +1,8 @@
 /*
  * tf_write.h - writes one training iteration of the transformer of
- * tf_model.h: one ET per rank (streamed node by node through the ET
- * library) and the communicator-group JSON the simulator reads with
- * --comm-group-configuration.
+ * tf_model.h: one ET per rank (nodes encoded straight to protobuf bytes
+ * and streamed through one fixed buffer) and the communicator-group JSON the
+ * simulator reads with --comm-group-configuration.
  */
 #ifndef VIMANA_TOOLS_TF_WRITE_H
 #define VIMANA_TOOLS_TF_WRITE_H
@@ -13,9 +13,13 @@
 #include "transformer/tf_model.h"
 #include "vimana/et.h"
 
-/* Writes rank `rank`'s ET to `path`; `b` is a reusable builder. Returns 0,
- * or -1 with one line in `err`. */
-int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, vet_builder *b, vet_error *err);
+/* The output buffer tf_write_rank needs (free() it); NULL when out of memory. */
+uint8_t *tf_write_buffer_new(void);
+
+/* Writes rank `rank`'s ET to `path` through `buf`, a buffer of
+ * tf_write_buffer_new reused across ranks. Returns 0, or -1 with one line
+ * in `err`. */
+int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, uint8_t *buf, vet_error *err);
 
 /* Writes {"<id>": [ranks], ...} for every TP and DP group of more than one
  * rank. Returns 0, or -1 with one line in `err`. */

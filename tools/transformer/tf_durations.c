@@ -1,0 +1,159 @@
+/* --durations FILE: user-supplied operator durations (docs/transformer.md). */
+#include "transformer/tf_durations.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "util/input_file.h"
+#include "util/msg_escape.h"
+
+/* A durations file is a handful of keys; anything bigger is a wrong file. */
+#define MAX_FILE_BYTES (1u << 20)
+
+static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The whole file, NUL-terminated, in *text (free it). */
+static int read_text(const char *path, char **text, size_t *n, char *msg, size_t len)
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) != 0)
+        return fail(msg, len, "%s: %s", path, why);
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+    *text = malloc(MAX_FILE_BYTES + 1);
+    if (!*text) {
+        fclose(f);
+        return fail(msg, len, "%s: out of memory", path);
+    }
+    *n = fread(*text, 1, MAX_FILE_BYTES + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || *n > MAX_FILE_BYTES) {
+        free(*text);
+        return bad ? fail(msg, len, "%s: read failed", path)
+                   : fail(msg, len, "%s: larger than 1 MiB, not a durations file", path);
+    }
+    (*text)[*n] = '\0';
+    return 0;
+}
+
+static void position(const char *text, size_t offset, unsigned long *line, unsigned long *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n')
+            ++*line, *column = 1;
+        else
+            ++*column;
+    }
+}
+
+static int only_blanks(const char *p)
+{
+    return p[strspn(p, " \t\r\n")] == '\0';
+}
+
+static int parse(const char *path, const char *text, size_t n, json_object **root, char *msg, size_t len)
+{
+    json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return fail(msg, len, "%s: out of memory", path);
+    *root = json_tokener_parse_ex(tok, text, (int)n);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    unsigned long line, column;
+    if (!*root || e != json_tokener_success) {
+        json_object_put(*root);
+        if (e == json_tokener_continue || e == json_tokener_success)
+            return fail(msg, len, "%s: malformed JSON: unexpected end of input", path);
+        position(text, end, &line, &column);
+        return fail(msg, len, "%s: malformed JSON at line %lu, column %lu: %s", path, line, column,
+                    json_tokener_error_desc(e));
+    }
+    if (strlen(text) != n || !only_blanks(text + end)) {
+        json_object_put(*root);
+        position(text, end, &line, &column);
+        return fail(msg, len, "%s: malformed JSON at line %lu, column %lu: text after the document", path, line,
+                    column);
+    }
+    return 0;
+}
+
+static int kind_of(const char *key)
+{
+    for (int k = 0; k < TF_OP_KINDS; k++)
+        if (strcmp(key, tf_op_kind_name((enum tf_op_kind)k)) == 0)
+            return k;
+    return -1;
+}
+
+/* One member: a known kind and a whole number of microseconds in range. */
+static int load_member(const char *path, const char *key, json_object *v, struct tf_durations *out, char *msg,
+                       size_t len)
+{
+    char shown[96];
+    int kind = kind_of(key);
+    if (kind < 0)
+        return fail(msg, len, "%s: unknown key \"%s\" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd,"
+                    " head_bwd or optimizer)", path, msg_escape(key, shown, sizeof shown));
+    int is_int = json_object_is_type(v, json_type_int);
+    int64_t micros = is_int ? json_object_get_int64(v) : -1;
+    if (micros < 0 || (uint64_t)micros > TF_DURATION_MAX) {
+        /* json-c clamps integers beyond 64 bits: say so rather than show
+         * a number the file does not hold. */
+        const char *text = is_int && (micros == INT64_MIN || (micros == INT64_MAX && json_object_get_uint64(v) == UINT64_MAX))
+                               ? "a number beyond 64 bits"
+                               : json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+        return fail(msg, len, "%s: \"%s\": expected a whole number of microseconds from 0 to %llu, got %s", path,
+                    key, TF_DURATION_MAX, msg_escape(text ? text : "?", shown, sizeof shown));
+    }
+    out->set[kind] = true;
+    out->micros[kind] = (uint64_t)micros;
+    return 0;
+}
+
+int tf_durations_load(const char *path, struct tf_durations *out, char *msg, size_t len)
+{
+    char *text = NULL;
+    size_t n = 0;
+    json_object *root;
+    memset(out, 0, sizeof *out);
+    if (read_text(path, &text, &n, msg, len) != 0)
+        return -1;
+    int rc = parse(path, text, n, &root, msg, len);
+    free(text);
+    if (rc != 0)
+        return -1;
+    if (!json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return fail(msg, len, "%s: expected a JSON object of durations in microseconds, e.g. {\"attn_fwd\": 120}",
+                    path);
+    }
+    json_object_object_foreach(root, key, v) {
+        if (load_member(path, key, v, out, msg, len) != 0) {
+            rc = -1;
+            break;
+        }
+    }
+    json_object_put(root);
+    return rc;
+}
