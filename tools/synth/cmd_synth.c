@@ -24,7 +24,7 @@ static const char usage[] =
     "`synth sample` (ETs drawn from a model) is planned: see docs/synth.md.\n";
 
 /* Adds every node of one file; returns 0 or -1 after printing one line. */
-static int fit_file(fit_model *m, const char *path, int new_set)
+static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks)
 {
     vet_error err;
     vet_reader *r = vet_reader_open(path, &err);
@@ -32,16 +32,18 @@ static int fit_file(fit_model *m, const char *path, int new_set)
         cli_error(PROG, "error: %s", err.msg);
         return -1;
     }
-    fit_model_begin_file(m, new_set);
     const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1)
-        if (fit_model_add(m, n) != 0) {
-            vet_reader_close(r);
-            cli_error(PROG, "out of memory");
-            return -1;
-        }
+    int rc = fit_model_begin_file(m, rank, n_ranks) == 0 ? 1 : -2;
+    while (rc == 1 && (rc = vet_reader_next(r, &n, &err)) == 1)
+        if (fit_model_add(m, n) != 0)
+            rc = -2;
     vet_reader_close(r);
+    if (rc == 0 && fit_model_end_file(m) != 0)
+        rc = -2;
+    if (rc == -2) {
+        cli_error(PROG, "out of memory");
+        return -1;
+    }
     if (rc < 0) {
         cli_error(PROG, "error: %s", err.msg);
         return -1;
@@ -57,7 +59,7 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
             return -1;
         int rc = 0;
         for (size_t k = 0; k < files.n && rc == 0; k++)
-            rc = fit_file(m, files.paths[k], k == 0);
+            rc = fit_file(m, files.paths[k], k, files.n);
         et_files_free(&files);
         if (rc != 0)
             return -1;
@@ -65,7 +67,8 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
     return 0;
 }
 
-static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const char **output)
+static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const char **output,
+                     const char **groups)
 {
     const char *v;
     for (int i = 1; i < argc; i++) {
@@ -78,6 +81,10 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
             if (rc < 0)
                 return 2;
             *output = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--groups", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            *groups = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
             return 2;
@@ -94,22 +101,29 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
 
 static int run_fit(int argc, char **argv, char **inputs, int *n_inputs)
 {
-    const char *output = NULL;
-    int rc = parse_fit(argc, argv, inputs, n_inputs, &output);
+    const char *output = NULL, *groups_path = NULL;
+    int rc = parse_fit(argc, argv, inputs, n_inputs, &output, &groups_path);
     if (rc >= 0)
         return rc;
-    fit_model *m = fit_model_new();
+    comm_groups groups = {0};
+    if (groups_path && comm_groups_read(PROG, groups_path, &groups) != 0)
+        return 1;
+    fit_model *m = fit_model_new(&groups);
     if (!m) {
+        comm_groups_free(&groups);
         cli_error(PROG, "out of memory");
         return 1;
     }
     int status = 1;
     sink *s;
     if (fit_sets(m, inputs, *n_inputs) == 0 && (s = sink_open(PROG, output)) != NULL) {
-        fit_model_write(m, s);
-        status = sink_close(s) == 0 ? 0 : 1;
+        int wrc = fit_model_write(m, s);
+        status = sink_close(s) == 0 && wrc == 0 ? 0 : 1;
+        if (wrc != 0)
+            cli_error(PROG, "out of memory");
     }
     fit_model_free(m);
+    comm_groups_free(&groups);
     return status;
 }
 
