@@ -1,5 +1,9 @@
-/* `vimana-et synth fit`: learn the statistics of ET sets into a JSON model
- * (synth/fit_model.h). `synth sample` is planned (docs/synth.md). */
+/* `vimana-et synth fit | sample | compare`: learn the statistics of ET sets
+ * into a JSON model (synth/fit_model.h), draw ETs from it
+ * (synth/synth_sample.h), measure how close two sets are
+ * (synth/synth_compare.h). */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,21 +11,34 @@
 #include "common/cli.h"
 #include "etcmd/et_files.h"
 #include "etcmd/sink.h"
+#include "synth/comm_groups.h"
 #include "synth/fit_model.h"
+#include "synth/synth_compare.h"
+#include "synth/synth_model.h"
+#include "synth/synth_sample.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et synth"
 
 static const char usage[] =
-    "Usage: vimana-et synth fit PREFIX_OR_FILE... -o MODEL.json\n"
-    "Learn the statistics of one or more ET sets (each PREFIX.0.et, PREFIX.1.et, ...)\n"
-    "into a JSON model: the node-kind mix (comp_gpu, comp_cpu, send, recv, load, store,\n"
-    "metadata, invalid, one kind per collective type), per kind the 0, 5, ..., 100 %\n"
-    "quantiles of duration_micros and of sizes (comm_size, tensor_size), the counts of\n"
-    "kind-to-kind transitions along file order, the fan-in histogram (data + control\n"
-    "dependencies, the last bucket 16 or more) and the quantiles of dependency id\n"
-    "distances. No node name or other string of the traces goes into the model.\n"
-    "`synth sample` (ETs drawn from a model) is planned: see docs/synth.md.\n";
+    "Usage: vimana-et synth fit PREFIX_OR_FILE... -o MODEL.json [--groups GROUPS.json]\n"
+    "       vimana-et synth sample --model MODEL.json --npus N [--seed S] -o PREFIX\n"
+    "       vimana-et synth compare PREFIX_A PREFIX_B [--json]\n"
+    "fit: learn the statistics of ET sets (each PREFIX.0.et, PREFIX.1.et, ...) into a JSON\n"
+    "model: the node-kind mix, per kind the distribution of durations and sizes (exact\n"
+    "value/count pairs, or 1 % quantiles), kind transitions, fan-in, dependency distances,\n"
+    "and from the first set the communication skeleton sampling replays: communicators\n"
+    "(size and stride from --groups, a --comm-group-configuration file) with their\n"
+    "run-length compressed collective sequences, the steps of local nodes between\n"
+    "communication events, and per-rank compute and node-count ratios. No node name or\n"
+    "other string of the traces goes into the model.\n"
+    "sample: write PREFIX.0.et .. PREFIX.(N-1).et (and PREFIX.groups.json when a\n"
+    "communicator is not the whole system) drawn from the model; the same seed gives the\n"
+    "same bytes (default seed 0). N is at most 65536; a communicator of size g and stride s\n"
+    "needs N to be a multiple of g*s.\n"
+    "compare: the kind mix of two ET sets, the largest share difference and the\n"
+    "two-sample Kolmogorov-Smirnov distance of durations and sizes (per kind with at least\n"
+    "20 values in each set, and pooled). See docs/synth.md.\n";
 
 /* Adds every node of one file; returns 0 or -1 after printing one line. */
 static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks)
@@ -141,6 +158,94 @@ static int cmd_fit(int argc, char **argv)
     return status;
 }
 
+typedef struct sample_args {
+    const char *model, *output;
+    uint64_t npus, seed;
+    bool have_npus;
+} sample_args;
+
+/* One option of `synth sample`: 1 taken, 0 not this one, -1 bad. */
+static int sample_option(int argc, char **argv, int *i, sample_args *a)
+{
+    const char *v;
+    int rc;
+    if ((rc = cli_option(PROG, argc, argv, i, "--model", &v)) != 0)
+        return rc < 0 ? -1 : (a->model = v, 1);
+    if ((rc = cli_option(PROG, argc, argv, i, "-o|--output", &v)) != 0)
+        return rc < 0 ? -1 : (a->output = v, 1);
+    if ((rc = cli_option(PROG, argc, argv, i, "--seed", &v)) != 0)
+        return rc < 0 || cli_u64(PROG, "--seed", v, &a->seed) != 0 ? -1 : 1;
+    if ((rc = cli_option(PROG, argc, argv, i, "--npus", &v)) != 0) {
+        if (rc < 0 || cli_u64(PROG, "--npus", v, &a->npus) != 0)
+            return -1;
+        if (a->npus < 1 || a->npus > SM_MAX_RANKS) {
+            cli_error(PROG, "--npus: expected 1 to %d ranks, got '%s'", SM_MAX_RANKS, v);
+            return -1;
+        }
+        a->have_npus = true;
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_sample(int argc, char **argv)
+{
+    sample_args a = {0};
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        int rc = sample_option(argc, argv, &i, &a);
+        if (rc < 0)
+            return 2;
+        if (rc == 0) {
+            cli_error(PROG, argv[i][0] == '-' ? "unknown option '%s' (see --help)"
+                                              : "sample: unexpected argument '%s' (see --help)", argv[i]);
+            return 2;
+        }
+    }
+    if (!a.model || !a.have_npus || !a.output) {
+        cli_error(PROG, "sample: missing %s (see --help)",
+                  !a.model ? "--model MODEL.json" : !a.have_npus ? "--npus N" : "-o PREFIX");
+        return 2;
+    }
+    synth_model m;
+    if (synth_model_read(PROG, a.model, &m) != 0)
+        return 1;
+    int rc = synth_sample_write(PROG, a.model, &m, a.npus, a.seed, a.output);
+    synth_model_free(&m);
+    return rc == 0 ? 0 : 1;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    const char *sets[2];
+    int n = 0;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (cli_flag(argv[i], "--json"))
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        } else if (n == 2) {
+            cli_error(PROG, "compare: expected two sets, got a third '%s' (see --help)", argv[i]);
+            return 2;
+        } else
+            sets[n++] = argv[i];
+    }
+    if (n < 2) {
+        cli_error(PROG, "compare: expected two sets PREFIX_A PREFIX_B (see --help)");
+        return 2;
+    }
+    return synth_compare(PROG, sets[0], sets[1], json) == 0 ? 0 : 1;
+}
+
 int cmd_synth(int argc, char **argv)
 {
     if (argc < 2 || cli_flag(argv[1], "-h|--help")) {
@@ -149,10 +254,10 @@ int cmd_synth(int argc, char **argv)
     }
     if (strcmp(argv[1], "fit") == 0)
         return cmd_fit(argc - 1, argv + 1);
-    if (strcmp(argv[1], "sample") == 0) {
-        cli_error(PROG, "sample: not built yet (planned: see docs/synth.md)");
-        return 2;
-    }
-    cli_error(PROG, "unknown subcommand '%s' (expected fit)", argv[1]);
+    if (strcmp(argv[1], "sample") == 0)
+        return cmd_sample(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return cmd_compare(argc - 1, argv + 1);
+    cli_error(PROG, "unknown subcommand '%s' (expected fit, sample or compare)", argv[1]);
     return 2;
 }

@@ -111,7 +111,7 @@ int fit_model_end_file(fit_model *m)
 
 /* The size a node moves: comm_size for communication, tensor_size for
  * memory nodes; false when it has none. */
-static bool node_size(const vet_node *n, enum fit_kind k, uint64_t *size)
+bool fit_node_size(const vet_node *n, enum fit_kind k, uint64_t *size)
 {
     if (k == FIT_LOAD || k == FIT_STORE)
         return vet_node_uint64(n, "tensor_size", 0, size) == VET_ATTR_OK;
@@ -143,7 +143,7 @@ int fit_model_add(fit_model *m, const vet_node *n)
     m->prev = (int)k;
     if (push(&m->duration[k], n->duration_micros) != 0)
         return -1;
-    if (node_size(n, k, &size) && push(&m->size[k], size) != 0)
+    if (fit_node_size(n, k, &size) && push(&m->size[k], size) != 0)
         return -1;
     if (fit_skeleton_add(m->skeleton, n, (int)k) != 0)
         return -1;

@@ -8,6 +8,7 @@
 #ifndef VIMANA_SYNTH_FIT_MODEL_H
 #define VIMANA_SYNTH_FIT_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,5 +49,8 @@ int fit_model_write(fit_model *m, sink *s);
 /* The kind of a node and its name in the model ("comp_gpu", "coll_all_reduce"). */
 enum fit_kind fit_kind_of(const vet_node *n);
 const char *fit_kind_name(enum fit_kind k);
+/* The size a node moves: comm_size for communication, tensor_size for
+ * memory nodes; false when it has none. */
+bool fit_node_size(const vet_node *n, enum fit_kind k, uint64_t *size);
 
 #endif

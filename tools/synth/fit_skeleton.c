@@ -18,8 +18,8 @@ typedef struct sk_event {
     int64_t peer;          /* send: comm_dst, recv: comm_src */
     uint64_t local_before; /* local nodes before it in its file */
     int64_t join;          /* local nodes after it before the first that depends on it; -1 none */
-    int32_t tag;
-    uint8_t kind, n_dims, after_event;
+    uint32_t back[SK_MAX_BACK]; /* earlier events it depends on, as index distances */
+    uint8_t kind, n_dims, after_local, n_back;
 } sk_event;
 
 /* The local nodes of one step, summed over the ranks. */
@@ -42,8 +42,8 @@ struct fit_skeleton {
     sk_events ev0, ev; /* rank 0's events, the current rank's */
     idmap ids;         /* event node id -> index in ev */
     uint64_t locals;   /* local nodes of the current file so far */
-    uint64_t prev_id;
-    bool have_prev, prev_is_event;
+    uint64_t last_local; /* id of the latest local node of the file */
+    bool have_local;
     sk_step *steps;
     size_t n_steps, cap_steps;
     double *rank_compute;
@@ -115,21 +115,30 @@ int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks)
     k->rank = rank;
     k->ev.n = 0;
     k->locals = 0;
-    k->have_prev = false;
+    k->have_local = false;
     idmap_free(&k->ids);
     memset(&k->ids, 0, sizeof k->ids);
     return need_step(k, 0);
 }
 
-static bool depends_on(const vet_node *n, uint64_t id)
+/* The event's direct dependencies the sampler replays: the latest local
+ * node, and up to SK_MAX_BACK earlier events (as distances in events). */
+static void event_deps(const fit_skeleton *k, const vet_node *n, sk_event *e)
 {
-    for (size_t i = 0; i < n->n_data_deps; i++)
-        if (n->data_deps[i] == id)
-            return true;
-    for (size_t i = 0; i < n->n_ctrl_deps; i++)
-        if (n->ctrl_deps[i] == id)
-            return true;
-    return false;
+    for (size_t i = 0; i < n->n_data_deps + n->n_ctrl_deps; i++) {
+        uint64_t dep = i < n->n_data_deps ? n->data_deps[i] : n->ctrl_deps[i - n->n_data_deps];
+        uint32_t at;
+        if (k->have_local && dep == k->last_local)
+            e->after_local = 1;
+        else if (idmap_get(&k->ids, dep, &at) && e->n_back < SK_MAX_BACK) {
+            uint32_t d = (uint32_t)(k->ev.n - at);
+            bool seen = false;
+            for (size_t j = 0; j < e->n_back; j++)
+                seen = seen || e->back[j] == d;
+            if (!seen)
+                e->back[e->n_back++] = d;
+        }
+    }
 }
 
 /* Sets the join of every event this local node is the first to depend on. */
@@ -175,14 +184,12 @@ static void read_event(const fit_skeleton *k, const vet_node *n, int kind, sk_ev
     e->kind = (uint8_t)kind;
     e->join = -1;
     e->local_before = k->locals;
-    e->after_event = k->have_prev && k->prev_is_event && depends_on(n, k->prev_id);
+    event_deps(k, n, e);
     vet_node_uint64(n, "comm_size", 0, &e->size);
     e->pg = pg_number(n);
     if (vet_node_int64(n, kind == FIT_SEND ? "comm_dst" : "comm_src", (int64_t)k->rank, &v) != VET_ATTR_OK)
         v = (int64_t)k->rank;
     e->peer = v;
-    if (vet_node_int64(n, "comm_tag", 0, &v) == VET_ATTR_OK && v >= 0 && v <= INT32_MAX)
-        e->tag = (int32_t)v;
     const vet_attr *a = vet_node_attr(n, "involved_dim");
     if (a && a->kind == VET_BOOL_LIST) {
         const int *items = a->v.list.items;
@@ -195,10 +202,13 @@ static void read_event(const fit_skeleton *k, const vet_node *n, int kind, sk_ev
 
 static int add_event(fit_skeleton *k, const vet_node *n, int kind)
 {
-    if (grow_array((void **)&k->ev.v, &k->ev.cap, k->ev.n + 1, sizeof *k->ev.v, 64) != 0 ||
-        k->ev.n >= UINT32_MAX || idmap_set(&k->ids, n->id, (uint32_t)k->ev.n) != 0)
+    if (grow_array((void **)&k->ev.v, &k->ev.cap, k->ev.n + 1, sizeof *k->ev.v, 64) != 0 || k->ev.n >= UINT32_MAX)
         return -1;
-    read_event(k, n, kind, &k->ev.v[k->ev.n++]);
+    read_event(k, n, kind, &k->ev.v[k->ev.n]);
+    /* Registered after reading, so a self-dependency is not an earlier event. */
+    if (idmap_set(&k->ids, n->id, (uint32_t)k->ev.n) != 0)
+        return -1;
+    k->ev.n++;
     return need_step(k, k->ev.n);
 }
 
@@ -209,9 +219,10 @@ int fit_skeleton_add(fit_skeleton *k, const vet_node *n, int fit_kind)
     k->rank_nodes[k->rank]++;
     int local = sk_local_index(fit_kind);
     int rc = local >= 0 ? add_local(k, n, local) : add_event(k, n, fit_kind);
-    k->prev_id = n->id;
-    k->prev_is_event = local < 0;
-    k->have_prev = true;
+    if (local >= 0) {
+        k->last_local = n->id;
+        k->have_local = true;
+    }
     return rc;
 }
 
@@ -254,8 +265,7 @@ static bool same_event(const fit_skeleton *k, const sk_event *a, const sk_event 
     if (a->kind != b->kind || a->size != b->size || a->dims != b->dims || a->n_dims != b->n_dims)
         return false;
     if (a->kind == FIT_SEND || a->kind == FIT_RECV)
-        return a->tag == b->tag &&
-               peer_offset(a->peer, 0, k->n_ranks) == peer_offset(b->peer, k->rank, k->n_ranks);
+        return peer_offset(a->peer, 0, k->n_ranks) == peer_offset(b->peer, k->rank, k->n_ranks);
     return same_class(class_of(k, a->pg), class_of(k, b->pg));
 }
 
@@ -376,6 +386,15 @@ static void write_class(const fit_skeleton *k, sink *s, sk_class c, size_t ix, c
     sink_puts(s, "]}");
 }
 
+/* ", join, after_local, [distances]]" of an event. */
+static void write_deps(sink *s, const sk_event *e)
+{
+    sink_printf(s, ", %" PRId64 ", %d, [", e->join, (int)e->after_local);
+    for (size_t j = 0; j < e->n_back; j++)
+        sink_printf(s, "%s%u", j ? ", " : "", (unsigned)e->back[j]);
+    sink_puts(s, "]]");
+}
+
 static void write_step(const fit_skeleton *k, sink *s, size_t i, const size_t *class_ix)
 {
     const sk_step *st = &k->steps[i];
@@ -394,12 +413,11 @@ static void write_step(const fit_skeleton *k, sink *s, size_t i, const size_t *c
     if (i < k->ev0.n) {
         const sk_event *e = &k->ev0.v[i];
         if (e->kind == FIT_SEND || e->kind == FIT_RECV)
-            sink_printf(s, ", \"event\": [\"%s\", %" PRId64 ", %" PRIu64 ", %d, %" PRId64 ", %d]",
-                        e->kind == FIT_SEND ? "send" : "recv", peer_offset(e->peer, 0, k->n_ranks), e->size,
-                        (int)e->tag, e->join, (int)e->after_event);
+            sink_printf(s, ", \"event\": [\"%s\", %" PRId64 ", %" PRIu64, e->kind == FIT_SEND ? "send" : "recv",
+                        peer_offset(e->peer, 0, k->n_ranks), e->size);
         else
-            sink_printf(s, ", \"event\": [\"coll\", %zu, %" PRId64 ", %d]", class_ix[i], e->join,
-                        (int)e->after_event);
+            sink_printf(s, ", \"event\": [\"coll\", %zu", class_ix[i]);
+        write_deps(s, e);
     }
     sink_puts(s, "}");
 }

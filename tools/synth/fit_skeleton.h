@@ -20,6 +20,8 @@
 
 /* The local (non-communication) node kinds, in model order. */
 enum { SK_LOCAL_KINDS = 6 };
+/* Earlier events one event's dependencies are kept for. */
+enum { SK_MAX_BACK = 8 };
 /* Index of a fit_kind among the local kinds, or -1 for communication. */
 int sk_local_index(int fit_kind);
 /* The fit_kind of local index i. */

@@ -10,3 +10,7 @@ vimana_et_SOURCES += \
 	tools/synth/dist.c tools/synth/dist.h \
 	tools/synth/comm_groups.c tools/synth/comm_groups.h \
 	tools/synth/fit_skeleton.c tools/synth/fit_skeleton.h
+vimana_et_SOURCES += \
+	tools/synth/synth_model.c tools/synth/synth_model.h \
+	tools/synth/synth_sample.c tools/synth/synth_sample.h \
+	tools/synth/synth_compare.c tools/synth/synth_compare.h
