@@ -66,6 +66,12 @@ uint64_t dist_inverse(const dist *d, double u)
     return v >= 0x1.0p64 ? UINT64_MAX : (uint64_t)v;
 }
 
+void dist_stratified(const dist *d, sample_rng *r, uint64_t *out, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        out[i] = dist_inverse(d, ((double)i + sample_rng_next(r)) / (double)n);
+}
+
 double dist_ks(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {
     if (na == 0 || nb == 0)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "synth/jitter.h"
+
 /* Up to this many distinct values are kept exactly as (value, count). */
 #define DIST_MAX_PAIRS 64
 /* Quantile points otherwise: 0 %, 1 %, ..., 100 %. */
@@ -34,6 +36,11 @@ void dist_from_sorted(dist *d, const uint64_t *sorted, size_t n);
  * whose cumulative count first passes u * total; for quantiles linear
  * interpolation between the two neighbouring points, rounded to nearest. */
 uint64_t dist_inverse(const dist *d, double u);
+
+/* n values by stratified inverse-CDF sampling: value i at probability
+ * (i + U_i) / n with U_i from the stream, so the n values follow the
+ * distribution as closely as n points can; ascending. */
+void dist_stratified(const dist *d, sample_rng *r, uint64_t *out, uint64_t n);
 
 /* Nearest-rank quantile index: round(q * (n - 1) / steps) without
  * overflow (q in 0..steps). */

@@ -41,12 +41,13 @@ static int bad(const rd *r, const char *key, const char *fmt, ...)
     return -1;
 }
 
-/* A member of an object; absent is an error when required. */
+/* A member of an object; absent (or, when required, null) is an error
+ * when required. An optional null member reads as absent. */
 static int member(const rd *r, json_object *obj, const char *key, const char *name, bool required,
                   json_object **out)
 {
     *out = NULL;
-    if (json_object_object_get_ex(obj, name, out) && *out)
+    if (json_object_object_get_ex(obj, name, out) && (*out || !required))
         return 0;
     if (!required)
         return 0;
@@ -261,9 +262,12 @@ static int read_comm(const rd *r, json_object *v, const char *key, sm_comm *c)
 {
     json_object *size, *stride, *seq;
     char k[300];
-    if (want_type(r, v, key, json_type_object, "an object") != 0 || member(r, v, key, "size", true, &size) != 0 ||
-        member(r, v, key, "sequence", true, &seq) != 0 || member(r, v, key, "stride", false, &stride) != 0)
+    if (want_type(r, v, key, json_type_object, "an object") != 0 || member(r, v, key, "sequence", true, &seq) != 0 ||
+        member(r, v, key, "stride", false, &stride) != 0)
         return -1;
+    keyf(k, sizeof k, "%s.size", key);
+    if (!json_object_object_get_ex(v, "size", &size)) /* null is a value: the size is unknown */
+        return bad(r, k, "missing");
     keyf(k, sizeof k, "%s.size", key);
     if (json_object_is_type(size, json_type_string) && strcmp(json_object_get_string(size), "all") == 0)
         c->known = true;

@@ -14,17 +14,6 @@
 #include "synth/jitter.h"
 #include "vimana/et.h"
 
-double sample_rng_next(sample_rng *r)
-{
-    return jitter_uniform(r->seed, r->stream, r->counter++);
-}
-
-void sample_stratified(const dist *d, sample_rng *r, uint64_t *out, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        out[i] = dist_inverse(d, ((double)i + sample_rng_next(r)) / (double)n);
-}
-
 static void shuffle_u64(uint64_t *v, uint64_t n, sample_rng *r)
 {
     for (uint64_t i = n; i > 1; i--) {
@@ -39,11 +28,6 @@ static void shuffle_u64(uint64_t *v, uint64_t n, sample_rng *r)
 
 static int check_layouts(const char *prog, const char *file, const synth_model *m, uint64_t npus)
 {
-    if (!m->symmetric) {
-        cli_error(prog, "error: %s: symmetric: the source ranks do not share one communication skeleton "
-                        "(sampling needs traces whose ranks issue the same events)", file);
-        return -1;
-    }
     for (size_t c = 0; c < m->n_comms; c++) {
         const sm_comm *k = &m->comms[c];
         if (!k->known || (k->size && !k->stride)) {
@@ -58,6 +42,13 @@ static int check_layouts(const char *prog, const char *file, const synth_model *
                       k->size * k->stride);
             return -1;
         }
+    }
+    /* After the communicators: groups of unknown members also make ranks
+     * differ, and "fit with --groups" is then the useful answer. */
+    if (!m->symmetric) {
+        cli_error(prog, "error: %s: symmetric: the source ranks do not share one communication skeleton "
+                        "(sampling needs traces whose ranks issue the same events)", file);
+        return -1;
     }
     for (size_t i = 0; i < m->n_steps; i++) {
         const sm_step *st = &m->steps[i];
@@ -279,7 +270,7 @@ static int assign_kind(const synth_model *m, const plan *p, int l, double f, sam
         free(pl.left);
         return -1;
     }
-    sample_stratified(&m->kinds[sk_local_kind(l)].duration, rng, v, n);
+    dist_stratified(&m->kinds[sk_local_kind(l)].duration, rng, v, n);
     for (uint64_t i = 0; i < n; i++) {
         double x = floor((double)v[i] * f + 0.5);
         v[i] = x >= (double)SM_MAX_DURATION ? SM_MAX_DURATION : (uint64_t)x;
@@ -405,7 +396,7 @@ static uint64_t *draw_shuffled(const dist *d, uint64_t n, sample_rng *rng)
 {
     uint64_t *v = calloc(n + 1, sizeof *v);
     if (v && d) {
-        sample_stratified(d, rng, v, n);
+        dist_stratified(d, rng, v, n);
         shuffle_u64(v, n, rng);
     }
     return v;

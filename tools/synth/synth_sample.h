@@ -24,16 +24,4 @@
 int synth_sample_write(const char *prog, const char *model_path, const synth_model *m, uint64_t npus,
                        uint64_t seed, const char *prefix);
 
-/* A counter-based stream of uniform doubles in [0, 1) (jitter.h's mixing
- * of (seed, stream, counter)). */
-typedef struct sample_rng {
-    uint64_t seed, stream, counter;
-} sample_rng;
-double sample_rng_next(sample_rng *r);
-
-/* n values drawn by stratified inverse-CDF sampling: value i at
- * probability (i + U_i) / n, so the n values follow the distribution as
- * closely as n points can; ascending. */
-void sample_stratified(const dist *d, sample_rng *r, uint64_t *out, uint64_t n);
-
 #endif
