@@ -167,12 +167,16 @@ typedef struct sample_args {
 /* One option of `synth sample`: 1 taken, 0 not this one, -1 bad. */
 static int sample_option(int argc, char **argv, int *i, sample_args *a)
 {
-    const char *v;
+    const char *v = NULL;
     int rc;
-    if ((rc = cli_option(PROG, argc, argv, i, "--model", &v)) != 0)
-        return rc < 0 ? -1 : (a->model = v, 1);
-    if ((rc = cli_option(PROG, argc, argv, i, "-o|--output", &v)) != 0)
-        return rc < 0 ? -1 : (a->output = v, 1);
+    if ((rc = cli_option(PROG, argc, argv, i, "--model", &v)) != 0) {
+        a->model = v;
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "-o|--output", &v)) != 0) {
+        a->output = v;
+        return rc;
+    }
     if ((rc = cli_option(PROG, argc, argv, i, "--seed", &v)) != 0)
         return rc < 0 || cli_u64(PROG, "--seed", v, &a->seed) != 0 ? -1 : 1;
     if ((rc = cli_option(PROG, argc, argv, i, "--npus", &v)) != 0) {
