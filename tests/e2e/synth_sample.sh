@@ -68,7 +68,7 @@ check_fidelity() { # LABEL SOURCE NPUS GROUPS-or-"" SIM-ARGS...
     awk -v x="$ksd" 'BEGIN { exit !(x <= 0.05) }' || fail "$label: KS of durations $ksd"
     awk -v x="$kss" 'BEGIN { exit !(x <= 0.05) }' || fail "$label: KS of sizes $kss"
     sg=""
-    [ -n "$groups" ] && sg="$T/$label/s.groups.json"
+    [ -f "$T/$label/s.groups.json" ] && sg="$T/$label/s.groups.json"
     want=$(step_time "$src" "$groups" "$@")
     got=$(step_time "$T/$label/s" "$sg" "$@")
     [ -n "$want" ] || fail "$label: the source does not simulate"
@@ -107,6 +107,29 @@ expect_eq "$(grep -o '{"size": [0-9a-z"]*, "stride": [0-9]*' "$T/gpt.json" | tr 
     '{"size": 2, "stride": 1 {"size": 4, "stride": 2 ' "transformer communicators"
 expect_eq "$(cat "$T/gpt/s.groups.json" | tr -d ' \n')" "$(cat "$T/gpt/g.groups.json" | tr -d ' \n')" \
     "the sampled groups are the generator's"
+
+# PyTorch process groups in METADATA nodes give the layout without
+# --groups: halves of 8 ranks (size 4, stride 1), one 1 MiB all-reduce on
+# each rank's half after 7 us of compute.
+mkdir -p "$T/pg"
+r=0
+while [ "$r" -lt 8 ]; do
+    cat > "$T/pg/src.json" <<JSON
+{"global_metadata": {}, "nodes": [
+  {"id": "1", "name": "## process_group:init ##", "type": "METADATA_NODE",
+   "inputs": {"values": "['[{\\"pg_name\\": \\"1\\", \\"ranks\\": [0, 1, 2, 3]}, {\\"pg_name\\": \\"2\\", \\"ranks\\": [4, 5, 6, 7]}]']",
+              "shapes": "[]", "types": "[]"}},
+  {"id": "2", "name": "kernel", "type": "COMP_NODE", "duration_micros": "7", "data_deps": ["1"]},
+  {"id": "3", "name": "ar", "type": "COMM_COLL_NODE", "data_deps": ["2"],
+   "attr": [{"name": "comm_type", "int64_val": "0"}, {"name": "comm_size", "uint64_val": "1048576"},
+            {"name": "pg_name", "string_val": "$((r / 4 + 1))"}]}]}
+JSON
+    expect_ok "$ET" from-json "$T/pg/src.json" -o "$T/pg/src.$r.et"
+    r=$((r + 1))
+done
+check_fidelity pytorch-groups "$T/pg/src" 8 "" ring8-hoti3nodes-ca
+expect_eq "$(sed -n 's/^    {"size": \(.*\),$/\1/p' "$T/pytorch-groups.json")" '4, "stride": 1' "groups from METADATA"
+expect_eq "$(tr -d ' \n' < "$T/pytorch-groups/s.groups.json")" '{"1":[0,1,2,3],"2":[4,5,6,7]}' "sampled halves"
 
 # Same seed: the same bytes; another seed: other bytes (durations drawn
 # from the jittered model's quantiles).

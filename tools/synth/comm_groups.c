@@ -39,21 +39,24 @@ uint64_t comm_layout_member(uint64_t index, uint64_t k, uint64_t g, uint64_t s)
     return index / s * g * s + index % s + k * s;
 }
 
-/* One group: "KEY": [ranks]. Returns 0, or -1 with the reason in why. */
-static int read_group(const char *key, json_object *val, comm_group *out, const char **why)
+/* A group number: a whole non-negative decimal (as the simulator reads
+ * pg_name). Returns -1 otherwise. */
+static int64_t group_number(const char *key)
 {
     char *end;
     errno = 0;
     long long pg = strtoll(key, &end, 10);
-    if (*key == '\0' || *end || errno || pg < 0) {
-        *why = "is not a group number";
-        return -1;
-    }
+    return *key == '\0' || *end || errno || pg < 0 ? -1 : pg;
+}
+
+/* Size and stride of a JSON list of ranks. Returns 0, or -1 with the
+ * reason in why. */
+static int group_layout(json_object *val, comm_group *out, const char **why)
+{
     size_t n = json_object_is_type(val, json_type_array) ? json_object_array_length(val) : 0;
-    if (n == 0) {
-        *why = "expected a non-empty list of ranks";
+    *why = "expected a non-empty list of ranks";
+    if (n == 0)
         return -1;
-    }
     int64_t *m = malloc(n * sizeof *m);
     if (!m) {
         *why = "out of memory";
@@ -63,16 +66,58 @@ static int read_group(const char *key, json_object *val, comm_group *out, const 
         json_object *r = json_object_array_get_idx(val, k);
         if (!json_object_is_type(r, json_type_int) || json_object_get_int64(r) < 0) {
             free(m);
-            *why = "expected a non-empty list of ranks";
             return -1;
         }
         m[k] = json_object_get_int64(r);
     }
     qsort(m, n, sizeof *m, cmp_i64);
-    out->pg = pg;
     out->size = n;
     out->stride = comm_groups_stride(m, n);
     free(m);
+    return 0;
+}
+
+/* One group: "KEY": [ranks]. Returns 0, or -1 with the reason in why. */
+static int read_group(const char *key, json_object *val, comm_group *out, const char **why)
+{
+    if ((out->pg = group_number(key)) < 0) {
+        *why = "is not a group number";
+        return -1;
+    }
+    return group_layout(val, out, why);
+}
+
+int comm_groups_add_pytorch(comm_groups *g, const char *values)
+{
+    size_t len = strlen(values);
+    if (len < 4)
+        return 0;
+    /* The simulator's framing: two characters off each end. */
+    char *inner = strndup(values + 2, len - 4);
+    if (!inner)
+        return -1;
+    json_object *root = json_tokener_parse(inner);
+    free(inner);
+    size_t n = root && json_object_is_type(root, json_type_array) ? json_object_array_length(root) : 0;
+    comm_group *grown = n ? realloc(g->g, (g->n + n) * sizeof *g->g) : g->g;
+    if (n && !grown) {
+        json_object_put(root);
+        return -1;
+    }
+    g->g = grown;
+    for (size_t k = 0; k < n; k++) {
+        json_object *item = json_object_array_get_idx(root, k), *name, *ranks;
+        comm_group c;
+        const char *why;
+        /* Groups the simulator would not register are skipped, as it does. */
+        if (!json_object_is_type(item, json_type_object) || !json_object_object_get_ex(item, "pg_name", &name) ||
+            !json_object_object_get_ex(item, "ranks", &ranks) ||
+            (c.pg = group_number(json_object_get_string(name))) < 0 || comm_groups_find(g, c.pg) ||
+            group_layout(ranks, &c, &why) != 0)
+            continue;
+        g->g[g->n++] = c;
+    }
+    json_object_put(root);
     return 0;
 }
 

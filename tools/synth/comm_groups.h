@@ -27,6 +27,11 @@ typedef struct comm_groups {
  * value that is not a list of ranks). */
 int comm_groups_read(const char *prog, const char *path, comm_groups *out);
 void comm_groups_free(comm_groups *g);
+/* Adds the PyTorch process groups of a METADATA node's inputs.values
+ * ("['[{\"pg_name\": \"1\", \"ranks\": [0, 1]}, ...]']") that are not
+ * known yet; text the simulator would not use is skipped. Returns 0, or
+ * -1 when out of memory. */
+int comm_groups_add_pytorch(comm_groups *g, const char *values);
 /* The group numbered pg, or NULL. */
 const comm_group *comm_groups_find(const comm_groups *g, int64_t pg);
 

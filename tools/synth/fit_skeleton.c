@@ -34,7 +34,8 @@ typedef struct sk_events {
 } sk_events;
 
 struct fit_skeleton {
-    const comm_groups *groups;
+    const comm_groups *groups; /* --groups */
+    comm_groups meta;          /* groups of METADATA nodes (PyTorch process groups) */
     size_t sets;
     bool active; /* the first set is the one learned */
     bool symmetric;
@@ -84,6 +85,7 @@ void fit_skeleton_free(fit_skeleton *k)
     free(k->steps);
     free(k->rank_compute);
     free(k->rank_nodes);
+    comm_groups_free(&k->meta);
     free(k);
 }
 
@@ -217,6 +219,9 @@ int fit_skeleton_add(fit_skeleton *k, const vet_node *n, int fit_kind)
     if (!k->active)
         return 0;
     k->rank_nodes[k->rank]++;
+    if (fit_kind == FIT_METADATA && n->inputs && n->inputs->values &&
+        comm_groups_add_pytorch(&k->meta, n->inputs->values) != 0)
+        return -1;
     int local = sk_local_index(fit_kind);
     int rc = local >= 0 ? add_local(k, n, local) : add_event(k, n, fit_kind);
     if (local >= 0) {
@@ -240,6 +245,8 @@ static sk_class class_of(const fit_skeleton *k, int64_t pg)
     if (pg == -1)
         return c;
     const comm_group *g = k->groups ? comm_groups_find(k->groups, pg) : NULL;
+    if (!g)
+        g = comm_groups_find(&k->meta, pg);
     c.type = g && g->stride ? 1 : 2;
     c.size = g ? g->size : 0;
     c.stride = g ? g->stride : 0;

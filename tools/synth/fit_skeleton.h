@@ -29,7 +29,8 @@ int sk_local_kind(int i);
 
 typedef struct fit_skeleton fit_skeleton;
 
-/* groups (may be NULL) gives the members of numbered communicators. */
+/* groups (may be NULL) gives the members of numbered communicators; the
+ * process groups of METADATA nodes add those it does not name. */
 fit_skeleton *fit_skeleton_new(const comm_groups *groups);
 void fit_skeleton_free(fit_skeleton *k);
 
