@@ -1,7 +1,8 @@
 /* Distributions of the synth model (tools/synth/dist.h): the summary
  * (exact pairs or 1 % quantiles), the inverse CDF, stratified draws, the
- * two-sample Kolmogorov-Smirnov distance; and the communicator layouts
- * (tools/synth/comm_groups.h). Every expected figure is worked out by hand
+ * two-sample Kolmogorov-Smirnov distance; the communicator layouts
+ * (tools/synth/comm_groups.h); the hand-out of durations to steps
+ * (tools/synth/step_fill.h). Every expected figure is worked out by hand
  * in the comments. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include "synth/comm_groups.h"
 #include "synth/dist.h"
+#include "synth/step_fill.h"
 
 /* A = {1, 2, 3, 4}, B = {3, 4, 5, 6}: after 2, F_A = 0.5 and F_B = 0, the
  * largest gap (after 1: 0.25; after 3: 0.75 - 0.25; after 4: 1 - 0.5). */
@@ -139,6 +141,37 @@ static void layouts(void **state)
     assert_int_equal(comm_layout_member(1, 3, 4, 1), 7);
 }
 
+/* Values {1, 2, 3, 10, 20} to three steps: A (1 node, target 10), B (2
+ * nodes, target 4), C (2 nodes, target 22). One-node steps first: A takes
+ * 10. B: 4/2 = 2 takes 2, then 2/1 = 2: 1 and 3 are as near, the smaller
+ * wins: 1. C: 22/2 = 11: 3 (8 away) beats 20 (9 away), then 19: 20. */
+static void fill_steps(void **state)
+{
+    (void)state;
+    const uint64_t v[] = {1, 2, 3, 10, 20};
+    const step_fill_step steps[] = {{2, 22.0, 3}, {1, 10.0, 0}, {2, 4.0, 1}, {0, 5.0, 5}};
+    const uint64_t want[] = {10, 2, 1, 3, 20};
+    uint64_t out[5] = {0};
+    assert_int_equal(step_fill(v, 5, steps, 4, out), 0);
+    assert_memory_equal(out, want, sizeof want);
+}
+
+/* Every value is used once, whatever the targets: a target far above all
+ * values takes the largest unused ones. */
+static void fill_uses_each_value_once(void **state)
+{
+    (void)state;
+    const uint64_t v[] = {4, 4, 4, 9};
+    const step_fill_step steps[] = {{3, 1e9, 0}, {1, 0.0, 3}};
+    uint64_t out[4] = {0};
+    assert_int_equal(step_fill(v, 4, steps, 2, out), 0);
+    /* The one-node step first: 4 (nearest 0); then 9, 4, 4. */
+    assert_int_equal(out[3], 4);
+    assert_int_equal(out[0], 9);
+    assert_int_equal(out[1], 4);
+    assert_int_equal(out[2], 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +183,8 @@ int main(void)
         cmocka_unit_test(stratified_reproduces_pairs),
         cmocka_unit_test(nearest_rank),
         cmocka_unit_test(layouts),
+        cmocka_unit_test(fill_steps),
+        cmocka_unit_test(fill_uses_each_value_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

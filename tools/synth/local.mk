@@ -13,4 +13,5 @@ vimana_et_SOURCES += \
 vimana_et_SOURCES += \
 	tools/synth/synth_model.c tools/synth/synth_model.h \
 	tools/synth/synth_sample.c tools/synth/synth_sample.h \
-	tools/synth/synth_compare.c tools/synth/synth_compare.h
+	tools/synth/synth_compare.c tools/synth/synth_compare.h \
+	tools/synth/step_fill.c tools/synth/step_fill.h

@@ -12,6 +12,7 @@
 #include "etcmd/sink.h"
 #include "synth/comm_groups.h"
 #include "synth/jitter.h"
+#include "synth/step_fill.h"
 #include "vimana/et.h"
 
 static void shuffle_u64(uint64_t *v, uint64_t n, sample_rng *r)
@@ -185,120 +186,37 @@ static int make_plan(const char *prog, const synth_model *m, uint64_t npus, plan
 
 /* ---- per-rank durations ------------------------------------------------- */
 
-/* Union-find over a sorted pool: the nearest unused value at or right of
- * i (right[i], n when none) and at or left of i (left[i + 1] - 1, -1 when
- * none), each found in near-constant time. */
-typedef struct pool {
-    uint64_t *v;
-    uint64_t n;
-    uint64_t *right, *left;
-} pool;
-
-static uint64_t find(uint64_t *parent, uint64_t i)
-{
-    uint64_t root = i;
-    while (parent[root] != root)
-        root = parent[root];
-    while (parent[i] != root) {
-        uint64_t next = parent[i];
-        parent[i] = root;
-        i = next;
-    }
-    return root;
-}
-
-/* Takes the unused value nearest to t. */
-static uint64_t pool_take(pool *p, double t)
-{
-    uint64_t lo = 0, hi = p->n;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if ((double)p->v[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint64_t r = find(p->right, lo);          /* unused at or right of lo */
-    uint64_t l1 = find(p->left, lo);          /* unused at or left of lo - 1, shifted by one */
-    uint64_t pick;
-    if (r == p->n)
-        pick = l1 - 1;
-    else if (l1 == 0)
-        pick = r;
-    else
-        pick = t - (double)p->v[l1 - 1] <= (double)p->v[r] - t ? l1 - 1 : r;
-    p->right[pick] = pick + 1;
-    p->left[pick + 1] = pick;
-    return p->v[pick];
-}
-
-/* A step with local nodes of one kind, ordered by their count: the
- * single-node steps take their exact values first, larger steps share
- * what is left. */
-typedef struct step_key {
-    uint64_t count, step;
-} step_key;
-
-static int cmp_step_key(const void *a, const void *b)
-{
-    const step_key *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count < y->count ? -1 : 1;
-    return (x->step > y->step) - (x->step < y->step);
-}
-
 static bool is_compute(int l)
 {
     return l <= 1; /* comp_gpu, comp_cpu: scaled by the rank's compute ratio */
 }
 
 /* The durations of local kind l for one rank, in (step, position) order:
- * a stratified pool from the kind's distribution, handed out step by step
- * so that each step's sum comes near its mean summed duration. */
+ * a stratified pool from the kind's distribution (times f), handed out by
+ * step_fill so that each step's sum comes near its mean summed duration
+ * (times f), then shuffled within the step. */
 static int assign_kind(const synth_model *m, const plan *p, int l, double f, sample_rng *rng, uint64_t *out)
 {
     uint64_t n = p->total[l];
-    pool pl = {out, n, NULL, NULL};
     uint64_t *v = malloc(n * sizeof *v);
-    step_key *keys = malloc(m->n_steps * sizeof *keys);
-    pl.right = malloc((n + 1) * sizeof *pl.right);
-    pl.left = malloc((n + 1) * sizeof *pl.left);
-    if (!v || !keys || !pl.right || !pl.left) {
-        free(v);
-        free(keys);
-        free(pl.right);
-        free(pl.left);
-        return -1;
-    }
-    dist_stratified(&m->kinds[sk_local_kind(l)].duration, rng, v, n);
-    for (uint64_t i = 0; i < n; i++) {
-        double x = floor((double)v[i] * f + 0.5);
-        v[i] = x >= (double)SM_MAX_DURATION ? SM_MAX_DURATION : (uint64_t)x;
-    }
-    pl.v = v;
-    for (uint64_t i = 0; i <= n; i++)
-        pl.right[i] = pl.left[i] = i;
-    size_t nk = 0;
-    for (size_t i = 0; i < m->n_steps; i++)
-        if (p->count[i * SK_LOCAL_KINDS + l])
-            keys[nk++] = (step_key){p->count[i * SK_LOCAL_KINDS + l], i};
-    qsort(keys, nk, sizeof *keys, cmp_step_key);
-    for (size_t k = 0; k < nk; k++) {
-        size_t i = keys[k].step;
-        uint64_t c = keys[k].count, at = p->first[i * SK_LOCAL_KINDS + l];
-        double left = m->steps[i].duration[l] * f;
-        for (uint64_t j = 0; j < c; j++) {
-            uint64_t x = pool_take(&pl, left / (double)(c - j));
-            out[at + j] = x;
-            left -= (double)x;
+    step_fill_step *steps = malloc(m->n_steps * sizeof *steps);
+    int rc = v && steps ? 0 : -1;
+    if (rc == 0) {
+        dist_stratified(&m->kinds[sk_local_kind(l)].duration, rng, v, n);
+        for (uint64_t i = 0; i < n; i++) {
+            double x = floor((double)v[i] * f + 0.5); /* f >= 0: still ascending */
+            v[i] = x >= (double)SM_MAX_DURATION ? SM_MAX_DURATION : (uint64_t)x;
         }
-        shuffle_u64(out + at, c, rng);
+        for (size_t i = 0; i < m->n_steps; i++)
+            steps[i] = (step_fill_step){p->count[i * SK_LOCAL_KINDS + l], m->steps[i].duration[l] * f,
+                                        p->first[i * SK_LOCAL_KINDS + l]};
+        rc = step_fill(v, n, steps, m->n_steps, out);
     }
+    for (size_t i = 0; rc == 0 && i < m->n_steps; i++)
+        shuffle_u64(out + steps[i].first, steps[i].count, rng);
     free(v);
-    free(keys);
-    free(pl.right);
-    free(pl.left);
-    return 0;
+    free(steps);
+    return rc;
 }
 
 /* ---- writing one rank --------------------------------------------------- */
