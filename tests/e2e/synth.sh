@@ -11,9 +11,9 @@ T=$TEST_TMP
 # file order.
 expect_ok "$ET" generate three-nodes --npus 2 --out "$T/three"
 expect_ok "$ET" synth fit "$T/three" -o "$T/m.json"
-# Rank 0 and 1 alike: event 0 (the all-reduce) is what the COMP node (the
-# first local node after it: join 0) waits for; event 1 depends on event 0
-# (distance 1) and nothing waits for it (join -1).
+# Rank 0 and 1 alike (one role): event 0 (the all-reduce) is what the COMP
+# node (the first local node after it: join 0) waits for; event 1 depends
+# on event 0 (distance 1) and nothing waits for it (join -1).
 cat > "$T/want" <<'WANT'
 {
   "format": "vimana-synth-model",
@@ -39,15 +39,18 @@ cat > "$T/want" <<'WANT'
   "ranks": 2,
   "rank_compute_ratio": [1.0000, 1.0000],
   "rank_nodes_ratio": [1.0000, 1.0000],
-  "symmetric": true,
-  "communicators": [
-    {"size": "all",
-     "sequence": [["all_reduce", 1048576, 1, [1]], ["all_gather", 2097152, 1, [1]]]}
-  ],
-  "steps": [
-    {"local": [], "event": ["coll", 0, 0, 0, []]},
-    {"local": [], "event": ["coll", 0, -1, 0, [1]]},
-    {"local": [["comp_gpu", 1, 50]]}
+  "communicators": [{"size": "all"}],
+  "roles": [
+    {"ranks": [0, 1],
+     "durations": {"comp_gpu": {"values": [[50, 2]]}},
+     "sequences": [
+       [["all_reduce", 1048576, 1, [1]], ["all_gather", 2097152, 1, [1]]]
+     ],
+     "steps": [
+      {"local": [], "event": ["coll", 0, 0, 0, []]},
+      {"local": [], "event": ["coll", 0, -1, 0, [1]]},
+      {"local": [["comp_gpu", 1, 50]]}
+     ]}
   ]
 }
 WANT
@@ -82,7 +85,7 @@ expect_eq "$(grep -A2 '^    "comp_gpu"' "$T/c.json" | grep next)" '      "next":
 expect_eq "$(grep '"fan_in"' "$T/c.json")" '  "fan_in": [4, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],' "fan-in"
 # One step, no events: 201 GPU nodes summing to 201*202/2 us, 3 CPU nodes.
 expect_eq "$(sed -n '/"steps"/,$p' "$T/c.json" | sed -n 2p)" \
-    '    {"local": [["comp_gpu", 201, 20301], ["comp_cpu", 3, 15]]}' "steps of a chain"
+    '      {"local": [["comp_gpu", 201, 20301], ["comp_cpu", 3, 15]]}' "steps of a chain"
 grep -q secret "$T/c.json" && fail "a node name went into the model"
 
 # Several sets: counts add up, a repeated run gives the same bytes.

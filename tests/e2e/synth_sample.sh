@@ -81,6 +81,7 @@ MLP="$CORPUS/micro2024-demo2/MLP_ModelParallel"
 check_fidelity demo2 "$MLP" 32 "" demo2-dgx-mlp-cu
 check_fidelity demo1 "$CORPUS/micro2024-demo1/allreduce" 8 "" demo1-ring-ar-cu
 check_fidelity ringshift "$(case_key sw8-ring_shift_ar-cu workload)" 8 "" sw8-ring_shift_ar-cu
+check_fidelity mixed-p2p "$(case_key ring2-mixed_p2p_ar-cu workload)" 2 "" ring2-mixed_p2p_ar-cu
 
 # demo2 with every duration jittered by up to 20 %: ranks differ (compute
 # ratios), many distinct durations (1 % quantiles), steps replayed from
@@ -100,11 +101,13 @@ check_fidelity gpt "$T/gpt/g" 8 "$T/gpt/g.groups.json" $SW8
 mkdir -p "$T/jgpt"
 expect_ok "$ET" obfuscate "$T/gpt/g" -o "$T/jgpt/g" --jitter 0.3 --seed 4
 check_fidelity gpt-jitter "$T/jgpt/g" 8 "$T/gpt/g.groups.json" $SW8
+expect_ok "$ET" generate transformer $GPT --tp 2 --pp 2 --dp 2 --dp-buckets 2 --out "$T/gpt-pp/g"
+check_fidelity gpt-pp "$T/gpt-pp/g" 8 "$T/gpt-pp/g.groups.json" $SW8
 expect_ok "$ET" generate transformer $GPT --tp 4 --pp 1 --dp 2 --sp --out "$T/gpt-sp/g"
 check_fidelity gpt-sp "$T/gpt-sp/g" 8 "$T/gpt-sp/g.groups.json" $SW8
 # The communicators: TP pairs (size 2, stride 1) and DP quads (stride 2).
-expect_eq "$(grep -o '{"size": [0-9a-z"]*, "stride": [0-9]*' "$T/gpt.json" | tr '\n' ' ')" \
-    '{"size": 2, "stride": 1 {"size": 4, "stride": 2 ' "transformer communicators"
+expect_eq "$(grep '"communicators"' "$T/gpt.json")" \
+    '  "communicators": [{"size": 2, "stride": 1}, {"size": 4, "stride": 2}],' "transformer communicators"
 expect_eq "$(cat "$T/gpt/s.groups.json" | tr -d ' \n')" "$(cat "$T/gpt/g.groups.json" | tr -d ' \n')" \
     "the sampled groups are the generator's"
 
@@ -128,7 +131,8 @@ JSON
     r=$((r + 1))
 done
 check_fidelity pytorch-groups "$T/pg/src" 8 "" ring8-hoti3nodes-ca
-expect_eq "$(sed -n 's/^    {"size": \(.*\),$/\1/p' "$T/pytorch-groups.json")" '4, "stride": 1' "groups from METADATA"
+expect_eq "$(grep '"communicators"' "$T/pytorch-groups.json")" '  "communicators": [{"size": 4, "stride": 1}],' \
+    "groups from METADATA"
 expect_eq "$(tr -d ' \n' < "$T/pytorch-groups/s.groups.json")" '{"1":[0,1,2,3],"2":[4,5,6,7]}' "sampled halves"
 
 # Same seed: the same bytes; another seed: other bytes (durations drawn
@@ -170,7 +174,7 @@ expect_error "$P: --npus 1: a send at peer offset 1 would be the rank itself" \
 # The model holds no string of the source: no node name, no attribute
 # text (only the model's own words, kind names and numbers).
 for m in demo2 demo1 gpt ringshift; do
-    expect_eq "$(grep -o '[A-Za-z_][A-Za-z_0-9]*' "$T/$m.json" | sort -u | grep -vxE 'format|vimana|synth|model|version|sets|files|nodes|kinds|count|share|duration_micros|size_bytes|values|quantiles|next|fan_in|dependency_id_distance|ranks|rank_compute_ratio|rank_nodes_ratio|symmetric|true|false|communicators|size|stride|all|null|sequence|steps|local|event|coll|send|recv|comp_gpu|comp_cpu|load|store|metadata|invalid|coll_[a-z_]*|all_reduce|all_gather|reduce_scatter|all_to_all|broadcast' | tr '\n' ' ')" \
+    expect_eq "$(grep -o '[A-Za-z_][A-Za-z_0-9]*' "$T/$m.json" | sort -u | grep -vxE 'format|vimana|synth|model|version|sets|files|nodes|kinds|count|share|duration_micros|size_bytes|values|quantiles|next|fan_in|dependency_id_distance|ranks|rank_compute_ratio|rank_nodes_ratio|roles|durations|sequences|true|false|communicators|size|stride|all|null|steps|local|event|coll|send|recv|comp_gpu|comp_cpu|load|store|metadata|invalid|coll_[a-z_]*|all_reduce|all_gather|reduce_scatter|all_to_all|broadcast' | tr '\n' ' ')" \
         "" "$m: words in the model beyond its own vocabulary"
 done
 expect_eq "$(grep -c 'gpt\|layer\|mlp\|attn\|fwd\|bwd' "$T/gpt.json")" 0 "transformer names in the model"
@@ -233,20 +237,20 @@ bad_model 'kinds.comp_gpu.duration_micros.values[0][1]: 0 is out of range (expec
 bad_model 'kinds.coll_all_reduce.size_bytes: expected an object with "values" or "quantiles"' \
     's/"size_bytes": {"values": \[\[65536/"size_bytes": {"v": [[65536/'
 bad_model 'kinds.comp_tpu: unknown node kind' 's/"comp_gpu": {/"comp_tpu": {/'
-bad_model 'communicators[0].sequence[0][0]: expected one of all_reduce, all_gather, reduce_scatter, all_to_all, broadcast' \
+bad_model 'roles[0].sequences[0][0][0]: expected one of all_reduce, all_gather, reduce_scatter, all_to_all, broadcast' \
     's/\["all_gather", 37632/["barrier", 37632/'
-bad_model 'communicators[0].sequence[0][1]: 1125899906842625 is out of range (expected 0 to 1125899906842624)' \
+bad_model 'roles[0].sequences[0][0][1]: 1125899906842625 is out of range (expected 0 to 1125899906842624)' \
     's/\["all_gather", 37632/["all_gather", 1125899906842625/'
-bad_model 'communicators[0].sequence: holds 12 collectives, the steps issue 11' \
+bad_model 'roles[0].sequences[0]: holds 12 collectives, the steps issue 11' \
     's/\["all_gather", 37632, 1\]/["all_gather", 37632, 2]/'
-bad_model 'steps[0].event[1]: 1 is out of range (expected 0 to 0)' '0,/"coll", 0,/s//"coll", 1,/'
-bad_model 'steps[0].local[0][1]: expected a number from 0 to 1e+06' 's/\["comp_gpu", 1, 32291\]/["comp_gpu", "1", 32291]/'
-bad_model 'steps[0].local[0][0]: kind comp_cpu has no entry in kinds' 's/\["comp_gpu", 1, 32291\]/["comp_cpu", 1, 32291]/'
-bad_model 'steps[1].event[4][0]: 2 is out of range (expected 1 to 1)' '/"steps"/{n;n;s/, \[\]\]}/, [2]]}/}'
-bad_model 'steps: missing' 's/"steps"/"stops"/'
-sed 's/"symmetric": true/"symmetric": false/' "$M" > "$T/bad.json"
-expect_error "$P: error: $T/bad.json: symmetric: the source ranks do not share one communication skeleton (sampling needs traces whose ranks issue the same events)" \
-    "$ET" synth sample --model "$T/bad.json" --npus 32 -o "$T/b/x"
+bad_model 'roles[0].steps[0].event[1]: 1 is out of range (expected 0 to 0)' '0,/"coll", 0,/s//"coll", 1,/'
+bad_model 'roles[0].steps[0].local[0][1]: expected a number from 0 to 1e+06' 's/\["comp_gpu", 1, 32291\]/["comp_gpu", "1", 32291]/'
+bad_model "roles[0].steps[0].local[0][0]: kind comp_cpu has no entry in the role's durations" 's/\["comp_gpu", 1, 32291\]/["comp_cpu", 1, 32291]/'
+bad_model 'roles[0].steps[1].event[4][0]: 2 is out of range (expected 1 to 1)' '/"steps"/{n;n;s/, \[\]\]}/, [2]]}/}'
+bad_model 'roles: missing' 's/"roles"/"rolez"/'
+bad_model 'roles[0].ranks[1]: rank 0 is already in a role' 's/"ranks": \[0, 1, 2,/"ranks": [0, 0, 2,/'
+bad_model 'roles: rank 31 is in no role' 's/"ranks": \[\(.*\), 31\]/"ranks": [\1]/'
+bad_model 'roles[0].durations.comp_gpu.values[0][1]: 0 is out of range (expected 1 to 1099511627776)' '/"durations"/s/\[\[3456, 64\]/[[3456, 0]/'
 printf '{"format": ' > "$T/bad.json"
 expect_error "$P: error: $T/bad.json: not a JSON model (cannot parse it)" \
     "$ET" synth sample --model "$T/bad.json" --npus 32 -o "$T/b/x"
@@ -254,10 +258,11 @@ expect_error "$P: error: $T/bad.json: not a JSON model (cannot parse it)" \
 expect_ok "$ET" synth fit "$T/gpt/g" -o "$T/nogroups.json"
 expect_error "$P: error: $T/nogroups.json: communicators[0]: its size is unknown (fit with --groups FILE)" \
     "$ET" synth sample --model "$T/nogroups.json" --npus 8 -o "$T/b/x"
-# Asymmetric sources (rank 0 sends, rank 1 receives) are learned, not sampled.
-expect_ok "$ET" synth fit "$(case_key ring2-mixed_p2p_ar-cu workload)" -o "$T/asym.json"
-expect_eq "$(grep -c '"symmetric": false' "$T/asym.json")" 1 "mixed p2p: not symmetric"
-[ -e "$T/b/x.0.et" ] && fail "files written from a bad model"
+# Ranks that differ play roles: a pipeline's stages, or rank 0 sending
+# and rank 1 receiving. Such models sample their own rank count only.
+expect_error "$P: --npus 16: the model's ranks play 2 roles (their events differ), so it samples its 8 ranks only" \
+    "$ET" synth sample --model "$T/gpt-pp.json" --npus 16 -o "$T/b/x"
+expect_eq "$(grep -c '"ranks": \[' "$T/gpt-pp.json")" 2 "pipeline: one role per stage"
 # --groups errors.
 printf '{"1": [0, 1], "x": [2]}' > "$T/g.json"
 expect_error "$P: error: $T/g.json: group \"x\": is not a group number" "$ET" synth fit "$MLP" --groups "$T/g.json" -o "$T/x"

@@ -10,6 +10,14 @@
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
+static void insert_sorted(comm_groups *g, comm_group c);
+
+static int cmp_group(const void *a, const void *b)
+{
+    const comm_group *x = a, *y = b;
+    return (x->pg > y->pg) - (x->pg < y->pg);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -115,7 +123,7 @@ int comm_groups_add_pytorch(comm_groups *g, const char *values)
             (c.pg = group_number(json_object_get_string(name))) < 0 || comm_groups_find(g, c.pg) ||
             group_layout(ranks, &c, &why) != 0)
             continue;
-        g->g[g->n++] = c;
+        insert_sorted(g, c);
     }
     json_object_put(root);
     return 0;
@@ -160,6 +168,8 @@ int comm_groups_read(const char *prog, const char *path, comm_groups *out)
     json_object_put(root);
     if (rc != 0)
         comm_groups_free(out);
+    else
+        qsort(out->g, out->n, sizeof *out->g, cmp_group); /* comm_groups_find searches it */
     return rc;
 }
 
@@ -172,8 +182,25 @@ void comm_groups_free(comm_groups *g)
 
 const comm_group *comm_groups_find(const comm_groups *g, int64_t pg)
 {
-    for (size_t i = 0; i < g->n; i++)
-        if (g->g[i].pg == pg)
-            return &g->g[i];
-    return NULL;
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->g[mid].pg < pg)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->g[lo].pg == pg ? &g->g[lo] : NULL;
+}
+
+/* Keeps the list sorted by group number (comm_groups_find searches it). */
+static void insert_sorted(comm_groups *g, comm_group c)
+{
+    size_t at = g->n;
+    while (at > 0 && g->g[at - 1].pg > c.pg) {
+        g->g[at] = g->g[at - 1];
+        at--;
+    }
+    g->g[at] = c;
+    g->n++;
 }

@@ -154,9 +154,14 @@ int fit_model_add(fit_model *m, const vet_node *n)
  * {"quantiles": [101 points]}. */
 static void write_dist(sink *s, samples *v)
 {
+    fit_write_dist(s, v->v, v->n);
+}
+
+void fit_write_dist(sink *s, uint64_t *v, size_t n)
+{
     dist d;
-    dist_sort(v->v, v->n);
-    dist_from_sorted(&d, v->v, v->n);
+    dist_sort(v, n);
+    dist_from_sorted(&d, v, n);
     if (d.n_pairs) {
         sink_puts(s, "{\"values\": [");
         for (size_t i = 0; i < d.n_pairs; i++)

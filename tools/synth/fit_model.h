@@ -46,6 +46,10 @@ int fit_model_end_file(fit_model *m);
  * or -1 when out of memory. */
 int fit_model_write(fit_model *m, sink *s);
 
+/* Writes n values (n >= 1; sorted in place) as a model distribution:
+ * {"values": [[v, count], ...]} or {"quantiles": [101 points]}. */
+void fit_write_dist(sink *s, uint64_t *v, size_t n);
+
 /* The kind of a node and its name in the model ("comp_gpu", "coll_all_reduce"). */
 enum fit_kind fit_kind_of(const vet_node *n);
 const char *fit_kind_name(enum fit_kind k);

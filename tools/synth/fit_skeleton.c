@@ -9,6 +9,7 @@
 
 #include "common/idmap.h"
 #include "synth/fit_model.h"
+#include "synth/jitter.h"
 #include "util/grow.h"
 
 /* One communication node of a rank, in file order. */
@@ -19,6 +20,7 @@ typedef struct sk_event {
     uint64_t local_before; /* local nodes before it in its file */
     int64_t join;          /* local nodes after it before the first that depends on it; -1 none */
     uint32_t back[SK_MAX_BACK]; /* earlier events it depends on, as index distances */
+    uint32_t comm;              /* its communicator in the model (set when written) */
     uint8_t kind, n_dims, after_local, n_back;
 } sk_event;
 
@@ -33,20 +35,48 @@ typedef struct sk_events {
     size_t n, cap;
 } sk_events;
 
+/* Ranks that issue the same events (kinds, sizes, communicator layouts,
+ * peer offsets) play one role; its steps are summed over its ranks. */
+/* A growing list of durations. */
+typedef struct sk_values {
+    uint64_t *v;
+    size_t n, cap;
+} sk_values;
+
+static int push_value(sk_values *s, uint64_t v)
+{
+    if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0)
+        return -1;
+    s->v[s->n++] = v;
+    return 0;
+}
+
+typedef struct sk_role {
+    sk_values duration[SK_LOCAL_KINDS]; /* of its local nodes, all its ranks */
+    sk_events ev; /* the events of its first rank */
+    size_t first_rank;
+    uint64_t hash;
+    sk_step *steps; /* ev.n + 1 */
+    size_t *ranks, n_ranks, cap_ranks;
+} sk_role;
+
 struct fit_skeleton {
     const comm_groups *groups; /* --groups */
     comm_groups meta;          /* groups of METADATA nodes (PyTorch process groups) */
     size_t sets;
     bool active; /* the first set is the one learned */
-    bool symmetric;
     size_t rank, n_ranks;
-    sk_events ev0, ev; /* rank 0's events, the current rank's */
-    idmap ids;         /* event node id -> index in ev */
-    uint64_t locals;   /* local nodes of the current file so far */
+    sk_events ev;        /* the current rank's events */
+    idmap ids;           /* event node id -> index in ev */
+    uint64_t locals;     /* local nodes of the current file so far */
     uint64_t last_local; /* id of the latest local node of the file */
     bool have_local;
-    sk_step *steps;
+    sk_step *steps; /* the current file's steps */
+    sk_values duration[SK_LOCAL_KINDS]; /* the current file's local durations */
     size_t n_steps, cap_steps;
+    sk_role *roles;
+    size_t n_roles, cap_roles;
+    idmap role_of_hash;
     double *rank_compute;
     uint64_t *rank_nodes;
 };
@@ -79,7 +109,17 @@ void fit_skeleton_free(fit_skeleton *k)
 {
     if (!k)
         return;
-    free(k->ev0.v);
+    for (int l = 0; l < SK_LOCAL_KINDS; l++)
+        free(k->duration[l].v);
+    for (size_t r = 0; r < k->n_roles; r++) {
+        for (int l = 0; l < SK_LOCAL_KINDS; l++)
+            free(k->roles[r].duration[l].v);
+        free(k->roles[r].ev.v);
+        free(k->roles[r].steps);
+        free(k->roles[r].ranks);
+    }
+    free(k->roles);
+    idmap_free(&k->role_of_hash);
     free(k->ev.v);
     idmap_free(&k->ids);
     free(k->steps);
@@ -108,7 +148,6 @@ int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks)
         return 0;
     if (rank == 0) {
         k->n_ranks = n_ranks;
-        k->symmetric = true;
         k->rank_compute = calloc(n_ranks, sizeof *k->rank_compute);
         k->rank_nodes = calloc(n_ranks, sizeof *k->rank_nodes);
         if (!k->rank_compute || !k->rank_nodes)
@@ -118,6 +157,9 @@ int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks)
     k->ev.n = 0;
     k->locals = 0;
     k->have_local = false;
+    k->n_steps = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++)
+        k->duration[l].n = 0;
     idmap_free(&k->ids);
     memset(&k->ids, 0, sizeof k->ids);
     return need_step(k, 0);
@@ -162,7 +204,7 @@ static int add_local(fit_skeleton *k, const vet_node *n, int local)
     mark_joins(k, n->data_deps, n->n_data_deps);
     mark_joins(k, n->ctrl_deps, n->n_ctrl_deps);
     k->locals++;
-    return 0;
+    return push_value(&k->duration[local], n->duration_micros);
 }
 
 /* The group number of pg_name: -1 for none (the whole system), -2 for a
@@ -267,30 +309,92 @@ static int64_t peer_offset(int64_t peer, size_t rank, size_t n)
     return d > (int64_t)n / 2 ? d - (int64_t)n : d;
 }
 
-static bool same_event(const fit_skeleton *k, const sk_event *a, const sk_event *b)
+/* Whether event a of rank ra and event b of rank rb are the same event. */
+static bool same_event(const fit_skeleton *k, const sk_event *a, size_t ra, const sk_event *b, size_t rb)
 {
     if (a->kind != b->kind || a->size != b->size || a->dims != b->dims || a->n_dims != b->n_dims)
         return false;
     if (a->kind == FIT_SEND || a->kind == FIT_RECV)
-        return peer_offset(a->peer, 0, k->n_ranks) == peer_offset(b->peer, k->rank, k->n_ranks);
+        return peer_offset(a->peer, ra, k->n_ranks) == peer_offset(b->peer, rb, k->n_ranks);
     return same_class(class_of(k, a->pg), class_of(k, b->pg));
+}
+
+static bool same_events(const fit_skeleton *k, const sk_role *role, const sk_events *ev, size_t rank)
+{
+    if (role->ev.n != ev->n)
+        return false;
+    for (size_t i = 0; i < ev->n; i++)
+        if (!same_event(k, &role->ev.v[i], role->first_rank, &ev->v[i], rank))
+            return false;
+    return true;
+}
+
+/* A hash of what same_events compares. */
+static uint64_t events_hash(const fit_skeleton *k, const sk_events *ev, size_t rank)
+{
+    uint64_t h = jitter_mix(ev->n);
+    for (size_t i = 0; i < ev->n; i++) {
+        const sk_event *e = &ev->v[i];
+        h = jitter_mix(h ^ e->kind);
+        h = jitter_mix(h ^ e->size);
+        h = jitter_mix(h ^ e->dims ^ (uint64_t)e->n_dims << 56);
+        if (e->kind == FIT_SEND || e->kind == FIT_RECV) {
+            h = jitter_mix(h ^ (uint64_t)peer_offset(e->peer, rank, k->n_ranks));
+        } else {
+            sk_class c = class_of(k, e->pg);
+            h = jitter_mix(h ^ (uint64_t)c.type);
+            h = jitter_mix(h ^ (c.type == 1 ? c.size * 0x100000001b3ull + c.stride : c.type == 2 ? (uint64_t)c.pg : 0));
+        }
+    }
+    return h;
+}
+
+/* The role of the current rank: the one whose events match, or a new one. */
+static sk_role *role_for(fit_skeleton *k, uint64_t h)
+{
+    uint32_t at;
+    if (idmap_get(&k->role_of_hash, h, &at) && same_events(k, &k->roles[at], &k->ev, k->rank))
+        return &k->roles[at];
+    for (size_t r = 0; r < k->n_roles; r++) /* a hash collision: rare */
+        if (k->roles[r].hash == h && same_events(k, &k->roles[r], &k->ev, k->rank))
+            return &k->roles[r];
+    if (grow_array((void **)&k->roles, &k->cap_roles, k->n_roles + 1, sizeof *k->roles, 4) != 0 ||
+        k->n_roles >= UINT32_MAX)
+        return NULL;
+    sk_role *role = &k->roles[k->n_roles];
+    memset(role, 0, sizeof *role);
+    if (!(role->steps = calloc(k->ev.n + 1, sizeof *role->steps)))
+        return NULL;
+    if (!idmap_get(&k->role_of_hash, h, &at) && idmap_set(&k->role_of_hash, h, (uint32_t)k->n_roles) != 0) {
+        free(role->steps);
+        return NULL;
+    }
+    role->hash = h;
+    role->first_rank = k->rank;
+    role->ev = k->ev; /* the role keeps the events; the next file starts a new list */
+    memset(&k->ev, 0, sizeof k->ev);
+    k->n_roles++;
+    return role;
 }
 
 int fit_skeleton_end_file(fit_skeleton *k)
 {
     if (!k->active)
         return 0;
-    if (k->rank == 0) {
-        sk_events t = k->ev0;
-        k->ev0 = k->ev;
-        k->ev = t;
-        return 0;
-    }
-    if (k->ev.n != k->ev0.n)
-        k->symmetric = false;
-    for (size_t i = 0; k->symmetric && i < k->ev.n; i++)
-        if (!same_event(k, &k->ev0.v[i], &k->ev.v[i]))
-            k->symmetric = false;
+    size_t n_ev = k->ev.n;
+    sk_role *role = role_for(k, events_hash(k, &k->ev, k->rank));
+    if (!role || grow_array((void **)&role->ranks, &role->cap_ranks, role->n_ranks + 1, sizeof *role->ranks, 8) != 0)
+        return -1;
+    role->ranks[role->n_ranks++] = k->rank;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++)
+        for (size_t i = 0; i < k->duration[l].n; i++)
+            if (push_value(&role->duration[l], k->duration[l].v[i]) != 0)
+                return -1;
+    for (size_t i = 0; i <= n_ev; i++)
+        for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+            role->steps[i].count[l] += k->steps[i].count[l];
+            role->steps[i].duration[l] += k->steps[i].duration[l];
+        }
     return 0;
 }
 
@@ -309,15 +413,26 @@ static void put_num(sink *s, double v)
     sink_puts(s, buf);
 }
 
-static void write_ratios(sink *s, const char *key, const double *v, size_t n)
+/* Per rank, v[rank] over the mean of v over the ranks of its role (1 when
+ * that mean is 0): how much a rank differs from the ranks that do the same
+ * work. */
+static void write_ratios(const fit_skeleton *k, sink *s, const char *key, const double *v)
 {
-    double mean = 0;
-    for (size_t r = 0; r < n; r++)
-        mean += v[r] / (double)n;
+    double *mean = calloc(k->n_ranks + 1, sizeof *mean);
+    if (mean)
+        for (size_t r = 0; r < k->n_roles; r++) {
+            const sk_role *role = &k->roles[r];
+            double sum = 0;
+            for (size_t i = 0; i < role->n_ranks; i++)
+                sum += v[role->ranks[i]];
+            for (size_t i = 0; i < role->n_ranks; i++)
+                mean[role->ranks[i]] = sum / (double)role->n_ranks;
+        }
     sink_printf(s, ",\n  \"%s\": [", key);
-    for (size_t r = 0; r < n; r++)
-        sink_printf(s, "%s%.4f", r ? ", " : "", mean > 0 ? v[r] / mean : 1.0);
+    for (size_t r = 0; r < k->n_ranks; r++)
+        sink_printf(s, "%s%.4f", r ? ", " : "", mean && mean[r] > 0 ? v[r] / mean[r] : 1.0);
     sink_puts(s, "]");
+    free(mean);
 }
 
 static const char *coll_name(int kind)
@@ -325,23 +440,24 @@ static const char *coll_name(int kind)
     return fit_kind_name((enum fit_kind)kind) + 5; /* without "coll_" */
 }
 
-/* The communicators of rank 0's collectives, in order of first use;
- * class_ix[i] is event i's communicator. Returns the count. */
-static size_t find_classes(const fit_skeleton *k, sk_class *cls, size_t *class_ix)
+/* The communicators of all roles' collectives, in order of first use;
+ * sets every collective's `comm`. Returns the count. */
+static size_t find_classes(fit_skeleton *k, sk_class *cls, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; i < k->ev0.n; i++) {
-        const sk_event *e = &k->ev0.v[i];
-        if (e->kind == FIT_SEND || e->kind == FIT_RECV)
-            continue;
-        sk_class c = class_of(k, e->pg);
-        size_t j = 0;
-        while (j < n && !same_class(cls[j], c))
-            j++;
-        if (j == n)
-            cls[n++] = c;
-        class_ix[i] = j;
-    }
+    for (size_t r = 0; r < k->n_roles; r++)
+        for (size_t i = 0; i < k->roles[r].ev.n; i++) {
+            sk_event *e = &k->roles[r].ev.v[i];
+            if (e->kind == FIT_SEND || e->kind == FIT_RECV)
+                continue;
+            sk_class c = class_of(k, e->pg);
+            size_t j = 0;
+            while (j < n && !same_class(cls[j], c))
+                j++;
+            if (j == n && n < max)
+                cls[n++] = c;
+            e->comm = (uint32_t)j;
+        }
     return n;
 }
 
@@ -355,25 +471,29 @@ static void write_dims(sink *s, const sk_event *e)
     sink_puts(s, "]");
 }
 
-/* One communicator: its layout and the run-length compressed sequence of
- * [kind, size, repeat(, involved_dim)]. */
-static void write_class(const fit_skeleton *k, sink *s, sk_class c, size_t ix, const size_t *class_ix)
+static void write_class(sink *s, sk_class c)
 {
     if (c.type == 0)
-        sink_puts(s, "{\"size\": \"all\"");
+        sink_puts(s, "{\"size\": \"all\"}");
     else if (c.type == 1)
-        sink_printf(s, "{\"size\": %" PRIu64 ", \"stride\": %" PRIu64, c.size, c.stride);
+        sink_printf(s, "{\"size\": %" PRIu64 ", \"stride\": %" PRIu64 "}", c.size, c.stride);
     else if (c.size)
-        sink_printf(s, "{\"size\": %" PRIu64 ", \"stride\": null", c.size);
+        sink_printf(s, "{\"size\": %" PRIu64 ", \"stride\": null}", c.size);
     else
-        sink_puts(s, "{\"size\": null");
-    sink_puts(s, ",\n     \"sequence\": [");
+        sink_puts(s, "{\"size\": null}");
+}
+
+/* A role's collectives on communicator c, run-length compressed:
+ * [kind, size, repeat(, involved_dim)]. */
+static void write_sequence(sink *s, const sk_role *role, uint32_t c)
+{
     const sk_event *run = NULL;
     uint64_t repeat = 0;
     bool first = true;
-    for (size_t i = 0; i <= k->ev0.n; i++) {
-        const sk_event *e = i < k->ev0.n ? &k->ev0.v[i] : NULL;
-        if (e && (e->kind == FIT_SEND || e->kind == FIT_RECV || class_ix[i] != ix))
+    sink_puts(s, "[");
+    for (size_t i = 0; i <= role->ev.n; i++) {
+        const sk_event *e = i < role->ev.n ? &role->ev.v[i] : NULL;
+        if (e && (e->kind == FIT_SEND || e->kind == FIT_RECV || e->comm != c))
             continue;
         if (e && run && e->kind == run->kind && e->size == run->size && e->dims == run->dims &&
             e->n_dims == run->n_dims) {
@@ -390,7 +510,7 @@ static void write_class(const fit_skeleton *k, sink *s, sk_class c, size_t ix, c
         run = e;
         repeat = 1;
     }
-    sink_puts(s, "]}");
+    sink_puts(s, "]");
 }
 
 /* ", join, after_local, [distances]]" of an event. */
@@ -402,65 +522,89 @@ static void write_deps(sink *s, const sk_event *e)
     sink_puts(s, "]]");
 }
 
-static void write_step(const fit_skeleton *k, sink *s, size_t i, const size_t *class_ix)
+static void write_step(const fit_skeleton *k, sink *s, const sk_role *role, size_t i)
 {
-    const sk_step *st = &k->steps[i];
-    sink_puts(s, "    {\"local\": [");
+    const sk_step *st = &role->steps[i];
+    sink_puts(s, "      {\"local\": [");
     bool first = true;
     for (int l = 0; l < SK_LOCAL_KINDS; l++)
         if (st->count[l] > 0) {
             sink_printf(s, "%s[\"%s\", ", first ? "" : ", ", fit_kind_name((enum fit_kind)local_kinds[l]));
-            put_num(s, st->count[l] / (double)k->n_ranks);
+            put_num(s, st->count[l] / (double)role->n_ranks);
             sink_puts(s, ", ");
-            put_num(s, st->duration[l] / (double)k->n_ranks);
+            put_num(s, st->duration[l] / (double)role->n_ranks);
             sink_puts(s, "]");
             first = false;
         }
     sink_puts(s, "]");
-    if (i < k->ev0.n) {
-        const sk_event *e = &k->ev0.v[i];
+    if (i < role->ev.n) {
+        const sk_event *e = &role->ev.v[i];
         if (e->kind == FIT_SEND || e->kind == FIT_RECV)
             sink_printf(s, ", \"event\": [\"%s\", %" PRId64 ", %" PRIu64, e->kind == FIT_SEND ? "send" : "recv",
-                        peer_offset(e->peer, 0, k->n_ranks), e->size);
+                        peer_offset(e->peer, role->first_rank, k->n_ranks), e->size);
         else
-            sink_printf(s, ", \"event\": [\"coll\", %zu", class_ix[i]);
+            sink_printf(s, ", \"event\": [\"coll\", %u", (unsigned)e->comm);
         write_deps(s, e);
     }
     sink_puts(s, "}");
 }
 
-int fit_skeleton_write(const fit_skeleton *k, sink *s)
+static void write_role(const fit_skeleton *k, sink *s, sk_role *role, size_t n_cls)
 {
-    size_t n_ev = k->ev0.n;
-    sk_class *cls = calloc(n_ev + 1, sizeof *cls);
-    size_t *class_ix = calloc(n_ev + 1, sizeof *class_ix);
+    sink_puts(s, "    {\"ranks\": [");
+    for (size_t r = 0; r < role->n_ranks; r++)
+        sink_printf(s, "%s%zu", r ? ", " : "", role->ranks[r]);
+    sink_puts(s, "],\n     \"durations\": {");
+    bool first = true;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++)
+        if (role->duration[l].n) {
+            sink_printf(s, "%s\"%s\": ", first ? "" : ",\n       ", fit_kind_name((enum fit_kind)local_kinds[l]));
+            fit_write_dist(s, role->duration[l].v, role->duration[l].n);
+            first = false;
+        }
+    sink_puts(s, "},\n     \"sequences\": [");
+    for (size_t c = 0; c < n_cls; c++) {
+        sink_puts(s, c ? ",\n       " : "\n       ");
+        write_sequence(s, role, (uint32_t)c);
+    }
+    sink_puts(s, n_cls ? "\n     ],\n     \"steps\": [\n" : "],\n     \"steps\": [\n");
+    for (size_t i = 0; i <= role->ev.n; i++) {
+        write_step(k, s, role, i);
+        sink_puts(s, i < role->ev.n ? ",\n" : "\n");
+    }
+    sink_puts(s, "     ]}");
+}
+
+int fit_skeleton_write(fit_skeleton *k, sink *s)
+{
+    size_t max = 1;
+    for (size_t r = 0; r < k->n_roles; r++)
+        max += k->roles[r].ev.n;
+    sk_class *cls = calloc(max, sizeof *cls);
     double *nodes = calloc(k->n_ranks + 1, sizeof *nodes);
-    if (!cls || !class_ix || !nodes) {
+    if (!cls || !nodes) {
         free(cls);
-        free(class_ix);
         free(nodes);
         return -1;
     }
     sink_printf(s, ",\n  \"ranks\": %zu", k->n_ranks);
     for (size_t r = 0; r < k->n_ranks; r++)
         nodes[r] = (double)k->rank_nodes[r];
-    write_ratios(s, "rank_compute_ratio", k->rank_compute, k->n_ranks);
-    write_ratios(s, "rank_nodes_ratio", nodes, k->n_ranks);
-    sink_printf(s, ",\n  \"symmetric\": %s", k->symmetric ? "true" : "false");
-    size_t n_cls = find_classes(k, cls, class_ix);
+    write_ratios(k, s, "rank_compute_ratio", k->rank_compute);
+    write_ratios(k, s, "rank_nodes_ratio", nodes);
+    size_t n_cls = find_classes(k, cls, max);
     sink_puts(s, ",\n  \"communicators\": [");
     for (size_t c = 0; c < n_cls; c++) {
-        sink_puts(s, c ? ",\n    " : "\n    ");
-        write_class(k, s, cls[c], c, class_ix);
+        sink_puts(s, c ? ", " : "");
+        write_class(s, cls[c]);
     }
-    sink_puts(s, n_cls ? "\n  ],\n  \"steps\": [\n" : "],\n  \"steps\": [\n");
-    for (size_t i = 0; i <= n_ev && i < k->n_steps; i++) {
-        write_step(k, s, i, class_ix);
-        sink_puts(s, i < n_ev ? ",\n" : "\n");
+    sink_puts(s, "],\n  \"roles\": [\n");
+    for (size_t r = 0; r < k->n_roles; r++) {
+        write_role(k, s, &k->roles[r], n_cls);
+        sink_puts(s, r + 1 < k->n_roles ? ",\n" : "\n");
     }
     sink_puts(s, "  ]");
     free(cls);
-    free(class_ix);
     free(nodes);
     return 0;
 }

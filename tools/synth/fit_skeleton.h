@@ -43,6 +43,6 @@ int fit_skeleton_end_file(fit_skeleton *k);
 
 /* Writes the skeleton's members of the model object (each starting with
  * ",\n  "). Returns 0, or -1 (nothing written) when out of memory. */
-int fit_skeleton_write(const fit_skeleton *k, sink *s);
+int fit_skeleton_write(fit_skeleton *k, sink *s);
 
 #endif

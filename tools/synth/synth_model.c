@@ -260,15 +260,13 @@ static int read_run(const rd *r, json_object *v, const char *key, sm_run *run)
 
 static int read_comm(const rd *r, json_object *v, const char *key, sm_comm *c)
 {
-    json_object *size, *stride, *seq;
+    json_object *size, *stride;
     char k[300];
-    if (want_type(r, v, key, json_type_object, "an object") != 0 || member(r, v, key, "sequence", true, &seq) != 0 ||
-        member(r, v, key, "stride", false, &stride) != 0)
+    if (want_type(r, v, key, json_type_object, "an object") != 0 || member(r, v, key, "stride", false, &stride) != 0)
         return -1;
     keyf(k, sizeof k, "%s.size", key);
     if (!json_object_object_get_ex(v, "size", &size)) /* null is a value: the size is unknown */
         return bad(r, k, "missing");
-    keyf(k, sizeof k, "%s.size", key);
     if (json_object_is_type(size, json_type_string) && strcmp(json_object_get_string(size), "all") == 0)
         c->known = true;
     else if (json_object_is_type(size, json_type_int)) {
@@ -276,20 +274,25 @@ static int read_comm(const rd *r, json_object *v, const char *key, sm_comm *c)
             return -1;
         c->known = true;
         keyf(k, sizeof k, "%s.stride", key);
-        if (stride && !json_object_is_type(stride, json_type_null) &&
-            u64_in(r, stride, k, 1, SM_MAX_RANKS, &c->stride) != 0)
+        if (stride && u64_in(r, stride, k, 1, SM_MAX_RANKS, &c->stride) != 0)
             return -1;
     } else if (size && !json_object_is_type(size, json_type_null))
         return bad(r, k, "expected \"all\", a number of ranks or null");
-    keyf(k, sizeof k, "%s.sequence", key);
+    return 0;
+}
+
+/* One role's sequence on one communicator: a list of runs. */
+static int read_seq(const rd *r, json_object *seq, const char *key, sm_seq *q)
+{
+    char k[340];
     if (!json_object_is_type(seq, json_type_array))
-        return bad(r, k, "expected a list");
-    c->n_runs = json_object_array_length(seq);
-    if (c->n_runs && !(c->runs = calloc(c->n_runs, sizeof *c->runs)))
-        return bad(r, k, "out of memory");
-    for (size_t i = 0; i < c->n_runs; i++) {
-        keyf(k, sizeof k, "%s.sequence[%zu]", key, i);
-        if (read_run(r, json_object_array_get_idx(seq, i), k, &c->runs[i]) != 0)
+        return bad(r, key, "expected a list");
+    q->n_runs = json_object_array_length(seq);
+    if (q->n_runs && !(q->runs = calloc(q->n_runs, sizeof *q->runs)))
+        return bad(r, key, "out of memory");
+    for (size_t i = 0; i < q->n_runs; i++) {
+        keyf(k, sizeof k, "%s[%zu]", key, i);
+        if (read_run(r, json_object_array_get_idx(seq, i), k, &q->runs[i]) != 0)
             return -1;
     }
     return 0;
@@ -315,7 +318,8 @@ static int read_comms(const rd *r, json_object *root, synth_model *m)
 
 /* ---- steps -------------------------------------------------------------- */
 
-static int read_local(const rd *r, json_object *v, const char *key, const synth_model *m, sm_step *st)
+static int read_local(const rd *r, json_object *v, const char *key, const synth_model *m, const sm_role *role,
+                      sm_step *st)
 {
     char k[340];
     if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 3)
@@ -326,8 +330,8 @@ static int read_local(const rd *r, json_object *v, const char *key, const synth_
     keyf(k, sizeof k, "%s[0]", key);
     if (l < 0)
         return bad(r, k, "expected one of comp_gpu, comp_cpu, load, store, metadata, invalid");
-    if (!m->kinds[kind].present)
-        return bad(r, k, "kind %s has no entry in kinds", fit_kind_name((enum fit_kind)kind));
+    if (!role->has_duration[l])
+        return bad(r, k, "kind %s has no entry in the role's durations", fit_kind_name((enum fit_kind)kind));
     if ((kind == FIT_LOAD || kind == FIT_STORE) && !m->kinds[kind].has_size)
         return bad(r, k, "kind %s has no size_bytes in kinds", fit_kind_name((enum fit_kind)kind));
     keyf(k, sizeof k, "%s[1]", key);
@@ -398,8 +402,8 @@ static int read_event(const rd *r, json_object *ev, const char *key, const synth
                        "[\"send\"|\"recv\", peer offset, size, join, after_local, [distances]]");
 }
 
-static int read_step(const rd *r, json_object *v, const char *key, const synth_model *m, size_t *events,
-                     sm_step *st)
+static int read_step(const rd *r, json_object *v, const char *key, const synth_model *m, const sm_role *role,
+                     size_t *events, sm_step *st)
 {
     json_object *local, *ev;
     char k[300];
@@ -412,7 +416,7 @@ static int read_step(const rd *r, json_object *v, const char *key, const synth_m
     for (size_t i = 0; i < json_object_array_length(local); i++) {
         char ki[340];
         keyf(ki, sizeof ki, "%s.local[%zu]", key, i);
-        if (read_local(r, json_object_array_get_idx(local, i), ki, m, st) != 0)
+        if (read_local(r, json_object_array_get_idx(local, i), ki, m, role, st) != 0)
             return -1;
     }
     keyf(k, sizeof k, "%s.event", key);
@@ -421,19 +425,17 @@ static int read_step(const rd *r, json_object *v, const char *key, const synth_m
     return read_event(r, ev, k, m, (*events)++, st);
 }
 
-static int read_steps(const rd *r, json_object *root, synth_model *m)
+static int read_steps(const rd *r, json_object *v, const char *key, const synth_model *m, sm_role *role)
 {
-    json_object *v;
-    if (member(r, root, "", "steps", true, &v) != 0 ||
-        array_of(r, v, "steps", 0, SIZE_MAX / sizeof *m->steps, &m->n_steps) != 0)
+    if (array_of(r, v, key, 0, SIZE_MAX / sizeof *role->steps, &role->n_steps) != 0)
         return -1;
-    if (!(m->steps = calloc(m->n_steps, sizeof *m->steps)))
-        return bad(r, "steps", "out of memory");
+    if (!(role->steps = calloc(role->n_steps, sizeof *role->steps)))
+        return bad(r, key, "out of memory");
     size_t events = 0;
-    for (size_t i = 0; i < m->n_steps; i++) {
-        char k[64];
-        keyf(k, sizeof k, "steps[%zu]", i);
-        if (read_step(r, json_object_array_get_idx(v, i), k, m, &events, &m->steps[i]) != 0)
+    for (size_t i = 0; i < role->n_steps; i++) {
+        char k[340];
+        keyf(k, sizeof k, "%s[%zu]", key, i);
+        if (read_step(r, json_object_array_get_idx(v, i), k, m, role, &events, &role->steps[i]) != 0)
             return -1;
     }
     return 0;
@@ -441,70 +443,113 @@ static int read_steps(const rd *r, json_object *root, synth_model *m)
 
 /* Every member of a communicator must issue its whole sequence: the steps
  * hold as many collectives on it as its runs add up to. */
-static int check_sequences(const rd *r, const synth_model *m)
+static int check_sequences(const rd *r, const sm_role *role, const synth_model *m, const char *key)
 {
     for (size_t c = 0; c < m->n_comms; c++) {
         uint64_t want = 0, got = 0;
-        for (size_t i = 0; i < m->comms[c].n_runs; i++)
-            want += m->comms[c].runs[i].repeat;
-        for (size_t i = 0; i < m->n_steps; i++)
-            got += m->steps[i].type == SM_COLL && m->steps[i].comm == c;
+        for (size_t i = 0; i < role->seq[c].n_runs; i++)
+            want += role->seq[c].runs[i].repeat;
+        for (size_t i = 0; i < role->n_steps; i++)
+            got += role->steps[i].type == SM_COLL && role->steps[i].comm == c;
         if (want != got) {
-            char k[64];
-            keyf(k, sizeof k, "communicators[%zu].sequence", c);
+            char k[340];
+            keyf(k, sizeof k, "%s.sequences[%zu]", key, c);
             return bad(r, k, "holds %" PRIu64 " collectives, the steps issue %" PRIu64, want, got);
         }
     }
     return 0;
 }
 
-/* (offset, size) of a send, or of the send a receive matches. */
-typedef struct p2p_key {
-    int64_t offset;
-    uint64_t size;
-} p2p_key;
-
-static int cmp_p2p(const void *a, const void *b)
+/* The ranks of a role; each rank belongs to exactly one role. */
+static int read_role_ranks(const rd *r, json_object *v, const char *key, synth_model *m, uint32_t role)
 {
-    const p2p_key *x = a, *y = b;
-    if (x->offset != y->offset)
-        return x->offset < y->offset ? -1 : 1;
-    return (x->size > y->size) - (x->size < y->size);
+    size_t n;
+    if (array_of(r, v, key, 0, (size_t)m->ranks, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char k[340];
+        uint64_t rank;
+        keyf(k, sizeof k, "%s[%zu]", key, i);
+        if (u64_in(r, json_object_array_get_idx(v, i), k, 0, m->ranks - 1, &rank) != 0)
+            return -1;
+        if (m->role_of[rank] != UINT32_MAX)
+            return bad(r, k, "rank %" PRIu64 " is already in a role", rank);
+        m->role_of[rank] = role;
+    }
+    return 0;
 }
 
-/* Every rank issues the same steps, so rank r's send to r + d meets the
- * receive rank r + d posts from offset -d: the sends and the receives
- * (offset negated) must be the same multiset. */
-static int check_p2p(const rd *r, const synth_model *m)
+/* "durations": {LOCAL_KIND: distribution, ...}. */
+static int read_durations(const rd *r, json_object *v, const char *key, sm_role *role)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < m->n_steps; i++)
-        n += m->steps[i].type == SM_SEND || m->steps[i].type == SM_RECV;
-    if (n == 0)
-        return 0;
-    p2p_key *sends = calloc(n, sizeof *sends), *recvs = calloc(n, sizeof *recvs);
-    size_t ns = 0, nr = 0;
-    int rc = sends && recvs ? 0 : bad(r, "steps", "out of memory");
-    for (size_t i = 0; rc == 0 && i < m->n_steps; i++) {
-        const sm_step *st = &m->steps[i];
-        if (st->type == SM_SEND)
-            sends[ns++] = (p2p_key){st->offset, st->size};
-        else if (st->type == SM_RECV)
-            recvs[nr++] = (p2p_key){-st->offset, st->size};
+    if (want_type(r, v, key, json_type_object, "an object") != 0)
+        return -1;
+    json_object_object_foreach(v, name, val) {
+        char k[340], esc[128];
+        int kind = synth_kind_from_name(name);
+        int l = kind >= 0 ? sk_local_index(kind) : -1;
+        keyf(k, sizeof k, "%s.%s", key, msg_escape(name, esc, sizeof esc));
+        if (l < 0)
+            return bad(r, k, "expected one of comp_gpu, comp_cpu, load, store, metadata, invalid");
+        if (read_dist(r, val, k, SM_MAX_DURATION, &role->duration[l]) != 0)
+            return -1;
+        role->has_duration[l] = true;
     }
-    if (rc == 0) {
-        qsort(sends, ns, sizeof *sends, cmp_p2p);
-        qsort(recvs, nr, sizeof *recvs, cmp_p2p);
-        size_t i = 0;
-        while (i < ns && i < nr && cmp_p2p(&sends[i], &recvs[i]) == 0)
-            i++;
-        if (i < ns || i < nr)
-            rc = bad(r, "steps", "the sends and receives do not pair up (a send to offset d needs a receive "
-                                 "from offset -d of the same size)");
+    return 0;
+}
+
+static int read_role(const rd *r, json_object *v, const char *key, synth_model *m, uint32_t index)
+{
+    json_object *ranks, *seqs, *steps, *durations;
+    sm_role *role = &m->roles[index];
+    char k[300];
+    size_t n;
+    if (want_type(r, v, key, json_type_object, "an object") != 0 || member(r, v, key, "ranks", true, &ranks) != 0 ||
+        member(r, v, key, "sequences", true, &seqs) != 0 || member(r, v, key, "steps", true, &steps) != 0 ||
+        member(r, v, key, "durations", true, &durations) != 0)
+        return -1;
+    keyf(k, sizeof k, "%s.ranks", key);
+    if (read_role_ranks(r, ranks, k, m, index) != 0)
+        return -1;
+    keyf(k, sizeof k, "%s.durations", key);
+    if (read_durations(r, durations, k, role) != 0)
+        return -1;
+    keyf(k, sizeof k, "%s.sequences", key);
+    if (!json_object_is_type(seqs, json_type_array) || (n = json_object_array_length(seqs)) != m->n_comms)
+        return bad(r, k, "expected a list of %zu sequences (one per communicator)", m->n_comms);
+    if (!(role->seq = calloc(m->n_comms + 1, sizeof *role->seq)))
+        return bad(r, k, "out of memory");
+    for (size_t c = 0; c < n; c++) {
+        char kc[340];
+        keyf(kc, sizeof kc, "%s.sequences[%zu]", key, c);
+        if (read_seq(r, json_object_array_get_idx(seqs, c), kc, &role->seq[c]) != 0)
+            return -1;
     }
-    free(sends);
-    free(recvs);
-    return rc;
+    keyf(k, sizeof k, "%s.steps", key);
+    return read_steps(r, steps, k, m, role) == 0 ? check_sequences(r, role, m, key) : -1;
+}
+
+static int read_roles(const rd *r, json_object *root, synth_model *m)
+{
+    json_object *v;
+    if (member(r, root, "", "roles", true, &v) != 0 || array_of(r, v, "roles", 0, (size_t)m->ranks, &m->n_roles) != 0)
+        return -1;
+    m->roles = calloc(m->n_roles, sizeof *m->roles);
+    m->role_of = malloc(m->ranks * sizeof *m->role_of);
+    if (!m->roles || !m->role_of)
+        return bad(r, "roles", "out of memory");
+    for (uint64_t i = 0; i < m->ranks; i++)
+        m->role_of[i] = UINT32_MAX;
+    for (size_t i = 0; i < m->n_roles; i++) {
+        char k[64];
+        keyf(k, sizeof k, "roles[%zu]", i);
+        if (read_role(r, json_object_array_get_idx(v, i), k, m, (uint32_t)i) != 0)
+            return -1;
+    }
+    for (uint64_t i = 0; i < m->ranks; i++)
+        if (m->role_of[i] == UINT32_MAX)
+            return bad(r, "roles", "rank %" PRIu64 " is in no role", i);
+    return 0;
 }
 
 static int read_ratios(const rd *r, json_object *root, synth_model *m)
@@ -541,10 +586,6 @@ static int read_header(const rd *r, json_object *root, synth_model *m)
                    FIT_MODEL_VERSION);
     if (member(r, root, "", "ranks", true, &v) != 0 || u64_in(r, v, "ranks", 1, SM_MAX_RANKS, &m->ranks) != 0)
         return -1;
-    if (member(r, root, "", "symmetric", true, &v) != 0 ||
-        want_type(r, v, "symmetric", json_type_boolean, "true or false") != 0)
-        return -1;
-    m->symmetric = json_object_get_boolean(v);
     return 0;
 }
 
@@ -569,8 +610,7 @@ int synth_model_read(const char *prog, const char *path, synth_model *m)
         return -1;
     }
     int rc = read_header(&r, root, m) == 0 && read_ratios(&r, root, m) == 0 && read_kinds(&r, root, m) == 0 &&
-                     read_comms(&r, root, m) == 0 && read_steps(&r, root, m) == 0 && check_sequences(&r, m) == 0 &&
-                     (!m->symmetric || check_p2p(&r, m) == 0)
+                     read_comms(&r, root, m) == 0 && read_roles(&r, root, m) == 0
                  ? 0
                  : -1;
     json_object_put(root);
@@ -581,10 +621,15 @@ int synth_model_read(const char *prog, const char *path, synth_model *m)
 
 void synth_model_free(synth_model *m)
 {
-    for (size_t c = 0; c < m->n_comms; c++)
-        free(m->comms[c].runs);
+    for (size_t i = 0; i < m->n_roles; i++) {
+        for (size_t c = 0; m->roles[i].seq && c < m->n_comms; c++)
+            free(m->roles[i].seq[c].runs);
+        free(m->roles[i].seq);
+        free(m->roles[i].steps);
+    }
+    free(m->roles);
+    free(m->role_of);
     free(m->comms);
-    free(m->steps);
     free(m->ratio);
     memset(m, 0, sizeof *m);
 }

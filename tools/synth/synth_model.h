@@ -38,9 +38,13 @@ typedef struct sm_comm {
     uint64_t size;   /* 0 for "all" */
     uint64_t stride; /* 0 when irregular or unknown */
     bool known;      /* size given */
+} sm_comm;
+
+/* One communicator's collectives as a role issues them. */
+typedef struct sm_seq {
     sm_run *runs;
     size_t n_runs;
-} sm_comm;
+} sm_seq;
 
 enum sm_event_type { SM_NONE, SM_COLL, SM_SEND, SM_RECV };
 
@@ -57,15 +61,24 @@ typedef struct sm_step {
     size_t n_back;
 } sm_step;
 
+/* Ranks that issue the same events. */
+typedef struct sm_role {
+    dist duration[SK_LOCAL_KINDS]; /* of its local nodes */
+    bool has_duration[SK_LOCAL_KINDS];
+    sm_seq *seq; /* per communicator */
+    sm_step *steps;
+    size_t n_steps;
+} sm_role;
+
 typedef struct synth_model {
     uint64_t ranks;
-    double *ratio; /* rank_compute_ratio, `ranks` of them */
-    bool symmetric;
+    double *ratio;     /* rank_compute_ratio, `ranks` of them */
+    uint32_t *role_of; /* per rank */
     sm_kind kinds[FIT_KINDS];
     sm_comm *comms;
     size_t n_comms;
-    sm_step *steps;
-    size_t n_steps;
+    sm_role *roles;
+    size_t n_roles;
 } synth_model;
 
 /* Reads and checks PATH. Returns 0, or -1 after printing one line

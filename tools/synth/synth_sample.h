@@ -5,7 +5,8 @@
  * communicator issue the same collectives in the same order, and every
  * send meets its receive), with local nodes whose durations are drawn per
  * rank from the model's distributions and matched to each step's mean
- * summed duration. Deterministic for a seed.
+ * summed duration. Ranks that differ in the source (a pipeline's stages)
+ * replay their role's steps. Deterministic for a seed.
  */
 #ifndef VIMANA_SYNTH_SYNTH_SAMPLE_H
 #define VIMANA_SYNTH_SYNTH_SAMPLE_H
