@@ -263,6 +263,15 @@ expect_error "$P: error: $T/nogroups.json: communicators[0]: its size is unknown
 expect_error "$P: --npus 16: the model's ranks play 2 roles (their events differ), so it samples its 8 ranks only" \
     "$ET" synth sample --model "$T/gpt-pp.json" --npus 16 -o "$T/b/x"
 expect_eq "$(grep -c '"ranks": \[' "$T/gpt-pp.json")" 2 "pipeline: one role per stage"
+# Rank 0 sends 1 MiB to rank 1, which receives it: a receive of another
+# size, or an all-reduce of another size on rank 1, is refused.
+M2="$T/mixed-p2p.json"
+sed 's/"recv", 1, 1048576/"recv", 1, 1048577/' "$M2" > "$T/bad.json"
+expect_error "$P: error: $T/bad.json: on 2 ranks the message of 1048576 bytes from rank 0 to rank 1 has no matching receive" \
+    "$ET" synth sample --model "$T/bad.json" --npus 2 -o "$T/b/x"
+sed '/"ranks": \[1\]/,$s/\["all_reduce", 1048576, 1\]/["all_reduce", 1048575, 1]/' "$M2" > "$T/bad.json"
+expect_error "$P: error: $T/bad.json: communicators[0]: ranks 0 and 1 of one group issue different collectives" \
+    "$ET" synth sample --model "$T/bad.json" --npus 2 -o "$T/b/x"
 # --groups errors.
 printf '{"1": [0, 1], "x": [2]}' > "$T/g.json"
 expect_error "$P: error: $T/g.json: group \"x\": is not a group number" "$ET" synth fit "$MLP" --groups "$T/g.json" -o "$T/x"
