@@ -28,7 +28,14 @@ TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)
 
 # vimana-et obfuscate and synth (tools/synth).
-SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh
+check_PROGRAMS += tests/unit/test_synth_dist
+tests_unit_test_synth_dist_SOURCES = tests/unit/test_synth_dist.c tools/synth/dist.c tools/synth/jitter.c \
+	tools/synth/step_fill.c \
+	tools/synth/comm_groups.c tools/common/cli.c
+tests_unit_test_synth_dist_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(JSON_C_CFLAGS)
+tests_unit_test_synth_dist_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
+TESTS += tests/unit/test_synth_dist
+SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh tests/e2e/synth_sample.sh
 TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
 # vimana-et generate transformer (tools/transformer).

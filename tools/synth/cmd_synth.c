@@ -1,5 +1,9 @@
-/* `vimana-et synth fit`: learn the statistics of ET sets into a JSON model
- * (synth/fit_model.h). `synth sample` is planned (docs/synth.md). */
+/* `vimana-et synth fit | sample | compare`: learn the statistics of ET sets
+ * into a JSON model (synth/fit_model.h), draw ETs from it
+ * (synth/synth_sample.h), measure how close two sets are
+ * (synth/synth_compare.h). */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,24 +11,38 @@
 #include "common/cli.h"
 #include "etcmd/et_files.h"
 #include "etcmd/sink.h"
+#include "synth/comm_groups.h"
 #include "synth/fit_model.h"
+#include "synth/synth_compare.h"
+#include "synth/synth_model.h"
+#include "synth/synth_sample.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et synth"
 
 static const char usage[] =
-    "Usage: vimana-et synth fit PREFIX_OR_FILE... -o MODEL.json\n"
-    "Learn the statistics of one or more ET sets (each PREFIX.0.et, PREFIX.1.et, ...)\n"
-    "into a JSON model: the node-kind mix (comp_gpu, comp_cpu, send, recv, load, store,\n"
-    "metadata, invalid, one kind per collective type), per kind the 0, 5, ..., 100 %\n"
-    "quantiles of duration_micros and of sizes (comm_size, tensor_size), the counts of\n"
-    "kind-to-kind transitions along file order, the fan-in histogram (data + control\n"
-    "dependencies, the last bucket 16 or more) and the quantiles of dependency id\n"
-    "distances. No node name or other string of the traces goes into the model.\n"
-    "`synth sample` (ETs drawn from a model) is planned: see docs/synth.md.\n";
+    "Usage: vimana-et synth fit PREFIX_OR_FILE... -o MODEL.json [--groups GROUPS.json]\n"
+    "       vimana-et synth sample --model MODEL.json --npus N [--seed S] -o PREFIX\n"
+    "       vimana-et synth compare PREFIX_A PREFIX_B [--json]\n"
+    "fit: learn the statistics of ET sets (each PREFIX.0.et, PREFIX.1.et, ...) into a JSON\n"
+    "model: the node-kind mix, per kind the distribution of durations and sizes (exact\n"
+    "value/count pairs, or 1 % quantiles), kind transitions, fan-in, dependency distances,\n"
+    "and from the first set the communication skeleton sampling replays: communicators\n"
+    "(size and stride from --groups, a --comm-group-configuration file, or from METADATA\n"
+    "process groups) and, per role (ranks that issue the same events: pipeline stages\n"
+    "differ), run-length compressed collective sequences, the steps of local nodes\n"
+    "between communication events and their durations; per-rank compute ratios. No node\n"
+    "name or other string of the traces goes into the model.\n"
+    "sample: write PREFIX.0.et .. PREFIX.(N-1).et (and PREFIX.groups.json when a\n"
+    "communicator is not the whole system) drawn from the model; the same seed gives the\n"
+    "same bytes (default seed 0). N is at most 65536; a communicator of size g and stride s\n"
+    "needs N to be a multiple of g*s; a model of several roles samples its own rank count.\n"
+    "compare: the kind mix of two ET sets, the largest share difference and the\n"
+    "two-sample Kolmogorov-Smirnov distance of durations and sizes (per kind with at least\n"
+    "20 values in each set, and pooled). See docs/synth.md.\n";
 
 /* Adds every node of one file; returns 0 or -1 after printing one line. */
-static int fit_file(fit_model *m, const char *path, int new_set)
+static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks)
 {
     vet_error err;
     vet_reader *r = vet_reader_open(path, &err);
@@ -32,16 +50,18 @@ static int fit_file(fit_model *m, const char *path, int new_set)
         cli_error(PROG, "error: %s", err.msg);
         return -1;
     }
-    fit_model_begin_file(m, new_set);
     const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1)
-        if (fit_model_add(m, n) != 0) {
-            vet_reader_close(r);
-            cli_error(PROG, "out of memory");
-            return -1;
-        }
+    int rc = fit_model_begin_file(m, rank, n_ranks) == 0 ? 1 : -2;
+    while (rc == 1 && (rc = vet_reader_next(r, &n, &err)) == 1)
+        if (fit_model_add(m, n) != 0)
+            rc = -2;
     vet_reader_close(r);
+    if (rc == 0 && fit_model_end_file(m) != 0)
+        rc = -2;
+    if (rc == -2) {
+        cli_error(PROG, "out of memory");
+        return -1;
+    }
     if (rc < 0) {
         cli_error(PROG, "error: %s", err.msg);
         return -1;
@@ -57,7 +77,7 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
             return -1;
         int rc = 0;
         for (size_t k = 0; k < files.n && rc == 0; k++)
-            rc = fit_file(m, files.paths[k], k == 0);
+            rc = fit_file(m, files.paths[k], k, files.n);
         et_files_free(&files);
         if (rc != 0)
             return -1;
@@ -65,7 +85,8 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
     return 0;
 }
 
-static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const char **output)
+static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const char **output,
+                     const char **groups)
 {
     const char *v;
     for (int i = 1; i < argc; i++) {
@@ -78,6 +99,10 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
             if (rc < 0)
                 return 2;
             *output = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--groups", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            *groups = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
             return 2;
@@ -94,22 +119,29 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
 
 static int run_fit(int argc, char **argv, char **inputs, int *n_inputs)
 {
-    const char *output = NULL;
-    int rc = parse_fit(argc, argv, inputs, n_inputs, &output);
+    const char *output = NULL, *groups_path = NULL;
+    int rc = parse_fit(argc, argv, inputs, n_inputs, &output, &groups_path);
     if (rc >= 0)
         return rc;
-    fit_model *m = fit_model_new();
+    comm_groups groups = {0};
+    if (groups_path && comm_groups_read(PROG, groups_path, &groups) != 0)
+        return 1;
+    fit_model *m = fit_model_new(&groups);
     if (!m) {
+        comm_groups_free(&groups);
         cli_error(PROG, "out of memory");
         return 1;
     }
     int status = 1;
     sink *s;
     if (fit_sets(m, inputs, *n_inputs) == 0 && (s = sink_open(PROG, output)) != NULL) {
-        fit_model_write(m, s);
-        status = sink_close(s) == 0 ? 0 : 1;
+        int wrc = fit_model_write(m, s);
+        status = sink_close(s) == 0 && wrc == 0 ? 0 : 1;
+        if (wrc != 0)
+            cli_error(PROG, "out of memory");
     }
     fit_model_free(m);
+    comm_groups_free(&groups);
     return status;
 }
 
@@ -127,6 +159,98 @@ static int cmd_fit(int argc, char **argv)
     return status;
 }
 
+typedef struct sample_args {
+    const char *model, *output;
+    uint64_t npus, seed;
+    bool have_npus;
+} sample_args;
+
+/* One option of `synth sample`: 1 taken, 0 not this one, -1 bad. */
+static int sample_option(int argc, char **argv, int *i, sample_args *a)
+{
+    const char *v = NULL;
+    int rc;
+    if ((rc = cli_option(PROG, argc, argv, i, "--model", &v)) != 0) {
+        a->model = v;
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "-o|--output", &v)) != 0) {
+        a->output = v;
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--seed", &v)) != 0)
+        return rc < 0 || cli_u64(PROG, "--seed", v, &a->seed) != 0 ? -1 : 1;
+    if ((rc = cli_option(PROG, argc, argv, i, "--npus", &v)) != 0) {
+        if (rc < 0 || cli_u64(PROG, "--npus", v, &a->npus) != 0)
+            return -1;
+        if (a->npus < 1 || a->npus > SM_MAX_RANKS) {
+            cli_error(PROG, "--npus: expected 1 to %d ranks, got '%s'", SM_MAX_RANKS, v);
+            return -1;
+        }
+        a->have_npus = true;
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_sample(int argc, char **argv)
+{
+    sample_args a = {0};
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        int rc = sample_option(argc, argv, &i, &a);
+        if (rc < 0)
+            return 2;
+        if (rc == 0) {
+            cli_error(PROG, argv[i][0] == '-' ? "unknown option '%s' (see --help)"
+                                              : "sample: unexpected argument '%s' (see --help)", argv[i]);
+            return 2;
+        }
+    }
+    if (!a.model || !a.have_npus || !a.output) {
+        cli_error(PROG, "sample: missing %s (see --help)",
+                  !a.model ? "--model MODEL.json" : !a.have_npus ? "--npus N" : "-o PREFIX");
+        return 2;
+    }
+    synth_model m;
+    if (synth_model_read(PROG, a.model, &m) != 0)
+        return 1;
+    int rc = synth_sample_write(PROG, a.model, &m, a.npus, a.seed, a.output);
+    synth_model_free(&m);
+    return rc == 0 ? 0 : 1;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    const char *sets[2];
+    int n = 0;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (cli_flag(argv[i], "--json"))
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+            return 2;
+        } else if (n == 2) {
+            cli_error(PROG, "compare: expected two sets, got a third '%s' (see --help)", argv[i]);
+            return 2;
+        } else
+            sets[n++] = argv[i];
+    }
+    if (n < 2) {
+        cli_error(PROG, "compare: expected two sets PREFIX_A PREFIX_B (see --help)");
+        return 2;
+    }
+    return synth_compare(PROG, sets[0], sets[1], json) == 0 ? 0 : 1;
+}
+
 int cmd_synth(int argc, char **argv)
 {
     if (argc < 2 || cli_flag(argv[1], "-h|--help")) {
@@ -135,10 +259,10 @@ int cmd_synth(int argc, char **argv)
     }
     if (strcmp(argv[1], "fit") == 0)
         return cmd_fit(argc - 1, argv + 1);
-    if (strcmp(argv[1], "sample") == 0) {
-        cli_error(PROG, "sample: not built yet (planned: see docs/synth.md)");
-        return 2;
-    }
-    cli_error(PROG, "unknown subcommand '%s' (expected fit)", argv[1]);
+    if (strcmp(argv[1], "sample") == 0)
+        return cmd_sample(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return cmd_compare(argc - 1, argv + 1);
+    cli_error(PROG, "unknown subcommand '%s' (expected fit, sample or compare)", argv[1]);
     return 2;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "synth/dist.h"
+#include "synth/fit_skeleton.h"
 #include "util/grow.h"
 
 /* A growing list of values whose quantiles are written at the end. */
@@ -22,13 +24,19 @@ struct fit_model {
     int prev; /* kind of the previous node of this file, -1 at its start */
     uint64_t fanin[FIT_FANIN_MAX];
     samples distance;
+    fit_skeleton *skeleton;
 };
 
-fit_model *fit_model_new(void)
+fit_model *fit_model_new(const comm_groups *groups)
 {
     fit_model *m = calloc(1, sizeof *m);
-    if (m)
-        m->prev = -1;
+    if (!m)
+        return NULL;
+    m->prev = -1;
+    if (!(m->skeleton = fit_skeleton_new(groups))) {
+        free(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -41,6 +49,7 @@ void fit_model_free(fit_model *m)
         free(m->size[k].v);
     }
     free(m->distance.v);
+    fit_skeleton_free(m->skeleton);
     free(m);
 }
 
@@ -87,16 +96,22 @@ const char *fit_kind_name(enum fit_kind k)
     return "coll_other";
 }
 
-void fit_model_begin_file(fit_model *m, int is_new_set)
+int fit_model_begin_file(fit_model *m, size_t rank, size_t n_ranks)
 {
     m->files++;
-    m->sets += is_new_set ? 1 : 0;
+    m->sets += rank == 0 ? 1 : 0;
     m->prev = -1;
+    return fit_skeleton_begin_file(m->skeleton, rank, n_ranks);
+}
+
+int fit_model_end_file(fit_model *m)
+{
+    return fit_skeleton_end_file(m->skeleton);
 }
 
 /* The size a node moves: comm_size for communication, tensor_size for
  * memory nodes; false when it has none. */
-static bool node_size(const vet_node *n, enum fit_kind k, uint64_t *size)
+bool fit_node_size(const vet_node *n, enum fit_kind k, uint64_t *size)
 {
     if (k == FIT_LOAD || k == FIT_STORE)
         return vet_node_uint64(n, "tensor_size", 0, size) == VET_ATTR_OK;
@@ -128,40 +143,46 @@ int fit_model_add(fit_model *m, const vet_node *n)
     m->prev = (int)k;
     if (push(&m->duration[k], n->duration_micros) != 0)
         return -1;
-    if (node_size(n, k, &size) && push(&m->size[k], size) != 0)
+    if (fit_node_size(n, k, &size) && push(&m->size[k], size) != 0)
+        return -1;
+    if (fit_skeleton_add(m->skeleton, n, (int)k) != 0)
         return -1;
     return add_deps(m, n);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* A distribution (synth/dist.h): {"values": [[v, count], ...]} or
+ * {"quantiles": [101 points]}. */
+static void write_dist(sink *s, samples *v)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    fit_write_dist(s, v->v, v->n);
 }
 
-/* Nearest-rank quantiles q = 0, 5, ..., 100 % of the sorted values. */
-static void write_quantiles(sink *s, samples *v)
+void fit_write_dist(sink *s, uint64_t *v, size_t n)
 {
-    qsort(v->v, v->n, sizeof *v->v, cmp_u64);
-    sink_puts(s, "[");
-    for (size_t q = 0; q < FIT_QUANTILES; q++) {
-        /* round(q * (n - 1) / 20) without overflow however large n is. */
-        size_t steps = FIT_QUANTILES - 1, whole = (v->n - 1) / steps, part = (v->n - 1) % steps;
-        size_t rank = whole * q + (part * q + steps / 2) / steps;
-        sink_printf(s, "%s%" PRIu64, q ? ", " : "", v->v[rank]);
+    dist d;
+    dist_sort(v, n);
+    dist_from_sorted(&d, v, n);
+    if (d.n_pairs) {
+        sink_puts(s, "{\"values\": [");
+        for (size_t i = 0; i < d.n_pairs; i++)
+            sink_printf(s, "%s[%" PRIu64 ", %" PRIu64 "]", i ? ", " : "", d.value[i], d.count[i]);
+    } else {
+        sink_puts(s, "{\"quantiles\": [");
+        for (size_t q = 0; q < DIST_QUANTILES; q++)
+            sink_printf(s, "%s%" PRIu64, q ? ", " : "", d.quantile[q]);
     }
-    sink_puts(s, "]");
+    sink_puts(s, "]}");
 }
 
 static void write_kind(fit_model *m, sink *s, enum fit_kind k)
 {
     sink_printf(s, "    \"%s\": {\"count\": %" PRIu64 ", \"share\": %.6f", fit_kind_name(k), m->count[k],
                 (double)m->count[k] / (double)m->nodes);
-    sink_puts(s, ",\n      \"duration_micros_quantiles\": ");
-    write_quantiles(s, &m->duration[k]);
+    sink_puts(s, ",\n      \"duration_micros\": ");
+    write_dist(s, &m->duration[k]);
     if (m->size[k].n) {
-        sink_puts(s, ",\n      \"size_bytes_quantiles\": ");
-        write_quantiles(s, &m->size[k]);
+        sink_puts(s, ",\n      \"size_bytes\": ");
+        write_dist(s, &m->size[k]);
     }
     sink_puts(s, ",\n      \"next\": {");
     bool first = true;
@@ -174,11 +195,11 @@ static void write_kind(fit_model *m, sink *s, enum fit_kind k)
     sink_puts(s, "}}");
 }
 
-void fit_model_write(fit_model *m, sink *s)
+int fit_model_write(fit_model *m, sink *s)
 {
     /* No source paths: a file name can itself reveal the model. */
-    sink_printf(s, "{\n  \"format\": \"vimana-synth-model\",\n  \"version\": 1,\n  \"sets\": %" PRIu64 ",\n  \"files\": %" PRIu64 ",\n  \"nodes\": %" PRIu64
-                   ",\n  \"kinds\": {\n", m->sets, m->files, m->nodes);
+    sink_printf(s, "{\n  \"format\": \"vimana-synth-model\",\n  \"version\": %d,\n  \"sets\": %" PRIu64 ",\n  \"files\": %" PRIu64 ",\n  \"nodes\": %" PRIu64
+                   ",\n  \"kinds\": {\n", FIT_MODEL_VERSION, m->sets, m->files, m->nodes);
     bool first = true;
     for (size_t k = 0; k < FIT_KINDS; k++)
         if (m->count[k]) {
@@ -189,10 +210,13 @@ void fit_model_write(fit_model *m, sink *s)
     sink_puts(s, "\n  },\n  \"fan_in\": [");
     for (size_t i = 0; i < FIT_FANIN_MAX; i++)
         sink_printf(s, "%s%" PRIu64, i ? ", " : "", m->fanin[i]);
-    sink_puts(s, "],\n  \"dependency_id_distance_quantiles\": ");
+    sink_puts(s, "],\n  \"dependency_id_distance\": ");
     if (m->distance.n)
-        write_quantiles(s, &m->distance);
+        write_dist(s, &m->distance);
     else
-        sink_puts(s, "[]");
+        sink_puts(s, "null");
+    if (fit_skeleton_write(m->skeleton, s) != 0)
+        return -1;
     sink_puts(s, "\n}\n");
+    return 0;
 }

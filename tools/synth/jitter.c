@@ -28,3 +28,8 @@ uint64_t jitter_apply(uint64_t value, double f, uint64_t seed, uint64_t rank, ui
         return UINT64_MAX;
     return (uint64_t)scaled;
 }
+
+double sample_rng_next(sample_rng *r)
+{
+    return jitter_uniform(r->seed, r->stream, r->counter++);
+}

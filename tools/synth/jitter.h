@@ -22,4 +22,12 @@ double jitter_uniform(uint64_t seed, uint64_t rank, uint64_t id);
  * saturated at UINT64_MAX. f == 0 returns `value` unchanged. */
 uint64_t jitter_apply(uint64_t value, double f, uint64_t seed, uint64_t rank, uint64_t id);
 
+/* A counter-based stream of uniform doubles in [0, 1): draw k of stream
+ * `stream` is jitter_uniform(seed, stream, k), so streams (one per rank)
+ * never depend on each other or on the order they are drawn in. */
+typedef struct sample_rng {
+    uint64_t seed, stream, counter;
+} sample_rng;
+double sample_rng_next(sample_rng *r);
+
 #endif

@@ -6,3 +6,12 @@ vimana_et_SOURCES += \
 	tools/synth/jitter.c tools/synth/jitter.h \
 	tools/synth/cmd_synth.c \
 	tools/synth/fit_model.c tools/synth/fit_model.h
+vimana_et_SOURCES += \
+	tools/synth/dist.c tools/synth/dist.h \
+	tools/synth/comm_groups.c tools/synth/comm_groups.h \
+	tools/synth/fit_skeleton.c tools/synth/fit_skeleton.h
+vimana_et_SOURCES += \
+	tools/synth/synth_model.c tools/synth/synth_model.h \
+	tools/synth/synth_sample.c tools/synth/synth_sample.h \
+	tools/synth/synth_compare.c tools/synth/synth_compare.h \
+	tools/synth/step_fill.c tools/synth/step_fill.h

@@ -23,7 +23,7 @@ static const struct command commands[] = {
     {"timeline", cmd_timeline, "turn a simulator log or report into a Chrome/Perfetto timeline"},
     {"linkmap", cmd_linkmap, "draw the busiest links of a report as an SVG heat map"},
     {"obfuscate", cmd_obfuscate, "rewrite ETs for sharing: neutral names, only what the simulator reads"},
-    {"synth", cmd_synth, "learn a statistical model of ET sets (synth fit)"},
+    {"synth", cmd_synth, "learn a model of ET sets, draw new ETs from it, compare sets (synth fit/sample/compare)"},
 };
 
 static void usage(FILE *out)
