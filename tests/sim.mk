@@ -185,6 +185,10 @@ EXTRA_DIST += tests/e2e/backend_check.sh
 TESTS += tests/e2e/sim_traps.sh
 EXTRA_DIST += tests/e2e/sim_traps.sh
 
+# Single-trace workloads (PREFIX.et) and shared identical traces (issue 14).
+TESTS += tests/e2e/single_file.sh
+EXTRA_DIST += tests/e2e/single_file.sh
+
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
 TESTS += tests/e2e/sim_outputs.sh
 EXTRA_DIST += tests/e2e/sim_outputs.sh

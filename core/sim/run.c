@@ -187,12 +187,15 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void print_run_stats(const sim *s, double load_s, double run_s, FILE *log)
+/* Parsed traces: NPUs that run the same bytes share one (PREFIX.et, or
+ * identical PREFIX.i.et). */
+static void print_run_stats(const sim *s, const wl_run *r, double load_s, double run_s, FILE *log)
 {
     double events = (double)s->events + (double)s->messages;
-    fprintf(log, "vimana: %u NPUs loaded in %.3f s; simulated %llu ns in %.3f s: %llu messages, %llu system "
-                 "events (%.2f M messages+events/s)\n",
-            s->n_npus, load_s, (unsigned long long)sim_now(s), run_s, (unsigned long long)s->messages,
+    fprintf(log, "vimana: %u NPUs loaded in %.3f s (%u trace%s parsed); simulated %llu ns in %.3f s: %llu messages, "
+                 "%llu system events (%.2f M messages+events/s)\n",
+            s->n_npus, load_s, r->n_traces, r->n_traces == 1 ? "" : "s", (unsigned long long)sim_now(s), run_s,
+            (unsigned long long)s->messages,
             (unsigned long long)s->events, run_s > 0 ? events / run_s / 1e6 : 0.0);
 }
 
@@ -248,7 +251,7 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
             report_unreceived(&s, &run);
         progress_end(&prog);
         if (opt->run_stats)
-            print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);
+            print_run_stats(&s, &run, load_s, seconds_since(&t0) - load_s, log);
     }
     outputs_close(outs);
     fflush(out);
