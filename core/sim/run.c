@@ -14,6 +14,7 @@
 #include "sim/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
+#include "sim/symmetry.h"
 #include "system/frontend.h"
 #include "vimana/et.h"
 #include "system/msg_match.h"
@@ -234,9 +235,11 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     outputs *outs = NULL;
     progress prog;
     network_host nh;
+    symmetry sym;
     if (network_host_init(&nh, &s) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
+        symmetry_check(&s, &run, backend_is_shipped(&nh.lb, "analytical"), &sym);
         sim_enter(&s);
         progress_start(&prog, &s, &run);
         workload_fire_all(&run);
@@ -250,6 +253,8 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
             report_unreceived(&s, &run);
         progress_end(&prog);
+        if (opt->run_stats)
+            symmetry_print(&sym, log);
         if (opt->run_stats)
             print_run_stats(&s, &run, load_s, seconds_since(&t0) - load_s, log);
     }

@@ -1,0 +1,41 @@
+/*
+ * symmetry.h - whether the NPUs of a run are interchangeable (docs/symmetry.md):
+ * every NPU runs the same parsed trace, the trace holds only collectives
+ * (no SEND/RECV, remote memory or communicator groups), every collective it
+ * runs uses an algorithm whose schedule is the same on every NPU (ring,
+ * direct, halving-doubling on power-of-two dimensions) and the network is
+ * the shipped congestion-unaware analytical model on Ring, FullyConnected
+ * and Switch dimensions. Then every NPU's timeline is the same up to
+ * relabelling, and one representative NPU would do.
+ *
+ * The reduced simulation itself is not implemented yet: the run always
+ * simulates every NPU, and the report says so honestly ("eligible, full
+ * simulation used").
+ */
+#ifndef VIMANA_SIM_SYMMETRY_H
+#define VIMANA_SIM_SYMMETRY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "workload/workload.h"
+
+enum symmetry_mode {
+    SYMMETRY_OFF,           /* --no-symmetry: not even checked */
+    SYMMETRY_NOT_ELIGIBLE,  /* why: the first condition that does not hold */
+    SYMMETRY_ELIGIBLE,
+};
+
+typedef struct symmetry {
+    enum symmetry_mode mode;
+    char why[400];
+} symmetry;
+
+/* Decides for the loaded run `r`; `shipped_analytical`: the backend is the
+ * shipped analytical module (backend_is_shipped). */
+void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out);
+
+/* The one line that says which mode the run used and why. */
+void symmetry_print(const symmetry *sym, FILE *log);
+
+#endif
