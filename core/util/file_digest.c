@@ -2,7 +2,9 @@
 #include "util/file_digest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/input_file.h"
 
@@ -31,13 +33,46 @@ static FILE *open_regular(const char *path)
     return fopen(path, "rb");
 }
 
-int file_digest_of(const char *path, file_digest *out)
+/* The whole file into memory when it has at most keep_max bytes (by
+ * fstat, then checked by reading to the end). NULL: too large, or it
+ * changed size while read. */
+static unsigned char *read_small(FILE *f, uint64_t keep_max, uint64_t *len)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || st.st_size < 0 || (uint64_t)st.st_size > keep_max)
+        return NULL;
+    size_t size = (size_t)st.st_size;
+    unsigned char *buf = malloc(size + 1); /* + 1: detects growth, and malloc(0) */
+    if (!buf)
+        return NULL;
+    size_t got = fread(buf, 1, size + 1, f);
+    if (got != size || ferror(f)) {
+        free(buf);
+        rewind(f);
+        return NULL;
+    }
+    *len = size;
+    return buf;
+}
+
+int file_digest_keep(const char *path, uint64_t keep_max, file_digest *out, unsigned char **kept)
 {
     FILE *f = open_regular(path);
+    if (kept)
+        *kept = NULL;
     if (!f)
         return -1;
-    unsigned char buf[BLOCK];
     *out = (file_digest){.hash = FILE_DIGEST_SEED};
+    uint64_t len;
+    unsigned char *small = kept ? read_small(f, keep_max, &len) : NULL;
+    if (small) {
+        out->hash = file_digest_bytes(out->hash, small, len);
+        out->size = len;
+        *kept = small;
+        fclose(f);
+        return 0;
+    }
+    unsigned char buf[BLOCK];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
         out->hash = file_digest_bytes(out->hash, buf, got);
@@ -46,6 +81,11 @@ int file_digest_of(const char *path, file_digest *out)
     int rc = ferror(f) ? -1 : 0;
     fclose(f);
     return rc;
+}
+
+int file_digest_of(const char *path, file_digest *out)
+{
+    return file_digest_keep(path, 0, out, NULL);
 }
 
 bool file_same_bytes(const char *a, const char *b)

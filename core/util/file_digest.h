@@ -27,6 +27,11 @@ uint64_t file_digest_bytes(uint64_t hash, const void *bytes, uint64_t len);
  * regular file or cannot be read (the caller's own reader then says why). */
 int file_digest_of(const char *path, file_digest *out);
 
+/* As file_digest_of, and when the file has at most keep_max bytes also
+ * hands them back in *kept (malloc'd, the caller frees it; NULL for a
+ * larger file), so that a later comparison needs no second read. */
+int file_digest_keep(const char *path, uint64_t keep_max, file_digest *out, unsigned char **kept);
+
 /* Whether the two files hold exactly the same bytes; false when either
  * cannot be read. */
 bool file_same_bytes(const char *a, const char *b);

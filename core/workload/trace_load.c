@@ -503,8 +503,14 @@ static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
 typedef struct trace_index {
     uint32_t *slot;             /* 1 + index in r->traces, 0 = empty */
     file_digest *digest;        /* [n_npus]: digest of r->traces[k] */
+    unsigned char **bytes;      /* [n_npus]: r->traces[k]'s file bytes while loading, or NULL */
+    uint64_t keep_left;         /* bytes that may still be kept */
     uint32_t mask;
 } trace_index;
+
+/* The bytes of distinct files kept in memory while loading, so that a file
+ * identical to one parsed before is compared without reading either again. */
+#define TRACE_KEEP_BUDGET (64u << 20)
 
 static int trace_index_init(trace_index *ix, uint32_t n_npus)
 {
@@ -514,34 +520,57 @@ static int trace_index_init(trace_index *ix, uint32_t n_npus)
     ix->mask = (uint32_t)(size - 1);
     ix->slot = calloc(size, sizeof *ix->slot);
     ix->digest = calloc(n_npus, sizeof *ix->digest);
-    return ix->slot && ix->digest ? 0 : -1;
+    ix->bytes = calloc(n_npus, sizeof *ix->bytes);
+    ix->keep_left = TRACE_KEEP_BUDGET;
+    return ix->slot && ix->digest && ix->bytes ? 0 : -1;
 }
 
-static void trace_index_free(trace_index *ix)
+static void trace_index_free(trace_index *ix, uint32_t n_traces)
 {
+    for (uint32_t k = 0; ix->bytes && k < n_traces; k++)
+        free(ix->bytes[k]);
+    free(ix->bytes);
     free(ix->slot);
     free(ix->digest);
 }
 
+/* Whether trace k's file holds the bytes of `path` (`kept`: those bytes,
+ * or NULL when they were not kept). */
+static bool same_bytes(const trace_index *ix, const wl_run *r, uint32_t k, const char *path,
+                       const unsigned char *kept)
+{
+    if (kept && ix->bytes[k])
+        return memcmp(kept, ix->bytes[k], ix->digest[k].size) == 0;
+    return file_same_bytes(r->traces[k]->path, path);
+}
+
 /* A parsed trace with the same bytes as `path`, or NULL. */
-static wl_trace *trace_index_find(const trace_index *ix, const wl_run *r, const char *path, const file_digest *d)
+static wl_trace *trace_index_find(const trace_index *ix, const wl_run *r, const char *path, const file_digest *d,
+                                  const unsigned char *kept)
 {
     for (uint32_t at = (uint32_t)d->hash & ix->mask; ix->slot[at]; at = (at + 1) & ix->mask) {
         uint32_t k = ix->slot[at] - 1;
         const file_digest *o = &ix->digest[k];
-        if (o->hash == d->hash && o->size == d->size && file_same_bytes(r->traces[k]->path, path))
+        if (o->hash == d->hash && o->size == d->size && same_bytes(ix, r, k, path, kept))
             return r->traces[k];
     }
     return NULL;
 }
 
-static void trace_index_add(trace_index *ix, uint32_t k, const file_digest *d)
+/* Indexes trace k; keeps its bytes (takes `kept`) while the budget lasts. */
+static void trace_index_add(trace_index *ix, uint32_t k, const file_digest *d, unsigned char *kept)
 {
     uint32_t at = (uint32_t)d->hash & ix->mask;
     while (ix->slot[at])
         at = (at + 1) & ix->mask;
     ix->slot[at] = k + 1;
     ix->digest[k] = *d;
+    if (kept && d->size <= ix->keep_left) {
+        ix->bytes[k] = kept;
+        ix->keep_left -= d->size;
+    } else {
+        free(kept);
+    }
 }
 
 /* ---- every NPU ------------------------------------------------------------- */
@@ -619,16 +648,22 @@ static int load_per_rank(wl_run *r, trace_index *ix)
         if (check_file(s, path, i) != 0)
             return -1;
         file_digest d;
-        bool digested = file_digest_of(path, &d) == 0;
-        wl_trace *t = digested ? trace_index_find(ix, r, path, &d) : NULL;
+        unsigned char *kept;
+        bool digested = file_digest_keep(path, ix->keep_left, &d, &kept) == 0;
+        wl_trace *t = digested ? trace_index_find(ix, r, path, &d, kept) : NULL;
         if (t) {
+            free(kept);
             warn_empty_records(s, path, t);
             warn_dropped_deps(s, path, t);
         } else {
-            if (!(t = add_trace(r, parse_trace(s, path, i))))
+            if (!(t = add_trace(r, parse_trace(s, path, i)))) {
+                free(kept);
                 return -1;
+            }
             if (digested && !t->has_p2p)
-                trace_index_add(ix, r->n_traces - 1, &d);
+                trace_index_add(ix, r->n_traces - 1, &d, kept);
+            else
+                free(kept);
         }
         if (attach(s, w, t, path, true) != 0)
             return -1;
@@ -661,12 +696,12 @@ int workload_load_all(wl_run *r)
     }
     trace_index ix;
     if (trace_index_init(&ix, s->n_npus) != 0) {
-        trace_index_free(&ix);
+        trace_index_free(&ix, 0);
         sim_fail(s, "out of memory");
         return -1;
     }
     rc = load_per_rank(r, &ix);
-    trace_index_free(&ix);
+    trace_index_free(&ix, r->n_traces);
     return rc;
 }
 

@@ -52,9 +52,22 @@ static void digest_of_a_file(void **state)
     assert_int_equal(file_digest_of(path, &d), 0);
     assert_true(d.size == len);
     assert_true(d.hash == file_digest_bytes(FILE_DIGEST_SEED, bytes, len));
+    /* Kept in memory when small enough, with the same digest. */
+    unsigned char *kept;
+    file_digest k;
+    assert_int_equal(file_digest_keep(path, len, &k, &kept), 0);
+    assert_non_null(kept);
+    assert_true(k.hash == d.hash && k.size == d.size);
+    assert_memory_equal(kept, bytes, len);
+    free(kept);
+    assert_int_equal(file_digest_keep(path, len - 1, &k, &kept), 0);
+    assert_null(kept);
+    assert_true(k.hash == d.hash && k.size == d.size);
     free(bytes);
     unlink(path);
     assert_int_equal(file_digest_of(path, &d), -1);
+    assert_int_equal(file_digest_keep(path, 1000, &k, &kept), -1);
+    assert_null(kept);
     assert_int_equal(file_digest_of("/dev/zero", &d), -1);  /* never read for ever */
     assert_int_equal(file_digest_of("/tmp", &d), -1);
 }
