@@ -240,6 +240,7 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
         symmetry_check(&s, &run, backend_is_shipped(&nh.lb, "analytical"), &sym);
+        s.reduced = sym.mode == SYMMETRY_ON;
         sim_enter(&s);
         progress_start(&prog, &s, &run);
         workload_fire_all(&run);

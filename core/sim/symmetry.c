@@ -72,6 +72,8 @@ static bool algorithms_symmetric(const sim *s, enum coll_kind k, const wl_node *
         if (!ok)
             return not_eligible(out, "node %llu (%s) runs %s on dimension %u, whose schedule differs between NPUs",
                                 (unsigned long long)n->id, name, spelled, d);
+        if (strcmp(a->name, "halvingDoubling") == 0 && !out->full_why[0])
+            snprintf(out->full_why, sizeof out->full_why, "halving-doubling (its mirror image is not a rotation)");
     }
     return true;
 }
@@ -125,9 +127,28 @@ static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
     return true;
 }
 
+/* The reduced simulation covers ring and direct (whose mirror image is a
+ * rotation of the dimensions) and no per-NPU output: it writes NPU 0's
+ * figures for every NPU, and only the finish report. */
+static void reduce_if_covered(const sim *s, symmetry *out)
+{
+    const char *gap = out->full_why[0] ? NULL
+                      : s->n_npus < 2         ? "a single NPU"
+                      : s->opt->report        ? "--report"
+                      : s->opt->timeline      ? "--timeline"
+                      : s->cfg.trace_enabled  ? "trace-enabled"
+                      : s->opt->rendezvous    ? "--rendezvous-protocol"
+                                              : NULL;
+    if (gap)
+        snprintf(out->full_why, sizeof out->full_why, "%s", gap);
+    out->mode = out->full_why[0] ? SYMMETRY_ELIGIBLE : SYMMETRY_ON;
+}
+
 void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out)
 {
     out->why[0] = '\0';
+    out->full_why[0] = '\0';
+    out->n_npus = s->n_npus;
     if (s->opt->no_symmetry) {
         out->mode = SYMMETRY_OFF;
         snprintf(out->why, sizeof out->why, "--no-symmetry");
@@ -155,9 +176,9 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
         not_eligible(out, "communicator groups (%s) split the NPUs", s->opt->comm_group);
         return;
     }
-    out->mode = SYMMETRY_ELIGIBLE;
     snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives on ring, direct or "
                                         "halving-doubling, analytical backend on dimensions");
+    reduce_if_covered(s, out);
 }
 
 void symmetry_print(const symmetry *sym, FILE *log)
@@ -170,8 +191,12 @@ void symmetry_print(const symmetry *sym, FILE *log)
         fprintf(log, "vimana: symmetry: not eligible (%s); full simulation\n", sym->why);
         break;
     case SYMMETRY_ELIGIBLE:
-        fprintf(log, "vimana: symmetry: eligible (%s); full simulation used (the reduced simulation is not "
-                     "implemented yet)\n", sym->why);
+        fprintf(log, "vimana: symmetry: eligible (%s); full simulation used (the reduced simulation does not cover "
+                     "%s yet)\n", sym->why, sym->full_why);
+        break;
+    case SYMMETRY_ON:
+        fprintf(log, "vimana: symmetry: on (%s); reduced simulation: NPU 0 simulated, its messages mirrored for "
+                     "the other %u NPUs\n", sym->why, sym->n_npus - 1);
         break;
     }
 }

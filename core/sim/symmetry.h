@@ -8,9 +8,12 @@
  * and Switch dimensions. Then every NPU's timeline is the same up to
  * relabelling, and one representative NPU would do.
  *
- * The reduced simulation itself is not implemented yet: the run always
- * simulates every NPU, and the report says so honestly ("eligible, full
- * simulation used").
+ * When they are and the run allows it (ring and direct algorithms, no
+ * per-NPU output such as --report, --timeline or trace-enabled, no
+ * rendezvous), the driver runs the reduced simulation (sim->reduced): NPU 0
+ * alone, its sends mirrored as the messages it receives, the other NPUs
+ * reported with NPU 0's figures. Otherwise every NPU is simulated, and the
+ * line says why.
  */
 #ifndef VIMANA_SIM_SYMMETRY_H
 #define VIMANA_SIM_SYMMETRY_H
@@ -23,16 +26,20 @@
 enum symmetry_mode {
     SYMMETRY_OFF,           /* --no-symmetry: not even checked */
     SYMMETRY_NOT_ELIGIBLE,  /* why: the first condition that does not hold */
-    SYMMETRY_ELIGIBLE,
+    SYMMETRY_ELIGIBLE,      /* interchangeable, but simulated in full: full_why */
+    SYMMETRY_ON,            /* the reduced simulation */
 };
 
 typedef struct symmetry {
     enum symmetry_mode mode;
+    uint32_t n_npus;
     char why[400];
+    char full_why[160];     /* ELIGIBLE: what the reduced simulation does not cover */
 } symmetry;
 
 /* Decides for the loaded run `r`; `shipped_analytical`: the backend is the
- * shipped analytical module (backend_is_shipped). */
+ * shipped analytical module (backend_is_shipped). The caller sets
+ * s->reduced when the mode is SYMMETRY_ON. */
 void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out);
 
 /* The one line that says which mode the run used and why. */

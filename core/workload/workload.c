@@ -89,6 +89,25 @@ static void finish_node(sim *s, workload *w, uint32_t i)
 
 static void issue_free_nodes(sim *s, workload *w);
 
+/* The reduced simulation ran NPU 0 only: every other NPU's timeline is
+ * NPU 0's, relabelled, so each finishes with NPU 0's figures, reported in
+ * NPU order right after NPU 0's report. */
+static void finish_mirrors(sim *s, const workload *w0)
+{
+    wl_run *r = w0->run;
+    for (uint32_t npu = 1; npu < s->n_npus && !s->failed; npu++) {
+        workload *w = &r->wl[npu];
+        w->finished = true;
+        w->finish_tick = w0->finish_tick;
+        w->tics_gpu_ops = w0->tics_gpu_ops;
+        w->tics_cpu_ops = w0->tics_cpu_ops;
+        r->finished_npus++;
+        workload mirror = *w0;
+        mirror.npu = npu;
+        workload_print_report(s, &mirror);
+    }
+}
+
 static void check_finished(sim *s, workload *w)
 {
     if (w->finished || w->ongoing > 0 || !free_set_empty(w))
@@ -97,6 +116,8 @@ static void check_finished(sim *s, workload *w)
     w->finish_tick = sim_now(s);
     w->run->finished_npus++;
     workload_print_report(s, w);
+    if (s->reduced)
+        finish_mirrors(s, w);
 }
 
 /* The completion of every request a node makes: obj is the workload,
@@ -426,7 +447,8 @@ void workload_fire_all(wl_run *r)
     sim *s = r->s;
     for (uint32_t npu = 0; npu < s->n_npus; npu++)
         warn_invalid_nodes(s, &r->wl[npu]);
-    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+    uint32_t running = s->reduced ? 1 : s->n_npus; /* reduced: NPU 0 stands for all */
+    for (uint32_t npu = 0; npu < running && !s->failed; npu++) {
         workload *w = &r->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)
             if (w->live[i].parents_left == 0)
