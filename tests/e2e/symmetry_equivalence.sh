@@ -4,8 +4,8 @@
 # 3-D networks of Ring, FullyConnected and Switch dimensions, ring and
 # direct per dimension, the four collectives, sizes, splits, active chunks,
 # scheduling, collective optimisation, endpoint delay, compute around the
-# collectives), each NPU's report is line for line the full simulation's
-# (--no-symmetry). The reduced run prints the NPUs in NPU order; the full
+# collectives, two collectives in parallel or in sequence), each NPU's
+# report is line for line the full simulation's (--no-symmetry). The reduced run prints the NPUs in NPU order; the full
 # run prints them as they finish within the last tick, so the per-NPU
 # blocks are compared, not their order. SYMMETRY_SEED and SYMMETRY_CASES
 # pick another random set.
@@ -87,7 +87,7 @@ awk -v seed="$seed" -v n="$cases" 'BEGIN {
         printf "%s %s %s %s %s %s %s %s %s %s %s %s %s\n", counts, topos, algos, bws, lats,
             kind[1 + int(rand() * 4)], 65536 * (1 + int(rand() * 64)) + 1024 * int(rand() * 64),
             1 + int(rand() * 8), 1 + int(rand() * 3), rand() < 0.5 ? "LIFO" : "FIFO",
-            rand() < 0.5 ? "baseline" : "localBWAware", int(rand() * 20), int(rand() * 3)
+            rand() < 0.5 ? "baseline" : "localBWAware", int(rand() * 20), int(rand() * 5)
     }
 }' >"$T/cases"
 i=0
@@ -108,21 +108,36 @@ JSON
         fail "case $i: generate"
     wl="$T/w$i/w"
     if [ "$compute" -gt 0 ]; then
-        # compute before (and, for 2, after) the collective: GPU time and overlap in the report
+        # 1: compute, then the collective; 2: ... and compute after it;
+        # 3: a second, independent collective (another kind and size) in
+        # parallel with the first; 4: the second after the first.
         "$VIMANA_ET" json "$wl.et" | python3 -c '
 import json, sys
+shape, seed = int(sys.argv[1]), int(sys.argv[2])
 doc = json.load(sys.stdin)
 coll = doc["nodes"][0]
-coll.setdefault("id", "0")
-comp = {"id": "100", "name": "c1", "type": "COMP_NODE", "duration_micros": "7",
-        "attr": [{"name": "is_cpu_op", "bool_val": False}]}
-coll["data_deps"] = ["100"]
-nodes = [comp, coll]
-if sys.argv[1] == "2":
-    nodes.append({"id": "101", "name": "c2", "type": "COMP_NODE", "duration_micros": "3",
-                  "attr": [{"name": "is_cpu_op", "bool_val": False}], "data_deps": [coll["id"]]})
+coll["id"] = "0"
+def comp(i, us, deps):
+    return {"id": str(i), "name": "c%d" % i, "type": "COMP_NODE", "duration_micros": str(us),
+            "attr": [{"name": "is_cpu_op", "bool_val": False}], "data_deps": deps}
+nodes = [comp(100, 7, []), dict(coll, data_deps=["100"])]
+if shape == 2:
+    nodes.append(comp(101, 3, ["0"]))
+if shape >= 3:
+    other = json.loads(json.dumps(coll))
+    other["id"] = "1"
+    other["name"] = "second"
+    for a in other["attr"]:
+        if a["name"] == "comm_type":
+            kinds = [0, 2, 6, 7]  # ALL_REDUCE, ALL_GATHER, ALL_TO_ALL, REDUCE_SCATTER
+            a["int64_val"] = str(kinds[(kinds.index(int(a.get("int64_val", "0"))) + 1 + seed % 3) % 4])
+        if a["name"] == "comm_size":
+            a["int64_val"] = str(int(a["int64_val"]) // 2 + 4096 * (seed % 5))
+    other["data_deps"] = ["0"] if shape == 4 else []
+    nodes.append(other)
+    nodes.append(comp(101, 2, ["1", "0"]))
 doc["nodes"] = nodes
-json.dump(doc, sys.stdout)' "$compute" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
+json.dump(doc, sys.stdout)' "$compute" "$i" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
             fail "case $i: compute nodes"
     fi
     compare "case $i (seed $seed: $counts $topos $algos $kind $size splits $splits active $active $policy $opt delay $delay compute $compute)" \
