@@ -6,11 +6,16 @@
 #   64 MiB all-reduce on 3-D Switch hierarchies 8x8x16, 8x8x64, 8x8x256
 #   (1024, 4096, 16384 NPUs; ring-ring-ring.json); `small` skips the
 #   4096-NPU 1-D and the 16384-NPU cases.
+#   and 64 MiB all-reduce on 8x8x16384 (1,048,576 NPUs), single file and
+#   reduced simulation only.
 # Each case runs with this build on the single-file workload (PREFIX.et,
-# written by `vimana-et generate --single-file`) and on per-rank copies of
-# that file (identical PREFIX.i.et, shared by content hash); with
-# BEFORE_BUILD_DIR (e.g. a build of the previous commit) also that build on
-# the same per-rank copies. Every run's stdout must be identical. Prints one
+# written by `vimana-et generate --single-file`) with symmetry (the reduced
+# simulation) and with --no-symmetry, and on per-rank copies of that file
+# (identical PREFIX.i.et, shared by content hash); with BEFORE_BUILD_DIR
+# (e.g. a build of the previous commit) also that build on the same
+# per-rank copies. Every run's per-NPU report lines must be identical (the
+# reduced run prints the NPUs in NPU order, the full run as they finish
+# within the last tick, so the lines are compared sorted by NPU). Prints one
 # row per run: wall time, CPU time (user + sys), peak RSS, load time (from
 # --run-stats), messages + events and CPU ns per message+event, and the
 # machine's load average. Workloads go to $BENCH_DIR/scale (default
@@ -40,17 +45,21 @@ network() { # NAME TOPOLOGY COUNTS BANDWIDTHS LATENCIES
         >"$dir/$1.yml"
 }
 
-run() { # LABEL BUILD WORKLOAD SYSTEM NETWORK
+run() { # LABEL BUILD WORKLOAD SYSTEM NETWORK [FLAGS...]
+    label=$1 bin=$2 wl=$3 sys=$4 net=$5
+    shift 5
     out="$dir/out.$$" err="$dir/err.$$"
-    /usr/bin/time -f 'TIME %e %U %S %M' "$2/vimana" --workload-configuration="$3" --system-configuration="$4" \
-        --network-configuration="$dir/$5.yml" --network-backend=analytical --run-stats >"$out" 2>"$err" ||
-        { echo "scale_bench: $1 failed:" >&2; cat "$err" >&2; exit 1; }
+    /usr/bin/time -f 'TIME %e %U %S %M' "$bin/vimana" --workload-configuration="$wl" --system-configuration="$sys" \
+        --network-configuration="$dir/$net.yml" --network-backend=analytical --run-stats "$@" >"$out.raw" 2>"$err" ||
+        { echo "scale_bench: $label failed:" >&2; cat "$err" >&2; exit 1; }
+    sed 's/^sys\[\([0-9]*\)\]/\1 &/' "$out.raw" | sort -s -n -k1,1 >"$out"
+    rm -f "$out.raw"
     if [ -f "$dir/expected.out" ]; then
-        cmp -s "$out" "$dir/expected.out" || { echo "scale_bench: $1: output differs" >&2; exit 1; }
+        cmp -s "$out" "$dir/expected.out" || { echo "scale_bench: $label: output differs" >&2; exit 1; }
     else
         cp "$out" "$dir/expected.out"
     fi
-    awk -v label="$1" '
+    awk -v label="$label" '
         /messages\+events/ {
             for (i = 1; i <= NF; i++) {
                 if ($(i + 1) == "messages,") m = $i
@@ -61,7 +70,7 @@ run() { # LABEL BUILD WORKLOAD SYSTEM NETWORK
         /^TIME/ { wall = $2; cpu = $3 + $4; rss = $5 }
         END { printf "%-44s wall %6.2f s  CPU %6.2f s  RSS %7.1f MiB  load %6.3f s  %11d msg+ev  %6.1f ns/msg+ev\n",
                      label, wall, cpu, rss / 1024, load, m + e, cpu * 1e9 / (m + e) }' "$err"
-    grep '^vimana: symmetry' "$err" | sed 's/^/    /' | cut -c1-120
+    grep '^vimana: symmetry' "$err" | sed 's/(.*)/(...)/; s/^/    /' | cut -c1-120
     rm -f "$out" "$err"
 }
 
@@ -70,6 +79,7 @@ case_() { # LABEL NPUS SIZE NAME SYSTEM NETWORK
     rm -f "$dir/expected.out"
     echo "== $1 ($2 NPUs); $(uptime | sed 's/.*load/load/')"
     run "  after, single file" "$build" "$dir/$4/one" "$5" "$6"
+    run "  after, single file, --no-symmetry" "$build" "$dir/$4/one" "$5" "$6" --no-symmetry
     run "  after, $2 identical per-rank files" "$build" "$dir/$4/rank" "$5" "$6"
     [ -z "$before" ] || run "  before, $2 identical per-rank files" "$before" "$dir/$4/rank" "$5" "$6"
 }
@@ -87,3 +97,10 @@ case_ "64 MiB all-reduce, Switch 8x8x64" 4096 64MiB ar64m_4096 "$ring3" sw3d_409
 [ "$which" = small ] && exit 0
 case_ "1 MiB ring all-reduce, Switch 4096" 4096 1MiB ar1m_4096 "$ring" sw4096
 case_ "64 MiB all-reduce, Switch 8x8x256" 16384 64MiB ar64m_16384 "$ring3" sw3d_16384
+# A million NPUs: one file, the reduced simulation only.
+network sw3d_1m "Switch, Switch, Switch" "8, 8, 16384" "50, 50, 50" "500, 500, 500"
+[ -f "$dir/ar64m_1m/one.et" ] ||
+    "$build/vimana-et" generate all-reduce --npus 1048576 --size 64MiB --single-file --out "$dir/ar64m_1m/one" >/dev/null
+rm -f "$dir/expected.out"
+echo "== 64 MiB all-reduce, Switch 8x8x16384 (1048576 NPUs); $(uptime | sed 's/.*load/load/')"
+run "  after, single file" "$build" "$dir/ar64m_1m/one" "$ring3" sw3d_1m

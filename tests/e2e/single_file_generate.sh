@@ -7,8 +7,11 @@ ET=$VIMANA_ET
 T=$TEST_TMP
 S="$VIMANA_SRCDIR/inputs/system/ring.json"
 N="$VIMANA_SRCDIR/inputs/network/ring8.yml"
+# --no-symmetry: the per-rank files (ids differ) are simulated in full, the
+# single file would be reduced and print its NPUs in NPU order
+# (symmetry_equivalence.sh compares those two ways).
 sim() { # PREFIX
-    "$VIMANA" --workload-configuration="$1" --system-configuration="$S" --network-configuration="$N"
+    "$VIMANA" --workload-configuration="$1" --system-configuration="$S" --network-configuration="$N" --no-symmetry
 }
 
 for kind in all-reduce all-gather reduce-scatter all-to-all three-nodes; do
@@ -29,6 +32,15 @@ for kind in all-reduce all-gather reduce-scatter all-to-all three-nodes; do
 done
 # The tutorial graph on ring8 (golden ring8-hoti3nodes: 405520 cycles).
 expect_eq "$(grep -c 'finished, 405520 cycles' "$T/out")" 8 "three-nodes single file: golden cycles"
+
+# One file may stand for more NPUs than the per-rank form's million files.
+expect_ok "$ET" generate all-reduce --npus 1048576 --single-file --out "$T/m/ar"
+expect_ok "$ET" json "$T/m/ar.et"
+grep -q '"name": "all_reduce_1048576npus_1MB"' "$T/out" || fail "1048576 NPUs: name"
+expect_error "vimana-et generate: --npus: expected 1 to 1000000 ranks, got 1048576" \
+    "$ET" generate all-reduce --npus 1048576 --out "$T/m/x"
+expect_error "vimana-et generate: --npus: expected 1 to 4294967295 ranks, got 4294967296" \
+    "$ET" generate all-reduce --npus 4294967296 --single-file --out "$T/m/x"
 
 expect_error "vimana-et generate: --single-file: send-recv writes a different trace for the sender, the receiver and the idle ranks" \
     "$ET" generate send-recv --npus 4 --single-file --out "$T/x"
