@@ -138,6 +138,7 @@ static void reduce_if_covered(const sim *s, symmetry *out)
                       : s->opt->timeline      ? "--timeline"
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
+                      : s->opt->progress      ? "--progress"
                                               : NULL;
     if (gap)
         snprintf(out->full_why, sizeof out->full_why, "%s", gap);
@@ -179,6 +180,14 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
     snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives on ring, direct or "
                                         "halving-doubling, analytical backend on dimensions");
     reduce_if_covered(s, out);
+}
+
+void symmetry_refuse(symmetry *sym, const char *why)
+{
+    if (sym->mode != SYMMETRY_ON && sym->mode != SYMMETRY_ELIGIBLE)
+        return;
+    sym->mode = SYMMETRY_ELIGIBLE;
+    snprintf(sym->full_why, sizeof sym->full_why, "%s", why);
 }
 
 void symmetry_print(const symmetry *sym, FILE *log)

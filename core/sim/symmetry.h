@@ -42,6 +42,10 @@ typedef struct symmetry {
  * s->reduced when the mode is SYMMETRY_ON. */
 void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out);
 
+/* An eligible or reduced run that must be simulated in full after all:
+ * `why` says what the reduced simulation does not cover. */
+void symmetry_refuse(symmetry *sym, const char *why);
+
 /* The one line that says which mode the run used and why. */
 void symmetry_print(const symmetry *sym, FILE *log);
 

@@ -308,7 +308,7 @@ static void trace_path(const sim *s, uint32_t npu, char *path, size_t len)
 /* The single-file form: every NPU runs PREFIX.et (or PREFIX.et.gz) when it
  * exists and NPU 0 has no trace of its own; per-rank traces take
  * precedence, with a warning that PREFIX.et is ignored. Returns the path
- * (malloc'd) or NULL for the per-rank form. */
+ * (malloc'd) or NULL for the per-rank form (or after sim_fail()). */
 static char *single_trace_path(sim *s)
 {
     size_t len = strlen(s->opt->workload) + 32;
@@ -316,6 +316,7 @@ static char *single_trace_path(sim *s)
     if (!single || !rank0) {
         free(single);
         free(rank0);
+        sim_fail(s, "out of memory");
         return NULL;
     }
     snprintf(single, len, "%s.et", s->opt->workload);
@@ -687,6 +688,8 @@ int workload_load_all(wl_run *r)
         r->wl[i].npu = i;
     }
     char *single = single_trace_path(s);
+    if (s->failed)
+        return -1;
     int rc;
     if (single) {
         r->single_file = true;

@@ -89,19 +89,28 @@ static void finish_node(sim *s, workload *w, uint32_t i)
 
 static void issue_free_nodes(sim *s, workload *w);
 
-/* The reduced simulation ran NPU 0 only: every other NPU's timeline is
- * NPU 0's, relabelled, so each finishes with NPU 0's figures, reported in
- * NPU order right after NPU 0's report. */
+/* The reduced simulation runs NPU 0 only: every other NPU's timeline is
+ * NPU 0's, relabelled, so each finishes when NPU 0 does. Nothing is
+ * printed yet: the driver prints every NPU's report once the run has
+ * succeeded (workload_print_reduced), and runs again in full if it failed. */
 static void finish_mirrors(sim *s, const workload *w0)
 {
     wl_run *r = w0->run;
-    for (uint32_t npu = 1; npu < s->n_npus && !s->failed; npu++) {
+    for (uint32_t npu = 1; npu < s->n_npus; npu++) {
         workload *w = &r->wl[npu];
         w->finished = true;
         w->finish_tick = w0->finish_tick;
         w->tics_gpu_ops = w0->tics_gpu_ops;
         w->tics_cpu_ops = w0->tics_cpu_ops;
         r->finished_npus++;
+    }
+}
+
+void workload_print_reduced(wl_run *r)
+{
+    sim *s = r->s;
+    const workload *w0 = &r->wl[0];
+    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
         workload mirror = *w0;
         mirror.npu = npu;
         workload_print_report(s, &mirror);
@@ -115,9 +124,11 @@ static void check_finished(sim *s, workload *w)
     w->finished = true;
     w->finish_tick = sim_now(s);
     w->run->finished_npus++;
-    workload_print_report(s, w);
-    if (s->reduced)
+    if (s->reduced) {
         finish_mirrors(s, w);
+        return;
+    }
+    workload_print_report(s, w);
 }
 
 /* The completion of every request a node makes: obj is the workload,

@@ -139,6 +139,9 @@ typedef struct wl_roofline {
  * a tensor, roofline-enabled, not replay-only) and, if so, its figures
  * (peak-perf and local-mem-bw must be positive). */
 bool workload_roofline(const sys_config *cfg, const wl_node *n, wl_roofline *out);
+/* After a reduced simulation (sim->reduced) that succeeded: every NPU's
+ * finish report, with NPU 0's figures, in NPU order. */
+void workload_print_reduced(wl_run *r);
 /* After the run: reports NPUs that never finished. Returns their count. */
 uint32_t workload_report_unfinished(wl_run *r);
 

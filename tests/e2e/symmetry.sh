@@ -102,6 +102,28 @@ printf '{"1": [0, 1, 2, 3], "2": [4, 5, 6, 7]}\n' >"$T/groups.json"
 expect_ok sim "$T/one/ar" "$RING" "$R8" --comm-group-configuration="$T/groups.json"
 symmetry_line "vimana: symmetry: not eligible (communicator groups ($T/groups.json) split the NPUs); full simulation" "groups"
 
+# A reduced run that fails is simulated again in full, so that the error is
+# the full simulation's (which NPU reaches the overflow first, here a
+# reduction of 2^62 bytes at 1e-6 GB/s), and nothing else is printed twice.
+cat >"$T/huge.json" <<'JSON'
+{"global_metadata": {"version": "0.0.4"}, "nodes": [{"id": "1", "name": "ar", "type": "COMM_COLL_NODE",
+ "attr": [{"name": "comm_type", "int64_val": "0"}, {"name": "comm_size", "uint64_val": "4611686018427387904"}]}]}
+JSON
+mkdir -p "$T/huge"
+"$VIMANA_ET" from-json "$T/huge.json" -o "$T/huge/w.et" >/dev/null || fail "from-json huge"
+sed 's/"local-mem-bw": [0-9.e+-]*/"local-mem-bw": 1e-6/' "$RING" >"$T/lmb6.json"
+"$VIMANA" --workload-configuration="$T/huge/w" --system-configuration="$T/lmb6.json" --network-configuration="$R8" \
+    --no-symmetry >"$T/full.out" 2>"$T/full.err" && fail "huge: the full run succeeded"
+grep -q "^vimana: error: $T/lmb6.json: key 'local-mem-bw' (1e-06 GB/s) is too small: reducing [0-9]* bytes on NPU [0-9] does not fit the 64-bit nanosecond clock$" \
+    "$T/full.err" || fail "huge: full run's error: $(cat "$T/full.err")"
+"$VIMANA" --workload-configuration="$T/huge/w" --system-configuration="$T/lmb6.json" --network-configuration="$R8" \
+    >"$T/out" 2>"$T/err" && fail "huge: the run succeeded"
+cmp -s "$T/err" "$T/full.err" || fail "huge: stderr differs from the full run's: $(cat "$T/err")"
+cmp -s "$T/out" "$T/full.out" || fail "huge: stdout differs from the full run's"
+expect_error "$(cat "$T/full.err")" sim "$T/huge/w" "$T/lmb6.json" "$R8"
+symmetry_line "$(eligible "a run that fails (simulated again in full to report the error as the full simulation does)")" \
+    "huge: the line says the run was simulated again in full"
+
 # Point-to-point: SEND/RECV traces are parsed per NPU; the node is named.
 "$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 1 --out "$T/p/s" >/dev/null || fail "generate send-recv"
 expect_ok sim "$T/p/s" "$RING" "$R8"
