@@ -42,6 +42,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/device_name.c core/sim/device_name.h \
 	core/sim/run.c core/sim/run.h \
 	core/sim/progress.c core/sim/progress.h \
+	core/sim/symmetry.c core/sim/symmetry.h \
 	core/sim/outputs.c core/sim/outputs.h \
 	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h

@@ -185,6 +185,13 @@ EXTRA_DIST += tests/e2e/backend_check.sh
 TESTS += tests/e2e/sim_traps.sh
 EXTRA_DIST += tests/e2e/sim_traps.sh
 
+# Single-trace workloads (PREFIX.et), shared identical traces, symmetry
+# detection and the exact reduced simulation (issue 14).
+TESTS += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
+	tests/e2e/symmetry_equivalence.sh
+EXTRA_DIST += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
+	tests/e2e/symmetry_equivalence.sh
+
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
 TESTS += tests/e2e/sim_outputs.sh
 EXTRA_DIST += tests/e2e/sim_outputs.sh

@@ -5,3 +5,10 @@ TESTS += tests/unit/test_util
 tests_unit_test_util_SOURCES = tests/unit/test_util.c
 tests_unit_test_util_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_util_LDADD = libvimana_util.la $(CMOCKA_LIBS)
+
+# util/file_digest: FNV-1a vectors, file digests, byte comparison (issue 14).
+check_PROGRAMS += tests/unit/test_file_digest
+TESTS += tests/unit/test_file_digest
+tests_unit_test_file_digest_SOURCES = tests/unit/test_file_digest.c
+tests_unit_test_file_digest_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_file_digest_LDADD = libvimana_util.la $(CMOCKA_LIBS)

@@ -28,6 +28,7 @@ typedef struct sim_options {
     const char *report;          /* JSON/CSV report output, or NULL */
     bool progress;
     bool run_stats;              /* print message and event counts and the run's speed */
+    bool no_symmetry;            /* --no-symmetry: skip the symmetry check (sim/symmetry.h) */
     const char *logging_folder;  /* --logging-folder: log.log and err.log there, or NULL */
 } sim_options;
 

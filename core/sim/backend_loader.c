@@ -335,3 +335,32 @@ void backend_unload(loaded_backend *b)
     }
     b->desc = NULL;
 }
+
+/* Whether `file` is the module `name`.so in `dir` or in `dir`/.libs,
+ * compared as resolved paths. */
+static bool module_in_dir(const char *file, const char *dir, const char *name)
+{
+    if (!dir[0])
+        return false;
+    bool yes = false;
+    char *real = realpath(file, NULL);
+    for (int libs = 0; libs < 2 && real && !yes; libs++) {
+        char want[1200];
+        snprintf(want, sizeof want, "%s%s/%s.so", dir, libs ? "/.libs" : "", name);
+        char *w = realpath(want, NULL);
+        yes = w && strcmp(w, real) == 0;
+        free(w);
+    }
+    free(real);
+    return yes;
+}
+
+bool backend_is_shipped(const loaded_backend *lb, const char *name)
+{
+    if (!lb->desc || !lb->desc->name || strcmp(lb->desc->name, name) != 0)
+        return false;
+    char build[1100];
+    snprintf(build, sizeof build, "%s%s%s", VIMANA_BUILD_DIR, VIMANA_BUILD_DIR[0] ? "/backends/" : "",
+             VIMANA_BUILD_DIR[0] ? name : "");
+    return module_in_dir(lb->path, build, name) || module_in_dir(lb->path, VIMANA_INSTALL_BACKEND_DIR, name);
+}

@@ -40,6 +40,12 @@ int backend_check_capabilities(const char *path, const vimana_backend *desc, cha
 typedef void (*vimana_stop_fn)(void *ctx);
 vimana_stop_fn backend_stop_fn(const vimana_backend *desc);
 
+/* Whether the loaded module is the one shipped as `name` ("analytical"):
+ * its descriptor has that name and its file is the build tree's or the
+ * install folder's name.so (resolved paths), not a user's module that
+ * happens to be called so. */
+bool backend_is_shipped(const loaded_backend *lb, const char *name);
+
 /* The descriptor's device_name() when the backend's ABI version has that
  * field (1.2 and later, struct_size covering it) and fills it; else NULL. */
 typedef const char *(*vimana_device_name_fn)(void *ctx, uint32_t device, char *buf, size_t len);

@@ -19,7 +19,7 @@ typedef struct flag_spec {
 #define UNUSED_FLAG SIZE_MAX
 
 static const flag_spec flags[] = {
-    {"workload-configuration", ARG_STRING, OPT(workload), "ET prefix: NPU i reads PREFIX.i.et (required)"},
+    {"workload-configuration", ARG_STRING, OPT(workload), "ET prefix: NPU i reads PREFIX.i.et, or all NPUs PREFIX.et (required)"},
     {"system-configuration", ARG_STRING, OPT(system), "system JSON (required)"},
     {"network-configuration", ARG_STRING, OPT(network), "network YAML, or a topology .txt (required)"},
     {"remote-memory-configuration", ARG_STRING, OPT(memory), "remote-memory JSON (default: none)"},
@@ -33,7 +33,8 @@ static const flag_spec flags[] = {
     {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file"},
     {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv)"},
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
-    {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events and simulation speed on stderr"},
+    {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events, simulation speed and symmetry on stderr"},
+    {"no-symmetry", ARG_FLAG, OPT(no_symmetry), "do not check whether the NPUs are interchangeable (docs/symmetry.md)"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to VALUE/log.log, its errors to VALUE/err.log"},
     {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},

@@ -348,6 +348,7 @@ static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
 static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i)
 {
     const wl_node *n = &w->nodes[i];
+    const wl_node_run *t = &w->live[i];
     char algo[256], group[32] = "";
     algorithm_name(s, n, algo, sizeof algo);
     if (n->pg != WL_NO_GROUP)
@@ -361,7 +362,7 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
         for (const char *p = workload_node_name(w, i); *p; p++)
             fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
         fprintf(f, "\",%s,%llu,%s,\"%s\",%llu,%llu,%llu\n", type, (unsigned long long)n->comm_size, group, algo,
-                (unsigned long long)n->start, (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
+                (unsigned long long)t->start, (unsigned long long)t->end, (unsigned long long)(t->end - t->start));
         return;
     }
     FILE *f = o->report;
@@ -372,8 +373,8 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
     fprintf(f, ", \"type\": \"%s\", \"bytes\": %llu, \"group\": %s%s%s, \"algorithm\": ", type,
             (unsigned long long)n->comm_size, group[0] ? "\"" : "null", group, group[0] ? "\"" : "");
     json_out_string(f, algo);
-    fprintf(f, ", \"start\": %llu, \"end\": %llu, \"duration\": %llu}", (unsigned long long)n->start,
-            (unsigned long long)n->end, (unsigned long long)(n->end - n->start));
+    fprintf(f, ", \"start\": %llu, \"end\": %llu, \"duration\": %llu}", (unsigned long long)t->start,
+            (unsigned long long)t->end, (unsigned long long)(t->end - t->start));
 }
 
 static void on_node_done(void *ctx, const workload *w, uint32_t i)
@@ -381,6 +382,7 @@ static void on_node_done(void *ctx, const workload *w, uint32_t i)
     struct outputs *o = ctx;
     sim *s = o->s;
     const wl_node *n = &w->nodes[i];
+    const wl_node_run *t = &w->live[i];
     if (o->report && n->type == VET_COMM_COLL_NODE)
         collective_record(s, o, w, i);
     if (!o->timeline)
@@ -406,9 +408,9 @@ static void on_node_done(void *ctx, const workload *w, uint32_t i)
          * this one's start. */
         npu_lanes *l = &o->lanes[w->npu];
         uint32_t lane = 0;
-        while (lane + 1 < RECV_LANES && l->recv_end[lane] > n->start)
+        while (lane + 1 < RECV_LANES && l->recv_end[lane] > t->start)
             lane++;
-        l->recv_end[lane] = n->end;
+        l->recv_end[lane] = t->end;
         track = TRACK_RECV + lane;
         cat = "communication";
         break;
@@ -418,7 +420,7 @@ static void on_node_done(void *ctx, const workload *w, uint32_t i)
         cat = "communication";
         break;
     }
-    slice(o, w->npu, track, workload_node_name(w, i), cat, n->start, n->end, args);
+    slice(o, w->npu, track, workload_node_name(w, i), cat, t->start, t->end, args);
 }
 
 static void on_phase_started(void *ctx, stream *st)

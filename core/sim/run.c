@@ -14,6 +14,7 @@
 #include "sim/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
+#include "sim/symmetry.h"
 #include "system/frontend.h"
 #include "vimana/et.h"
 #include "system/msg_match.h"
@@ -187,12 +188,15 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void print_run_stats(const sim *s, double load_s, double run_s, FILE *log)
+/* Parsed traces: NPUs that run the same bytes share one (PREFIX.et, or
+ * identical PREFIX.i.et). */
+static void print_run_stats(const sim *s, const wl_run *r, double load_s, double run_s, FILE *log)
 {
     double events = (double)s->events + (double)s->messages;
-    fprintf(log, "vimana: %u NPUs loaded in %.3f s; simulated %llu ns in %.3f s: %llu messages, %llu system "
-                 "events (%.2f M messages+events/s)\n",
-            s->n_npus, load_s, (unsigned long long)sim_now(s), run_s, (unsigned long long)s->messages,
+    fprintf(log, "vimana: %u NPUs loaded in %.3f s (%u trace%s parsed); simulated %llu ns in %.3f s: %llu messages, "
+                 "%llu system events (%.2f M messages+events/s)\n",
+            s->n_npus, load_s, r->n_traces, r->n_traces == 1 ? "" : "s", (unsigned long long)sim_now(s), run_s,
+            (unsigned long long)s->messages,
             (unsigned long long)s->events, run_s > 0 ? events / run_s / 1e6 : 0.0);
 }
 
@@ -215,7 +219,40 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
     return status;
 }
 
-static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
+/* A stream that collects what would go to the log, for a reduced run
+ * (kept until it has succeeded) or a second attempt's loading (dropped:
+ * the first attempt printed it). */
+typedef struct held_log {
+    FILE *f;
+    char *text;
+    size_t len;
+} held_log;
+
+static FILE *hold_log(sim *s, held_log *h)
+{
+    *h = (held_log){0};
+    h->f = open_memstream(&h->text, &h->len);
+    if (!h->f)
+        sim_fail(s, "out of memory");
+    return h->f;
+}
+
+/* Closes the stream; writes what it holds to `to` unless `to` is NULL. */
+static void release_log(held_log *h, FILE *to)
+{
+    if (h->f && fclose(h->f) == 0 && to && h->len)
+        fwrite(h->text, 1, h->len, to);
+    free(h->text);
+    *h = (held_log){0};
+}
+
+/* One attempt at the run. `retry`: the second attempt after a reduced
+ * simulation failed, simulated in full so that the error is the full
+ * simulation's; its loading repeats the first attempt's and stays quiet.
+ * Sets *reduced_failed (then nothing was printed but the loading's lines)
+ * when this attempt was reduced and failed. */
+static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err_log, bool retry,
+                         bool *reduced_failed)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -231,9 +268,25 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     outputs *outs = NULL;
     progress prog;
     network_host nh;
-    if (network_host_init(&nh, &s) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
+    symmetry sym;
+    held_log quiet = {0}, held = {0};
+    if (retry && hold_log(&s, &quiet))
+        s.log = quiet.f;
+    if (!s.failed && network_host_init(&nh, &s) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
+        release_log(&quiet, NULL);
+        s.log = log;
+        symmetry_check(&s, &run, backend_is_shipped(&nh.lb, "analytical"), &sym);
+        if (retry)
+            symmetry_refuse(&sym, "a run that fails (simulated again in full to report the error as the full "
+                                  "simulation does)");
+        /* A reduced run prints nothing until it has succeeded. */
+        s.reduced = sym.mode == SYMMETRY_ON && hold_log(&s, &held);
+        if (s.reduced) {
+            s.log = held.f;
+            s.err_log = NULL;
+        }
         sim_enter(&s);
         progress_start(&prog, &s, &run);
         workload_fire_all(&run);
@@ -247,15 +300,27 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
         else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
             report_unreceived(&s, &run);
         progress_end(&prog);
-        if (opt->run_stats)
-            print_run_stats(&s, load_s, seconds_since(&t0) - load_s, log);
+        if (s.reduced) {
+            release_log(&held, s.failed ? NULL : log);
+            s.log = log;
+            s.err_log = err_log;
+            *reduced_failed = s.failed;
+            if (!s.failed)
+                workload_print_reduced(&run);
+        }
+        if (opt->run_stats && !*reduced_failed)
+            symmetry_print(&sym, log);
+        if (opt->run_stats && !*reduced_failed)
+            print_run_stats(&s, &run, load_s, seconds_since(&t0) - load_s, log);
     }
+    release_log(&quiet, NULL);
     outputs_close(outs);
     fflush(out);
     int status = 0;
     if (s.failed) {
-        /* Empty when the backend's own error line already said it. */
-        if (s.error[0]) {
+        /* Empty when the backend's own error line already said it; none
+         * for a reduced run that failed: the full one will say it. */
+        if (s.error[0] && !*reduced_failed) {
             fprintf(log, "vimana: error: %s\n", s.error);
             if (err_log)
                 fprintf(err_log, "vimana: error: %s\n", s.error);
@@ -269,4 +334,17 @@ static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
     mem_config_free(&s.mem);
     comm_group_config_free(&s.groups);
     return status;
+}
+
+/* The run, reduced when the NPUs are interchangeable; a reduced run that
+ * fails is run again in full, so that an error names what the full
+ * simulation names (the NPU that fails first, the messages it sent). */
+static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
+{
+    bool reduced_failed = false;
+    int status = simulate_once(opt, out, log, err_log, false, &reduced_failed);
+    if (!reduced_failed)
+        return status;
+    bool unused = false;
+    return simulate_once(opt, out, log, err_log, true, &unused);
 }

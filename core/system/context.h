@@ -94,6 +94,11 @@ typedef struct sim {
     struct custom_cache *custom;
     struct shared_bus *bus;      /* NULL unless model-shared-bus */
     uint64_t stream_epoch;
+    /* The reduced simulation (docs/symmetry.md): only NPU 0 runs, and each
+     * of its sends goes to the backend as its mirror image: the message
+     * that, by symmetry, another NPU sends NPU 0 at that tick (fe_send).
+     * Set by the driver before time starts. */
+    bool reduced;
 
     slab streams, datasets, bundles, rdv;
     sim_hooks hooks;

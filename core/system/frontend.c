@@ -44,8 +44,29 @@ static void rdv_post_data_recv(sim *s, void *obj, uint64_t data)
     msg_recv(s, r.peer, r.npu, r.size, r.tag, r.user, NULL);
 }
 
+/* The reduced simulation's mirror of a send npu -> dst: under the rotation
+ * of every dimension that takes dst to npu, npu -> dst becomes
+ * src' -> npu with src' = 2 npu - dst coordinate by coordinate. Ring and
+ * direct schedules, and the analytical model's timing, are invariant under
+ * those rotations, so src' sends npu the same message at the same tick. */
+static uint32_t mirror_source(const sim *s, uint32_t npu, uint32_t dst)
+{
+    uint32_t src = 0, stride = 1;
+    for (uint32_t d = 0; d < s->n_dims; d++) {
+        uint32_t n = s->dim_size[d];
+        uint32_t c_npu = npu / stride % n, c_dst = dst / stride % n;
+        src += (uint32_t)((2ull * c_npu + n - c_dst) % n) * stride;
+        stride *= n;
+    }
+    return src;
+}
+
 void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint)
 {
+    if (s->reduced) {
+        msg_send(s, mirror_source(s, npu, dst), npu, size, tag, on_done, NULL);
+        return;
+    }
     if (!s->opt->rendezvous) {
         msg_send(s, npu, dst, size, tag, on_done, hint);
         return;

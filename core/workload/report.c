@@ -62,21 +62,23 @@ static vimana_tick intersection(const interval *a, size_t na, const interval *b,
 
 /* Time-weighted roofline averages over CPU and GPU nodes; the 1 in the
  * total avoids a division by zero, as in the reference. */
-static void roofline_stats(const workload *w, npu_stats *st)
+static void roofline_stats(const sys_config *cfg, const workload *w, npu_stats *st)
 {
     double total = 1, bound = 0, compute = 0, memory = 0, intensity = 0;
     for (uint32_t i = 0; i < w->n_nodes; i++) {
         const wl_node *n = &w->nodes[i];
-        if (n->state != WL_DONE || (n->kind != KIND_CPU && n->kind != KIND_GPU))
+        const wl_node_run *live = &w->live[i];
+        if (live->state != WL_DONE || (n->kind != KIND_CPU && n->kind != KIND_GPU))
             continue;
-        double d = (double)(n->end - n->start);
+        double d = (double)(live->end - live->start);
         total += d;
-        if (n->roofline) {
-            if (!n->memory_bound)
+        wl_roofline rl;
+        if (workload_roofline(cfg, n, &rl)) {
+            if (!rl.memory_bound)
                 bound += d;
-            compute += n->compute_util * d;
-            memory += n->mem_util * d;
-            intensity += n->intensity * d;
+            compute += rl.compute_util * d;
+            memory += rl.mem_util * d;
+            intensity += rl.intensity * d;
         }
     }
     st->compute_bound = bound / total;
@@ -91,13 +93,13 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
                       .roofline = s->cfg.roofline_enabled};
     size_t counts[KIND_COUNT] = {0};
     for (uint32_t i = 0; i < w->n_nodes; i++) {
-        const wl_node *n = &w->nodes[i];
-        if (n->state != WL_DONE)
+        const wl_node_run *live = &w->live[i];
+        if (live->state != WL_DONE)
             continue;
-        if (n->end > st->wall)
-            st->wall = n->end;
-        if (n->kind < KIND_COUNT)
-            counts[n->kind]++;
+        if (live->end > st->wall)
+            st->wall = live->end;
+        if (w->nodes[i].kind < KIND_COUNT)
+            counts[w->nodes[i].kind]++;
     }
     interval *by_kind[KIND_COUNT] = {0};
     size_t merged[KIND_COUNT] = {0};
@@ -112,8 +114,8 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
         }
         size_t m = 0;
         for (uint32_t i = 0; i < w->n_nodes; i++)
-            if (w->nodes[i].state == WL_DONE && w->nodes[i].kind == k)
-                by_kind[k][m++] = (interval){w->nodes[i].start, w->nodes[i].end};
+            if (w->live[i].state == WL_DONE && w->nodes[i].kind == k)
+                by_kind[k][m++] = (interval){w->live[i].start, w->live[i].end};
         merged[k] = merge(by_kind[k], m);
         st->has_kind[k] = true;
         st->kind_time[k] = total_length(by_kind[k], merged[k]);
@@ -121,7 +123,7 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
     if (rc == 0)
         st->overlap = intersection(by_kind[KIND_GPU], merged[KIND_GPU], by_kind[KIND_COMM], merged[KIND_COMM]);
     if (rc == 0 && st->roofline)
-        roofline_stats(w, st);
+        roofline_stats(&s->cfg, w, st);
     for (int k = 0; k < KIND_COUNT; k++)
         free(by_kind[k]);
     return rc;

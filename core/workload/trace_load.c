@@ -1,10 +1,16 @@
 /*
- * Loads one NPU's Chakra ET into a compact, id-sorted node array with its
+ * Loads the NPUs' Chakra ETs into compact, id-sorted node arrays with their
  * dependencies in CSR form (the graph itself is core/trace's trace_graph;
  * this file reads each node's record and words the refusals). Every
  * attribute the simulation will need is read and checked here, so a bad
  * trace is refused before time starts with one line naming the file, the
  * node and the problem.
+ *
+ * A parsed trace is read-only, so NPUs that run the same bytes share one
+ * (wl_trace): the single-file form PREFIX.et, or per-rank files that a
+ * content hash and a byte comparison find identical. A trace with SEND or
+ * RECV nodes is parsed again for each NPU, because what those nodes may
+ * name (their peer, themselves) depends on the NPU.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,14 +20,16 @@
 #include <unistd.h>
 
 #include "trace/trace_graph.h"
+#include "util/file_digest.h"
 #include "vimana/et.h"
 #include "workload/workload.h"
 
 typedef struct load_ctx {
     sim *s;
-    workload *w;
+    wl_trace *t;
+    uint32_t npu;               /* the NPU the trace is read for (SEND/RECV checks) */
     const vet_node *n;
-    size_t names_cap;           /* bytes allocated for w->names */
+    size_t names_cap;           /* bytes allocated for t->names */
 } load_ctx;
 
 static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -32,7 +40,7 @@ static int node_fail(load_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sim_fail(c->s, "%s: node %llu (%s): %s", c->w->path, (unsigned long long)c->n->id, c->n->name, msg);
+    sim_fail(c->s, "%s: node %llu (%s): %s", c->t->path, (unsigned long long)c->n->id, c->n->name, msg);
     return -1;
 }
 
@@ -129,7 +137,7 @@ static int read_collective(load_ctx *c, wl_node *out)
 
 static int read_p2p(load_ctx *c, wl_node *out, bool send)
 {
-    int32_t self = (int32_t)c->w->npu;
+    int32_t self = (int32_t)c->npu;
     if (get_i32(c, "comm_src", !send, self, &out->comm_src) != 0 ||
         get_i32(c, "comm_dst", send, self, &out->comm_dst) != 0 ||
         get_i32(c, "comm_tag", true, 0, &out->comm_tag) != 0 || get_u64(c, "comm_size", true, 0, &out->comm_size) != 0)
@@ -175,7 +183,7 @@ static int scale_comm_size(load_ctx *c, wl_node *out)
  * place (quadratic in the trace's size). */
 static uint32_t add_string(load_ctx *c, const char *str)
 {
-    workload *w = c->w;
+    wl_trace *w = c->t;
     size_t len = strlen(str) + 1;
     if (w->names_len + len > c->names_cap) {
         size_t cap = c->names_cap ? c->names_cap : 64;
@@ -249,6 +257,7 @@ static int read_node(load_ctx *c, wl_node *out)
     case VET_COMM_RECV_NODE:
         if (out->is_cpu)
             return node_fail(c, "Comm node should not be on CPU (is_cpu_op is true)");
+        c->t->has_p2p = true;
         return read_p2p(c, out, n->type == VET_COMM_SEND_NODE) != 0 ? -1 : scale_comm_size(c, out);
     case VET_MEM_LOAD_NODE:
     case VET_MEM_STORE_NODE:
@@ -260,14 +269,13 @@ static int read_node(load_ctx *c, wl_node *out)
 
 /* ---- one file ------------------------------------------------------------ */
 
-static int check_file(sim *s, const workload *w)
+static int check_file(sim *s, const char *path, uint32_t npu)
 {
-    const char *path = w->path;
     if (access(path, R_OK) == 0)
         return 0;
-    if (errno == ENOENT && w->npu > 0)
+    if (errno == ENOENT && npu > 0)
         sim_fail(s, "workload file: %s does not exist (fewer traces than NPUs: the network %s has %u NPUs, the "
-                    "workload %u traces; it needs %s.0.et to %s.%u.et)", path, s->opt->network, s->n_npus, w->npu,
+                    "workload %u traces; it needs %s.0.et to %s.%u.et)", path, s->opt->network, s->n_npus, npu,
                  s->opt->workload, s->opt->workload, s->n_npus - 1);
     else if (errno == ENOENT)
         sim_fail(s, "workload file: %s does not exist", path);
@@ -278,17 +286,51 @@ static int check_file(sim *s, const workload *w)
     return -1;
 }
 
-/* NPU i's trace: PREFIX.i.et, or PREFIX.i.et.gz when only the compressed
- * copy exists (the reader inflates gzip by its magic bytes). */
-static void trace_path(const sim *s, uint32_t npu, char *path, size_t len)
+/* PATH, or PATH.gz when only the compressed copy exists (the reader
+ * inflates gzip by its magic bytes). `path` has room for ".gz". */
+static void prefer_plain(char *path, size_t len)
 {
-    snprintf(path, len, "%s.%u.et", s->opt->workload, npu);
     if (access(path, F_OK) != 0 && errno == ENOENT) {
         size_t used = strlen(path);
         snprintf(path + used, len - used, ".gz");
         if (access(path, F_OK) != 0)
             path[used] = '\0';
     }
+}
+
+/* NPU i's trace: PREFIX.i.et, or PREFIX.i.et.gz. */
+static void trace_path(const sim *s, uint32_t npu, char *path, size_t len)
+{
+    snprintf(path, len, "%s.%u.et", s->opt->workload, npu);
+    prefer_plain(path, len);
+}
+
+/* The single-file form: every NPU runs PREFIX.et (or PREFIX.et.gz) when it
+ * exists and NPU 0 has no trace of its own; per-rank traces take
+ * precedence, with a warning that PREFIX.et is ignored. Returns the path
+ * (malloc'd) or NULL for the per-rank form (or after sim_fail()). */
+static char *single_trace_path(sim *s)
+{
+    size_t len = strlen(s->opt->workload) + 32;
+    char *single = malloc(len), *rank0 = malloc(len);
+    if (!single || !rank0) {
+        free(single);
+        free(rank0);
+        sim_fail(s, "out of memory");
+        return NULL;
+    }
+    snprintf(single, len, "%s.et", s->opt->workload);
+    prefer_plain(single, len);
+    trace_path(s, 0, rank0, len);
+    bool has_single = access(single, F_OK) == 0, has_rank0 = access(rank0, F_OK) == 0;
+    if (has_single && has_rank0)
+        sim_warn(s, "%s ignored: the per-rank traces (%s to %s.%u.et) take precedence", single, rank0,
+                 s->opt->workload, s->n_npus - 1);
+    free(rank0);
+    if (has_single && !has_rank0)
+        return single;
+    free(single);
+    return NULL;
 }
 
 /* Traces numbered from the network's size up are never read: say so, since
@@ -322,7 +364,7 @@ static int read_node_cb(void *ctx, const vet_node *n, void *record)
 }
 
 /* Words a trace_graph failure (`reading`: from trace_graph_read()). */
-static void report_graph_error(sim *s, const workload *w, const trace_graph *g, const trace_error *err,
+static void report_graph_error(sim *s, const wl_trace *t, const trace_graph *g, const trace_error *err,
                                bool reading)
 {
     switch (err->status) {
@@ -331,28 +373,28 @@ static void report_graph_error(sim *s, const workload *w, const trace_graph *g, 
         sim_fail(s, "%s", err->text);
         break;
     case TRACE_TOO_MANY_NODES:
-        sim_fail(s, "%s: too many nodes", w->path);
+        sim_fail(s, "%s: too many nodes", t->path);
         break;
     case TRACE_NO_MEMORY:
         if (reading)
-            sim_fail(s, "out of memory reading %s", w->path);
+            sim_fail(s, "out of memory reading %s", t->path);
         else
             sim_fail(s, "out of memory");
         break;
     case TRACE_EMPTY:
         sim_fail(s, "%s: no issuable node: the trace has no nodes (an idle NPU needs at least one, "
-                    "e.g. a 0 us COMP node)", w->path);
+                    "e.g. a 0 us COMP node)", t->path);
         break;
     case TRACE_DUPLICATE_ID:
-        sim_fail(s, "%s: node id %llu appears twice", w->path, (unsigned long long)err->id);
+        sim_fail(s, "%s: node id %llu appears twice", t->path, (unsigned long long)err->id);
         break;
     case TRACE_MISSING_PARENT:
         sim_fail(s, "%s: node %llu (%s) depends on node %llu, which is not in the file "
-                    "(--drop-missing-deps ignores such dependencies)", w->path, (unsigned long long)err->id,
-                 w->names + ((const wl_node *)g->records)[err->node].name, (unsigned long long)err->parent_id);
+                    "(--drop-missing-deps ignores such dependencies)", t->path, (unsigned long long)err->id,
+                 t->names + ((const wl_node *)g->records)[err->node].name, (unsigned long long)err->parent_id);
         break;
     case TRACE_CYCLE:
-        sim_fail(s, "%s: dependency cycle: %s", w->path, err->text);
+        sim_fail(s, "%s: dependency cycle: %s", t->path, err->text);
         break;
     case TRACE_NODE_REFUSED: /* read_node() said why */
     case TRACE_OK:
@@ -360,106 +402,333 @@ static void report_graph_error(sim *s, const workload *w, const trace_graph *g, 
     }
 }
 
-/* The workload keeps the records and child lists; the walker reads a
- * node's dependencies from its record. */
-static void keep_graph(workload *w, trace_graph *g)
+/* The trace keeps the records and child lists; the walker reads a node's
+ * dependencies from its record. */
+static void keep_graph(wl_trace *t, trace_graph *g)
 {
-    w->nodes = g->records;
-    w->n_nodes = g->n_nodes;
-    w->children = g->children;
+    t->nodes = g->records;
+    t->n_nodes = g->n_nodes;
+    t->children = g->children;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
-        w->nodes[i].child_start = g->child_start[i];
-        w->nodes[i].n_children = g->n_children[i];
-        w->nodes[i].parents_left = g->n_parents[i];
+        wl_node *n = &t->nodes[i];
+        n->child_start = g->child_start[i];
+        n->n_children = g->n_children[i];
+        n->n_parents = g->n_parents[i];
+        if (n->type == VET_INVALID_NODE && t->n_invalid++ == 0)
+            t->first_invalid = i;
     }
+    t->empty_records = g->empty_records;
+    t->dropped_deps = g->dropped_deps;
     g->records = NULL;
     g->children = NULL;
 }
 
-static int load_one(sim *s, workload *w)
+static void trace_free(wl_trace *t)
 {
-    load_ctx c = {.s = s, .w = w};
-    if (check_file(s, w) != 0)
-        return -1;
-    w->names = malloc(1);
-    if (!w->names) {
-        sim_fail(s, "out of memory");
-        return -1;
+    if (!t)
+        return;
+    free(t->path);
+    free(t->nodes);
+    free(t->children);
+    free(t->names);
+    free(t);
+}
+
+static void warn_empty_records(sim *s, const char *path, const wl_trace *t)
+{
+    if (t->empty_records > 0)
+        sim_warn(s, "%s: %llu zero-length record(s) read as empty nodes (Python Chakra readers stop there)", path,
+                 (unsigned long long)t->empty_records);
+}
+
+static void warn_dropped_deps(sim *s, const char *path, const wl_trace *t)
+{
+    if (t->dropped_deps)
+        sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", path,
+                 (unsigned long long)t->dropped_deps);
+}
+
+static wl_trace *new_trace(sim *s, const char *path)
+{
+    wl_trace *t = calloc(1, sizeof *t);
+    if (t && (t->path = strdup(path)) && (t->names = malloc(1))) {
+        t->names[0] = '\0';
+        t->names_len = 1;
+        return t;
     }
-    w->names[0] = '\0';
-    w->names_len = 1;
-    c.names_cap = 1;
+    trace_free(t);
+    sim_fail(s, "out of memory");
+    return NULL;
+}
+
+/* Parses `path` as NPU npu's trace (the NPU matters to SEND/RECV checks
+ * only). Returns the trace, or NULL after sim_fail(). */
+static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
+{
+    wl_trace *t = new_trace(s, path);
+    if (!t)
+        return NULL;
+    load_ctx c = {.s = s, .t = t, .npu = npu, .names_cap = 1};
     trace_graph g;
     trace_graph_init(&g, sizeof(wl_node));
     trace_error err;
-    int rc = trace_graph_read(&g, w->path, read_node_cb, &c, &err);
+    int rc = trace_graph_read(&g, path, read_node_cb, &c, &err);
     if (rc != 0) {
-        report_graph_error(s, w, &g, &err, true);
+        report_graph_error(s, t, &g, &err, true);
     } else {
         if (g.empty_records > 0)
             sim_warn(s, "%s: %llu zero-length record(s) read as empty nodes (Python Chakra readers stop there)",
-                     w->path, (unsigned long long)g.empty_records);
+                     path, (unsigned long long)g.empty_records);
         rc = trace_graph_link(&g, s->opt->drop_missing_deps, &err);
         if (rc != 0)
-            report_graph_error(s, w, &g, &err, false);
+            report_graph_error(s, t, &g, &err, false);
     }
     if (rc == 0) {
-        keep_graph(w, &g);
-        char *fit = realloc(w->names, w->names_len); /* the table is complete: give back the slack */
+        keep_graph(t, &g);
+        char *fit = realloc(t->names, t->names_len); /* the table is complete: give back the slack */
         if (fit)
-            w->names = fit;
-        if (g.dropped_deps)
-            sim_warn(s, "%s: ignored %llu dependencies on node ids absent from the file", w->path,
-                     (unsigned long long)g.dropped_deps);
+            t->names = fit;
+        warn_dropped_deps(s, path, t);
     }
     trace_graph_free(&g);
-    return rc;
+    if (rc == 0)
+        return t;
+    trace_free(t);
+    return NULL;
+}
+
+/* ---- sharing identical traces --------------------------------------------- */
+
+/* The parsed traces by content: open addressing on the 64-bit hash of the
+ * file's bytes; a hit is confirmed by comparing the bytes. */
+typedef struct trace_index {
+    uint32_t *slot;             /* 1 + index in r->traces, 0 = empty */
+    file_digest *digest;        /* [n_npus]: digest of r->traces[k] */
+    unsigned char **bytes;      /* [n_npus]: r->traces[k]'s file bytes while loading, or NULL */
+    uint64_t keep_left;         /* bytes that may still be kept */
+    uint32_t mask;
+} trace_index;
+
+/* The bytes of distinct files kept in memory while loading, so that a file
+ * identical to one parsed before is compared without reading either again. */
+#define TRACE_KEEP_BUDGET (64u << 20)
+
+static int trace_index_init(trace_index *ix, uint32_t n_npus)
+{
+    uint64_t size = 16;
+    while (size < 2ull * n_npus)
+        size *= 2;
+    ix->mask = (uint32_t)(size - 1);
+    ix->slot = calloc(size, sizeof *ix->slot);
+    ix->digest = calloc(n_npus, sizeof *ix->digest);
+    ix->bytes = calloc(n_npus, sizeof *ix->bytes);
+    ix->keep_left = TRACE_KEEP_BUDGET;
+    return ix->slot && ix->digest && ix->bytes ? 0 : -1;
+}
+
+static void trace_index_free(trace_index *ix, uint32_t n_traces)
+{
+    for (uint32_t k = 0; ix->bytes && k < n_traces; k++)
+        free(ix->bytes[k]);
+    free(ix->bytes);
+    free(ix->slot);
+    free(ix->digest);
+}
+
+/* Whether trace k's file holds the bytes of `path` (`kept`: those bytes,
+ * or NULL when they were not kept). */
+static bool same_bytes(const trace_index *ix, const wl_run *r, uint32_t k, const char *path,
+                       const unsigned char *kept)
+{
+    if (kept && ix->bytes[k])
+        return memcmp(kept, ix->bytes[k], ix->digest[k].size) == 0;
+    return file_same_bytes(r->traces[k]->path, path);
+}
+
+/* A parsed trace with the same bytes as `path`, or NULL. */
+static wl_trace *trace_index_find(const trace_index *ix, const wl_run *r, const char *path, const file_digest *d,
+                                  const unsigned char *kept)
+{
+    for (uint32_t at = (uint32_t)d->hash & ix->mask; ix->slot[at]; at = (at + 1) & ix->mask) {
+        uint32_t k = ix->slot[at] - 1;
+        const file_digest *o = &ix->digest[k];
+        if (o->hash == d->hash && o->size == d->size && same_bytes(ix, r, k, path, kept))
+            return r->traces[k];
+    }
+    return NULL;
+}
+
+/* Indexes trace k; keeps its bytes (takes `kept`) while the budget lasts. */
+static void trace_index_add(trace_index *ix, uint32_t k, const file_digest *d, unsigned char *kept)
+{
+    uint32_t at = (uint32_t)d->hash & ix->mask;
+    while (ix->slot[at])
+        at = (at + 1) & ix->mask;
+    ix->slot[at] = k + 1;
+    ix->digest[k] = *d;
+    if (kept && d->size <= ix->keep_left) {
+        ix->bytes[k] = kept;
+        ix->keep_left -= d->size;
+    } else {
+        free(kept);
+    }
+}
+
+/* ---- every NPU ------------------------------------------------------------- */
+
+/* NPU npu runs trace t, read from `path` (owned by the workload or not). */
+static int attach(sim *s, workload *w, const wl_trace *t, const char *path, bool owns_path)
+{
+    w->path = path;
+    w->owns_path = owns_path;
+    w->trace = t;
+    w->nodes = t->nodes;
+    w->n_nodes = t->n_nodes;
+    w->children = t->children;
+    w->names = t->names;
+    w->live = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof *w->live);
+    if (!w->live) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        w->live[i] = (wl_node_run){.parents_left = t->nodes[i].n_parents, .state = WL_WAITING};
+    return 0;
+}
+
+static wl_trace *add_trace(wl_run *r, wl_trace *t)
+{
+    if (t)
+        r->traces[r->n_traces++] = t;
+    return t;
+}
+
+static void loaded(sim *s, uint32_t i)
+{
+    if (s->opt->progress && s->n_npus >= 256 && (i + 1) % 1024 == 0)
+        fprintf(s->log, "vimana: loaded %u of %u traces\n", i + 1, s->n_npus);
+}
+
+/* Every NPU runs `path`: parsed once, or once per NPU if it has SEND or
+ * RECV nodes. */
+static int load_single(wl_run *r, const char *path)
+{
+    sim *s = r->s;
+    if (check_file(s, path, 0) != 0)
+        return -1;
+    wl_trace *first = add_trace(r, parse_trace(s, path, 0));
+    if (!first)
+        return -1;
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        wl_trace *t = first;
+        if (i > 0 && first->has_p2p && !(t = add_trace(r, parse_trace(s, path, i))))
+            return -1;
+        if (attach(s, &r->wl[i], t, t->path, false) != 0)
+            return -1;
+        loaded(s, i);
+    }
+    return 0;
+}
+
+/* NPU i runs PREFIX.i.et; a file with the same bytes as one already parsed
+ * shares it (its per-file warnings are repeated under its own name). */
+static int load_per_rank(wl_run *r, trace_index *ix)
+{
+    sim *s = r->s;
+    size_t len = strlen(s->opt->workload) + 32;
+    for (uint32_t i = 0; i < s->n_npus; i++) {
+        workload *w = &r->wl[i];
+        char *path = malloc(len);
+        if (!path) {
+            sim_fail(s, "out of memory");
+            return -1;
+        }
+        trace_path(s, i, path, len);
+        w->path = path;
+        w->owns_path = true;
+        if (check_file(s, path, i) != 0)
+            return -1;
+        file_digest d;
+        unsigned char *kept;
+        bool digested = file_digest_keep(path, ix->keep_left, &d, &kept) == 0;
+        wl_trace *t = digested ? trace_index_find(ix, r, path, &d, kept) : NULL;
+        if (t) {
+            free(kept);
+            warn_empty_records(s, path, t);
+            warn_dropped_deps(s, path, t);
+        } else {
+            if (!(t = add_trace(r, parse_trace(s, path, i)))) {
+                free(kept);
+                return -1;
+            }
+            if (digested && !t->has_p2p)
+                trace_index_add(ix, r->n_traces - 1, &d, kept);
+            else
+                free(kept);
+        }
+        if (attach(s, w, t, path, true) != 0)
+            return -1;
+        loaded(s, i);
+    }
+    warn_extra_traces(s);
+    return 0;
 }
 
 int workload_load_all(wl_run *r)
 {
     sim *s = r->s;
     r->wl = calloc(s->n_npus, sizeof *r->wl);
-    if (!r->wl) {
+    r->traces = calloc(s->n_npus, sizeof *r->traces);
+    if (!r->wl || !r->traces) {
         sim_fail(s, "out of memory");
         return -1;
     }
-    size_t len = strlen(s->opt->workload) + 32;
     for (uint32_t i = 0; i < s->n_npus; i++) {
-        workload *w = &r->wl[i];
-        w->run = r;
-        w->npu = i;
-        w->path = malloc(len);
-        if (!w->path) {
-            sim_fail(s, "out of memory");
-            return -1;
-        }
-        trace_path(s, i, w->path, len);
-        if (load_one(s, w) != 0)
-            return -1;
-        if (s->opt->progress && s->n_npus >= 256 && (i + 1) % 1024 == 0)
-            fprintf(s->log, "vimana: loaded %u of %u traces\n", i + 1, s->n_npus);
+        r->wl[i].run = r;
+        r->wl[i].npu = i;
     }
-    warn_extra_traces(s);
-    return 0;
+    char *single = single_trace_path(s);
+    if (s->failed)
+        return -1;
+    int rc;
+    if (single) {
+        r->single_file = true;
+        rc = load_single(r, single);
+        free(single);
+        return rc;
+    }
+    trace_index ix;
+    if (trace_index_init(&ix, s->n_npus) != 0) {
+        trace_index_free(&ix, 0);
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    rc = load_per_rank(r, &ix);
+    trace_index_free(&ix, r->n_traces);
+    return rc;
 }
 
 void workload_free_all(wl_run *r)
 {
-    if (!r->wl)
-        return;
-    for (uint32_t i = 0; i < r->s->n_npus; i++) {
-        workload *w = &r->wl[i];
-        free(w->path);
-        free(w->nodes);
-        free(w->children);
-        free(w->names);
-        free(w->deferred);
-        for (int k = 0; k < SLOT_COUNT; k++)
-            ready_set_free(&w->free_nodes[k]);
+    if (r->wl) {
+        for (uint32_t i = 0; i < r->s->n_npus; i++) {
+            workload *w = &r->wl[i];
+            if (w->owns_path)
+                free((char *)w->path);
+            free(w->live);
+            free(w->deferred);
+            for (int k = 0; k < SLOT_COUNT; k++)
+                ready_set_free(&w->free_nodes[k]);
+        }
+        free(r->wl);
+        r->wl = NULL;
     }
-    free(r->wl);
-    r->wl = NULL;
+    if (r->traces) {
+        for (uint32_t k = 0; k < r->n_traces; k++)
+            trace_free(r->traces[k]);
+        free(r->traces);
+        r->traces = NULL;
+    }
 }
 
 const char *workload_node_name(const workload *w, uint32_t node)

@@ -29,7 +29,7 @@
 
 static void make_free(sim *s, workload *w, uint32_t i)
 {
-    w->nodes[i].state = WL_FREE;
+    w->live[i].state = WL_FREE;
     if (w->issuing) {
         if (w->n_deferred == w->cap_deferred) {
             uint32_t cap = w->cap_deferred ? w->cap_deferred * 2 : 16;
@@ -70,10 +70,10 @@ static void trace_line(sim *s, workload *w, uint32_t i, const char *what)
 /* Release the slot, stamp the end and free the children. */
 static void finish_node(sim *s, workload *w, uint32_t i)
 {
-    wl_node *node = &w->nodes[i];
+    const wl_node *node = &w->nodes[i];
     trace_line(s, w, i, "callback");
-    node->state = WL_DONE;
-    node->end = sim_now(s);
+    w->live[i].state = WL_DONE;
+    w->live[i].end = sim_now(s);
     const wl_hooks *h = &w->run->hooks;
     if (h->node_done)
         h->node_done(h->ctx, w, i);
@@ -82,12 +82,40 @@ static void finish_node(sim *s, workload *w, uint32_t i)
     w->ongoing--;
     for (uint32_t k = 0; k < node->n_children; k++) {
         uint32_t c = w->children[node->child_start + k];
-        if (--w->nodes[c].parents_left == 0)
+        if (--w->live[c].parents_left == 0)
             make_free(s, w, c);
     }
 }
 
 static void issue_free_nodes(sim *s, workload *w);
+
+/* The reduced simulation runs NPU 0 only: every other NPU's timeline is
+ * NPU 0's, relabelled, so each finishes when NPU 0 does. Nothing is
+ * printed yet: the driver prints every NPU's report once the run has
+ * succeeded (workload_print_reduced), and runs again in full if it failed. */
+static void finish_mirrors(sim *s, const workload *w0)
+{
+    wl_run *r = w0->run;
+    for (uint32_t npu = 1; npu < s->n_npus; npu++) {
+        workload *w = &r->wl[npu];
+        w->finished = true;
+        w->finish_tick = w0->finish_tick;
+        w->tics_gpu_ops = w0->tics_gpu_ops;
+        w->tics_cpu_ops = w0->tics_cpu_ops;
+        r->finished_npus++;
+    }
+}
+
+void workload_print_reduced(wl_run *r)
+{
+    sim *s = r->s;
+    const workload *w0 = &r->wl[0];
+    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+        workload mirror = *w0;
+        mirror.npu = npu;
+        workload_print_report(s, &mirror);
+    }
+}
 
 static void check_finished(sim *s, workload *w)
 {
@@ -96,6 +124,10 @@ static void check_finished(sim *s, workload *w)
     w->finished = true;
     w->finish_tick = sim_now(s);
     w->run->finished_npus++;
+    if (s->reduced) {
+        finish_mirrors(s, w);
+        return;
+    }
     workload_print_report(s, w);
 }
 
@@ -156,9 +188,23 @@ static void issue_replay(sim *s, workload *w, uint32_t i)
     npu_register_event(s, w->npu, runtime, node_done, w, i);
 }
 
+bool workload_roofline(const sys_config *cfg, const wl_node *n, wl_roofline *out)
+{
+    if (cfg->replay_only || !cfg->roofline_enabled || n->type != VET_COMP_NODE || n->is_cpu || n->tensor_size == 0)
+        return false;
+    out->intensity = (double)n->num_ops / (double)n->tensor_size;
+    out->perf = cfg->local_mem_bw_Bps * out->intensity;
+    if (out->perf > cfg->peak_perf_flops)
+        out->perf = cfg->peak_perf_flops;
+    out->compute_util = out->perf / cfg->peak_perf_flops;
+    out->mem_util = (out->perf / out->intensity) / cfg->local_mem_bw_Bps;
+    out->memory_bound = out->perf < cfg->peak_perf_flops;
+    return true;
+}
+
 static void issue_roofline(sim *s, workload *w, uint32_t i)
 {
-    wl_node *node = &w->nodes[i];
+    const wl_node *node = &w->nodes[i];
     const sys_config *cfg = &s->cfg;
     if (node->tensor_size == 0) {
         /* an empty tensor makes the node a no-op, finished at once */
@@ -170,14 +216,12 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
                  cfg->path, (unsigned long long)node->id, w->path);
         return;
     }
-    double intensity = (double)node->num_ops / (double)node->tensor_size;
-    double perf = cfg->local_mem_bw_Bps * intensity;
-    if (perf > cfg->peak_perf_flops)
-        perf = cfg->peak_perf_flops;
-    double elapsed = (double)node->num_ops / perf;
+    wl_roofline rl;
+    workload_roofline(cfg, node, &rl);
+    double elapsed = (double)node->num_ops / rl.perf;
     vimana_tick runtime;
     if (!ticks_from_ns(elapsed * 1e9, &runtime)) {
-        bool compute_bound = perf >= cfg->peak_perf_flops;
+        bool compute_bound = !rl.memory_bound;
         sim_fail(s, "%s: node %llu (%s): roofline time out of range: %g s (%s %g in %s) does not fit the 64-bit "
                     "nanosecond clock", w->path, (unsigned long long)node->id, workload_node_name(w, i), elapsed,
                  compute_bound ? "peak-perf" : "local-mem-bw",
@@ -187,11 +231,6 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
     runtime = sim_compute_ticks(s, runtime, w->path, node->id);
     if (s->failed)
         return;
-    node->roofline = true;
-    node->intensity = intensity;
-    node->compute_util = perf / cfg->peak_perf_flops;
-    node->mem_util = (perf / intensity) / cfg->local_mem_bw_Bps;
-    node->memory_bound = perf < cfg->peak_perf_flops;
     w->tics_gpu_ops += runtime;
     npu_register_event(s, w->npu, runtime, node_done, w, i);
 }
@@ -321,9 +360,9 @@ static void register_metadata_groups(sim *s, workload *w, uint32_t i)
 
 static void issue(sim *s, workload *w, uint32_t i)
 {
-    wl_node *node = &w->nodes[i];
-    node->state = WL_RUNNING;
-    node->start = sim_now(s);
+    const wl_node *node = &w->nodes[i];
+    w->live[i].state = WL_RUNNING;
+    w->live[i].start = sim_now(s);
     if (node->slot != SLOT_NONE)
         w->slot_busy[node->slot] = true;
     w->ongoing++;
@@ -400,11 +439,11 @@ static void issue_free_nodes(sim *s, workload *w)
  * simulates nothing: say so once per file. */
 static void warn_invalid_nodes(sim *s, const workload *w)
 {
-    uint32_t count = 0, first = 0;
-    for (uint32_t i = 0; i < w->n_nodes; i++)
-        if (w->nodes[i].type == VET_INVALID_NODE && count++ == 0)
-            first = i;
+    uint32_t count = w->trace->n_invalid, first = w->trace->first_invalid;
     if (count == 0)
+        return;
+    /* the single-file form: one warning for the file, not one per NPU */
+    if (w->npu > 0 && strcmp(w[-1].path, w->path) == 0)
         return;
     char name[200];
     sim_warn(s, "%s: %u INVALID_NODE node%s (first: node %llu (%s)) %s: the node type is unset", w->path, count,
@@ -419,10 +458,11 @@ void workload_fire_all(wl_run *r)
     sim *s = r->s;
     for (uint32_t npu = 0; npu < s->n_npus; npu++)
         warn_invalid_nodes(s, &r->wl[npu]);
-    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+    uint32_t running = s->reduced ? 1 : s->n_npus; /* reduced: NPU 0 stands for all */
+    for (uint32_t npu = 0; npu < running && !s->failed; npu++) {
         workload *w = &r->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)
-            if (w->nodes[i].parents_left == 0)
+            if (w->live[i].parents_left == 0)
                 make_free(s, w, i);
         issue_free_nodes(s, w);
         check_finished(s, w);
@@ -443,7 +483,7 @@ uint32_t workload_report_unfinished(wl_run *r)
         size_t len = 0;
         uint32_t shown = 0;
         for (uint32_t i = 0; i < w->n_nodes && shown < 8; i++) {
-            if (w->nodes[i].state != WL_RUNNING)
+            if (w->live[i].state != WL_RUNNING)
                 continue;
             len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%llu (%s)", shown ? ", " : "",
                                     (unsigned long long)w->nodes[i].id, workload_node_name(w, i));

@@ -29,17 +29,18 @@ enum wl_state { WL_WAITING, WL_FREE, WL_RUNNING, WL_DONE };
 #define WL_NO_GROUP INT64_MIN
 
 /* One node, reduced to what the simulation needs. Nodes are sorted by id,
- * so index order is id order. */
+ * so index order is id order. Nothing here changes while the simulation
+ * runs (the per-NPU progress is in wl_node_run), so NPUs that run the same
+ * trace share one copy. */
 typedef struct wl_node {
     uint64_t id;
-    uint32_t name;              /* offset in workload.names */
+    uint32_t name;              /* offset in wl_trace.names */
     uint8_t type;               /* enum vet_node_type */
     uint8_t slot;               /* enum wl_slot */
     uint8_t kind;               /* enum wl_kind */
-    uint8_t state;              /* enum wl_state */
     bool is_cpu;
     uint8_t n_involved;         /* 0 = attribute absent */
-    uint32_t parents_left;
+    uint32_t n_parents;
     uint32_t child_start, n_children;
     uint64_t duration_us;
     int64_t comm_type;
@@ -49,23 +50,45 @@ typedef struct wl_node {
     int64_t pg;                 /* communicator group, WL_NO_GROUP = all NPUs */
     uint64_t num_ops, tensor_size;
     uint32_t meta;              /* METADATA: offset of inputs.values in names, else 0 */
-    vimana_tick start, end;
-    /* roofline statistics */
-    double intensity, compute_util, mem_util;
-    bool roofline, memory_bound;
 } wl_node;
+
+/* One node's progress on one NPU. */
+typedef struct wl_node_run {
+    vimana_tick start, end;
+    uint32_t parents_left;
+    uint8_t state;              /* enum wl_state */
+} wl_node_run;
+
+/* One parsed trace file, read-only once loaded. Every NPU whose trace has
+ * the same bytes (the single-file form PREFIX.et, or byte-identical
+ * PREFIX.i.et) points to one wl_trace; a trace with SEND or RECV nodes is
+ * parsed for each NPU, since its checks depend on the NPU running it. */
+typedef struct wl_trace {
+    char *path;                 /* the file it was parsed from */
+    wl_node *nodes;
+    uint32_t n_nodes;
+    uint32_t *children;
+    char *names;                /* NUL-separated node names and METADATA payloads */
+    size_t names_len;
+    bool has_p2p;               /* SEND or RECV nodes: never shared */
+    uint64_t empty_records;     /* per-file warnings, repeated for each file sharing it */
+    uint64_t dropped_deps;
+    uint32_t n_invalid, first_invalid;  /* INVALID_NODE nodes (count, first index) */
+} wl_trace;
 
 struct wl_run;
 
 typedef struct workload {
     struct wl_run *run;         /* back-pointer: a workload is its nodes' completion argument */
     uint32_t npu;
-    char *path;
-    wl_node *nodes;
+    const char *path;           /* this NPU's trace file (messages name it) */
+    bool owns_path;
+    const wl_trace *trace;      /* shared, read-only */
+    const wl_node *nodes;       /* = trace->nodes, ... (one load less on the event path) */
     uint32_t n_nodes;
-    uint32_t *children;
-    char *names;                /* NUL-separated node names and METADATA payloads */
-    size_t names_len;
+    const uint32_t *children;
+    const char *names;
+    wl_node_run *live;          /* [n_nodes]: this NPU's progress through the trace */
     ready_set free_nodes[SLOT_COUNT];   /* free nodes per slot, lowest id first */
     uint32_t *deferred;         /* freed while the issue loop runs */
     uint32_t n_deferred, cap_deferred;
@@ -90,18 +113,35 @@ typedef struct wl_hooks {
 typedef struct wl_run {
     sim *s;
     workload *wl;               /* [s->n_npus] */
+    wl_trace **traces;          /* the distinct parsed traces */
+    uint32_t n_traces;
+    bool single_file;           /* PREFIX.et for every NPU */
     uint32_t finished_npus;
     FILE *out;                  /* the finish report (stdout) */
     wl_hooks hooks;
 } wl_run;
 
-/* Loads <prefix>.<npu>.et for every NPU of r->s. Returns 0, or -1 after
- * sim_fail(). */
+/* Loads <prefix>.<npu>.et for every NPU of r->s, or <prefix>.et for all
+ * of them when only that file exists (docs/simulator.md, "Workload").
+ * Returns 0, or -1 after sim_fail(). */
 int workload_load_all(wl_run *r);
 void workload_free_all(wl_run *r);
 /* Issues every NPU's dependency-free nodes at t = 0, in NPU order. */
 void workload_fire_all(wl_run *r);
 const char *workload_node_name(const workload *w, uint32_t node);
+
+/* The roofline figures of a node (shared/spec/simulator.md 14.5). */
+typedef struct wl_roofline {
+    double intensity, perf, compute_util, mem_util;
+    bool memory_bound;
+} wl_roofline;
+/* Whether the node runs under the roofline model (a GPU compute node with
+ * a tensor, roofline-enabled, not replay-only) and, if so, its figures
+ * (peak-perf and local-mem-bw must be positive). */
+bool workload_roofline(const sys_config *cfg, const wl_node *n, wl_roofline *out);
+/* After a reduced simulation (sim->reduced) that succeeded: every NPU's
+ * finish report, with NPU 0's figures, in NPU order. */
+void workload_print_reduced(wl_run *r);
 /* After the run: reports NPUs that never finished. Returns their count. */
 uint32_t workload_report_unfinished(wl_run *r);
 

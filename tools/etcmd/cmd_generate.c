@@ -2,6 +2,7 @@
  * reference generators write (ASTRA-sim's collective scripts, the HOTI'24
  * tutorial's three-node example, and the golden point-to-point cases). */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@
 
 static const char usage[] =
     "Usage: vimana-et generate KIND --npus N [--size BYTES] --out PREFIX [options]\n"
-    "Write PREFIX.0.et ... PREFIX.(N-1).et (the directory of PREFIX is created).\n"
+    "Write PREFIX.0.et ... PREFIX.(N-1).et (the directory of PREFIX is created),\n"
+    "or with --single-file only PREFIX.et, the trace every rank runs.\n"
     "KIND:\n"
     "  all-reduce, all-gather, reduce-scatter, all-to-all\n"
     "      one COMM_COLL node per rank (id = rank), as ASTRA-sim's microbenchmark\n"
@@ -37,7 +39,10 @@ static const char usage[] =
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "  --src RANK      send-recv: the sender (default 0)\n"
     "  --dst RANK      send-recv: the receiver (default 1)\n"
-    "  --tag TAG       send-recv: the message tag (default 0)\n";
+    "  --tag TAG       send-recv: the message tag (default 0)\n"
+    "  --single-file   write only PREFIX.et, the same bytes as PREFIX.0.et: vimana\n"
+    "                  runs it on every NPU when PREFIX.0.et does not exist (not for\n"
+    "                  send-recv, whose ranks differ)\n";
 
 enum kind { K_COLL, K_THREE_NODES, K_SEND_RECV };
 
@@ -47,6 +52,7 @@ struct options {
     int64_t comm_type;
     uint64_t npus, size, src, dst, tag;
     int size_given;
+    bool single_file;        /* PREFIX.et only: rank 0's trace, run by every rank */
     const char *out;
 };
 
@@ -104,6 +110,10 @@ static int parse_args(int argc, char **argv, struct options *o)
             fputs(usage, stdout);
             return 1;
         }
+        if (cli_flag(argv[i], "--single-file")) {
+            o->single_file = true;
+            continue;
+        }
         if ((rc = cli_option(PROG, argc, argv, &i, "--npus|--num-npus|--num_npus|--npus-count", &v)) != 0) {
             if (rc < 0)
                 return 2;
@@ -150,8 +160,10 @@ static int parse_args(int argc, char **argv, struct options *o)
     }
     if (cli_u64(PROG, "--npus", npus, &o->npus) != 0)
         return 2;
-    if (o->npus == 0 || o->npus > 1000000) {
-        cli_error(PROG, "--npus: expected 1 to 1000000 ranks, got %" PRIu64, o->npus);
+    /* a million files at most; one file may stand for any count of NPUs vimana takes */
+    uint64_t max_npus = o->single_file ? UINT32_MAX : 1000000;
+    if (o->npus == 0 || o->npus > max_npus) {
+        cli_error(PROG, "--npus: expected 1 to %" PRIu64 " ranks, got %" PRIu64, max_npus, o->npus);
         return 2;
     }
     if (!o->out) {
@@ -164,6 +176,11 @@ static int parse_args(int argc, char **argv, struct options *o)
     }
     if (o->kind == K_THREE_NODES && o->size_given) {
         cli_error(PROG, "--size does not apply to three-nodes (its sizes are fixed: 1 MiB and 2 MiB)");
+        return 2;
+    }
+    if (o->kind == K_SEND_RECV && o->single_file) {
+        cli_error(PROG, "--single-file: send-recv writes a different trace for the sender, the receiver and the "
+                        "idle ranks");
         return 2;
     }
     if (o->kind == K_SEND_RECV) {
@@ -280,11 +297,17 @@ static int send_recv_rank(const struct options *o, uint64_t rank, vet_writer *w,
     return put(w, b, err);
 }
 
+/* Rank `rank`'s trace to PREFIX.rank.et, or (--single-file) rank 0's to
+ * PREFIX.et: collective ids are the rank, so the single file is exactly
+ * PREFIX.0.et. */
 static int write_rank(const struct options *o, uint64_t rank, vet_builder *b)
 {
     char path[4200];
     vet_error err;
-    snprintf(path, sizeof path, "%s.%" PRIu64 ".et", o->out, rank);
+    if (o->single_file)
+        snprintf(path, sizeof path, "%s.et", o->out);
+    else
+        snprintf(path, sizeof path, "%s.%" PRIu64 ".et", o->out, rank);
     vet_writer *w = vet_writer_open(path, &err);
     if (!w) {
         fprintf(stderr, "%s: %s\n", PROG, err.msg);
@@ -326,7 +349,8 @@ int cmd_generate(int argc, char **argv)
         cli_error(PROG, "out of memory");
         return 1;
     }
-    for (uint64_t rank = 0; rank < o.npus && rc == 0; rank++)
+    uint64_t files = o.single_file ? 1 : o.npus;
+    for (uint64_t rank = 0; rank < files && rc == 0; rank++)
         rc = write_rank(&o, rank, b);
     vet_builder_free(b);
     return rc == 0 ? 0 : 1;

@@ -1,0 +1,211 @@
+/* Symmetry detection (sim/symmetry.h, docs/symmetry.md). */
+#include "sim/symmetry.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "system/algorithms/algorithm.h"
+#include "util/msg_escape.h"
+#include "vimana/et.h"
+
+static bool not_eligible(symmetry *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool not_eligible(symmetry *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->why, sizeof out->why, fmt, ap);
+    va_end(ap);
+    out->mode = SYMMETRY_NOT_ELIGIBLE;
+    return false;
+}
+
+/* A network file of Ring / FullyConnected / Switch dimensions, as opposed
+ * to a topology graph: an ns-3 .txt starts with a digit, a graph YAML says
+ * `Custom`. Any doubt (unreadable, the word Custom anywhere) answers no:
+ * a wrong "no" costs speed, a wrong "yes" wrong numbers. */
+static bool network_is_dimensions(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char buf[1 << 14];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    bool whole = feof(f);
+    fclose(f);
+    buf[n] = '\0';
+    if (!whole || memchr(buf, '\0', n))
+        return false;
+    const char *p = buf;
+    while (*p) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p != '#')
+            break;
+        p += strcspn(p, "\n");
+    }
+    return !isdigit((unsigned char)*p) && !strstr(buf, "Custom");
+}
+
+static bool is_power_of_two(uint32_t n)
+{
+    return n && !(n & (n - 1));
+}
+
+/* The algorithms of collective kind k, per dimension: ring and direct
+ * treat every NPU of a dimension alike, halving-doubling on a power of two;
+ * one* (one ring over all NPUs crosses dimensions at some NPUs only), the
+ * double binary tree (a tree) and any other do not. */
+static bool algorithms_symmetric(const sim *s, enum coll_kind k, const wl_node *n, const char *name,
+                                 symmetry *out)
+{
+    for (uint32_t d = 0; d < s->cfg.n_impl[k] && d < s->n_dims; d++) {
+        const algo_spec *spec = &s->cfg.impl[k][d];
+        const algorithm *a = algo_registry_get(&s->algorithms, spec->id);
+        char spelled[64];
+        algo_registry_spec_name(&s->algorithms, spec, spelled, sizeof spelled);
+        if (s->dim_size[d] < 2)
+            continue;
+        bool ok = a && !spec->one &&
+                  (strcmp(a->name, "ring") == 0 || strcmp(a->name, "direct") == 0 ||
+                   (strcmp(a->name, "halvingDoubling") == 0 && is_power_of_two(s->dim_size[d])));
+        if (!ok)
+            return not_eligible(out, "node %llu (%s) runs %s on dimension %u, whose schedule differs between NPUs",
+                                (unsigned long long)n->id, name, spelled, d);
+        if (strcmp(a->name, "halvingDoubling") == 0 && !out->full_why[0])
+            snprintf(out->full_why, sizeof out->full_why, "halving-doubling (its mirror image is not a rotation)");
+    }
+    return true;
+}
+
+static bool collective_symmetric(const sim *s, const wl_node *n, const char *name, symmetry *out)
+{
+    static const enum coll_kind kinds[] = {
+        [VET_ALL_REDUCE] = COLL_ALL_REDUCE, [VET_ALL_GATHER] = COLL_ALL_GATHER,
+        [VET_REDUCE_SCATTER] = COLL_REDUCE_SCATTER, [VET_ALL_TO_ALL] = COLL_ALL_TO_ALL,
+    };
+    if (n->comm_type == VET_BROADCAST) /* replayed for its duration on each NPU */
+        return true;
+    if (n->pg != WL_NO_GROUP)
+        return not_eligible(out, "node %llu (%s) runs on communicator group %lld", (unsigned long long)n->id, name,
+                            (long long)n->pg);
+    enum coll_kind k = kinds[n->comm_type];
+    if (sys_config_custom_for(&s->cfg, k, n->id))
+        return not_eligible(out, "node %llu (%s) runs a custom collective", (unsigned long long)n->id, name);
+    return algorithms_symmetric(s, k, n, name, out);
+}
+
+/* Every node of the shared trace. */
+static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
+{
+    if (s->cfg.replay_only) /* every node only replays its duration */
+        return true;
+    for (uint32_t i = 0; i < w->n_nodes; i++) {
+        const wl_node *n = &w->nodes[i];
+        char name[120];
+        msg_escape(workload_node_name(w, i), name, sizeof name);
+        switch (n->type) {
+        case VET_COMM_SEND_NODE:
+        case VET_COMM_RECV_NODE:
+            return not_eligible(out, "node %llu (%s) is a point-to-point %s", (unsigned long long)n->id, name,
+                                n->type == VET_COMM_SEND_NODE ? "SEND" : "RECV");
+        case VET_MEM_LOAD_NODE:
+        case VET_MEM_STORE_NODE:
+            return not_eligible(out, "node %llu (%s) is a remote-memory access", (unsigned long long)n->id, name);
+        case VET_METADATA_NODE:
+            if (n->meta)
+                return not_eligible(out, "node %llu (%s) declares process groups", (unsigned long long)n->id, name);
+            break;
+        case VET_COMM_COLL_NODE:
+            if (!collective_symmetric(s, n, name, out))
+                return false;
+            break;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+/* The reduced simulation covers ring and direct (whose mirror image is a
+ * rotation of the dimensions) and no per-NPU output: it writes NPU 0's
+ * figures for every NPU, and only the finish report. */
+static void reduce_if_covered(const sim *s, symmetry *out)
+{
+    const char *gap = out->full_why[0] ? NULL
+                      : s->n_npus < 2         ? "a single NPU"
+                      : s->opt->report        ? "--report"
+                      : s->opt->timeline      ? "--timeline"
+                      : s->cfg.trace_enabled  ? "trace-enabled"
+                      : s->opt->rendezvous    ? "--rendezvous-protocol"
+                      : s->opt->progress      ? "--progress"
+                                              : NULL;
+    if (gap)
+        snprintf(out->full_why, sizeof out->full_why, "%s", gap);
+    out->mode = out->full_why[0] ? SYMMETRY_ELIGIBLE : SYMMETRY_ON;
+}
+
+void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out)
+{
+    out->why[0] = '\0';
+    out->full_why[0] = '\0';
+    out->n_npus = s->n_npus;
+    if (s->opt->no_symmetry) {
+        out->mode = SYMMETRY_OFF;
+        snprintf(out->why, sizeof out->why, "--no-symmetry");
+        return;
+    }
+    /* NPU 0's nodes first: a trace with SEND/RECV nodes is parsed for
+     * each NPU, so its NPUs never share one even when the bytes match. */
+    if (!nodes_symmetric(s, &r->wl[0], out))
+        return;
+    for (uint32_t i = 1; i < s->n_npus; i++)
+        if (r->wl[i].trace != r->wl[0].trace) {
+            not_eligible(out, "NPU %u's trace differs from NPU 0's", i);
+            return;
+        }
+    if (!shipped_analytical) {
+        not_eligible(out, "the network backend %s is not the shipped analytical one", s->be->name);
+        return;
+    }
+    if (!network_is_dimensions(s->opt->network)) {
+        not_eligible(out, "the network %s is a topology graph, not Ring/FullyConnected/Switch dimensions",
+                     s->opt->network);
+        return;
+    }
+    if (s->groups.n_groups > 0) {
+        not_eligible(out, "communicator groups (%s) split the NPUs", s->opt->comm_group);
+        return;
+    }
+    snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives on ring, direct or "
+                                        "halving-doubling, analytical backend on dimensions");
+    reduce_if_covered(s, out);
+}
+
+void symmetry_refuse(symmetry *sym, const char *why)
+{
+    if (sym->mode != SYMMETRY_ON && sym->mode != SYMMETRY_ELIGIBLE)
+        return;
+    sym->mode = SYMMETRY_ELIGIBLE;
+    snprintf(sym->full_why, sizeof sym->full_why, "%s", why);
+}
+
+void symmetry_print(const symmetry *sym, FILE *log)
+{
+    switch (sym->mode) {
+    case SYMMETRY_OFF:
+        fprintf(log, "vimana: symmetry: off (%s); full simulation\n", sym->why);
+        break;
+    case SYMMETRY_NOT_ELIGIBLE:
+        fprintf(log, "vimana: symmetry: not eligible (%s); full simulation\n", sym->why);
+        break;
+    case SYMMETRY_ELIGIBLE:
+        fprintf(log, "vimana: symmetry: eligible (%s); full simulation used (the reduced simulation does not cover "
+                     "%s yet)\n", sym->why, sym->full_why);
+        break;
+    case SYMMETRY_ON:
+        fprintf(log, "vimana: symmetry: on (%s); reduced simulation: NPU 0 simulated, its messages mirrored for "
+                     "the other %u NPUs\n", sym->why, sym->n_npus - 1);
+        break;
+    }
+}

@@ -1,0 +1,111 @@
+/* util/file_digest: FNV-1a against its published test vectors, the digest
+ * of a file in several blocks, and the byte comparison that confirms a
+ * hash match. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/file_digest.h"
+
+static void write_file(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* FNV-1a 64 test vectors (Fowler, Noll, Vo): "" is the offset basis. */
+static void fnv1a_vectors(void **state)
+{
+    (void)state;
+    assert_true(file_digest_bytes(FILE_DIGEST_SEED, "", 0) == 0xcbf29ce484222325ull);
+    assert_true(file_digest_bytes(FILE_DIGEST_SEED, "a", 1) == 0xaf63dc4c8601ec8cull);
+    assert_true(file_digest_bytes(FILE_DIGEST_SEED, "foobar", 6) == 0x85944171f73967e8ull);
+    /* continuing a hash equals hashing the whole */
+    uint64_t h = file_digest_bytes(FILE_DIGEST_SEED, "foo", 3);
+    assert_true(file_digest_bytes(h, "bar", 3) == 0x85944171f73967e8ull);
+}
+
+/* A file larger than one read block digests as its bytes do in memory. */
+static void digest_of_a_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vimana-digest-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    size_t len = 100000;
+    unsigned char *bytes = malloc(len);
+    assert_non_null(bytes);
+    for (size_t i = 0; i < len; i++)
+        bytes[i] = (unsigned char)(i * 7 + i / 251);
+    write_file(path, bytes, len);
+    file_digest d;
+    assert_int_equal(file_digest_of(path, &d), 0);
+    assert_true(d.size == len);
+    assert_true(d.hash == file_digest_bytes(FILE_DIGEST_SEED, bytes, len));
+    /* Kept in memory when small enough, with the same digest. */
+    unsigned char *kept;
+    file_digest k;
+    assert_int_equal(file_digest_keep(path, len, &k, &kept), 0);
+    assert_non_null(kept);
+    assert_true(k.hash == d.hash && k.size == d.size);
+    assert_memory_equal(kept, bytes, len);
+    free(kept);
+    assert_int_equal(file_digest_keep(path, len - 1, &k, &kept), 0);
+    assert_null(kept);
+    assert_true(k.hash == d.hash && k.size == d.size);
+    free(bytes);
+    unlink(path);
+    assert_int_equal(file_digest_of(path, &d), -1);
+    assert_int_equal(file_digest_keep(path, 1000, &k, &kept), -1);
+    assert_null(kept);
+    assert_int_equal(file_digest_of("/dev/zero", &d), -1);  /* never read for ever */
+    assert_int_equal(file_digest_of("/tmp", &d), -1);
+}
+
+static void same_bytes(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/vimana-digest-a-XXXXXX", b[] = "/tmp/vimana-digest-b-XXXXXX";
+    int fa = mkstemp(a), fb = mkstemp(b);
+    assert_true(fa >= 0 && fb >= 0);
+    close(fa);
+    close(fb);
+    size_t len = 70000; /* more than two compare blocks */
+    unsigned char *bytes = calloc(len, 1);
+    assert_non_null(bytes);
+    write_file(a, bytes, len);
+    write_file(b, bytes, len);
+    assert_true(file_same_bytes(a, b));
+    bytes[len - 1] = 1; /* last byte differs */
+    write_file(b, bytes, len);
+    assert_false(file_same_bytes(a, b));
+    bytes[len - 1] = 0;
+    write_file(b, bytes, len - 1); /* a prefix of a */
+    assert_false(file_same_bytes(a, b));
+    assert_false(file_same_bytes(b, a));
+    assert_false(file_same_bytes(a, "/nonexistent/vimana"));
+    assert_false(file_same_bytes("/dev/zero", "/dev/zero"));
+    free(bytes);
+    unlink(a);
+    unlink(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fnv1a_vectors),
+        cmocka_unit_test(digest_of_a_file),
+        cmocka_unit_test(same_bytes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
