@@ -53,6 +53,14 @@ static uint64_t group_leader(const sm_comm *c, uint64_t r)
 
 static int check_comms(const char *prog, const char *file, const synth_model *m, uint64_t npus)
 {
+    /* Several roles: the sample is whole replicas of the source's ranks
+     * (rank r plays the role of rank r mod `ranks`); a new rank in a
+     * partial replica would play a role without its peers. */
+    if (m->n_roles > 1 && npus % m->ranks != 0) {
+        cli_error(prog, "--npus %" PRIu64 ": the model's %" PRIu64 " ranks play %zu roles (their events differ), so "
+                        "--npus must be a multiple of %" PRIu64, npus, m->ranks, m->n_roles, m->ranks);
+        return -1;
+    }
     for (size_t c = 0; c < m->n_comms; c++) {
         const sm_comm *k = &m->comms[c];
         if (!k->known || (k->size && !k->stride)) {
@@ -67,11 +75,6 @@ static int check_comms(const char *prog, const char *file, const synth_model *m,
                       k->size * k->stride);
             return -1;
         }
-    }
-    if (m->n_roles > 1 && npus != m->ranks) {
-        cli_error(prog, "--npus %" PRIu64 ": the model's ranks play %zu roles (their events differ), so it "
-                        "samples its %" PRIu64 " ranks only", npus, m->n_roles, m->ranks);
-        return -1;
     }
     /* Every member of a group must issue the same collectives on it, or
      * the simulation waits for ever. */
@@ -102,10 +105,29 @@ static int cmp_msg(const void *a, const void *b)
     return (x->size > y->size) - (x->size < y->size);
 }
 
-static uint64_t peer_of(uint64_t rank, int64_t offset, uint64_t npus)
+/* (a + offset) mod n, in [0, n). */
+static uint64_t wrap(uint64_t a, int64_t offset, uint64_t n)
 {
-    int64_t n = (int64_t)npus;
-    return (uint64_t)((((int64_t)rank + offset) % n + n) % n);
+    int64_t k = (int64_t)n;
+    return (uint64_t)((((int64_t)a + offset) % k + k) % k);
+}
+
+/* How many ranks a peer offset wraps around: one role, the N ranks (an
+ * SPMD ring shift stays a ring over all of them); several roles, the
+ * source's ranks, so that a send stays inside its replica and every
+ * pipeline keeps its shape. */
+static uint64_t p2p_span(const synth_model *m, uint64_t npus)
+{
+    return m->n_roles > 1 ? m->ranks : npus;
+}
+
+/* The rank at peer offset `offset` from `rank`: (rank + offset) mod N with
+ * one role; base + (rank - base + offset) mod ranks with several, base the
+ * first rank of rank's replica. */
+static uint64_t peer_of(const synth_model *m, uint64_t rank, int64_t offset, uint64_t npus)
+{
+    uint64_t span = p2p_span(m, npus), base = rank - rank % span;
+    return base + wrap(rank - base, offset, span);
 }
 
 /* Every send needs its receive: the messages the ranks send and those
@@ -119,7 +141,7 @@ static int check_p2p(const char *prog, const char *file, const synth_model *m, u
             const sm_step *st = &role->steps[i];
             if (st->type != SM_SEND && st->type != SM_RECV)
                 continue;
-            if (st->offset % (int64_t)npus == 0) {
+            if (st->offset % (int64_t)p2p_span(m, npus) == 0) {
                 cli_error(prog, "--npus %" PRIu64 ": a %s at peer offset %" PRId64 " would be the rank itself", npus,
                           st->type == SM_SEND ? "send" : "receive", st->offset);
                 return -1;
@@ -135,7 +157,7 @@ static int check_p2p(const char *prog, const char *file, const synth_model *m, u
         const sm_role *role = role_of(m, r);
         for (size_t i = 0; i < role->n_steps; i++) {
             const sm_step *st = &role->steps[i];
-            uint64_t peer = peer_of(r, st->offset, npus);
+            uint64_t peer = peer_of(m, r, st->offset, npus);
             if (st->type == SM_SEND)
                 sends[ns++] = (p2p_msg){r, peer, st->size};
             else if (st->type == SM_RECV)
@@ -276,7 +298,7 @@ static int cmp_p2p_at(const void *a, const void *b)
     return (x->step > y->step) - (x->step < y->step);
 }
 
-static int32_t *rank_tags(const sm_role *role, uint64_t rank, uint64_t npus)
+static int32_t *rank_tags(const synth_model *m, const sm_role *role, uint64_t rank, uint64_t npus)
 {
     int32_t *tag = calloc(role->n_steps + 1, sizeof *tag);
     p2p_at *at = malloc((role->n_steps + 1) * sizeof *at);
@@ -289,7 +311,7 @@ static int32_t *rank_tags(const sm_role *role, uint64_t rank, uint64_t npus)
     for (size_t i = 0; i < role->n_steps; i++) {
         const sm_step *st = &role->steps[i];
         if (st->type == SM_SEND || st->type == SM_RECV)
-            at[n++] = (p2p_at){st->type == SM_SEND, peer_of(rank, st->offset, npus), st->size, i};
+            at[n++] = (p2p_at){st->type == SM_SEND, peer_of(m, rank, st->offset, npus), st->size, i};
     }
     qsort(at, n, sizeof *at, cmp_p2p_at);
     int32_t k = 0;
@@ -474,7 +496,7 @@ static int rank_gen_init(rank_gen *g, const synth_model *m, const plan *plans, c
     g->used = calloc(m->n_comms + 1, sizeof *g->used);
     g->order = malloc(most * sizeof *g->order);
     g->event_ids = malloc((g->role->n_steps + 1) * sizeof *g->event_ids);
-    g->tag = rank_tags(g->role, rank, npus);
+    g->tag = rank_tags(m, g->role, rank, npus);
     g->b = vet_builder_new();
     return g->run && g->used && g->order && g->event_ids && g->tag && g->b ? 0 : -1;
 }
@@ -537,7 +559,7 @@ static void coll_attrs(rank_gen *g, const sm_step *st)
 
 static void p2p_attrs(rank_gen *g, const sm_step *st)
 {
-    int64_t peer = (int64_t)peer_of(g->rank, st->offset, g->npus);
+    int64_t peer = (int64_t)peer_of(g->m, g->rank, st->offset, g->npus);
     bool send = st->type == SM_SEND;
     vet_builder_attr_bool(g->b, "is_cpu_op", false);
     vet_builder_attr_int64(g->b, "comm_src", send ? (int64_t)g->rank : peer);
