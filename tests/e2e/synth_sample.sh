@@ -171,6 +171,43 @@ expect_eq "$(cat "$T/out")" "$T/n3/r: valid (3 files, 12 nodes, 3 send/recv pair
 expect_error "$P: --npus 1: a send at peer offset 1 would be the rank itself" \
     "$ET" synth sample --model "$T/ringshift.json" --npus 1 -o "$T/n1/r"
 
+# Local kinds within a step follow the fitted kind transitions: a PyTorch
+# trace (chakra-tests, one rank: CPU ops launching GPU kernels, 465 GPU
+# and 870 CPU nodes in one step) keeps its order statistic. Its "other"
+# collectives (no comm_type) cannot be sampled: made 1 KiB all-reduces.
+# The sample fitted again gives each transition between two local kinds
+# within 1 % of the local nodes of the source's count (shuffling the
+# kinds, as before, gave comp_gpu -> comp_gpu 397 times against 68).
+CH="$CORPUS/chakra-tests/chakra"
+expect_ok "$ET" synth fit "$CH.0.et" -o "$T/chakra.json"
+sed 's/\["other", 0, \([0-9]*\)\]/["all_reduce", 1024, \1]/g' "$T/chakra.json" > "$T/chakra-ar.json"
+# "FROM TO COUNT" for the transitions between comp_gpu and comp_cpu.
+local_next() { # MODEL
+    awk '/^    "[a-z_]*": \{"count"/ { k = $1; gsub(/[":]/, "", k) }
+        /^      "next": / && k ~ /^comp_[cg]pu$/ {
+            s = $0; sub(/.*"next": \{/, "", s); sub(/\}.*/, "", s)
+            n = split(s, a, /, /)
+            for (i = 1; i <= n; i++) {
+                split(a[i], b, /: /); t = b[1]; gsub(/"/, "", t)
+                if (t ~ /^comp_[cg]pu$/) print k, t, b[2]
+            }
+        }' "$1"
+}
+expect_eq "$(local_next "$T/chakra.json" | tr '\n' ' ')" \
+    "comp_gpu comp_gpu 68 comp_gpu comp_cpu 1139 comp_cpu comp_gpu 1141 comp_cpu comp_cpu 1287 " "source transitions"
+for seed in 1 2 3; do
+    expect_ok "$ET" synth sample --model "$T/chakra-ar.json" --npus 1 --seed "$seed" -o "$T/ch$seed/s"
+    expect_ok "$ET" synth fit "$T/ch$seed/s" -o "$T/ch$seed.json"
+    local_next "$T/ch$seed.json" > "$T/got"
+    expect_eq "$(wc -l < "$T/got")" 4 "seed $seed: four local transitions"
+    local_next "$T/chakra.json" | paste - "$T/got" | awk '
+        { d = $3 - $6; if (d < 0) d = -d; if (d > worst) worst = d }
+        END { exit !(worst <= 0.01 * 3643) }' || fail "seed $seed: transitions $(tr '\n' ' ' < "$T/got")"
+done
+expect_ok "$ET" synth compare "$CH.0.et" "$T/ch1/s" --json
+expect_eq "$(grep -c '"comp_[cg]pu": {"share": \[0.[0-9]*, 0.[0-9]*\], "share_diff": 0.000000' "$T/out")" 2 \
+    "the PyTorch sample keeps the kind mix"
+
 # The model holds no string of the source: no node name, no attribute
 # text (only the model's own words, kind names and numbers).
 for m in demo2 demo1 gpt ringshift; do
@@ -237,6 +274,10 @@ bad_model 'kinds.comp_gpu.duration_micros.values[0][1]: 0 is out of range (expec
 bad_model 'kinds.coll_all_reduce.size_bytes: expected an object with "values" or "quantiles"' \
     's/"size_bytes": {"values": \[\[65536/"size_bytes": {"v": [[65536/'
 bad_model 'kinds.comp_tpu: unknown node kind' 's/"comp_gpu": {/"comp_tpu": {/'
+bad_model 'kinds.comp_gpu.next.comp_tpu: unknown node kind' 's/"next": {"comp_gpu": 192/"next": {"comp_tpu": 192/'
+bad_model 'kinds.comp_gpu.next.comp_gpu: -1 is out of range (expected 0 to 1125899906842624)' \
+    's/"next": {"comp_gpu": 192/"next": {"comp_gpu": -1/'
+bad_model 'kinds.comp_gpu.next: expected an object' 's/"next": {"comp_gpu": 192[^}]*}/"next": []/'
 bad_model 'roles[0].sequences[0][0][0]: expected one of all_reduce, all_gather, reduce_scatter, all_to_all, broadcast' \
     's/\["all_gather", 37632/["barrier", 37632/'
 bad_model 'roles[0].sequences[0][0][1]: 1125899906842625 is out of range (expected 0 to 1125899906842624)' \

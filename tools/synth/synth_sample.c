@@ -431,6 +431,7 @@ typedef struct rank_gen {
     vet_error err;
     uint64_t next_id, locals, last_local;
     bool have_local;
+    int prev_kind; /* the fit_kind of the last node written; -1 before the first */
     uint64_t *event_ids; /* ids of the events written so far */
     size_t n_events;
     joins waiting;
@@ -475,6 +476,7 @@ static int rank_gen_init(rank_gen *g, const synth_model *m, const plan *plans, c
     g->group_base = group_base;
     g->rank = rank;
     g->npus = npus;
+    g->prev_kind = -1;
     g->rng = (sample_rng){seed, rank + 1, 0};
     double f = m->ratio[rank % m->ranks];
     uint64_t most = 1;
@@ -533,6 +535,7 @@ static int emit_local(rank_gen *g, int l, uint64_t index)
     g->locals++;
     g->have_local = true;
     g->last_local = id;
+    g->prev_kind = sk_local_kind(l);
     return put(g);
 }
 
@@ -592,20 +595,69 @@ static int emit_event(rank_gen *g, const sm_step *st)
         return -1;
     }
     g->event_ids[g->n_events++] = id;
+    g->prev_kind = kind;
     return put(g);
+}
+
+/* The local kind of the next node of a step, drawn with weight
+ * next[prev][l] * left[l] / count[l]: the fitted kind transitions, damped
+ * for a kind used up faster than the step's mix, so that the chain does
+ * not leave a run of one kind at the step's end. Without a transition
+ * from prev to any kind left (or before the first node), weight left[l]. */
+static int draw_local_kind(rank_gen *g, int prev, const uint64_t *count, const uint64_t *left)
+{
+    double w[SK_LOCAL_KINDS], sum = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        uint64_t t = prev >= 0 && left[l] ? g->m->kinds[prev].next[sk_local_kind(l)] : 0;
+        w[l] = t ? (double)t * (double)left[l] / (double)count[l] : 0;
+        sum += w[l];
+    }
+    if (sum == 0)
+        for (int l = 0; l < SK_LOCAL_KINDS; l++)
+            sum += w[l] = (double)left[l];
+    double u = sample_rng_next(&g->rng) * sum;
+    int last = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        if (w[l] == 0)
+            continue;
+        last = l;
+        if (u < w[l])
+            return l;
+        u -= w[l];
+    }
+    return last; /* rounding at the top end */
+}
+
+/* The step's local nodes (kind << 40 | index in the kind's list) in
+ * order: one kind as it is, mixed kinds along the fitted transitions. */
+static uint64_t order_step(rank_gen *g, size_t i)
+{
+    const uint64_t *count = &g->p->count[i * SK_LOCAL_KINDS], *at = &g->p->first[i * SK_LOCAL_KINDS];
+    uint64_t left[SK_LOCAL_KINDS], n = 0;
+    int kinds = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        left[l] = count[l];
+        n += count[l];
+        kinds += count[l] > 0;
+    }
+    int prev = g->prev_kind;
+    for (uint64_t j = 0; j < n; j++) {
+        int l = 0;
+        if (kinds > 1)
+            l = draw_local_kind(g, prev, count, left);
+        else
+            while (!left[l])
+                l++;
+        g->order[j] = (uint64_t)l << 40 | (at[l] + count[l] - left[l]);
+        left[l]--;
+        prev = sk_local_kind(l);
+    }
+    return n;
 }
 
 static int emit_step(rank_gen *g, size_t i)
 {
-    uint64_t n = 0;
-    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
-        uint64_t c = g->p->count[i * SK_LOCAL_KINDS + l], at = g->p->first[i * SK_LOCAL_KINDS + l];
-        for (uint64_t j = 0; j < c; j++)
-            g->order[n++] = (uint64_t)l << 40 | (at + j);
-    }
-    /* Kinds mixed in a step: their order in the source is not modelled. */
-    if (n > 1 && g->p->count[i * SK_LOCAL_KINDS] != n)
-        shuffle_u64(g->order, n, &g->rng);
+    uint64_t n = order_step(g, i);
     for (uint64_t j = 0; j < n; j++)
         if (emit_local(g, (int)(g->order[j] >> 40), g->order[j] & ((UINT64_C(1) << 40) - 1)) != 0)
             return -1;
