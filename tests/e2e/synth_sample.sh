@@ -171,6 +171,43 @@ expect_eq "$(cat "$T/out")" "$T/n3/r: valid (3 files, 12 nodes, 3 send/recv pair
 expect_error "$P: --npus 1: a send at peer offset 1 would be the rank itself" \
     "$ET" synth sample --model "$T/ringshift.json" --npus 1 -o "$T/n1/r"
 
+# Local kinds within a step follow the fitted kind transitions: a PyTorch
+# trace (chakra-tests, one rank: CPU ops launching GPU kernels, 465 GPU
+# and 870 CPU nodes in one step) keeps its order statistic. Its "other"
+# collectives (no comm_type) cannot be sampled: made 1 KiB all-reduces.
+# The sample fitted again gives each transition between two local kinds
+# within 1 % of the local nodes of the source's count (shuffling the
+# kinds, as before, gave comp_gpu -> comp_gpu 397 times against 68).
+CH="$CORPUS/chakra-tests/chakra"
+expect_ok "$ET" synth fit "$CH.0.et" -o "$T/chakra.json"
+sed 's/\["other", 0, \([0-9]*\)\]/["all_reduce", 1024, \1]/g' "$T/chakra.json" > "$T/chakra-ar.json"
+# "FROM TO COUNT" for the transitions between comp_gpu and comp_cpu.
+local_next() { # MODEL
+    awk '/^    "[a-z_]*": \{"count"/ { k = $1; gsub(/[":]/, "", k) }
+        /^      "next": / && k ~ /^comp_[cg]pu$/ {
+            s = $0; sub(/.*"next": \{/, "", s); sub(/\}.*/, "", s)
+            n = split(s, a, /, /)
+            for (i = 1; i <= n; i++) {
+                split(a[i], b, /: /); t = b[1]; gsub(/"/, "", t)
+                if (t ~ /^comp_[cg]pu$/) print k, t, b[2]
+            }
+        }' "$1"
+}
+expect_eq "$(local_next "$T/chakra.json" | tr '\n' ' ')" \
+    "comp_gpu comp_gpu 68 comp_gpu comp_cpu 1139 comp_cpu comp_gpu 1141 comp_cpu comp_cpu 1287 " "source transitions"
+for seed in 1 2 3; do
+    expect_ok "$ET" synth sample --model "$T/chakra-ar.json" --npus 1 --seed "$seed" -o "$T/ch$seed/s"
+    expect_ok "$ET" synth fit "$T/ch$seed/s" -o "$T/ch$seed.json"
+    local_next "$T/ch$seed.json" > "$T/got"
+    expect_eq "$(wc -l < "$T/got")" 4 "seed $seed: four local transitions"
+    local_next "$T/chakra.json" | paste - "$T/got" | awk '
+        { d = $3 - $6; if (d < 0) d = -d; if (d > worst) worst = d }
+        END { exit !(worst <= 0.01 * 3643) }' || fail "seed $seed: transitions $(tr '\n' ' ' < "$T/got")"
+done
+expect_ok "$ET" synth compare "$CH.0.et" "$T/ch1/s" --json
+expect_eq "$(grep -c '"comp_[cg]pu": {"share": \[0.[0-9]*, 0.[0-9]*\], "share_diff": 0.000000' "$T/out")" 2 \
+    "the PyTorch sample keeps the kind mix"
+
 # The model holds no string of the source: no node name, no attribute
 # text (only the model's own words, kind names and numbers).
 for m in demo2 demo1 gpt ringshift; do
@@ -237,6 +274,10 @@ bad_model 'kinds.comp_gpu.duration_micros.values[0][1]: 0 is out of range (expec
 bad_model 'kinds.coll_all_reduce.size_bytes: expected an object with "values" or "quantiles"' \
     's/"size_bytes": {"values": \[\[65536/"size_bytes": {"v": [[65536/'
 bad_model 'kinds.comp_tpu: unknown node kind' 's/"comp_gpu": {/"comp_tpu": {/'
+bad_model 'kinds.comp_gpu.next.comp_tpu: unknown node kind' 's/"next": {"comp_gpu": 192/"next": {"comp_tpu": 192/'
+bad_model 'kinds.comp_gpu.next.comp_gpu: -1 is out of range (expected 0 to 1125899906842624)' \
+    's/"next": {"comp_gpu": 192/"next": {"comp_gpu": -1/'
+bad_model 'kinds.comp_gpu.next: expected an object' 's/"next": {"comp_gpu": 192[^}]*}/"next": []/'
 bad_model 'roles[0].sequences[0][0][0]: expected one of all_reduce, all_gather, reduce_scatter, all_to_all, broadcast' \
     's/\["all_gather", 37632/["barrier", 37632/'
 bad_model 'roles[0].sequences[0][0][1]: 1125899906842625 is out of range (expected 0 to 1125899906842624)' \
@@ -259,10 +300,56 @@ expect_ok "$ET" synth fit "$T/gpt/g" -o "$T/nogroups.json"
 expect_error "$P: error: $T/nogroups.json: communicators[0]: its size is unknown (fit with --groups FILE)" \
     "$ET" synth sample --model "$T/nogroups.json" --npus 8 -o "$T/b/x"
 # Ranks that differ play roles: a pipeline's stages, or rank 0 sending
-# and rank 1 receiving. Such models sample their own rank count only.
-expect_error "$P: --npus 16: the model's ranks play 2 roles (their events differ), so it samples its 8 ranks only" \
-    "$ET" synth sample --model "$T/gpt-pp.json" --npus 16 -o "$T/b/x"
+# and rank 1 receiving. Such models sample whole replicas of their ranks:
+# rank r plays rank r mod N0, its sends and receives stay in its replica.
 expect_eq "$(grep -c '"ranks": \[' "$T/gpt-pp.json")" 2 "pipeline: one role per stage"
+# "r finish exposed" per NPU of a run, r taken mod $3 (0: as it is).
+npu_cycles() { # WORKLOAD GROUPS NETWORK MOD
+    "$VIMANA" --workload-configuration="$1" --system-configuration="$S/inputs/system/ring.json" \
+        --network-configuration="$3" --comm-group-configuration="$2" 2>&1 |
+        sed -n 's/^sys\[\([0-9]*\)\] finished, \([0-9]*\) cycles, exposed communication \([0-9]*\) cycles.*/\1 \2 \3/p' |
+        awk -v m="$4" '{ print (m ? $1 % m : $1), $2, $3 }' | sort -n | uniq
+}
+# The transformer TP 2 x PP 2 x DP 2 (stages 0-3 and 4-7; both stages
+# send at offset +4, the -4 of the second stage brought into (-4, 4]) on
+# 16 and 24 ranks, on one switch of as many NPUs: TP pairs and DP pairs
+# tile inside a replica, every pair of NPUs is 2 hops apart in the
+# congestion-unaware network, and the source's ranks are alike within a
+# stage (exact durations come back), so NPU r finishes with the cycles
+# and exposed communication of the source's NPU r mod 8.
+printf 'topology: [ Switch ]\nnpus_count: [ 8 ]\nbandwidth: [ 50.0 ]\nlatency: [ 500.0 ]\n' > "$T/switch8.yml"
+want=$(npu_cycles "$T/gpt-pp/g" "$T/gpt-pp/g.groups.json" "$T/switch8.yml" 0)
+expect_eq "$(echo "$want" | wc -l)" 8 "the pipeline source simulates"
+for n in 16 24; do
+    expect_ok "$ET" synth sample --model "$T/gpt-pp.json" --npus "$n" --seed 1 -o "$T/pp$n/s"
+    expect_ok "$ET" validate "$T/pp$n/s"
+    expect_eq "$(cat "$T/out")" "$T/pp$n/s: valid ($n files, $((2264 * n / 8)) nodes, $((64 * n / 8)) send/recv pairs matched)" \
+        "pipeline on $n ranks validates"
+    expect_eq "$(grep -c '": \[' "$T/pp$n/s.groups.json")" "$n" "$n ranks: $((n / 2)) TP pairs and $((n / 2)) DP pairs"
+    sed "s/\[ 8 \]/[ $n ]/" "$T/switch8.yml" > "$T/switch$n.yml"
+    got=$(npu_cycles "$T/pp$n/s" "$T/pp$n/s.groups.json" "$T/switch$n.yml" 0 | wc -l)
+    expect_eq "$got" "$n" "pipeline on $n ranks: every NPU finishes"
+    expect_eq "$(npu_cycles "$T/pp$n/s" "$T/pp$n/s.groups.json" "$T/switch$n.yml" 8)" "$want" \
+        "pipeline on $n ranks: NPU r finishes as the source's NPU r mod 8"
+done
+# The second replica's first stage sends to its own second stage.
+expect_ok "$ET" json "$T/pp16/s.8.et" -o "$T/pp16/8.json"
+for a in src dst; do
+    expect_eq "$(grep -A1 "\"comm_$a\"" "$T/pp16/8.json" | grep -c '"int64_val": "12"')" 8 "rank 8: 8 messages with comm_$a 12"
+done
+expect_eq "$(grep -A1 '"comm_[sd][rs][ct]"' "$T/pp16/8.json" | grep '"int64_val"' | grep -vc '"\(8\|12\)"')" 0 \
+    "rank 8 talks to rank 12 only"
+expect_error "$P: --npus 12: the model's 8 ranks play 2 roles (their events differ), so --npus must be a multiple of 8" \
+    "$ET" synth sample --model "$T/gpt-pp.json" --npus 12 -o "$T/b/x"
+[ -e "$T/b/x.0.et" ] && fail "files written for a refused rank count"
+# One-way send + all-reduce on "all" (2 roles) on 4 ranks: rank 2 sends
+# to 3, the all-reduce spans the 4 ranks (every rank issues the same one
+# on it), and the replicas finish alike.
+expect_ok "$ET" synth sample --model "$T/mixed-p2p.json" --npus 4 -o "$T/mp4/s"
+expect_ok "$ET" validate "$T/mp4/s"
+expect_eq "$(cat "$T/out")" "$T/mp4/s: valid (4 files, 14 nodes, 2 send/recv pairs matched)" "one-way send on 4 ranks"
+R4="$VIMANA_SHARED/golden/inputs/network/ring4.yml"
+expect_eq "$(npu_cycles "$T/mp4/s" empty "$R4" 2 | wc -l)" 2 "the two replicas of 2 ranks finish alike"
 # Rank 0 sends 1 MiB to rank 1, which receives it: a receive of another
 # size, or an all-reduce of another size on rank 1, is refused.
 M2="$T/mixed-p2p.json"

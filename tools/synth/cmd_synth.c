@@ -36,7 +36,8 @@ static const char usage[] =
     "sample: write PREFIX.0.et .. PREFIX.(N-1).et (and PREFIX.groups.json when a\n"
     "communicator is not the whole system) drawn from the model; the same seed gives the\n"
     "same bytes (default seed 0). N is at most 65536; a communicator of size g and stride s\n"
-    "needs N to be a multiple of g*s; a model of several roles samples its own rank count.\n"
+    "needs N to be a multiple of g*s; a model of several roles (N0 ranks) samples N a\n"
+    "multiple of N0: replicas of its ranks, sends and receives inside each replica.\n"
     "compare: the kind mix of two ET sets, the largest share difference and the\n"
     "two-sample Kolmogorov-Smirnov distance of durations and sizes (per kind with at least\n"
     "20 values in each set, and pooled). See docs/synth.md.\n";

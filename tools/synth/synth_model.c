@@ -178,6 +178,30 @@ static int read_dist(const rd *r, json_object *v, const char *key, uint64_t hi, 
     return bad(r, key, "expected an object with \"values\" or \"quantiles\"");
 }
 
+/* kinds.K.next: {"comp_gpu": count, ...}; optional (no transitions). */
+static int read_next(const rd *r, json_object *val, const char *key, sm_kind *sk)
+{
+    json_object *next;
+    if (member(r, val, key, "next", false, &next) != 0)
+        return -1;
+    char sub[340];
+    keyf(sub, sizeof sub, "%s.next", key);
+    if (!next)
+        return 0;
+    if (want_type(r, next, sub, json_type_object, "an object") != 0)
+        return -1;
+    json_object_object_foreach(next, name, count) {
+        char k[400], esc[128];
+        int to = synth_kind_from_name(name);
+        keyf(k, sizeof k, "%s.%s", sub, msg_escape(name, esc, sizeof esc));
+        if (to < 0)
+            return bad(r, k, "unknown node kind");
+        if (u64_in(r, count, k, 0, SM_MAX_TRANSITIONS, &sk->next[to]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int read_kinds(const rd *r, json_object *root, synth_model *m)
 {
     json_object *kinds, *v;
@@ -204,6 +228,8 @@ static int read_kinds(const rd *r, json_object *root, synth_model *m)
         if (v && read_dist(r, v, sub, SM_MAX_SIZE, &sk->size) != 0)
             return -1;
         sk->has_size = v != NULL;
+        if (read_next(r, val, key, sk) != 0)
+            return -1;
     }
     return 0;
 }

@@ -22,9 +22,12 @@
 #define SM_MAX_STEP_NODES 1000000           /* mean local nodes of one kind in one step */
 #define SM_MAX_RATIO 1000.0
 
+#define SM_MAX_TRANSITIONS (UINT64_C(1) << 50) /* one `next` count */
+
 typedef struct sm_kind {
     bool present, has_size;
     dist duration, size;
+    uint64_t next[FIT_KINDS]; /* how often a node of each kind follows one of this kind */
 } sm_kind;
 
 /* A run of one communicator's sequence: `repeat` collectives alike. */

@@ -53,6 +53,14 @@ static uint64_t group_leader(const sm_comm *c, uint64_t r)
 
 static int check_comms(const char *prog, const char *file, const synth_model *m, uint64_t npus)
 {
+    /* Several roles: the sample is whole replicas of the source's ranks
+     * (rank r plays the role of rank r mod `ranks`); a new rank in a
+     * partial replica would play a role without its peers. */
+    if (m->n_roles > 1 && npus % m->ranks != 0) {
+        cli_error(prog, "--npus %" PRIu64 ": the model's %" PRIu64 " ranks play %zu roles (their events differ), so "
+                        "--npus must be a multiple of %" PRIu64, npus, m->ranks, m->n_roles, m->ranks);
+        return -1;
+    }
     for (size_t c = 0; c < m->n_comms; c++) {
         const sm_comm *k = &m->comms[c];
         if (!k->known || (k->size && !k->stride)) {
@@ -67,11 +75,6 @@ static int check_comms(const char *prog, const char *file, const synth_model *m,
                       k->size * k->stride);
             return -1;
         }
-    }
-    if (m->n_roles > 1 && npus != m->ranks) {
-        cli_error(prog, "--npus %" PRIu64 ": the model's ranks play %zu roles (their events differ), so it "
-                        "samples its %" PRIu64 " ranks only", npus, m->n_roles, m->ranks);
-        return -1;
     }
     /* Every member of a group must issue the same collectives on it, or
      * the simulation waits for ever. */
@@ -102,10 +105,29 @@ static int cmp_msg(const void *a, const void *b)
     return (x->size > y->size) - (x->size < y->size);
 }
 
-static uint64_t peer_of(uint64_t rank, int64_t offset, uint64_t npus)
+/* (a + offset) mod n, in [0, n). */
+static uint64_t wrap(uint64_t a, int64_t offset, uint64_t n)
 {
-    int64_t n = (int64_t)npus;
-    return (uint64_t)((((int64_t)rank + offset) % n + n) % n);
+    int64_t k = (int64_t)n;
+    return (uint64_t)((((int64_t)a + offset) % k + k) % k);
+}
+
+/* How many ranks a peer offset wraps around: one role, the N ranks (an
+ * SPMD ring shift stays a ring over all of them); several roles, the
+ * source's ranks, so that a send stays inside its replica and every
+ * pipeline keeps its shape. */
+static uint64_t p2p_span(const synth_model *m, uint64_t npus)
+{
+    return m->n_roles > 1 ? m->ranks : npus;
+}
+
+/* The rank at peer offset `offset` from `rank`: (rank + offset) mod N with
+ * one role; base + (rank - base + offset) mod ranks with several, base the
+ * first rank of rank's replica. */
+static uint64_t peer_of(const synth_model *m, uint64_t rank, int64_t offset, uint64_t npus)
+{
+    uint64_t span = p2p_span(m, npus), base = rank - rank % span;
+    return base + wrap(rank - base, offset, span);
 }
 
 /* Every send needs its receive: the messages the ranks send and those
@@ -119,7 +141,7 @@ static int check_p2p(const char *prog, const char *file, const synth_model *m, u
             const sm_step *st = &role->steps[i];
             if (st->type != SM_SEND && st->type != SM_RECV)
                 continue;
-            if (st->offset % (int64_t)npus == 0) {
+            if (st->offset % (int64_t)p2p_span(m, npus) == 0) {
                 cli_error(prog, "--npus %" PRIu64 ": a %s at peer offset %" PRId64 " would be the rank itself", npus,
                           st->type == SM_SEND ? "send" : "receive", st->offset);
                 return -1;
@@ -135,7 +157,7 @@ static int check_p2p(const char *prog, const char *file, const synth_model *m, u
         const sm_role *role = role_of(m, r);
         for (size_t i = 0; i < role->n_steps; i++) {
             const sm_step *st = &role->steps[i];
-            uint64_t peer = peer_of(r, st->offset, npus);
+            uint64_t peer = peer_of(m, r, st->offset, npus);
             if (st->type == SM_SEND)
                 sends[ns++] = (p2p_msg){r, peer, st->size};
             else if (st->type == SM_RECV)
@@ -276,7 +298,7 @@ static int cmp_p2p_at(const void *a, const void *b)
     return (x->step > y->step) - (x->step < y->step);
 }
 
-static int32_t *rank_tags(const sm_role *role, uint64_t rank, uint64_t npus)
+static int32_t *rank_tags(const synth_model *m, const sm_role *role, uint64_t rank, uint64_t npus)
 {
     int32_t *tag = calloc(role->n_steps + 1, sizeof *tag);
     p2p_at *at = malloc((role->n_steps + 1) * sizeof *at);
@@ -289,7 +311,7 @@ static int32_t *rank_tags(const sm_role *role, uint64_t rank, uint64_t npus)
     for (size_t i = 0; i < role->n_steps; i++) {
         const sm_step *st = &role->steps[i];
         if (st->type == SM_SEND || st->type == SM_RECV)
-            at[n++] = (p2p_at){st->type == SM_SEND, peer_of(rank, st->offset, npus), st->size, i};
+            at[n++] = (p2p_at){st->type == SM_SEND, peer_of(m, rank, st->offset, npus), st->size, i};
     }
     qsort(at, n, sizeof *at, cmp_p2p_at);
     int32_t k = 0;
@@ -409,6 +431,7 @@ typedef struct rank_gen {
     vet_error err;
     uint64_t next_id, locals, last_local;
     bool have_local;
+    int prev_kind; /* the fit_kind of the last node written; -1 before the first */
     uint64_t *event_ids; /* ids of the events written so far */
     size_t n_events;
     joins waiting;
@@ -453,6 +476,7 @@ static int rank_gen_init(rank_gen *g, const synth_model *m, const plan *plans, c
     g->group_base = group_base;
     g->rank = rank;
     g->npus = npus;
+    g->prev_kind = -1;
     g->rng = (sample_rng){seed, rank + 1, 0};
     double f = m->ratio[rank % m->ranks];
     uint64_t most = 1;
@@ -474,7 +498,7 @@ static int rank_gen_init(rank_gen *g, const synth_model *m, const plan *plans, c
     g->used = calloc(m->n_comms + 1, sizeof *g->used);
     g->order = malloc(most * sizeof *g->order);
     g->event_ids = malloc((g->role->n_steps + 1) * sizeof *g->event_ids);
-    g->tag = rank_tags(g->role, rank, npus);
+    g->tag = rank_tags(m, g->role, rank, npus);
     g->b = vet_builder_new();
     return g->run && g->used && g->order && g->event_ids && g->tag && g->b ? 0 : -1;
 }
@@ -511,6 +535,7 @@ static int emit_local(rank_gen *g, int l, uint64_t index)
     g->locals++;
     g->have_local = true;
     g->last_local = id;
+    g->prev_kind = sk_local_kind(l);
     return put(g);
 }
 
@@ -537,7 +562,7 @@ static void coll_attrs(rank_gen *g, const sm_step *st)
 
 static void p2p_attrs(rank_gen *g, const sm_step *st)
 {
-    int64_t peer = (int64_t)peer_of(g->rank, st->offset, g->npus);
+    int64_t peer = (int64_t)peer_of(g->m, g->rank, st->offset, g->npus);
     bool send = st->type == SM_SEND;
     vet_builder_attr_bool(g->b, "is_cpu_op", false);
     vet_builder_attr_int64(g->b, "comm_src", send ? (int64_t)g->rank : peer);
@@ -570,20 +595,69 @@ static int emit_event(rank_gen *g, const sm_step *st)
         return -1;
     }
     g->event_ids[g->n_events++] = id;
+    g->prev_kind = kind;
     return put(g);
+}
+
+/* The local kind of the next node of a step, drawn with weight
+ * next[prev][l] * left[l] / count[l]: the fitted kind transitions, damped
+ * for a kind used up faster than the step's mix, so that the chain does
+ * not leave a run of one kind at the step's end. Without a transition
+ * from prev to any kind left (or before the first node), weight left[l]. */
+static int draw_local_kind(rank_gen *g, int prev, const uint64_t *count, const uint64_t *left)
+{
+    double w[SK_LOCAL_KINDS], sum = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        uint64_t t = prev >= 0 && left[l] ? g->m->kinds[prev].next[sk_local_kind(l)] : 0;
+        w[l] = t ? (double)t * (double)left[l] / (double)count[l] : 0;
+        sum += w[l];
+    }
+    if (sum == 0)
+        for (int l = 0; l < SK_LOCAL_KINDS; l++)
+            sum += w[l] = (double)left[l];
+    double u = sample_rng_next(&g->rng) * sum;
+    int last = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        if (w[l] == 0)
+            continue;
+        last = l;
+        if (u < w[l])
+            return l;
+        u -= w[l];
+    }
+    return last; /* rounding at the top end */
+}
+
+/* The step's local nodes (kind << 40 | index in the kind's list) in
+ * order: one kind as it is, mixed kinds along the fitted transitions. */
+static uint64_t order_step(rank_gen *g, size_t i)
+{
+    const uint64_t *count = &g->p->count[i * SK_LOCAL_KINDS], *at = &g->p->first[i * SK_LOCAL_KINDS];
+    uint64_t left[SK_LOCAL_KINDS], n = 0;
+    int kinds = 0;
+    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
+        left[l] = count[l];
+        n += count[l];
+        kinds += count[l] > 0;
+    }
+    int prev = g->prev_kind;
+    for (uint64_t j = 0; j < n; j++) {
+        int l = 0;
+        if (kinds > 1)
+            l = draw_local_kind(g, prev, count, left);
+        else
+            while (!left[l])
+                l++;
+        g->order[j] = (uint64_t)l << 40 | (at[l] + count[l] - left[l]);
+        left[l]--;
+        prev = sk_local_kind(l);
+    }
+    return n;
 }
 
 static int emit_step(rank_gen *g, size_t i)
 {
-    uint64_t n = 0;
-    for (int l = 0; l < SK_LOCAL_KINDS; l++) {
-        uint64_t c = g->p->count[i * SK_LOCAL_KINDS + l], at = g->p->first[i * SK_LOCAL_KINDS + l];
-        for (uint64_t j = 0; j < c; j++)
-            g->order[n++] = (uint64_t)l << 40 | (at + j);
-    }
-    /* Kinds mixed in a step: their order in the source is not modelled. */
-    if (n > 1 && g->p->count[i * SK_LOCAL_KINDS] != n)
-        shuffle_u64(g->order, n, &g->rng);
+    uint64_t n = order_step(g, i);
     for (uint64_t j = 0; j < n; j++)
         if (emit_local(g, (int)(g->order[j] >> 40), g->order[j] & ((UINT64_C(1) << 40) - 1)) != 0)
             return -1;

@@ -6,7 +6,9 @@
  * send meets its receive), with local nodes whose durations are drawn per
  * rank from the model's distributions and matched to each step's mean
  * summed duration. Ranks that differ in the source (a pipeline's stages)
- * replay their role's steps. Deterministic for a seed.
+ * replay their role's steps; such a model samples whole replicas of the
+ * source's ranks, each message inside its replica. Deterministic for a
+ * seed.
  */
 #ifndef VIMANA_SYNTH_SYNTH_SAMPLE_H
 #define VIMANA_SYNTH_SYNTH_SAMPLE_H
