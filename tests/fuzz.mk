@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -17,7 +17,9 @@ FUZZERS = \
 	tests/fuzz/fuzz_kineto_json \
 	tests/fuzz/fuzz_from_json \
 	tests/fuzz/fuzz_sim \
-	tests/fuzz/fuzz_linkmap
+	tests/fuzz/fuzz_linkmap \
+	tests/fuzz/fuzz_synth_model \
+	tests/fuzz/fuzz_tf_durations
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -39,7 +41,10 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
 	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
 	tools/common/cli.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c
+	tools/common/pyjson_string.c tools/common/idmap.c \
+	tools/synth/synth_model.c tools/synth/synth_sample.c tools/synth/dist.c tools/synth/jitter.c \
+	tools/synth/step_fill.c tools/synth/comm_groups.c tools/synth/fit_model.c tools/synth/fit_skeleton.c \
+	tools/transformer/tf_durations.c tools/transformer/tf_model.c
 tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(TOOLS_CPPFLAGS)
 tests_fuzz_libfuzz_tools_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 tests_fuzz_libfuzz_tools_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
@@ -153,6 +158,24 @@ tests_fuzz_fuzz_linkmap_SOURCES = tests/fuzz/fuzz_linkmap.c $(fuzz_common_source
 tests_fuzz_fuzz_linkmap_CPPFLAGS = $(fuzz_tools_cppflags) $(JSON_C_CFLAGS)
 tests_fuzz_fuzz_linkmap_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_linkmap_LDADD = tests/fuzz/libfuzz_tools.la
+
+check_PROGRAMS += tests/fuzz/replay_synth_model
+tests_fuzz_replay_synth_model_SOURCES = tests/fuzz/fuzz_synth_model.c $(fuzz_replay_sources)
+tests_fuzz_replay_synth_model_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_replay_synth_model_LDADD = tests/fuzz/libfuzz_tools.la -lm
+tests_fuzz_fuzz_synth_model_SOURCES = tests/fuzz/fuzz_synth_model.c $(fuzz_common_sources)
+tests_fuzz_fuzz_synth_model_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_fuzz_synth_model_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_synth_model_LDADD = tests/fuzz/libfuzz_tools.la -lm
+
+check_PROGRAMS += tests/fuzz/replay_tf_durations
+tests_fuzz_replay_tf_durations_SOURCES = tests/fuzz/fuzz_tf_durations.c $(fuzz_replay_sources)
+tests_fuzz_replay_tf_durations_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_replay_tf_durations_LDADD = tests/fuzz/libfuzz_tools.la
+tests_fuzz_fuzz_tf_durations_SOURCES = tests/fuzz/fuzz_tf_durations.c $(fuzz_common_sources)
+tests_fuzz_fuzz_tf_durations_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_fuzz_tf_durations_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_tf_durations_LDADD = tests/fuzz/libfuzz_tools.la
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \

@@ -103,11 +103,14 @@ static int array_of(const rd *r, json_object *v, const char *key, size_t n, size
 {
     if (!json_object_is_type(v, json_type_array))
         return bad(r, key, "expected a list");
-    *len = json_object_array_length(v);
-    if (n && *len != n)
-        return bad(r, key, "expected a list of %zu, got %zu", n, *len);
-    if (!n && (*len == 0 || *len > max))
-        return bad(r, key, "expected a list of 1 to %zu items, got %zu", max, *len);
+    /* *len is set only for a list that passes: the callers size their
+     * arrays by it, and synth_model_free() walks what they counted. */
+    size_t got = json_object_array_length(v);
+    if (n && got != n)
+        return bad(r, key, "expected a list of %zu, got %zu", n, got);
+    if (!n && (got == 0 || got > max))
+        return bad(r, key, "expected a list of 1 to %zu items, got %zu", max, got);
+    *len = got;
     return 0;
 }
 
