@@ -7,9 +7,12 @@
  * This decides same-tick order, which the congestion-aware network turns
  * into link arbitration, so it is reproduced exactly.
  */
+#include <stdalign.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "system/system.h"
+#include "util/huge_pages.h"
 
 #define NIL UINT32_MAX
 
@@ -20,26 +23,62 @@ typedef struct ev_entry {
     uint32_t next;
 } ev_entry;
 
+/* The work of one NPU for one future tick, in registration order. */
+typedef struct tick_list {
+    vimana_tick tick;
+    uint32_t head, tail;         /* entries of the pool */
+} tick_list;
+
+#define INLINE_LISTS 3
+
+/* One NPU's pending ticks, one cache line: an event touches its NPU's line
+ * and nothing else of the NPU (the NPU's own record is large and cold at
+ * a million messages). An NPU rarely waits on more than three ticks at
+ * once; past that its lists move to `spill`. */
+typedef struct npu_lists {
+    alignas(64) uint32_t n;      /* ticks pending */
+    uint32_t cap;
+    tick_list *spill;            /* NULL: the lists are `inline_` */
+    tick_list inline_[INLINE_LISTS];
+} npu_lists;
+
+_Static_assert(sizeof(npu_lists) == 64, "one cache line per NPU");
+
 struct npu_event_pool {
+    npu_lists *npus;             /* [n_npus] */
     ev_entry *entries;
     uint32_t n, cap, free_head;
 };
 
 int system_events_init(sim *s)
 {
-    s->npu_events = calloc(1, sizeof *s->npu_events);
-    if (!s->npu_events)
+    struct npu_event_pool *p = calloc(1, sizeof *p);
+    if (!p)
         return -1;
-    s->npu_events->free_head = NIL;
+    size_t bytes = (size_t)(s->n_npus ? s->n_npus : 1) * sizeof *p->npus;
+    p->npus = aligned_alloc(alignof(npu_lists), bytes);
+    if (!p->npus) {
+        free(p);
+        return -1;
+    }
+    huge_pages_advise(p->npus, bytes);
+    for (uint32_t i = 0; i < s->n_npus; i++)
+        p->npus[i] = (npu_lists){.cap = INLINE_LISTS};
+    p->free_head = NIL;
+    s->npu_events = p;
     return 0;
 }
 
 void system_events_fini(sim *s)
 {
-    if (!s->npu_events)
+    struct npu_event_pool *p = s->npu_events;
+    if (!p)
         return;
-    free(s->npu_events->entries);
-    free(s->npu_events);
+    for (uint32_t i = 0; i < s->n_npus; i++)
+        free(p->npus[i].spill);
+    free(p->npus);
+    free(p->entries);
+    free(p);
     s->npu_events = NULL;
 }
 
@@ -61,57 +100,64 @@ static uint32_t entry_alloc(struct npu_event_pool *p)
     return p->n++;
 }
 
-static int32_t find_list(const npu_sys *sys, vimana_tick t)
+static inline tick_list *lists_of(npu_lists *l)
 {
-    for (uint32_t i = 0; i < sys->n_lists; i++)
-        if (sys->lists[i].tick == t)
+    return l->spill ? l->spill : l->inline_;
+}
+
+static int32_t find_list(const tick_list *lists, uint32_t n, vimana_tick t)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (lists[i].tick == t)
             return (int32_t)i;
     return -1;
 }
 
-static void call_events(void *arg, uint64_t data)
+/* The backend event of one NPU's tick: arg is the context, data the NPU,
+ * so that the NPU's record is not touched. */
+static void call_events(void *arg, uint64_t npu)
 {
-    npu_sys *sys = arg;
-    sim *s = sys->s;
-    (void)data;
+    sim *s = arg;
     sim_enter(s);
     struct npu_event_pool *p = s->npu_events;
-    int32_t li = find_list(sys, sim_now(s));
+    npu_lists *l = &p->npus[npu];
+    int32_t li = find_list(lists_of(l), l->n, sim_now(s));
     if (li < 0)
         return;
     /* Entries registered for this tick while it runs join the tail. The
-     * list array may grow meanwhile, so it is addressed by index. */
+     * lists may move to the heap meanwhile, so they are looked up again
+     * after each call. */
     for (;;) {
-        uint32_t e = sys->lists[li].head;
+        tick_list *list = &lists_of(l)[li];
+        uint32_t e = list->head;
         if (e == NIL)
             break;
         ev_entry ev = p->entries[e];
-        sys->lists[li].head = ev.next;
+        list->head = ev.next;
         if (ev.next == NIL)
-            sys->lists[li].tail = NIL;
+            list->tail = NIL;
         p->entries[e].next = p->free_head;
         p->free_head = e;
         s->events++;
         ev.fn(s, ev.obj, ev.data);
     }
-    sys->lists[li] = sys->lists[--sys->n_lists];
+    tick_list *lists = lists_of(l);
+    lists[li] = lists[--l->n];
 }
 
-/* The first few lists live inside npu_sys; more move to the heap. */
-static int grow_lists(sim *s, npu_sys *sys)
+/* Past the inline lists, the NPU's lists move to the heap. */
+static int grow_lists(sim *s, uint32_t npu, npu_lists *l)
 {
-    uint32_t cap = sys->cap_lists * 2;
+    uint32_t cap = l->cap * 2;
     tick_list *grown = malloc(cap * sizeof *grown);
     if (!grown) {
-        sim_fail(s, "out of memory (event lists of NPU %u)", sys->id);
+        sim_fail(s, "out of memory (event lists of NPU %u)", npu);
         return -1;
     }
-    for (uint32_t i = 0; i < sys->n_lists; i++)
-        grown[i] = sys->lists[i];
-    if (sys->lists != sys->inline_lists)
-        free(sys->lists);
-    sys->lists = grown;
-    sys->cap_lists = cap;
+    memcpy(grown, lists_of(l), l->n * sizeof *grown);
+    free(l->spill);
+    l->spill = grown;
+    l->cap = cap;
     return 0;
 }
 
@@ -124,21 +170,21 @@ static __attribute__((cold, noinline)) void report_time_overflow(sim *s, uint32_
 
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data)
 {
-    npu_sys *sys = &s->sys[npu];
     struct npu_event_pool *p = s->npu_events;
+    npu_lists *l = &p->npus[npu];
     vimana_tick t = sim_now(s) + delta;
     if (t < delta) {
         /* each duration fits on its own but their sum passes 2^64 ns */
         report_time_overflow(s, npu, delta);
         return;
     }
-    int32_t li = find_list(sys, t);
+    int32_t li = find_list(lists_of(l), l->n, t);
     if (li < 0) {
-        if (sys->n_lists == sys->cap_lists && grow_lists(s, sys) != 0)
+        if (l->n == l->cap && grow_lists(s, npu, l) != 0)
             return;
-        li = (int32_t)sys->n_lists++;
-        sys->lists[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
-        sim_schedule(s, delta, call_events, sys, 0);
+        li = (int32_t)l->n++;
+        lists_of(l)[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
+        sim_schedule(s, delta, call_events, s, npu);
     }
     uint32_t e = entry_alloc(p);
     if (e == NIL) {
@@ -146,10 +192,10 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
         return;
     }
     p->entries[e] = (ev_entry){.fn = fn, .obj = obj, .data = data, .next = NIL};
-    tick_list *l = &sys->lists[li];
-    if (l->tail == NIL)
-        l->head = e;
+    tick_list *list = &lists_of(l)[li];
+    if (list->tail == NIL)
+        list->head = e;
     else
-        p->entries[l->tail].next = e;
-    l->tail = e;
+        p->entries[list->tail].next = e;
+    list->tail = e;
 }
