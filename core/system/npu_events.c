@@ -16,6 +16,7 @@
 
 #define NIL UINT32_MAX
 
+/* A registration after a tick's first one, in the pool. */
 typedef struct ev_entry {
     npu_event_fn fn;
     void *obj;
@@ -23,29 +24,35 @@ typedef struct ev_entry {
     uint32_t next;
 } ev_entry;
 
-/* The work of one NPU for one future tick, in registration order. */
+/* The work of one NPU for one future tick, in registration order. The
+ * first registration is kept here, not in the pool: a tick usually has
+ * just one, and the event then touches no memory beyond its NPU's lists. */
 typedef struct tick_list {
     vimana_tick tick;
-    uint32_t head, tail;         /* entries of the pool */
+    npu_event_fn fn;
+    void *obj;
+    uint64_t data;
+    uint32_t head, tail;         /* the later registrations, in the pool */
 } tick_list;
 
 #define INLINE_LISTS 3
 
-/* One NPU's pending ticks, one cache line: an event touches its NPU's line
- * and nothing else of the NPU (the NPU's own record is large and cold at
- * a million messages). An NPU rarely waits on more than three ticks at
- * once; past that its lists move to `spill`. */
+/* One NPU's pending ticks, two cache lines: an event touches its NPU's
+ * lines and nothing else of the NPU (the NPU's own record is large and
+ * cold at a million messages). An NPU of a collective has at most three
+ * ticks pending in the common cases; past that its lists move to the heap
+ * (spill[npu] of the pool). */
 typedef struct npu_lists {
-    alignas(64) uint32_t n;      /* ticks pending */
-    uint32_t cap;
-    tick_list *spill;            /* NULL: the lists are `inline_` */
+    alignas(128) uint32_t n;     /* ticks pending */
+    uint32_t cap;                /* > INLINE_LISTS: the lists are in the pool's spill[npu] */
     tick_list inline_[INLINE_LISTS];
 } npu_lists;
 
-_Static_assert(sizeof(npu_lists) == 64, "one cache line per NPU");
+_Static_assert(sizeof(npu_lists) == 128, "two cache lines per NPU");
 
 struct npu_event_pool {
     npu_lists *npus;             /* [n_npus] */
+    tick_list **spill;           /* [n_npus], NULL until an NPU has more than INLINE_LISTS ticks */
     ev_entry *entries;
     uint32_t n, cap, free_head;
 };
@@ -55,9 +62,12 @@ int system_events_init(sim *s)
     struct npu_event_pool *p = calloc(1, sizeof *p);
     if (!p)
         return -1;
-    size_t bytes = (size_t)(s->n_npus ? s->n_npus : 1) * sizeof *p->npus;
+    size_t n = s->n_npus ? s->n_npus : 1, bytes = n * sizeof *p->npus;
     p->npus = aligned_alloc(alignof(npu_lists), bytes);
-    if (!p->npus) {
+    p->spill = calloc(n, sizeof *p->spill);
+    if (!p->npus || !p->spill) {
+        free(p->npus);
+        free(p->spill);
         free(p);
         return -1;
     }
@@ -75,7 +85,8 @@ void system_events_fini(sim *s)
     if (!p)
         return;
     for (uint32_t i = 0; i < s->n_npus; i++)
-        free(p->npus[i].spill);
+        free(p->spill[i]);
+    free(p->spill);
     free(p->npus);
     free(p->entries);
     free(p);
@@ -100,9 +111,9 @@ static uint32_t entry_alloc(struct npu_event_pool *p)
     return p->n++;
 }
 
-static inline tick_list *lists_of(npu_lists *l)
+static inline tick_list *lists_of(const struct npu_event_pool *p, npu_lists *l, uint64_t npu)
 {
-    return l->spill ? l->spill : l->inline_;
+    return l->cap > INLINE_LISTS ? p->spill[npu] : l->inline_;
 }
 
 static int32_t find_list(const tick_list *lists, uint32_t n, vimana_tick t)
@@ -121,14 +132,17 @@ static void call_events(void *arg, uint64_t npu)
     sim_enter(s);
     struct npu_event_pool *p = s->npu_events;
     npu_lists *l = &p->npus[npu];
-    int32_t li = find_list(lists_of(l), l->n, sim_now(s));
+    int32_t li = find_list(lists_of(p, l, npu), l->n, sim_now(s));
     if (li < 0)
         return;
-    /* Entries registered for this tick while it runs join the tail. The
-     * lists may move to the heap meanwhile, so they are looked up again
-     * after each call. */
+    /* The first registration, then the later ones; those registered for
+     * this tick while it runs join the tail. The lists may move to the heap
+     * meanwhile, so they are looked up again after each call. */
+    tick_list *list = &lists_of(p, l, npu)[li];
+    s->events++;
+    list->fn(s, list->obj, list->data);
     for (;;) {
-        tick_list *list = &lists_of(l)[li];
+        list = &lists_of(p, l, npu)[li];
         uint32_t e = list->head;
         if (e == NIL)
             break;
@@ -141,22 +155,23 @@ static void call_events(void *arg, uint64_t npu)
         s->events++;
         ev.fn(s, ev.obj, ev.data);
     }
-    tick_list *lists = lists_of(l);
+    tick_list *lists = lists_of(p, l, npu);
     lists[li] = lists[--l->n];
 }
 
-/* Past the inline lists, the NPU's lists move to the heap. */
+/* Past the inline lists, the NPU's lists move to the heap for good. */
 static int grow_lists(sim *s, uint32_t npu, npu_lists *l)
 {
+    struct npu_event_pool *p = s->npu_events;
     uint32_t cap = l->cap * 2;
     tick_list *grown = malloc(cap * sizeof *grown);
     if (!grown) {
         sim_fail(s, "out of memory (event lists of NPU %u)", npu);
         return -1;
     }
-    memcpy(grown, lists_of(l), l->n * sizeof *grown);
-    free(l->spill);
-    l->spill = grown;
+    memcpy(grown, lists_of(p, l, npu), l->n * sizeof *grown);
+    free(p->spill[npu]);
+    p->spill[npu] = grown;
     l->cap = cap;
     return 0;
 }
@@ -178,13 +193,14 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
         report_time_overflow(s, npu, delta);
         return;
     }
-    int32_t li = find_list(lists_of(l), l->n, t);
+    int32_t li = find_list(lists_of(p, l, npu), l->n, t);
     if (li < 0) {
         if (l->n == l->cap && grow_lists(s, npu, l) != 0)
             return;
-        li = (int32_t)l->n++;
-        lists_of(l)[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
+        lists_of(p, l, npu)[l->n++] =
+            (tick_list){.tick = t, .fn = fn, .obj = obj, .data = data, .head = NIL, .tail = NIL};
         sim_schedule(s, delta, call_events, s, npu);
+        return;
     }
     uint32_t e = entry_alloc(p);
     if (e == NIL) {
@@ -192,7 +208,7 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
         return;
     }
     p->entries[e] = (ev_entry){.fn = fn, .obj = obj, .data = data, .next = NIL};
-    tick_list *list = &lists_of(l)[li];
+    tick_list *list = &lists_of(p, l, npu)[li];
     if (list->tail == NIL)
         list->head = e;
     else
