@@ -81,6 +81,12 @@ tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
+# Per-NPU event lists: same-tick order, many pending ticks.
+check_PROGRAMS += tests/unit/test_npu_events
+tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_npu_events_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_npu_events_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_npu_events
 # A test-only collective algorithm, registered from its one file.
 check_PROGRAMS += tests/unit/test_algorithm_plugin
 tests_unit_test_algorithm_plugin_SOURCES = tests/unit/test_algorithm_plugin.c tests/unit/sim_harness.c \

@@ -7,12 +7,16 @@
  * This decides same-tick order, which the congestion-aware network turns
  * into link arbitration, so it is reproduced exactly.
  */
+#include <stdalign.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "system/system.h"
+#include "util/huge_pages.h"
 
 #define NIL UINT32_MAX
 
+/* A registration after a tick's first one, in the pool. */
 typedef struct ev_entry {
     npu_event_fn fn;
     void *obj;
@@ -20,26 +24,72 @@ typedef struct ev_entry {
     uint32_t next;
 } ev_entry;
 
+/* The work of one NPU for one future tick, in registration order. The
+ * first registration is kept here, not in the pool: a tick usually has
+ * just one, and the event then touches no memory beyond its NPU's lists. */
+typedef struct tick_list {
+    vimana_tick tick;
+    npu_event_fn fn;
+    void *obj;
+    uint64_t data;
+    uint32_t head, tail;         /* the later registrations, in the pool */
+} tick_list;
+
+#define INLINE_LISTS 3
+
+/* One NPU's pending ticks, two cache lines: an event touches its NPU's
+ * lines and nothing else of the NPU (the NPU's own record is large and
+ * cold at a million messages). An NPU of a collective has at most three
+ * ticks pending in the common cases; past that its lists move to the heap
+ * (spill[npu] of the pool). */
+typedef struct npu_lists {
+    alignas(128) uint32_t n;     /* ticks pending */
+    uint32_t cap;                /* > INLINE_LISTS: the lists are in the pool's spill[npu] */
+    tick_list inline_[INLINE_LISTS];
+} npu_lists;
+
+_Static_assert(sizeof(npu_lists) == 128, "two cache lines per NPU");
+
 struct npu_event_pool {
+    npu_lists *npus;             /* [n_npus] */
+    tick_list **spill;           /* [n_npus], NULL until an NPU has more than INLINE_LISTS ticks */
     ev_entry *entries;
     uint32_t n, cap, free_head;
 };
 
 int system_events_init(sim *s)
 {
-    s->npu_events = calloc(1, sizeof *s->npu_events);
-    if (!s->npu_events)
+    struct npu_event_pool *p = calloc(1, sizeof *p);
+    if (!p)
         return -1;
-    s->npu_events->free_head = NIL;
+    size_t n = s->n_npus ? s->n_npus : 1, bytes = n * sizeof *p->npus;
+    p->npus = aligned_alloc(alignof(npu_lists), bytes);
+    p->spill = calloc(n, sizeof *p->spill);
+    if (!p->npus || !p->spill) {
+        free(p->npus);
+        free(p->spill);
+        free(p);
+        return -1;
+    }
+    huge_pages_advise(p->npus, bytes);
+    for (uint32_t i = 0; i < s->n_npus; i++)
+        p->npus[i] = (npu_lists){.cap = INLINE_LISTS};
+    p->free_head = NIL;
+    s->npu_events = p;
     return 0;
 }
 
 void system_events_fini(sim *s)
 {
-    if (!s->npu_events)
+    struct npu_event_pool *p = s->npu_events;
+    if (!p)
         return;
-    free(s->npu_events->entries);
-    free(s->npu_events);
+    for (uint32_t i = 0; i < s->n_npus; i++)
+        free(p->spill[i]);
+    free(p->spill);
+    free(p->npus);
+    free(p->entries);
+    free(p);
     s->npu_events = NULL;
 }
 
@@ -61,57 +111,68 @@ static uint32_t entry_alloc(struct npu_event_pool *p)
     return p->n++;
 }
 
-static int32_t find_list(const npu_sys *sys, vimana_tick t)
+static inline tick_list *lists_of(const struct npu_event_pool *p, npu_lists *l, uint64_t npu)
 {
-    for (uint32_t i = 0; i < sys->n_lists; i++)
-        if (sys->lists[i].tick == t)
+    return l->cap > INLINE_LISTS ? p->spill[npu] : l->inline_;
+}
+
+static int32_t find_list(const tick_list *lists, uint32_t n, vimana_tick t)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (lists[i].tick == t)
             return (int32_t)i;
     return -1;
 }
 
-static void call_events(void *arg, uint64_t data)
+/* The backend event of one NPU's tick: arg is the context, data the NPU,
+ * so that the NPU's record is not touched. */
+static void call_events(void *arg, uint64_t npu)
 {
-    npu_sys *sys = arg;
-    sim *s = sys->s;
-    (void)data;
+    sim *s = arg;
     sim_enter(s);
     struct npu_event_pool *p = s->npu_events;
-    int32_t li = find_list(sys, sim_now(s));
+    npu_lists *l = &p->npus[npu];
+    int32_t li = find_list(lists_of(p, l, npu), l->n, sim_now(s));
     if (li < 0)
         return;
-    /* Entries registered for this tick while it runs join the tail. The
-     * list array may grow meanwhile, so it is addressed by index. */
+    /* The first registration, then the later ones; those registered for
+     * this tick while it runs join the tail. The lists may move to the heap
+     * meanwhile, so they are looked up again after each call. */
+    tick_list *list = &lists_of(p, l, npu)[li];
+    s->events++;
+    list->fn(s, list->obj, list->data);
     for (;;) {
-        uint32_t e = sys->lists[li].head;
+        list = &lists_of(p, l, npu)[li];
+        uint32_t e = list->head;
         if (e == NIL)
             break;
         ev_entry ev = p->entries[e];
-        sys->lists[li].head = ev.next;
+        list->head = ev.next;
         if (ev.next == NIL)
-            sys->lists[li].tail = NIL;
+            list->tail = NIL;
         p->entries[e].next = p->free_head;
         p->free_head = e;
         s->events++;
         ev.fn(s, ev.obj, ev.data);
     }
-    sys->lists[li] = sys->lists[--sys->n_lists];
+    tick_list *lists = lists_of(p, l, npu);
+    lists[li] = lists[--l->n];
 }
 
-/* The first few lists live inside npu_sys; more move to the heap. */
-static int grow_lists(sim *s, npu_sys *sys)
+/* Past the inline lists, the NPU's lists move to the heap for good. */
+static int grow_lists(sim *s, uint32_t npu, npu_lists *l)
 {
-    uint32_t cap = sys->cap_lists * 2;
+    struct npu_event_pool *p = s->npu_events;
+    uint32_t cap = l->cap * 2;
     tick_list *grown = malloc(cap * sizeof *grown);
     if (!grown) {
-        sim_fail(s, "out of memory (event lists of NPU %u)", sys->id);
+        sim_fail(s, "out of memory (event lists of NPU %u)", npu);
         return -1;
     }
-    for (uint32_t i = 0; i < sys->n_lists; i++)
-        grown[i] = sys->lists[i];
-    if (sys->lists != sys->inline_lists)
-        free(sys->lists);
-    sys->lists = grown;
-    sys->cap_lists = cap;
+    memcpy(grown, lists_of(p, l, npu), l->n * sizeof *grown);
+    free(p->spill[npu]);
+    p->spill[npu] = grown;
+    l->cap = cap;
     return 0;
 }
 
@@ -124,21 +185,22 @@ static __attribute__((cold, noinline)) void report_time_overflow(sim *s, uint32_
 
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data)
 {
-    npu_sys *sys = &s->sys[npu];
     struct npu_event_pool *p = s->npu_events;
+    npu_lists *l = &p->npus[npu];
     vimana_tick t = sim_now(s) + delta;
     if (t < delta) {
         /* each duration fits on its own but their sum passes 2^64 ns */
         report_time_overflow(s, npu, delta);
         return;
     }
-    int32_t li = find_list(sys, t);
+    int32_t li = find_list(lists_of(p, l, npu), l->n, t);
     if (li < 0) {
-        if (sys->n_lists == sys->cap_lists && grow_lists(s, sys) != 0)
+        if (l->n == l->cap && grow_lists(s, npu, l) != 0)
             return;
-        li = (int32_t)sys->n_lists++;
-        sys->lists[li] = (tick_list){.tick = t, .head = NIL, .tail = NIL};
-        sim_schedule(s, delta, call_events, sys, 0);
+        lists_of(p, l, npu)[l->n++] =
+            (tick_list){.tick = t, .fn = fn, .obj = obj, .data = data, .head = NIL, .tail = NIL};
+        sim_schedule(s, delta, call_events, s, npu);
+        return;
     }
     uint32_t e = entry_alloc(p);
     if (e == NIL) {
@@ -146,10 +208,10 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
         return;
     }
     p->entries[e] = (ev_entry){.fn = fn, .obj = obj, .data = data, .next = NIL};
-    tick_list *l = &sys->lists[li];
-    if (l->tail == NIL)
-        l->head = e;
+    tick_list *list = &lists_of(p, l, npu)[li];
+    if (list->tail == NIL)
+        list->head = e;
     else
-        p->entries[l->tail].next = e;
-    l->tail = e;
+        p->entries[list->tail].next = e;
+    list->tail = e;
 }

@@ -16,8 +16,10 @@
 #include "system/system.h"
 #include "util/ticks.h"
 
+/* A bundle's stream travels as the event's data, not in the bundle: the
+ * stream's address is then known without loading the bundle, so the two
+ * (both cold at scale) load side by side instead of one after the other. */
 typedef struct bundle {
-    stream *st;
     uint64_t epoch;
     uint64_t size;
     uint32_t count;     /* bundles it stands for (phase_bundles), handed back one after another */
@@ -64,11 +66,52 @@ static __attribute__((cold, noinline)) void report_slow_reduction(sim *s, uint64
              npu);
 }
 
+/* A bundle with no reduction (left) to do needs only its stream, epoch and
+ * count: those travel in the event itself (the stream as obj, the epoch
+ * and count packed in data), so its event loads no bundle record, cold at
+ * scale. Epochs and counts too large to pack keep a bundle record. */
+#define PACKED_COUNT_BITS 24
+#define PACKED_EPOCH_BITS (64 - PACKED_COUNT_BITS)
+
+static bool packable(uint64_t epoch, uint32_t count)
+{
+    return epoch >> PACKED_EPOCH_BITS == 0 && count >> PACKED_COUNT_BITS == 0;
+}
+
+static uint64_t pack(uint64_t epoch, uint32_t count)
+{
+    return epoch << PACKED_COUNT_BITS | count;
+}
+
+/* A batch comes back as its bundles would have, one after another at this
+ * place in the NPU's list; each counts as one system event. The phase
+ * cannot end while bundles are out, so only a failure stops it. */
+static void bundles_back(sim *s, stream *st, uint32_t count)
+{
+    for (uint32_t i = 0; i < count && !s->failed; i++) {
+        if (i > 0)
+            s->events++;
+        st->run.bundles_out--;
+        phase_event(s, st, PHASE_GENERAL);
+    }
+}
+
+static void packed_bundle_fire(sim *s, void *obj, uint64_t data)
+{
+    stream *st = obj;
+    if (s->failed)
+        return;
+    if (st->epoch != data >> PACKED_COUNT_BITS) {
+        sim_fail(s, "internal error: a bundle outlived its stream");
+        return;
+    }
+    bundles_back(s, st, (uint32_t)(data & ((1u << PACKED_COUNT_BITS) - 1)));
+}
+
 static void bundle_fire(sim *s, void *obj, uint64_t data)
 {
-    (void)data;
     bundle *b = obj;
-    stream *st = b->st;
+    stream *st = (stream *)(uintptr_t)data;
     if (s->failed) {
         slab_free(&s->bundles, b);
         return;
@@ -93,30 +136,36 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
             slab_free(&s->bundles, b);
             return;
         }
-        npu_register_event(s, st->npu, 3 * once, bundle_fire, b, 0);
+        if (packable(b->epoch, b->count)) {
+            uint64_t packed = pack(b->epoch, b->count);
+            slab_free(&s->bundles, b);
+            npu_register_event(s, st->npu, 3 * once, packed_bundle_fire, st, packed);
+            return;
+        }
+        npu_register_event(s, st->npu, 3 * once, bundle_fire, b, data);
         return;
     }
-    /* A batch comes back as its bundles would have, one after another at
-     * this place in the NPU's list; each counts as one system event. The
-     * phase cannot end while bundles are out, so only a failure stops it. */
     uint32_t count = b->count;
     slab_free(&s->bundles, b);
-    for (uint32_t i = 0; i < count && !s->failed; i++) {
-        if (i > 0)
-            s->events++;
-        st->run.bundles_out--;
-        phase_event(s, st, PHASE_GENERAL);
-    }
+    bundles_back(s, st, count);
 }
 
 static void bundle_send(sim *s, stream *st, uint64_t size, bundle_flags f, uint32_t count)
 {
-    bundle *b = slab_alloc(&s->bundles);
-    if (!b) {
-        sim_fail(s, "out of memory (bundles)");
-        return;
+    npu_event_fn fn = packed_bundle_fire;
+    void *obj = st;
+    uint64_t data = pack(st->epoch, count);
+    if (f.processed || !packable(st->epoch, count)) {
+        bundle *b = slab_alloc(&s->bundles);
+        if (!b) {
+            sim_fail(s, "out of memory (bundles)");
+            return;
+        }
+        *b = (bundle){.epoch = st->epoch, .size = size, .count = count, .processed = f.processed};
+        fn = bundle_fire;
+        obj = b;
+        data = (uintptr_t)st;
     }
-    *b = (bundle){.st = st, .epoch = st->epoch, .size = size, .count = count, .processed = f.processed};
     st->run.bundles_out += count;
     /* Communicator-group local rings transmit "Fast": a fixed 10 ticks, bus
      * or not. Everything else is "Usual": the LogGP bus when modelled, else
@@ -125,11 +174,11 @@ static void bundle_send(sim *s, stream *st, uint64_t size, bundle_flags f, uint3
      * as PacketBundle::call does. */
     const phase_desc *p = &st->cur;
     if (s->cfg.model_shared_bus && !p->local_group) {
-        shared_bus_request(s, st->npu, f.npu_to_ma, size, f.processed, f.send_back, bundle_fire, b, 0);
+        shared_bus_request(s, st->npu, f.npu_to_ma, size, f.processed, f.send_back, fn, obj, data);
         return;
     }
     vimana_tick delay = p->local_group ? 10 : s->cfg.endpoint_delay;
-    npu_register_event(s, st->npu, delay, bundle_fire, b, 0);
+    npu_register_event(s, st->npu, delay, fn, obj, data);
 }
 
 void phase_bundle(sim *s, stream *st, uint64_t size, bundle_flags f)

@@ -23,10 +23,7 @@ static uint32_t queue_dims(const sim *s)
 static int npu_init(sim *s, npu_sys *sys, uint32_t id)
 {
     uint32_t dims = queue_dims(s), q = s->opt->queues_per_dim;
-    sys->s = s;
     sys->id = id;
-    sys->lists = sys->inline_lists;
-    sys->cap_lists = NPU_INLINE_LISTS;
     sys->n_queues = dims * q;
     sys->queues = calloc(sys->n_queues, sizeof *sys->queues);
     sys->ctr_level = calloc(dims, sizeof *sys->ctr_level);
@@ -91,8 +88,6 @@ void system_fini(sim *s)
         for (uint32_t i = 0; i < s->n_npus; i++) {
             npu_sys *sys = &s->sys[i];
             release_queued_streams(s, sys);
-            if (sys->lists != sys->inline_lists)
-                free(sys->lists);
             free(sys->queues);
             free(sys->ctr_level);
             free(sys->ctr_first);

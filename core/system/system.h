@@ -18,11 +18,6 @@
 
 typedef sim_event_fn npu_event_fn;
 
-typedef struct tick_list {
-    vimana_tick tick;
-    uint32_t head, tail;    /* entries in sys_events */
-} tick_list;
-
 /* ---- phases -------------------------------------------------------------- */
 
 enum ring_kind {
@@ -149,14 +144,8 @@ typedef struct npu_group {
     const char *plan_custom[COLL_KINDS];
 } npu_group;
 
-#define NPU_INLINE_LISTS 3
-
 typedef struct npu_sys {
-    sim *s;                      /* back-pointer: npu_sys is the event argument */
     uint32_t id;
-    uint32_t n_lists, cap_lists;
-    tick_list *lists;            /* inline_lists, or a heap array when it overflows */
-    tick_list inline_lists[NPU_INLINE_LISTS];
     queue_state *queues;
     uint32_t n_queues;
     uint32_t *ctr_level, *ctr_first, *ctr_last;   /* per dimension */
