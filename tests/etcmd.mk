@@ -51,4 +51,4 @@ tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCK
 TESTS += tests/unit/test_transformer_pb
 TRANSFORMER_E2E = tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh
 TESTS += $(TRANSFORMER_E2E)
-EXTRA_DIST += $(TRANSFORMER_E2E)
+EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py

@@ -41,7 +41,7 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
 	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
 	tools/common/cli.c tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c \
+	tools/common/pyjson_string.c tools/common/idmap.c tools/common/json_doc.c \
 	tools/synth/synth_model.c tools/synth/synth_sample.c tools/synth/dist.c tools/synth/jitter.c \
 	tools/synth/step_fill.c tools/synth/comm_groups.c tools/synth/fit_model.c tools/synth/fit_skeleton.c \
 	tools/transformer/tf_durations.c tools/transformer/tf_model.c

@@ -13,23 +13,8 @@ T=$TEST_TMP
 S=$VIMANA_SRCDIR
 MODEL="--layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 8"
 
-cat >"$T/list.py" <<'PY'
-import json, sys
-TYPES = {"COMP_NODE": "COMP", "COMM_COLL_NODE": "COLL", "COMM_SEND_NODE": "SEND", "COMM_RECV_NODE": "RECV"}
-COLL = {"0": "AR", "2": "AG", "7": "RS"}
-for n in json.load(sys.stdin)["nodes"]:
-    a = {x["name"]: next(v for k, v in x.items() if k != "name") for x in n.get("attr", [])}
-    t = TYPES[n["type"]]
-    if t == "COMP":
-        what = "ops=%s bytes=%s us=%s" % (a["num_ops"], a["tensor_size"], n.get("duration_micros", "0"))
-    elif t == "COLL":
-        what = "%s size=%s pg=%s" % (COLL[str(a["comm_type"])], a["comm_size"], a["pg_name"])
-    else:
-        what = "%s->%s tag=%s size=%s" % (a["comm_src"], a["comm_dst"], a["comm_tag"], a["comm_size"])
-    print(n.get("id", "0"), t, n["name"], what, "deps=" + ",".join(n.get("data_deps", [])))
-PY
-list() { # ET-FILE: one line per node
-    "$ET" json "$1" | python3 "$T/list.py"
+list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
+    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
 }
 # F<m>c<v> / B<m>c<v> per pass in node order; the chunk of layer l is l / 2.
 order() {

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_doc.h"
+
 static int fail(char err[REPORT_MSG_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(char err[REPORT_MSG_MAX], const char *fmt, ...)
@@ -58,53 +60,6 @@ static char *read_file(const char *path, size_t *len, char err[REPORT_MSG_MAX])
     text[used] = '\0';
     *len = used;
     return text;
-}
-
-/* Line and column (from 1) of byte `offset`. */
-static void position(const char *text, size_t offset, unsigned long *line, unsigned long *column)
-{
-    *line = 1;
-    *column = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n')
-            ++*line, *column = 1;
-        else
-            ++*column;
-    }
-}
-
-static bool only_blanks(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
-            return false;
-    return true;
-}
-
-static int parse_json(const char *path, const char *text, size_t len, json_object **root, char err[REPORT_MSG_MAX])
-{
-    json_tokener *tok = json_tokener_new();
-    if (!tok)
-        return fail(err, "%s: out of memory", path);
-    *root = json_tokener_parse_ex(tok, text, (int)len);
-    enum json_tokener_error e = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    unsigned long line, column;
-    if (!*root || e != json_tokener_success) {
-        json_object_put(*root);
-        *root = NULL;
-        if (e == json_tokener_continue || e == json_tokener_success)
-            return fail(err, "%s: malformed JSON: unexpected end of input", path);
-        position(text, end, &line, &column);
-        return fail(err, "%s: malformed JSON at line %lu, column %lu: %s", path, line, column,
-                    json_tokener_error_desc(e));
-    }
-    if (!only_blanks(text + end, len - end)) {
-        position(text, end, &line, &column);
-        return fail(err, "%s: malformed JSON at line %lu, column %lu: text after the document", path, line, column);
-    }
-    return 0;
 }
 
 /* A required non-negative integer member. */
@@ -212,7 +167,7 @@ int report_load(const char *path, report *r, char err[REPORT_MSG_MAX])
         free(text);
         return fail(err, "%s: too large for the JSON reader (over 2 GiB)", path);
     }
-    int rc = parse_json(path, text, len, &r->root, err);
+    int rc = json_doc_parse(path, text, len, &r->root, err, REPORT_MSG_MAX);
     free(text);
     if (rc != 0)
         return -1;

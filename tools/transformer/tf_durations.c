@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "common/json_doc.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
@@ -51,50 +52,6 @@ static int read_text(const char *path, char **text, size_t *n, char *msg, size_t
                    : fail(msg, len, "%s: larger than 1 MiB, not a durations file", path);
     }
     (*text)[*n] = '\0';
-    return 0;
-}
-
-static void position(const char *text, size_t offset, unsigned long *line, unsigned long *column)
-{
-    *line = 1;
-    *column = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n')
-            ++*line, *column = 1;
-        else
-            ++*column;
-    }
-}
-
-static int only_blanks(const char *p)
-{
-    return p[strspn(p, " \t\r\n")] == '\0';
-}
-
-static int parse(const char *path, const char *text, size_t n, json_object **root, char *msg, size_t len)
-{
-    json_tokener *tok = json_tokener_new();
-    if (!tok)
-        return fail(msg, len, "%s: out of memory", path);
-    *root = json_tokener_parse_ex(tok, text, (int)n);
-    enum json_tokener_error e = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    unsigned long line, column;
-    if (!*root || e != json_tokener_success) {
-        json_object_put(*root);
-        if (e == json_tokener_continue || e == json_tokener_success)
-            return fail(msg, len, "%s: malformed JSON: unexpected end of input", path);
-        position(text, end, &line, &column);
-        return fail(msg, len, "%s: malformed JSON at line %lu, column %lu: %s", path, line, column,
-                    json_tokener_error_desc(e));
-    }
-    if (strlen(text) != n || !only_blanks(text + end)) {
-        json_object_put(*root);
-        position(text, end, &line, &column);
-        return fail(msg, len, "%s: malformed JSON at line %lu, column %lu: text after the document", path, line,
-                    column);
-    }
     return 0;
 }
 
@@ -139,7 +96,7 @@ int tf_durations_load(const char *path, struct tf_durations *out, char *msg, siz
     memset(out, 0, sizeof *out);
     if (read_text(path, &text, &n, msg, len) != 0)
         return -1;
-    int rc = parse(path, text, n, &root, msg, len);
+    int rc = json_doc_parse(path, text, n, &root, msg, len);
     free(text);
     if (rc != 0)
         return -1;

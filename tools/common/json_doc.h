@@ -1,0 +1,20 @@
+/*
+ * json_doc.h - one JSON document held in memory, parsed with json-c into a
+ * tree, or refused with one line that says where: "PATH: malformed JSON at
+ * line L, column C: WHAT" (json-c's own description), "PATH: malformed
+ * JSON: unexpected end of input", or "... text after the document" when
+ * anything but blanks follows it. For the tools that read small JSON files
+ * written by people or by Vimana (reports, --durations files).
+ */
+#ifndef VIMANA_TOOLS_JSON_DOC_H
+#define VIMANA_TOOLS_JSON_DOC_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* Parses text[0, len) (named `path` in messages) into *root. Returns 0, or
+ * -1 with *root NULL and one line in msg[0, msg_len). */
+int json_doc_parse(const char *path, const char *text, size_t len, json_object **root, char *msg, size_t msg_len);
+
+#endif
