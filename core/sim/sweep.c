@@ -1,0 +1,372 @@
+/*
+ * sweep.c - `vimana sweep`: the command line, then the steps: read the
+ * sweep file (sim/sweep_spec.h), check its keys against the base files
+ * (sim/sweep_config.h), expand the points (sim/sweep_points.h), prepare
+ * each point's folder and command or reuse its result, run the pool
+ * (sim/sweep_runner.h), write the results (sim/sweep_output.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sim/sweep.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/options.h"
+#include "sim/sweep_config.h"
+#include "sim/sweep_output.h"
+#include "sim/sweep_points.h"
+#include "sim/sweep_runner.h"
+#include "sim/sweep_spec.h"
+#include "util/msg_escape.h"
+
+typedef struct sweep_args {
+    const char *spec, *out;
+    unsigned jobs;          /* 0: the sweep file's, else the cores */
+    int progress;           /* -1: when stderr is a terminal */
+} sweep_args;
+
+static void usage(FILE *out)
+{
+    fputs("Usage: vimana sweep SPEC.yaml --out DIR [--jobs N] [--progress | --no-progress]\n\n"
+          "Runs every point of the sweep file SPEC.yaml (a base run and axes, or a list of points;\n"
+          "see docs/sweep.md), each in its own vimana process, and writes DIR/results.csv and\n"
+          "DIR/results.json. Each point's files and result are kept in DIR/points/NNNN/; run the\n"
+          "same command again to finish an interrupted sweep (points already done are skipped).\n\n"
+          "Options:\n"
+          "  --out DIR        the results folder (required; created when missing)\n"
+          "  --jobs N         points run at once (default: the sweep file's jobs, else the cores)\n"
+          "  --progress       a progress line on stderr (default: when stderr is a terminal)\n"
+          "  --no-progress    no progress line\n"
+          "  --help           show this help\n",
+          out);
+}
+
+/* "--name=value" or "--name value". */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (!strcmp(argv[*i], name) && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int parse_jobs(const char *v, unsigned *jobs)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+    if (!n || errno || *end || n > 4096)
+        return -1;
+    *jobs = (unsigned)n;
+    return 0;
+}
+
+/* Returns 0, 1 for --help, or 2 with the message printed. */
+static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
+{
+    memset(a, 0, sizeof *a);
+    a->progress = -1;
+    char shown[256];
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+        if (!strcmp(argv[i], "--progress") || !strcmp(argv[i], "--no-progress")) {
+            a->progress = argv[i][2] == 'p';
+        } else if ((v = option_value(argc, argv, &i, "--out"))) {
+            a->out = v;
+        } else if ((v = option_value(argc, argv, &i, "--jobs"))) {
+            if (parse_jobs(v, &a->jobs) != 0) {
+                fprintf(err, "vimana sweep: error: --jobs: expected a number from 1 to 4096, got '%s'\n",
+                        msg_escape(v, shown, sizeof shown));
+                return 2;
+            }
+        } else if (argv[i][0] == '-' || a->spec) {
+            fprintf(err, "vimana sweep: error: unexpected argument '%s' (see vimana sweep --help)\n",
+                    msg_escape(argv[i], shown, sizeof shown));
+            return 2;
+        } else {
+            a->spec = argv[i];
+        }
+    }
+    const char *missing = !a->spec ? "the sweep file" : !a->out ? "--out DIR" : NULL;
+    if (missing) {
+        fprintf(err, "vimana sweep: error: missing %s (see vimana sweep --help)\n", missing);
+        return 2;
+    }
+    return 0;
+}
+
+/* a, b and c joined. */
+static char *concat(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = malloc(n);
+    if (!s) {
+        fputs("vimana: error: out of memory\n", stderr);
+        exit(2);
+    }
+    snprintf(s, n, "%s%s%s", a, b, c);
+    return s;
+}
+
+/* The child's command line: the point's files, the extra options, its
+ * report in the point's folder. */
+static char **point_argv(const sweep_spec *s, const sweep_point_files *f, const char *dir)
+{
+    size_t n = 0, cap = 8 + s->n_options;
+    char **argv = calloc(cap, sizeof *argv);
+    if (!argv)
+        return NULL;
+    argv[n++] = strdup("vimana");
+    argv[n++] = concat("--workload-configuration=", f->workload, "");
+    argv[n++] = concat("--system-configuration=", f->system, "");
+    argv[n++] = concat("--network-configuration=", f->network, "");
+    if (f->memory)
+        argv[n++] = concat("--remote-memory-configuration=", f->memory, "");
+    argv[n++] = concat("--network-backend=", f->backend, "");
+    for (size_t i = 0; i < s->n_options; i++)
+        argv[n++] = strdup(s->options[i]);
+    argv[n++] = concat("--report=", dir, "/report.json");
+    argv[n] = NULL;
+    return argv;
+}
+
+static void argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+/* The point's settings as one line: a result is reused only for the same. */
+static char *signature(const sweep_spec *s, const size_t *row)
+{
+    size_t len = 64 + strlen(s->workload ? s->workload : "") + strlen(s->system ? s->system : "") +
+                 strlen(s->network ? s->network : "") + strlen(s->memory ? s->memory : "") + strlen(s->backend);
+    for (size_t i = 0; i < s->n_options; i++)
+        len += strlen(s->options[i]) + 1;
+    for (size_t a = 0; a < s->n_axes; a++)
+        len += strlen(s->axes[a].name) + 2 + (row[a] == SWEEP_BASE ? 0 : strlen(s->axes[a].values[row[a]].text));
+    char *sig = malloc(len);
+    if (!sig)
+        return NULL;
+    int n = snprintf(sig, len, "workload=%s;system=%s;network=%s;memory=%s;backend=%s;options=",
+                     s->workload ? s->workload : "", s->system ? s->system : "", s->network ? s->network : "",
+                     s->memory ? s->memory : "", s->backend);
+    for (size_t i = 0; i < s->n_options; i++)
+        n += snprintf(sig + n, len - (size_t)n, "%s%s", i ? " " : "", s->options[i]);
+    for (size_t a = 0; a < s->n_axes; a++)
+        n += snprintf(sig + n, len - (size_t)n, ";%s=%s", s->axes[a].name,
+                      row[a] == SWEEP_BASE ? "" : s->axes[a].values[row[a]].text);
+    return sig;
+}
+
+static int make_dir(const char *path, FILE *err)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+        return 0;
+    char shown[512];
+    fprintf(err, "vimana sweep: error: %s: cannot create the folder: %s\n", msg_escape(path, shown, sizeof shown),
+            strerror(errno));
+    return -1;
+}
+
+typedef struct sweep_state {
+    sweep_spec spec;
+    size_t *rows;
+    size_t n_points;
+    sweep_result *results;
+    sweep_task *tasks;
+    size_t n_tasks;
+    size_t reused;
+} sweep_state;
+
+/* Each point: its folder; its old result when it still holds, else its
+ * files and command as a task for the pool. */
+static int prepare_points(sweep_state *st, const char *out, FILE *err)
+{
+    char *points = concat(out, "/points", "");
+    int rc = make_dir(out, err) || make_dir(points, err) ? -1 : 0;
+    for (size_t p = 0; p < st->n_points && rc == 0; p++) {
+        const size_t *row = st->rows + p * st->spec.n_axes;
+        char num[32];
+        snprintf(num, sizeof num, "%04zu", p);
+        char *dir = concat(points, "/", num);
+        char *sig = signature(&st->spec, row);
+        if (make_dir(dir, err) != 0) {
+            rc = -1;
+        } else if (sweep_result_reuse(dir, sig, &st->results[p])) {
+            st->reused++;
+        } else {
+            char why[1024];
+            sweep_point_files f;
+            if (sweep_config_point(&st->spec, row, dir, &f, why, sizeof why) != 0) {
+                fprintf(err, "vimana sweep: error: %s\n", why);
+                rc = -1;
+            } else {
+                sweep_task *t = &st->tasks[st->n_tasks++];
+                *t = (sweep_task){.point = p, .argv = point_argv(&st->spec, &f, dir), .dir = dir, .signature = sig,
+                                  .result = &st->results[p]};
+                dir = sig = NULL;
+            }
+            sweep_point_files_free(&f);
+        }
+        free(dir);
+        free(sig);
+    }
+    free(points);
+    return rc;
+}
+
+static int write_file(const char *out, const char *name, const sweep_table *t,
+                      void (*writer)(FILE *, const sweep_table *), FILE *err)
+{
+    char *path = concat(out, "/", name), *tmp = concat(out, "/.", name);
+    FILE *f = fopen(tmp, "w");
+    int rc = -1;
+    if (f) {
+        writer(f, t);
+        rc = ferror(f) | fclose(f);
+        rc = rc == 0 ? rename(tmp, path) : -1;
+    }
+    if (rc != 0)
+        fprintf(err, "vimana sweep: error: %s: cannot write: %s\n", path, strerror(errno));
+    free(path);
+    free(tmp);
+    return rc;
+}
+
+/* The extra options are checked once with vimana's own rules, before any
+ * run; those that belong to the sweep cannot be given. */
+static int check_options(const sweep_spec *s, FILE *err)
+{
+    static const char *const owned[] = {"--network-backend", "--report", "--timeline", "--logging-folder",
+                                        "--progress", "--workload-configuration", "--system-configuration",
+                                        "--network-configuration", "--remote-memory-configuration"};
+    char shown[256], path[256];
+    msg_escape(s->path, path, sizeof path);
+    for (size_t i = 0; i < s->n_options; i++)
+        for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) {
+            size_t n = strlen(owned[k]);
+            if (!strncmp(s->options[i], owned[k], n) && (!s->options[i][n] || s->options[i][n] == '=')) {
+                fprintf(err, "vimana sweep: error: %s:%zu: options: %s is set by the sweep (use the keys or an axis)\n",
+                        path, s->options_line, owned[k]);
+                return -1;
+            }
+        }
+    char **argv = calloc(s->n_options + 5, sizeof *argv);
+    if (!argv)
+        return -1;
+    int n = 0;
+    argv[n++] = "vimana";
+    argv[n++] = "--workload-configuration=w";
+    argv[n++] = "--system-configuration=s";
+    argv[n++] = "--network-configuration=n";
+    for (size_t i = 0; i < s->n_options; i++)
+        argv[n++] = s->options[i];
+    sim_options opt;
+    char why[512];
+    enum options_result r = sim_options_parse(n, argv, &opt, why, sizeof why);
+    free(argv);
+    if (r != OPTIONS_RUN) {
+        fprintf(err, "vimana sweep: error: %s:%zu: options: %s\n", path, s->options_line,
+                r == OPTIONS_ERROR ? msg_escape(why, shown, sizeof shown) : "--help and --version cannot be given");
+        return -1;
+    }
+    return 0;
+}
+
+static int load(sweep_state *st, const sweep_args *a, FILE *err)
+{
+    char why[1024];
+    if (sweep_spec_load(a->spec, &st->spec, why, sizeof why) != 0 || sweep_config_check(&st->spec, why, sizeof why) != 0 ||
+        sweep_points_expand(&st->spec, &st->rows, &st->n_points, why, sizeof why) != 0) {
+        fprintf(err, "vimana sweep: error: %s\n", why);
+        return -1;
+    }
+    if (check_options(&st->spec, err) != 0)
+        return -1;
+    st->results = calloc(st->n_points, sizeof *st->results);
+    st->tasks = calloc(st->n_points, sizeof *st->tasks);
+    if (!st->results || !st->tasks) {
+        fputs("vimana sweep: error: out of memory\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void state_free(sweep_state *st)
+{
+    for (size_t i = 0; i < st->n_tasks; i++) {
+        argv_free(st->tasks[i].argv);
+        free(st->tasks[i].dir);
+        free(st->tasks[i].signature);
+    }
+    free(st->tasks);
+    free(st->results);
+    free(st->rows);
+    sweep_spec_free(&st->spec);
+}
+
+static unsigned default_jobs(const sweep_args *a, const sweep_spec *s)
+{
+    if (a->jobs)
+        return a->jobs;
+    if (s->jobs)
+        return s->jobs;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (unsigned)cores : 1;
+}
+
+static int finish(sweep_state *st, const sweep_args *a, int run_rc, FILE *out, FILE *err)
+{
+    size_t failed = 0;
+    for (size_t p = 0; p < st->n_points; p++)
+        failed += st->results[p].status == SWEEP_FAILED;
+    if (run_rc == 1) {
+        size_t left = 0;
+        for (size_t p = 0; p < st->n_points; p++)
+            left += st->results[p].status == SWEEP_PENDING;
+        fprintf(err, "vimana sweep: interrupted: %zu of %zu points left unfinished (run the same command again "
+                     "to finish them)\n", left, st->n_points);
+        return 1;
+    }
+    sweep_table t = {.spec = &st->spec, .rows = st->rows, .n_points = st->n_points, .results = st->results};
+    if (run_rc != 0 || write_file(a->out, "results.csv", &t, sweep_write_csv, err) != 0 ||
+        write_file(a->out, "results.json", &t, sweep_write_json, err) != 0)
+        return 1;
+    fprintf(out, "vimana sweep: %zu points: %zu run, %zu reused, %zu failed; results in %s/results.csv\n",
+            st->n_points, st->n_tasks, st->reused, failed, a->out);
+    return failed ? 1 : 0;
+}
+
+int sweep_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    sweep_args a;
+    int rc = parse_args(argc, argv, &a, err);
+    if (rc == 1)
+        usage(out);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    sweep_state st;
+    memset(&st, 0, sizeof st);
+    if (load(&st, &a, err) != 0 || prepare_points(&st, a.out, err) != 0) {
+        state_free(&st);
+        return 2;
+    }
+    sweep_pool pool = {.jobs = default_jobs(&a, &st.spec), .total = st.n_points, .done_before = st.reused,
+                       .err = err, .progress = a.progress == -1 ? isatty(fileno(err)) : a.progress == 1};
+    fflush(out);
+    rc = sweep_runner_run(st.tasks, st.n_tasks, &pool);
+    rc = finish(&st, &a, rc, out, err);
+    state_free(&st);
+    return rc;
+}
