@@ -19,6 +19,7 @@
 #include "sim/options.h"
 #include "sim/sweep_config.h"
 #include "sim/sweep_output.h"
+#include "sim/sweep_plot.h"
 #include "sim/sweep_points.h"
 #include "sim/sweep_runner.h"
 #include "sim/sweep_spec.h"
@@ -26,13 +27,15 @@
 
 typedef struct sweep_args {
     const char *spec, *out;
+    const char *plot;       /* METRIC:AXIS, or NULL: the sweep file's */
     unsigned jobs;          /* 0: the sweep file's, else the cores */
     int progress;           /* -1: when stderr is a terminal */
 } sweep_args;
 
 static void usage(FILE *out)
 {
-    fputs("Usage: vimana sweep SPEC.yaml --out DIR [--jobs N] [--progress | --no-progress]\n\n"
+    fputs("Usage: vimana sweep SPEC.yaml --out DIR [--jobs N] [--plot METRIC:AXIS]\n"
+          "                    [--progress | --no-progress]\n\n"
           "Runs every point of the sweep file SPEC.yaml (a base run and axes, or a list of points;\n"
           "see docs/sweep.md), each in its own vimana process, and writes DIR/results.csv and\n"
           "DIR/results.json. Each point's files and result are kept in DIR/points/NNNN/; run the\n"
@@ -40,6 +43,8 @@ static void usage(FILE *out)
           "Options:\n"
           "  --out DIR        the results folder (required; created when missing)\n"
           "  --jobs N         points run at once (default: the sweep file's jobs, else the cores)\n"
+          "  --plot METRIC:AXIS  also DIR/plot.svg: METRIC (finish, finish_sum, exposed_mean,\n"
+          "                   wall_seconds, peak_memory_kib) against AXIS, a line per other value\n"
           "  --progress       a progress line on stderr (default: when stderr is a terminal)\n"
           "  --no-progress    no progress line\n"
           "  --help           show this help\n",
@@ -82,6 +87,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
             a->progress = argv[i][2] == 'p';
         } else if ((v = option_value(argc, argv, &i, "--out"))) {
             a->out = v;
+        } else if ((v = option_value(argc, argv, &i, "--plot"))) {
+            a->plot = v;
         } else if ((v = option_value(argc, argv, &i, "--jobs"))) {
             if (parse_jobs(v, &a->jobs) != 0) {
                 fprintf(err, "vimana sweep: error: --jobs: expected a number from 1 to 4096, got '%s'\n",
@@ -181,6 +188,8 @@ static int make_dir(const char *path, FILE *err)
 
 typedef struct sweep_state {
     sweep_spec spec;
+    bool has_plot;
+    sweep_plot_spec plot;
     size_t *rows;
     size_t n_points;
     sweep_result *results;
@@ -226,14 +235,23 @@ static int prepare_points(sweep_state *st, const char *out, FILE *err)
     return rc;
 }
 
-static int write_file(const char *out, const char *name, const sweep_table *t,
-                      void (*writer)(FILE *, const sweep_table *), FILE *err)
+typedef enum { OUT_CSV, OUT_JSON, OUT_PLOT } out_kind;
+
+/* DIR/name, written to a temporary name and renamed: a reader never sees
+ * half a file. */
+static int write_file(const char *out, const char *name, out_kind kind, const sweep_table *t,
+                      const sweep_plot_spec *plot, FILE *err)
 {
     char *path = concat(out, "/", name), *tmp = concat(out, "/.", name);
     FILE *f = fopen(tmp, "w");
     int rc = -1;
     if (f) {
-        writer(f, t);
+        if (kind == OUT_CSV)
+            sweep_write_csv(f, t);
+        else if (kind == OUT_JSON)
+            sweep_write_json(f, t);
+        else
+            sweep_plot_write(f, t, plot);
         rc = ferror(f) | fclose(f);
         rc = rc == 0 ? rename(tmp, path) : -1;
     }
@@ -284,6 +302,26 @@ static int check_options(const sweep_spec *s, FILE *err)
     return 0;
 }
 
+/* --plot wins over the sweep file's plot key; both are checked before any
+ * run. */
+static int check_plot(sweep_state *st, const sweep_args *a, FILE *err)
+{
+    const char *text = a->plot ? a->plot : st->spec.plot;
+    char why[512], path[256];
+    if (!text)
+        return 0;
+    if (sweep_plot_parse(&st->spec, text, &st->plot, why, sizeof why) != 0) {
+        if (a->plot)
+            fprintf(err, "vimana sweep: error: --%s\n", why);
+        else
+            fprintf(err, "vimana sweep: error: %s:%zu: %s\n", msg_escape(st->spec.path, path, sizeof path),
+                    st->spec.plot_line, why);
+        return -1;
+    }
+    st->has_plot = true;
+    return 0;
+}
+
 static int load(sweep_state *st, const sweep_args *a, FILE *err)
 {
     char why[1024];
@@ -292,7 +330,7 @@ static int load(sweep_state *st, const sweep_args *a, FILE *err)
         fprintf(err, "vimana sweep: error: %s\n", why);
         return -1;
     }
-    if (check_options(&st->spec, err) != 0)
+    if (check_options(&st->spec, err) != 0 || check_plot(st, a, err) != 0)
         return -1;
     st->results = calloc(st->n_points, sizeof *st->results);
     st->tasks = calloc(st->n_points, sizeof *st->tasks);
@@ -340,8 +378,9 @@ static int finish(sweep_state *st, const sweep_args *a, int run_rc, FILE *out, F
         return 1;
     }
     sweep_table t = {.spec = &st->spec, .rows = st->rows, .n_points = st->n_points, .results = st->results};
-    if (run_rc != 0 || write_file(a->out, "results.csv", &t, sweep_write_csv, err) != 0 ||
-        write_file(a->out, "results.json", &t, sweep_write_json, err) != 0)
+    if (run_rc != 0 || write_file(a->out, "results.csv", OUT_CSV, &t, NULL, err) != 0 ||
+        write_file(a->out, "results.json", OUT_JSON, &t, NULL, err) != 0 ||
+        (st->has_plot && write_file(a->out, "plot.svg", OUT_PLOT, &t, &st->plot, err) != 0))
         return 1;
     fprintf(out, "vimana sweep: %zu points: %zu run, %zu reused, %zu failed; results in %s/results.csv\n",
             st->n_points, st->n_tasks, st->reused, failed, a->out);
