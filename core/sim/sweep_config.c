@@ -16,6 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "util/input_file.h"
 #include "util/msg_escape.h"
 
 /* The file a point uses for `file_axis` (system or network): its value, or
@@ -61,11 +62,22 @@ static json_object *value_json(const sweep_value *v)
 
 static json_object *load_json(const char *path, char *err, size_t len)
 {
+    char shown[256], why[128];
+    msg_escape(path, shown, sizeof shown);
+    if (input_file_check(path, why, sizeof why) != 0) {
+        snprintf(err, len, "%s: %s", shown, why);
+        return NULL;
+    }
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, len, "%s: cannot open: %s", shown, strerror(errno));
+        return NULL;
+    }
+    fclose(fp);
+    /* json-c's own message spans lines: the one-line rule needs ours. */
     json_object *root = json_object_from_file(path);
-    char shown[256];
     if (!root || !json_object_is_type(root, json_type_object)) {
-        snprintf(err, len, "%s: cannot read the system JSON (%s)", msg_escape(path, shown, sizeof shown),
-                 root ? "not an object" : json_util_get_last_err() ? json_util_get_last_err() : "unreadable");
+        snprintf(err, len, "%s: not a system JSON (expected a JSON object)", shown);
         json_object_put(root);
         return NULL;
     }
@@ -76,8 +88,12 @@ static json_object *load_json(const char *path, char *err, size_t len)
 
 static int load_yaml(const char *path, yaml_document_t *doc, char *err, size_t len)
 {
-    char shown[256];
+    char shown[256], why[128];
     msg_escape(path, shown, sizeof shown);
+    if (input_file_check(path, why, sizeof why) != 0) {
+        snprintf(err, len, "%s: %s", shown, why);
+        return -1;
+    }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         snprintf(err, len, "%s: cannot open: %s", shown, strerror(errno));
@@ -157,9 +173,9 @@ static int dump_yaml(yaml_document_t *doc, const char *path, char *err, size_t l
 
 static int missing_key(const sweep_spec *s, const sweep_axis *a, const char *file, char *err, size_t len)
 {
-    char p[256], k[128], f[256];
+    char p[256], n[160], k[128], f[256];
     snprintf(err, len, "%s:%zu: %s: no key '%s' in %s (an axis may only change a key the file has)",
-             msg_escape(s->path, p, sizeof p), a->line, a->name, msg_escape(a->key, k, sizeof k),
+             msg_escape(s->path, p, sizeof p), a->line, msg_escape(a->name, n, sizeof n), msg_escape(a->key, k, sizeof k),
              msg_escape(file, f, sizeof f));
     return -1;
 }
@@ -284,12 +300,12 @@ int sweep_config_point(const sweep_spec *s, const size_t *row, const char *dir, 
     out->system = point_file(s, row, SWEEP_SYSTEM_FILE, s->system);
     out->network = point_file(s, row, SWEEP_NETWORK_FILE, s->network);
     out->memory = s->memory ? sweep_spec_path(s, s->memory) : NULL;
-    out->backend = strdup(s->backend);
+    const char *backend = s->backend;
     for (size_t a = 0; a < s->n_axes; a++)
-        if (s->axes[a].kind == SWEEP_BACKEND && row[a] != SWEEP_BASE) {
-            free(out->backend);
-            out->backend = strdup(s->axes[a].values[row[a]].items[0]);
-        }
+        if (s->axes[a].kind == SWEEP_BACKEND && row[a] != SWEEP_BASE)
+            backend = s->axes[a].values[row[a]].items[0];
+    /* A name is looked up by vimana; a path is the sweep file's. */
+    out->backend = strchr(backend, '/') ? sweep_spec_path(s, backend) : strdup(backend);
     if (changes(s, row, SWEEP_SYSTEM_KEY) && write_system(s, row, dir, &out->system, err, len) != 0)
         return -1;
     if (changes(s, row, SWEEP_NETWORK_KEY) && write_network(s, row, dir, &out->network, err, len) != 0)

@@ -103,8 +103,10 @@ static void legend(FILE *f, const sweep_table *t, size_t x_axis, size_t p, int l
     fputs("</text>\n", f);
 }
 
-/* One line: the points of p's series, in the x axis' order. */
-static void series(FILE *f, const sweep_table *t, const sweep_plot_spec *ps, size_t p, double top, const char *colour)
+/* One line: the points of p's series, in the x axis' order; with
+ * `dots`, a dot on each point instead (a lone point shows too). */
+static void series(FILE *f, const sweep_table *t, const sweep_plot_spec *ps, size_t p, double top, const char *colour,
+                   bool dots)
 {
     const sweep_axis *ax = &t->spec->axes[ps->axis];
     size_t n = t->spec->n_axes;
@@ -122,6 +124,10 @@ static void series(FILE *f, const sweep_table *t, const sweep_plot_spec *ps, siz
         }
         int px = PLOT_X + (ax->n_values > 1 ? (int)(v * PLOT_W / (ax->n_values - 1)) : PLOT_W / 2);
         int py = PLOT_Y + PLOT_H - (int)lround(y / top * PLOT_H);
+        if (dots) {
+            fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>\n", px, py, colour);
+            continue;
+        }
         if (!open)
             fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
         fprintf(f, "%s%d,%d", open ? " " : "", px, py);
@@ -176,7 +182,8 @@ void sweep_plot_write(FILE *f, const sweep_table *t, const sweep_plot_spec *ps)
         if (!first)
             continue;
         const char *colour = colours[line % (sizeof colours / sizeof colours[0])];
-        series(f, t, ps, p, top, colour);
+        series(f, t, ps, p, top, colour, false);
+        series(f, t, ps, p, top, colour, true);
         legend(f, t, ps->axis, p, (int)line++, colour);
     }
     fputs("</svg>\n", f);

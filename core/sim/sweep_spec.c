@@ -210,7 +210,7 @@ static int axis_take_value(reader *r, const yaml_node_t *at, sweep_axis *a, swee
     for (size_t i = 0; i < a->n_values; i++)
         if (!strcmp(a->values[i].text, v->text)) {
             if (unique) {
-                int rc = fail(r, at, "%s: value %s given twice", msg_escape(a->name, shown_axis, sizeof shown_axis),
+                int rc = fail(r, at, "%s: value '%s' given twice", msg_escape(a->name, shown_axis, sizeof shown_axis),
                               msg_escape(v->text, shown, sizeof shown));
                 value_free(v);
                 return rc;
