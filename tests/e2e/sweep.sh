@@ -115,4 +115,15 @@ cmp -s "$TEST_TMP/g/plot.svg" "$TEST_TMP/plot1.svg" || fail "plot: the same byte
 expect_eq "$(grep -o 'points="[^"]*"' "$TEST_TMP/g/plot.svg" | tr '\n' ' ')" \
     'points="90,127 530,175" points="90,298 530,305" ' "grid plot: the coordinates"
 
+# ---- 200 points on all cores (under a second here) -----------------------
+bws=$(awk 'BEGIN { for (b = 10; b < 260; b += 5) printf "%s[%d]", (b > 10 ? ", " : ""), b }')
+printf 'workload: ar_1MiB_8\nsystem: ring.json\nnetwork: ring8.yml\naxes:\n  network.bandwidth: [%s]\n  system.all-reduce-implementation: [[ring], [direct], [halvingDoubling], [doubleBinaryTree]]\n' \
+    "$bws" >"$W/200.yaml"
+expect_ok "$VIMANA" sweep "$W/200.yaml" --out "$TEST_TMP/200"
+expect_eq "$(cat "$TEST_TMP/out")" \
+    "vimana sweep: 200 points: 200 run, 0 reused, 0 failed; results in $TEST_TMP/200/results.csv" "200 points"
+expect_eq "$(awk -F, 'NR > 1 && $4 == "ok"' "$TEST_TMP/200/results.csv" | wc -l)" 200 "200 points: all ok"
+# Point 79 = bandwidth 10 + 5 * 19 = 105 (79 / 4), doubleBinaryTree (79 % 4).
+expect_eq "$(sed -n 81p "$TEST_TMP/200/results.csv" | cut -d, -f1-3)" "79,[105],[doubleBinaryTree]" "200 points: order"
+
 finish
