@@ -115,6 +115,26 @@ cmp -s "$TEST_TMP/g/plot.svg" "$TEST_TMP/plot1.svg" || fail "plot: the same byte
 expect_eq "$(grep -o 'points="[^"]*"' "$TEST_TMP/g/plot.svg" | tr '\n' ' ')" \
     'points="90,127 530,175" points="90,298 530,305" ' "grid plot: the coordinates"
 
+# ---- the shipped examples run as they are; the MICRO'24 points equal
+# direct runs (and the congestion-aware backend is slower on the 1-D ring)
+expect_ok "$VIMANA" sweep "$IN/sweeps/ring8_bw_algo.yaml" --out "$TEST_TMP/ex1"
+expect_eq "$(awk -F, 'NR > 1 && $4 == "ok"' "$TEST_TMP/ex1/results.csv" | wc -l)" 16 "ring8_bw_algo: 16 points ok"
+[ -s "$TEST_TMP/ex1/plot.svg" ] || fail "ring8_bw_algo: its plot"
+expect_ok "$VIMANA" sweep "$IN/sweeps/micro24_backends.yaml" --out "$TEST_TMP/ex2"
+p=0
+for run in "network/ring8.yml system/direct.json analytical" "network/ring8.yml system/direct.json congestion_aware" \
+    "sweeps/ring2x4.yml sweeps/direct_2d.json analytical" "sweeps/ring2x4.yml sweeps/direct_2d.json congestion_aware"; do
+    set -- $run
+    want=$("$VIMANA" --workload-configuration="$IN/sweeps/workloads/a2a_1MiB_8" --system-configuration="$IN/$2" \
+        --network-configuration="$IN/$1" --network-backend="$3" 2>/dev/null |
+        sed -n 's/^sys\[[0-9]*\] finished, \([0-9]*\) cycles.*/\1/p' | sort -n | tail -1)
+    [ -n "$want" ] || fail "micro24: direct run $run"
+    expect_eq "$(awk -F, -v p=$p '$1 == p { print $6 }' "$TEST_TMP/ex2/results.csv")" "$want" "micro24 point $p"
+    p=$((p + 1))
+done
+[ "$(awk -F, '$1 == 1 { print $6 }' "$TEST_TMP/ex2/results.csv")" -gt \
+    "$(awk -F, '$1 == 0 { print $6 }' "$TEST_TMP/ex2/results.csv")" ] || fail "micro24: congestion-aware slower on 1-D"
+
 # ---- 200 points on all cores (under a second here) -----------------------
 bws=$(awk 'BEGIN { for (b = 10; b < 260; b += 5) printf "%s[%d]", (b > 10 ? ", " : ""), b }')
 printf 'workload: ar_1MiB_8\nsystem: ring.json\nnetwork: ring8.yml\naxes:\n  network.bandwidth: [%s]\n  system.all-reduce-implementation: [[ring], [direct], [halvingDoubling], [doubleBinaryTree]]\n' \
