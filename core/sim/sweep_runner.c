@@ -153,11 +153,11 @@ int sweep_runner_run(sweep_task *tasks, size_t n, const sweep_pool *cfg)
     struct sigaction old_chld;
     block_signals(&set, &old, &old_chld);
     size_t next = 0;
-    progress(&st);
     while (next < n || st.running > 0) {
         for (unsigned i = 0; i < cfg->jobs && next < n && !st.stopping && st.rc == 0; i++)
             if (!st.slots[i].pid)
                 launch(&st, &st.slots[i], &tasks[next++]);
+        progress(&st);
         if (st.running == 0 && (st.stopping || st.rc != 0))
             break;
         if (st.running == 0)
@@ -168,8 +168,8 @@ int sweep_runner_run(sweep_task *tasks, size_t n, const sweep_pool *cfg)
             reap(&st);
         else if (sig > 0)
             stop(&st);
-        progress(&st);
     }
+    progress(&st);
     if (cfg->progress)
         fputc('\n', cfg->err);
     sigaction(SIGCHLD, &old_chld, NULL);

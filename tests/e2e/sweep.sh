@@ -114,6 +114,10 @@ cmp -s "$TEST_TMP/g/plot.svg" "$TEST_TMP/plot1.svg" || fail "plot: the same byte
 # next 1-2-5 step above 151940; x = 90 and 530, the ends of the x axis.
 expect_eq "$(grep -o 'points="[^"]*"' "$TEST_TMP/g/plot.svg" | tr '\n' ' ')" \
     'points="90,127 530,175" points="90,298 530,305" ' "grid plot: the coordinates"
+# --progress: the line is rewritten in place (\r) and ends the sweep done.
+expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --progress
+expect_eq "$(tr '\r' '\n' <"$TEST_TMP/err" | tail -1)" "vimana sweep: 4/4 points done, 0 running, 0 failed " \
+    "--progress: the last line"
 
 # ---- the shipped examples run as they are; the MICRO'24 points equal
 # direct runs (and the congestion-aware backend is slower on the 1-D ring)
