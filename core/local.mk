@@ -69,7 +69,8 @@ sweep_sources = core/sim/sweep.c core/sim/sweep.h \
 	core/sim/sweep_result.c core/sim/sweep_result.h \
 	core/sim/sweep_runner.c core/sim/sweep_runner.h \
 	core/sim/sweep_output.c core/sim/sweep_output.h \
-	core/sim/sweep_plot.c core/sim/sweep_plot.h
+	core/sim/sweep_plot.c core/sim/sweep_plot.h \
+	core/sim/sweep_slurm.c core/sim/sweep_slurm.h
 
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \

@@ -9,5 +9,5 @@ tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_unit_test_sweep_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(YAML_LIBS)
 TESTS += tests/unit/test_sweep
 
-TESTS += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh
-EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh
+TESTS += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh
+EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh

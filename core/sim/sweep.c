@@ -5,7 +5,8 @@
  * each point's folder and command or reuse its result, run the pool
  * (sim/sweep_runner.h), write the results (sim/sweep_output.h).
  */
-#define _POSIX_C_SOURCE 200809L
+/* realpath, readlink. */
+#define _XOPEN_SOURCE 700
 
 #include "sim/sweep.h"
 
@@ -22,6 +23,7 @@
 #include "sim/sweep_plot.h"
 #include "sim/sweep_points.h"
 #include "sim/sweep_runner.h"
+#include "sim/sweep_slurm.h"
 #include "sim/sweep_spec.h"
 #include "util/msg_escape.h"
 
@@ -30,12 +32,15 @@ typedef struct sweep_args {
     const char *plot;       /* METRIC:AXIS, or NULL: the sweep file's */
     unsigned jobs;          /* 0: the sweep file's, else the cores */
     int progress;           /* -1: when stderr is a terminal */
+    bool slurm;             /* submit a Slurm job array instead */
+    bool collect;           /* write the results of the points done; run nothing */
+    unsigned batch_i, batch_n;  /* --batch I/N: the points p with p % N == I; N = 0: all */
 } sweep_args;
 
 static void usage(FILE *out)
 {
     fputs("Usage: vimana sweep SPEC.yaml --out DIR [--jobs N] [--plot METRIC:AXIS]\n"
-          "                    [--progress | --no-progress]\n\n"
+          "                    [--progress | --no-progress] [--slurm | --collect | --batch I/N]\n\n"
           "Runs every point of the sweep file SPEC.yaml (a base run and axes, or a list of points;\n"
           "see docs/sweep.md), each in its own vimana process, and writes DIR/results.csv and\n"
           "DIR/results.json. Each point's files and result are kept in DIR/points/NNNN/; run the\n"
@@ -45,6 +50,9 @@ static void usage(FILE *out)
           "  --jobs N         points run at once (default: the sweep file's jobs, else the cores)\n"
           "  --plot METRIC:AXIS  also DIR/plot.svg: METRIC (finish, finish_sum, exposed_mean,\n"
           "                   wall_seconds, peak_memory_kib) against AXIS, a line per other value\n"
+          "  --slurm          submit the points as a Slurm job array (sbatch; see docs/sweep.md)\n"
+          "  --collect        write DIR/results.* from the points done, run nothing\n"
+          "  --batch I/N      run only the points whose index is I modulo N (one array task)\n"
           "  --progress       a progress line on stderr (default: when stderr is a terminal)\n"
           "  --no-progress    no progress line\n"
           "  --help           show this help\n",
@@ -73,6 +81,21 @@ static int parse_jobs(const char *v, unsigned *jobs)
     return 0;
 }
 
+static int parse_batch(const char *v, sweep_args *a)
+{
+    char *end;
+    errno = 0;
+    unsigned long i = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 100001;
+    if (i > 100000 || errno || *end != '/' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long n = strtoul(end + 1, &end, 10);
+    if (errno || *end || n > 100000 || i >= n)
+        return -1;
+    a->batch_i = (unsigned)i;
+    a->batch_n = (unsigned)n;
+    return 0;
+}
+
 /* Returns 0, 1 for --help, or 2 with the message printed. */
 static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
 {
@@ -87,6 +110,14 @@ static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
             a->progress = argv[i][2] == 'p';
         } else if ((v = option_value(argc, argv, &i, "--out"))) {
             a->out = v;
+        } else if (!strcmp(argv[i], "--slurm") || !strcmp(argv[i], "--collect")) {
+            *(argv[i][2] == 's' ? &a->slurm : &a->collect) = true;
+        } else if ((v = option_value(argc, argv, &i, "--batch"))) {
+            if (parse_batch(v, a) != 0) {
+                fprintf(err, "vimana sweep: error: --batch: expected I/N with 0 <= I < N, got '%s'\n",
+                        msg_escape(v, shown, sizeof shown));
+                return 2;
+            }
         } else if ((v = option_value(argc, argv, &i, "--plot"))) {
             a->plot = v;
         } else if ((v = option_value(argc, argv, &i, "--jobs"))) {
@@ -106,6 +137,10 @@ static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
     const char *missing = !a->spec ? "the sweep file" : !a->out ? "--out DIR" : NULL;
     if (missing) {
         fprintf(err, "vimana sweep: error: missing %s (see vimana sweep --help)\n", missing);
+        return 2;
+    }
+    if (a->slurm + a->collect + (a->batch_n > 0) > 1) {
+        fputs("vimana sweep: error: give one of --slurm, --collect and --batch\n", err);
         return 2;
     }
     return 0;
@@ -198,36 +233,40 @@ typedef struct sweep_state {
     size_t reused;
 } sweep_state;
 
-/* Each point: its folder; its old result when it still holds, else its
- * files and command as a task for the pool. */
-static int prepare_points(sweep_state *st, const char *out, FILE *err)
+/* Point p's task: its changed files and its command. */
+static int add_task(sweep_state *st, size_t p, char **dir, char **sig, FILE *err)
 {
-    char *points = concat(out, "/points", "");
-    int rc = make_dir(out, err) || make_dir(points, err) ? -1 : 0;
+    char why[1024];
+    sweep_point_files f;
+    int rc = sweep_config_point(&st->spec, st->rows + p * st->spec.n_axes, *dir, &f, why, sizeof why);
+    if (rc != 0) {
+        fprintf(err, "vimana sweep: error: %s\n", why);
+    } else {
+        st->tasks[st->n_tasks++] = (sweep_task){.point = p, .argv = point_argv(&st->spec, &f, *dir), .dir = *dir,
+                                                .signature = *sig, .result = &st->results[p]};
+        *dir = *sig = NULL;
+    }
+    sweep_point_files_free(&f);
+    return rc;
+}
+
+/* Each point (of the batch): its folder; its old result when it still
+ * holds, else a task for the pool. --collect only reads the results. */
+static int prepare_points(sweep_state *st, const sweep_args *a, FILE *err)
+{
+    char *points = concat(a->out, "/points", "");
+    int rc = make_dir(a->out, err) || (!a->collect && make_dir(points, err)) ? -1 : 0;
     for (size_t p = 0; p < st->n_points && rc == 0; p++) {
-        const size_t *row = st->rows + p * st->spec.n_axes;
+        if (a->batch_n && p % a->batch_n != a->batch_i)
+            continue;
         char num[32];
         snprintf(num, sizeof num, "%04zu", p);
         char *dir = concat(points, "/", num);
-        char *sig = signature(&st->spec, row);
-        if (make_dir(dir, err) != 0) {
-            rc = -1;
-        } else if (sweep_result_reuse(dir, sig, &st->results[p])) {
+        char *sig = signature(&st->spec, st->rows + p * st->spec.n_axes);
+        if (sweep_result_reuse(dir, sig, a->collect, &st->results[p]))
             st->reused++;
-        } else {
-            char why[1024];
-            sweep_point_files f;
-            if (sweep_config_point(&st->spec, row, dir, &f, why, sizeof why) != 0) {
-                fprintf(err, "vimana sweep: error: %s\n", why);
-                rc = -1;
-            } else {
-                sweep_task *t = &st->tasks[st->n_tasks++];
-                *t = (sweep_task){.point = p, .argv = point_argv(&st->spec, &f, dir), .dir = dir, .signature = sig,
-                                  .result = &st->results[p]};
-                dir = sig = NULL;
-            }
-            sweep_point_files_free(&f);
-        }
+        else if (!a->collect)
+            rc = make_dir(dir, err) != 0 ? -1 : add_task(st, p, &dir, &sig, err);
         free(dir);
         free(sig);
     }
@@ -364,27 +403,85 @@ static unsigned default_jobs(const sweep_args *a, const sweep_spec *s)
     return cores > 0 ? (unsigned)cores : 1;
 }
 
-static int finish(sweep_state *st, const sweep_args *a, int run_rc, FILE *out, FILE *err)
+static size_t count_status(const sweep_state *st, sweep_status status)
 {
-    size_t failed = 0;
+    size_t n = 0;
     for (size_t p = 0; p < st->n_points; p++)
-        failed += st->results[p].status == SWEEP_FAILED;
-    if (run_rc == 1) {
-        size_t left = 0;
-        for (size_t p = 0; p < st->n_points; p++)
-            left += st->results[p].status == SWEEP_PENDING;
-        fprintf(err, "vimana sweep: interrupted: %zu of %zu points left unfinished (run the same command again "
-                     "to finish them)\n", left, st->n_points);
-        return 1;
-    }
+        n += st->results[p].status == status;
+    return n;
+}
+
+static int write_results(sweep_state *st, const sweep_args *a, FILE *err)
+{
     sweep_table t = {.spec = &st->spec, .rows = st->rows, .n_points = st->n_points, .results = st->results};
-    if (run_rc != 0 || write_file(a->out, "results.csv", OUT_CSV, &t, NULL, err) != 0 ||
+    if (write_file(a->out, "results.csv", OUT_CSV, &t, NULL, err) != 0 ||
         write_file(a->out, "results.json", OUT_JSON, &t, NULL, err) != 0 ||
         (st->has_plot && write_file(a->out, "plot.svg", OUT_PLOT, &t, &st->plot, err) != 0))
+        return -1;
+    return 0;
+}
+
+static int finish(sweep_state *st, const sweep_args *a, int run_rc, FILE *out, FILE *err)
+{
+    size_t failed = count_status(st, SWEEP_FAILED);
+    if (run_rc == 1) {
+        size_t left = 0;
+        for (size_t i = 0; i < st->n_tasks; i++)
+            left += st->tasks[i].result->status == SWEEP_PENDING;
+        fprintf(err, "vimana sweep: interrupted: %zu of %zu points left unfinished (run the same command again "
+                     "to finish them)\n", left, st->n_tasks + st->reused);
         return 1;
+    }
+    if (run_rc != 0)
+        return 1;
+    if (a->batch_n) {
+        fprintf(out, "vimana sweep: batch %u/%u: %zu points: %zu run, %zu reused, %zu failed\n", a->batch_i,
+                a->batch_n, st->n_tasks + st->reused, st->n_tasks, st->reused, failed);
+        return failed ? 1 : 0;
+    }
+    if (write_results(st, a, err) != 0)
+        return 1;
+    if (a->collect) {
+        size_t pending = count_status(st, SWEEP_PENDING);
+        fprintf(out, "vimana sweep: %zu points: %zu collected, %zu not done, %zu failed; results in %s/results.csv\n",
+                st->n_points, st->reused - failed, pending, failed, a->out);
+        return failed || pending ? 1 : 0;
+    }
     fprintf(out, "vimana sweep: %zu points: %zu run, %zu reused, %zu failed; results in %s/results.csv\n",
             st->n_points, st->n_tasks, st->reused, failed, a->out);
     return failed ? 1 : 0;
+}
+
+/* --slurm: the script in DIR/sweep.sbatch, submitted with sbatch. The
+ * tasks may start in another folder: every path in it is absolute. */
+static int submit(sweep_state *st, const sweep_args *a, FILE *out, FILE *err)
+{
+    if (make_dir(a->out, err) != 0)
+        return 2;
+    char exe[4096], why[1024], id[128];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *spec = realpath(a->spec, NULL), *dir = realpath(a->out, NULL);
+    int rc = 2;
+    if (n > 0 && spec && dir) {
+        exe[n] = '\0';
+        char *script = concat(dir, "/sweep.sbatch", "");
+        if (sweep_slurm_write(&st->spec, st->n_points, exe, spec, dir, script, why, sizeof why) != 0 ||
+            sweep_slurm_submit(script, dir, id, sizeof id, why, sizeof why) != 0) {
+            fprintf(err, "vimana sweep: error: %s\n", why);
+            rc = 1;
+        } else {
+            fprintf(out, "vimana sweep: submitted job array %s (%u tasks for %zu points); when it is done: "
+                         "vimana sweep %s --out %s --collect\n", id, sweep_slurm_tasks(&st->spec, st->n_points),
+                    st->n_points, a->spec, a->out);
+            rc = 0;
+        }
+        free(script);
+    } else {
+        fprintf(err, "vimana sweep: error: cannot find the absolute paths of vimana, the sweep file and --out\n");
+    }
+    free(spec);
+    free(dir);
+    return rc;
 }
 
 int sweep_main(int argc, char **argv, FILE *out, FILE *err)
@@ -397,7 +494,16 @@ int sweep_main(int argc, char **argv, FILE *out, FILE *err)
         return rc == 1 ? 0 : 2;
     sweep_state st;
     memset(&st, 0, sizeof st);
-    if (load(&st, &a, err) != 0 || prepare_points(&st, a.out, err) != 0) {
+    if (load(&st, &a, err) != 0) {
+        state_free(&st);
+        return 2;
+    }
+    if (a.slurm) {
+        rc = submit(&st, &a, out, err);
+        state_free(&st);
+        return rc;
+    }
+    if (prepare_points(&st, &a, err) != 0) {
         state_free(&st);
         return 2;
     }

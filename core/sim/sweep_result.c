@@ -62,28 +62,36 @@ static uint64_t get_u64(json_object *o, const char *key)
     return json_object_object_get_ex(o, key, &v) ? json_object_get_uint64(v) : 0;
 }
 
-bool sweep_result_reuse(const char *dir, const char *signature, sweep_result *r)
+static void fill(json_object *root, sweep_result *r)
+{
+    json_object *v = NULL;
+    r->npus = (uint32_t)get_u64(root, "npus");
+    r->finish = get_u64(root, "finish");
+    r->finish_sum = get_u64(root, "finish_sum");
+    r->exposed_sum = get_u64(root, "exposed_sum");
+    r->measured = true;
+    r->wall_s = json_object_object_get_ex(root, "wall_seconds", &v) ? json_object_get_double(v) : 0;
+    r->peak_kib = (long)get_u64(root, "peak_memory_kib");
+    if (r->status == SWEEP_FAILED && json_object_object_get_ex(root, "error", &v) && json_object_get_string(v))
+        snprintf(r->error, sizeof r->error, "%s", json_object_get_string(v));
+}
+
+bool sweep_result_reuse(const char *dir, const char *signature, bool failed_too, sweep_result *r)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/result.json", dir);
     if (access(path, F_OK) != 0)
         return false;
     json_object *root = json_object_from_file(path);
-    json_object *sig = NULL, *status = NULL, *wall = NULL;
-    bool same = root && json_object_object_get_ex(root, "signature", &sig) &&
-                !strcmp(json_object_get_string(sig), signature) &&
-                json_object_object_get_ex(root, "status", &status) &&
-                !strcmp(json_object_get_string(status), "ok");
+    json_object *sig = NULL, *status = NULL;
+    const char *st = root && json_object_object_get_ex(root, "status", &status) ? json_object_get_string(status) : NULL;
+    bool ok = st && !strcmp(st, "ok"), failed = st && !strcmp(st, "failed");
+    bool same = root && json_object_object_get_ex(root, "signature", &sig) && json_object_get_string(sig) &&
+                !strcmp(json_object_get_string(sig), signature) && (ok || (failed_too && failed));
     if (same) {
         memset(r, 0, sizeof *r);
-        r->status = SWEEP_OK;
-        r->npus = (uint32_t)get_u64(root, "npus");
-        r->finish = get_u64(root, "finish");
-        r->finish_sum = get_u64(root, "finish_sum");
-        r->exposed_sum = get_u64(root, "exposed_sum");
-        r->measured = true;
-        r->wall_s = json_object_object_get_ex(root, "wall_seconds", &wall) ? json_object_get_double(wall) : 0;
-        r->peak_kib = (long)get_u64(root, "peak_memory_kib");
+        r->status = ok ? SWEEP_OK : SWEEP_FAILED;
+        fill(root, r);
     }
     json_object_put(root);
     return same;

@@ -35,8 +35,9 @@ double sweep_result_exposed_mean(const sweep_result *r);
 /* Writes dir/result.json atomically. Returns 0, or -1 (errno set). */
 int sweep_result_write(const char *dir, size_t point, const char *signature, const sweep_result *r);
 
-/* Reads dir/result.json into r when it exists, is whole, has the status ok
- * and the signature `signature`. Returns true then. */
-bool sweep_result_reuse(const char *dir, const char *signature, sweep_result *r);
+/* Reads dir/result.json into r when it exists, is whole, has the
+ * signature `signature` and the status ok (or, with failed_too, failed).
+ * Returns true then. */
+bool sweep_result_reuse(const char *dir, const char *signature, bool failed_too, sweep_result *r);
 
 #endif

@@ -318,15 +318,70 @@ static int read_options(reader *r, const yaml_node_t *n)
     return 0;
 }
 
-static int read_jobs(reader *r, const yaml_node_t *n)
+/* A whole number from 1 to max, or 0. */
+static unsigned count(const yaml_node_t *n, unsigned long max)
 {
     const char *text = scalar(n);
     char *end;
     errno = 0;
     unsigned long v = text && text[0] >= '0' && text[0] <= '9' ? strtoul(text, &end, 10) : 0;
-    if (!v || errno || *end || v > 4096)
+    return !v || errno || *end || v > max ? 0 : (unsigned)v;
+}
+
+static int read_jobs(reader *r, const yaml_node_t *n)
+{
+    if (!(r->s->jobs = count(n, 4096)))
         return fail(r, n, "jobs: expected a number of parallel runs from 1 to 4096");
-    r->s->jobs = (unsigned)v;
+    return 0;
+}
+
+/* A value that goes into the sbatch script: letters, digits and : . _ -
+ * only, so that it can be neither a second option nor shell syntax. */
+static int read_word(reader *r, const char *key, const yaml_node_t *v, char **out)
+{
+    const char *text = scalar(v);
+    if (!text || !text[0] || strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:._-") !=
+                                 strlen(text))
+        return fail(r, v, "slurm: %s: expected a word of letters, digits and : . _ -", key);
+    if (*out)
+        return fail(r, v, "slurm: %s: given twice", key);
+    *out = dup_or_die(text);
+    return 0;
+}
+
+static int read_slurm_entry(reader *r, const char *key, const yaml_node_t *v)
+{
+    sweep_slurm *sl = &r->s->slurm;
+    struct { const char *key; unsigned *field; unsigned long max; } counts[] = {
+        {"tasks", &sl->tasks, 100000}, {"concurrent", &sl->concurrent, 100000}, {"cpus", &sl->cpus, 4096}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (!strcmp(key, counts[i].key)) {
+            if (!(*counts[i].field = count(v, counts[i].max)))
+                return fail(r, v, "slurm: %s: expected a number from 1 to %lu", key, counts[i].max);
+            return 0;
+        }
+    struct { const char *key; char **field; } words[] = {
+        {"time", &sl->time}, {"memory", &sl->memory}, {"partition", &sl->partition}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(key, words[i].key))
+            return read_word(r, key, v, words[i].field);
+    char shown[128];
+    return fail(r, v, "slurm: unknown key '%s' (expected tasks, concurrent, cpus, time, memory or partition)",
+                msg_escape(key, shown, sizeof shown));
+}
+
+static int read_slurm(reader *r, const yaml_node_t *n)
+{
+    r->s->slurm.line = n->start_mark.line + 1;
+    if (n->type != YAML_MAPPING_NODE)
+        return fail(r, n, "slurm: expected a mapping (tasks, concurrent, cpus, time, memory, partition)");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
+        if (!scalar(k))
+            return fail(r, k, "slurm: expected a key");
+        if (read_slurm_entry(r, scalar(k), yaml_document_get_node(r->doc, p->value)) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -347,13 +402,15 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
         return read_options(r, v);
     if (!strcmp(key, "jobs"))
         return read_jobs(r, v);
+    if (!strcmp(key, "slurm"))
+        return read_slurm(r, v);
     if (!strcmp(key, "axes"))
         return read_axes(r, v);
     if (!strcmp(key, "points"))
         return read_points(r, v);
     char shown[128];
     return fail(r, v, "unknown key '%s' (expected workload, system, network, memory, backend, options, axes, "
-                      "points, plot or jobs)", msg_escape(key, shown, sizeof shown));
+                      "points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
 }
 
 /* Whether a point uses the base `name` (workload, system, network): no
@@ -420,6 +477,22 @@ static void set_dir(sweep_spec *s, const char *path)
         s->dir = dup_or_die("");
 }
 
+/* A second YAML document would be ignored silently: refuse it. */
+static int only_document(reader *r, yaml_parser_t *p)
+{
+    yaml_document_t next;
+    if (!yaml_parser_load(p, &next))
+        return fail(r, NULL, "%s", p->problem ? p->problem : "YAML error");
+    bool more = yaml_document_get_root_node(&next) != NULL;
+    size_t line = next.start_mark.line + 1;
+    yaml_document_delete(&next);
+    if (more) {
+        snprintf(r->err, r->err_len, "%s:%zu: a second YAML document (a sweep file is one)", r->path, line);
+        return -1;
+    }
+    return 0;
+}
+
 int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
 {
     memset(s, 0, sizeof *s);
@@ -445,6 +518,7 @@ int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
         r.doc = &doc;
         rc = read_root(&r, yaml_document_get_root_node(&doc));
         yaml_document_delete(&doc);
+        rc = rc == 0 ? only_document(&r, &p) : rc;
     }
     yaml_parser_delete(&p);
     fclose(fp);
@@ -472,6 +546,9 @@ void sweep_spec_free(sweep_spec *s)
     free(s->memory);
     free(s->backend);
     free(s->plot);
+    free(s->slurm.time);
+    free(s->slurm.memory);
+    free(s->slurm.partition);
     memset(s, 0, sizeof *s);
 }
 

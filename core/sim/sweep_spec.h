@@ -44,6 +44,18 @@ typedef struct sweep_axis {
     size_t line;        /* where the axis is named, 1-based */
 } sweep_axis;
 
+/* What each task of a Slurm job array gets (`slurm:` in the sweep file);
+ * the texts are checked to be plain words, as they go into a script. */
+typedef struct sweep_slurm {
+    unsigned tasks;         /* array tasks; 0: not set */
+    unsigned concurrent;    /* tasks at once (%limit); 0: no limit */
+    unsigned cpus;          /* --cpus-per-task, and the points each task runs at once; 0: 1 */
+    char *time;             /* --time, or NULL */
+    char *memory;           /* --mem, or NULL */
+    char *partition;        /* --partition, or NULL */
+    size_t line;
+} sweep_slurm;
+
 typedef struct sweep_spec {
     char *path;         /* the sweep file, as given */
     char *dir;          /* its folder: relative paths in it start there */
@@ -59,6 +71,7 @@ typedef struct sweep_spec {
     char *plot;             /* METRIC:AXIS, or NULL */
     size_t plot_line;
     unsigned jobs;          /* 0: not set */
+    sweep_slurm slurm;      /* the slurm: mapping (for --slurm) */
 } sweep_spec;
 
 /* Reads the sweep file. Returns 0, or -1 with "FILE:LINE: what is wrong"

@@ -25,7 +25,7 @@ bad "${BASE}axes:\n  backend: [a, [b]]\n" \
     "vimana sweep: error: s.yaml:5: backend: expected a single value (a name or a path)"
 bad "${BASE}axes: [\n" "vimana sweep: error: s.yaml:5: did not find expected node content"
 bad "${BASE}bakend: y\naxes:\n  backend: [a]\n" \
-    "vimana sweep: error: s.yaml:4: unknown key 'bakend' (expected workload, system, network, memory, backend, options, axes, points, plot or jobs)"
+    "vimana sweep: error: s.yaml:4: unknown key 'bakend' (expected workload, system, network, memory, backend, options, axes, points, plot, jobs or slurm)"
 bad "workload: w\nsystem: ring.json\naxes:\n  backend: [a]\n" \
     "vimana sweep: error: s.yaml:1: missing key 'network' (the base run; or an axis 'network' that every point sets)"
 bad "${BASE}axes:\n  backend: [a, a]\n" "vimana sweep: error: s.yaml:5: backend: value 'a' given twice"
