@@ -119,6 +119,19 @@ expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --progress
 expect_eq "$(tr '\r' '\n' <"$TEST_TMP/err" | tail -1)" "vimana sweep: 4/4 points done, 0 running, 0 failed " \
     "--progress: the last line"
 
+# Value types in the point's system.json: a plain number is a number, a
+# quoted scalar a string, true/false a boolean.
+cat >"$W/types.yaml" <<'YAML'
+workload: ar_1MiB_8
+system: ring.json
+network: ring8.yml
+points:
+  - {system.active-chunks-per-dimension: 2, system.scheduling-policy: "FIFO", system.local-mem-bw: 12.5}
+YAML
+expect_ok "$VIMANA" sweep "$W/types.yaml" --out "$TEST_TMP/t"
+expect_eq "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(repr(d["active-chunks-per-dimension"]), repr(d["scheduling-policy"]), repr(d["local-mem-bw"]))' \
+    "$TEST_TMP/t/points/0000/system.json")" "2 'FIFO' 12.5" "value types"
+
 # ---- the shipped examples run as they are; the MICRO'24 points equal
 # direct runs (and the congestion-aware backend is slower on the 1-D ring)
 expect_ok "$VIMANA" sweep "$IN/sweeps/ring8_bw_algo.yaml" --out "$TEST_TMP/ex1"
