@@ -57,7 +57,20 @@ libvimana_core_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(YA
 xval_sources = core/sim/xval.c core/sim/xval.h core/sim/xval_row.h \
 	core/sim/xval_child.c core/sim/xval_child.h \
 	core/sim/xval_output.c core/sim/xval_output.h \
-	core/sim/xval_plot.c core/sim/xval_plot.h
+	core/sim/xval_plot.c core/sim/xval_plot.h \
+	core/sim/child_run.c core/sim/child_run.h \
+	core/sim/csv_out.c core/sim/csv_out.h
+
+# `vimana sweep` (apart too, for its unit test).
+sweep_sources = core/sim/sweep.c core/sim/sweep.h \
+	core/sim/sweep_spec.c core/sim/sweep_spec.h \
+	core/sim/sweep_points.c core/sim/sweep_points.h \
+	core/sim/sweep_config.c core/sim/sweep_config.h \
+	core/sim/sweep_result.c core/sim/sweep_result.h \
+	core/sim/sweep_runner.c core/sim/sweep_runner.h \
+	core/sim/sweep_output.c core/sim/sweep_output.h \
+	core/sim/sweep_plot.c core/sim/sweep_plot.h \
+	core/sim/sweep_slurm.c core/sim/sweep_slurm.h
 
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
@@ -65,7 +78,7 @@ vimana_SOURCES = core/sim/main.c \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h \
-	$(xval_sources)
+	$(xval_sources) $(sweep_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS)
-vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
+vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 vimana_LDADD = libvimana_core.la

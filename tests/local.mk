@@ -24,3 +24,4 @@ include $(srcdir)/tests/robust.mk
 include $(srcdir)/tests/config.mk
 include $(srcdir)/tests/build.mk
 include $(srcdir)/tests/xval.mk
+include $(srcdir)/tests/sweep.mk

@@ -2,7 +2,7 @@
 # end-to-end runs of the shipped backends (and failing test modules).
 check_PROGRAMS += tests/unit/test_xval
 tests_unit_test_xval_SOURCES = tests/unit/test_xval.c \
-	core/sim/xval_output.c core/sim/xval_plot.c
+	core/sim/xval_output.c core/sim/xval_plot.c core/sim/csv_out.c
 tests_unit_test_xval_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_xval

@@ -6,6 +6,7 @@
 #include "sim/backend_check.h"
 #include "sim/options.h"
 #include "sim/run.h"
+#include "sim/sweep.h"
 #include "sim/xval.h"
 #include "vimana/network_api.h"
 
@@ -17,6 +18,9 @@ int main(int argc, char **argv)
     /* Also a subcommand: one workload on several backends, compared. */
     if (argc >= 2 && strcmp(argv[1], "xval") == 0)
         return xval_main(argc - 1, argv + 1, stdout, stderr);
+    /* And one more: many runs of a sweep file, in a worker pool. */
+    if (argc >= 2 && strcmp(argv[1], "sweep") == 0)
+        return sweep_main(argc - 1, argv + 1, stdout, stderr);
     sim_options opt;
     char err[512];
     switch (sim_options_parse(argc, argv, &opt, err, sizeof err)) {

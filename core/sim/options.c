@@ -46,7 +46,8 @@ void sim_options_usage(FILE *out)
     fprintf(out, "Usage: vimana --workload-configuration=PREFIX --system-configuration=FILE.json\n"
                  "              --network-configuration=FILE [OPTIONS]\n"
                  "       vimana backend-check PLUGIN [OPTIONS]   (checks a network backend; see its --help)\n"
-                 "       vimana xval [OPTIONS]                   (compares network backends; see its --help)\n\n"
+                 "       vimana xval [OPTIONS]                   (compares network backends; see its --help)\n"
+                 "       vimana sweep SPEC.yaml --out DIR        (runs the points of a sweep; see its --help)\n\n"
                  "Simulates one training step of the Chakra ETs PREFIX.0.et ... PREFIX.(N-1).et and prints,\n"
                  "for every NPU, when it finished and how much communication was exposed.\n\nOptions:\n");
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {

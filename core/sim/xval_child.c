@@ -1,7 +1,7 @@
 /*
  * xval_child.c - spawn, time and measure one backend's run, then read its
- * report. Wall time is the child's whole life (loading included), as a
- * user would see it; peak memory is the child's own ru_maxrss from wait4().
+ * report (spawning and reading are sim/child_run.h's). Wall time is the
+ * child's whole life (loading included), as a user would see it; peak memory is the child's own ru_maxrss from wait4().
  */
 /* posix_spawn, wait4, nanosleep, clock_gettime. */
 #define _DEFAULT_SOURCE
@@ -10,26 +10,15 @@
 #include "sim/xval_child.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <json-c/json.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
+#include "sim/child_run.h"
 #include "util/msg_escape.h"
-
-extern char **environ;
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
 
 static bool has_control_byte(const char *s)
 {
@@ -61,7 +50,7 @@ static int wait_child(pid_t pid, double timeout_s, const struct timespec *t0, in
             return 0;
         if (got < 0 && errno != EINTR)
             return 0;
-        if (got == 0 && seconds_since(t0) >= timeout_s) {
+        if (got == 0 && child_run_seconds_since(t0) >= timeout_s) {
             kill(pid, SIGKILL);
             while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
                 ;
@@ -72,81 +61,36 @@ static int wait_child(pid_t pid, double timeout_s, const struct timespec *t0, in
     }
 }
 
-/* The child's reason: its last "vimana: error: " line without that prefix,
- * else its last line, else `fallback`. */
-static void child_reason(const char *path, const char *fallback, char *out, size_t len)
-{
-    snprintf(out, len, "%s", fallback);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    static const char prefix[] = "vimana: error: ";
-    char line[1024];
-    bool have_error = false;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        bool is_error = strncmp(line, prefix, sizeof prefix - 1) == 0;
-        if (!line[0] || (have_error && !is_error))
-            continue;
-        have_error |= is_error;
-        snprintf(out, len, "%s", is_error ? line + sizeof prefix - 1 : line);
-    }
-    fclose(f);
-}
-
 static void failed_run(const xval_child *c, int status, bool timed_out, xval_row *row)
 {
-    char fallback[128], reason[1024];
+    char reason[1024];
     if (timed_out)
-        snprintf(fallback, sizeof fallback, "timed out after %g s (killed)", c->timeout_s);
-    else if (WIFSIGNALED(status))
-        snprintf(fallback, sizeof fallback, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        snprintf(reason, sizeof reason, "timed out after %g s (killed)", c->timeout_s);
     else
-        snprintf(fallback, sizeof fallback, "exited with status %d", WEXITSTATUS(status));
-    if (timed_out || WIFSIGNALED(status))
-        snprintf(reason, sizeof reason, "%s", fallback);
-    else
-        child_reason(c->stderr_path, fallback, reason, sizeof reason);
+        child_run_reason(c->stderr_path, status, reason, sizeof reason);
     set_error(row, "", reason);
 }
 
 /* The report's "npus" array: how many, the latest finish, their sum. */
 static void read_report(const char *path, xval_row *row)
 {
-    json_object *root = json_object_from_file(path);
-    json_object *npus = NULL;
-    if (!root || !json_object_object_get_ex(root, "npus", &npus) || !json_object_is_type(npus, json_type_array)) {
+    child_report r;
+    if (child_run_read_report(path, &r) != 0) {
         set_error(row, "the run's report has no list of NPUs: ", path);
-        json_object_put(root);
         return;
     }
-    size_t n = json_object_array_length(npus);
-    row->npus = (uint32_t)n;
-    row->finish = row->finish_sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        json_object *finish = NULL;
-        json_object_object_get_ex(json_object_array_get_idx(npus, i), "finish", &finish);
-        uint64_t t = finish ? json_object_get_uint64(finish) : 0;
-        row->finish = t > row->finish ? t : row->finish;
-        row->finish_sum += t;
-    }
+    row->npus = r.npus;
+    row->finish = r.finish;
+    row->finish_sum = r.finish_sum;
     row->status = XVAL_OK;
-    json_object_put(root);
 }
 
 void xval_child_run(const xval_child *c, xval_row *row)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, c->stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid;
-    /* The running binary itself, whatever name or path started it. */
-    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, c->argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int rc = child_run_spawn(c->argv, NULL, c->stderr_path, &pid);
     if (rc != 0) {
         set_error(row, "cannot start vimana: ", strerror(rc));
         return;
@@ -155,7 +99,7 @@ void xval_child_run(const xval_child *c, xval_row *row)
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     bool timed_out = wait_child(pid, c->timeout_s, &t0, &status, &ru) == 1;
-    row->wall_s = seconds_since(&t0);
+    row->wall_s = child_run_seconds_since(&t0);
     row->peak_kib = ru.ru_maxrss;
     row->measured = true;
     if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sim/csv_out.h"
 #include "sim/json_out.h"
 
 const char *xval_status_name(xval_status s)
@@ -82,29 +83,12 @@ void xval_write_table(FILE *out, const xval_table *t)
 
 /* ---- CSV ------------------------------------------------------------------ */
 
-/* RFC 4180: a field with a comma, quote or line break is quoted, its
- * quotes doubled. */
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void xval_write_csv(FILE *out, const xval_table *t)
 {
     fputs("backend,status,npus,finish,finish_sum,ratio,wall_seconds,peak_memory_kib,error\n", out);
     for (size_t i = 0; i < t->n; i++) {
         const xval_row *r = &t->rows[i];
-        csv_field(out, r->backend);
+        csv_out_field(out, r->backend);
         fprintf(out, ",%s,", xval_status_name(r->status));
         if (r->status != XVAL_ERROR)
             fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu64, r->npus, r->finish, r->finish_sum);
@@ -119,7 +103,7 @@ void xval_write_csv(FILE *out, const xval_table *t)
         else
             fputc(',', out);
         fputc(',', out);
-        csv_field(out, r->status == XVAL_ERROR ? r->error : "");
+        csv_out_field(out, r->status == XVAL_ERROR ? r->error : "");
         fputc('\n', out);
     }
 }

@@ -1,0 +1,179 @@
+/*
+ * sweep_runner.c - the pool waits with sigwaitinfo() for SIGCHLD or a stop
+ * signal, all of them blocked: no handler and no global flag, and no exit
+ * of a child can be missed between a check and a wait.
+ */
+#define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
+
+#include "sim/sweep_runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "sim/child_run.h"
+
+typedef struct slot {
+    pid_t pid;              /* 0: free */
+    sweep_task *task;
+    struct timespec t0;
+} slot;
+
+typedef struct pool_state {
+    const sweep_pool *cfg;
+    slot *slots;
+    unsigned running;
+    size_t finished, failed;
+    bool stopping;
+    int rc;
+} pool_state;
+
+/* SIGCHLD is ignored by default, and an ignored signal may be dropped even
+ * while blocked: an empty handler keeps it pending for sigwaitinfo. */
+static void on_child(int sig)
+{
+    (void)sig;
+}
+
+static void block_signals(sigset_t *set, sigset_t *old, struct sigaction *old_chld)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGCHLD);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+    sigprocmask(SIG_BLOCK, set, old);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_child;
+    sigaction(SIGCHLD, &sa, old_chld);
+}
+
+static void progress(const pool_state *st)
+{
+    if (!st->cfg->progress)
+        return;
+    fprintf(st->cfg->err, "\rvimana sweep: %zu/%zu points done, %u running, %zu failed ",
+            st->cfg->done_before + st->finished, st->cfg->total, st->running, st->failed);
+    fflush(st->cfg->err);
+}
+
+static void launch(pool_state *st, slot *s, sweep_task *t)
+{
+    char out[4096], err[4096];
+    snprintf(out, sizeof out, "%s/stdout.txt", t->dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", t->dir);
+    s->task = t;
+    clock_gettime(CLOCK_MONOTONIC, &s->t0);
+    int rc = child_run_spawn(t->argv, out, err, &s->pid);
+    if (rc != 0) {
+        s->pid = 0;
+        t->result->status = SWEEP_FAILED;
+        snprintf(t->result->error, sizeof t->result->error, "cannot start vimana: %s", strerror(rc));
+        st->finished++;
+        st->failed++;
+        return;
+    }
+    st->running++;
+}
+
+static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
+{
+    sweep_task *t = s->task;
+    sweep_result *r = t->result;
+    char report[4096], err[4096];
+    snprintf(report, sizeof report, "%s/report.json", t->dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", t->dir);
+    memset(r, 0, sizeof *r);
+    r->measured = true;
+    r->wall_s = child_run_seconds_since(&s->t0);
+    r->peak_kib = ru->ru_maxrss;
+    child_report rep;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && child_run_read_report(report, &rep) == 0) {
+        r->status = SWEEP_OK;
+        r->npus = rep.npus;
+        r->finish = rep.finish;
+        r->finish_sum = rep.finish_sum;
+        r->exposed_sum = rep.exposed_sum;
+    } else {
+        r->status = SWEEP_FAILED;
+        child_run_reason(err, status, r->error, sizeof r->error);
+        st->failed++;
+    }
+    if (sweep_result_write(t->dir, t->point, t->signature, r) != 0) {
+        fprintf(st->cfg->err, "vimana: error: %s/result.json: cannot write: %s\n", t->dir, strerror(errno));
+        st->rc = -1;
+    }
+    st->finished++;
+}
+
+/* Collects every child that has ended. A child of a stopping sweep was
+ * killed by us: its point stays without a result. */
+static void reap(pool_state *st)
+{
+    for (;;) {
+        int status;
+        struct rusage ru;
+        pid_t pid = wait4(-1, &status, WNOHANG, &ru);
+        if (pid <= 0)
+            return;
+        for (unsigned i = 0; i < st->cfg->jobs; i++) {
+            slot *s = &st->slots[i];
+            if (s->pid != pid)
+                continue;
+            st->running--;
+            if (!st->stopping)
+                record(st, s, status, &ru);
+            else
+                s->task->result->status = SWEEP_PENDING;
+            s->pid = 0;
+        }
+    }
+}
+
+static void stop(pool_state *st)
+{
+    st->stopping = true;
+    for (unsigned i = 0; i < st->cfg->jobs; i++)
+        if (st->slots[i].pid)
+            kill(st->slots[i].pid, SIGTERM);
+}
+
+int sweep_runner_run(sweep_task *tasks, size_t n, const sweep_pool *cfg)
+{
+    pool_state st = {.cfg = cfg, .slots = calloc(cfg->jobs, sizeof(slot))};
+    if (!st.slots)
+        return -1;
+    sigset_t set, old;
+    struct sigaction old_chld;
+    block_signals(&set, &old, &old_chld);
+    size_t next = 0;
+    while (next < n || st.running > 0) {
+        for (unsigned i = 0; i < cfg->jobs && next < n && !st.stopping && st.rc == 0; i++)
+            if (!st.slots[i].pid)
+                launch(&st, &st.slots[i], &tasks[next++]);
+        progress(&st);
+        if (st.running == 0 && (st.stopping || st.rc != 0))
+            break;
+        if (st.running == 0)
+            continue;
+        siginfo_t si;
+        int sig = sigwaitinfo(&set, &si);
+        if (sig == SIGCHLD)
+            reap(&st);
+        else if (sig > 0)
+            stop(&st);
+    }
+    progress(&st);
+    if (cfg->progress)
+        fputc('\n', cfg->err);
+    sigaction(SIGCHLD, &old_chld, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    free(st.slots);
+    return st.rc != 0 ? -1 : st.stopping ? 1 : 0;
+}

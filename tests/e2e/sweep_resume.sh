@@ -1,0 +1,59 @@
+#!/bin/sh
+# `vimana sweep` stopped midway by SIGINT, then run again: the finished
+# points are kept, only the unfinished ones run. The second point's backend
+# is a path that first leads to a module whose run never ends (bad_storm),
+# so the sweep is surely midway when it is interrupted; for the restart the
+# same path leads to the analytical backend (the point's settings, as the
+# sweep file gives them, are unchanged).
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+IN="$VIMANA_SRCDIR/inputs"
+STORM="$VIMANA_BUILDDIR/tests/backends/.libs/bad_storm.so"
+ANALYTICAL="$VIMANA_BUILDDIR/backends/analytical/.libs/analytical.so"
+[ -f "$STORM" ] && [ -f "$ANALYTICAL" ] || { echo "SKIP: the uninstalled modules are not in .libs"; exit 77; }
+W="$TEST_TMP/w"
+mkdir -p "$W"
+cp "$IN"/sweeps/workloads/ar_1MiB_8.*.et "$IN/system/ring.json" "$IN/network/ring8.yml" "$W/"
+cat >"$W/s.yaml" <<'YAML'
+workload: ar_1MiB_8
+system: ring.json
+network: ring8.yml
+axes:
+  network.bandwidth: [[25], [50], [100]]
+  backend: [analytical, ./slow.so]
+YAML
+ln -s "$STORM" "$W/slow.so"
+"$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/s" --jobs 1 >"$TEST_TMP/out1" 2>"$TEST_TMP/err1" &
+pid=$!
+# Point 0 finishes; point 1 runs for ever.
+i=0
+while [ ! -f "$TEST_TMP/s/points/0000/result.json" ] && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+sleep 0.2
+kill -INT $pid
+wait $pid
+expect_eq "$?" 1 "interrupted sweep: exit status"
+expect_eq "$(cat "$TEST_TMP/err1")" \
+    "vimana sweep: interrupted: 5 of 6 points left unfinished (run the same command again to finish them)" \
+    "interrupted sweep: stderr"
+expect_eq "$(cd "$TEST_TMP/s/points" && ls */result.json | tr '\n' ' ')" "0000/result.json " \
+    "interrupted sweep: only point 0 has a result"
+[ -f "$TEST_TMP/s/results.csv" ] && fail "interrupted sweep: no results.csv"
+# No child is left running.
+sleep 0.2
+pgrep -f "$TEST_TMP/s/points" >/dev/null && fail "interrupted sweep: a child still runs"
+
+touch "$TEST_TMP/marker"
+sleep 1
+ln -sf "$ANALYTICAL" "$W/slow.so"
+expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/s" --jobs 2
+expect_eq "$(cat "$TEST_TMP/out")" \
+    "vimana sweep: 6 points: 5 run, 1 reused, 0 failed; results in $TEST_TMP/s/results.csv" "restart: 5 run"
+expect_eq "$(cd "$TEST_TMP/s/points" && find . -name result.json -newer "$TEST_TMP/marker" | sort | tr '\n' ' ')" \
+    "./0001/result.json ./0002/result.json ./0003/result.json ./0004/result.json ./0005/result.json " \
+    "restart: point 0 kept"
+# Both backends are now the analytical model: pairs of equal finish times.
+expect_eq "$(cut -d, -f1,4,5 "$TEST_TMP/s/results.csv" | tr '\n' ' ')" \
+    "point,status,finish 0,ok,151940 1,ok,151940 2,ok,117780 3,ok,117780 4,ok,100700 5,ok,100700 " "restart: results"
+finish
