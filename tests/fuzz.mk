@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations sweep_spec
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -19,7 +19,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_sim \
 	tests/fuzz/fuzz_linkmap \
 	tests/fuzz/fuzz_synth_model \
-	tests/fuzz/fuzz_tf_durations
+	tests/fuzz/fuzz_tf_durations \
+	tests/fuzz/fuzz_sweep_spec
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -176,6 +177,19 @@ tests_fuzz_fuzz_tf_durations_SOURCES = tests/fuzz/fuzz_tf_durations.c $(fuzz_com
 tests_fuzz_fuzz_tf_durations_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_tf_durations_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_tf_durations_LDADD = tests/fuzz/libfuzz_tools.la
+
+check_PROGRAMS += tests/fuzz/replay_sweep_spec
+tests_fuzz_replay_sweep_spec_SOURCES = tests/fuzz/fuzz_sweep_spec.c $(fuzz_replay_sources) \
+	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_config.c
+tests_fuzz_replay_sweep_spec_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_replay_sweep_spec_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_replay_sweep_spec_LDADD = libvimana_core.la $(JSON_C_LIBS) $(YAML_LIBS)
+tests_fuzz_fuzz_sweep_spec_SOURCES = tests/fuzz/fuzz_sweep_spec.c $(fuzz_common_sources) \
+	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_config.c
+tests_fuzz_fuzz_sweep_spec_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_fuzz_sweep_spec_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_fuzz_sweep_spec_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_sweep_spec_LDADD = libvimana_core.la $(JSON_C_LIBS) $(YAML_LIBS)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \
