@@ -63,15 +63,21 @@ static uint32_t mirror_source(const sim *s, uint32_t npu, uint32_t dst)
 
 void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint)
 {
+    fe_send_cb(s, npu, dst, size, tag, on_done.fn, on_done.obj, on_done.data, hint);
+}
+
+void fe_send_cb(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj, uint64_t data,
+                uint32_t *hint)
+{
     if (s->reduced) {
-        msg_send(s, mirror_source(s, npu, dst), npu, size, tag, on_done, NULL);
+        msg_send_cb(s, mirror_source(s, npu, dst), npu, size, tag, fn, obj, data, NULL);
         return;
     }
     if (!s->opt->rendezvous) {
-        msg_send(s, npu, dst, size, tag, on_done, hint);
+        msg_send_cb(s, npu, dst, size, tag, fn, obj, data, hint);
         return;
     }
-    rendezvous *r = rdv_new(s, npu, dst, size, tag, on_done);
+    rendezvous *r = rdv_new(s, npu, dst, size, tag, (msg_cb){fn, obj, data});
     if (r)
         msg_recv(s, dst, npu, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
                  (msg_cb){rdv_send_data, r, 0}, NULL);
@@ -79,11 +85,17 @@ void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, ms
 
 void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint)
 {
+    fe_recv_cb(s, npu, src, size, tag, on_done.fn, on_done.obj, on_done.data, hint);
+}
+
+void fe_recv_cb(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_fn fn, void *obj, uint64_t data,
+                uint32_t *hint)
+{
     if (!s->opt->rendezvous) {
-        msg_recv(s, src, npu, size, tag, on_done, hint);
+        msg_recv_cb(s, src, npu, size, tag, fn, obj, data, hint);
         return;
     }
-    rendezvous *r = rdv_new(s, npu, src, size, tag, on_done);
+    rendezvous *r = rdv_new(s, npu, src, size, tag, (msg_cb){fn, obj, data});
     if (r)
         msg_send(s, npu, src, FE_RENDEZVOUS_BYTES, tag + FE_RENDEZVOUS_TAG_OFFSET,
                  (msg_cb){rdv_post_data_recv, r, 0}, NULL);

@@ -31,5 +31,10 @@ static inline uint32_t fe_collective_tag(uint64_t stream_id)
 void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint);
 /* npu receives `size` bytes from src; on_done runs when they are in. */
 void fe_recv(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_cb on_done, uint32_t *hint);
+/* The same with the completion's fields as scalars (see msg_send_cb). */
+void fe_send_cb(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj, uint64_t data,
+                uint32_t *hint);
+void fe_recv_cb(sim *s, uint32_t npu, uint32_t src, uint64_t size, uint32_t tag, msg_fn fn, void *obj, uint64_t data,
+                uint32_t *hint);
 
 #endif

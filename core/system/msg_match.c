@@ -424,6 +424,13 @@ static void run_cb(sim *s, msg_cb cb)
 
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint)
 {
+    msg_send_cb(s, src, dst, size, tag, on_arrival.fn, on_arrival.obj, on_arrival.data, hint);
+}
+
+void msg_send_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj,
+                 uint64_t data, uint32_t *hint)
+{
+    msg_cb on_arrival = {fn, obj, data};
     msg_table *t = s->msgs;
     msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
     uint32_t e = entry_for(t, &k, HAS_SEND, hint);
@@ -516,6 +523,13 @@ static void run_deferred(void *arg, uint64_t index)
 
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint)
 {
+    msg_recv_cb(s, src, dst, size, tag, on_receive.fn, on_receive.obj, on_receive.data, hint);
+}
+
+void msg_recv_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj,
+                 uint64_t data, uint32_t *hint)
+{
+    msg_cb on_receive = {fn, obj, data};
     msg_table *t = s->msgs;
     msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
     uint32_t e = entry_for(t, &k, HAS_RECV, hint);

@@ -27,6 +27,15 @@ void msg_table_fini(sim *s);
  * callers that use one key repeatedly; it is checked, never trusted. */
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint);
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint);
+/* The same with the completion's fields as scalars, which travel in
+ * registers or 8-byte slots: a callback passed by value is built on the
+ * stack and copied in 16-byte halves, and the copy waits for the stores
+ * before it to reach the cache (a store-forwarding stall on every
+ * message). msg_send and msg_recv are wrappers of these. */
+void msg_send_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj,
+                 uint64_t data, uint32_t *hint);
+void msg_recv_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj,
+                 uint64_t data, uint32_t *hint);
 #define MSG_NO_HINT UINT32_MAX
 /* Hints to the cache only (they change nothing), for a caller that knows
  * the keys it will post next: a lookup costs a slot and then the entry it

@@ -228,13 +228,13 @@ static bool check_size(sim *s, stream *st, uint32_t peer, uint64_t size)
 void phase_send(sim *s, stream *st, uint32_t dst, uint64_t size)
 {
     if (check_size(s, st, dst, size))
-        fe_send(s, st->npu, dst, size, st->tag, (msg_cb){NULL, NULL, 0}, &st->run.send_hint);
+        fe_send_cb(s, st->npu, dst, size, st->tag, NULL, NULL, 0, &st->run.send_hint);
 }
 
 void phase_receive(sim *s, stream *st, uint32_t src, uint64_t size)
 {
     if (check_size(s, st, src, size))
-        fe_recv(s, st->npu, src, size, st->tag, (msg_cb){on_received, st, st->epoch}, &st->run.recv_hint);
+        fe_recv_cb(s, st->npu, src, size, st->tag, on_received, st, st->epoch, &st->run.recv_hint);
 }
 
 /* ---- start and release ---------------------------------------------------- */

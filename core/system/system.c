@@ -38,7 +38,8 @@ static int npu_init(sim *s, npu_sys *sys, uint32_t id)
 
 int system_init(sim *s)
 {
-    slab_init(&s->streams, sizeof(stream), 256);
+    /* whole cache lines: every stream then starts one (system.h) */
+    slab_init(&s->streams, (sizeof(stream) + 63) & ~(size_t)63, 256);
     slab_init(&s->datasets, sizeof(dataset), 256);
     slab_init(&s->bundles, PHASE_BUNDLE_BYTES, 1024);
     slab_init(&s->rdv, 64, 256);

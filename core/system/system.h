@@ -10,6 +10,7 @@
 #define VIMANA_SYSTEM_SYSTEM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "system/context.h"
@@ -30,18 +31,20 @@ struct algorithm;
 
 /* What one phase of a chunk does, fixed when the chunk is generated. */
 typedef struct phase_desc {
+    /* read by every step of the phase (see struct stream's layout) */
     const struct algorithm *alg;  /* system/algorithms/algorithm.h: its plan and step rules */
     uint8_t coll;           /* enum coll_kind of this phase */
     uint8_t anticlockwise;
     uint8_t ring;           /* enum ring_kind */
     uint8_t tree;           /* doubleBinaryTree: 0 = max-rooted, 1 = min-rooted */
     uint8_t local_group;    /* communicator-group local ring (fixed bundle delay 10) */
-    uint32_t queue;
-    uint32_t dim;           /* logical dimension (queue allocators, trees) */
     uint32_t n;             /* NPUs in the ring */
     uint32_t index;         /* this NPU's position in the ring */
     uint32_t base, stride;  /* RING_DIMENSION / RING_ALL: member k = base + k * stride */
     const uint32_t *members;/* RING_GROUP */
+    /* read when the phase starts or ends */
+    uint32_t queue;
+    uint32_t dim;           /* logical dimension (queue allocators, trees) */
     uint32_t param;         /* the name's numeric suffix (directN: the window) */
     uint32_t custom_position; /* custom ET file position (group: index in sorted members) */
     uint64_t in_size;       /* bytes entering the phase */
@@ -62,21 +65,24 @@ typedef struct packet {
 #define PHASE_BUNDLE_BYTES 32
 
 typedef struct phase_run {
-    /* packet engine (Ring, Direct, HalvingDoubling) */
+    /* packet engine (Ring, Direct, HalvingDoubling): what every bundle
+     * and every received message reads or writes, then the packet ring */
     uint64_t stream_count;  /* sends left */
     uint64_t msg_size;
     uint64_t total_received;
     uint32_t free_packets;
     uint32_t zero, nonzero;
-    uint32_t P, NZ, M;
+    uint32_t P, NZ;
     uint32_t sender, receiver;  /* ring indices */
     uint32_t bundles_out;       /* bundles not yet delivered */
     uint32_t send_hint, recv_hint;  /* msg_match record hints */
-    bool toggle;
     uint32_t pk_head, pk_len, pk_cap;
+    bool toggle;
     uint8_t pk_replay;          /* packet_engine.c: the queued packets are not stored */
     packet *packets;            /* pk_inline, or a heap ring when it overflows */
-    packet pk_inline[PHASE_INLINE_PACKETS];
+    packet pk_inline[PHASE_INLINE_PACKETS];  /* a replayed queue uses only the first */
+    /* Direct */
+    uint32_t M;
     int64_t rank_offset;        /* HalvingDoubling */
     double multiplier;
     /* doubleBinaryTree */
@@ -103,28 +109,35 @@ typedef struct dataset {
     sim_done done;          /* the requester's completion */
 } dataset;
 
+/* The fields an event of a running phase touches - the phase's
+ * description and the hot part of its state, the epoch, NPU and tag - lie
+ * in the first three cache lines (a stream comes 64-byte aligned from its
+ * slab), the queue and timeline fields after them: at scale every stream
+ * is cold when its event comes, so each line it spans is a miss. */
+#define STREAM_HOT_BYTES 192
 typedef struct stream {
-    /* hot */
+    phase_desc cur;              /* copy of phases[next_phase - 1], kept next to its state */
     uint64_t epoch;              /* changes whenever the slot is reused */
-    uint32_t next_phase;         /* phases[next_phase..] are still to go */
     uint32_t npu;
     uint32_t tag;
-    phase_desc cur;              /* copy of phases[next_phase - 1], kept next to its state */
     phase_run run;               /* state of the current phase */
-    const phase_desc *phases;
     /* cold */
+    const phase_desc *phases;
+    uint32_t next_phase;         /* phases[next_phase..] are still to go */
+    uint32_t n_phases;
     struct stream *prev, *next;  /* queue list */
     dataset *ds;
     uint64_t id;
     int64_t priority;
-    uint32_t n_phases;
     int32_t queue;               /* -1 before the first phase */
     bool initialized;
     bool custom;                 /* runs a Chakra-ET custom algorithm */
+    uint16_t lane;
     const char *custom_prefix;
     vimana_tick chunk_start, phase_start;  /* for the timeline */
-    uint16_t lane;
 } stream;
+_Static_assert(offsetof(stream, run.pk_inline) + sizeof(packet) <= STREAM_HOT_BYTES,
+               "a stream's hot fields fit in its first STREAM_HOT_BYTES");
 
 typedef struct queue_state {
     stream *head, *tail;
