@@ -128,13 +128,12 @@ static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
 }
 
 /* The reduced simulation covers ring and direct (whose mirror image is a
- * rotation of the dimensions) and no per-NPU output: it writes NPU 0's
- * figures for every NPU, and only the finish report. */
+ * rotation of the dimensions), the finish reports and --report (NPU 0's
+ * figures written for every NPU; the analytical backend has no per-link
+ * records), not the per-NPU timeline, log lines or handshakes. */
 static void reduce_if_covered(const sim *s, symmetry *out)
 {
     const char *gap = out->full_why[0] ? NULL
-                      : s->n_npus < 2         ? "a single NPU"
-                      : s->opt->report        ? "--report"
                       : s->opt->timeline      ? "--timeline"
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
