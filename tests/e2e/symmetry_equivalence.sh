@@ -1,8 +1,8 @@
 #!/bin/sh
 # The reduced simulation is exact (issue 14, docs/symmetry.md): on every
 # golden case and on a seeded random set of symmetric workloads (1-D to
-# 3-D networks of Ring, FullyConnected and Switch dimensions, ring and
-# direct per dimension, the four collectives, sizes, splits, active chunks,
+# 3-D networks of Ring, FullyConnected and Switch dimensions, ring, direct
+# or halving-doubling per dimension, the four collectives, sizes, splits, active chunks,
 # scheduling, collective optimisation, endpoint delay, compute around the
 # collectives, two collectives in parallel or in sequence, --report as JSON,
 # CSV or none), each NPU's report is line for line the full simulation's
@@ -102,16 +102,23 @@ awk -v seed="$seed" -v n="$cases" 'BEGIN {
     for (c = 0; c < n; c++) {
         dims = 1 + int(rand() * 3)
         counts = ""; topos = ""; algos = ""; bws = ""; lats = ""
+        hd = 0
         for (d = 0; d < dims; d++) {
-            size = dims == 1 ? 2 + int(rand() * 31) : 2 + int(rand() * (dims == 2 ? 7 : 3))
+            # halving-doubling on a power of two (2 to 32, 8 or 4 NPUs)
+            a = rand(); algo = a < 0.4 ? "ring" : a < 0.65 ? "direct" : "halvingDoubling"
+            if (algo == "halvingDoubling") {
+                size = 2 ^ (1 + int(rand() * (dims == 1 ? 5 : dims == 2 ? 3 : 2))); hd = 1
+            } else
+                size = dims == 1 ? 2 + int(rand() * 31) : 2 + int(rand() * (dims == 2 ? 7 : 3))
             counts = counts (d ? "," : "") size
             topos = topos (d ? "," : "") topo[1 + int(rand() * 3)]
-            algos = algos (d ? "," : "") (rand() < 0.6 ? "ring" : "direct")
+            algos = algos (d ? "," : "") algo
             bws = bws (d ? "," : "") (25 * (1 + int(rand() * 8)))
             lats = lats (d ? "," : "") (100 * int(rand() * 10))
         }
+        # halving-doubling has no all-to-all
         printf "%s %s %s %s %s %s %s %s %s %s %s %s %s %s\n", counts, topos, algos, bws, lats,
-            kind[1 + int(rand() * 4)], 65536 * (1 + int(rand() * 64)) + 1024 * int(rand() * 64),
+            kind[1 + int(rand() * (hd ? 3 : 4))], 65536 * (1 + int(rand() * 64)) + 1024 * int(rand() * 64),
             1 + int(rand() * 8), 1 + int(rand() * 3), rand() < 0.5 ? "LIFO" : "FIFO",
             rand() < 0.5 ? "baseline" : "localBWAware", int(rand() * 20), int(rand() * 5),
             (r = rand()) < 0.2 ? "none" : r < 0.5 ? "csv" : "json"
@@ -125,10 +132,11 @@ while read -r counts topos algos bws lats kind size splits active policy opt del
     printf 'topology: [ %s ]\nnpus_count: [ %s ]\nbandwidth: [ %s ]\nlatency: [ %s ]\n' "$(echo "$topos" | sed 's/,/, /g')" \
         "$(echo "$counts" | sed 's/,/, /g')" "$(echo "$bws" | sed 's/,/, /g')" "$(echo "$lats" | sed 's/,/, /g')" >"$T/net.yml"
     a=$(q "$algos")
+    a2a=$(q "$(echo "$algos" | sed 's/halvingDoubling/ring/g')") # never run with halving-doubling
     cat >"$T/sys.json" <<JSON
 {"scheduling-policy": "$policy", "endpoint-delay": $delay, "active-chunks-per-dimension": $active,
  "preferred-dataset-splits": $splits, "all-reduce-implementation": [$a], "all-gather-implementation": [$a],
- "reduce-scatter-implementation": [$a], "all-to-all-implementation": [$a],
+ "reduce-scatter-implementation": [$a], "all-to-all-implementation": [$a2a],
  "collective-optimization": "$opt", "local-mem-bw": 50}
 JSON
     "$VIMANA_ET" generate "$kind" --npus "$npus" --size "$size" --single-file --out "$T/w$i/w" >/dev/null ||
@@ -140,7 +148,7 @@ JSON
         # parallel with the first; 4: the second after the first.
         "$VIMANA_ET" json "$wl.et" | python3 -c '
 import json, sys
-shape, seed = int(sys.argv[1]), int(sys.argv[2])
+shape, seed, hd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 doc = json.load(sys.stdin)
 coll = doc["nodes"][0]
 coll["id"] = "0"
@@ -157,14 +165,16 @@ if shape >= 3:
     for a in other["attr"]:
         if a["name"] == "comm_type":
             kinds = [0, 2, 6, 7]  # ALL_REDUCE, ALL_GATHER, ALL_TO_ALL, REDUCE_SCATTER
-            a["int64_val"] = str(kinds[(kinds.index(int(a.get("int64_val", "0"))) + 1 + seed % 3) % 4])
+            if hd:  # halving-doubling has no all-to-all
+                kinds = [0, 2, 7]
+            a["int64_val"] = str(kinds[(kinds.index(int(a.get("int64_val", "0"))) + 1 + seed % 3) % len(kinds)])
         if a["name"] == "comm_size":
             a["int64_val"] = str(int(a["int64_val"]) // 2 + 4096 * (seed % 5))
     other["data_deps"] = ["0"] if shape == 4 else []
     nodes.append(other)
     nodes.append(comp(101, 2, ["1", "0"]))
 doc["nodes"] = nodes
-json.dump(doc, sys.stdout)' "$compute" "$i" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
+json.dump(doc, sys.stdout)' "$compute" "$i" "$(case $algos in *halvingDoubling*) echo 1 ;; *) echo 0 ;; esac)" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
             fail "case $i: compute nodes"
     fi
     [ "$report" = none ] && report=
