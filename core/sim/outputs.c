@@ -345,7 +345,9 @@ static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
     }
 }
 
-static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i)
+/* NPU `npu`'s record of node i of trace w: w's own NPU in a full run; in
+ * a reduced run every NPU's, from NPU 0's figures. */
+static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i, uint32_t npu)
 {
     const wl_node *n = &w->nodes[i];
     const wl_node_run *t = &w->live[i];
@@ -356,7 +358,7 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
     const char *type = vet_coll_type_name(n->comm_type);
     if (o->report_csv) {
         FILE *f = o->collectives_csv;
-        fprintf(f, "%u,%llu,", w->npu, (unsigned long long)n->id);
+        fprintf(f, "%u,%llu,", npu, (unsigned long long)n->id);
         /* CSV: quote the name, doubling quotes */
         fputc('"', f);
         for (const char *p = workload_node_name(w, i); *p; p++)
@@ -368,7 +370,7 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
     FILE *f = o->report;
     fputs(o->report_first ? "\n" : ",\n", f);
     o->report_first = false;
-    fprintf(f, "{\"npu\": %u, \"node\": %llu, \"name\": ", w->npu, (unsigned long long)n->id);
+    fprintf(f, "{\"npu\": %u, \"node\": %llu, \"name\": ", npu, (unsigned long long)n->id);
     json_out_string(f, workload_node_name(w, i));
     fprintf(f, ", \"type\": \"%s\", \"bytes\": %llu, \"group\": %s%s%s, \"algorithm\": ", type,
             (unsigned long long)n->comm_size, group[0] ? "\"" : "null", group, group[0] ? "\"" : "");
@@ -383,8 +385,13 @@ static void on_node_done(void *ctx, const workload *w, uint32_t i)
     sim *s = o->s;
     const wl_node *n = &w->nodes[i];
     const wl_node_run *t = &w->live[i];
-    if (o->report && n->type == VET_COMM_COLL_NODE)
-        collective_record(s, o, w, i);
+    if (o->report && n->type == VET_COMM_COLL_NODE) {
+        /* Reduced: NPU 0 stands for every NPU, whose nodes end at the same
+         * ticks (docs/symmetry.md). */
+        uint32_t last = s->reduced ? s->n_npus : w->npu + 1;
+        for (uint32_t npu = w->npu; npu < last; npu++)
+            collective_record(s, o, w, i, npu);
+    }
     if (!o->timeline)
         return;
     char args[96];

@@ -283,6 +283,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
                                   "simulation does)");
         /* A reduced run prints nothing until it has succeeded. */
         s.reduced = sym.mode == SYMMETRY_ON && hold_log(&s, &held);
+        s.mirror_xor = sym.hd_dims;
         if (s.reduced) {
             s.log = held.f;
             s.err_log = NULL;

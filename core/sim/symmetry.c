@@ -72,8 +72,10 @@ static bool algorithms_symmetric(const sim *s, enum coll_kind k, const wl_node *
         if (!ok)
             return not_eligible(out, "node %llu (%s) runs %s on dimension %u, whose schedule differs between NPUs",
                                 (unsigned long long)n->id, name, spelled, d);
-        if (strcmp(a->name, "halvingDoubling") == 0 && !out->full_why[0])
-            snprintf(out->full_why, sizeof out->full_why, "halving-doubling (its mirror image is not a rotation)");
+        if (strcmp(a->name, "halvingDoubling") == 0)
+            out->hd_dims |= 1u << d;
+        else
+            out->rotation_dims |= 1u << d;
     }
     return true;
 }
@@ -127,14 +129,26 @@ static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
     return true;
 }
 
+/* A dimension mirrors by one relabelling of its coordinates: negation for
+ * ring and direct, XOR for halving-doubling; one running both has none. */
+static void refuse_mixed_dimension(symmetry *out)
+{
+    uint32_t mixed = out->hd_dims & out->rotation_dims;
+    if (!mixed || out->full_why[0])
+        return;
+    snprintf(out->full_why, sizeof out->full_why, "halving-doubling and ring or direct on one dimension (%u)",
+             (unsigned)__builtin_ctz(mixed));
+}
+
 /* The reduced simulation covers ring and direct (whose mirror image is a
- * rotation of the dimensions) and no per-NPU output: it writes NPU 0's
- * figures for every NPU, and only the finish report. */
+ * rotation of the dimensions), halving-doubling (an XOR), the finish
+ * reports and --report (NPU 0's figures written for every NPU; the
+ * analytical backend has no per-link records), not the per-NPU timeline,
+ * log lines or handshakes. */
 static void reduce_if_covered(const sim *s, symmetry *out)
 {
+    refuse_mixed_dimension(out);
     const char *gap = out->full_why[0] ? NULL
-                      : s->n_npus < 2         ? "a single NPU"
-                      : s->opt->report        ? "--report"
                       : s->opt->timeline      ? "--timeline"
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
@@ -149,6 +163,7 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
 {
     out->why[0] = '\0';
     out->full_why[0] = '\0';
+    out->hd_dims = out->rotation_dims = 0;
     out->n_npus = s->n_npus;
     if (s->opt->no_symmetry) {
         out->mode = SYMMETRY_OFF;

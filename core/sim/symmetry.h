@@ -8,11 +8,12 @@
  * and Switch dimensions. Then every NPU's timeline is the same up to
  * relabelling, and one representative NPU would do.
  *
- * When they are and the run allows it (ring and direct algorithms, no
- * per-NPU output such as --report, --timeline or trace-enabled, no
- * rendezvous), the driver runs the reduced simulation (sim->reduced): NPU 0
- * alone, its sends mirrored as the messages it receives, the other NPUs
- * reported with NPU 0's figures. Otherwise every NPU is simulated, and the
+ * When they are and the run allows it (each dimension runs either ring and
+ * direct, or halving-doubling; no per-NPU output such as --timeline or
+ * trace-enabled, no rendezvous), the driver runs the reduced simulation
+ * (sim->reduced, sim->mirror_xor = hd_dims): NPU 0 alone, its sends
+ * mirrored as the messages it receives, the other NPUs reported with NPU
+ * 0's figures. Otherwise every NPU is simulated, and the
  * line says why.
  */
 #ifndef VIMANA_SIM_SYMMETRY_H
@@ -35,6 +36,8 @@ typedef struct symmetry {
     uint32_t n_npus;
     char why[400];
     char full_why[160];     /* ELIGIBLE: what the reduced simulation does not cover */
+    uint32_t hd_dims;       /* bit d: some collective runs halving-doubling on dimension d */
+    uint32_t rotation_dims; /* bit d: some collective runs ring or direct on dimension d */
 } symmetry;
 
 /* Decides for the loaded run `r`; `shipped_analytical`: the backend is the

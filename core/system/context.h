@@ -97,8 +97,11 @@ typedef struct sim {
     /* The reduced simulation (docs/symmetry.md): only NPU 0 runs, and each
      * of its sends goes to the backend as its mirror image: the message
      * that, by symmetry, another NPU sends NPU 0 at that tick (fe_send).
-     * Set by the driver before time starts. */
+     * Set by the driver before time starts. mirror_xor: bit d set when
+     * dimension d runs halving-doubling, whose mirror image is the XOR of
+     * coordinates, not the negation (ring, direct). */
     bool reduced;
+    uint32_t mirror_xor;
 
     slab streams, datasets, bundles, rdv;
     sim_hooks hooks;

@@ -44,18 +44,25 @@ static void rdv_post_data_recv(sim *s, void *obj, uint64_t data)
     msg_recv(s, r.peer, r.npu, r.size, r.tag, r.user, NULL);
 }
 
-/* The reduced simulation's mirror of a send npu -> dst: under the rotation
- * of every dimension that takes dst to npu, npu -> dst becomes
- * src' -> npu with src' = 2 npu - dst coordinate by coordinate. Ring and
- * direct schedules, and the analytical model's timing, are invariant under
- * those rotations, so src' sends npu the same message at the same tick. */
+/* The reduced simulation's mirror of a send npu -> dst: under the
+ * relabelling of every dimension that takes dst to npu, npu -> dst becomes
+ * src' -> npu. On a ring or direct dimension the relabelling is the
+ * rotation c -> c + npu - dst, so src' = 2 npu - dst; on a halving-doubling
+ * dimension (s->mirror_xor) it is c -> c XOR npu XOR dst, so src' = dst.
+ * The schedules (ring and direct by offsets, halving-doubling by XOR
+ * partners) and the analytical model's timing of the messages they send
+ * (hops by the coordinates' difference on a Ring; the same for any pair on
+ * FullyConnected and Switch; a halving-doubling pair c, c XOR 2^k is 2^k
+ * ring steps apart for every c) are invariant under these relabellings,
+ * so src' sends npu the same message at the same tick. */
 static uint32_t mirror_source(const sim *s, uint32_t npu, uint32_t dst)
 {
     uint32_t src = 0, stride = 1;
     for (uint32_t d = 0; d < s->n_dims; d++) {
         uint32_t n = s->dim_size[d];
         uint32_t c_npu = npu / stride % n, c_dst = dst / stride % n;
-        src += (uint32_t)((2ull * c_npu + n - c_dst) % n) * stride;
+        uint32_t c_src = s->mirror_xor & (1u << d) ? c_dst : (uint32_t)((2ull * c_npu + n - c_dst) % n);
+        src += c_src * stride;
         stride *= n;
     }
     return src;

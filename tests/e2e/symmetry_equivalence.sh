@@ -1,11 +1,13 @@
 #!/bin/sh
 # The reduced simulation is exact (issue 14, docs/symmetry.md): on every
 # golden case and on a seeded random set of symmetric workloads (1-D to
-# 3-D networks of Ring, FullyConnected and Switch dimensions, ring and
-# direct per dimension, the four collectives, sizes, splits, active chunks,
+# 3-D networks of Ring, FullyConnected and Switch dimensions, ring, direct
+# or halving-doubling per dimension, the four collectives, sizes, splits, active chunks,
 # scheduling, collective optimisation, endpoint delay, compute around the
-# collectives, two collectives in parallel or in sequence), each NPU's
-# report is line for line the full simulation's (--no-symmetry). The reduced run prints the NPUs in NPU order; the full
+# collectives, two collectives in parallel or in sequence, --report as JSON,
+# CSV or none), each NPU's report is line for line the full simulation's
+# (--no-symmetry), and so is the --report file but for the order of the
+# collective records that end in the same tick. The reduced run prints the NPUs in NPU order; the full
 # run prints them as they finish within the last tick, so the per-NPU
 # blocks are compared, not their order. SYMMETRY_SEED and SYMMETRY_CASES
 # pick another random set.
@@ -18,13 +20,32 @@ by_npu() { # FILE: the report lines, stably sorted by NPU
     sed 's/^sys\[\([0-9]*\)\]/\1 &/' "$1" | sort -s -n -k1,1 | cut -d' ' -f2-
 }
 
+same_report() { # WHAT FULL REDUCED: the --report files (JSON, or CSV and its collectives table) hold the
+    # same bytes, but for the order of the collective records, which is the order in which the NPUs'
+    # nodes end within a tick (the reduced run writes them in NPU order)
+    for sfx in ".$REPORT" .collectives.csv .links.csv; do
+        [ -e "$2$sfx" ] || [ -e "$3$sfx" ] || continue
+        grep -v '^{"npu": [0-9]*, "node": \|^[0-9]*,[0-9]*,"' "$2$sfx" >"$T/rf" 2>/dev/null
+        grep -v '^{"npu": [0-9]*, "node": \|^[0-9]*,[0-9]*,"' "$3$sfx" >"$T/rr" 2>/dev/null
+        cmp -s "$T/rf" "$T/rr" || { fail "$1: --report$sfx differs"; diff "$T/rf" "$T/rr" | head -n 6 >&2; }
+        # the collective records, without the separating comma
+        grep '^,\{0,1\}{"npu": [0-9]*, "node": \|^[0-9]*,[0-9]*,"' "$2$sfx" | sed 's/,$//' | sort >"$T/rf"
+        grep '^,\{0,1\}{"npu": [0-9]*, "node": \|^[0-9]*,[0-9]*,"' "$3$sfx" | sed 's/,$//' | sort >"$T/rr"
+        cmp -s "$T/rf" "$T/rr" || { fail "$1: --report$sfx collective records differ"; diff "$T/rf" "$T/rr" | head -n 6 >&2; }
+    done
+}
+
 compare() { # WHAT MODE FLAGS...: default (symmetry MODE, any if empty) vs --no-symmetry; the same per-NPU lines
+    # (and, with REPORT=FILE.json or FILE.csv, the same --report)
     what=$1 mode=$2
     shift 2
+    if [ -n "${REPORT:-}" ]; then set -- "$@" --report="$T/rep.$REPORT"; fi
+    rm -f "$T"/rep.* "$T"/full.* "$T"/reduced.*
     "$VIMANA" "$@" --run-stats >"$T/reduced.out" 2>"$T/reduced.err" || {
         fail "$what: reduced run failed: $(cat "$T/reduced.err")"
         return
     }
+    for f in "$T"/rep.*; do [ -e "$f" ] && mv "$f" "$T/reduced.${f#"$T"/rep.}"; done
     "$VIMANA" "$@" --no-symmetry >"$T/full.out" 2>"$T/full.err" || {
         fail "$what: full run failed: $(cat "$T/full.err")"
         return
@@ -42,6 +63,10 @@ compare() { # WHAT MODE FLAGS...: default (symmetry MODE, any if empty) vs --no-
     by_npu "$T/reduced.warn" >"$T/a"
     by_npu "$T/full.err" >"$T/b"
     cmp -s "$T/a" "$T/b" || fail "$what: warnings differ: $(cat "$T/reduced.warn") / $(cat "$T/full.err")"
+    if [ -n "${REPORT:-}" ]; then
+        for f in "$T"/rep.*; do [ -e "$f" ] && mv "$f" "$T/full.${f#"$T"/rep.}"; done
+        same_report "$what" "$T/full" "$T/reduced"
+    fi
 }
 
 # Every golden case of the analytical backend (when ../shared is there),
@@ -59,7 +84,8 @@ if [ -d "$VIMANA_SHARED/golden/cases" ]; then
         [ -n "$(key comm_group)" ] && set -- "$@" --comm-group-configuration="$(abs "$(key comm_group)")"
         # shellcheck disable=SC2046
         [ -n "$(key flags)" ] && set -- "$@" $(key flags)
-        ( cd "$T" && compare "golden $(basename "$c")" "" "$@" )
+        # every golden case with --report (JSON): it does not change stdout
+        ( cd "$T" && REPORT=json compare "golden $(basename "$c")" "" "$@" )
         [ -n "${SYMMETRY_VERBOSE:-}" ] && grep '^vimana: symmetry' "$T/reduced.err" | cut -c1-60 >&2
         grep -q '^vimana: symmetry: on ' "$T/reduced.err" && on_golden=$((on_golden + 1))
     done
@@ -68,7 +94,7 @@ if [ -d "$VIMANA_SHARED/golden/cases" ]; then
 fi
 
 # Random cases: one line each of
-#   DIMS TOPOLOGIES ALGORITHMS KIND SIZE SPLITS ACTIVE POLICY OPT DELAY COMPUTE
+#   DIMS TOPOLOGIES ALGORITHMS KIND SIZE SPLITS ACTIVE POLICY OPT DELAY COMPUTE REPORT
 awk -v seed="$seed" -v n="$cases" 'BEGIN {
     srand(seed)
     split("Ring FullyConnected Switch", topo, " ")
@@ -76,32 +102,41 @@ awk -v seed="$seed" -v n="$cases" 'BEGIN {
     for (c = 0; c < n; c++) {
         dims = 1 + int(rand() * 3)
         counts = ""; topos = ""; algos = ""; bws = ""; lats = ""
+        hd = 0
         for (d = 0; d < dims; d++) {
-            size = dims == 1 ? 2 + int(rand() * 31) : 2 + int(rand() * (dims == 2 ? 7 : 3))
+            # halving-doubling on a power of two (2 to 32, 8 or 4 NPUs)
+            a = rand(); algo = a < 0.4 ? "ring" : a < 0.65 ? "direct" : "halvingDoubling"
+            if (algo == "halvingDoubling") {
+                size = 2 ^ (1 + int(rand() * (dims == 1 ? 5 : dims == 2 ? 3 : 2))); hd = 1
+            } else
+                size = dims == 1 ? 2 + int(rand() * 31) : 2 + int(rand() * (dims == 2 ? 7 : 3))
             counts = counts (d ? "," : "") size
             topos = topos (d ? "," : "") topo[1 + int(rand() * 3)]
-            algos = algos (d ? "," : "") (rand() < 0.6 ? "ring" : "direct")
+            algos = algos (d ? "," : "") algo
             bws = bws (d ? "," : "") (25 * (1 + int(rand() * 8)))
             lats = lats (d ? "," : "") (100 * int(rand() * 10))
         }
-        printf "%s %s %s %s %s %s %s %s %s %s %s %s %s\n", counts, topos, algos, bws, lats,
-            kind[1 + int(rand() * 4)], 65536 * (1 + int(rand() * 64)) + 1024 * int(rand() * 64),
+        # halving-doubling has no all-to-all
+        printf "%s %s %s %s %s %s %s %s %s %s %s %s %s %s\n", counts, topos, algos, bws, lats,
+            kind[1 + int(rand() * (hd ? 3 : 4))], 65536 * (1 + int(rand() * 64)) + 1024 * int(rand() * 64),
             1 + int(rand() * 8), 1 + int(rand() * 3), rand() < 0.5 ? "LIFO" : "FIFO",
-            rand() < 0.5 ? "baseline" : "localBWAware", int(rand() * 20), int(rand() * 5)
+            rand() < 0.5 ? "baseline" : "localBWAware", int(rand() * 20), int(rand() * 5),
+            (r = rand()) < 0.2 ? "none" : r < 0.5 ? "csv" : "json"
     }
 }' >"$T/cases"
 i=0
-while read -r counts topos algos bws lats kind size splits active policy opt delay compute; do
+while read -r counts topos algos bws lats kind size splits active policy opt delay compute report; do
     i=$((i + 1))
     npus=$(echo "$counts" | tr ',' '\n' | awk '{ p = (NR == 1 ? $1 : p * $1) } END { print p }')
     q() { echo "$1" | sed 's/\([A-Za-z][A-Za-z]*\)/"\1"/g; s/,/, /g'; }
     printf 'topology: [ %s ]\nnpus_count: [ %s ]\nbandwidth: [ %s ]\nlatency: [ %s ]\n' "$(echo "$topos" | sed 's/,/, /g')" \
         "$(echo "$counts" | sed 's/,/, /g')" "$(echo "$bws" | sed 's/,/, /g')" "$(echo "$lats" | sed 's/,/, /g')" >"$T/net.yml"
     a=$(q "$algos")
+    a2a=$(q "$(echo "$algos" | sed 's/halvingDoubling/ring/g')") # never run with halving-doubling
     cat >"$T/sys.json" <<JSON
 {"scheduling-policy": "$policy", "endpoint-delay": $delay, "active-chunks-per-dimension": $active,
  "preferred-dataset-splits": $splits, "all-reduce-implementation": [$a], "all-gather-implementation": [$a],
- "reduce-scatter-implementation": [$a], "all-to-all-implementation": [$a],
+ "reduce-scatter-implementation": [$a], "all-to-all-implementation": [$a2a],
  "collective-optimization": "$opt", "local-mem-bw": 50}
 JSON
     "$VIMANA_ET" generate "$kind" --npus "$npus" --size "$size" --single-file --out "$T/w$i/w" >/dev/null ||
@@ -113,7 +148,7 @@ JSON
         # parallel with the first; 4: the second after the first.
         "$VIMANA_ET" json "$wl.et" | python3 -c '
 import json, sys
-shape, seed = int(sys.argv[1]), int(sys.argv[2])
+shape, seed, hd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 doc = json.load(sys.stdin)
 coll = doc["nodes"][0]
 coll["id"] = "0"
@@ -130,18 +165,23 @@ if shape >= 3:
     for a in other["attr"]:
         if a["name"] == "comm_type":
             kinds = [0, 2, 6, 7]  # ALL_REDUCE, ALL_GATHER, ALL_TO_ALL, REDUCE_SCATTER
-            a["int64_val"] = str(kinds[(kinds.index(int(a.get("int64_val", "0"))) + 1 + seed % 3) % 4])
+            if hd:  # halving-doubling has no all-to-all
+                kinds = [0, 2, 7]
+            a["int64_val"] = str(kinds[(kinds.index(int(a.get("int64_val", "0"))) + 1 + seed % 3) % len(kinds)])
         if a["name"] == "comm_size":
             a["int64_val"] = str(int(a["int64_val"]) // 2 + 4096 * (seed % 5))
     other["data_deps"] = ["0"] if shape == 4 else []
     nodes.append(other)
     nodes.append(comp(101, 2, ["1", "0"]))
 doc["nodes"] = nodes
-json.dump(doc, sys.stdout)' "$compute" "$i" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
+json.dump(doc, sys.stdout)' "$compute" "$i" "$(case $algos in *halvingDoubling*) echo 1 ;; *) echo 0 ;; esac)" >"$T/w.json" && "$VIMANA_ET" from-json "$T/w.json" -o "$wl.et" >/dev/null ||
             fail "case $i: compute nodes"
     fi
-    compare "case $i (seed $seed: $counts $topos $algos $kind $size splits $splits active $active $policy $opt delay $delay compute $compute)" \
+    [ "$report" = none ] && report=
+    REPORT=$report compare "case $i (seed $seed: $counts $topos $algos $kind $size splits $splits active $active $policy $opt delay $delay compute $compute report ${report:-none})" \
         on --workload-configuration="$wl" --system-configuration="$T/sys.json" --network-configuration="$T/net.yml"
+    # the records compared last (JSON, or the CSV's collectives table) were there
+    [ -z "$report" ] || [ -s "$T/rf" ] || fail "case $i: --report has no collective records"
 done <"$T/cases"
 expect_eq "$i" "$cases" "random cases run"
 finish
