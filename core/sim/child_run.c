@@ -13,6 +13,7 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -68,9 +69,12 @@ static void last_error_line(const char *path, char *out, size_t len)
     if (!f)
         return;
     static const char prefix[] = "vimana: error: ";
-    char line[1024];
+    /* getline: a line is read whole, however long (a backend search path
+     * can make one run past any fixed buffer). */
+    char *line = NULL;
+    size_t cap = 0;
     bool have_error = false;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) != -1) {
         line[strcspn(line, "\n")] = '\0';
         bool is_error = strncmp(line, prefix, sizeof prefix - 1) == 0;
         if (!line[0] || (have_error && !is_error))
@@ -78,6 +82,7 @@ static void last_error_line(const char *path, char *out, size_t len)
         have_error |= is_error;
         snprintf(out, len, "%s", is_error ? line + sizeof prefix - 1 : line);
     }
+    free(line);
     fclose(f);
 }
 

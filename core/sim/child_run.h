@@ -31,6 +31,10 @@ int child_run_spawn(char *const *argv, const char *stdout_path, const char *stde
 /* Seconds from t0 to now on CLOCK_MONOTONIC. */
 double child_run_seconds_since(const struct timespec *t0);
 
+/* A buffer that holds any reason child_run_reason() gives: error lines
+ * name search paths, which can be long. */
+#define CHILD_RUN_REASON_MAX 8192
+
 /* Why a child that ended with wait status `status` failed, in one line:
  * for an exit status, its last "vimana: error: " line without that prefix
  * (else its last line, else "exited with status N"); for a signal,

@@ -388,6 +388,8 @@ static void state_free(sweep_state *st)
         free(st->tasks[i].signature);
     }
     free(st->tasks);
+    for (size_t p = 0; st->results && p < st->n_points; p++)
+        sweep_result_clear(&st->results[p]);
     free(st->results);
     free(st->rows);
     sweep_spec_free(&st->spec);

@@ -39,7 +39,7 @@ void sweep_write_csv(FILE *out, const sweep_table *t)
         else
             fputc(',', out);
         fputc(',', out);
-        csv_out_field(out, r->status == SWEEP_FAILED ? r->error : "");
+        csv_out_field(out, r->status == SWEEP_FAILED && r->error ? r->error : "");
         fputc('\n', out);
     }
 }
@@ -69,7 +69,7 @@ static void json_point(FILE *out, const sweep_table *t, size_t p)
         fputs(", \"wall_seconds\": null, \"peak_memory_kib\": null", out);
     fputs(", \"error\": ", out);
     if (r->status == SWEEP_FAILED)
-        json_out_string(out, r->error);
+        json_out_string(out, r->error ? r->error : "");
     else
         fputs("null", out);
     fputc('}', out);

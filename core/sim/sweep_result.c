@@ -29,7 +29,7 @@ static void write_body(FILE *f, size_t point, const char *signature, const sweep
     json_out_string(f, signature);
     fprintf(f, ",\n\"status\": \"%s\",\n\"error\": ", sweep_status_name(r->status));
     if (r->status == SWEEP_FAILED)
-        json_out_string(f, r->error);
+        json_out_string(f, r->error ? r->error : "");
     else
         fputs("null", f);
     fprintf(f, ",\n\"npus\": %" PRIu32 ",\n\"finish\": %" PRIu64 ",\n\"finish_sum\": %" PRIu64
@@ -62,6 +62,18 @@ static uint64_t get_u64(json_object *o, const char *key)
     return json_object_object_get_ex(o, key, &v) ? json_object_get_uint64(v) : 0;
 }
 
+void sweep_result_set_error(sweep_result *r, const char *text)
+{
+    free(r->error);
+    r->error = strdup(text);
+}
+
+void sweep_result_clear(sweep_result *r)
+{
+    free(r->error);
+    memset(r, 0, sizeof *r);
+}
+
 static void fill(json_object *root, sweep_result *r)
 {
     json_object *v = NULL;
@@ -73,7 +85,7 @@ static void fill(json_object *root, sweep_result *r)
     r->wall_s = json_object_object_get_ex(root, "wall_seconds", &v) ? json_object_get_double(v) : 0;
     r->peak_kib = (long)get_u64(root, "peak_memory_kib");
     if (r->status == SWEEP_FAILED && json_object_object_get_ex(root, "error", &v) && json_object_get_string(v))
-        snprintf(r->error, sizeof r->error, "%s", json_object_get_string(v));
+        sweep_result_set_error(r, json_object_get_string(v));
 }
 
 bool sweep_result_reuse(const char *dir, const char *signature, bool failed_too, sweep_result *r)
@@ -89,7 +101,7 @@ bool sweep_result_reuse(const char *dir, const char *signature, bool failed_too,
     bool same = root && json_object_object_get_ex(root, "signature", &sig) && json_object_get_string(sig) &&
                 !strcmp(json_object_get_string(sig), signature) && (ok || (failed_too && failed));
     if (same) {
-        memset(r, 0, sizeof *r);
+        sweep_result_clear(r);
         r->status = ok ? SWEEP_OK : SWEEP_FAILED;
         fill(root, r);
     }

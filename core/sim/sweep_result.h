@@ -16,7 +16,7 @@ typedef enum { SWEEP_PENDING, SWEEP_OK, SWEEP_FAILED } sweep_status;
 
 typedef struct sweep_result {
     sweep_status status;
-    char error[512];        /* one line, when FAILED */
+    char *error;            /* one line, when FAILED (malloc'ed: sweep_result_clear) */
     uint32_t npus;
     uint64_t finish;        /* the latest finish tick over the NPUs */
     uint64_t finish_sum;    /* the sum of the NPUs' finish ticks */
@@ -25,6 +25,11 @@ typedef struct sweep_result {
     double wall_s;
     long peak_kib;
 } sweep_result;
+
+/* Sets the error line to a copy of `text` (NULL when out of memory). */
+void sweep_result_set_error(sweep_result *r, const char *text);
+/* Frees what the result holds and zeroes it. */
+void sweep_result_clear(sweep_result *r);
 
 /* "ok", "failed", "pending". */
 const char *sweep_status_name(sweep_status s);

@@ -74,7 +74,9 @@ static void launch(pool_state *st, slot *s, sweep_task *t)
     if (rc != 0) {
         s->pid = 0;
         t->result->status = SWEEP_FAILED;
-        snprintf(t->result->error, sizeof t->result->error, "cannot start vimana: %s", strerror(rc));
+        char why[256];
+        snprintf(why, sizeof why, "cannot start vimana: %s", strerror(rc));
+        sweep_result_set_error(t->result, why);
         st->finished++;
         st->failed++;
         return;
@@ -89,7 +91,7 @@ static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
     char report[4096], err[4096];
     snprintf(report, sizeof report, "%s/report.json", t->dir);
     snprintf(err, sizeof err, "%s/stderr.txt", t->dir);
-    memset(r, 0, sizeof *r);
+    sweep_result_clear(r);
     r->measured = true;
     r->wall_s = child_run_seconds_since(&s->t0);
     r->peak_kib = ru->ru_maxrss;
@@ -102,7 +104,9 @@ static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
         r->exposed_sum = rep.exposed_sum;
     } else {
         r->status = SWEEP_FAILED;
-        child_run_reason(err, status, r->error, sizeof r->error);
+        char why[CHILD_RUN_REASON_MAX];
+        child_run_reason(err, status, why, sizeof why);
+        sweep_result_set_error(r, why);
         st->failed++;
     }
     if (sweep_result_write(t->dir, t->point, t->signature, r) != 0) {

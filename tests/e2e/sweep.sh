@@ -102,6 +102,25 @@ expect_eq "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["e
     "$(sed -n 's/^vimana: error: //p' "$TEST_TMP/p/points/0001/stderr.txt")" "failed point: the child's error line"
 expect_eq "$(sed -n 's/^vimana: error: \(network backend .no_such_backend. not found\).*/\1/p' \
     "$TEST_TMP/p/points/0001/stderr.txt")" "network backend 'no_such_backend' not found" "failed point: why"
+# A long error line (vimana's own line for a 3000-byte backend name is
+# about 1000 bytes, past the 512 bytes results once kept) is kept whole in
+# result.json and results.csv.
+long=$(printf '%03000d' 0 | tr 0 x)
+cat >"$W/long.yaml" <<YAML
+workload: ar_1MiB_8
+system: ring.json
+network: ring8.yml
+points:
+  - {backend: $long}
+YAML
+expect_error "vimana sweep: 1 points: 1 run, 0 reused, 1 failed; results in $TEST_TMP/l/results.csv" \
+    sh -c '"$0" sweep "$1" --out "$2" 1>&2' "$VIMANA" "$W/long.yaml" "$TEST_TMP/l"
+line=$(sed -n 's/^vimana: error: //p' "$TEST_TMP/l/points/0000/stderr.txt")
+expect_eq "${#line}" "$(( ${#line} > 900 ? ${#line} : 0 ))" "long error: the child's line is over 900 bytes"
+expect_eq "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["error"])' \
+    "$TEST_TMP/l/points/0000/result.json")" "$line" "long error: result.json holds the whole line"
+expect_eq "$(python3 -c 'import csv, sys; print(list(csv.DictReader(open(sys.argv[1])))[0]["error"])' \
+    "$TEST_TMP/l/results.csv")" "$line" "long error: results.csv holds the whole line"
 grep -q '"status": "failed"' "$TEST_TMP/p/points/0001/result.json" || fail "failed point: result.json"
 # Only point 2 is on the bandwidth axis and ok: one dot (a lone point).
 expect_eq "$(grep -c '<circle' "$TEST_TMP/p/plot.svg")" 1 "points plot: one dot"
