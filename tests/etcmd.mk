@@ -31,7 +31,7 @@ EXTRA_DIST += $(ETCMD_E2E)
 check_PROGRAMS += tests/unit/test_synth_dist
 tests_unit_test_synth_dist_SOURCES = tests/unit/test_synth_dist.c tools/synth/dist.c tools/synth/jitter.c \
 	tools/synth/step_fill.c \
-	tools/synth/comm_groups.c tools/common/cli.c
+	tools/synth/comm_groups.c tools/common/cli.c tools/common/json_doc.c
 tests_unit_test_synth_dist_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(JSON_C_CFLAGS)
 tests_unit_test_synth_dist_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
 TESTS += tests/unit/test_synth_dist

@@ -17,7 +17,22 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "sim/json_out.h"
+
 extern char **environ;
+
+void child_run_json_cost(FILE *out, bool measured, double wall_s, long peak_kib, const char *error)
+{
+    if (measured)
+        fprintf(out, ", \"wall_seconds\": %.6f, \"peak_memory_kib\": %ld", wall_s, peak_kib);
+    else
+        fputs(", \"wall_seconds\": null, \"peak_memory_kib\": null", out);
+    fputs(", \"error\": ", out);
+    if (error)
+        json_out_string(out, error);
+    else
+        fputs("null", out);
+}
 
 double child_run_seconds_since(const struct timespec *t0)
 {

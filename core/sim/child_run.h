@@ -8,8 +8,10 @@
 #ifndef VIMANA_SIM_CHILD_RUN_H
 #define VIMANA_SIM_CHILD_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -27,6 +29,12 @@ typedef struct child_report {
  * the default actions of SIGINT, SIGTERM and SIGHUP, whatever the parent
  * blocks. Returns 0, or the errno value of the failure. */
 int child_run_spawn(char *const *argv, const char *stdout_path, const char *stderr_path, pid_t *pid);
+
+/* Writes the JSON members a child run's row ends with, as `vimana xval`
+ * and `vimana sweep` print them: `, "wall_seconds": S, "peak_memory_kib":
+ * K` (both null when no process was measured) and `, "error": "..."`
+ * (null when `error` is NULL). */
+void child_run_json_cost(FILE *out, bool measured, double wall_s, long peak_kib, const char *error);
 
 /* Seconds from t0 to now on CLOCK_MONOTONIC. */
 double child_run_seconds_since(const struct timespec *t0);

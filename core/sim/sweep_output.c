@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "config.h"
+#include "sim/child_run.h"
 #include "sim/csv_out.h"
 #include "sim/json_out.h"
 
@@ -63,15 +64,8 @@ static void json_point(FILE *out, const sweep_table *t, size_t p)
                 r->npus, r->finish, r->finish_sum, sweep_result_exposed_mean(r));
     else
         fputs(", \"npus\": null, \"finish\": null, \"finish_sum\": null, \"exposed_mean\": null", out);
-    if (r->measured)
-        fprintf(out, ", \"wall_seconds\": %.6f, \"peak_memory_kib\": %ld", r->wall_s, r->peak_kib);
-    else
-        fputs(", \"wall_seconds\": null, \"peak_memory_kib\": null", out);
-    fputs(", \"error\": ", out);
-    if (r->status == SWEEP_FAILED)
-        json_out_string(out, r->error ? r->error : "");
-    else
-        fputs("null", out);
+    child_run_json_cost(out, r->measured, r->wall_s, r->peak_kib,
+                        r->status == SWEEP_FAILED ? (r->error ? r->error : "") : NULL);
     fputc('}', out);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sim/child_run.h"
 #include "sim/csv_out.h"
 #include "sim/json_out.h"
 
@@ -124,15 +125,7 @@ static void json_row(FILE *out, const xval_row *r)
         fprintf(out, ", \"ratio\": %.6f", r->ratio);
     else
         fputs(", \"ratio\": null", out);
-    if (r->measured)
-        fprintf(out, ", \"wall_seconds\": %.6f, \"peak_memory_kib\": %ld", r->wall_s, r->peak_kib);
-    else
-        fputs(", \"wall_seconds\": null, \"peak_memory_kib\": null", out);
-    fputs(", \"error\": ", out);
-    if (r->status == XVAL_ERROR)
-        json_out_string(out, r->error);
-    else
-        fputs("null", out);
+    child_run_json_cost(out, r->measured, r->wall_s, r->peak_kib, r->status == XVAL_ERROR ? r->error : NULL);
     fputc('}', out);
 }
 

@@ -1,10 +1,15 @@
 /* Parsing one in-memory JSON document with positioned errors (json_doc.h). */
 #include "common/json_doc.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "util/input_file.h"
 
 static int fail(char *msg, size_t msg_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t msg_len, const char *fmt, ...)
@@ -66,5 +71,21 @@ int json_doc_parse(const char *path, const char *text, size_t len, json_object *
                     column);
     }
     *root = doc;
+    return 0;
+}
+
+int json_doc_check_file(const char *prog, const char *path)
+{
+    char why[256];
+    if (input_file_check(path, why, sizeof why) != 0) {
+        cli_error(prog, "error: %s: %s", path, why);
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error(prog, "error: %s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
     return 0;
 }

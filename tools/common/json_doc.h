@@ -17,4 +17,11 @@
  * -1 with *root NULL and one line in msg[0, msg_len). */
 int json_doc_parse(const char *path, const char *text, size_t len, json_object **root, char *msg, size_t msg_len);
 
+/* Checks that `path` is a regular file that can be opened, before
+ * json-c reads it (json_object_from_file cannot tell a missing file from
+ * bad JSON). Returns 0, or -1 after printing one line
+ * "PROG: error: PATH: why" (`is a directory, expected a file`,
+ * `cannot open: No such file or directory`, ...). */
+int json_doc_check_file(const char *prog, const char *path);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/json_doc.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
@@ -131,18 +132,9 @@ int comm_groups_add_pytorch(comm_groups *g, const char *values)
 
 int comm_groups_read(const char *prog, const char *path, comm_groups *out)
 {
-    char err[512];
     memset(out, 0, sizeof *out);
-    if (input_file_check(path, err, sizeof err) != 0) {
-        cli_error(prog, "error: %s: %s", path, err);
+    if (json_doc_check_file(prog, path) != 0)
         return -1;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_error(prog, "error: %s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
     json_object *root = json_object_from_file(path);
     if (!root || !json_object_is_type(root, json_type_object)) {
         cli_error(prog, "error: %s: %s", path, root ? "expected a JSON object of groups" : "cannot read it as JSON");

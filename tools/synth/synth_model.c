@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/json_doc.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 #include "vimana/et.h"
@@ -621,18 +622,9 @@ static int read_header(const rd *r, json_object *root, synth_model *m)
 int synth_model_read(const char *prog, const char *path, synth_model *m)
 {
     rd r = {prog, path};
-    char why[256];
     memset(m, 0, sizeof *m);
-    if (input_file_check(path, why, sizeof why) != 0) {
-        cli_error(prog, "error: %s: %s", path, why);
+    if (json_doc_check_file(prog, path) != 0)
         return -1;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_error(prog, "error: %s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
     json_object *root = json_object_from_file(path);
     if (!root) {
         cli_error(prog, "error: %s: not a JSON model (cannot parse it)", path);
