@@ -97,3 +97,24 @@ json.dump(out, open(sys.argv[2], "w"))' "$TEST_TMP/list" "$TEST_TMP/m.json" || r
         r=$((r + 1))
     done
 }
+
+# sweep_inputs DIR: copies what the sweep tests' base run names into DIR:
+# the shipped 1 MiB all-reduce on 8 NPUs (ar_1MiB_8), ring.json and
+# ring8.yml, so that a sweep file written there starts with
+#   workload: ar_1MiB_8 / system: ring.json / network: ring8.yml
+sweep_inputs() {
+    mkdir -p "$1" &&
+        cp "$VIMANA_SRCDIR"/inputs/sweeps/workloads/ar_1MiB_8.*.et "$VIMANA_SRCDIR/inputs/system/ring.json" \
+            "$VIMANA_SRCDIR/inputs/network/ring8.yml" "$1/"
+}
+
+# help_in_man SECTION WHAT: docs/man/vimana.1 has the section `.SH SECTION`
+# and documents every --option of the --help text in $TEST_TMP/out (WHAT
+# names the command in failure messages).
+help_in_man() {
+    sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$VIMANA_SRCDIR/docs/man/vimana.1" >"$TEST_TMP/man.txt"
+    grep -qx "\.SH $1" "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 has no $1 section"
+    for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TEST_TMP/out" | sort -u); do
+        grep -qE -- "$opt([^a-z0-9-]|\$)" "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 does not document $2's $opt"
+    done
+}

@@ -8,9 +8,7 @@
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 IN="$VIMANA_SRCDIR/inputs"
 W="$TEST_TMP/w"
-mkdir -p "$W"
-cp "$IN"/sweeps/workloads/ar_1MiB_8.*.et "$W/" || fail "copy the workload"
-cp "$IN/system/ring.json" "$IN/network/ring8.yml" "$W/"
+sweep_inputs "$W" || fail "copy the sweep inputs"
 
 # ---- a 2 x 2 grid: bandwidth x all-reduce algorithm ----------------------
 cat >"$W/grid.yaml" <<'YAML'

@@ -65,11 +65,7 @@ expect_error "vimana sweep: error: --plot: no axis 'x' in the sweep" "$VIMANA" s
 expect_ok "$VIMANA" sweep --help
 grep -q '^Usage: vimana sweep SPEC.yaml --out DIR' "$TEST_TMP/out" || fail "--help"
 # The man page documents every option of `vimana sweep --help`.
-sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$VIMANA_SRCDIR/docs/man/vimana.1" >"$TEST_TMP/man.txt"
-grep -qx '\.SH SWEEPS' "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 has no sweep section"
-for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TEST_TMP/out" | sort -u); do
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 does not document sweep's $opt"
-done
+help_in_man SWEEPS sweep
 expect_ok "$VIMANA" --help
 grep -q 'vimana sweep SPEC.yaml' "$TEST_TMP/out" || fail "vimana --help names sweep"
 finish

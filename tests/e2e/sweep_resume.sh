@@ -6,13 +6,11 @@
 # same path leads to the analytical backend (the point's settings, as the
 # sweep file gives them, are unchanged).
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-IN="$VIMANA_SRCDIR/inputs"
 STORM="$VIMANA_BUILDDIR/tests/backends/.libs/bad_storm.so"
 ANALYTICAL="$VIMANA_BUILDDIR/backends/analytical/.libs/analytical.so"
 [ -f "$STORM" ] && [ -f "$ANALYTICAL" ] || { echo "SKIP: the uninstalled modules are not in .libs"; exit 77; }
 W="$TEST_TMP/w"
-mkdir -p "$W"
-cp "$IN"/sweeps/workloads/ar_1MiB_8.*.et "$IN/system/ring.json" "$IN/network/ring8.yml" "$W/"
+sweep_inputs "$W" || fail "copy the sweep inputs"
 cat >"$W/s.yaml" <<'YAML'
 workload: ar_1MiB_8
 system: ring.json

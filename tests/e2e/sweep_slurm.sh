@@ -5,10 +5,9 @@
 # same CSV as the same sweep run locally. Also the script's exact text,
 # sbatch missing or failing, and --collect before the tasks ran.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-IN="$VIMANA_SRCDIR/inputs"
 W="$TEST_TMP/w"
-mkdir -p "$W" "$TEST_TMP/bin"
-cp "$IN"/sweeps/workloads/ar_1MiB_8.*.et "$IN/system/ring.json" "$IN/network/ring8.yml" "$W/"
+mkdir -p "$TEST_TMP/bin"
+sweep_inputs "$W" || fail "copy the sweep inputs"
 cat >"$W/s.yaml" <<'YAML'
 workload: ar_1MiB_8
 system: ring.json

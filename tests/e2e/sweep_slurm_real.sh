@@ -27,10 +27,8 @@ command -v sbatch >/dev/null 2>&1 || no_slurm "no sbatch on PATH"
 states=$(sinfo -h -o %t 2>&1) || no_slurm "sinfo fails: $(echo "$states" | head -n 1)"
 echo "$states" | grep -qx 'idle\|mix' || no_slurm "no idle Slurm node (sinfo: $(echo "$states" | tr '\n' ' '))"
 
-IN="$VIMANA_SRCDIR/inputs"
 W="$TEST_TMP/w"
-mkdir -p "$W"
-cp "$IN"/sweeps/workloads/ar_1MiB_8.*.et "$IN/system/ring.json" "$IN/network/ring8.yml" "$W/"
+sweep_inputs "$W" || fail "copy the sweep inputs"
 cat >"$W/s.yaml" <<'YAML'
 workload: ar_1MiB_8
 system: ring.json

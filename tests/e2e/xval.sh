@@ -193,11 +193,7 @@ expect_eq "$(ls "$TMPDIR")" "" "temporary files left behind after usage errors"
 expect_ok "$VIMANA" xval --help
 grep -q '^Usage: vimana xval ' "$TEST_TMP/out" || fail "xval --help: no usage line"
 # The man page documents every option of `vimana xval --help`.
-sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$VIMANA_SRCDIR/docs/man/vimana.1" >"$TEST_TMP/man.txt"
-grep -qx '\.SH CROSS-VALIDATION' "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 has no xval section"
-for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TEST_TMP/out" | sort -u); do
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$TEST_TMP/man.txt" || fail "docs/man/vimana.1 does not document xval's $opt"
-done
+help_in_man CROSS-VALIDATION xval
 expect_ok "$VIMANA" --help
 grep -q '^       vimana xval ' "$TEST_TMP/out" || fail "vimana --help does not mention xval"
 finish
