@@ -539,8 +539,8 @@ static int place_job(const jobs_spec *s, job_spec *j, uint32_t n_npus, int32_t *
         } else if (owner[ids[i]] == (int32_t)(j - s->jobs)) {
             rc = place_fail(s, j, err, len, "placement: NPU %llu is named twice", (unsigned long long)ids[i]);
         } else if (owner[ids[i]] >= 0) {
-            rc = place_fail(s, j, err, len, "placement: NPU %llu is also job '%s''s (line %zu): jobs may not "
-                                            "share an NPU", (unsigned long long)ids[i], s->jobs[owner[ids[i]]].name,
+            rc = place_fail(s, j, err, len, "placement: NPU %llu is taken by job '%s' (line %zu): jobs may "
+                                            "not share an NPU", (unsigned long long)ids[i], s->jobs[owner[ids[i]]].name,
                             s->jobs[owner[ids[i]]].line);
         } else {
             owner[ids[i]] = (int32_t)(j - s->jobs);
