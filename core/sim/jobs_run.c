@@ -6,6 +6,7 @@
  */
 #include "sim/jobs_run.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,8 @@ typedef struct job_run {
     const job_spec *spec;
     vimana_tick start;          /* the spec's start, or 0 when run alone */
     sim_options opt;
-    char *report, *timeline;    /* this job's output files, or NULL */
+    char *report;               /* this job's report file, or NULL */
+    outputs_tenant tenant;      /* its share of the timeline, its name in the report */
     char *label;                /* "FILE job 'NAME'": the network as the job's messages name it */
     sim s;
     wl_run run;
@@ -55,6 +57,8 @@ typedef struct net_run {
     job_run *jobs;
     uint32_t n_jobs;
     uint32_t n_npus;            /* of the physical network */
+    FILE *timeline;             /* --timeline, shared by the jobs, or NULL */
+    bool timeline_first;
     char error[1200];           /* the run's first error line (without "vimana: error: ") */
     bool failed;
     bool backend_said_error;
@@ -193,7 +197,8 @@ static void fire_job(void *arg, uint64_t data)
 
 /* Sets up the job's context on its view, as a single run sets up its own
  * on the backend, and schedules its start. */
-static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options *base, FILE *log, bool with_files)
+static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options *base, FILE *log, bool with_files,
+                     uint32_t pid_base)
 {
     const job_spec *js = j->spec;
     char path[512];
@@ -208,16 +213,16 @@ static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options 
     j->opt.backend = jr->spec->backend;
     j->opt.backend_options = jr->spec->backend_options;
     j->report = with_files ? per_job_path(base->report, js->name) : NULL;
-    j->timeline = with_files ? per_job_path(base->timeline, js->name) : NULL;
     j->opt.report = j->report;
-    j->opt.timeline = j->timeline;
+    j->opt.timeline = with_files ? base->timeline : NULL;
+    j->tenant = (outputs_tenant){.name = js->name, .npus = js->npus, .timeline = jr->timeline,
+                                 .timeline_first = &jr->timeline_first, .pid_base = pid_base};
     j->out = open_memstream(&j->text, &j->text_len);
     j->s.log = log;
     j->s.opt = &j->opt;
     j->run = (wl_run){.s = &j->s, .out = j->out};
     j->started = true;
-    if (!j->label || !j->out || (base->report && with_files && !j->report) ||
-        (base->timeline && with_files && !j->timeline)) {
+    if (!j->label || !j->out || (base->report && with_files && !j->report)) {
         run_fail(jr, "out of memory");
         return -1;
     }
@@ -227,7 +232,7 @@ static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options 
     j->s.hooks.failed = job_failed;
     j->s.hooks.failed_ctx = j;
     if (sim_load_configs(&j->s) != 0 || system_init(&j->s) != 0 || workload_load_all(&j->run) != 0 ||
-        outputs_open(&j->s, &j->run, &j->outs) != 0)
+        outputs_open_tenant(&j->s, &j->run, &j->tenant, &j->outs) != 0)
         return -1;
     if (j->start == 0) {
         fire_job(j, 0);
@@ -263,12 +268,32 @@ static void job_free(job_run *j)
     if (j->out)
         fclose(j->out);
     free(j->report);
-    free(j->timeline);
     free(j->label);
     j->out = NULL;
 }
 
 /* ---- one run of some jobs ------------------------------------------------ */
+
+/* The one timeline of all jobs (outputs.h: one group of processes per job). */
+static int open_timeline(net_run *jr, const char *path)
+{
+    if (!(jr->timeline = fopen(path, "w"))) {
+        run_fail(jr, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    outputs_timeline_begin(jr->timeline);
+    jr->timeline_first = true;
+    return 0;
+}
+
+static void close_timeline(net_run *jr, const char *path)
+{
+    outputs_timeline_end(jr->timeline);
+    bool bad = ferror(jr->timeline) != 0;
+    if (fclose(jr->timeline) != 0 || bad)
+        run_fail(jr, "%s: write failed", path);
+    jr->timeline = NULL;
+}
 
 /* Runs the jobs `which[0..n)` of the file together (one job: alone, from
  * t = 0, without output files). Places the jobs first when `place`. */
@@ -293,10 +318,16 @@ static int run_some(net_run *jr, const jobs_spec *spec, const size_t *which, uin
         return -1;
     }
     job_net_init(&jr->net, jr->lb.desc, jr->be_ctx, jr->views, n);
+    /* Output files are the run of all jobs' (alone runs write none). */
+    bool with_files = n == spec->n_jobs;
+    if (with_files && base->timeline && open_timeline(jr, base->timeline) != 0)
+        return -1;
+    uint32_t pid_base = 0;
     for (uint32_t k = 0; k < n && !jr->failed; k++) {
         jr->jobs[k].spec = &spec->jobs[which[k]];
         jr->jobs[k].start = n > 1 ? jr->jobs[k].spec->start : 0;
-        job_start(jr, &jr->jobs[k], k, base, log, n > 1 || spec->n_jobs == 1);
+        job_start(jr, &jr->jobs[k], k, base, log, with_files, pid_base);
+        pid_base += jr->jobs[k].spec->n_npus;
     }
     if (jr->failed)
         return -1;
@@ -316,6 +347,8 @@ static int run_some(net_run *jr, const jobs_spec *spec, const size_t *which, uin
         jr->jobs[k].outs = NULL;
         outputs_close(o);
     }
+    if (!jr->failed && jr->timeline)
+        close_timeline(jr, base->timeline);
     return jr->failed ? -1 : 0;
 }
 
@@ -327,6 +360,9 @@ static void run_free(net_run *jr)
         jr->lb.desc->fini(jr->be_ctx);
     jr->be_ctx = NULL;
     backend_unload(&jr->lb);
+    if (jr->timeline)
+        fclose(jr->timeline);
+    jr->timeline = NULL;
     job_net_fini(&jr->net);
     free(jr->jobs);
     free(jr->views);

@@ -82,13 +82,24 @@ sed "s#network: two_switches.txt#network: $IN/network/switch8.yml#; s#workloads/
 expect_ok "$VIMANA" --jobs "$T/one_switch.yaml"
 expect_eq "$(grep -c 'slowdown 1.0000$' "$T/out")" 2 "interleaved jobs on one Switch"
 
-# ---- per-job --report and --timeline files -------------------------------------
+# ---- --timeline: one file, one group of processes per job; --report per job ----
 expect_ok "$VIMANA" --jobs "$J/shared_link.yaml" --report="$T/r.json" --timeline="$T/t.json"
-for f in r.a.json r.b.json t.a.json t.b.json; do
-    [ -s "$T/$f" ] || fail "no $f"
-done
 [ -e "$T/r.json" ] && fail "a report for no job"
-grep -q '"finish": 27730' "$T/r.b.json" || grep -q '27730' "$T/r.b.json" || fail "job b's report lacks its finish"
+python3 - "$T" >"$T/outputs" <<'PY' || fail "reading the --jobs outputs"
+import json, sys
+t = sys.argv[1]
+ev = json.load(open(t + "/t.json"))["traceEvents"]
+names = sorted((e["pid"], e["args"]["name"]) for e in ev if e["name"] == "process_name")
+print(names)
+print(sorted({e["pid"] for e in ev}))
+for job in "ab":
+    r = json.load(open(t + "/r.%s.json" % job))
+    print(r["job"], r["job_npus"], [n["finish"] for n in r["npus"]])
+PY
+expect_eq "$(cat "$T/outputs")" "[(0, 'a: rank 0 (NPU 0)'), (1, 'a: rank 1 (NPU 2)'), (2, 'b: rank 0 (NPU 1)'), (3, 'b: rank 1 (NPU 3)')]
+[0, 1, 2, 3]
+a [0, 2] [22488, 22488]
+b [1, 3] [27730, 27730]" "timeline processes and per-job reports"
 
 # ---- a random placement is the documented shuffle, the same every time --------
 sed 's/placement: \[0, 2\]/placement: {rule: random, seed: 7}/; s/placement: {rule: strided.*/placement: {rule: random, seed: 8}/' "$J/shared_link.yaml" |
