@@ -88,8 +88,13 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
         return;
     fprintf(jr->log, "vimana: %s: %s: %s\n", jr->lb.desc->name, (unsigned)level < 4 ? names[level] : "log",
             message);
-    if (level == VIMANA_LOG_ERROR)
+    /* The backend explained its error: a job's own line for it would be a
+     * second one (sim_fail_backend). */
+    if (level == VIMANA_LOG_ERROR) {
         jr->backend_said_error = true;
+        for (uint32_t k = 0; jr->jobs && k < jr->n_jobs; k++)
+            jr->jobs[k].s.backend_said_error = true;
+    }
 }
 
 static void host_delivered(void *host, uint64_t token)
@@ -318,14 +323,15 @@ static int run_some(net_run *jr, const jobs_spec *spec, const size_t *which, uin
         return -1;
     }
     job_net_init(&jr->net, jr->lb.desc, jr->be_ctx, jr->views, n);
-    /* Output files are the run of all jobs' (alone runs write none). */
-    bool with_files = n == spec->n_jobs;
+    /* Output files and start times are the run of all jobs' (`place`);
+     * an alone run writes no file and starts at 0. */
+    bool with_files = place;
     if (with_files && base->timeline && open_timeline(jr, base->timeline) != 0)
         return -1;
     uint32_t pid_base = 0;
     for (uint32_t k = 0; k < n && !jr->failed; k++) {
         jr->jobs[k].spec = &spec->jobs[which[k]];
-        jr->jobs[k].start = n > 1 ? jr->jobs[k].spec->start : 0;
+        jr->jobs[k].start = place ? jr->jobs[k].spec->start : 0;
         job_start(jr, &jr->jobs[k], k, base, log, with_files, pid_base);
         pid_base += jr->jobs[k].spec->n_npus;
     }
@@ -456,9 +462,9 @@ static int jobs_simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err
         if (status != 0)
             print_error(&shared, log, err_log);
         for (size_t k = 0; k < spec.n_jobs && status == 0; k++)
-            status = spec.n_jobs == 1 ? 0 : run_alone(&spec, k, opt, &alone[k], log, err_log) == 0 ? 0 : 1;
+            status = run_alone(&spec, k, opt, &alone[k], log, err_log) == 0 ? 0 : 1;
         for (size_t k = 0; k < spec.n_jobs && status == 0; k++)
-            print_job(out, &shared.jobs[k], spec.n_jobs == 1 ? &shared.jobs[k] : &alone[k].jobs[0]);
+            print_job(out, &shared.jobs[k], &alone[k].jobs[0]);
         run_free(&shared);
         for (size_t k = 0; k < spec.n_jobs; k++)
             run_free(&alone[k]);

@@ -45,6 +45,13 @@ expect_eq "$(summary alltoall "$T/out")" "job alltoall: finished at 9960 cycles,
 grep -q '^sys\[0\] finished, 9960 cycles, exposed communication 9960 cycles\.$' "$T/out" ||
     fail "per-rank lines count from t = 0 of the shared network"
 
+# A file of one job: its start counts, and alone it takes the same time.
+printf 'network: %s\njobs:\n  - name: solo\n    workload: %s\n    system: %s\n    dims: [4]\n    placement: {rule: random, seed: 1}\n    start: 50\n' \
+    "$IN/network/switch8.yml" "$J/workloads/ar_1MiB_4" "$IN/system/ring.json" >"$T/one.yaml"
+expect_ok "$VIMANA" --jobs "$T/one.yaml"
+expect_eq "$(grep '^job solo' "$T/out")" "job solo: 4 NPUs, dims [4], start 50, on NPUs 4,3,2,7
+job solo: finished at 100770 cycles, took 100720 cycles, exposed communication 100720 cycles; alone: 100720 cycles, exposed communication 100720 cycles; slowdown 1.0000" "one job"
+
 # ---- two all-to-all jobs on one congestion-aware link: both slower ------------
 # inputs/jobs/two_switches.txt: NPUs 0,1 under switch 4, NPUs 2,3 under
 # switch 5; NPU links 100 B/ns, the switch link 4-5 50 B/ns, all 500 ns.
