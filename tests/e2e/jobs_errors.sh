@@ -61,6 +61,15 @@ grep -q "^vimana: error: network backend 'nosuchnet' not found (looked in: " "$T
 expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "one line for an unknown backend"
 bad "$HEAD  - name: a\n    workload: w/none\n    system: ring.json\n    dims: [4]\n    placement: contiguous\n" \
     "vimana: error: j.yaml: job 'a': workload file: w/none.0.et does not exist"
+# A job's own inputs: the error names the jobs file and the job, then says
+# what a single run would say; the jobs set up before it are released.
+printf '{"endpoint-delay": 10' >bad.json
+bad "$HEAD${A}    placement: contiguous\n$(printf "$B" | sed 's/ring.json/bad.json/')\n    placement: {rule: contiguous, offset: 4}\n" \
+    "vimana: error: j.yaml: job 'b': bad.json: line 1, column 22: expected ',' or '}' after the value of key 'endpoint-delay', got the end of the file"
+printf "$HEAD${A}    placement: contiguous\n" >j.yaml
+expect_error "vimana: error: j.yaml: job 'a': no/r.a.json: cannot create: No such file or directory" \
+    "$VIMANA" --jobs j.yaml --report=no/r.json
+expect_error "vimana: error: no/t.json: cannot create: No such file or directory" "$VIMANA" --jobs j.yaml --timeline=no/t.json
 expect_error "vimana: error: nofile.yaml: cannot open: No such file or directory" "$VIMANA" --jobs nofile.yaml
 expect_error "vimana: error: .: is a directory, expected a file" "$VIMANA" --jobs .
 # Options that a jobs file replaces.
