@@ -272,6 +272,7 @@ static void job_free(job_run *j)
     comm_group_config_free(&j->s.groups);
     if (j->out)
         fclose(j->out);
+    free(j->text);
     free(j->report);
     free(j->label);
     j->out = NULL;
