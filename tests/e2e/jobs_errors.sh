@@ -70,6 +70,13 @@ printf "$HEAD${A}    placement: contiguous\n" >j.yaml
 expect_error "vimana: error: j.yaml: job 'a': no/r.a.json: cannot create: No such file or directory" \
     "$VIMANA" --jobs j.yaml --report=no/r.json
 expect_error "vimana: error: no/t.json: cannot create: No such file or directory" "$VIMANA" --jobs j.yaml --timeline=no/t.json
+# A job that fails while the others run (a compute node after its first
+# collective overflows): the run stops with that job's one line.
+"$VIMANA_ET" generate three-nodes --npus 4 --out w/tn4 >/dev/null || fail "generate three-nodes"
+printf "$HEAD${A}    placement: contiguous\n$(printf "$B" | sed 's#w/ar_1MiB_4#w/tn4#')\n    placement: {rule: contiguous, offset: 4}\n" >j.yaml
+expect_error "vimana: error: j.yaml: job 'b': w/tn4.0.et: node 3: duration 50000 ns times --compute-scale=1e+18 is out of range" \
+    "$VIMANA" --jobs j.yaml --compute-scale=1e18
+expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "one line for a job failing in the run"
 expect_error "vimana: error: nofile.yaml: cannot open: No such file or directory" "$VIMANA" --jobs nofile.yaml
 expect_error "vimana: error: .: is a directory, expected a file" "$VIMANA" --jobs .
 # Options that a jobs file replaces.
