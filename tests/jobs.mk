@@ -10,3 +10,10 @@ TESTS += tests/unit/test_jobs
 
 TESTS += tests/e2e/jobs.sh tests/e2e/jobs_errors.sh tests/e2e/jobs_sweep.sh
 EXTRA_DIST += tests/e2e/jobs.sh tests/e2e/jobs_errors.sh tests/e2e/jobs_sweep.sh
+
+# The job view: logical topology, rank -> NPU, the table of messages in flight.
+check_PROGRAMS += tests/unit/test_job_net
+tests_unit_test_job_net_SOURCES = tests/unit/test_job_net.c
+tests_unit_test_job_net_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_job_net_LDADD = libvimana_core.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_job_net
