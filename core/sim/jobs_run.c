@@ -10,9 +10,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/backend_loader.h"
 #include "sim/job_net.h"
+#include "sim/jobs_generate.h"
 #include "sim/jobs_spec.h"
 #include "sim/log_files.h"
 #include "sim/outputs.h"
@@ -442,6 +444,55 @@ static int run_alone(const jobs_spec *spec, size_t k, const sim_options *base, n
     return rc;
 }
 
+/* The traces of the jobs given as generator specs, written to a fresh
+ * folder (removed by remove_generated) as DIR/NAME.et, the single file
+ * every rank runs. Returns the folder (NULL when no job needs one). */
+static int write_generated(jobs_spec *spec, char **dir, char *err, size_t len)
+{
+    *dir = NULL;
+    for (size_t k = 0; k < spec->n_jobs; k++) {
+        job_spec *j = &spec->jobs[k];
+        if (j->gen == GEN_NONE)
+            continue;
+        if (!*dir) {
+            const char *tmp = getenv("TMPDIR");
+            size_t n = strlen(tmp && tmp[0] ? tmp : "/tmp") + 32;
+            if (!(*dir = malloc(n)))
+                return snprintf(err, len, "out of memory"), -1;
+            snprintf(*dir, n, "%s/vimana-jobs.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+            if (!mkdtemp(*dir)) {
+                snprintf(err, len, "%s: cannot create a folder for the generated traces: %s", *dir, strerror(errno));
+                free(*dir);
+                *dir = NULL;
+                return -1;
+            }
+        }
+        size_t n = strlen(*dir) + strlen(j->name) + 2;
+        if (!(j->workload = malloc(n)))
+            return snprintf(err, len, "out of memory"), -1;
+        snprintf(j->workload, n, "%s/%s", *dir, j->name);
+        if (jobs_generate(j->gen, j->gen_size, j->n_npus, j->workload, err, len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void remove_generated(const jobs_spec *spec, char *dir)
+{
+    if (!dir)
+        return;
+    for (size_t k = 0; k < spec->n_jobs; k++) {
+        const job_spec *j = &spec->jobs[k];
+        if (j->gen == GEN_NONE || !j->workload)
+            continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s.et", j->workload);
+        unlink(path);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
 static int jobs_simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log)
 {
     jobs_spec spec;
@@ -450,6 +501,15 @@ static int jobs_simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err
         fprintf(log, "vimana: error: %s\n", err);
         if (err_log)
             fprintf(err_log, "vimana: error: %s\n", err);
+        jobs_spec_free(&spec);
+        return 1;
+    }
+    char *gen_dir = NULL;
+    if (write_generated(&spec, &gen_dir, err, sizeof err) != 0) {
+        fprintf(log, "vimana: error: %s\n", err);
+        if (err_log)
+            fprintf(err_log, "vimana: error: %s\n", err);
+        remove_generated(&spec, gen_dir);
         jobs_spec_free(&spec);
         return 1;
     }
@@ -474,6 +534,7 @@ static int jobs_simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err
     }
     free(all);
     free(alone);
+    remove_generated(&spec, gen_dir);
     jobs_spec_free(&spec);
     fflush(out);
     return status;

@@ -266,6 +266,39 @@ static int read_placement(reader *r, const yaml_node_t *v, job_spec *j, bool *se
     return rule_of(r, v, &j->rule);
 }
 
+/* generate: {kind: K, size: S} (sim/jobs_generate.h). */
+static int read_generate(reader *r, const yaml_node_t *v, job_spec *j)
+{
+    if (j->gen != GEN_NONE)
+        return fail(r, v, "generate: given twice");
+    if (v->type != YAML_MAPPING_NODE)
+        return fail(r, v, "generate: expected a mapping {kind: KIND, size: BYTES}");
+    const yaml_node_t *kind = NULL, *size = NULL;
+    for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node(r, p->key);
+        const char *key = scalar(k);
+        const yaml_node_t **slot = !key ? NULL : !strcmp(key, "kind") ? &kind : !strcmp(key, "size") ? &size : NULL;
+        char shown[64];
+        if (!slot)
+            return fail(r, k, "generate: unknown key '%s' (kind, size)", msg_escape(key ? key : "", shown, sizeof shown));
+        if (*slot)
+            return fail(r, k, "generate: %s given twice", key);
+        *slot = node(r, p->value);
+    }
+    if (!kind || !size)
+        return fail(r, v, "generate: missing key '%s'", !kind ? "kind" : "size");
+    char shown[64];
+    const char *text = scalar(kind);
+    if (!text || (j->gen = jobs_gen_kind(text)) == GEN_NONE)
+        return fail(r, kind, "generate: kind '%s' is unknown (all-reduce, all-gather, reduce-scatter, all-to-all)",
+                    msg_escape(text ? text : "", shown, sizeof shown));
+    text = scalar(size);
+    if (!text || jobs_gen_size(text, &j->gen_size) != 0)
+        return fail(r, size, "generate: size '%s' is not a size (bytes, or a number with B, KiB, MiB or GiB; at "
+                             "least 1)", msg_escape(text ? text : "", shown, sizeof shown));
+    return 0;
+}
+
 static int read_job_key(reader *r, const char *key, const yaml_node_t *k, const yaml_node_t *v, job_spec *j,
                         bool *placed, bool *started)
 {
@@ -273,6 +306,8 @@ static int read_job_key(reader *r, const char *key, const yaml_node_t *k, const 
         return read_name(r, v, j);
     if (!strcmp(key, "workload"))
         return take_path(r, "workload", v, &j->workload);
+    if (!strcmp(key, "generate"))
+        return read_generate(r, v, j);
     if (!strcmp(key, "system"))
         return take_path(r, "system", v, &j->system);
     if (!strcmp(key, "remote-memory"))
@@ -288,7 +323,7 @@ static int read_job_key(reader *r, const char *key, const yaml_node_t *k, const 
         return take_uint(r, "start", v, UINT64_MAX >> 2, &j->start);
     }
     char shown[64];
-    return fail(r, k, "unknown key '%s' (name, workload, system, remote-memory, dims, placement, start)",
+    return fail(r, k, "unknown key '%s' (name, workload, generate, system, remote-memory, dims, placement, start)",
                 msg_escape(key, shown, sizeof shown));
 }
 
@@ -317,7 +352,11 @@ static int read_job(reader *r, const yaml_node_t *n, job_spec *j)
         if (read_job_key(r, key, k, node(r, p->value), j, &placed, &started) != 0)
             return -1;
     }
-    const char *missing = !j->workload ? "workload" : !j->system ? "system" : !j->n_dims ? "dims"
+    if (j->workload && j->gen != GEN_NONE)
+        return fail(r, n, "give either workload or generate, not both");
+    if (!j->workload && j->gen == GEN_NONE)
+        return fail(r, n, "missing key 'workload' (or 'generate')");
+    const char *missing = !j->system ? "system" : !j->n_dims ? "dims"
                           : !placed ? "placement" : NULL;
     if (missing)
         return fail(r, n, "missing key '%s'", missing);

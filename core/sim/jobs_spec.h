@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/jobs_generate.h"
+
 #define JOBS_MAX_DIMS 16
 #define JOBS_NAME_MAX 64
 
@@ -25,7 +27,10 @@ typedef enum {
 typedef struct job_spec {
     char name[JOBS_NAME_MAX + 1];
     size_t line;                /* where the job starts in the file, 1-based */
-    char *workload;             /* ET prefix, relative paths resolved */
+    char *workload;             /* ET prefix, relative paths resolved; NULL for a generator spec
+                                 * until the driver has written its trace */
+    gen_kind gen;               /* generate: {kind, size}, or GEN_NONE */
+    uint64_t gen_size;
     char *system;
     char *memory;               /* or NULL */
     uint32_t dims[JOBS_MAX_DIMS];

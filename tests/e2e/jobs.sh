@@ -37,6 +37,20 @@ grep -q '^sys\[3\] finished, 8960 cycles' "$T/out" || fail "plain all-to-all run
 expect_eq "$(summary allreduce "$T/jobs.out")" "job allreduce: finished at 100720 cycles, took 100720 cycles, exposed communication 100720 cycles; alone: 100720 cycles, exposed communication 100720 cycles; slowdown 1.0000" "all-reduce summary"
 expect_eq "$(summary alltoall "$T/jobs.out")" "job alltoall: finished at 8960 cycles, took 8960 cycles, exposed communication 8960 cycles; alone: 8960 cycles, exposed communication 8960 cycles; slowdown 1.0000" "all-to-all summary"
 
+# ---- a generator spec is the trace vimana-et generate --single-file writes -----
+printf 'network: %s\njobs:\n  - name: g\n    generate: {kind: all-to-all, size: 1MiB}\n    system: %s\n    dims: [4]\n    placement: contiguous\n' \
+    "$IN/network/switch8.yml" "$IN/system/direct.json" >"$T/gen.yaml"
+mkdir "$T/tmpd"
+expect_ok env TMPDIR="$T/tmpd" "$VIMANA" --jobs "$T/gen.yaml" --report="$T/gen.json"
+block g "$T/out" >"$T/gen.jobs"
+"$VIMANA_ET" generate all-to-all --npus 4 --size 1MiB --single-file --out "$T/single/a2a" || fail "vimana-et generate"
+expect_ok "$VIMANA" --workload-configuration="$T/single/a2a" --system-configuration="$IN/system/direct.json" \
+    --network-configuration="$T/switch4.yml" --report="$T/single.json" --no-symmetry
+cmp -s "$T/gen.jobs" "$T/out" || fail "a generated job differs from the plain run of vimana-et's trace"
+python3 -c 'import json, sys; a, b = (json.load(open(f))["collectives"] for f in sys.argv[1:]); sys.exit(a != b)' \
+    "$T/gen.g.json" "$T/single.json" || fail "a generated job's collectives (names, sizes) differ from vimana-et's"
+[ -z "$(ls "$T/tmpd")" ] || fail "the generated traces' folder was left behind"
+
 # ---- a start time shifts a job, nothing else ---------------------------------
 sed 's/placement: {rule: contiguous, offset: 4}/placement: {rule: contiguous, offset: 4}\n    start: 1000/' \
     "$J/switch_two_tenants.yaml" | sed "s#\.\./#$IN/#; s#workloads/#$J/workloads/#" >"$T/start.yaml"

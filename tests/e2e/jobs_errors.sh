@@ -41,7 +41,7 @@ bad "$HEAD  - name: a\n    workload: w/ar_1MiB_4\n    system: ring.json\n    dim
     "$P:3: job 'a': dims make 16 NPUs but the network switch8.yml has 8"
 # The file's form.
 bad "$HEAD${A}    placement: contiguous\n    gpus: 4\n" \
-    "$P:8: job 'a': unknown key 'gpus' (name, workload, system, remote-memory, dims, placement, start)"
+    "$P:8: job 'a': unknown key 'gpus' (name, workload, generate, system, remote-memory, dims, placement, start)"
 bad "${HEAD}  - workload: w/ar_1MiB_4\n    dims: 4\n" "$P:3: a job without a name"
 bad "$HEAD${A}" "$P:3: job 'a': missing key 'placement'"
 bad "$HEAD  - name: a b\n" "$P:3: name: 'a b' must be 1 to 64 letters, digits, '_' or '-' (it names output files)"
@@ -52,6 +52,16 @@ bad "network: switch8.yml\nbackends: x\n" "$P:2: unknown key 'backends' (network
 bad "jobs:\n$A    placement: contiguous\n" "$P: missing key 'network'"
 bad "network: switch8.yml\njobs: [\n" "$P:3: did not find expected node content"
 bad "network: switch8.yml\njobs: []\n" "$P:2: jobs: expected a non-empty list of jobs"
+G='  - name: a\n    system: ring.json\n    dims: [4]\n    placement: contiguous\n'
+bad "$HEAD$G    generate: {kind: broadcast, size: 1MiB}\n" \
+    "$P:7: job 'a': generate: kind 'broadcast' is unknown (all-reduce, all-gather, reduce-scatter, all-to-all)"
+bad "$HEAD$G    generate: {kind: all-reduce, size: 1MB}\n" \
+    "$P:7: job 'a': generate: size '1MB' is not a size (bytes, or a number with B, KiB, MiB or GiB; at least 1)"
+bad "$HEAD$G    generate: {kind: all-reduce}\n" "$P:7: job 'a': generate: missing key 'size'"
+bad "$HEAD$G    generate: {kind: all-reduce, size: 1, npus: 4}\n" "$P:7: job 'a': generate: unknown key 'npus' (kind, size)"
+bad "$HEAD$G    generate: {kind: all-reduce, size: 1}\n    workload: w/ar_1MiB_4\n" \
+    "$P:3: job 'a': give either workload or generate, not both"
+bad "$HEAD$G" "$P:3: job 'a': missing key 'workload' (or 'generate')"
 # Files the jobs file names.
 bad "network: nonet.yml\njobs:\n${A}    placement: contiguous\n" "vimana: error: nonet.yml: cannot open: No such file or directory"
 printf "network: switch8.yml\nbackend: nosuchnet\njobs:\n${A}    placement: contiguous\n" >j.yaml

@@ -136,6 +136,30 @@ static void test_overlap_and_range(void **state)
     jobs_spec_free(&s);
 }
 
+static void test_generator_sizes_and_kinds(void **state)
+{
+    (void)state;
+    uint64_t b = 0;
+    assert_int_equal(jobs_gen_size("1048576", &b), 0);
+    assert_true(b == 1048576);
+    assert_int_equal(jobs_gen_size("64KiB", &b), 0);
+    assert_true(b == 65536);
+    assert_int_equal(jobs_gen_size("3MiB", &b), 0);
+    assert_true(b == 3 * 1048576ull);
+    assert_int_equal(jobs_gen_size("2GiB", &b), 0);
+    assert_true(b == 2ull << 30);
+    assert_int_equal(jobs_gen_size("7B", &b), 0);
+    assert_true(b == 7);
+    static const char *const bad[] = {"", "0", "0MiB", "1MB", "1 MiB", "-1", "1.5MiB", "MiB", "99999999999999999999",
+                                      "4294967296GiB"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (jobs_gen_size(bad[i], &b) == 0)
+            fail_msg("size '%s' accepted", bad[i]);
+    assert_int_equal(jobs_gen_kind("all-to-all"), GEN_ALL_TO_ALL);
+    assert_int_equal(jobs_gen_kind("reduce_scatter"), GEN_REDUCE_SCATTER);
+    assert_int_equal(jobs_gen_kind("broadcast"), GEN_NONE);
+}
+
 static void test_refused_forms(void **state)
 {
     (void)state;
@@ -170,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_splitmix64),
         cmocka_unit_test(test_random_draws_from_the_npus_left),
         cmocka_unit_test(test_overlap_and_range),
+        cmocka_unit_test(test_generator_sizes_and_kinds),
         cmocka_unit_test(test_refused_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
