@@ -202,16 +202,13 @@ static void fire_job(void *arg, uint64_t data)
         workload_fire_all(&j->run);
 }
 
-/* Sets up the job's context on its view, as a single run sets up its own
- * on the backend, and schedules its start. */
-static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options *base, FILE *log, bool with_files,
-                     uint32_t pid_base)
+/* The job's options: the base command line's, with the job's files; its
+ * network named "FILE job 'NAME'" in messages. */
+static int job_options(net_run *jr, job_run *j, const sim_options *base, bool with_files, uint32_t pid_base)
 {
     const job_spec *js = j->spec;
     char path[512];
     size_t len = strlen(jr->spec->path) * 4 + strlen(js->name) + 16;
-    j->all = jr;
-    j->label = malloc(len);
     j->opt = *base;
     j->opt.workload = js->workload;
     j->opt.system = js->system;
@@ -224,28 +221,40 @@ static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options 
     j->opt.timeline = with_files ? base->timeline : NULL;
     j->tenant = (outputs_tenant){.name = js->name, .npus = js->npus, .timeline = jr->timeline,
                                  .timeline_first = &jr->timeline_first, .pid_base = pid_base};
-    j->out = open_memstream(&j->text, &j->text_len);
-    j->s.log = log;
-    j->s.opt = &j->opt;
-    j->run = (wl_run){.s = &j->s, .out = j->out};
+    j->label = malloc(len);
+    if (!j->label || (j->opt.report == NULL && base->report && with_files))
+        return -1;
+    snprintf(j->label, len, "%s job '%s'", msg_escape(jr->spec->path, path, sizeof path), js->name);
+    j->opt.network = j->label;
+    return 0;
+}
+
+/* Sets up the job's context on its view, as a single run sets up its own
+ * on the backend, and starts it (now, or from an event at its start). */
+static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options *base, FILE *log, bool with_files,
+                     uint32_t pid_base)
+{
+    const job_spec *js = j->spec;
+    j->all = jr;
     j->started = true;
-    if (!j->label || !j->out || (base->report && with_files && !j->report)) {
+    j->out = open_memstream(&j->text, &j->text_len);
+    if (!j->out || job_options(jr, j, base, with_files, pid_base) != 0) {
         run_fail(jr, "out of memory");
         return -1;
     }
-    snprintf(j->label, len, "%s job '%s'", msg_escape(jr->spec->path, path, sizeof path), js->name);
-    j->opt.network = j->label;
+    j->s.log = log;
+    j->s.opt = &j->opt;
+    j->run = (wl_run){.s = &j->s, .out = j->out};
     job_view_attach(&j->view, &jr->net, index, &j->s, js->dims, js->n_dims, js->npus);
     j->s.hooks.failed = job_failed;
     j->s.hooks.failed_ctx = j;
     if (sim_load_configs(&j->s) != 0 || system_init(&j->s) != 0 || workload_load_all(&j->run) != 0 ||
         outputs_open_tenant(&j->s, &j->run, &j->tenant, &j->outs) != 0)
         return -1;
-    if (j->start == 0) {
+    if (j->start == 0)
         fire_job(j, 0);
-        return j->s.failed ? -1 : 0;
-    }
-    sim_schedule(&j->s, j->start, fire_job, j, 0);
+    else
+        sim_schedule(&j->s, j->start, fire_job, j, 0);
     return j->s.failed ? -1 : 0;
 }
 
