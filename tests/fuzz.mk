@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations sweep_spec
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations sweep_spec jobs_spec
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -20,7 +20,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_linkmap \
 	tests/fuzz/fuzz_synth_model \
 	tests/fuzz/fuzz_tf_durations \
-	tests/fuzz/fuzz_sweep_spec
+	tests/fuzz/fuzz_sweep_spec \
+	tests/fuzz/fuzz_jobs_spec
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -190,6 +191,17 @@ tests_fuzz_fuzz_sweep_spec_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_sweep_spec_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_fuzz_sweep_spec_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_sweep_spec_LDADD = libvimana_core.la $(JSON_C_LIBS) $(YAML_LIBS)
+
+check_PROGRAMS += tests/fuzz/replay_jobs_spec
+tests_fuzz_replay_jobs_spec_SOURCES = tests/fuzz/fuzz_jobs_spec.c $(fuzz_replay_sources)
+tests_fuzz_replay_jobs_spec_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_replay_jobs_spec_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_replay_jobs_spec_LDADD = libvimana_core.la $(YAML_LIBS)
+tests_fuzz_fuzz_jobs_spec_SOURCES = tests/fuzz/fuzz_jobs_spec.c $(fuzz_common_sources)
+tests_fuzz_fuzz_jobs_spec_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_fuzz_jobs_spec_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_fuzz_jobs_spec_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_jobs_spec_LDADD = libvimana_core.la $(YAML_LIBS)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \

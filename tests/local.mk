@@ -25,3 +25,4 @@ include $(srcdir)/tests/config.mk
 include $(srcdir)/tests/build.mk
 include $(srcdir)/tests/xval.mk
 include $(srcdir)/tests/sweep.mk
+include $(srcdir)/tests/jobs.mk

@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "sim/backend_check.h"
+#include "sim/jobs_run.h"
 #include "sim/options.h"
 #include "sim/run.h"
 #include "sim/sweep.h"
@@ -40,5 +41,7 @@ int main(int argc, char **argv)
     /* The report can be millions of lines: buffer it fully. */
     static char buffer[1 << 16];
     setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+    if (opt.jobs)
+        return jobs_run(&opt, stdout, stderr);
     return sim_run(&opt, stdout, stderr);
 }

@@ -35,6 +35,7 @@ static const flag_spec flags[] = {
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events, simulation speed and symmetry on stderr"},
     {"no-symmetry", ARG_FLAG, OPT(no_symmetry), "do not check whether the NPUs are interchangeable (docs/symmetry.md)"},
+    {"jobs", ARG_STRING, OPT(jobs), "run the jobs of a jobs file on one shared network (docs/jobs.md)"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to VALUE/log.log, its errors to VALUE/err.log"},
     {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},
@@ -47,7 +48,8 @@ void sim_options_usage(FILE *out)
                  "              --network-configuration=FILE [OPTIONS]\n"
                  "       vimana backend-check PLUGIN [OPTIONS]   (checks a network backend; see its --help)\n"
                  "       vimana xval [OPTIONS]                   (compares network backends; see its --help)\n"
-                 "       vimana sweep SPEC.yaml --out DIR        (runs the points of a sweep; see its --help)\n\n"
+                 "       vimana sweep SPEC.yaml --out DIR        (runs the points of a sweep; see its --help)\n"
+                 "       vimana --jobs=JOBS.yaml [OPTIONS]        (several jobs sharing one network; docs/jobs.md)\n\n"
                  "Simulates one training step of the Chakra ETs PREFIX.0.et ... PREFIX.(N-1).et and prints,\n"
                  "for every NPU, when it finished and how much communication was exposed.\n\nOptions:\n");
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
@@ -138,6 +140,36 @@ static const flag_spec *find_flag(const char *name, size_t len)
     return NULL;
 }
 
+static enum options_result check_report_name(const sim_options *o, char *err, size_t len)
+{
+    if (o->report) {
+        size_t n = strlen(o->report);
+        if (!(n > 5 && !strcmp(o->report + n - 5, ".json")) && !(n > 4 && !strcmp(o->report + n - 4, ".csv"))) {
+            snprintf(err, len, "--report: '%s' must end in .json or .csv", o->report);
+            return OPTIONS_ERROR;
+        }
+    }
+    return OPTIONS_RUN;
+}
+
+/* With --jobs the jobs file names the network, the backend, the workloads
+ * and the system configurations: the same options on the command line
+ * would be ignored, so they are refused; so are the two that watch a
+ * single run (--progress, --run-stats). */
+static enum options_result jobs_options_check(const sim_options *o, bool backend_given, char *err, size_t len)
+{
+    const char *clash = o->workload ? "--workload-configuration" : o->system ? "--system-configuration"
+                        : o->network ? "--network-configuration" : o->memory ? "--remote-memory-configuration"
+                        : o->comm_group ? "--comm-group-configuration" : backend_given ? "--network-backend"
+                        : o->progress ? "--progress" : o->run_stats ? "--run-stats" : NULL;
+    if (clash) {
+        snprintf(err, len, "--jobs: %s does not apply (the jobs file names the network, the backend and each "
+                           "job's workload and configurations; see docs/jobs.md)", clash);
+        return OPTIONS_ERROR;
+    }
+    return check_report_name(o, err, len);
+}
+
 enum options_result sim_options_parse(int argc, char **argv, sim_options *o, char *err, size_t len)
 {
     memset(o, 0, sizeof *o);
@@ -146,6 +178,7 @@ enum options_result sim_options_parse(int argc, char **argv, sim_options *o, cha
     o->injection_scale = 1.0;
     o->compute_scale = 1.0;
     o->comm_scale = 1.0;
+    bool backend_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
@@ -177,20 +210,18 @@ enum options_result sim_options_parse(int argc, char **argv, sim_options *o, cha
         }
         if (store(f, value, o, err, len) != 0)
             return OPTIONS_ERROR;
+        backend_given |= f->offset == OPT(backend) || f->offset == OPT(backend_options);
     }
+    if (o->jobs)
+        return jobs_options_check(o, backend_given, err, len);
     const char *missing = !o->workload ? "--workload-configuration" : !o->system ? "--system-configuration"
                           : !o->network ? "--network-configuration" : NULL;
     if (missing) {
         snprintf(err, len, "missing required option %s (see vimana --help)", missing);
         return OPTIONS_ERROR;
     }
-    if (o->report) {
-        size_t n = strlen(o->report);
-        if (!(n > 5 && !strcmp(o->report + n - 5, ".json")) && !(n > 4 && !strcmp(o->report + n - 4, ".csv"))) {
-            snprintf(err, len, "--report: '%s' must end in .json or .csv", o->report);
-            return OPTIONS_ERROR;
-        }
-    }
+    if (check_report_name(o, err, len) != OPTIONS_RUN)
+        return OPTIONS_ERROR;
     /* The reference binary for the analytical model is called
      * congestion_unaware: accept the name users paste from its tutorials. */
     if (!strcmp(o->backend, "congestion_unaware"))

@@ -15,6 +15,9 @@
 #include "system/algorithms/algorithm.h"
 #include "vimana/et.h"
 
+/* "NAME: rank R (NPU P)" with a 64-byte name and two 10-digit numbers. */
+#define JOBS_PROCESS_NAME 112
+
 enum track {
     TRACK_GPU = 1,
     TRACK_CPU = 2,
@@ -37,6 +40,9 @@ struct outputs {
     sim *s;
     FILE *timeline;
     bool timeline_first;
+    bool *first;            /* &timeline_first, or a tenant's shared flag */
+    uint32_t pid_base;      /* pid of NPU 0 */
+    const outputs_tenant *tenant;   /* a job of `vimana --jobs`, or NULL */
     npu_lanes *lanes;
     FILE *report;           /* JSON report, or the NPU CSV */
     FILE *collectives_csv;
@@ -73,15 +79,15 @@ static void slice(struct outputs *o, uint32_t npu, uint32_t track, const char *n
 {
     FILE *f = o->timeline;
     name_lane(o, npu, track);
-    fputs(o->timeline_first ? "\n" : ",\n", f);
-    o->timeline_first = false;
+    fputs(*o->first ? "\n" : ",\n", f);
+    *o->first = false;
     fputs("{\"name\":", f);
     json_out_string(f, name);
     fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", cat);
     json_out_micros(f, start);
     fputs(",\"dur\":", f);
     json_out_micros(f, end - start);
-    fprintf(f, ",\"pid\":%u,\"tid\":%u", npu, track);
+    fprintf(f, ",\"pid\":%u,\"tid\":%u", o->pid_base + npu, track);
     if (args)
         fprintf(f, ",\"args\":{%s}", args);
     fputc('}', f);
@@ -89,13 +95,14 @@ static void slice(struct outputs *o, uint32_t npu, uint32_t track, const char *n
 
 static void metadata(struct outputs *o, uint32_t npu, int tid, const char *kind, const char *name)
 {
-    fputs(o->timeline_first ? "\n" : ",\n", o->timeline);
-    o->timeline_first = false;
+    fputs(*o->first ? "\n" : ",\n", o->timeline);
+    *o->first = false;
     if (tid < 0)
-        fprintf(o->timeline, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":\"%s\"}}", kind, npu, name);
+        fprintf(o->timeline, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":\"%s\"}}", kind,
+                o->pid_base + npu, name);
     else
         fprintf(o->timeline, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%d,\"args\":{\"name\":\"%s\"}}", kind,
-                npu, tid, name);
+                o->pid_base + npu, tid, name);
 }
 
 static int take_lane(uint64_t *busy)
@@ -125,33 +132,70 @@ static FILE *create(sim *s, const char *path)
     return f;
 }
 
+void outputs_timeline_begin(FILE *f)
+{
+    /* No displayTimeUnit: Perfetto reads "ns" there as the unit of ts and
+     * dur, which are microseconds in the trace-event format. */
+    fputs("{\"otherData\":{\"generator\":\"vimana " PACKAGE_VERSION "\"},"
+          "\"traceEvents\":[", f);
+}
+
+void outputs_timeline_end(FILE *f)
+{
+    fputs("\n]}\n", f);
+}
+
+/* "NPU 3", or for a job "a: rank 3 (NPU 7)" (the name is checked to be
+ * letters, digits, '_' and '-', so it needs no JSON escape). */
+static void process_name(const struct outputs *o, uint32_t npu, char *name, size_t len)
+{
+    if (o->tenant)
+        snprintf(name, len, "%s: rank %u (NPU %u)", o->tenant->name, npu, o->tenant->npus[npu]);
+    else
+        snprintf(name, len, "NPU %u", npu);
+}
+
 static int open_timeline(sim *s, struct outputs *o)
 {
-    if (!(o->timeline = create(s, s->opt->timeline)))
-        return -1;
+    if (o->tenant) {
+        o->timeline = o->tenant->timeline;
+        o->first = o->tenant->timeline_first;
+        o->pid_base = o->tenant->pid_base;
+    } else {
+        if (!(o->timeline = create(s, s->opt->timeline)))
+            return -1;
+        outputs_timeline_begin(o->timeline);
+        o->timeline_first = true;
+    }
     o->lanes = calloc(s->n_npus, sizeof *o->lanes);
     if (!o->lanes) {
         sim_fail(s, "out of memory");
         return -1;
     }
-    /* No displayTimeUnit: Perfetto reads "ns" there as the unit of ts and
-     * dur, which are microseconds in the trace-event format. */
-    fputs("{\"otherData\":{\"generator\":\"vimana " PACKAGE_VERSION "\"},"
-          "\"traceEvents\":[", o->timeline);
-    o->timeline_first = true;
     static const struct {
         int tid;
         const char *name;
     } tracks[] = {{TRACK_GPU, "GPU compute"}, {TRACK_CPU, "CPU"}, {TRACK_COMM, "communication"},
                   {TRACK_MEMORY, "remote memory"}, {TRACK_RECV, "receives"}, {TRACK_CHUNK, "chunks"}};
     for (uint32_t npu = 0; npu < s->n_npus; npu++) {
-        char name[32];
-        snprintf(name, sizeof name, "NPU %u", npu);
+        char name[JOBS_PROCESS_NAME];
+        process_name(o, npu, name, sizeof name);
         metadata(o, npu, -1, "process_name", name);
         for (size_t t = 0; t < sizeof tracks / sizeof tracks[0]; t++)
             metadata(o, npu, tracks[t].tid, "thread_name", tracks[t].name);
     }
     return 0;
+}
+
+/* A job's report says which job it is and where its ranks ran. */
+static void tenant_header(struct outputs *o)
+{
+    fputs(",\n\"job\": ", o->report);
+    json_out_string(o->report, o->tenant->name);
+    fputs(",\n\"job_npus\": [", o->report);
+    for (uint32_t r = 0; r < o->s->n_npus; r++)
+        fprintf(o->report, "%s%u", r ? ", " : "", o->tenant->npus[r]);
+    fputc(']', o->report);
 }
 
 static int open_report(sim *s, struct outputs *o)
@@ -180,6 +224,8 @@ static int open_report(sim *s, struct outputs *o)
     } else {
         fprintf(o->report, "{\n\"generator\": \"vimana %s\",\n\"network_backend\": ", PACKAGE_VERSION);
         json_out_string(o->report, s->be->name);
+        if (o->tenant)
+            tenant_header(o);
         fputs(",\n\"collectives\": [", o->report);
         o->report_first = true;
     }
@@ -193,6 +239,11 @@ static void on_npu_finished(void *ctx, const workload *w, const npu_stats *st);
 
 int outputs_open(sim *s, wl_run *r, outputs **out)
 {
+    return outputs_open_tenant(s, r, NULL, out);
+}
+
+int outputs_open_tenant(sim *s, wl_run *r, const outputs_tenant *tenant, outputs **out)
+{
     *out = NULL;
     if (!s->opt->timeline && !s->opt->report)
         return 0;
@@ -202,6 +253,8 @@ int outputs_open(sim *s, wl_run *r, outputs **out)
         return -1;
     }
     o->s = s;
+    o->tenant = tenant;
+    o->first = &o->timeline_first;
     *out = o;
     if (s->opt->timeline && open_timeline(s, o) != 0)
         return -1;
@@ -302,8 +355,8 @@ int outputs_close(outputs *o)
         return 0;
     sim *s = o->s;
     int rc = 0;
-    if (o->timeline) {
-        fputs("\n]}\n", o->timeline);
+    if (o->timeline && !o->tenant) {
+        outputs_timeline_end(o->timeline);
         rc |= close_file(s, o->timeline, s->opt->timeline);
     }
     if (o->report) {

@@ -23,6 +23,26 @@ typedef struct outputs outputs;
  * installs their hooks in s and r. Returns 0, or -1 after sim_fail();
  * outputs_close(*out) is due in either case. */
 int outputs_open(sim *s, wl_run *r, outputs **out);
+/* One job of `vimana --jobs` (sim/jobs_run.h). Its timeline events go to
+ * a file the caller opened, begun and will end (outputs_timeline_begin/
+ * end) and close, as processes pid_base + rank named "NAME: rank R (NPU
+ * P)", so that each job is one group of processes; its JSON report names
+ * the job and its NPUs ("job", "job_npus"). */
+typedef struct outputs_tenant {
+    const char *name;         /* letters, digits, '_', '-' */
+    const uint32_t *npus;     /* rank -> physical NPU */
+    FILE *timeline;           /* shared by the jobs, or NULL */
+    bool *timeline_first;     /* shared: no comma before the file's first event */
+    uint32_t pid_base;
+} outputs_tenant;
+
+/* outputs_open for a job: s->opt->timeline only says whether to write
+ * the job's events (to tenant->timeline); s->opt->report is its own file. */
+int outputs_open_tenant(sim *s, wl_run *r, const outputs_tenant *tenant, outputs **out);
+/* The opening and closing text of a timeline file. */
+void outputs_timeline_begin(FILE *f);
+void outputs_timeline_end(FILE *f);
+
 /* Completes and closes the files (o may be NULL); returns -1 (after
  * sim_fail) if a write failed. */
 int outputs_close(outputs *o);

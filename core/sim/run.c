@@ -77,7 +77,7 @@ static void warn_short_algorithm_lists(sim *s)
     }
 }
 
-static int load_configs(sim *s)
+int sim_load_configs(sim *s)
 {
     char err[1024];
     sys_algo_names algos = algo_registry_names(&s->algorithms);
@@ -181,6 +181,16 @@ static void report_unreceived(sim *s, const wl_run *r)
              (unsigned long long)sim_now(s));
 }
 
+void sim_check_end(sim *s, wl_run *r)
+{
+    if (!s->failed && msg_in_network(s) > 0)
+        report_stalled(s);
+    else if (!s->failed && r->finished_npus < s->n_npus)
+        report_deadlock(s, r);
+    else if (!s->failed && msg_outstanding(s, NULL, NULL) > 0)
+        report_unreceived(s, r);
+}
+
 static double seconds_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -272,7 +282,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     held_log quiet = {0}, held = {0};
     if (retry && hold_log(&s, &quiet))
         s.log = quiet.f;
-    if (!s.failed && network_host_init(&nh, &s) == 0 && load_configs(&s) == 0 && system_init(&s) == 0 &&
+    if (!s.failed && network_host_init(&nh, &s) == 0 && sim_load_configs(&s) == 0 && system_init(&s) == 0 &&
         workload_load_all(&run) == 0 && outputs_open(&s, &run, &outs) == 0) {
         load_s = seconds_since(&t0);
         release_log(&quiet, NULL);
@@ -294,12 +304,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
         if (!s.failed)
             network_host_run(&nh);
         sim_enter(&s);
-        if (!s.failed && msg_in_network(&s) > 0)
-            report_stalled(&s);
-        else if (!s.failed && run.finished_npus < s.n_npus)
-            report_deadlock(&s, &run);
-        else if (!s.failed && msg_outstanding(&s, NULL, NULL) > 0)
-            report_unreceived(&s, &run);
+        sim_check_end(&s, &run);
         progress_end(&prog);
         if (s.reduced) {
             release_log(&held, s.failed ? NULL : log);

@@ -10,4 +10,15 @@
  * input error, simulation error or deadlock (reported on `log`). */
 int sim_run(const sim_options *opt, FILE *out, FILE *log);
 
+/* Shared with `vimana --jobs` (sim/jobs_run.h), which runs several
+ * contexts on one backend. */
+struct sim;
+struct wl_run;
+/* Reads the system, remote-memory and communicator-group configurations of
+ * s->opt (the topology must be known). Returns 0, or -1 after sim_fail. */
+int sim_load_configs(struct sim *s);
+/* After the event loop: fails the run when the network stalled, an NPU
+ * never finished, or a message was never received. */
+void sim_check_end(struct sim *s, struct wl_run *r);
+
 #endif

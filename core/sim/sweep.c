@@ -168,12 +168,17 @@ static char **point_argv(const sweep_spec *s, const sweep_point_files *f, const 
     if (!argv)
         return NULL;
     argv[n++] = strdup("vimana");
-    argv[n++] = concat("--workload-configuration=", f->workload, "");
-    argv[n++] = concat("--system-configuration=", f->system, "");
-    argv[n++] = concat("--network-configuration=", f->network, "");
-    if (f->memory)
-        argv[n++] = concat("--remote-memory-configuration=", f->memory, "");
-    argv[n++] = concat("--network-backend=", f->backend, "");
+    if (f->jobs) {
+        /* Its report is one file per job: report.NAME.json (docs/jobs.md). */
+        argv[n++] = concat("--jobs=", f->jobs, "");
+    } else {
+        argv[n++] = concat("--workload-configuration=", f->workload, "");
+        argv[n++] = concat("--system-configuration=", f->system, "");
+        argv[n++] = concat("--network-configuration=", f->network, "");
+        if (f->memory)
+            argv[n++] = concat("--remote-memory-configuration=", f->memory, "");
+        argv[n++] = concat("--network-backend=", f->backend, "");
+    }
     for (size_t i = 0; i < s->n_options; i++)
         argv[n++] = strdup(s->options[i]);
     argv[n++] = concat("--report=", dir, "/report.json");
@@ -243,7 +248,8 @@ static int add_task(sweep_state *st, size_t p, char **dir, char **sig, FILE *err
         fprintf(err, "vimana sweep: error: %s\n", why);
     } else {
         st->tasks[st->n_tasks++] = (sweep_task){.point = p, .argv = point_argv(&st->spec, &f, *dir), .dir = *dir,
-                                                .signature = *sig, .result = &st->results[p]};
+                                                .signature = *sig, .result = &st->results[p],
+                                                .job_reports = f.jobs != NULL};
         *dir = *sig = NULL;
     }
     sweep_point_files_free(&f);

@@ -296,6 +296,8 @@ int sweep_config_point(const sweep_spec *s, const size_t *row, const char *dir, 
                        size_t len)
 {
     memset(out, 0, sizeof *out);
+    if ((out->jobs = point_file(s, row, SWEEP_JOBS_FILE, NULL)))
+        return 0;
     out->workload = point_file(s, row, SWEEP_WORKLOAD, s->workload);
     out->system = point_file(s, row, SWEEP_SYSTEM_FILE, s->system);
     out->network = point_file(s, row, SWEEP_NETWORK_FILE, s->network);
@@ -320,5 +322,6 @@ void sweep_point_files_free(sweep_point_files *f)
     free(f->network);
     free(f->memory);
     free(f->backend);
+    free(f->jobs);
     memset(f, 0, sizeof *f);
 }

@@ -14,6 +14,7 @@
 
 typedef struct sweep_point_files {
     char *workload, *system, *network, *memory, *backend; /* memory may be NULL */
+    char *jobs;             /* a jobs-file point: the jobs file, and every other member NULL */
 } sweep_point_files;
 
 /* Before anything runs: every system.KEY / network.KEY axis must name a

@@ -8,6 +8,7 @@
 
 #include "sim/sweep_runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sim/child_run.h"
 
@@ -63,12 +65,66 @@ static void progress(const pool_state *st)
     fflush(st->cfg->err);
 }
 
+/* A jobs-file point writes report.NAME.json, one per job (docs/jobs.md). */
+static bool is_job_report(const char *name)
+{
+    size_t n = strlen(name);
+    return n > strlen("report..json") && !strncmp(name, "report.", 7) && !strcmp(name + n - 5, ".json");
+}
+
+/* The job reports of an earlier run of the point (its jobs file may have
+ * named other jobs since) must not count in this one. */
+static void remove_job_reports(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (is_job_report(e->d_name)) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+}
+
+/* Every job's report of a jobs-file point, taken together as the ranks of
+ * one run. 0 when there is at least one and each is readable. */
+static int read_job_reports(const char *dir, child_report *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    memset(out, 0, sizeof *out);
+    int found = 0, rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!is_job_report(e->d_name))
+            continue;
+        char path[4096];
+        child_report one;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((rc = child_run_read_report(path, &one)) != 0)
+            break;
+        out->npus += one.npus;
+        out->finish = one.finish > out->finish ? one.finish : out->finish;
+        out->finish_sum += one.finish_sum;
+        out->exposed_sum += one.exposed_sum;
+        found++;
+    }
+    closedir(d);
+    return rc == 0 && found > 0 ? 0 : -1;
+}
+
 static void launch(pool_state *st, slot *s, sweep_task *t)
 {
     char out[4096], err[4096];
     snprintf(out, sizeof out, "%s/stdout.txt", t->dir);
     snprintf(err, sizeof err, "%s/stderr.txt", t->dir);
     s->task = t;
+    if (t->job_reports)
+        remove_job_reports(t->dir);
     clock_gettime(CLOCK_MONOTONIC, &s->t0);
     int rc = child_run_spawn(t->argv, out, err, &s->pid);
     if (rc != 0) {
@@ -96,7 +152,8 @@ static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
     r->wall_s = child_run_seconds_since(&s->t0);
     r->peak_kib = ru->ru_maxrss;
     child_report rep;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && child_run_read_report(report, &rep) == 0) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+        (t->job_reports ? read_job_reports(t->dir, &rep) : child_run_read_report(report, &rep)) == 0) {
         r->status = SWEEP_OK;
         r->npus = rep.npus;
         r->finish = rep.finish;

@@ -20,6 +20,7 @@ typedef struct sweep_task {
     char *dir;              /* the point's folder */
     char *signature;        /* recorded with the result */
     sweep_result *result;   /* filled when the run ends */
+    bool job_reports;       /* a jobs-file point: its figures are those of every job's report.NAME.json */
 } sweep_task;
 
 typedef struct sweep_pool {

@@ -157,7 +157,7 @@ static int axis_kind(const char *name, sweep_axis_kind *kind, const char **key)
         {"system.", SWEEP_SYSTEM_KEY}, {"network.", SWEEP_NETWORK_KEY}};
     static const struct { const char *name; sweep_axis_kind kind; } whole[] = {
         {"system", SWEEP_SYSTEM_FILE}, {"network", SWEEP_NETWORK_FILE},
-        {"backend", SWEEP_BACKEND}, {"workload", SWEEP_WORKLOAD}};
+        {"backend", SWEEP_BACKEND}, {"workload", SWEEP_WORKLOAD}, {"jobs-file", SWEEP_JOBS_FILE}};
     *key = NULL;
     for (size_t i = 0; i < sizeof keyed / sizeof keyed[0]; i++) {
         size_t n = strlen(keyed[i].prefix);
@@ -192,8 +192,8 @@ static int axis_get(reader *r, const yaml_node_t *at, bool find, size_t *index)
         }
     sweep_axis a = {.line = at->start_mark.line + 1};
     if (axis_kind(name, &a.kind, &a.key) != 0)
-        return fail(r, at, "unknown axis '%s' (expected system.KEY, network.KEY, system, network, backend or workload)",
-                    msg_escape(name, shown, sizeof shown));
+        return fail(r, at, "unknown axis '%s' (expected system.KEY, network.KEY, system, network, backend, workload "
+                           "or jobs-file)", msg_escape(name, shown, sizeof shown));
     a.name = dup_or_die(name);
     a.key = a.key ? a.name + (a.key - name) : NULL;
     s->axes = grow_or_die(s->axes, s->n_axes + 1, sizeof *s->axes);
@@ -413,17 +413,53 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
                       "points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
 }
 
-/* Whether a point uses the base `name` (workload, system, network): no
- * axis of that name, or an explicit point that leaves it out. */
+/* Whether point p of an explicit list, or every point of a grid (p =
+ * SWEEP_BASE), runs a jobs file: its axis is set there. */
+static bool runs_jobs_file(const sweep_spec *s, size_t p)
+{
+    size_t j;
+    if (!sweep_spec_axis(s, "jobs-file", &j))
+        return false;
+    return p == SWEEP_BASE || s->points[p * s->n_axes + j] != SWEEP_BASE;
+}
+
+/* Whether a point uses the base `name` (workload, system, network): a
+ * point that runs no jobs file, where no axis of that name is set. */
 static bool base_needed(const sweep_spec *s, const char *name)
 {
     size_t a;
-    if (!sweep_spec_axis(s, name, &a))
-        return true;
-    for (size_t p = 0; s->explicit_points && p < s->n_points; p++)
-        if (s->points[p * s->n_axes + a] == SWEEP_BASE)
+    bool has_axis = sweep_spec_axis(s, name, &a) != NULL;
+    if (!s->explicit_points)
+        return !runs_jobs_file(s, SWEEP_BASE) && !has_axis;
+    for (size_t p = 0; p < s->n_points; p++)
+        if (!runs_jobs_file(s, p) && (!has_axis || s->points[p * s->n_axes + a] == SWEEP_BASE))
             return true;
     return false;
+}
+
+/* A jobs file names the network, the backend and each job's files: a
+ * point that runs one may not set any other axis (only `options` apply). */
+static int check_jobs_points(reader *r)
+{
+    const sweep_spec *s = r->s;
+    size_t j;
+    const sweep_axis *jobs = sweep_spec_axis(s, "jobs-file", &j);
+    if (!jobs)
+        return 0;
+    for (size_t a = 0; a < s->n_axes; a++) {
+        if (a == j)
+            continue;
+        bool clash = !s->explicit_points;
+        for (size_t p = 0; !clash && p < s->n_points; p++)
+            clash = s->points[p * s->n_axes + j] != SWEEP_BASE && s->points[p * s->n_axes + a] != SWEEP_BASE;
+        if (clash) {
+            snprintf(r->err, r->err_len, "%s:%zu: %s: a point that runs a jobs-file takes the network, backend, "
+                                         "workloads and configurations from it; it cannot also set an axis",
+                     r->path, s->axes[a].line, s->axes[a].name);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Keys are read in a fixed order (not the file's): points may name axes
@@ -457,6 +493,8 @@ static int read_root(reader *r, const yaml_node_t *root)
     if (!axes && !points)
         return fail(r, root, "no axes and no points: nothing to sweep");
     if (read_entry(r, axes ? "axes" : "points", axes ? axes : points) != 0)
+        return -1;
+    if (check_jobs_points(r) != 0)
         return -1;
     const char *bases[] = {"workload", "system", "network"};
     const char *given[] = {r->s->workload, r->s->system, r->s->network};

@@ -32,7 +32,8 @@ typedef enum {
     SWEEP_SYSTEM_FILE,  /* system: whole system JSON files */
     SWEEP_NETWORK_FILE, /* network: whole network files */
     SWEEP_BACKEND,      /* backend: backend names or paths */
-    SWEEP_WORKLOAD      /* workload: ET prefixes */
+    SWEEP_WORKLOAD,     /* workload: ET prefixes */
+    SWEEP_JOBS_FILE     /* jobs-file: `vimana --jobs` files (docs/jobs.md) */
 } sweep_axis_kind;
 
 typedef struct sweep_axis {

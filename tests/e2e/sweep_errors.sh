@@ -20,7 +20,7 @@ bad "${BASE}axes:\n  system.all-reduce-implementaton: [[ring]]\n" \
 bad "${BASE}axes:\n  network.bandwith: [[1]]\n" \
     "vimana sweep: error: s.yaml:5: network.bandwith: no key 'bandwith' in ring8.yml (an axis may only change a key the file has)"
 bad "${BASE}axes:\n  netwrk.x: [[1]]\n" \
-    "vimana sweep: error: s.yaml:5: unknown axis 'netwrk.x' (expected system.KEY, network.KEY, system, network, backend or workload)"
+    "vimana sweep: error: s.yaml:5: unknown axis 'netwrk.x' (expected system.KEY, network.KEY, system, network, backend, workload or jobs-file)"
 bad "${BASE}axes:\n  backend: [a, [b]]\n" \
     "vimana sweep: error: s.yaml:5: backend: expected a single value (a name or a path)"
 bad "${BASE}axes: [\n" "vimana sweep: error: s.yaml:5: did not find expected node content"

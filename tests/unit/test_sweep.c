@@ -120,7 +120,7 @@ static void errors_name_the_line(void **state)
     (void)state;
     static const struct { const char *text, *want; } cases[] = {
         {"workload: w\nsystem: s\nnetwork: n\naxes:\n  bogus: [1]\n",
-         ":5: unknown axis 'bogus' (expected system.KEY, network.KEY, system, network, backend or workload)"},
+         ":5: unknown axis 'bogus' (expected system.KEY, network.KEY, system, network, backend, workload or jobs-file)"},
         {"workload: w\nsystem: s\nnetwork: n\naxes:\n  system.x: [[[1]]]\n",
          ":5: system.x: a value is a scalar or a list of scalars"},
         {"workload: w\nsystem: s\nsystem: t\naxes:\n  backend: [a]\n", ":3: key 'system' given twice"},
