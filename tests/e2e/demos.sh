@@ -75,6 +75,30 @@ expect_error "scripts/demo: error: no demo '../demos' (./scripts/demo --list lis
 expect_error "scripts/demo: error: unknown option '--bogus' (./scripts/demo --help)" "$SCRIPT" --bogus
 expect_error "scripts/demo: error: one demo at a time, got 2 names (./scripts/demo --list)" "$SCRIPT" pytorch hoti24-demo1
 
+# Where ns3_shim is not built, micro24-astra-demo3 says so in one line, skips
+# the ns-3 runs and still checks the other backends (a vimana that finds no
+# ns3_shim stands in for such a build).
+cat >"$TEST_TMP/vimana-no-ns3" <<WRAPPER
+#!/bin/sh
+for a in "\$@"; do
+    if [ "\$a" = --network-backend=ns3_shim ]; then
+        echo "vimana: error: network backend 'ns3_shim' not found (looked in: nowhere)" >&2
+        exit 1
+    fi
+done
+exec "$VIMANA" "\$@"
+WRAPPER
+chmod +x "$TEST_TMP/vimana-no-ns3"
+if VIMANA="$TEST_TMP/vimana-no-ns3" "$DEMOS/micro24-astra-demo3/run" "$TEST_TMP/no-ns3" >"$TEST_TMP/out" 2>&1; then
+    expect_eq "$(grep -c '^(ns3_shim is not built here: the ns-3 runs skipped)$' "$TEST_TMP/out")" 1 "no ns3_shim: one line says so"
+    expect_eq "$(grep -c ' skipped$' "$TEST_TMP/no-ns3/key-numbers")" 6 "no ns3_shim: the ns-3 keys skipped"
+    expect_eq "$(awk '$1 == "2d_xval_analytical" { print $2 }' "$TEST_TMP/no-ns3/key-numbers")" 123571 "no ns3_shim: the other backends run"
+    grep -q ns3_shim "$TEST_TMP/no-ns3/2d.xval" && fail "no ns3_shim: xval was given it"
+else
+    fail "micro24-astra-demo3 without ns3_shim failed"
+    tail -n 20 "$TEST_TMP/out" >&2
+fi
+
 # A demo whose expected file is wrong fails and names the key.
 C="$TEST_TMP/copy/inputs/demos"
 mkdir -p "$C"
