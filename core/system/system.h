@@ -157,11 +157,12 @@ typedef struct npu_group {
     const char *plan_custom[COLL_KINDS];
 } npu_group;
 
+/* One NPU's system state. Every field starts at zero, and so do its
+ * queues and queue counters (npu_queues, scheduler.c): system_init
+ * allocates them all zeroed for every NPU and writes nothing per NPU, so
+ * the pages of NPUs that never run (all but NPU 0 in the reduced
+ * simulation) are never touched and cost no memory. */
 typedef struct npu_sys {
-    uint32_t id;
-    queue_state *queues;
-    uint32_t n_queues;
-    uint32_t *ctr_level, *ctr_first, *ctr_last;   /* per dimension */
     uint32_t dbt_next[COLL_KINDS][SIM_MAX_DIMS];  /* tree alternation */
     uint64_t num_streams;
     int64_t priority_counter;
@@ -170,6 +171,13 @@ typedef struct npu_sys {
     uint32_t **retired;     /* member lists of replaced groups, still referenced by phases */
     uint32_t n_retired;
 } npu_sys;
+
+/* NPU npu's queues: s->queues_per_npu of them, queue dimension d's at
+ * d * queues-per-dim. */
+static inline queue_state *npu_queues(const sim *s, uint32_t npu)
+{
+    return &s->queues[(size_t)npu * s->queues_per_npu];
+}
 
 /* ---- module entry points ------------------------------------------------- */
 
