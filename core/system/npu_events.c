@@ -174,6 +174,29 @@ static void call_events(void *arg, uint64_t data)
     lists[li] = lists[--l->n];
 }
 
+void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    if (fn != call_events)
+        return;
+    const npu_lists *l = arg;
+    if (stage == 0) {
+        __builtin_prefetch(l);
+        __builtin_prefetch((const char *)l + 64);
+        return;
+    }
+    /* The NPU's events run in tick order: the one coming is its earliest
+     * pending tick's. */
+    (void)data;
+    if (l->cap > INLINE_LISTS || l->n == 0)
+        return;
+    const tick_list *first = &l->inline_[0];
+    for (uint32_t i = 1; i < l->n; i++)
+        if (l->inline_[i].tick < first->tick)
+            first = &l->inline_[i];
+    for (int k = 0; k < 3; k++)
+        __builtin_prefetch((const char *)first->obj + 64 * k);
+}
+
 /* Past the inline lists, the NPU's lists move to the heap for good. */
 static int grow_lists(sim *s, uint32_t npu, npu_lists *l)
 {

@@ -184,6 +184,11 @@ static inline queue_state *npu_queues(const sim *s, uint32_t npu)
 /* npu_events.c */
 int system_events_init(sim *s);
 void system_events_fini(sim *s);
+/* The backend's host->will_run hint (vimana/network_api.h) for the
+ * events npu_register_event scheduled (others are ignored): stage 0
+ * starts loading the NPU's lists, stage 1 the objects of their first
+ * registrations. Changes nothing. */
+void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int stage);
 /* Runs fn(s, obj, data) on NPU npu's event list at now + delta. */
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data);
 
