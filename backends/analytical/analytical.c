@@ -47,6 +47,8 @@ static int cu_init(const vimana_backend_params *params, const vimana_host *host,
     int rc = vimana_bt_init(&a->bt, params, host, err, err_len);
     if (rc == VIMANA_OK)
         rc = load_network(a, err, err_len);
+    /* the queue holds the host's events and the deliveries only */
+    vimana_bt_use_lookahead(&a->bt);
     if (rc != VIMANA_OK) {
         vimana_bt_fini(&a->bt);
         vimana_topo_free(a->topo);

@@ -312,14 +312,14 @@ void vimana_evq_set_lookahead(vimana_evq *q, vimana_evq_lookahead_fn fn, void *c
 #define LOOKAHEAD_STAGE1 2
 
 /* Before an event runs, with `next` the one queued behind it (distance
- * 1). Without a hook the queue can only start loading the next event's
- * arg. */
+ * 1). The queue itself starts loading the next event's arg, which is
+ * all it can do without a hook and still pays with one: a backend's own
+ * events, which the hook's owner does not know, have their record there. */
 static inline void look_ahead(const vimana_evq *q, uint32_t next)
 {
-    if (!q->lookahead) {
-        __builtin_prefetch(q->events[next].arg);
+    __builtin_prefetch(q->events[next].arg);
+    if (!q->lookahead)
         return;
-    }
     uint32_t e = next;
     for (int d = 1; d < LOOKAHEAD_STAGE0 && e != NIL; d++) {
         if (d == LOOKAHEAD_STAGE1)

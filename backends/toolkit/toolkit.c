@@ -41,9 +41,13 @@ int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vim
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    if (bt->host.will_deliver && bt->host.will_run)
-        vimana_evq_set_lookahead(bt->evq, look_ahead, bt);
     return VIMANA_OK;
+}
+
+void vimana_bt_use_lookahead(vimana_bt *bt)
+{
+    if (bt->evq && bt->host.will_deliver && bt->host.will_run)
+        vimana_evq_set_lookahead(bt->evq, look_ahead, bt);
 }
 
 void vimana_bt_fini(vimana_bt *bt)

@@ -185,7 +185,8 @@ static void host_will_run(void *host, vimana_event_fn fn, void *arg, uint64_t da
     f->hint_stage[f->n_hints++] = stage;
 }
 
-/* ABI 1.3: with a host that has both hints, the toolkit's loop shows it
+/* ABI 1.3: with a host that has both hints and vimana_bt_use_lookahead,
+ * the toolkit's loop shows it
  * the events queued behind the running one in its tick (the 4th with
  * stage 0, the 2nd with stage 1): deliveries by token, other events as
  * scheduled. Deliveries D11 D12 D13 and events E1 E2 at tick 0, queued
@@ -201,12 +202,20 @@ static void test_lookahead_hints_reach_the_host(void **state)
     char err[100];
     vimana_backend_params params = {.struct_size = sizeof params};
     assert_int_equal(vimana_bt_init(&f->bt, &params, &host, err, sizeof err), VIMANA_OK);
-    assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 11), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 0, record, f, 1), VIMANA_OK);
-    assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 12), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 0, record, f, 2), VIMANA_OK);
-    assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 13), VIMANA_OK);
-    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+    for (int on = 0; on <= 1; on++) {
+        /* first without vimana_bt_use_lookahead: no hints */
+        if (on)
+            vimana_bt_use_lookahead(&f->bt);
+        f->n_delivered = f->n_ran = 0;
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 11), VIMANA_OK);
+        assert_int_equal(vimana_bt_schedule(f, 0, record, f, 1), VIMANA_OK);
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 12), VIMANA_OK);
+        assert_int_equal(vimana_bt_schedule(f, 0, record, f, 2), VIMANA_OK);
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 13), VIMANA_OK);
+        assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+        if (!on)
+            assert_int_equal(f->n_hints, 0);
+    }
     const char kind[] = {'d', 'd', 'r', 'd'};
     const uint64_t value[] = {12, 13, 2, 13};
     const int stage[] = {1, 0, 1, 1};
