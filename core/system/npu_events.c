@@ -181,7 +181,6 @@ void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int sta
     const npu_lists *l = arg;
     if (stage == 0) {
         __builtin_prefetch(l);
-        __builtin_prefetch((const char *)l + 64);
         return;
     }
     /* The NPU's events run in tick order: the one coming is its earliest
