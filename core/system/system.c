@@ -22,8 +22,14 @@ static uint32_t queue_dims(const sim *s)
 
 int system_init(sim *s)
 {
-    /* whole cache lines: every stream then starts one (system.h) */
-    slab_init(&s->streams, (sizeof(stream) + 63) & ~(size_t)63, 256);
+    /* Whole cache lines: every stream then starts one (system.h). Blocks
+     * of two streams per NPU (256 to 32768 of them): at thousands of NPUs
+     * a block spans megabytes, which the slab backs with huge pages, so
+     * that the look-ahead's prefetch of a cold stream (npu_events.c,
+     * msg_match.c) does not wait for a page walk first. */
+    size_t per_block = (size_t)s->n_npus * 2;
+    per_block = per_block < 256 ? 256 : per_block > 32768 ? 32768 : per_block;
+    slab_init(&s->streams, (sizeof(stream) + 63) & ~(size_t)63, per_block);
     slab_init(&s->datasets, sizeof(dataset), 256);
     slab_init(&s->bundles, PHASE_BUNDLE_BYTES, 1024);
     slab_init(&s->rdv, 64, 256);
