@@ -174,6 +174,10 @@ static void call_events(void *arg, uint64_t data)
     lists[li] = lists[--l->n];
 }
 
+/* The lines of a registration's object its function reads first (a
+ * stream's hot fields: system.h STREAM_HOT_BYTES). */
+#define OBJ_PREFETCH_LINES 3
+
 void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int stage)
 {
     if (fn != call_events)
@@ -192,7 +196,7 @@ void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int sta
     for (uint32_t i = 1; i < l->n; i++)
         if (l->inline_[i].tick < first->tick)
             first = &l->inline_[i];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < OBJ_PREFETCH_LINES; k++)
         __builtin_prefetch((const char *)first->obj + 64 * k);
 }
 
