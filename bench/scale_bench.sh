@@ -7,7 +7,7 @@
 #   (1024, 4096, 16384 NPUs; ring-ring-ring.json); `small` skips the
 #   4096-NPU 1-D and the 16384-NPU cases.
 #   and 64 MiB all-reduce on 8x8x16384 (1,048,576 NPUs), single file and
-#   reduced simulation only.
+#   reduced simulation only (with BEFORE_BUILD_DIR, that build too).
 # Each case runs with this build on the single-file workload (PREFIX.et,
 # written by `vimana-et generate --single-file`) with symmetry (the reduced
 # simulation) and with --no-symmetry, and on per-rank copies of that file
@@ -108,3 +108,4 @@ network sw3d_1m "Switch, Switch, Switch" "8, 8, 16384" "50, 50, 50" "500, 500, 5
 rm -f "$dir/expected.out"
 echo "== 64 MiB all-reduce, Switch 8x8x16384 (1048576 NPUs); $(uptime | sed 's/.*load/load/')"
 run "  after, single file" "$build" "$dir/ar64m_1m/one" "$ring3" sw3d_1m
+[ -z "$before" ] || run "  before, single file" "$before" "$dir/ar64m_1m/one" "$ring3" sw3d_1m

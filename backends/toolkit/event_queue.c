@@ -52,6 +52,9 @@ struct vimana_evq {
      * bucket to skip the hash for them. */
     vimana_tick last_time;
     uint32_t last_bucket;  /* NIL = none */
+
+    vimana_evq_lookahead_fn lookahead;  /* NULL: prefetch the next event's arg */
+    void *lookahead_ctx;
 };
 
 static uint32_t hash_tick(vimana_tick t, uint32_t mask)
@@ -295,6 +298,38 @@ int vimana_evq_schedule(vimana_evq *q, vimana_tick delta, vimana_event_fn fn, vo
     return vimana_evq_schedule_at(q, when, fn, arg, data);
 }
 
+void vimana_evq_set_lookahead(vimana_evq *q, vimana_evq_lookahead_fn fn, void *ctx)
+{
+    q->lookahead = fn;
+    q->lookahead_ctx = ctx;
+}
+
+/* How far ahead the hook sees the events of the tick: a record loaded
+ * from memory takes about as long as two events run, so stage 0 (start
+ * loading the first record) comes four events ahead and stage 1 (read it,
+ * start loading the next ones) two events ahead. */
+#define LOOKAHEAD_STAGE0 4
+#define LOOKAHEAD_STAGE1 2
+
+/* Before an event runs, with `next` the one queued behind it (distance
+ * 1). The queue itself starts loading the next event's arg, which is
+ * all it can do without a hook and still pays with one: a backend's own
+ * events, which the hook's owner does not know, have their record there. */
+static inline void look_ahead(const vimana_evq *q, uint32_t next)
+{
+    __builtin_prefetch(q->events[next].arg);
+    if (!q->lookahead)
+        return;
+    uint32_t e = next;
+    for (int d = 1; d < LOOKAHEAD_STAGE0 && e != NIL; d++) {
+        if (d == LOOKAHEAD_STAGE1)
+            q->lookahead(q->lookahead_ctx, q->events[e].fn, q->events[e].arg, q->events[e].data, 1);
+        e = q->events[e].next;
+    }
+    if (e != NIL)
+        q->lookahead(q->lookahead_ctx, q->events[e].fn, q->events[e].arg, q->events[e].data, 0);
+}
+
 int vimana_evq_step(vimana_evq *q)
 {
     if (q->heap_len == 0 || q->stopped)
@@ -309,9 +344,9 @@ int vimana_evq_step(vimana_evq *q)
             break;
         event_rec ev = q->events[e];
         /* Events of one tick usually belong to many different NPUs whose
-         * state is cold: start loading the next event's object now. */
+         * state is cold: start loading the next events' objects now. */
         if (ev.next != NIL)
-            __builtin_prefetch(q->events[ev.next].arg);
+            look_ahead(q, ev.next);
         q->buckets[b].head = ev.next;
         if (ev.next == NIL)
             q->buckets[b].tail = NIL;

@@ -13,6 +13,20 @@
 #include "util/huge_pages.h"
 #include "util/msg_escape.h"
 
+static void deliver(void *arg, uint64_t token);
+
+/* The queue's look-ahead: a delivery goes to the host by its token; any
+ * other event is the host's or the backend's own (the host looks only at
+ * the events it scheduled itself). */
+static void look_ahead(void *ctx, vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    vimana_bt *bt = ctx;
+    if (fn == deliver)
+        bt->host.will_deliver(bt->host.host, data, stage);
+    else
+        bt->host.will_run(bt->host.host, fn, arg, data, stage);
+}
+
 int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vimana_host *host, char *err,
                    size_t err_len)
 {
@@ -28,6 +42,12 @@ int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vim
         return VIMANA_ERR_NOMEM;
     }
     return VIMANA_OK;
+}
+
+void vimana_bt_use_lookahead(vimana_bt *bt)
+{
+    if (bt->evq && bt->host.will_deliver && bt->host.will_run)
+        vimana_evq_set_lookahead(bt->evq, look_ahead, bt);
 }
 
 void vimana_bt_fini(vimana_bt *bt)

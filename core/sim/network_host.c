@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "system/msg_match.h"
+#include "system/system.h"
 #include "util/msg_escape.h"
 
 /* ---- callbacks (backend -> host) ----------------------------------------- */
@@ -32,6 +33,18 @@ static void host_delivered(void *host, uint64_t token)
     sim *s = ((network_host *)host)->s;
     if (!s->failed)
         msg_delivered(s, token);
+}
+
+/* Cache hints of the backend's event loop (ABI 1.3): they change nothing. */
+static void host_will_deliver(void *host, uint64_t token, int stage)
+{
+    msg_look_ahead(((network_host *)host)->s, token, stage);
+}
+
+static void host_will_run(void *host, vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    (void)host;
+    npu_events_look_ahead(fn, arg, data, stage);
 }
 
 /* The backend's own fatal error: it becomes the run's one error line (the
@@ -123,7 +136,8 @@ int network_host_init(network_host *nh, sim *s)
     s->be = nh->lb.desc;
     nh->stop = backend_stop_fn(s->be);
     nh->callbacks = (vimana_host){.struct_size = sizeof nh->callbacks, .host = nh, .log = host_log,
-                                  .delivered = host_delivered, .failed = host_failed};
+                                  .delivered = host_delivered, .failed = host_failed,
+                                  .will_deliver = host_will_deliver, .will_run = host_will_run};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = s->opt->network,
                                     .options = s->opt->backend_options};
     err[0] = '\0';

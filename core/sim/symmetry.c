@@ -175,7 +175,7 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
     if (!nodes_symmetric(s, &r->wl[0], out))
         return;
     for (uint32_t i = 1; i < s->n_npus; i++)
-        if (r->wl[i].trace != r->wl[0].trace) {
+        if (workload_npu_trace(r, i) != r->wl[0].trace) {
             not_eligible(out, "NPU %u's trace differs from NPU 0's", i);
             return;
         }

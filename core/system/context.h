@@ -88,6 +88,9 @@ typedef struct sim {
     uint32_t dim_size[SIM_MAX_DIMS];
 
     struct npu_sys *sys;         /* [n_npus] */
+    struct queue_state *queues;  /* [n_npus * queues_per_npu]: system.h npu_queues */
+    uint32_t *queue_ctr;         /* [n_npus][3][queue_dims]: scheduler.c's queue counters */
+    uint32_t queues_per_npu, queue_dims;
     struct msg_table *msgs;
     struct remote_mem *rmem;
     struct npu_event_pool *npu_events;

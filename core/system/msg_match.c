@@ -416,6 +416,32 @@ void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint3
         }
 }
 
+/* The lines of a completion's object its function reads first (a
+ * stream's hot fields: system.h STREAM_HOT_BYTES). */
+#define CB_OBJ_LINES 3
+
+static void prefetch_obj(const void *obj)
+{
+    for (int i = 0; i < CB_OBJ_LINES; i++)
+        __builtin_prefetch((const char *)obj + 64 * i);
+}
+
+void msg_look_ahead(const sim *s, uint64_t token, int stage)
+{
+    const msg_table *t = s->msgs;
+    uint32_t e = (uint32_t)token;
+    if (e >= t->n_entries)
+        return;   /* a bad token: its delivery reports it */
+    const msg_entry *m = &t->entries[e];
+    if (stage == 0) {
+        __builtin_prefetch(m);
+        return;
+    }
+    for (int side = SEND_SIDE; side <= RECV_SIDE; side++)
+        if (m->fn[side] && (m->flags & (side == SEND_SIDE ? HAS_SEND : HAS_RECV)))
+            prefetch_obj(m->side[side].cb.obj);
+}
+
 static void run_cb(sim *s, msg_cb cb)
 {
     if (cb.fn)

@@ -43,6 +43,10 @@ void msg_recv_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag
  * key's slot; stage 1, called later, reads the slot (loaded by then) and
  * starts loading the entry. */
 void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, int stage);
+/* The backend's host->will_deliver hint (vimana/network_api.h): stage 0
+ * starts loading the message's entry, stage 1 reads it and starts loading
+ * the first lines of its completions' objects. Changes nothing. */
+void msg_look_ahead(const sim *s, uint64_t token, int stage);
 /* The backend's host->delivered callback lands here. */
 void msg_delivered(sim *s, uint64_t token);
 

@@ -41,17 +41,20 @@ typedef struct tick_list {
  * lines and nothing else of the NPU (the NPU's own record is large and
  * cold at a million messages). An NPU of a collective has at most three
  * ticks pending in the common cases; past that its lists move to the heap
- * (spill[npu] of the pool). */
+ * (spill[npu] of the pool). All zero is an NPU with nothing pending, so
+ * the records of NPUs that never register an event (all but NPU 0 in the
+ * reduced simulation) stay untouched, zero pages that cost no memory. */
 typedef struct npu_lists {
     alignas(128) uint32_t n;     /* ticks pending */
-    uint32_t cap;                /* > INLINE_LISTS: the lists are in the pool's spill[npu] */
+    uint32_t cap;                /* > INLINE_LISTS: the lists are in the pool's spill[npu]; 0: inline */
     tick_list inline_[INLINE_LISTS];
 } npu_lists;
 
 _Static_assert(sizeof(npu_lists) == 128, "two cache lines per NPU");
 
 struct npu_event_pool {
-    npu_lists *npus;             /* [n_npus] */
+    npu_lists *npus;             /* [n_npus], 128-byte aligned inside npus_block */
+    void *npus_block;
     tick_list **spill;           /* [n_npus], NULL until an NPU has more than INLINE_LISTS ticks */
     ev_entry *entries;
     uint32_t n, cap, free_head;
@@ -63,17 +66,20 @@ int system_events_init(sim *s)
     if (!p)
         return -1;
     size_t n = s->n_npus ? s->n_npus : 1, bytes = n * sizeof *p->npus;
-    p->npus = aligned_alloc(alignof(npu_lists), bytes);
+    /* calloc, not aligned_alloc + a loop that clears: a large calloc comes
+     * in zero pages that are not touched here (one record more for the
+     * alignment) */
+    p->npus_block = calloc(n + 1, sizeof *p->npus);
     p->spill = calloc(n, sizeof *p->spill);
-    if (!p->npus || !p->spill) {
-        free(p->npus);
+    if (!p->npus_block || !p->spill) {
+        free(p->npus_block);
         free(p->spill);
         free(p);
         return -1;
     }
+    p->npus = (npu_lists *)(((uintptr_t)p->npus_block + alignof(npu_lists) - 1) &
+                            ~(uintptr_t)(alignof(npu_lists) - 1));
     huge_pages_advise(p->npus, bytes);
-    for (uint32_t i = 0; i < s->n_npus; i++)
-        p->npus[i] = (npu_lists){.cap = INLINE_LISTS};
     p->free_head = NIL;
     s->npu_events = p;
     return 0;
@@ -87,7 +93,7 @@ void system_events_fini(sim *s)
     for (uint32_t i = 0; i < s->n_npus; i++)
         free(p->spill[i]);
     free(p->spill);
-    free(p->npus);
+    free(p->npus_block);
     free(p->entries);
     free(p);
     s->npu_events = NULL;
@@ -109,6 +115,11 @@ static uint32_t entry_alloc(struct npu_event_pool *p)
         p->cap = cap;
     }
     return p->n++;
+}
+
+static inline uint32_t lists_cap(const npu_lists *l)
+{
+    return l->cap ? l->cap : INLINE_LISTS;
 }
 
 static inline tick_list *lists_of(const struct npu_event_pool *p, npu_lists *l, uint64_t npu)
@@ -163,11 +174,37 @@ static void call_events(void *arg, uint64_t data)
     lists[li] = lists[--l->n];
 }
 
+/* The lines of a registration's object its function reads first (a
+ * stream's hot fields: system.h STREAM_HOT_BYTES). */
+#define OBJ_PREFETCH_LINES 3
+
+void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    if (fn != call_events)
+        return;
+    const npu_lists *l = arg;
+    if (stage == 0) {
+        __builtin_prefetch(l);
+        return;
+    }
+    /* The NPU's events run in tick order: the one coming is its earliest
+     * pending tick's. */
+    (void)data;
+    if (l->cap > INLINE_LISTS || l->n == 0)
+        return;
+    const tick_list *first = &l->inline_[0];
+    for (uint32_t i = 1; i < l->n; i++)
+        if (l->inline_[i].tick < first->tick)
+            first = &l->inline_[i];
+    for (int k = 0; k < OBJ_PREFETCH_LINES; k++)
+        __builtin_prefetch((const char *)first->obj + 64 * k);
+}
+
 /* Past the inline lists, the NPU's lists move to the heap for good. */
 static int grow_lists(sim *s, uint32_t npu, npu_lists *l)
 {
     struct npu_event_pool *p = s->npu_events;
-    uint32_t cap = l->cap * 2;
+    uint32_t cap = lists_cap(l) * 2;
     tick_list *grown = malloc(cap * sizeof *grown);
     if (!grown) {
         sim_fail(s, "out of memory (event lists of NPU %u)", npu);
@@ -199,7 +236,7 @@ void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn
     }
     int32_t li = find_list(lists_of(p, l, npu), l->n, t);
     if (li < 0) {
-        if (l->n == l->cap && grow_lists(s, npu, l) != 0)
+        if (l->n == lists_cap(l) && grow_lists(s, npu, l) != 0)
             return;
         lists_of(p, l, npu)[l->n++] =
             (tick_list){.tick = t, .fn = fn, .obj = obj, .data = data, .head = NIL, .tail = NIL};

@@ -108,6 +108,54 @@ static void packed_bundle_fire(sim *s, void *obj, uint64_t data)
     bundles_back(s, st, (uint32_t)(data & ((1u << PACKED_COUNT_BITS) - 1)));
 }
 
+/* The reduction cost of a processed bundle of `size` bytes on the
+ * stream's NPU (write + read + read, each truncated on its own); false
+ * after sim_fail(). */
+static bool reduction_ticks(sim *s, const stream *st, uint64_t size, vimana_tick *out)
+{
+    if (!(s->cfg.local_mem_bw_Bps > 0)) {
+        sim_fail(s, "%s: key 'local-mem-bw' is 0 but collectives reduce data on NPU %u "
+                    "(set local-mem-bw in GB/s)", s->cfg.path, st->npu);
+        return false;
+    }
+    vimana_tick once;
+    if (!ticks_from_ns((double)size / s->cfg.local_mem_bw_Bps * 1e9, &once) || once > UINT64_MAX / 3) {
+        report_slow_reduction(s, size, st->npu);
+        return false;
+    }
+    *out = 3 * once;
+    return true;
+}
+
+/* A processed bundle (one packet: batches are never processed) whose
+ * epoch and size fit in the event's data travels like a packed one, the
+ * size in the low PROCESSED_SIZE_BITS: its event's object is then the
+ * stream, which the event loop's look-ahead starts loading early
+ * (npu_events_look_ahead), and there is no bundle record to load first.
+ * After the reduction it comes back as a packed bundle of count 1, as
+ * bundle_fire would send it. */
+#define PROCESSED_SIZE_BITS 40
+
+static bool processed_packable(uint64_t epoch, uint64_t size)
+{
+    return epoch >> (64 - PROCESSED_SIZE_BITS) == 0 && size >> PROCESSED_SIZE_BITS == 0;
+}
+
+static void processed_bundle_fire(sim *s, void *obj, uint64_t data)
+{
+    stream *st = obj;
+    if (s->failed)
+        return;
+    uint64_t epoch = data >> PROCESSED_SIZE_BITS;
+    if (st->epoch != epoch) {
+        sim_fail(s, "internal error: a bundle outlived its stream");
+        return;
+    }
+    vimana_tick delay;
+    if (reduction_ticks(s, st, data & ((1ull << PROCESSED_SIZE_BITS) - 1), &delay))
+        npu_register_event(s, st->npu, delay, packed_bundle_fire, st, pack(epoch, 1));
+}
+
 static void bundle_fire(sim *s, void *obj, uint64_t data)
 {
     bundle *b = obj;
@@ -123,26 +171,18 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
     }
     if (b->processed) {
         b->processed = false;
-        if (!(s->cfg.local_mem_bw_Bps > 0)) {
-            sim_fail(s, "%s: key 'local-mem-bw' is 0 but collectives reduce data on NPU %u "
-                        "(set local-mem-bw in GB/s)", s->cfg.path, st->npu);
-            slab_free(&s->bundles, b);
-            return;
-        }
-        /* write + read + read, each truncated on its own */
-        vimana_tick once;
-        if (!ticks_from_ns((double)b->size / s->cfg.local_mem_bw_Bps * 1e9, &once) || once > UINT64_MAX / 3) {
-            report_slow_reduction(s, b->size, st->npu);
+        vimana_tick delay;
+        if (!reduction_ticks(s, st, b->size, &delay)) {
             slab_free(&s->bundles, b);
             return;
         }
         if (packable(b->epoch, b->count)) {
             uint64_t packed = pack(b->epoch, b->count);
             slab_free(&s->bundles, b);
-            npu_register_event(s, st->npu, 3 * once, packed_bundle_fire, st, packed);
+            npu_register_event(s, st->npu, delay, packed_bundle_fire, st, packed);
             return;
         }
-        npu_register_event(s, st->npu, 3 * once, bundle_fire, b, data);
+        npu_register_event(s, st->npu, delay, bundle_fire, b, data);
         return;
     }
     uint32_t count = b->count;
@@ -155,7 +195,10 @@ static void bundle_send(sim *s, stream *st, uint64_t size, bundle_flags f, uint3
     npu_event_fn fn = packed_bundle_fire;
     void *obj = st;
     uint64_t data = pack(st->epoch, count);
-    if (f.processed || !packable(st->epoch, count)) {
+    if (f.processed && count == 1 && processed_packable(st->epoch, size)) {
+        fn = processed_bundle_fire;
+        data = st->epoch << PROCESSED_SIZE_BITS | size;
+    } else if (f.processed || !packable(st->epoch, count)) {
         bundle *b = slab_alloc(&s->bundles);
         if (!b) {
             sim_fail(s, "out of memory (bundles)");

@@ -18,35 +18,46 @@ static uint32_t running_cap(const sim *s)
     return (s->cfg.active_chunks_per_dimension + q - 1) / q;
 }
 
+/* The queue counters of NPU npu on dimension dim (zero at the start):
+ * which queue the next phase of each kind takes. */
+enum { CTR_LEVEL, CTR_FIRST, CTR_LAST };
+
+static uint32_t *queue_counter(sim *s, uint32_t npu, int which, uint32_t dim)
+{
+    return &s->queue_ctr[((size_t)npu * 3 + (size_t)which) * s->queue_dims + dim];
+}
+
 uint32_t scheduler_next_queue(sim *s, uint32_t npu, uint32_t dim, bool *anticlockwise)
 {
-    npu_sys *sys = &s->sys[npu];
+    uint32_t *ctr = queue_counter(s, npu, CTR_LEVEL, dim);
     uint32_t q = s->opt->queues_per_dim;
-    uint32_t v = sys->ctr_level[dim];
-    sys->ctr_level[dim] = (v + 1) % q;
+    uint32_t v = *ctr;
+    *ctr = (v + 1) % q;
     *anticlockwise = q > 1 && v >= q / 2;
     return dim * q + v;
 }
 
 uint32_t scheduler_first_queue(sim *s, uint32_t npu, uint32_t dim)
 {
-    npu_sys *sys = &s->sys[npu];
     uint32_t q = s->opt->queues_per_dim;
     if (q == 1)
         return dim;
-    uint32_t v = sys->ctr_first[dim];
-    sys->ctr_first[dim] = (v + 1) % (q / 2);
+    uint32_t *ctr = queue_counter(s, npu, CTR_FIRST, dim);
+    uint32_t v = *ctr;
+    *ctr = (v + 1) % (q / 2);
     return dim * q + v;
 }
 
+/* The last queues are the upper half, q/2 .. q-1 in turn; the counter
+ * holds the offset from q/2, so that it starts at zero. */
 uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim)
 {
-    npu_sys *sys = &s->sys[npu];
     uint32_t q = s->opt->queues_per_dim;
     if (q == 1)
         return dim;
-    uint32_t v = sys->ctr_last[dim];
-    sys->ctr_last[dim] = v + 1 == q ? q / 2 : v + 1;
+    uint32_t *ctr = queue_counter(s, npu, CTR_LAST, dim);
+    uint32_t v = q / 2 + *ctr;
+    *ctr = v + 1 == q ? 0 : *ctr + 1;
     return dim * q + v;
 }
 
@@ -87,7 +98,7 @@ static void queue_remove(queue_state *q, stream *st)
  * is walked afresh for every start. */
 static void queue_fill(sim *s, uint32_t npu, uint32_t qid)
 {
-    queue_state *q = &s->sys[npu].queues[qid];
+    queue_state *q = &npu_queues(s, npu)[qid];
     uint32_t cap = running_cap(s);
     while (q->running < cap && !s->failed) {
         stream *st = q->head;
@@ -108,7 +119,7 @@ void scheduler_enter_first_phase(sim *s, stream *st)
     st->next_phase = 1;
     st->initialized = false;
     st->queue = (int32_t)p->queue;
-    queue_insert(&s->sys[st->npu].queues[p->queue], st);
+    queue_insert(&npu_queues(s, st->npu)[p->queue], st);
     queue_fill(s, st->npu, p->queue);
 }
 
@@ -123,19 +134,19 @@ static void dataset_stream_finished(sim *s, dataset *ds)
 
 void scheduler_phase_done(sim *s, stream *st)
 {
-    npu_sys *sys = &s->sys[st->npu];
+    queue_state *queues = npu_queues(s, st->npu);
     sim_phase_done(s, st);
     bool last = st->next_phase == st->n_phases;
     uint32_t old = (uint32_t)st->queue;
     phase_release(s, st);
     if (last)
         dataset_stream_finished(s, st->ds);
-    queue_remove(&sys->queues[old], st);
+    queue_remove(&queues[old], st);
     if (last) {
         uint32_t npu = st->npu;
         free((void *)st->phases);
         slab_free(&s->streams, st);
-        sys->queues[old].running--;
+        queues[old].running--;
         queue_fill(s, npu, old);
         return;
     }
@@ -143,8 +154,8 @@ void scheduler_phase_done(sim *s, stream *st)
     st->cur = *p;
     st->initialized = false;
     st->queue = (int32_t)p->queue;
-    queue_insert(&sys->queues[p->queue], st);
-    sys->queues[old].running--;
+    queue_insert(&queues[p->queue], st);
+    queues[old].running--;
     queue_fill(s, st->npu, old);
     queue_fill(s, st->npu, p->queue);
 }

@@ -20,41 +20,33 @@ static uint32_t queue_dims(const sim *s)
     return dims;
 }
 
-static int npu_init(sim *s, npu_sys *sys, uint32_t id)
-{
-    uint32_t dims = queue_dims(s), q = s->opt->queues_per_dim;
-    sys->id = id;
-    sys->n_queues = dims * q;
-    sys->queues = calloc(sys->n_queues, sizeof *sys->queues);
-    sys->ctr_level = calloc(dims, sizeof *sys->ctr_level);
-    sys->ctr_first = calloc(dims, sizeof *sys->ctr_first);
-    sys->ctr_last = malloc(dims * sizeof *sys->ctr_last);
-    if (!sys->queues || !sys->ctr_level || !sys->ctr_first || !sys->ctr_last)
-        return -1;
-    for (uint32_t d = 0; d < dims; d++)
-        sys->ctr_last[d] = q / 2;
-    return 0;
-}
-
 int system_init(sim *s)
 {
-    /* whole cache lines: every stream then starts one (system.h) */
-    slab_init(&s->streams, (sizeof(stream) + 63) & ~(size_t)63, 256);
+    /* Whole cache lines: every stream then starts one (system.h). Blocks
+     * of two streams per NPU (256 to 32768 of them): at thousands of NPUs
+     * a block spans megabytes, which the slab backs with huge pages, so
+     * that the look-ahead's prefetch of a cold stream (npu_events.c,
+     * msg_match.c) does not wait for a page walk first. */
+    size_t per_block = (size_t)s->n_npus * 2;
+    per_block = per_block < 256 ? 256 : per_block > 32768 ? 32768 : per_block;
+    slab_init(&s->streams, (sizeof(stream) + 63) & ~(size_t)63, per_block);
     slab_init(&s->datasets, sizeof(dataset), 256);
     slab_init(&s->bundles, PHASE_BUNDLE_BYTES, 1024);
     slab_init(&s->rdv, 64, 256);
+    /* Zeroed and never written here: see npu_sys (system.h). */
+    s->queue_dims = queue_dims(s);
+    s->queues_per_npu = s->queue_dims * s->opt->queues_per_dim;
     s->sys = calloc(s->n_npus, sizeof *s->sys);
-    if (!s->sys || system_events_init(s) != 0 || msg_table_init(s) != 0 || remote_mem_init(s) != 0) {
+    s->queues = calloc((size_t)s->n_npus * s->queues_per_npu, sizeof *s->queues);
+    s->queue_ctr = calloc((size_t)s->n_npus * 3 * s->queue_dims, sizeof *s->queue_ctr);
+    if (!s->sys || !s->queues || !s->queue_ctr || system_events_init(s) != 0 || msg_table_init(s) != 0 ||
+        remote_mem_init(s) != 0) {
         sim_fail(s, "out of memory");
         return -1;
     }
     if (shared_bus_init(s) != 0)
         return -1;
     for (uint32_t i = 0; i < s->n_npus; i++) {
-        if (npu_init(s, &s->sys[i], i) != 0) {
-            sim_fail(s, "out of memory");
-            return -1;
-        }
         for (size_t g = 0; g < s->groups.n_groups; g++) {
             const comm_group_def *def = &s->groups.groups[g];
             if (system_add_group(s, i, def->id, def->id, def->npus, def->n_npus) != 0)
@@ -72,10 +64,11 @@ static void free_group(npu_group *g)
 /* A run that stops early (an error, a deadlock) leaves collectives in
  * flight: their streams still sit in the queues with their phase lists and
  * run-time buffers. The slabs free the streams themselves. */
-static void release_queued_streams(sim *s, npu_sys *sys)
+static void release_queued_streams(sim *s, uint32_t npu)
 {
-    for (uint32_t q = 0; sys->queues && q < sys->n_queues; q++) {
-        for (stream *st = sys->queues[q].head; st; st = st->next) {
+    queue_state *queues = npu_queues(s, npu);
+    for (uint32_t q = 0; q < s->queues_per_npu; q++) {
+        for (stream *st = queues[q].head; st; st = st->next) {
             phase_release(s, st);
             free((void *)st->phases);
             st->phases = NULL;
@@ -88,11 +81,8 @@ void system_fini(sim *s)
     if (s->sys) {
         for (uint32_t i = 0; i < s->n_npus; i++) {
             npu_sys *sys = &s->sys[i];
-            release_queued_streams(s, sys);
-            free(sys->queues);
-            free(sys->ctr_level);
-            free(sys->ctr_first);
-            free(sys->ctr_last);
+            if (s->queues)
+                release_queued_streams(s, i);
             for (uint32_t g = 0; g < sys->n_groups; g++)
                 free_group(&sys->groups[g]);
             free(sys->groups);
@@ -103,6 +93,10 @@ void system_fini(sim *s)
         free(s->sys);
         s->sys = NULL;
     }
+    free(s->queues);
+    s->queues = NULL;
+    free(s->queue_ctr);
+    s->queue_ctr = NULL;
     system_events_fini(s);
     msg_table_fini(s);
     remote_mem_fini(s);

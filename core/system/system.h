@@ -157,11 +157,12 @@ typedef struct npu_group {
     const char *plan_custom[COLL_KINDS];
 } npu_group;
 
+/* One NPU's system state. Every field starts at zero, and so do its
+ * queues and queue counters (npu_queues, scheduler.c): system_init
+ * allocates them all zeroed for every NPU and writes nothing per NPU, so
+ * the pages of NPUs that never run (all but NPU 0 in the reduced
+ * simulation) are never touched and cost no memory. */
 typedef struct npu_sys {
-    uint32_t id;
-    queue_state *queues;
-    uint32_t n_queues;
-    uint32_t *ctr_level, *ctr_first, *ctr_last;   /* per dimension */
     uint32_t dbt_next[COLL_KINDS][SIM_MAX_DIMS];  /* tree alternation */
     uint64_t num_streams;
     int64_t priority_counter;
@@ -171,11 +172,23 @@ typedef struct npu_sys {
     uint32_t n_retired;
 } npu_sys;
 
+/* NPU npu's queues: s->queues_per_npu of them, queue dimension d's at
+ * d * queues-per-dim. */
+static inline queue_state *npu_queues(const sim *s, uint32_t npu)
+{
+    return &s->queues[(size_t)npu * s->queues_per_npu];
+}
+
 /* ---- module entry points ------------------------------------------------- */
 
 /* npu_events.c */
 int system_events_init(sim *s);
 void system_events_fini(sim *s);
+/* The backend's host->will_run hint (vimana/network_api.h) for the
+ * events npu_register_event scheduled (others are ignored): stage 0
+ * starts loading the NPU's lists, stage 1 the objects of their first
+ * registrations. Changes nothing. */
+void npu_events_look_ahead(vimana_event_fn fn, void *arg, uint64_t data, int stage);
 /* Runs fn(s, obj, data) on NPU npu's event list at now + delta. */
 void npu_register_event(sim *s, uint32_t npu, vimana_tick delta, npu_event_fn fn, void *obj, uint64_t data);
 

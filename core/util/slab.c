@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "util/huge_pages.h"
+
 void slab_init(slab *s, size_t obj_size, size_t per_block)
 {
     /* Room for the free-list link, rounded to keep objects aligned. */
@@ -39,6 +41,7 @@ void *slab_alloc(slab *s)
             void *block = aligned_alloc(64, bytes);
             if (!block)
                 return NULL;
+            huge_pages_advise(block, bytes);
             s->blocks[s->n_blocks++] = block;
             s->used_in_last = 0;
         }

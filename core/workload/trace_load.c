@@ -577,8 +577,12 @@ static void trace_index_add(trace_index *ix, uint32_t k, const file_digest *d, u
 /* ---- every NPU ------------------------------------------------------------- */
 
 /* NPU npu runs trace t, read from `path` (owned by the workload or not). */
-static int attach(sim *s, workload *w, const wl_trace *t, const char *path, bool owns_path)
+static int attach(wl_run *r, uint32_t npu, const wl_trace *t, const char *path, bool owns_path)
 {
+    sim *s = r->s;
+    workload *w = &r->wl[npu];
+    w->run = r;
+    w->npu = npu;
     w->path = path;
     w->owns_path = owns_path;
     w->trace = t;
@@ -610,7 +614,9 @@ static void loaded(sim *s, uint32_t i)
 }
 
 /* Every NPU runs `path`: parsed once, or once per NPU if it has SEND or
- * RECV nodes. */
+ * RECV nodes. Parsed once, it is NPU 0's and r->shared: the other NPUs
+ * take it when they first run (workload_npu), so that a reduced
+ * simulation, where they never do, writes none of their records. */
 static int load_single(wl_run *r, const char *path)
 {
     sim *s = r->s;
@@ -619,15 +625,30 @@ static int load_single(wl_run *r, const char *path)
     wl_trace *first = add_trace(r, parse_trace(s, path, 0));
     if (!first)
         return -1;
+    if (!first->has_p2p)
+        r->shared = first;
     for (uint32_t i = 0; i < s->n_npus; i++) {
         wl_trace *t = first;
         if (i > 0 && first->has_p2p && !(t = add_trace(r, parse_trace(s, path, i))))
             return -1;
-        if (attach(s, &r->wl[i], t, t->path, false) != 0)
+        if ((i == 0 || !r->shared) && attach(r, i, t, t->path, false) != 0)
             return -1;
         loaded(s, i);
     }
     return 0;
+}
+
+workload *workload_npu(wl_run *r, uint32_t npu)
+{
+    workload *w = &r->wl[npu];
+    if (!w->trace && r->shared && attach(r, npu, r->shared, r->shared->path, false) != 0)
+        return NULL;
+    return w;
+}
+
+const wl_trace *workload_npu_trace(const wl_run *r, uint32_t npu)
+{
+    return r->wl[npu].trace ? r->wl[npu].trace : r->shared;
 }
 
 /* NPU i runs PREFIX.i.et; a file with the same bytes as one already parsed
@@ -666,7 +687,7 @@ static int load_per_rank(wl_run *r, trace_index *ix)
             else
                 free(kept);
         }
-        if (attach(s, w, t, path, true) != 0)
+        if (attach(r, i, t, path, true) != 0)
             return -1;
         loaded(s, i);
     }
@@ -677,15 +698,12 @@ static int load_per_rank(wl_run *r, trace_index *ix)
 int workload_load_all(wl_run *r)
 {
     sim *s = r->s;
+    /* zero pages until an NPU is attached (attach) */
     r->wl = calloc(s->n_npus, sizeof *r->wl);
     r->traces = calloc(s->n_npus, sizeof *r->traces);
     if (!r->wl || !r->traces) {
         sim_fail(s, "out of memory");
         return -1;
-    }
-    for (uint32_t i = 0; i < s->n_npus; i++) {
-        r->wl[i].run = r;
-        r->wl[i].npu = i;
     }
     char *single = single_trace_path(s);
     if (s->failed)
@@ -713,6 +731,8 @@ void workload_free_all(wl_run *r)
     if (r->wl) {
         for (uint32_t i = 0; i < r->s->n_npus; i++) {
             workload *w = &r->wl[i];
+            if (!w->path)
+                continue;   /* never attached: nothing to free, and no page to touch */
             if (w->owns_path)
                 free((char *)w->path);
             free(w->live);

@@ -95,15 +95,10 @@ static void issue_free_nodes(sim *s, workload *w);
  * succeeded (workload_print_reduced), and runs again in full if it failed. */
 static void finish_mirrors(sim *s, const workload *w0)
 {
-    wl_run *r = w0->run;
-    for (uint32_t npu = 1; npu < s->n_npus; npu++) {
-        workload *w = &r->wl[npu];
-        w->finished = true;
-        w->finish_tick = w0->finish_tick;
-        w->tics_gpu_ops = w0->tics_gpu_ops;
-        w->tics_cpu_ops = w0->tics_cpu_ops;
-        r->finished_npus++;
-    }
+    /* Their records are not written (they were never attached: a
+     * million of them would be touched for nothing); the reports are
+     * printed from NPU 0's (workload_print_reduced). */
+    w0->run->finished_npus = s->n_npus;
 }
 
 void workload_print_reduced(wl_run *r)
@@ -456,9 +451,14 @@ static void warn_invalid_nodes(sim *s, const workload *w)
 void workload_fire_all(wl_run *r)
 {
     sim *s = r->s;
-    for (uint32_t npu = 0; npu < s->n_npus; npu++)
-        warn_invalid_nodes(s, &r->wl[npu]);
     uint32_t running = s->reduced ? 1 : s->n_npus; /* reduced: NPU 0 stands for all */
+    for (uint32_t npu = 1; npu < running; npu++)
+        if (!workload_npu(r, npu))
+            return;
+    /* an NPU not attached runs NPU 0's file: its warning is NPU 0's */
+    for (uint32_t npu = 0; npu < s->n_npus; npu++)
+        if (r->wl[npu].trace)
+            warn_invalid_nodes(s, &r->wl[npu]);
     for (uint32_t npu = 0; npu < running && !s->failed; npu++) {
         workload *w = &r->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)

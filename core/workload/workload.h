@@ -116,6 +116,10 @@ typedef struct wl_run {
     wl_trace **traces;          /* the distinct parsed traces */
     uint32_t n_traces;
     bool single_file;           /* PREFIX.et for every NPU */
+    /* The single file's trace when every NPU shares it: NPUs 1.. are
+     * attached to it when they first run (workload_npu); until then their
+     * records are zero. NULL: every NPU is attached at load. */
+    const wl_trace *shared;
     uint32_t finished_npus;
     FILE *out;                  /* the finish report (stdout) */
     wl_hooks hooks;
@@ -126,6 +130,11 @@ typedef struct wl_run {
  * Returns 0, or -1 after sim_fail(). */
 int workload_load_all(wl_run *r);
 void workload_free_all(wl_run *r);
+/* NPU npu's workload, attached to r->shared first if it was not yet;
+ * NULL after sim_fail() when out of memory. */
+workload *workload_npu(wl_run *r, uint32_t npu);
+/* The trace NPU npu runs (attached or not). */
+const wl_trace *workload_npu_trace(const wl_run *r, uint32_t npu);
 /* Issues every NPU's dependency-free nodes at t = 0, in NPU order. */
 void workload_fire_all(wl_run *r);
 const char *workload_node_name(const workload *w, uint32_t node);

@@ -148,6 +148,25 @@ expect_error "$(cat "$T/full.err")" sim "$T/huge/w" "$T/lmb6.json" "$R8"
 symmetry_line "$(eligible "a run that fails (simulated again in full to report the error as the full simulation does)")" \
     "huge: the line says the run was simulated again in full"
 
+# Past 4096 NPUs the analytical backend turns on the event loop's look-ahead
+# hints (network ABI 1.3; docs/internals.md, the event path): they change
+# nothing, so the full run of 8x8x80 = 5120 NPUs reports what the reduced
+# one does.
+printf 'topology: [ Switch, Switch, Switch ]\nnpus_count: [ 8, 8, 80 ]\nbandwidth: [ 50, 50, 50 ]\nlatency: [ 500, 500, 500 ]\n' \
+    >"$T/sw5120.yml"
+"$VIMANA_ET" generate all-reduce --npus 5120 --size 4MiB --single-file --out "$T/big/ar" >/dev/null ||
+    fail "generate 5120"
+R3="$IN/system/ring-ring-ring.json"
+expect_ok sim "$T/big/ar" "$R3" "$T/sw5120.yml" --no-symmetry
+sort "$T/out" >"$T/big.full"
+expect_eq "$(messages)" 3809280 "look-ahead: every message of the full run"
+expect_ok sim "$T/big/ar" "$R3" "$T/sw5120.yml"
+symmetry_line "vimana: symmetry: on ($WHY); reduced simulation: NPU 0 simulated, its messages mirrored for the other 5119 NPUs" \
+    "look-ahead: reduced"
+sort "$T/out" >"$T/big.reduced"
+cmp -s "$T/big.full" "$T/big.reduced" || fail "look-ahead: the full run's reports differ from the reduced run's"
+expect_eq "$(grep -c '^sys\[[0-9]*\] finished' "$T/big.full")" 5120 "look-ahead: every NPU reported"
+
 # Point-to-point: SEND/RECV traces are parsed per NPU; the node is named.
 "$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 1 --out "$T/p/s" >/dev/null || fail "generate send-recv"
 expect_ok sim "$T/p/s" "$RING" "$R8"

@@ -28,6 +28,10 @@ typedef struct fake {
     int n_lines;
     char failed[300];
     int n_failed;
+    char hint_kind[8];      /* 'd': will_deliver, 'r': will_run */
+    uint64_t hint_value[8]; /* the token, or the event's data */
+    int hint_stage[8];
+    int n_hints;
 } fake;
 
 static void host_log(void *host, enum vimana_log_level level, const char *message)
@@ -160,6 +164,69 @@ static void test_fail_on_a_1_0_host_logs_an_error(void **state)
     assert_int_equal(f->n_lines, 1);
     assert_int_equal(f->levels[0], VIMANA_LOG_ERROR);
     assert_string_equal(f->lines[0], "mynet: link 7 broke");
+    fake_free(f);
+}
+
+static void host_will_deliver(void *host, uint64_t token, int stage)
+{
+    fake *f = host;
+    f->hint_kind[f->n_hints] = 'd';
+    f->hint_value[f->n_hints] = token;
+    f->hint_stage[f->n_hints++] = stage;
+}
+
+static void host_will_run(void *host, vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    fake *f = host;
+    assert_ptr_equal(fn, record);
+    assert_ptr_equal(arg, f);
+    f->hint_kind[f->n_hints] = 'r';
+    f->hint_value[f->n_hints] = data;
+    f->hint_stage[f->n_hints++] = stage;
+}
+
+/* ABI 1.3: with a host that has both hints and vimana_bt_use_lookahead,
+ * the toolkit's loop shows it
+ * the events queued behind the running one in its tick (the 4th with
+ * stage 0, the 2nd with stage 1): deliveries by token, other events as
+ * scheduled. Deliveries D11 D12 D13 and events E1 E2 at tick 0, queued
+ * D11 E1 D12 E2 D13. */
+static void test_lookahead_hints_reach_the_host(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    vimana_host host = f->bt.host;
+    host.will_deliver = host_will_deliver;
+    host.will_run = host_will_run;
+    vimana_bt_fini(&f->bt);
+    char err[100];
+    vimana_backend_params params = {.struct_size = sizeof params};
+    assert_int_equal(vimana_bt_init(&f->bt, &params, &host, err, sizeof err), VIMANA_OK);
+    for (int on = 0; on <= 1; on++) {
+        /* first without vimana_bt_use_lookahead: no hints */
+        if (on)
+            vimana_bt_use_lookahead(&f->bt);
+        f->n_delivered = f->n_ran = 0;
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 11), VIMANA_OK);
+        assert_int_equal(vimana_bt_schedule(f, 0, record, f, 1), VIMANA_OK);
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 12), VIMANA_OK);
+        assert_int_equal(vimana_bt_schedule(f, 0, record, f, 2), VIMANA_OK);
+        assert_int_equal(vimana_bt_deliver_after(&f->bt, 0, 13), VIMANA_OK);
+        assert_int_equal(vimana_bt_run(f), VIMANA_OK);
+        if (!on)
+            assert_int_equal(f->n_hints, 0);
+    }
+    const char kind[] = {'d', 'd', 'r', 'd'};
+    const uint64_t value[] = {12, 13, 2, 13};
+    const int stage[] = {1, 0, 1, 1};
+    assert_int_equal(f->n_hints, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(f->hint_kind[i], kind[i]);
+        assert_int_equal(f->hint_value[i], value[i]);
+        assert_int_equal(f->hint_stage[i], stage[i]);
+    }
+    assert_int_equal(f->n_delivered, 3);
+    assert_int_equal(f->n_ran, 2);
     fake_free(f);
 }
 
@@ -335,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_fail_reports_once_through_host_failed),
         cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),
         cmocka_unit_test(test_deliver_after),
+        cmocka_unit_test(test_lookahead_hints_reach_the_host),
         cmocka_unit_test(test_link_table),
         cmocka_unit_test(test_link_queued),
         cmocka_unit_test(test_pool_grow),

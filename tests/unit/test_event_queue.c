@@ -169,6 +169,63 @@ static void check_order(void *arg, uint64_t seq)
     c->count++;
 }
 
+/* The look-ahead hook sees the events queued behind the running one in
+ * its tick: before event k runs, event k+4 with stage 0, then k+2 with
+ * stage 1; never an event of another tick, and the events still run in
+ * order. One log holds both: a run as (data, RAN), a hint as (data, stage). */
+#define RAN 9
+typedef struct hint_log {
+    vimana_evq *q;
+    uint64_t data[64];
+    int what[64];
+    int n;
+} hint_log;
+
+static void logged_run(void *arg, uint64_t data)
+{
+    hint_log *l = arg;
+    l->data[l->n] = data;
+    l->what[l->n++] = RAN;
+}
+
+static void logged_hint(void *ctx, vimana_event_fn fn, void *arg, uint64_t data, int stage)
+{
+    hint_log *l = ctx;
+    assert_ptr_equal(fn, logged_run);
+    assert_ptr_equal(arg, l);
+    l->data[l->n] = data;
+    l->what[l->n++] = stage;
+}
+
+static void test_lookahead_hook(void **state)
+{
+    (void)state;
+    hint_log l = {.q = vimana_evq_new()};
+    vimana_evq_set_lookahead(l.q, logged_hint, &l);
+    for (uint64_t d = 1; d <= 6; d++)
+        vimana_evq_schedule_at(l.q, 10, logged_run, &l, d);
+    vimana_evq_schedule_at(l.q, 20, logged_run, &l, 7);
+    vimana_evq_schedule_at(l.q, 20, logged_run, &l, 8);
+    vimana_evq_run(l.q);
+    const uint64_t want_data[] = {3, 5, 1, 4, 6, 2, 5, 3, 6, 4, 5, 6, 7, 8};
+    const int want_what[] = {1, 0, RAN, 1, 0, RAN, 1, RAN, 1, RAN, RAN, RAN, RAN, RAN};
+    assert_int_equal(l.n, 14);
+    for (int i = 0; i < 14; i++) {
+        assert_int_equal(l.data[i], want_data[i]);
+        assert_int_equal(l.what[i], want_what[i]);
+    }
+    /* removed again: no more hints */
+    vimana_evq_set_lookahead(l.q, NULL, NULL);
+    l.n = 0;
+    for (uint64_t d = 1; d <= 6; d++)
+        vimana_evq_schedule_at(l.q, 30, logged_run, &l, d);
+    vimana_evq_run(l.q);
+    assert_int_equal(l.n, 6);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(l.what[i], RAN);
+    vimana_evq_free(l.q);
+}
+
 static void test_many_events_sorted(void **state)
 {
     (void)state;
@@ -193,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_delay_past_last_tick_refused),
         cmocka_unit_test(test_many_events_sorted),
         cmocka_unit_test(test_stop_after_current_event),
+        cmocka_unit_test(test_lookahead_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

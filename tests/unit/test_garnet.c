@@ -91,7 +91,7 @@ static void test_descriptor(void **state)
     (void)state;
     const vimana_backend *be = load();
     assert_string_equal(be->name, "garnet");
-    assert_int_equal(be->abi_minor, 2);
+    assert_int_equal(be->abi_minor, VIMANA_NETWORK_ABI_MINOR);
     assert_int_equal(be->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM);
     assert_non_null(be->stop);
     assert_non_null(be->device_name);

@@ -190,6 +190,30 @@ static void test_tags_and_peers_separate_keys(void **state)
 
 /* A token delivered again after its entry was freed and reused by another
  * message must not complete that message early. */
+/* The backend's cache hints (ABI 1.3 will_deliver) change nothing, on
+ * any token: live ones, their completions as objects, stale, unknown and
+ * made-up ones (no read outside the table: the sanitizer build checks). */
+static void test_look_ahead_changes_nothing(void **state)
+{
+    fixture *f = *state;
+    msg_recv(&f->s, 0, 1, 64, 7, RECV_CB(f, 1), NULL);
+    msg_send(&f->s, 0, 1, 64, 7, SEND_CB(f, 1), NULL);
+    msg_send(&f->s, 0, 1, 64, 8, SEND_CB(f, 2), NULL);
+    uint64_t tokens[] = {f->net.tokens[0], f->net.tokens[1], f->net.tokens[1] + 5, UINT64_MAX, 0};
+    for (int stage = 0; stage <= 1; stage++)
+        for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
+            msg_look_ahead(&f->s, tokens[i], stage);
+    assert_string_equal(f->log, "");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 2);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    msg_delivered(&f->s, f->net.tokens[1]);
+    msg_recv(&f->s, 0, 1, 64, 8, RECV_CB(f, 2), NULL);
+    vimana_evq_run(f->net.q);
+    assert_string_equal(f->log, "S1 R1 S2 R2");
+    assert_false(f->s.failed);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+}
+
 static void test_stale_token_refused(void **state)
 {
     fixture *f = *state;
@@ -412,6 +436,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_look_ahead_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_delivery_before_receive_refused, setup, teardown),

@@ -161,6 +161,49 @@ static void test_queue_allocators(void **state)
     harness_fini(&h);
 }
 
+static bool all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i])
+            return false;
+    return true;
+}
+
+/* The per-NPU system state starts all zero and system_init writes none of
+ * it, so an NPU that never runs (all but NPU 0 in the reduced simulation)
+ * touches no page of it: NPU 0 running its allocators and a collective
+ * leaves every other NPU's record, queues and counters zero bytes. */
+static void test_idle_npus_state_stays_zero(void **state)
+{
+    (void)state;
+    harness h;
+    uint32_t dims[] = {4, 4};
+    const char *impl[] = {"ring", "ring"};
+    harness_init(&h, dims, 2, impl, 2, 1, 1);
+    system_fini(&h.s);
+    h.opt.queues_per_dim = 4;
+    assert_int_equal(system_init(&h.s), 0);
+    assert_int_equal(h.s.queues_per_npu, 8);
+    bool ccw;
+    assert_int_equal(scheduler_next_queue(&h.s, 0, 1, &ccw), 4);
+    assert_int_equal(scheduler_first_queue(&h.s, 0, 1), 4);
+    assert_int_equal(scheduler_last_queue(&h.s, 0, 0), 2);
+    assert_int_equal(scheduler_last_queue(&h.s, 0, 0), 3);
+    harness_start(&h, 0, 0, COLL_ALL_REDUCE, 4096);
+    assert_false(all_zero(&h.s.sys[0], sizeof h.s.sys[0]));
+    assert_false(all_zero(h.s.queue_ctr, 3 * h.s.queue_dims * sizeof *h.s.queue_ctr));
+    for (uint32_t npu = 1; npu < 16; npu++) {
+        assert_true(all_zero(&h.s.sys[npu], sizeof h.s.sys[npu]));
+        assert_true(all_zero(npu_queues(&h.s, npu), h.s.queues_per_npu * sizeof(queue_state)));
+        assert_true(all_zero(h.s.queue_ctr + (size_t)npu * 3 * h.s.queue_dims,
+                             3 * h.s.queue_dims * sizeof *h.s.queue_ctr));
+    }
+    /* and a zero record is a fresh NPU: its last queues start at q/2 */
+    assert_int_equal(scheduler_last_queue(&h.s, 1, 0), 2);
+    harness_fini(&h);
+}
+
 /* ---- completions and hooks ----------------------------------------------- */
 
 typedef struct phase_log {
@@ -309,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_explicit_priority),
         cmocka_unit_test(test_running_cap),
         cmocka_unit_test(test_queue_allocators),
+        cmocka_unit_test(test_idle_npus_state_stays_zero),
         cmocka_unit_test(test_collective_completion_and_phase_hooks),
         cmocka_unit_test(test_timed_collective_completion),
         cmocka_unit_test(test_remote_memory_completion),

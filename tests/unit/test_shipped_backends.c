@@ -1,4 +1,4 @@
-/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.2
+/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.3
  * descriptors with stop, truthful capabilities, and congestion_aware's
  * link counters and stop through the toolkit. */
 #include <dlfcn.h>
@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "vimana/network_api.h"
+#include "vimana/network_yaml.h"
 
 typedef struct host_rec {
     const vimana_backend *be;
@@ -58,7 +59,7 @@ static void test_descriptors(void **state)
     const vimana_backend *ca = load("congestion_aware");
     for (const vimana_backend *const *b = (const vimana_backend *const[]){cu, ca, NULL}; *b; b++) {
         assert_int_equal((*b)->abi_major, 1);
-        assert_int_equal((*b)->abi_minor, 2);
+        assert_int_equal((*b)->abi_minor, VIMANA_NETWORK_ABI_MINOR);
         assert_int_equal((*b)->struct_size, sizeof(vimana_backend));
         assert_non_null((*b)->stop);
         assert_non_null((*b)->schedule);
@@ -132,6 +133,87 @@ static void test_congestion_aware_link_stats(void **state)
     unlink(path);
 }
 
+/* analytical on dimensions: every ordered pair of a 5 x 3 x 6 Ring,
+ * FullyConnected, Switch network arrives when the formula says: hops x
+ * latency + bytes / bandwidth of the lowest dimension where the
+ * coordinates differ, truncated once. The reference peels coordinates
+ * off one dimension at a time (the backend finds the dimension by
+ * divisibility tests, and the coordinates only on a Ring). */
+#define A_NPUS 90
+
+typedef struct arrivals {
+    const vimana_backend *be;
+    void *ctx;
+    vimana_tick at[A_NPUS * A_NPUS];
+    int n;
+} arrivals;
+
+static void arrival(void *host, uint64_t token)
+{
+    arrivals *a = host;
+    a->at[token] = a->be->now(a->ctx);
+    a->n++;
+}
+
+static vimana_tick reference_ticks(const vimana_net_config *net, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    uint32_t dim = 0, s = src, d = dst;
+    while (s % net->dims[dim].npus == d % net->dims[dim].npus) {
+        s /= net->dims[dim].npus;
+        d /= net->dims[dim].npus;
+        dim++;
+    }
+    const vimana_net_dim *nd = &net->dims[dim];
+    uint32_t n = nd->npus, cs = s % n, cd = d % n, hops = 2;
+    if (nd->topology == VIMANA_NET_RING) {
+        uint32_t cw = (cd + n - cs) % n;
+        hops = cw < n - cw ? cw : n - cw;
+    } else if (nd->topology == VIMANA_NET_FULLY_CONNECTED) {
+        hops = 1;
+    }
+    return (vimana_tick)(hops * nd->latency_ns + (double)bytes / nd->bytes_per_ns);
+}
+
+static void test_analytical_lowest_differing_dimension(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vimana-an-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "topology: [ Ring, FullyConnected, Switch ]\nnpus_count: [ 5, 3, 6 ]\n"
+                       "bandwidth: [ 50, 25, 10 ]\nlatency: [ 500, 100, 7 ]\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    vimana_net_config net;
+    char err[300] = "";
+    assert_int_equal(vimana_net_load(path, &net, err, sizeof err, NULL, NULL), 0);
+    assert_int_equal(net.total_npus, A_NPUS);
+    static arrivals a;
+    memset(&a, 0, sizeof a);
+    a.be = load("analytical");
+    vimana_host host = {.struct_size = sizeof host, .host = &a, .log = host_log, .delivered = arrival};
+    vimana_backend_params params = {.struct_size = sizeof params, .network_config = path};
+    assert_int_equal(a.be->init(&params, &host, &a.ctx, err, sizeof err), VIMANA_OK);
+    const uint64_t bytes = 1000003;
+    int sent = 0;
+    for (uint32_t s = 0; s < A_NPUS; s++)
+        for (uint32_t d = 0; d < A_NPUS; d++)
+            if (s != d) {
+                assert_int_equal(a.be->sim_send(a.ctx, s, d, bytes, 0, s * A_NPUS + d), VIMANA_OK);
+                sent++;
+            }
+    assert_int_equal(a.be->run(a.ctx), VIMANA_OK);
+    assert_int_equal(a.n, sent);
+    for (uint32_t s = 0; s < A_NPUS; s++)
+        for (uint32_t d = 0; d < A_NPUS; d++)
+            if (s != d && a.at[s * A_NPUS + d] != reference_ticks(&net, s, d, bytes))
+                fail_msg("%u -> %u arrived at %llu, expected %llu", s, d,
+                         (unsigned long long)a.at[s * A_NPUS + d],
+                         (unsigned long long)reference_ticks(&net, s, d, bytes));
+    a.be->fini(a.ctx);
+    unlink(path);
+}
+
 static void test_congestion_aware_stop(void **state)
 {
     (void)state;
@@ -152,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_descriptors),
         cmocka_unit_test(test_congestion_aware_link_stats),
         cmocka_unit_test(test_congestion_aware_stop),
+        cmocka_unit_test(test_analytical_lowest_differing_dimension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

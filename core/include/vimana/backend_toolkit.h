@@ -92,6 +92,15 @@ typedef struct vimana_bt {
  * VIMANA_OK, or VIMANA_ERR_NOMEM with "out of memory" in err. */
 int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vimana_host *host, char *err,
                    size_t err_len);
+/* Shows the host the events queued behind the running one (ABI 1.3
+ * will_deliver/will_run, through vimana_evq_set_lookahead), so that it
+ * loads what they will touch ahead of time; nothing when the host has
+ * no such hints. Call it after vimana_bt_init when the queue holds mostly
+ * deliveries and the host's own events (analytical): each event then
+ * costs two calls more, which a backend with many events of its own
+ * (congestion_aware: a hop and a link release per message and link) pays
+ * without a gain. Results are the same either way. */
+void vimana_bt_use_lookahead(vimana_bt *bt);
 /* Frees what the toolkit allocated (not bt itself). Safe on a zeroed bt. */
 void vimana_bt_fini(vimana_bt *bt);
 

@@ -60,6 +60,18 @@ void vimana_evq_stop(vimana_evq *q);
 /* Non-zero once vimana_evq_stop was called. */
 int vimana_evq_stopped(const vimana_evq *q);
 
+/* A look-ahead hook (vimana_evq_set_lookahead): before an event runs,
+ * the queue shows the hook events queued behind it in the same tick: the
+ * 4th behind it with stage 0, then the 2nd with stage 1, so that each
+ * event is seen with stage 0 and, two events later, with stage 1 before
+ * it runs (those queued when fewer than 4 or 2 were behind the running
+ * one are seen late or not at all). The owner starts loading what they
+ * will touch (vimana_host.will_deliver/will_run). The hook must not
+ * schedule, stop or otherwise change the queue. */
+typedef void (*vimana_evq_lookahead_fn)(void *ctx, vimana_event_fn fn, void *arg, uint64_t data, int stage);
+/* Installs the hook (NULL: none, the default, under which the queue
+ * itself prefetches the next event's arg). */
+void vimana_evq_set_lookahead(vimana_evq *q, vimana_evq_lookahead_fn fn, void *ctx);
 /* Events waiting to run, and events run so far. */
 size_t vimana_evq_pending(const vimana_evq *q);
 uint64_t vimana_evq_executed(const vimana_evq *q);

@@ -34,7 +34,8 @@
  * History: 1.0 first release; 1.1 adds vimana_host.failed and
  * vimana_backend.stop (both optional for the other side to use); 1.2 adds
  * the link counters max_queue_ticks and queue_ticks and the optional
- * vimana_backend.device_name.
+ * vimana_backend.device_name; 1.3 adds the cache hints
+ * vimana_host.will_deliver and will_run (optional for both sides).
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -51,7 +52,7 @@ extern "C" {
 #endif
 
 #define VIMANA_NETWORK_ABI_MAJOR 1
-#define VIMANA_NETWORK_ABI_MINOR 2
+#define VIMANA_NETWORK_ABI_MINOR 3
 
 /* The one exported symbol of every backend. */
 #define VIMANA_BACKEND_ENTRY_SYMBOL "vimana_backend_entry"
@@ -128,7 +129,23 @@ struct vimana_host_1_1 {
      * exits non-zero; only the run's first error is reported.
      */
     void (*failed)(void *host, const char *message);
-    void *reserved[7];
+    /*
+     * Since 1.3, optional (NULL in an older host; a backend may also never
+     * call them). Hints for the cache that change nothing: the backend's
+     * event loop is about to deliver `token` (will_deliver) or to run the
+     * event fn(arg, data) scheduled through schedule() (will_run), a few
+     * events from now. Stage 0, a few events ahead: the host starts
+     * loading the first record that event reads; stage 1, later and still
+     * ahead of the event (the toolkit: 4 and 2 events ahead): the host
+     * reads that record, loaded by then, and starts loading the ones it
+     * leads to. The host only prefetches in them: no call into the
+     * backend, no state change. An event loop that knows its next events
+     * may call them, for any event, in any order, or never; the host
+     * computes the same either way.
+     */
+    void (*will_deliver)(void *host, uint64_t token, int stage);
+    void (*will_run)(void *host, vimana_event_fn fn, void *arg, uint64_t data, int stage);
+    void *reserved[5];
 };
 typedef struct vimana_host_1_1 vimana_host;
 
