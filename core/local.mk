@@ -9,6 +9,7 @@ libvimana_core_la_SOURCES = \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \
 	core/config/system_config.c core/config/system_config.h \
+	core/config/nccl_params.c core/config/nccl_params.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
 	core/config/run_options.h \
@@ -30,6 +31,7 @@ libvimana_core_la_SOURCES = \
 	core/system/algorithms/halving_doubling.c \
 	core/system/algorithms/double_binary_tree.c \
 	core/system/algorithms/custom.c \
+	core/system/algorithms/nccl.c core/system/algorithms/nccl_model.c core/system/algorithms/nccl_model.h \
 	core/system/custom.c core/system/custom.h core/system/custom_graph.h \
 	core/system/custom_load.c core/system/custom_match.c \
 	core/system/remote_mem.c core/system/remote_mem.h \
