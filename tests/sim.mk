@@ -81,6 +81,12 @@ tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
+# The NCCL-aware model: each algorithm and protocol with hand-computed ticks.
+check_PROGRAMS += tests/unit/test_nccl
+tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_nccl
 # Per-NPU event lists: same-tick order, many pending ticks.
 check_PROGRAMS += tests/unit/test_npu_events
 tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
@@ -128,6 +134,9 @@ TESTS += tests/unit/test_shared_bus
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
 TESTS += tests/e2e/sim_errors.sh
 EXTRA_DIST += tests/e2e/sim_errors.sh
+# The NCCL-aware model: exact times on the analytical backend, bad parameters.
+TESTS += tests/e2e/nccl.sh
+EXTRA_DIST += tests/e2e/nccl.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

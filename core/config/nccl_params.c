@@ -94,8 +94,8 @@ static int parse_one(const char *path, const char *key, json_object *v, nccl_par
     if (config_json_number(path, full, v, info->min, info->max, &d, err, len) != 0)
         return -1;
     if (info->integer && d != floor(d)) {
-        snprintf(err, len, "%s: key '%s': %s is not a whole number of %s", path, full,
-                 config_json_value_text(v, shown, sizeof shown), info->unit);
+        snprintf(err, len, "%s: key '%s': %s is not a whole number", path, full,
+                 config_json_value_text(v, shown, sizeof shown));
         return -1;
     }
     *nccl_param_ref(p, info) = d;
