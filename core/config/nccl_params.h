@@ -20,7 +20,8 @@ enum nccl_algo { NCCL_ALGO_RING, NCCL_ALGO_TREE, NCCL_ALGO_NVLS, NCCL_ALGOS };
 
 typedef struct nccl_params {
     double launch_ns;                 /* per call: kernel launch and setup */
-    double hop_ns[NCCL_PROTOS];       /* per step: protocol handshake (flag poll, fence) */
+    double hop_ns[NCCL_PROTOS];       /* per step of ring and tree: protocol handshake (flag poll, fence) */
+    double nvls_hop_ns;               /* per step of NVLS: multicast object and switch reduction */
     double payload[NCCL_PROTOS];      /* data bytes / bytes on the wire: 0.5, 120/128, 1 */
     double ll_max_bytes;              /* call bytes up to this: LL */
     double ll128_max_bytes;           /* ... up to this: LL128, above: Simple */
@@ -29,6 +30,7 @@ typedef struct nccl_params {
     double channels;                  /* channels of a call (each 1/channels of the link rate) */
     double channel_min_bytes;         /* a channel carries at least this much of a step */
     double nvlink_efficiency;         /* achieved / nominal link rate, NVLink & NVSwitch dims */
+    double nvls_efficiency;           /* the same for NVLS steps (switch-side reduction) */
     double nic_efficiency;            /* the same for the NIC (the other dims) */
     double nvlink_dims;               /* the first this many dimensions are NVLink / NVSwitch */
     double nvls;                      /* 1: the NVLink dimensions have NVLink SHARP switches */

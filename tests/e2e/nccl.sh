@@ -27,11 +27,11 @@ run() { # SYSTEM-JSON: the last NPU's comm time
 
 # Defaults, 1 MiB all-reduce on 8 NPUs of one switch: NVLS (>= nvls-min-bytes
 # 1 MiB), Simple, 2 steps of 1 MiB x 7/16 = 458752 B over 14 of 16 channels
-# (458752 / 32768) at 0.8 NVLink efficiency: 458752 / (0.8 x 14/16) = 655360
-# wire bytes; a message: 2 hops x 500 + 655360 / (50 x 2^30 / 10^9 B/ns) =
-# 13207.03 -> 13207 ticks. T = 6000 + 2 x (13207 + 3400) = 39214.
+# (458752 / 32768) at 0.5 NVLS efficiency: 458752 / (0.5 x 14/16) = 1048576
+# wire bytes; a message: 2 hops x 500 + 1048576 / (50 x 2^30 / 10^9 B/ns) =
+# 20531.25 -> 20531 ticks. T = 6000 + 2 x (20531 + 10000) = 67062.
 sys "$T/default.json" '{}'
-expect_eq "$(run "$T/default.json")" 39214 "nccl defaults, 1 MiB NVLS"
+expect_eq "$(run "$T/default.json")" 67062 "nccl defaults, 1 MiB NVLS"
 
 # No SHARP: ring, LL128 (1 MiB <= 4 MiB), 14 steps of 131072 B over 4 of 16
 # channels at 0.9375 x 0.8: ceil(131072 / 0.1875) = 699051 B; a message

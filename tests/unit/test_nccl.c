@@ -23,6 +23,8 @@ static void test_params(nccl_params *p)
     p->hop_ns[NCCL_PROTO_LL] = 10;
     p->hop_ns[NCCL_PROTO_LL128] = 20;
     p->hop_ns[NCCL_PROTO_SIMPLE] = 30;
+    p->nvls_hop_ns = 40;
+    p->nvls_efficiency = 0.25;
     p->ll_max_bytes = 4096;
     p->ll128_max_bytes = 65536;
     p->nvls_min_bytes = 1048576;
@@ -111,15 +113,16 @@ static void test_ring_nic(void **state)
     run(&p, &w);
 }
 
-/* NVLS from 1 MiB: 2 steps of 1 MiB x 3/8 = 393216 B, Simple, 0.5:
- * 786432 B. T = 1000 + 2 x 130 = 1260. Without SHARP (nvls 0) the same
+/* NVLS from 1 MiB: 2 steps of 1 MiB x 3/8 = 393216 B, Simple, at the NVLS
+ * efficiency 0.25: 1572864 B; NVLS's own step latency 40:
+ * T = 1000 + 2 x (100 + 40) = 1280. Without SHARP (nvls 0) the same
  * call runs the ring: 6 steps of 262144 / 0.5 = 524288 B, T = 1780. */
 static void test_nvls(void **state)
 {
     (void)state;
     nccl_params p;
     test_params(&p);
-    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 786432, 1260};
+    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 1572864, 1280};
     run(&p, &w);
     p.nvls = 0;
     want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};

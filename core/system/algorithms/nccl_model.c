@@ -100,10 +100,13 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
         out->step_bytes = 1;
     double per_channel = floor((double)out->step_bytes / p->channel_min_bytes);
     out->channels_used = per_channel < 1 ? 1 : per_channel > p->channels ? (uint32_t)p->channels : (uint32_t)per_channel;
-    double efficiency = p->payload[out->proto] * (on_nvlink(p, dim) ? p->nvlink_efficiency : p->nic_efficiency);
+    double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
+                  : on_nvlink(p, dim)        ? p->nvlink_efficiency
+                                             : p->nic_efficiency;
+    double efficiency = p->payload[out->proto] * link;
     double share = (double)out->channels_used / p->channels;
     double wire = ceil((double)out->step_bytes / (efficiency * share));
     /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
     out->wire_bytes = wire < 4611686018427387904.0 ? (uint64_t)wire : 4611686018427387904ull;
-    out->hop_ticks = ticks(p->hop_ns[out->proto]);
+    out->hop_ticks = ticks(out->algo == NCCL_ALGO_NVLS ? p->nvls_hop_ns : p->hop_ns[out->proto]);
 }
