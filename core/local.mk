@@ -78,13 +78,19 @@ sweep_sources = core/sim/sweep.c core/sim/sweep.h \
 	core/sim/sweep_plot.c core/sim/sweep_plot.h \
 	core/sim/sweep_slurm.c core/sim/sweep_slurm.h
 
+# vimana calibrate: nccl-tests tables in, a fitted preset out (docs/calibrate.md)
+calibrate_sources = core/sim/calibrate.c core/sim/calibrate.h \
+	core/sim/calibrate_input.c core/sim/calibrate_input.h \
+	core/sim/calibrate_fit.c core/sim/calibrate_fit.h \
+	core/sim/calibrate_output.c core/sim/calibrate_output.h
+
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
 	core/sim/backend_check.c core/sim/backend_check.h \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h \
-	$(xval_sources) $(sweep_sources)
+	$(xval_sources) $(sweep_sources) $(calibrate_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS)
 vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
-vimana_LDADD = libvimana_core.la
+vimana_LDADD = libvimana_core.la libvimana_backend.la

@@ -1,0 +1,247 @@
+/* The closed form and the fit (see the header; docs/calibrate.md). */
+#include "sim/calibrate_fit.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "system/algorithms/nccl_model.h"
+
+/* Hops between ring indices `distance` apart, as the analytical backend
+ * counts them on one dimension. */
+static uint32_t hops(const vimana_net_dim *d, uint32_t distance)
+{
+    switch (d->topology) {
+    case VIMANA_NET_RING: return distance < d->npus - distance ? distance : d->npus - distance;
+    case VIMANA_NET_SWITCH: return 2;
+    case VIMANA_NET_FULLY_CONNECTED:
+    default: return 1;
+    }
+}
+
+uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const calib_point *pt)
+{
+    nccl_plan plan;
+    nccl_plan_phase(p, pt->coll, d->npus, 0, pt->comm_size, true, &plan);
+    uint64_t t = plan.launch_ticks;
+    for (uint32_t i = 1; i <= plan.steps; i++) {
+        uint32_t distance = pt->coll == COLL_ALL_TO_ALL ? i : 1;
+        double net = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
+        t += (uint64_t)net + plan.hop_ticks;
+    }
+    return t;
+}
+
+double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    double sum = 0;
+    for (size_t i = 0; i < data->n; i++) {
+        double m = data->pts[i].measured_ns;
+        double e = ((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m;
+        sum += e * e;
+    }
+    return sum;
+}
+
+/* ---- the continuous parameters: Nelder-Mead ------------------------------ */
+
+#define N_CONT 6
+#define NM_ITERATIONS 600
+
+typedef struct problem {
+    nccl_params base;
+    const vimana_net_dim *d;
+    const calib_data *data;
+    double *slot[N_CONT];     /* into base */
+    double lo[N_CONT], hi[N_CONT];
+} problem;
+
+static void bind(problem *pb)
+{
+    nccl_params *p = &pb->base;
+    bool nic = p->nvlink_dims < 1;
+    double *slots[N_CONT] = {&p->hop_ns[NCCL_PROTO_LL], &p->hop_ns[NCCL_PROTO_LL128], &p->hop_ns[NCCL_PROTO_SIMPLE],
+                             &p->nvls_hop_ns, nic ? &p->nic_efficiency : &p->nvlink_efficiency, &p->nvls_efficiency};
+    for (int i = 0; i < N_CONT; i++) {
+        pb->slot[i] = slots[i];
+        pb->lo[i] = i < 4 ? 0 : 0.01;
+        pb->hi[i] = i < 4 ? 1e9 : 1;
+    }
+}
+
+static double clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The cost at x (clamped into the ranges; the clamped x is written back so
+ * the simplex never leaves them). */
+static double eval(problem *pb, double *x)
+{
+    for (int i = 0; i < N_CONT; i++) {
+        x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
+        *pb->slot[i] = x[i];
+    }
+    return calib_cost(&pb->base, pb->d, pb->data);
+}
+
+static void nm_point(const double *c, const double *w, double t, double *out)
+{
+    for (int i = 0; i < N_CONT; i++)
+        out[i] = c[i] + t * (w[i] - c[i]);
+}
+
+/* Nelder-Mead (reflection 1, expansion 2, contraction 1/2, shrink 1/2)
+ * from the current values, a simplex of +20 % (or +100 ns / +0.05 from 0). */
+static void nelder_mead(problem *pb)
+{
+    double x[N_CONT + 1][N_CONT], f[N_CONT + 1];
+    for (int v = 0; v <= N_CONT; v++) {
+        for (int i = 0; i < N_CONT; i++)
+            x[v][i] = *pb->slot[i];
+        if (v > 0) {
+            double *xi = &x[v][v - 1];
+            *xi = *xi != 0 ? *xi * 1.2 : v - 1 < 4 ? 100 : 0.05;
+        }
+        f[v] = eval(pb, x[v]);
+    }
+    for (int it = 0; it < NM_ITERATIONS; it++) {
+        /* order: best first */
+        for (int a = 1; a <= N_CONT; a++)
+            for (int b = a; b > 0 && f[b] < f[b - 1]; b--) {
+                double tf = f[b];
+                f[b] = f[b - 1];
+                f[b - 1] = tf;
+                for (int i = 0; i < N_CONT; i++) {
+                    double tx = x[b][i];
+                    x[b][i] = x[b - 1][i];
+                    x[b - 1][i] = tx;
+                }
+            }
+        if (f[N_CONT] - f[0] <= 1e-15 * (f[0] + 1e-300))
+            break;
+        double c[N_CONT] = {0}, r[N_CONT], e[N_CONT], k[N_CONT];
+        for (int v = 0; v < N_CONT; v++)
+            for (int i = 0; i < N_CONT; i++)
+                c[i] += x[v][i] / N_CONT;
+        nm_point(c, x[N_CONT], -1, r);
+        double fr = eval(pb, r);
+        if (fr < f[0]) {
+            nm_point(c, x[N_CONT], -2, e);
+            double fe = eval(pb, e);
+            memcpy(x[N_CONT], fe < fr ? e : r, sizeof r);
+            f[N_CONT] = fe < fr ? fe : fr;
+        } else if (fr < f[N_CONT - 1]) {
+            memcpy(x[N_CONT], r, sizeof r);
+            f[N_CONT] = fr;
+        } else {
+            nm_point(c, x[N_CONT], 0.5, k);
+            double fk = eval(pb, k);
+            if (fk < f[N_CONT]) {
+                memcpy(x[N_CONT], k, sizeof k);
+                f[N_CONT] = fk;
+            } else {
+                for (int v = 1; v <= N_CONT; v++) {
+                    nm_point(x[0], x[v], 0.5, x[v]);
+                    f[v] = eval(pb, x[v]);
+                }
+            }
+        }
+    }
+    int best = 0;
+    for (int v = 1; v <= N_CONT; v++)
+        if (f[v] < f[best])
+            best = v;
+    eval(pb, x[best]);
+}
+
+/* ---- the discrete parameters: every candidate ---------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Tries each value of `cands` for *slot, keeps the cheapest (ties: the
+ * current value, then the smallest), subject to ll <= ll128. */
+static void try_values(problem *pb, double *slot, const double *cands, size_t n)
+{
+    double best = *slot, best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (size_t i = 0; i < n; i++) {
+        *slot = cands[i];
+        if (pb->base.ll_max_bytes > pb->base.ll128_max_bytes)
+            continue;
+        double c = calib_cost(&pb->base, pb->d, pb->data);
+        if (c < best_cost) {
+            best_cost = c;
+            best = cands[i];
+        }
+    }
+    *slot = best;
+}
+
+/* Thresholds only matter between the measured call sizes: the candidates
+ * are 0, every call size, and "never" (the largest value). */
+static size_t threshold_candidates(const problem *pb, double **out)
+{
+    const calib_data *data = pb->data;
+    uint64_t *sizes = malloc((data->n + 2) * sizeof *sizes);
+    double *c = malloc((data->n + 2) * sizeof *c);
+    if (!sizes || !c) {
+        free(sizes);
+        free(c);
+        *out = NULL;
+        return 0;
+    }
+    size_t n = 0;
+    sizes[n++] = 0;
+    for (size_t i = 0; i < data->n; i++) {
+        nccl_plan plan;
+        nccl_plan_phase(&pb->base, data->pts[i].coll, pb->d->npus, 0, data->pts[i].comm_size, true, &plan);
+        sizes[n++] = plan.call_bytes;
+    }
+    sizes[n++] = 9007199254740991ull;
+    qsort(sizes, n, sizeof *sizes, cmp_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || sizes[i] != sizes[m - 1])
+            sizes[m++] = sizes[i];
+    for (size_t i = 0; i < m; i++)
+        c[i] = (double)sizes[i];
+    free(sizes);
+    *out = c;
+    return m;
+}
+
+static void discrete_pass(problem *pb, const double *cands, size_t n)
+{
+    nccl_params *p = &pb->base;
+    try_values(pb, &p->ll_max_bytes, cands, n);
+    try_values(pb, &p->ll128_max_bytes, cands, n);
+    try_values(pb, &p->nvls_min_bytes, cands, n);
+    double channel[20];
+    for (int i = 0; i < 20; i++)
+        channel[i] = (double)(1u << (6 + i));   /* 64 B to 32 MiB */
+    try_values(pb, &p->channel_min_bytes, channel, 20);
+}
+
+void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb);
+    double *cands;
+    size_t n = threshold_candidates(&pb, &cands);
+    double cost = calib_cost(&pb.base, d, data);
+    for (int round = 0; round < 12; round++) {
+        discrete_pass(&pb, cands, n);
+        nelder_mead(&pb);
+        double now = calib_cost(&pb.base, d, data);
+        if (!(now < cost * (1 - 1e-9)))
+            break;
+        cost = now;
+    }
+    free(cands);
+    *p = pb.base;
+}
