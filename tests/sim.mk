@@ -137,6 +137,9 @@ EXTRA_DIST += tests/e2e/sim_errors.sh
 # The NCCL-aware model: exact times on the analytical backend, bad parameters.
 TESTS += tests/e2e/nccl.sh
 EXTRA_DIST += tests/e2e/nccl.sh
+# vimana calibrate: recovers known parameters, report = simulation, bad input.
+TESTS += tests/e2e/calibrate.sh
+EXTRA_DIST += tests/e2e/calibrate.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

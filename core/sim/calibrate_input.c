@@ -87,7 +87,7 @@ static int parse_row(reader *r, char *line, calib_data *d)
             return row_fail(r, "expected an nccl-tests row, got more than %d fields", MAX_FIELDS);
         f[n++] = tok;
     }
-    if (n < 11)
+    if (n < 11 || n > 13)
         return row_fail(r, "expected an nccl-tests row (size count type [redop root], then time algbw busbw "
                            "#wrong out of place and in place), got %d fields", n);
     char *end;
