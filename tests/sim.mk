@@ -140,6 +140,9 @@ EXTRA_DIST += tests/e2e/nccl.sh
 # vimana calibrate: recovers known parameters, report = simulation, bad input.
 TESTS += tests/e2e/calibrate.sh
 EXTRA_DIST += tests/e2e/calibrate.sh
+# The shipped HGX-H100 preset: reproducible, on target, report = simulation.
+TESTS += tests/e2e/nccl_preset.sh
+EXTRA_DIST += tests/e2e/nccl_preset.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

@@ -204,6 +204,7 @@ static int run(const calib_args *a, FILE *out, FILE *err)
         }
     }
     calib_fit(&p, &net.dims[0], &data);
+    calib_round_for_preset(&p);
     calib_result r = {&p, &net.dims[0], &data, a->topology};
     int rc = write_preset(a, &r, err);
     if (rc == 0)

@@ -19,6 +19,17 @@ static const char *num(double v, char *buf, size_t len)
     return buf;
 }
 
+void calib_round_for_preset(nccl_params *p)
+{
+    size_t n;
+    const nccl_param_info *t = nccl_param_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        double *v = nccl_param_ref(p, &t[i]);
+        if (!t[i].integer)
+            *v = strcmp(t[i].unit, "ns") == 0 ? round(*v * 10) / 10 : round(*v * 1e6) / 1e6;
+    }
+}
+
 int calib_write_network(FILE *out, const vimana_net_dim *d)
 {
     char b[40], l[40];
@@ -40,10 +51,8 @@ int calib_write_system(FILE *out, const nccl_params *p)
     const nccl_param_info *t = nccl_param_table(&n);
     for (size_t i = 0; i < n; i++) {
         char b[40];
-        double v = nccl_param_get(p, &t[i]);
-        /* times to 0.1 ns and fractions to 6 digits: a preset a person reads */
-        double shown = t[i].integer ? v : strcmp(t[i].unit, "ns") == 0 ? round(v * 10) / 10 : round(v * 1e6) / 1e6;
-        fprintf(out, "        \"%s\": %s%s\n", t[i].key, num(shown, b, sizeof b), i + 1 < n ? "," : "");
+        fprintf(out, "        \"%s\": %s%s\n", t[i].key, num(nccl_param_get(p, &t[i]), b, sizeof b),
+                i + 1 < n ? "," : "");
     }
     fputs("    }\n}\n", out);
     return ferror(out) ? -1 : 0;

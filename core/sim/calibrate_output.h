@@ -20,6 +20,9 @@ typedef struct calib_result {
     const char *topology_path;    /* as given, for the report */
 } calib_result;
 
+/* Rounds the fitted values as the preset shows them (times to 0.1 ns,
+ * fractions to 6 digits), so that the report is what the preset gives. */
+void calib_round_for_preset(nccl_params *p);
 /* Each returns 0, or -1 when the stream had a write error. */
 int calib_write_network(FILE *out, const vimana_net_dim *d);
 int calib_write_system(FILE *out, const nccl_params *p);
