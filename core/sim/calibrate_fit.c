@@ -24,13 +24,19 @@ uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const 
 {
     nccl_plan plan;
     nccl_plan_phase(p, pt->coll, d->npus, 0, pt->comm_size, true, &plan);
-    uint64_t t = plan.launch_ticks;
+    /* saturating at 2^63: far past any measurement, so its error is huge */
+    const double cap = 9223372036854775808.0;
+    double t = (double)plan.launch_ticks;
+    uint64_t sum = plan.launch_ticks;
     for (uint32_t i = 1; i <= plan.steps; i++) {
         uint32_t distance = pt->coll == COLL_ALL_TO_ALL ? i : 1;
         double net = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
-        t += (uint64_t)net + plan.hop_ticks;
+        t += net + (double)plan.hop_ticks;
+        if (!(t < cap))
+            return (uint64_t)cap;
+        sum += (uint64_t)net + plan.hop_ticks;
     }
-    return t;
+    return sum;
 }
 
 double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data)

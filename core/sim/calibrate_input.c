@@ -103,7 +103,9 @@ static int parse_row(reader *r, char *line, calib_data *d)
                                           : "cannot tell the collective: name the file after the nccl-tests "
                                             "program (all_reduce_perf, ...)");
     if (size == 0)
-        return 0;   /* nccl-tests' -b 0 row: nothing to simulate */
+        return 0;
+    if (size > 9007199254740991ull)
+        return row_fail(r, "size %llu is beyond the 2^53-1 bytes a trace's comm_size can carry", size);   /* nccl-tests' -b 0 row: nothing to simulate */
     double oop, inplace = INFINITY;
     if (parse_time(r, f[n - 8], &oop) != 0)
         return -1;

@@ -90,6 +90,9 @@ expect_error "vimana calibrate: error: $T/bc.txt:2: the collective is not one Vi
 printf '# all_gather_perf\n12 3 float none -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/ag_all_gather.txt"
 expect_error "vimana calibrate: error: $T/ag_all_gather.txt:2: all_gather size 12 is not a multiple of the 8 ranks" \
     cal "$T/ag_all_gather.txt"
+printf '# all_reduce_perf\n18014398509481984 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/huge_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/huge_all_reduce.txt:2: size 18014398509481984 is beyond the 2^53-1 bytes a trace's comm_size can carry" \
+    cal "$T/huge_all_reduce.txt"
 printf '# all_reduce_perf\n# nothing measured\n' >"$T/empty_all_reduce.txt"
 expect_error "vimana calibrate: error: $T/empty_all_reduce.txt: no measurements (no nccl-tests table row)" \
     cal "$T/empty_all_reduce.txt"

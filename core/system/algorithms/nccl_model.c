@@ -60,6 +60,12 @@ static enum nccl_proto pick_proto(const nccl_params *p, enum nccl_algo a, uint64
     return NCCL_PROTO_SIMPLE;
 }
 
+/* floor(in * num / den) without overflow (num < den) */
+static uint64_t share_of(uint64_t in, uint64_t num, uint64_t den)
+{
+    return in / den * num + in % den * num / den;
+}
+
 /* Steps and data per step of each algorithm (docs/nccl.md, "Steps"). */
 static void steps_of(enum nccl_algo a, enum coll_kind coll, uint32_t n, uint64_t in, nccl_plan *out)
 {
@@ -68,7 +74,7 @@ static void steps_of(enum nccl_algo a, enum coll_kind coll, uint32_t n, uint64_t
         /* reduce through the switch, multicast back: each NPU's egress and
          * ingress carry in*(n-1)/n once, concurrently, over two hops */
         out->steps = 2;
-        out->step_bytes = in * (n - 1) / (2 * (uint64_t)n);
+        out->step_bytes = share_of(in, n - 1, 2 * (uint64_t)n);
         return;
     case NCCL_ALGO_TREE: {
         /* up the tree and down again, pipelined: 2 depth steps of in/depth */
@@ -89,7 +95,8 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
                      bool first, nccl_plan *out)
 {
     *out = (nccl_plan){0};
-    out->call_bytes = coll == COLL_ALL_GATHER ? in_size * n : in_size;
+    /* saturated: a size past 2^64 B is past every threshold anyway */
+    out->call_bytes = coll != COLL_ALL_GATHER ? in_size : n && in_size > UINT64_MAX / n ? UINT64_MAX : in_size * n;
     out->launch_ticks = first ? ticks(p->launch_ns) : 0;
     if (n < 2)
         return;
