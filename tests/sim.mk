@@ -87,6 +87,12 @@ tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c t
 tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_nccl
+# vimana calibrate's reader and closed form.
+check_PROGRAMS += tests/unit/test_calibrate
+tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)
+tests_unit_test_calibrate_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_calibrate_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_calibrate
 # Per-NPU event lists: same-tick order, many pending ticks.
 check_PROGRAMS += tests/unit/test_npu_events
 tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
