@@ -43,6 +43,29 @@ expect_eq "$(run "$T/ring.json")" 219780 "nccl ring LL128"
 sys "$T/nowait.json" '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}'
 expect_eq "$(run "$T/nowait.json")" 196280 "nccl ring LL128 without waits"
 
+# Two dimensions (baseline: an all-reduce per dimension): dimension 0 (4 NPUs,
+# NVLink) runs NVLS as above but 4 NPUs: 1 MiB x 3/8 = 393216 B over 12
+# channels, 1048576 wire bytes, T1 = 6000 + 2 x (20531 + 10000) = 67062;
+# dimension 1 (2 NPUs: ring; a NIC dimension: efficiency 0.9) pays no launch:
+# LL128, 2 steps of 524288 B, ceil(524288 / (0.9375 x 0.9)) = 621379 B, a
+# message 2 x 1000 + 621379 / 26.8435456 = 25148.2 -> 25148; T2 = 2 x (25148 +
+# 1250) = 52796. T = 119858.
+cat >"$T/two.yml" <<'YAML'
+topology: [ Switch, Switch ]
+npus_count: [ 4, 2 ]
+bandwidth: [ 50.0, 25.0 ]
+latency: [ 500.0, 1000.0 ]
+YAML
+sed 's/"localBWAware"/"baseline"/; s/\["nccl"\]/["nccl", "nccl"]/' "$T/default.json" >"$T/two.json"
+got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" \
+    --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
+expect_eq "$got" 119858 "nccl on two dimensions"
+# Real messages: the congestion-aware backend carries them too (its links
+# are busy in both directions, so it is slower than the closed form).
+got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" --network-backend=congestion_aware \
+    --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
+[ -n "$got" ] && [ "$got" -gt 119858 ] || fail "nccl on congestion_aware: got '$got'"
+
 # Bad values: one line naming the file and the key.
 bad() { # NCCL-OBJECT EXPECTED-LINE
     sys "$T/bad.json" "$1"
