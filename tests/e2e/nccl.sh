@@ -60,8 +60,8 @@ sed 's/"localBWAware"/"baseline"/; s/\["nccl"\]/["nccl", "nccl"]/' "$T/default.j
 got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" \
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
 expect_eq "$got" 119858 "nccl on two dimensions"
-# Real messages: the congestion-aware backend carries them too (its links
-# are busy in both directions, so it is slower than the closed form).
+# Real messages: the congestion-aware backend carries them too (its own
+# link model, slower here than the closed form).
 got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" --network-backend=congestion_aware \
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
 [ -n "$got" ] && [ "$got" -gt 119858 ] || fail "nccl on congestion_aware: got '$got'"
