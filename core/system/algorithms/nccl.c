@@ -11,12 +11,8 @@
 #include "system/algorithms/packet_engine.h"
 
 /* run fields used: stream_count = steps left, total_received = steps done,
- * msg_size = wire bytes per message, P/NZ = hop ticks (low/high words) */
-
-static uint64_t hop_ticks(const phase_run *r)
-{
-    return (uint64_t)r->NZ << 32 | r->P;
-}
+ * msg_size = wire bytes per message, P = the wait after each step (ticks;
+ * below 2^32: the hop latencies are at most 10^9 ns) */
 
 static void send_step(sim *s, stream *st)
 {
@@ -65,7 +61,6 @@ static void nccl_start(sim *s, stream *st)
     r->stream_count = plan.steps;
     r->msg_size = plan.wire_bytes;
     r->P = (uint32_t)plan.hop_ticks;
-    r->NZ = (uint32_t)(plan.hop_ticks >> 32);
     wait_then_send(s, st, plan.launch_ticks);
 }
 
@@ -76,7 +71,7 @@ static void nccl_step(sim *s, stream *st, enum phase_event ev)
         return;   /* no bundles are handed out */
     r->stream_count--;
     r->total_received++;
-    wait_then_send(s, st, hop_ticks(r));
+    wait_then_send(s, st, r->P);
 }
 
 const algorithm algorithm_nccl = {
