@@ -21,8 +21,9 @@ static void usage(FILE *out)
 {
     fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE]\n"
           "Fits the NCCL-aware collective model (docs/nccl.md) to the tables nccl-tests' *_perf programs\n"
-          "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective, all measured\n"
-          "on the NPUs of FILE) and writes a preset into DIR: network.yml, system.json, fit-report.md\n"
+          "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective and rank\n"
+          "count: the ranks its '#  Rank N' header lines list, else FILE's NPUs, on FILE's links) and\n"
+          "writes a preset into DIR: network.yml, system.json, fit-report.md\n"
           "(per size: measured, simulated, error) and fit.svg (both curves against size).\n"
           "Options:\n"
           "  --topology FILE  network YAML of the measured system, one dimension (required)\n"

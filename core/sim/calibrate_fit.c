@@ -23,6 +23,10 @@ static uint32_t hops(const vimana_net_dim *d, uint32_t distance)
 uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const calib_point *pt)
 {
     nccl_plan plan;
+    /* the point's own rank count on the same links */
+    vimana_net_dim own = *d;
+    own.npus = pt->npus;
+    d = &own;
     nccl_plan_phase(p, pt->coll, d->npus, 0, pt->comm_size, true, &plan);
     /* saturating at 2^63: far past any measurement, so its error is huge */
     const double cap = 9223372036854775808.0;
@@ -205,7 +209,7 @@ static size_t threshold_candidates(const problem *pb, double **out)
     sizes[n++] = 0;
     for (size_t i = 0; i < data->n; i++) {
         nccl_plan plan;
-        nccl_plan_phase(&pb->base, data->pts[i].coll, pb->d->npus, 0, data->pts[i].comm_size, true, &plan);
+        nccl_plan_phase(&pb->base, data->pts[i].coll, data->pts[i].npus, 0, data->pts[i].comm_size, true, &plan);
         sizes[n++] = plan.call_bytes;
     }
     sizes[n++] = 9007199254740991ull;

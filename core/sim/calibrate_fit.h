@@ -13,8 +13,9 @@
 #include "sim/calibrate_input.h"
 #include "vimana/network_yaml.h"
 
-/* Ticks (ns) of one call of `pt`'s collective and size on the n NPUs of
- * dimension d, as the analytical backend runs the nccl algorithm. */
+/* Ticks (ns) of one call of `pt`'s collective and size on pt->npus NPUs
+ * of dimension d's kind, bandwidth and latency, as the analytical backend
+ * runs the nccl algorithm. */
 uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const calib_point *pt);
 /* Sum over the points of ((model - measured) / measured)^2. */
 double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data);

@@ -34,10 +34,21 @@ static int coll_in(const char *text, bool *broadcast)
     return -1;
 }
 
+/* nccl-tests lists each rank in its header: "#  Rank  0 Group  0 Pid ..." */
+static bool is_rank_line(const char *s)
+{
+    s += strspn(s, "# \t");
+    if (strncmp(s, "Rank", 4) != 0 || (s[4] != ' ' && s[4] != '\t'))
+        return false;
+    s += 4 + strspn(s + 4, " \t");
+    return *s >= '0' && *s <= '9';
+}
+
 typedef struct reader {
     const char *path;
     uint32_t line;
-    uint32_t npus;
+    uint32_t npus;       /* the topology's */
+    uint32_t rank_lines; /* "#  Rank N ..." lines seen */
     int coll;            /* -1 until known */
     bool other;          /* a collective Vimana does not have */
     char *err;
@@ -104,6 +115,9 @@ static int parse_row(reader *r, char *line, calib_data *d)
                                             "program (all_reduce_perf, ...)");
     if (size == 0)
         return 0;
+    uint32_t npus = r->rank_lines ? r->rank_lines : r->npus;
+    if (npus < 2)
+        return row_fail(r, "measured on %u rank: a collective needs 2 or more", npus);
     if (size > 9007199254740991ull)
         return row_fail(r, "size %llu is beyond the 2^53-1 bytes a trace's comm_size can carry", size);   /* nccl-tests' -b 0 row: nothing to simulate */
     double oop, inplace = INFINITY;
@@ -113,9 +127,9 @@ static int parse_row(reader *r, char *line, calib_data *d)
         return -1;
     uint64_t comm = size;
     if (r->coll == COLL_ALL_GATHER) {
-        if (size % r->npus != 0)
-            return row_fail(r, "all_gather size %llu is not a multiple of the %u ranks", size, r->npus);
-        comm = size / r->npus;
+        if (size % npus != 0)
+            return row_fail(r, "all_gather size %llu is not a multiple of the %u ranks", size, npus);
+        comm = size / npus;
     }
     if (d->n == d->cap) {
         size_t cap = d->cap ? 2 * d->cap : 64;
@@ -125,7 +139,8 @@ static int parse_row(reader *r, char *line, calib_data *d)
         d->pts = p;
         d->cap = cap;
     }
-    d->pts[d->n++] = (calib_point){(enum coll_kind)r->coll, size, comm, fmin(oop, inplace), r->path, r->line};
+    d->pts[d->n++] = (calib_point){(enum coll_kind)r->coll, size, comm, npus, fmin(oop, inplace), r->path,
+                                  r->line};
     return 0;
 }
 
@@ -141,7 +156,7 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
         snprintf(err, err_len, "%s: cannot open: %s", msg_escape(path, shown, sizeof shown), strerror(errno));
         return -1;
     }
-    reader r = {path, 0, npus, -1, false, err, err_len};
+    reader r = {path, 0, npus, 0, -1, false, err, err_len};
     const char *base = strrchr(path, '/');
     r.coll = coll_in(base ? base + 1 : path, &r.other);
     size_t before = d->n, cap = 0;
@@ -153,6 +168,8 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
         if (*s == '\0')
             continue;
         if (*s == '#') {
+            if (is_rank_line(s))
+                r.rank_lines++;
             bool other = false;
             int k = coll_in(s, &other);
             if (k >= 0 || other) {

@@ -17,6 +17,7 @@ typedef struct calib_point {
     enum coll_kind coll;
     uint64_t tests_bytes;    /* nccl-tests' "size" column */
     uint64_t comm_size;      /* Chakra's comm_size: all-gather's is each rank's input */
+    uint32_t npus;           /* ranks: the file's "#  Rank N ..." lines, else the topology's */
     double measured_ns;
     const char *file;        /* as given on the command line */
     uint32_t line;
@@ -27,7 +28,9 @@ typedef struct calib_data {
     size_t n, cap;
 } calib_data;
 
-/* Appends the rows of nccl-tests output `path` measured on `npus` ranks.
+/* Appends the rows of nccl-tests output `path`, measured on as many ranks
+ * as its header lists ("#  Rank  0 Group  0 Pid ..."), or `npus` when it
+ * lists none.
  * Returns 0, or -1 with one line "PATH:LINE: reason" (or "PATH: reason")
  * in err. */
 int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, size_t err_len);

@@ -73,20 +73,21 @@ int calib_write_report(FILE *out, const calib_result *r)
         *worst = e > *worst ? e : *worst;
         log_sum += log(1 + e / 100);
     }
-    fprintf(out, "# Fit report\n\nTopology: %s (%s, %u NPUs). Model: nccl (docs/nccl.md), fitted by `vimana "
-                 "calibrate` (docs/calibrate.md).\n\n", r->topology_path, vimana_net_topology_name(r->dim->topology),
+    fprintf(out, "# Fit report\n\nTopology: %s (%s, %u NPUs). Rows measured on another rank count use the same "
+                 "links with that count. Model: nccl (docs/nccl.md), fitted by `vimana calibrate` (docs/calibrate.md)."
+                 "\n\n", r->topology_path, vimana_net_topology_name(r->dim->topology),
             r->dim->npus);
     fprintf(out, "Points: %zu. Largest error from 1 MiB up: %.2f %%; below 1 MiB: %.2f %%; geometric mean of "
                  "|error|: %.2f %%.\n\n", r->data->n, worst_big, worst_small, (exp(log_sum / (double)r->data->n) - 1) * 100);
-    fputs("| source | collective | nccl-tests size (B) | comm_size (B) | algorithm | protocol | measured (us) | "
-          "simulated (us) | error (%) |\n|---|---|---:|---:|---|---|---:|---:|---:|\n", out);
+    fputs("| source | collective | ranks | nccl-tests size (B) | comm_size (B) | algorithm | protocol | measured (us) | "
+          "simulated (us) | error (%) |\n|---|---|---:|---:|---:|---|---|---:|---:|---:|\n", out);
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
         nccl_plan plan;
-        nccl_plan_phase(r->p, pt->coll, r->dim->npus, 0, pt->comm_size, true, &plan);
+        nccl_plan_phase(r->p, pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
         const char *base = strrchr(pt->file, '/');
-        fprintf(out, "| %s:%u | %s | %llu | %llu | %s | %s | %.3f | %.3f | %+.2f |\n", base ? base + 1 : pt->file,
-                pt->line, calib_coll_tests_name(pt->coll), (unsigned long long)pt->tests_bytes,
+        fprintf(out, "| %s:%u | %s | %u | %llu | %llu | %s | %s | %.3f | %.3f | %+.2f |\n", base ? base + 1 : pt->file,
+                pt->line, calib_coll_tests_name(pt->coll), pt->npus, (unsigned long long)pt->tests_bytes,
                 (unsigned long long)pt->comm_size, nccl_algo_name(plan.algo), nccl_proto_name(plan.proto),
                 pt->measured_ns / 1000, (double)calib_model_ticks(r->p, r->dim, pt) / 1000, error_pct(r, pt));
     }
@@ -152,14 +153,16 @@ static void grid(FILE *out, const axes *a)
     }
 }
 
-static void curve(FILE *out, const calib_result *r, const axes *a, enum coll_kind k, bool simulated,
+/* One polyline through the points of one input file (one collective on
+ * one rank count). */
+static void curve(FILE *out, const calib_result *r, const axes *a, const char *file, bool simulated,
                   const char *colour)
 {
     fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", colour,
             simulated ? " stroke-dasharray=\"6 4\"" : "");
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
-        if (pt->coll != k)
+        if (pt->file != file)
             continue;
         double ns = simulated ? (double)calib_model_ticks(r->p, r->dim, pt) : pt->measured_ns;
         fprintf(out, "%d,%d ", px(a, (double)pt->tests_bytes), py(a, ns / 1000));
@@ -170,23 +173,23 @@ static void curve(FILE *out, const calib_result *r, const axes *a, enum coll_kin
 int calib_write_svg(FILE *out, const calib_result *r)
 {
     axes a = bounds(r);
-    static const char *const colours[COLL_KINDS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
+    static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                          "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
                  "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
     fprintf(out, "<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Measured (solid) and simulated "
-                 "(dashed) time per call, %u NPUs</text>\n", W / 2, r->dim->npus);
+                 "(dashed) time per call</text>\n", W / 2);
     grid(out, &a);
     int legend = 0;
-    for (int k = 0; k < COLL_KINDS; k++) {
-        bool any = false;
-        for (size_t i = 0; i < r->data->n && !any; i++)
-            any = r->data->pts[i].coll == (enum coll_kind)k;
-        if (!any)
-            continue;
-        curve(out, r, &a, (enum coll_kind)k, false, colours[k]);
-        curve(out, r, &a, (enum coll_kind)k, true, colours[k]);
-        fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", LEFT + 10, TOP + 16 + 16 * legend++,
-                colours[k], calib_coll_tests_name((enum coll_kind)k));
+    for (size_t i = 0; i < r->data->n; i++) {
+        const calib_point *pt = &r->data->pts[i];
+        if (i > 0 && r->data->pts[i - 1].file == pt->file)
+            continue;   /* a file's rows are consecutive: one curve each */
+        const char *colour = colours[legend % (int)(sizeof colours / sizeof colours[0])];
+        curve(out, r, &a, pt->file, false, colour);
+        curve(out, r, &a, pt->file, true, colour);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s, %u ranks</text>\n", LEFT + 10, TOP + 16 + 16 * legend++,
+                colour, calib_coll_tests_name(pt->coll), pt->npus);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">size (nccl-tests)</text>\n</svg>\n", W / 2, H - 20);
     return ferror(out) ? -1 : 0;

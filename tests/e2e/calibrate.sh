@@ -24,32 +24,44 @@ cat >"$T/known.json" <<JSON
  "collective-optimization": "baseline", "local-mem-bw": 3350, "nccl": $KNOWN}
 JSON
 
-# sim COLL BYTES SYSTEM NETWORK: NPU 7's comm time of one collective of BYTES.
+sed 's/\[ 8 \]/[ 4 ]/' "$T/switch8.yml" >"$T/switch4.yml"
+
+# sim COLL BYTES SYSTEM NETWORK [NPUS]: the last NPU's comm time of one
+# collective of BYTES.
 sim() {
-    "$VIMANA_ET" generate "$1" --npus 8 --size "$2" --single-file --out "$T/w" >/dev/null || fail "generate $1 $2"
+    n=${5:-8}
+    "$VIMANA_ET" generate "$1" --npus "$n" --size "$2" --single-file --out "$T/w" >/dev/null || fail "generate $1 $2"
     "$VIMANA" --workload-configuration="$T/w" --system-configuration="$3" --network-configuration="$4" \
-        2>"$T/sim.err" | sed -n 's/^sys\[7\], Comm time: //p'
+        2>"$T/sim.err" | sed -n "s/^sys\[$((n - 1))\], Comm time: //p"
 }
-# sweep COLL: an nccl-tests table of the simulated times, 8 B to 1 GiB
-# (all_gather: nccl-tests' size is the whole output, 8 x comm_size).
+# sweep COLL NPUS NETWORK: an nccl-tests table of the simulated times, 8 B to
+# 1 GiB (all_gather: nccl-tests' size is the whole output, NPUS x comm_size),
+# with nccl-tests' header line per rank.
 sweep() {
     echo "# nccl-tests ${1}_perf, simulated by Vimana"
+    r=0
+    while [ "$r" -lt "$2" ]; do
+        echo "#  Rank $r Group  0 Pid 1$r on host device $r [0x0$r] Vimana"
+        r=$((r + 1))
+    done
     echo "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
     b=8
     while [ "$b" -le 1073741824 ]; do
         comm=$b
-        [ "$1" = all_gather ] && comm=$((b / 8))
-        ns=$(sim "$(echo "$1" | tr _ -)" "$comm" "$T/known.json" "$T/switch8.yml")
+        [ "$1" = all_gather ] && comm=$((b / $2))
+        ns=$(sim "$(echo "$1" | tr _ -)" "$comm" "$T/known.json" "$3" "$2")
         [ -n "$ns" ] || fail "no time for $1 $b"
         us=$(awk -v ns="$ns" 'BEGIN { printf "%.3f", ns / 1000 }')
         echo "$b $((b / 4)) float sum -1 $us 0 0 0 $us 0 0 0"
         b=$((b * 2))
     done
 }
-sweep all_reduce >"$T/all_reduce_perf.txt"
-sweep all_gather >"$T/all_gather_perf.txt"
-expect_ok "$VIMANA" calibrate "$T/all_reduce_perf.txt" "$T/all_gather_perf.txt" --topology "$T/switch8.yml" -o "$T/preset"
-expect_eq "$(cat "$T/out")" "vimana calibrate: 56 points fitted; preset in $T/preset (fit-report.md: per-size errors)" "summary"
+sweep all_reduce 8 "$T/switch8.yml" >"$T/all_reduce_perf.txt"
+sweep all_gather 8 "$T/switch8.yml" >"$T/all_gather_perf.txt"
+sweep all_reduce 4 "$T/switch4.yml" >"$T/all_reduce_4.txt"
+expect_ok "$VIMANA" calibrate "$T/all_reduce_perf.txt" "$T/all_gather_perf.txt" "$T/all_reduce_4.txt" \
+    --topology "$T/switch8.yml" -o "$T/preset"
+expect_eq "$(cat "$T/out")" "vimana calibrate: 84 points fitted; preset in $T/preset (fit-report.md: per-size errors)" "summary"
 for f in network.yml system.json fit-report.md fit.svg; do
     [ -s "$T/preset/$f" ] || fail "preset lacks $f"
 done
@@ -65,9 +77,13 @@ PY
 # The report's simulated time is what vimana simulates with the preset.
 for size in 4096 1048576 67108864; do
     want=$(sim all-reduce "$size" "$T/preset/system.json" "$T/preset/network.yml")
-    got=$(awk -F'|' -v s="$size" '$3 ~ /all_reduce/ && $4 + 0 == s { gsub(/ /, "", $9); print $9 * 1000 }' \
+    got=$(awk -F'|' -v s="$size" '$3 ~ /all_reduce/ && $4 + 0 == 8 && $5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' \
         "$T/preset/fit-report.md")
     expect_eq "$got" "$want" "report vs simulation at $size B"
+    want=$(sim all-reduce "$size" "$T/preset/system.json" "$T/switch4.yml" 4)
+    got=$(awk -F'|' -v s="$size" '$3 ~ /all_reduce/ && $4 + 0 == 4 && $5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' \
+        "$T/preset/fit-report.md")
+    expect_eq "$got" "$want" "report vs simulation at $size B on 4 ranks"
 done
 
 # Bad input: one line, file and line.
@@ -93,6 +109,9 @@ expect_error "vimana calibrate: error: $T/ag_all_gather.txt:2: all_gather size 1
 printf '# all_reduce_perf\n18014398509481984 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/huge_all_reduce.txt"
 expect_error "vimana calibrate: error: $T/huge_all_reduce.txt:2: size 18014398509481984 is beyond the 2^53-1 bytes a trace's comm_size can carry" \
     cal "$T/huge_all_reduce.txt"
+printf '# all_reduce_perf\n#  Rank  0 Group  0 Pid 1 on h device 0 [0x1b] H100\n8 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/one_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/one_all_reduce.txt:3: measured on 1 rank: a collective needs 2 or more" \
+    cal "$T/one_all_reduce.txt"
 printf '# all_reduce_perf\n# nothing measured\n' >"$T/empty_all_reduce.txt"
 expect_error "vimana calibrate: error: $T/empty_all_reduce.txt: no measurements (no nccl-tests table row)" \
     cal "$T/empty_all_reduce.txt"

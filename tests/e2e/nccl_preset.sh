@@ -17,7 +17,7 @@ for n in 2 4; do
 done
 
 # Every row within the target.
-awk -F'|' '$4 ~ /^ *[0-9]+ *$/ { size = $4 + 0; err = $10 + 0; if (err < 0) err = -err;
+awk -F'|' '$5 ~ /^ *[0-9]+ *$/ { size = $5 + 0; err = $11 + 0; if (err < 0) err = -err;
     if ((size >= 1048576 && err > 5) || err > 15) { print "row " size ": " err " %"; bad = 1 } }
     END { exit bad }' "$P/8gpu/fit-report.md" || fail "the fit misses the target"
 
@@ -26,7 +26,7 @@ for size in 8 524288 1048576 1073741824; do
     "$VIMANA_ET" generate all-reduce --npus 8 --size "$size" --single-file --out "$T/ar" >/dev/null || fail "generate"
     want=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$P/8gpu/system.json" \
         --network-configuration="$P/8gpu/network.yml" | sed -n 's/^sys\[7\], Comm time: //p')
-    got=$(awk -F'|' -v s="$size" '$4 + 0 == s && $3 ~ /all_reduce/ { gsub(/ /, "", $9); printf "%d", $9 * 1000 + 0.5 }' \
+    got=$(awk -F'|' -v s="$size" '$5 + 0 == s && $3 ~ /all_reduce/ { gsub(/ /, "", $10); printf "%d", $10 * 1000 + 0.5 }' \
         "$P/8gpu/fit-report.md")
     expect_eq "$got" "$want" "8gpu preset at $size B"
 done

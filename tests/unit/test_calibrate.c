@@ -55,6 +55,20 @@ static void test_reader_layouts(void **state)
     assert_int_equal(d.pts[3].coll, COLL_ALL_GATHER);
     assert_int_equal(d.pts[3].tests_bytes, 8192);
     assert_int_equal(d.pts[3].comm_size, 1024);
+    assert_int_equal(d.pts[3].npus, 8);
+    unlink(path);
+    /* the ranks the header lists, not the topology's */
+    path = write_tmp("all_gather_4.txt", "# nThread 1 nGpus 1\n"
+                                         "#  Rank  0 Group  0 Pid   10 on h device  0 [0x1b] NVIDIA H100\n"
+                                         "#  Rank  1 Group  0 Pid   11 on h device  1 [0x2b] NVIDIA H100\n"
+                                         "#  Rank  2 Group  0 Pid   12 on h device  2 [0x3b] NVIDIA H100\n"
+                                         "#  Rank  3 Group  0 Pid   13 on h device  3 [0x4b] NVIDIA H100\n"
+                                         "#  Ranked by nothing\n"
+                                         "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n");
+    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 5);
+    assert_int_equal(d.pts[4].npus, 4);
+    assert_int_equal(d.pts[4].comm_size, 2048);
     unlink(path);
     calib_data_free(&d);
 }
@@ -77,11 +91,17 @@ static void test_closed_form(void **state)
     p.channel_min_bytes = 64;
     p.nvlink_efficiency = 0.5;
     vimana_net_dim d = {VIMANA_NET_SWITCH, 8, 400, 400 * 1073741824.0 / 1e9, 200};
-    calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 1, "x", 1};
+    calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 8, 1, "x", 1};
     assert_int_equal(calib_model_ticks(&p, &d, &ar), 8126);
     d.topology = VIMANA_NET_RING;
-    calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 1, "x", 1};
+    calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 8, 1, "x", 1};
     assert_int_equal(calib_model_ticks(&p, &d, &a2a), 4963);
+    /* the point's rank count on the same links: 4 NPUs of the Switch, all-reduce
+     * of 8192 B: 6 steps of 2048 B, 16 channels, wire 8192 B, a message
+     * 400 + 8192 / 429.4967296 = 419.07 -> 419; T = 1000 + 6 x 519 = 4114 */
+    d.topology = VIMANA_NET_SWITCH;
+    ar.npus = 4;
+    assert_int_equal(calib_model_ticks(&p, &d, &ar), 4114);
 }
 
 int main(void)
