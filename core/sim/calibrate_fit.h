@@ -21,10 +21,11 @@ uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const 
 double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data);
 
 /* Fits, starting from *p: the per-step latencies (ll, ll128, simple,
- * nvls), the NVLink / NIC and NVLS efficiencies by Nelder-Mead, the
+ * nvls), the NVLink / NIC and NVLS efficiencies (and the launch overhead
+ * when the points span several rank counts) by Nelder-Mead, the
  * thresholds and channel-min-bytes by trying every candidate, in turns
- * until the cost stops falling. launch-overhead-ns, the payloads, channels
- * and the flags keep their values. */
+ * until the cost stops falling. The payloads, channels and the flags keep
+ * their values. */
 void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data);
 
 #endif
