@@ -9,6 +9,7 @@ libvimana_core_la_SOURCES = \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \
 	core/config/system_config.c core/config/system_config.h \
+	core/config/nccl_params.c core/config/nccl_params.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
 	core/config/run_options.h \
@@ -30,6 +31,7 @@ libvimana_core_la_SOURCES = \
 	core/system/algorithms/halving_doubling.c \
 	core/system/algorithms/double_binary_tree.c \
 	core/system/algorithms/custom.c \
+	core/system/algorithms/nccl.c core/system/algorithms/nccl_model.c core/system/algorithms/nccl_model.h \
 	core/system/custom.c core/system/custom.h core/system/custom_graph.h \
 	core/system/custom_load.c core/system/custom_match.c \
 	core/system/remote_mem.c core/system/remote_mem.h \
@@ -76,13 +78,19 @@ sweep_sources = core/sim/sweep.c core/sim/sweep.h \
 	core/sim/sweep_plot.c core/sim/sweep_plot.h \
 	core/sim/sweep_slurm.c core/sim/sweep_slurm.h
 
+# vimana calibrate: nccl-tests tables in, a fitted preset out (docs/calibrate.md)
+calibrate_sources = core/sim/calibrate.c core/sim/calibrate.h \
+	core/sim/calibrate_input.c core/sim/calibrate_input.h \
+	core/sim/calibrate_fit.c core/sim/calibrate_fit.h \
+	core/sim/calibrate_output.c core/sim/calibrate_output.h
+
 bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
 	core/sim/backend_check.c core/sim/backend_check.h \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h \
-	$(xval_sources) $(sweep_sources)
+	$(xval_sources) $(sweep_sources) $(calibrate_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS)
 vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
-vimana_LDADD = libvimana_core.la
+vimana_LDADD = libvimana_core.la libvimana_backend.la

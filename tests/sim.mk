@@ -81,6 +81,18 @@ tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
+# The NCCL-aware model: each algorithm and protocol with hand-computed ticks.
+check_PROGRAMS += tests/unit/test_nccl
+tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c tests/unit/sim_harness.h
+tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_nccl
+# vimana calibrate's reader and closed form.
+check_PROGRAMS += tests/unit/test_calibrate
+tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)
+tests_unit_test_calibrate_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_calibrate_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_calibrate
 # Per-NPU event lists: same-tick order, many pending ticks.
 check_PROGRAMS += tests/unit/test_npu_events
 tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
@@ -128,6 +140,15 @@ TESTS += tests/unit/test_shared_bus
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
 TESTS += tests/e2e/sim_errors.sh
 EXTRA_DIST += tests/e2e/sim_errors.sh
+# The NCCL-aware model: exact times on the analytical backend, bad parameters.
+TESTS += tests/e2e/nccl.sh
+EXTRA_DIST += tests/e2e/nccl.sh
+# vimana calibrate: recovers known parameters, report = simulation, bad input.
+TESTS += tests/e2e/calibrate.sh
+EXTRA_DIST += tests/e2e/calibrate.sh
+# The shipped HGX-H100 preset: reproducible, on target, report = simulation.
+TESTS += tests/e2e/nccl_preset.sh
+EXTRA_DIST += tests/e2e/nccl_preset.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

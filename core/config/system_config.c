@@ -332,6 +332,8 @@ static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, d
         if (handled)
             return rc;
     }
+    if (strcmp(key, "nccl") == 0)
+        return nccl_params_parse(c->path, v, &cfg->nccl, c->err, c->err_len);
     if (strcmp(key, "boost-mode") == 0)
         return 0; /* accepted and ignored, as by the reference */
     if (warn) {
@@ -352,6 +354,7 @@ int sys_config_load(const char *path, double injection_scale, const sys_algo_nam
     cfg->active_chunks_per_dimension = 1;
     cfg->local_reduction_delay = 1;
     cfg->local_mem_trace_filename = strdup("local_mem_trace");
+    nccl_params_default(&cfg->nccl);
 
     json_object *root = config_json_load(path, err, err_len);
     if (!root)

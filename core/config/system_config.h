@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "config/custom_map.h"
+#include "config/nccl_params.h"
 
 /* Limits of the system JSON's values (documented in docs/simulator.md).
  * Each collective is cut into preferred-dataset-splits chunks that all exist
@@ -78,6 +79,7 @@ typedef struct sys_config {
     char *per_node_custom_path;
     custom_by_node *per_node_custom;
     size_t n_per_node_custom;
+    nccl_params nccl;                 /* the "nccl" object: the nccl algorithm's parameters */
 } sys_config;
 
 /* Reads the system JSON. injection_scale multiplies endpoint-delay when the

@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "sim/backend_check.h"
+#include "sim/calibrate.h"
 #include "sim/jobs_run.h"
 #include "sim/options.h"
 #include "sim/run.h"
@@ -22,6 +23,9 @@ int main(int argc, char **argv)
     /* And one more: many runs of a sweep file, in a worker pool. */
     if (argc >= 2 && strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1, stdout, stderr);
+    /* Fits the NCCL-aware model to nccl-tests output, writes a preset. */
+    if (argc >= 2 && strcmp(argv[1], "calibrate") == 0)
+        return calibrate_main(argc - 1, argv + 1, stdout, stderr);
     sim_options opt;
     char err[512];
     switch (sim_options_parse(argc, argv, &opt, err, sizeof err)) {

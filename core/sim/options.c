@@ -49,7 +49,9 @@ void sim_options_usage(FILE *out)
                  "       vimana backend-check PLUGIN [OPTIONS]   (checks a network backend; see its --help)\n"
                  "       vimana xval [OPTIONS]                   (compares network backends; see its --help)\n"
                  "       vimana sweep SPEC.yaml --out DIR        (runs the points of a sweep; see its --help)\n"
-                 "       vimana --jobs=JOBS.yaml [OPTIONS]        (several jobs sharing one network; docs/jobs.md)\n\n"
+                 "       vimana --jobs=JOBS.yaml [OPTIONS]        (several jobs sharing one network; docs/jobs.md)\n"
+                 "       vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR\n"
+                 "                                               (fits the nccl model to nccl-tests; docs/calibrate.md)\n\n"
                  "Simulates one training step of the Chakra ETs PREFIX.0.et ... PREFIX.(N-1).et and prints,\n"
                  "for every NPU, when it finished and how much communication was exposed.\n\nOptions:\n");
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {

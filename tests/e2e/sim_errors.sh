@@ -94,7 +94,7 @@ expect_error "vimana: error: $T/nosplit.json: key 'preferred-dataset-splits' is 
     "$VIMANA" --workload-configuration="$G/workload/ar_1MiB_8/ar_1MiB_8" --system-configuration="$T/nosplit.json" \
     --network-configuration="$RING8"
 printf '{"preferred-dataset-splits": 4, "all-reduce-implementation": ["rings"]}\n' >"$T/algo.json"
-expect_error "vimana: error: $T/algo.json: key 'all-reduce-implementation'[0]: unknown collective algorithm 'rings' (expected ring, oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling or doubleBinaryTree)" \
+expect_error "vimana: error: $T/algo.json: key 'all-reduce-implementation'[0]: unknown collective algorithm 'rings' (expected ring, oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nccl or oneNccl)" \
     "$VIMANA" --workload-configuration="$G/workload/ar_1MiB_8/ar_1MiB_8" --system-configuration="$T/algo.json" \
     --network-configuration="$RING8"
 printf 'topology: [ Ring, Ring ]\nnpus_count: [ 8 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$T/net.yml"

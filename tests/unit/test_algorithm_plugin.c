@@ -181,7 +181,7 @@ static void test_names(void **state)
     assert_string_equal(algo_registry_spec_name(&r, &a, buf, sizeof buf), "oneDirect4");
     algo_registry_expected(&r, buf, sizeof buf);
     assert_string_equal(buf, "ring, oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, "
-                             "oneHalvingDoubling, doubleBinaryTree, exchange or exchangeN");
+                             "oneHalvingDoubling, doubleBinaryTree, nccl, oneNccl, exchange or exchangeN");
     /* ids past the table are no algorithm, not a read out of bounds */
     assert_null(algo_registry_get(&r, a.id + 100));
     a.id = 999;
@@ -228,7 +228,7 @@ static void test_system_json(void **state)
     assert_int_equal(sys_config_load(path, 1, &names, &cfg, err, sizeof err, NULL, NULL), -1);
     snprintf(want, sizeof want, "%s: key 'all-gather-implementation'[0]: unknown collective algorithm 'exchanges' "
              "(expected ring, oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling, "
-             "doubleBinaryTree, exchange or exchangeN)", path);
+             "doubleBinaryTree, nccl, oneNccl, exchange or exchangeN)", path);
     assert_string_equal(err, want);
     assert_int_equal(cfg.n_impl[COLL_ALL_REDUCE], 2);
     assert_ptr_equal(algo_registry_get(&r, cfg.impl[COLL_ALL_REDUCE][0].id), &exchange);

@@ -109,8 +109,8 @@ static void test_system_errors(void **state)
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4, \"all-gather-implementation\": [\"tree\"]}", 1,
                               &cfg, err), -1);
     expect_error(err, "key 'all-gather-implementation'[0]: unknown collective algorithm 'tree' (expected ring, "
-                      "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling or "
-                      "doubleBinaryTree)");
+                      "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling, "
+                      "doubleBinaryTree, nccl or oneNccl)");
     sys_config_free(&cfg);
     assert_int_equal(load_sys("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation-custom\": [\"a\", "
                               "\"b\"]}", 1, &cfg, err), -1);
@@ -204,8 +204,8 @@ static void test_system_ranges(void **state)
                 "key 'scheduling-policy': unknown value 'L],\\n' (expected LIFO, FIFO or EXPLICIT)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation\": [\"ring\\u001b[2J\"]}", 1,
                 "key 'all-reduce-implementation'[0]: unknown collective algorithm 'ring\\x1b[2J' (expected ring, "
-                "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling or "
-                "doubleBinaryTree)");
+                "oneRing, direct, directN, oneDirect, oneDirectN, halvingDoubling, oneHalvingDoubling, "
+                "doubleBinaryTree, nccl or oneNccl)");
     sys_refused("{\"preferred-dataset-splits\": 4, \"all-reduce-implementation-custom\": [\"x\\ty\"]}", 1,
                 "key 'all-reduce-implementation-custom': the path 'x\\ty' holds a control character");
     sys_refused("{\"preferred-dataset-splits\": 4, \"per-node-custom-implementation\": \"\"}", 1,

@@ -13,6 +13,7 @@ extern const algorithm algorithm_ring;
 extern const algorithm algorithm_direct;
 extern const algorithm algorithm_halving_doubling;
 extern const algorithm algorithm_double_binary_tree;
+extern const algorithm algorithm_nccl;
 
 /* In the order of the "expected ..." list of an unknown name; ring first
  * (ALGO_RING). */
@@ -21,6 +22,7 @@ static const algorithm *const builtins[] = {
     &algorithm_direct,
     &algorithm_halving_doubling,
     &algorithm_double_binary_tree,
+    &algorithm_nccl,
 };
 #define N_BUILTINS ((uint32_t)(sizeof builtins / sizeof builtins[0]))
 

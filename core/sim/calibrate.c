@@ -1,0 +1,226 @@
+/* `vimana calibrate` (see the header): options, then read, fit, write. */
+#include "sim/calibrate.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config/system_config.h"
+#include "sim/calibrate_fit.h"
+#include "sim/calibrate_input.h"
+#include "sim/calibrate_output.h"
+#include "system/algorithms/registry.h"
+#include "util/msg_escape.h"
+#include "vimana/network_yaml.h"
+
+#define PROG "vimana calibrate"
+
+static void usage(FILE *out)
+{
+    fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE]\n"
+          "Fits the NCCL-aware collective model (docs/nccl.md) to the tables nccl-tests' *_perf programs\n"
+          "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective and rank\n"
+          "count: the ranks its '#  Rank N' header lines list, else FILE's NPUs, on FILE's links) and\n"
+          "writes a preset into DIR: network.yml, system.json, fit-report.md\n"
+          "(per size: measured, simulated, error) and fit.svg (both curves against size).\n"
+          "Options:\n"
+          "  --topology FILE  network YAML of the measured system, one dimension (required)\n"
+          "  -o, --out DIR    the preset folder, created if missing (required)\n"
+          "  --system FILE    start from the \"nccl\" parameters of this system JSON (default: the\n"
+          "                   defaults); the parameters calibrate does not fit keep its values\n"
+          "  -h, --help       this text\n"
+          "The fit: least squares on the relative error of every row (docs/calibrate.md).\n",
+          out);
+}
+
+typedef struct calib_args {
+    const char **files;
+    int n_files;
+    const char *topology, *out_dir, *system;
+} calib_args;
+
+/* "--opt VALUE" or "--opt=VALUE": 1 when argv[*i] is the option (value in
+ * *value, NULL when missing), 0 otherwise. */
+static int option(char **argv, int argc, int *i, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err)
+{
+    a->files = calloc((size_t)argc, sizeof *a->files);
+    if (!a->files) {
+        fputs(PROG ": error: out of memory\n", err);
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL, **slot = NULL, *name = NULL;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(out);
+            return -1;
+        }
+        if (option(argv, argc, &i, "--topology", &v))
+            slot = &a->topology, name = "--topology";
+        else if (option(argv, argc, &i, "--out", &v) || option(argv, argc, &i, "-o", &v))
+            slot = &a->out_dir, name = "--out";
+        else if (option(argv, argc, &i, "--system", &v))
+            slot = &a->system, name = "--system";
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            char shown[128];
+            fprintf(err, PROG ": error: unknown option '%s' (see vimana calibrate --help)\n",
+                    msg_escape(argv[i], shown, sizeof shown));
+            return 2;
+        } else {
+            a->files[a->n_files++] = argv[i];
+            continue;
+        }
+        if (!v || !*v) {
+            fprintf(err, PROG ": error: %s needs a value\n", name);
+            return 2;
+        }
+        *slot = v;
+    }
+    const char *missing = a->n_files == 0 ? "NCCL_TESTS_OUTPUT" : !a->topology ? "--topology" : !a->out_dir ? "--out" : NULL;
+    if (missing) {
+        fprintf(err, PROG ": error: missing %s (see vimana calibrate --help)\n", missing);
+        return 2;
+    }
+    return 0;
+}
+
+/* The starting parameters: the defaults, or the --system file's. */
+static int start_params(const calib_args *a, nccl_params *p, FILE *err)
+{
+    nccl_params_default(p);
+    if (!a->system)
+        return 0;
+    sys_config cfg;
+    char why[1024];
+    if (sys_config_load(a->system, 1.0, algo_registry_builtin_names(), &cfg, why, sizeof why, NULL, NULL) != 0) {
+        fprintf(err, PROG ": error: %s\n", why);
+        sys_config_free(&cfg);
+        return 1;
+    }
+    *p = cfg.nccl;
+    sys_config_free(&cfg);
+    return 0;
+}
+
+static int load_topology(const char *path, vimana_net_config *net, FILE *err)
+{
+    char why[1024], shown[512];
+    if (vimana_net_load(path, net, why, sizeof why, NULL, NULL) != 0) {
+        fprintf(err, PROG ": error: %s\n", why);
+        return 1;
+    }
+    if (net->n_dims != 1) {
+        fprintf(err, PROG ": error: %s: the measured system must be one dimension (it has %u)\n",
+                msg_escape(path, shown, sizeof shown), net->n_dims);
+        return 1;
+    }
+    return 0;
+}
+
+/* Writes DIR/name with `write`; 0, or 1 after one error line. */
+static int write_file(const char *dir, const char *name, int (*write)(FILE *, const void *), const void *arg,
+                      FILE *err)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(len), shown[512];
+    if (!path) {
+        fputs(PROG ": error: out of memory\n", err);
+        return 1;
+    }
+    snprintf(path, len, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    int rc = f ? write(f, arg) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(err, PROG ": error: %s: cannot write: %s\n", msg_escape(path, shown, sizeof shown),
+                strerror(errno ? errno : EIO));
+    free(path);
+    return rc != 0;
+}
+
+static int w_network(FILE *f, const void *r)
+{
+    return calib_write_network(f, ((const calib_result *)r)->dim);
+}
+
+static int w_system(FILE *f, const void *r)
+{
+    return calib_write_system(f, ((const calib_result *)r)->p);
+}
+
+static int w_report(FILE *f, const void *r)
+{
+    return calib_write_report(f, r);
+}
+
+static int w_svg(FILE *f, const void *r)
+{
+    return calib_write_svg(f, r);
+}
+
+static int write_preset(const calib_args *a, const calib_result *r, FILE *err)
+{
+    char shown[512];
+    if (mkdir(a->out_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(err, PROG ": error: %s: cannot create the folder: %s\n",
+                msg_escape(a->out_dir, shown, sizeof shown), strerror(errno));
+        return 1;
+    }
+    return write_file(a->out_dir, "network.yml", w_network, r, err) ||
+           write_file(a->out_dir, "system.json", w_system, r, err) ||
+           write_file(a->out_dir, "fit-report.md", w_report, r, err) ||
+           write_file(a->out_dir, "fit.svg", w_svg, r, err);
+}
+
+static int run(const calib_args *a, FILE *out, FILE *err)
+{
+    vimana_net_config net;
+    nccl_params p;
+    if (load_topology(a->topology, &net, err) != 0 || start_params(a, &p, err) != 0)
+        return 1;
+    calib_data data = {0};
+    for (int i = 0; i < a->n_files; i++) {
+        char why[1024];
+        if (calib_read_file(a->files[i], net.dims[0].npus, &data, why, sizeof why) != 0) {
+            fprintf(err, PROG ": error: %s\n", why);
+            calib_data_free(&data);
+            return 1;
+        }
+    }
+    calib_fit(&p, &net.dims[0], &data);
+    calib_round_for_preset(&p);
+    calib_result r = {&p, &net.dims[0], &data, a->topology};
+    int rc = write_preset(a, &r, err);
+    if (rc == 0)
+        fprintf(out, "vimana calibrate: %zu points fitted; preset in %s (fit-report.md: per-size errors)\n", data.n,
+                a->out_dir);
+    calib_data_free(&data);
+    return rc;
+}
+
+int calibrate_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    calib_args a = {0};
+    int rc = parse_args(argc, argv, &a, out, err);
+    if (rc == 0)
+        rc = run(&a, out, err);
+    free(a.files);
+    return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,302 @@
+/* The closed form and the fit (see the header; docs/calibrate.md). */
+#include "sim/calibrate_fit.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "system/algorithms/nccl_model.h"
+
+/* Hops between ring indices `distance` apart, as the analytical backend
+ * counts them on one dimension. */
+static uint32_t hops(const vimana_net_dim *d, uint32_t distance)
+{
+    switch (d->topology) {
+    case VIMANA_NET_RING: return distance < d->npus - distance ? distance : d->npus - distance;
+    case VIMANA_NET_SWITCH: return 2;
+    case VIMANA_NET_FULLY_CONNECTED:
+    default: return 1;
+    }
+}
+
+uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const calib_point *pt)
+{
+    nccl_plan plan;
+    /* the point's own rank count on the same links */
+    vimana_net_dim own = *d;
+    own.npus = pt->npus;
+    d = &own;
+    nccl_plan_phase(p, pt->coll, d->npus, 0, pt->comm_size, true, &plan);
+    /* saturating at 2^63: far past any measurement, so its error is huge */
+    const double cap = 9223372036854775808.0;
+    double t = (double)plan.launch_ticks;
+    uint64_t sum = plan.launch_ticks;
+    for (uint32_t i = 1; i <= plan.steps; i++) {
+        uint32_t distance = pt->coll == COLL_ALL_TO_ALL ? i : 1;
+        double net = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
+        t += net + (double)plan.hop_ticks;
+        if (!(t < cap))
+            return (uint64_t)cap;
+        sum += (uint64_t)net + plan.hop_ticks;
+    }
+    return sum;
+}
+
+double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    double sum = 0;
+    for (size_t i = 0; i < data->n; i++) {
+        double m = data->pts[i].measured_ns;
+        double e = ((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m;
+        sum += e * e;
+    }
+    return sum;
+}
+
+/* ---- the continuous parameters: Nelder-Mead ------------------------------ */
+
+#define MAX_CONT 7
+#define NM_ITERATIONS 600
+#define NM_SHORT 80
+
+typedef struct problem {
+    nccl_params base;
+    const vimana_net_dim *d;
+    const calib_data *data;
+    int n;                    /* parameters fitted */
+    double *slot[MAX_CONT];   /* into base */
+    double lo[MAX_CONT], hi[MAX_CONT];
+    bool is_ns[MAX_CONT];
+} problem;
+
+/* Several rank counts tell the launch overhead (once per call) from the
+ * per-step latencies (once per step, and the steps grow with the ranks). */
+static bool several_rank_counts(const calib_data *data)
+{
+    for (size_t i = 1; i < data->n; i++)
+        if (data->pts[i].npus != data->pts[0].npus)
+            return true;
+    return false;
+}
+
+static void bind(problem *pb)
+{
+    nccl_params *p = &pb->base;
+    bool nic = p->nvlink_dims < 1;
+    double *slots[MAX_CONT] = {&p->hop_ns[NCCL_PROTO_LL], &p->hop_ns[NCCL_PROTO_LL128], &p->hop_ns[NCCL_PROTO_SIMPLE],
+                               &p->nvls_hop_ns, nic ? &p->nic_efficiency : &p->nvlink_efficiency,
+                               &p->nvls_efficiency, &p->launch_ns};
+    pb->n = several_rank_counts(pb->data) ? 7 : 6;
+    for (int i = 0; i < pb->n; i++) {
+        pb->slot[i] = slots[i];
+        pb->is_ns[i] = i < 4 || i == 6;
+        pb->lo[i] = pb->is_ns[i] ? 0 : 0.01;
+        pb->hi[i] = pb->is_ns[i] ? 1e9 : 1;
+    }
+}
+
+static double clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The cost at x (clamped into the ranges; the clamped x is written back so
+ * the simplex never leaves them). */
+static double eval(problem *pb, double *x)
+{
+    for (int i = 0; i < pb->n; i++) {
+        x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
+        *pb->slot[i] = x[i];
+    }
+    return calib_cost(&pb->base, pb->d, pb->data);
+}
+
+static void nm_point(int n, const double *c, const double *w, double t, double *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = c[i] + t * (w[i] - c[i]);
+}
+
+/* Orders the simplex, best first. */
+static void nm_sort(int n, double x[][MAX_CONT], double *f)
+{
+    for (int a = 1; a <= n; a++)
+        for (int b = a; b > 0 && f[b] < f[b - 1]; b--) {
+            double tf = f[b];
+            f[b] = f[b - 1];
+            f[b - 1] = tf;
+            for (int i = 0; i < n; i++) {
+                double tx = x[b][i];
+                x[b][i] = x[b - 1][i];
+                x[b - 1][i] = tx;
+            }
+        }
+}
+
+/* Nelder-Mead (reflection 1, expansion 2, contraction 1/2, shrink 1/2)
+ * from the current values, a simplex of +20 % (or +100 ns / +0.05 from 0). */
+static void nelder_mead(problem *pb, int iterations)
+{
+    int n = pb->n;
+    double x[MAX_CONT + 1][MAX_CONT], f[MAX_CONT + 1];
+    for (int v = 0; v <= n; v++) {
+        for (int i = 0; i < n; i++)
+            x[v][i] = *pb->slot[i];
+        if (v > 0) {
+            double *xi = &x[v][v - 1];
+            *xi = *xi != 0 ? *xi * 1.2 : pb->is_ns[v - 1] ? 100 : 0.05;
+        }
+        f[v] = eval(pb, x[v]);
+    }
+    for (int it = 0; it < iterations; it++) {
+        nm_sort(n, x, f);
+        if (f[n] - f[0] <= 1e-15 * (f[0] + 1e-300))
+            break;
+        double c[MAX_CONT] = {0}, r[MAX_CONT], e[MAX_CONT], k[MAX_CONT];
+        for (int v = 0; v < n; v++)
+            for (int i = 0; i < n; i++)
+                c[i] += x[v][i] / n;
+        nm_point(n, c, x[n], -1, r);
+        double fr = eval(pb, r);
+        if (fr < f[0]) {
+            nm_point(n, c, x[n], -2, e);
+            double fe = eval(pb, e);
+            memcpy(x[n], fe < fr ? e : r, sizeof r);
+            f[n] = fe < fr ? fe : fr;
+        } else if (fr < f[n - 1]) {
+            memcpy(x[n], r, sizeof r);
+            f[n] = fr;
+        } else {
+            nm_point(n, c, x[n], 0.5, k);
+            double fk = eval(pb, k);
+            if (fk < f[n]) {
+                memcpy(x[n], k, sizeof k);
+                f[n] = fk;
+            } else {
+                for (int v = 1; v <= n; v++) {
+                    nm_point(n, x[0], x[v], 0.5, x[v]);
+                    f[v] = eval(pb, x[v]);
+                }
+            }
+        }
+    }
+    int best = 0;
+    for (int v = 1; v <= n; v++)
+        if (f[v] < f[best])
+            best = v;
+    eval(pb, x[best]);
+}
+
+/* ---- the discrete parameters: every candidate ---------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Tries each value of `cands` for *slot, with `refit` each with the
+ * continuous parameters re-fitted by a short Nelder-Mead (a threshold
+ * moved alone is judged against latencies fitted to the old one, which can
+ * trap the search); keeps the cheapest (ties: the current value), subject
+ * to ll <= ll128. */
+static void try_values(problem *pb, double *slot, const double *cands, size_t n, bool refit)
+{
+    nccl_params start = pb->base, best = pb->base;
+    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (size_t i = 0; i < n; i++) {
+        pb->base = start;
+        *slot = cands[i];
+        if (pb->base.ll_max_bytes > pb->base.ll128_max_bytes)
+            continue;
+        if (refit)
+            nelder_mead(pb, NM_SHORT);
+        double c = calib_cost(&pb->base, pb->d, pb->data);
+        if (c < best_cost) {
+            best_cost = c;
+            best = pb->base;
+        }
+    }
+    pb->base = best;
+}
+
+/* Thresholds only matter between the measured call sizes: the candidates
+ * are 0, every call size, and "never" (the largest value). */
+static size_t threshold_candidates(const problem *pb, double **out)
+{
+    const calib_data *data = pb->data;
+    uint64_t *sizes = malloc((data->n + 2) * sizeof *sizes);
+    double *c = malloc((data->n + 2) * sizeof *c);
+    if (!sizes || !c) {
+        free(sizes);
+        free(c);
+        *out = NULL;
+        return 0;
+    }
+    size_t n = 0;
+    sizes[n++] = 0;
+    for (size_t i = 0; i < data->n; i++) {
+        nccl_plan plan;
+        nccl_plan_phase(&pb->base, data->pts[i].coll, data->pts[i].npus, 0, data->pts[i].comm_size, true, &plan);
+        sizes[n++] = plan.call_bytes;
+    }
+    sizes[n++] = 9007199254740991ull;
+    qsort(sizes, n, sizeof *sizes, cmp_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || sizes[i] != sizes[m - 1])
+            sizes[m++] = sizes[i];
+    for (size_t i = 0; i < m; i++)
+        c[i] = (double)sizes[i];
+    free(sizes);
+    *out = c;
+    return m;
+}
+
+static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
+{
+    nccl_params *p = &pb->base;
+    try_values(pb, &p->ll_max_bytes, cands, n, refit);
+    try_values(pb, &p->ll128_max_bytes, cands, n, refit);
+    try_values(pb, &p->nvls_min_bytes, cands, n, refit);
+    double channel[20];
+    for (int i = 0; i < 20; i++)
+        channel[i] = (double)(1u << (6 + i));   /* 64 B to 32 MiB */
+    try_values(pb, &p->channel_min_bytes, channel, 20, refit);
+}
+
+/* Coordinate descent from pb->base: the discrete pass, then Nelder-Mead,
+ * until a round gains less than a relative 1e-9 (at most 12 rounds).
+ * Returns the cost reached. */
+static double descend(problem *pb, const double *cands, size_t n, bool refit)
+{
+    double cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (int round = 0; round < 12; round++) {
+        discrete_pass(pb, cands, n, refit);
+        nelder_mead(pb, NM_ITERATIONS);
+        double now = calib_cost(&pb->base, pb->d, pb->data);
+        if (!(now < cost * (1 - 1e-9)))
+            return now;
+        cost = now;
+    }
+    return cost;
+}
+
+/* The cost has several valleys (a threshold one measured size off, made
+ * up for by the latencies): two descents from the same start, one moving
+ * each discrete value alone, one re-fitting the latencies for each; the
+ * cheaper result wins (ties: the first). */
+void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem plain = {.base = *p, .d = d, .data = data};
+    bind(&plain);
+    double *cands;
+    size_t n = threshold_candidates(&plain, &cands);
+    problem refit = {.base = *p, .d = d, .data = data};
+    bind(&refit);
+    double c_plain = descend(&plain, cands, n, false);
+    double c_refit = descend(&refit, cands, n, true);
+    free(cands);
+    *p = c_refit < c_plain ? refit.base : plain.base;
+}

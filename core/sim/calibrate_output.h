@@ -1,0 +1,32 @@
+/*
+ * calibrate_output.h - the preset `vimana calibrate` writes into its
+ * folder (docs/calibrate.md): network.yml, system.json, fit-report.md (per
+ * point: measured, simulated, error) and fit.svg (both curves against
+ * size, log-log). Deterministic: the same fit gives the same bytes.
+ */
+#ifndef VIMANA_SIM_CALIBRATE_OUTPUT_H
+#define VIMANA_SIM_CALIBRATE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "config/nccl_params.h"
+#include "sim/calibrate_input.h"
+#include "vimana/network_yaml.h"
+
+typedef struct calib_result {
+    const nccl_params *p;
+    const vimana_net_dim *dim;
+    const calib_data *data;
+    const char *topology_path;    /* as given, for the report */
+} calib_result;
+
+/* Rounds the fitted values as the preset shows them (times to 0.1 ns,
+ * fractions to 6 digits), so that the report is what the preset gives. */
+void calib_round_for_preset(nccl_params *p);
+/* Each returns 0, or -1 when the stream had a write error. */
+int calib_write_network(FILE *out, const vimana_net_dim *d);
+int calib_write_system(FILE *out, const nccl_params *p);
+int calib_write_report(FILE *out, const calib_result *r);
+int calib_write_svg(FILE *out, const calib_result *r);
+
+#endif

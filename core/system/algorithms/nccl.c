@@ -1,0 +1,82 @@
+/* The NCCL-aware collective model (docs/nccl.md) as an algorithm of the
+ * registry: "nccl" in an implementation list. Each phase runs the plan of
+ * nccl_model.c as real messages through the backend - one per step to the
+ * ring neighbour (all-to-all: to the peer `step` places on) - so that a
+ * congestion-aware backend sees NCCL's traffic; the protocol's wait after
+ * each step and the launch overhead before the first are timer events on
+ * the NPU. No bundles: NCCL reduces inside its kernel, whose rate the
+ * calibrated efficiencies already hold. */
+#include "system/algorithms/algorithm.h"
+#include "system/algorithms/nccl_model.h"
+#include "system/algorithms/packet_engine.h"
+
+/* run fields used: stream_count = steps left, total_received = steps done,
+ * msg_size = wire bytes per message, P = the wait after each step (ticks;
+ * below 2^32: the hop latencies are at most 10^9 ns) */
+
+static void send_step(sim *s, stream *st)
+{
+    const phase_desc *p = &st->cur;
+    phase_run *r = &st->run;
+    if (r->stream_count == 0) {
+        phase_exit(s, st);
+        return;
+    }
+    int32_t dir = p->anticlockwise ? -1 : 1;
+    int32_t hop = p->coll == COLL_ALL_TO_ALL ? (int32_t)(r->total_received + 1) : 1;
+    uint32_t to = engine_ring_step(p->index, dir * hop, p->n);
+    uint32_t from = engine_ring_step(p->index, -dir * hop, p->n);
+    phase_send(s, st, phase_ring_member(p, to), r->msg_size);
+    phase_receive(s, st, phase_ring_member(p, from), r->msg_size);
+}
+
+/* A wait is over (launch or a step's protocol latency). */
+static void wait_done(sim *s, void *obj, uint64_t epoch)
+{
+    stream *st = obj;
+    if (s->failed)
+        return;
+    if (st->epoch != epoch) {
+        sim_fail(s, "internal error: an nccl wait outlived its stream");
+        return;
+    }
+    send_step(s, st);
+}
+
+static void wait_then_send(sim *s, stream *st, uint64_t delay)
+{
+    if (delay == 0)
+        send_step(s, st);
+    else
+        npu_register_event(s, st->npu, delay, wait_done, st, st->epoch);
+}
+
+static void nccl_start(sim *s, stream *st)
+{
+    const phase_desc *p = &st->cur;
+    phase_run *r = &st->run;
+    nccl_plan plan;
+    /* the call's launch: its first phase only (next_phase counts from 1) */
+    nccl_plan_phase(&s->cfg.nccl, (enum coll_kind)p->coll, p->n, p->dim, p->in_size, st->next_phase == 1, &plan);
+    r->stream_count = plan.steps;
+    r->msg_size = plan.wire_bytes;
+    r->P = (uint32_t)plan.hop_ticks;
+    wait_then_send(s, st, plan.launch_ticks);
+}
+
+static void nccl_step(sim *s, stream *st, enum phase_event ev)
+{
+    phase_run *r = &st->run;
+    if (ev != PHASE_RECEIVED)
+        return;   /* no bundles are handed out */
+    r->stream_count--;
+    r->total_received++;
+    wait_then_send(s, st, r->P);
+}
+
+const algorithm algorithm_nccl = {
+    .name = "nccl",
+    .one_name = "oneNccl",
+    .start = nccl_start,
+    .step = nccl_step,
+};

@@ -1,0 +1,119 @@
+/* The NCCL-aware model's phase plan (see the header; docs/nccl.md gives
+ * the same rules as formulas). */
+#include "system/algorithms/nccl_model.h"
+
+#include <math.h>
+
+const char *nccl_algo_name(enum nccl_algo a)
+{
+    static const char *const names[NCCL_ALGOS] = {"ring", "tree", "nvls"};
+    return a < NCCL_ALGOS ? names[a] : "?";
+}
+
+const char *nccl_proto_name(enum nccl_proto p)
+{
+    static const char *const names[NCCL_PROTOS] = {"LL", "LL128", "Simple"};
+    return p < NCCL_PROTOS ? names[p] : "?";
+}
+
+/* ns to ticks (1 tick = 1 ns), to the nearest */
+static uint64_t ticks(double ns)
+{
+    return (uint64_t)llround(ns);
+}
+
+static uint32_t ceil_log2(uint32_t n)
+{
+    uint32_t d = 0;
+    while ((1ull << d) < n)
+        d++;
+    return d;
+}
+
+static bool on_nvlink(const nccl_params *p, uint32_t dim)
+{
+    return (double)dim < p->nvlink_dims;
+}
+
+/* NCCL picks the algorithm by the call's size: NVLS for large all-reduces
+ * on an NVSwitch with SHARP, tree below its threshold, ring otherwise. */
+static enum nccl_algo pick_algo(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim,
+                                uint64_t bytes)
+{
+    if (coll != COLL_ALL_REDUCE || n <= 2)
+        return NCCL_ALGO_RING;
+    if (p->nvls != 0 && on_nvlink(p, dim) && (double)bytes >= p->nvls_min_bytes)
+        return NCCL_ALGO_NVLS;
+    if ((double)bytes < p->tree_max_bytes)
+        return NCCL_ALGO_TREE;
+    return NCCL_ALGO_RING;
+}
+
+static enum nccl_proto pick_proto(const nccl_params *p, enum nccl_algo a, uint64_t bytes)
+{
+    if (a == NCCL_ALGO_NVLS)
+        return NCCL_PROTO_SIMPLE;   /* NVLS runs Simple only */
+    if ((double)bytes <= p->ll_max_bytes)
+        return NCCL_PROTO_LL;
+    if ((double)bytes <= p->ll128_max_bytes)
+        return NCCL_PROTO_LL128;
+    return NCCL_PROTO_SIMPLE;
+}
+
+/* floor(in * num / den) without overflow (num < den) */
+static uint64_t share_of(uint64_t in, uint64_t num, uint64_t den)
+{
+    return in / den * num + in % den * num / den;
+}
+
+/* Steps and data per step of each algorithm (docs/nccl.md, "Steps"). */
+static void steps_of(enum nccl_algo a, enum coll_kind coll, uint32_t n, uint64_t in, nccl_plan *out)
+{
+    switch (a) {
+    case NCCL_ALGO_NVLS:
+        /* reduce through the switch, multicast back: each NPU's egress and
+         * ingress carry in*(n-1)/n once, concurrently, over two hops */
+        out->steps = 2;
+        out->step_bytes = share_of(in, n - 1, 2 * (uint64_t)n);
+        return;
+    case NCCL_ALGO_TREE: {
+        /* up the tree and down again, pipelined: 2 depth steps of in/depth */
+        uint32_t depth = ceil_log2(n);
+        out->steps = 2 * depth;
+        out->step_bytes = in / depth;
+        return;
+    }
+    case NCCL_ALGO_RING:
+    default:
+        out->steps = coll == COLL_ALL_REDUCE ? 2 * (n - 1) : n - 1;
+        out->step_bytes = coll == COLL_ALL_GATHER ? in : in / n;
+        return;
+    }
+}
+
+void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
+                     bool first, nccl_plan *out)
+{
+    *out = (nccl_plan){0};
+    /* saturated: a size past 2^64 B is past every threshold anyway */
+    out->call_bytes = coll != COLL_ALL_GATHER ? in_size : n && in_size > UINT64_MAX / n ? UINT64_MAX : in_size * n;
+    out->launch_ticks = first ? ticks(p->launch_ns) : 0;
+    if (n < 2)
+        return;
+    out->algo = pick_algo(p, coll, n, dim, out->call_bytes);
+    out->proto = pick_proto(p, out->algo, out->call_bytes);
+    steps_of(out->algo, coll, n, in_size, out);
+    if (out->step_bytes == 0)
+        out->step_bytes = 1;
+    double per_channel = floor((double)out->step_bytes / p->channel_min_bytes);
+    out->channels_used = per_channel < 1 ? 1 : per_channel > p->channels ? (uint32_t)p->channels : (uint32_t)per_channel;
+    double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
+                  : on_nvlink(p, dim)        ? p->nvlink_efficiency
+                                             : p->nic_efficiency;
+    double efficiency = p->payload[out->proto] * link;
+    double share = (double)out->channels_used / p->channels;
+    double wire = ceil((double)out->step_bytes / (efficiency * share));
+    /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
+    out->wire_bytes = wire < 4611686018427387904.0 ? (uint64_t)wire : 4611686018427387904ull;
+    out->hop_ticks = ticks(out->algo == NCCL_ALGO_NVLS ? p->nvls_hop_ns : p->hop_ns[out->proto]);
+}

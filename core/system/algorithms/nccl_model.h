@@ -1,0 +1,39 @@
+/*
+ * nccl_model.h - the NCCL-aware model's plan of one phase (docs/nccl.md):
+ * which algorithm and protocol NCCL picks for the call, how many steps it
+ * runs, the bytes each step puts on the wire and the waits around them.
+ * Pure arithmetic on the parameters: the nccl algorithm (nccl.c) runs the
+ * plan as messages through the backend, and `vimana calibrate` uses it for
+ * the closed form of a call's time.
+ */
+#ifndef VIMANA_SYSTEM_ALGORITHMS_NCCL_MODEL_H
+#define VIMANA_SYSTEM_ALGORITHMS_NCCL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/nccl_params.h"
+#include "config/system_config.h"
+
+typedef struct nccl_plan {
+    enum nccl_algo algo;
+    enum nccl_proto proto;
+    uint64_t call_bytes;     /* the size the thresholds compare: the whole buffer */
+    uint32_t steps;          /* messages each NPU sends (and receives), one after another */
+    uint64_t step_bytes;     /* data per step and NPU */
+    uint32_t channels_used;  /* channels the step's data is split over */
+    uint64_t wire_bytes;     /* what each message carries: data / payload / efficiency / channel share */
+    uint64_t hop_ticks;      /* the protocol's wait after each step */
+    uint64_t launch_ticks;   /* before the first step (the call's first phase only) */
+} nccl_plan;
+
+/* Plans the phase of collective `coll` over `n` NPUs of logical dimension
+ * `dim` with `in_size` bytes entering; `first` when it is the call's first
+ * phase (the launch overhead). */
+void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
+                     bool first, nccl_plan *out);
+/* "ring", "tree", "nvls" and "LL", "LL128", "Simple". */
+const char *nccl_algo_name(enum nccl_algo a);
+const char *nccl_proto_name(enum nccl_proto p);
+
+#endif

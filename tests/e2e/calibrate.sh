@@ -1,0 +1,134 @@
+#!/bin/sh
+# vimana calibrate (docs/calibrate.md): it recovers known parameters from a
+# sweep Vimana itself simulated with them (within 1 %), its report's
+# "simulated" column is what vimana simulates with the preset it wrote, and
+# every bad input stops with one line naming the file (and line).
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+T="$TEST_TMP"
+
+cat >"$T/switch8.yml" <<'YAML'
+topology: [ Switch ]
+npus_count: [ 8 ]
+bandwidth: [ 400.0 ]
+latency: [ 200.0 ]
+YAML
+# The known parameters: thresholds on measured sizes and channel-min-bytes a
+# power of two (the fit's candidates), the rest anywhere in range.
+KNOWN='{"ll-hop-latency-ns": 500, "ll128-hop-latency-ns": 1500, "simple-hop-latency-ns": 3000,
+  "nvls-hop-latency-ns": 20000, "nvlink-efficiency": 0.7, "nvls-efficiency": 0.55, "ll-max-bytes": 32768,
+  "ll128-max-bytes": 2097152, "nvls-min-bytes": 16777216, "channel-min-bytes": 65536,
+  "launch-overhead-ns": 4500}'
+cat >"$T/known.json" <<JSON
+{"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+ "preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl"], "all-gather-implementation": ["nccl"],
+ "reduce-scatter-implementation": ["nccl"], "all-to-all-implementation": ["nccl"],
+ "collective-optimization": "baseline", "local-mem-bw": 3350, "nccl": $KNOWN}
+JSON
+
+sed 's/\[ 8 \]/[ 4 ]/' "$T/switch8.yml" >"$T/switch4.yml"
+
+# sim COLL BYTES SYSTEM NETWORK [NPUS]: the last NPU's comm time of one
+# collective of BYTES.
+sim() {
+    n=${5:-8}
+    "$VIMANA_ET" generate "$1" --npus "$n" --size "$2" --single-file --out "$T/w" >/dev/null || fail "generate $1 $2"
+    "$VIMANA" --workload-configuration="$T/w" --system-configuration="$3" --network-configuration="$4" \
+        2>"$T/sim.err" | sed -n "s/^sys\[$((n - 1))\], Comm time: //p"
+}
+# sweep COLL NPUS NETWORK: an nccl-tests table of the simulated times, 8 B to
+# 1 GiB (all_gather: nccl-tests' size is the whole output, NPUS x comm_size),
+# with nccl-tests' header line per rank.
+sweep() {
+    echo "# nccl-tests ${1}_perf, simulated by Vimana"
+    r=0
+    while [ "$r" -lt "$2" ]; do
+        echo "#  Rank $r Group  0 Pid 1$r on host device $r [0x0$r] Vimana"
+        r=$((r + 1))
+    done
+    echo "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+    b=8
+    while [ "$b" -le 1073741824 ]; do
+        comm=$b
+        [ "$1" = all_gather ] && comm=$((b / $2))
+        ns=$(sim "$(echo "$1" | tr _ -)" "$comm" "$T/known.json" "$3" "$2")
+        [ -n "$ns" ] || fail "no time for $1 $b"
+        us=$(awk -v ns="$ns" 'BEGIN { printf "%.3f", ns / 1000 }')
+        echo "$b $((b / 4)) float sum -1 $us 0 0 0 $us 0 0 0"
+        b=$((b * 2))
+    done
+}
+sweep all_reduce 8 "$T/switch8.yml" >"$T/all_reduce_perf.txt"
+sweep all_gather 8 "$T/switch8.yml" >"$T/all_gather_perf.txt"
+sweep all_reduce 4 "$T/switch4.yml" >"$T/all_reduce_4.txt"
+expect_ok "$VIMANA" calibrate "$T/all_reduce_perf.txt" "$T/all_gather_perf.txt" "$T/all_reduce_4.txt" \
+    --topology "$T/switch8.yml" -o "$T/preset"
+expect_eq "$(cat "$T/out")" "vimana calibrate: 84 points fitted; preset in $T/preset (fit-report.md: per-size errors)" "summary"
+for f in network.yml system.json fit-report.md fit.svg; do
+    [ -s "$T/preset/$f" ] || fail "preset lacks $f"
+done
+# Every fitted parameter within 1 % of the known one.
+python3 - "$T/preset/system.json" "$KNOWN" <<'PY' || fail "parameters not recovered"
+import json, sys
+got = json.load(open(sys.argv[1]))["nccl"]
+for key, want in json.loads(sys.argv[2]).items():
+    if abs(got[key] - want) > 0.01 * abs(want):
+        sys.exit(f"{key}: fitted {got[key]}, known {want}")
+PY
+
+# The report's simulated time is what vimana simulates with the preset.
+for size in 4096 1048576 67108864; do
+    want=$(sim all-reduce "$size" "$T/preset/system.json" "$T/preset/network.yml")
+    got=$(awk -F'|' -v s="$size" '$3 ~ /all_reduce/ && $4 + 0 == 8 && $5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' \
+        "$T/preset/fit-report.md")
+    expect_eq "$got" "$want" "report vs simulation at $size B"
+    want=$(sim all-reduce "$size" "$T/preset/system.json" "$T/switch4.yml" 4)
+    got=$(awk -F'|' -v s="$size" '$3 ~ /all_reduce/ && $4 + 0 == 4 && $5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' \
+        "$T/preset/fit-report.md")
+    expect_eq "$got" "$want" "report vs simulation at $size B on 4 ranks"
+done
+
+# Bad input: one line, file and line.
+cal() { "$VIMANA" calibrate "$@" --topology "$T/switch8.yml" -o "$T/bad-out"; }
+printf '# all_reduce_perf\n8 2 float sum -1 13.0 0 0 0 13.0\n' >"$T/short_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/short_all_reduce.txt:2: expected an nccl-tests row (size count type [redop root], then time algbw busbw #wrong out of place and in place), got 10 fields" \
+    cal "$T/short_all_reduce.txt"
+printf '# all_reduce_perf\n8x 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/size_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/size_all_reduce.txt:2: size '8x' is not a whole number of bytes" \
+    cal "$T/size_all_reduce.txt"
+printf '# all_reduce_perf\n\n8 2 float sum -1 fast 0 0 0 13.0 0 0 0\n' >"$T/time_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/time_all_reduce.txt:3: time 'fast' is not a positive number of microseconds" \
+    cal "$T/time_all_reduce.txt"
+printf '8 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/unnamed.txt"
+expect_error "vimana calibrate: error: $T/unnamed.txt:1: cannot tell the collective: name the file after the nccl-tests program (all_reduce_perf, ...)" \
+    cal "$T/unnamed.txt"
+printf '# broadcast_perf\n8 2 float sum 0 13.0 0 0 0 13.0 0 0 0\n' >"$T/bc.txt"
+expect_error "vimana calibrate: error: $T/bc.txt:2: the collective is not one Vimana simulates (all_reduce, all_gather, reduce_scatter, alltoall)" \
+    cal "$T/bc.txt"
+printf '# all_gather_perf\n12 3 float none -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/ag_all_gather.txt"
+expect_error "vimana calibrate: error: $T/ag_all_gather.txt:2: all_gather size 12 is not a multiple of the 8 ranks" \
+    cal "$T/ag_all_gather.txt"
+printf '# all_reduce_perf\n18014398509481984 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/huge_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/huge_all_reduce.txt:2: size 18014398509481984 is beyond the 2^53-1 bytes a trace's comm_size can carry" \
+    cal "$T/huge_all_reduce.txt"
+printf '# all_reduce_perf\n#  Rank  0 Group  0 Pid 1 on h device 0 [0x1b] H100\n8 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/one_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/one_all_reduce.txt:3: measured on 1 rank: a collective needs 2 or more" \
+    cal "$T/one_all_reduce.txt"
+printf '# all_reduce_perf\n# nothing measured\n' >"$T/empty_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/empty_all_reduce.txt: no measurements (no nccl-tests table row)" \
+    cal "$T/empty_all_reduce.txt"
+expect_error "vimana calibrate: error: $T: is a directory, expected a file" cal "$T"
+expect_error "vimana calibrate: error: missing --topology (see vimana calibrate --help)" \
+    "$VIMANA" calibrate "$T/all_reduce_perf.txt" -o "$T/x"
+expect_error "vimana calibrate: error: unknown option '--fast' (see vimana calibrate --help)" \
+    "$VIMANA" calibrate --fast
+cat >"$T/two.yml" <<'YAML'
+topology: [ Switch, Switch ]
+npus_count: [ 8, 2 ]
+bandwidth: [ 400.0, 50.0 ]
+latency: [ 200.0, 500.0 ]
+YAML
+expect_error "vimana calibrate: error: $T/two.yml: the measured system must be one dimension (it has 2)" \
+    "$VIMANA" calibrate "$T/all_reduce_perf.txt" --topology "$T/two.yml" -o "$T/x"
+expect_ok "$VIMANA" calibrate --help
+grep -q "^Usage: vimana calibrate" "$T/out" || fail "calibrate --help"
+finish

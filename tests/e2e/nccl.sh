@@ -1,0 +1,84 @@
+#!/bin/sh
+# The NCCL-aware model ("nccl" in an implementation list, docs/nccl.md) on
+# the analytical backend: exact times from the closed form, and one exact
+# line for every bad value of the system JSON's "nccl" object.
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+T="$TEST_TMP"
+
+cat >"$T/switch8.yml" <<'YAML'
+topology: [ Switch ]
+npus_count: [ 8 ]
+bandwidth: [ 50.0 ]
+latency: [ 500.0 ]
+YAML
+sys() { # FILE NCCL-OBJECT
+    cat >"$1" <<JSON
+{"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+ "preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl"], "all-gather-implementation": ["nccl"],
+ "reduce-scatter-implementation": ["nccl"], "all-to-all-implementation": ["nccl"],
+ "collective-optimization": "localBWAware", "local-mem-bw": 50, "nccl": $2}
+JSON
+}
+"$VIMANA_ET" generate all-reduce --npus 8 --size 1MiB --single-file --out "$T/ar" >/dev/null || fail "generate"
+run() { # SYSTEM-JSON: the last NPU's comm time
+    "$VIMANA" --workload-configuration="$T/ar" --system-configuration="$1" \
+        --network-configuration="$T/switch8.yml" 2>"$T/err" | sed -n 's/^sys\[7\], Comm time: //p'
+}
+
+# Defaults, 1 MiB all-reduce on 8 NPUs of one switch: NVLS (>= nvls-min-bytes
+# 1 MiB), Simple, 2 steps of 1 MiB x 7/16 = 458752 B over 14 of 16 channels
+# (458752 / 32768) at 0.5 NVLS efficiency: 458752 / (0.5 x 14/16) = 1048576
+# wire bytes; a message: 2 hops x 500 + 1048576 / (50 x 2^30 / 10^9 B/ns) =
+# 20531.25 -> 20531 ticks. T = 6000 + 2 x (20531 + 10000) = 67062.
+sys "$T/default.json" '{}'
+expect_eq "$(run "$T/default.json")" 67062 "nccl defaults, 1 MiB NVLS"
+
+# No SHARP: ring, LL128 (1 MiB <= 4 MiB), 14 steps of 131072 B over 4 of 16
+# channels at 0.9375 x 0.8: ceil(131072 / 0.1875) = 699051 B; a message
+# 1000 + 699051 / 53.6870912 = 14020.7 -> 14020; T = 6000 + 14 x (14020 + 1250)
+# = 219780.
+sys "$T/ring.json" '{"nvls": 0}'
+expect_eq "$(run "$T/ring.json")" 219780 "nccl ring LL128"
+# Launch overhead and protocol latency as given: 14 x 14020 = 196280.
+sys "$T/nowait.json" '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}'
+expect_eq "$(run "$T/nowait.json")" 196280 "nccl ring LL128 without waits"
+
+# Two dimensions (baseline: an all-reduce per dimension): dimension 0 (4 NPUs,
+# NVLink) runs NVLS as above but 4 NPUs: 1 MiB x 3/8 = 393216 B over 12
+# channels, 1048576 wire bytes, T1 = 6000 + 2 x (20531 + 10000) = 67062;
+# dimension 1 (2 NPUs: ring; a NIC dimension: efficiency 0.9) pays no launch:
+# LL128, 2 steps of 524288 B, ceil(524288 / (0.9375 x 0.9)) = 621379 B, a
+# message 2 x 1000 + 621379 / 26.8435456 = 25148.2 -> 25148; T2 = 2 x (25148 +
+# 1250) = 52796. T = 119858.
+cat >"$T/two.yml" <<'YAML'
+topology: [ Switch, Switch ]
+npus_count: [ 4, 2 ]
+bandwidth: [ 50.0, 25.0 ]
+latency: [ 500.0, 1000.0 ]
+YAML
+sed 's/"localBWAware"/"baseline"/; s/\["nccl"\]/["nccl", "nccl"]/' "$T/default.json" >"$T/two.json"
+got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" \
+    --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
+expect_eq "$got" 119858 "nccl on two dimensions"
+# Real messages: the congestion-aware backend carries them too (its own
+# link model, slower here than the closed form).
+got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" --network-backend=congestion_aware \
+    --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
+[ -n "$got" ] && [ "$got" -gt 119858 ] || fail "nccl on congestion_aware: got '$got'"
+
+# Bad values: one line naming the file and the key.
+bad() { # NCCL-OBJECT EXPECTED-LINE
+    sys "$T/bad.json" "$1"
+    expect_error "vimana: error: $T/bad.json: $2" "$VIMANA" --workload-configuration="$T/ar" \
+        --system-configuration="$T/bad.json" --network-configuration="$T/switch8.yml"
+}
+bad '{"chanels": 4}' "key 'nccl.chanels': unknown NCCL parameter (docs/nccl.md lists them)"
+bad '{"channels": 0}' "key 'nccl.channels': 0 is out of range (1 to 64)"
+bad '{"channels": 2.5}' "key 'nccl.channels': 2.5 is not a whole number"
+bad '{"ll-payload": 1.5}' "key 'nccl.ll-payload': 1.5 is out of range (0.01 to 1)"
+bad '{"launch-overhead-ns": -1}' "key 'nccl.launch-overhead-ns': -1 is out of range (0 to 1000000000)"
+bad '{"nvlink-efficiency": "high"}' "key 'nccl.nvlink-efficiency': expected a number, got \"high\""
+bad '{"ll-max-bytes": 8192, "ll128-max-bytes": 4096}' \
+    "key 'nccl.ll128-max-bytes': 4096 is below ll-max-bytes (8192)"
+bad '[1]' "key 'nccl': expected an object of NCCL parameters"
+finish

@@ -1,0 +1,114 @@
+/* vimana calibrate's stages: the nccl-tests reader (layouts, N/A, size 0,
+ * all-gather's size mapping, the faster of the two times) and the closed
+ * form against hand-computed ticks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/calibrate_fit.h"
+#include "sim/calibrate_input.h"
+
+static char *write_tmp(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/vimana-test-calibrate-%d-%s", (int)getpid(), name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_reader_layouts(void **state)
+{
+    (void)state;
+    calib_data d = {0};
+    char err[512];
+    /* new layout (13 fields), old layouts (12 and 11), a 0-byte row, N/A */
+    const char *text = "# nThread 1 nGpus 1 minBytes 0\n"
+                       "# nccl-tests all_reduce_perf\n"
+                       "\n"
+                       "0 0 float sum -1 5.00 0 0 0 5.00 0 0 0\n"
+                       "1024 256 float sum -1 20.50 0 0 0 19.25 0 0 0\n"
+                       "2048 512 float sum 22.00 0 0 0 23.00 0 0 0\n"
+                       "4096 1024 float 30.00 0 0 0 N/A 0 0 0\n";
+    char *path = write_tmp("all_reduce.txt", text);
+    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.pts[0].coll, COLL_ALL_REDUCE);
+    assert_int_equal(d.pts[0].comm_size, 1024);
+    assert_true(d.pts[0].measured_ns == 19250.0);   /* the faster: in place */
+    assert_int_equal(d.pts[0].line, 5);
+    assert_true(d.pts[1].measured_ns == 22000.0);
+    assert_true(d.pts[2].measured_ns == 30000.0);   /* in place N/A */
+    unlink(path);
+    /* all_gather from the file name: comm_size = size / ranks */
+    path = write_tmp("all_gather_perf.txt", "8192 256 float none -1 40.00 0 0 0 41.00 0 0 0\n");
+    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 4);
+    assert_int_equal(d.pts[3].coll, COLL_ALL_GATHER);
+    assert_int_equal(d.pts[3].tests_bytes, 8192);
+    assert_int_equal(d.pts[3].comm_size, 1024);
+    assert_int_equal(d.pts[3].npus, 8);
+    unlink(path);
+    /* the ranks the header lists, not the topology's */
+    path = write_tmp("all_gather_4.txt", "# nThread 1 nGpus 1\n"
+                                         "#  Rank  0 Group  0 Pid   10 on h device  0 [0x1b] NVIDIA H100\n"
+                                         "#  Rank  1 Group  0 Pid   11 on h device  1 [0x2b] NVIDIA H100\n"
+                                         "#  Rank  2 Group  0 Pid   12 on h device  2 [0x3b] NVIDIA H100\n"
+                                         "#  Rank  3 Group  0 Pid   13 on h device  3 [0x4b] NVIDIA H100\n"
+                                         "#  Ranked by nothing\n"
+                                         "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n");
+    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 5);
+    assert_int_equal(d.pts[4].npus, 4);
+    assert_int_equal(d.pts[4].comm_size, 2048);
+    unlink(path);
+    calib_data_free(&d);
+}
+
+/* Switch of 8 NPUs, 400 GB/s (429.4967296 B/ns), 200 ns; defaults but
+ * launch 1000, LL hop 100, channel-min-bytes 64, nvlink-efficiency 0.5.
+ * All-reduce of 8192 B: ring LL, 14 steps of 1024 B, 16 channels
+ * (1024 / 64), wire 1024 / (0.5 x 0.5) = 4096 B; a message
+ * 2 x 200 + 4096 / 429.4967296 = 409.54 -> 409. T = 1000 + 14 x 509 = 8126.
+ * All-to-all of 8192 B on a Ring: steps 1..7 to 1..7 places on, hops
+ * 1 2 3 4 3 2 1: sum of 200 h + 9.54 truncated = 209 + 409 + 609 + 809 +
+ * 609 + 409 + 209 = 3263; T = 1000 + 3263 + 7 x 100 = 4963. */
+static void test_closed_form(void **state)
+{
+    (void)state;
+    nccl_params p;
+    nccl_params_default(&p);
+    p.launch_ns = 1000;
+    p.hop_ns[NCCL_PROTO_LL] = 100;
+    p.channel_min_bytes = 64;
+    p.nvlink_efficiency = 0.5;
+    vimana_net_dim d = {VIMANA_NET_SWITCH, 8, 400, 400 * 1073741824.0 / 1e9, 200};
+    calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 8, 1, "x", 1};
+    assert_int_equal(calib_model_ticks(&p, &d, &ar), 8126);
+    d.topology = VIMANA_NET_RING;
+    calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 8, 1, "x", 1};
+    assert_int_equal(calib_model_ticks(&p, &d, &a2a), 4963);
+    /* the point's rank count on the same links: 4 NPUs of the Switch, all-reduce
+     * of 8192 B: 6 steps of 2048 B, 16 channels, wire 8192 B, a message
+     * 400 + 8192 / 429.4967296 = 419.07 -> 419; T = 1000 + 6 x 519 = 4114 */
+    d.topology = VIMANA_NET_SWITCH;
+    ar.npus = 4;
+    assert_int_equal(calib_model_ticks(&p, &d, &ar), 4114);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reader_layouts),
+        cmocka_unit_test(test_closed_form),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

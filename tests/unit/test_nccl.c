@@ -1,0 +1,208 @@
+/* The NCCL-aware model (docs/nccl.md) on the recording fake network, where
+ * every message arrives FAKE_DELAY = 100 ticks after it is sent: for each
+ * algorithm and protocol, the messages (peer, wire bytes) and the finish
+ * tick against the closed form T = launch + steps * (100 + hop), worked out
+ * by hand below from the parameters of test_params(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "config/nccl_params.h"
+#include "sim_harness.h"
+#include "system/algorithms/nccl_model.h"
+
+#define NET 100
+
+/* Round numbers so that every wire size below is exact by hand. */
+static void test_params(nccl_params *p)
+{
+    nccl_params_default(p);
+    p->launch_ns = 1000;
+    p->hop_ns[NCCL_PROTO_LL] = 10;
+    p->hop_ns[NCCL_PROTO_LL128] = 20;
+    p->hop_ns[NCCL_PROTO_SIMPLE] = 30;
+    p->nvls_hop_ns = 40;
+    p->nvls_efficiency = 0.25;
+    p->ll_max_bytes = 4096;
+    p->ll128_max_bytes = 65536;
+    p->nvls_min_bytes = 1048576;
+    p->tree_max_bytes = 0;
+    p->channels = 4;
+    p->channel_min_bytes = 1024;
+    p->nvlink_efficiency = 0.5;
+    p->nic_efficiency = 0.8;
+    p->nvlink_dims = 1;
+    p->nvls = 1;
+}
+
+typedef struct want {
+    enum coll_kind kind;
+    uint64_t bytes;
+    uint32_t n_msgs;
+    uint32_t dst[8];       /* NPU 0's peer of each message */
+    uint64_t wire;         /* bytes of each message */
+    vimana_tick finish;
+} want;
+
+static void run(const nccl_params *p, const want *w)
+{
+    harness h;
+    uint32_t dims[] = {4};
+    const char *impl[] = {"nccl"};
+    harness_init(&h, dims, 1, impl, 1, 1, 1);
+    h.s.cfg.nccl = *p;
+    harness_run_collective(&h, w->kind, w->bytes);
+    sent_msg got[16];
+    uint32_t k = harness_sent_by(&h, 0, got, 16);
+    assert_int_equal(k, w->n_msgs);
+    for (uint32_t i = 0; i < k; i++) {
+        assert_int_equal(got[i].dst, w->dst[i]);
+        assert_int_equal(got[i].bytes, w->wire);
+    }
+    for (uint32_t npu = 0; npu < 4; npu++)
+        assert_int_equal(h.finish_tick[npu], w->finish);
+    harness_fini(&h);
+}
+
+/* LL: 4 KiB all-reduce, ring of 4: 6 steps of 1024 B; one channel of four
+ * (1024 / channel-min-bytes 1024), so the step has 1/4 of the link, at
+ * 0.5 payload x 0.5 NVLink efficiency: 1024 / (0.25 x 0.25) = 16384 B.
+ * T = 1000 + 6 x (100 + 10) = 1660. */
+static void test_ring_ll(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    want w = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 1660};
+    run(&p, &w);
+}
+
+/* LL128: 32 KiB: 6 steps of 8192 B, all 4 channels (8192 / 1024 = 8,
+ * capped at 4), 0.9375 x 0.5: ceil(8192 / 0.46875) = ceil(17476.27) =
+ * 17477 B. T = 1000 + 6 x (100 + 20) = 1720. */
+static void test_ring_ll128(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    want w = {COLL_ALL_REDUCE, 32768, 6, {1, 1, 1, 1, 1, 1}, 17477, 1720};
+    run(&p, &w);
+}
+
+/* Simple: 256 KiB: 6 steps of 65536 B at 1 x 0.5: 131072 B.
+ * T = 1000 + 6 x (100 + 30) = 1780. */
+static void test_ring_simple(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    want w = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
+    run(&p, &w);
+}
+
+/* The same on a NIC dimension (nvlink-dims 0): 65536 / 0.8 = 81920 B. */
+static void test_ring_nic(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.nvlink_dims = 0;
+    want w = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 81920, 1780};
+    run(&p, &w);
+}
+
+/* NVLS from 1 MiB: 2 steps of 1 MiB x 3/8 = 393216 B, Simple, at the NVLS
+ * efficiency 0.25: 1572864 B; NVLS's own step latency 40:
+ * T = 1000 + 2 x (100 + 40) = 1280. Without SHARP (nvls 0) the same
+ * call runs the ring: 6 steps of 262144 / 0.5 = 524288 B, T = 1780. */
+static void test_nvls(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 1572864, 1280};
+    run(&p, &w);
+    p.nvls = 0;
+    want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
+    run(&p, &ring);
+}
+
+/* Tree below tree-max-bytes: depth log2(4) = 2, 4 steps of 262144 / 2 =
+ * 131072 B, Simple at 0.5: 262144 B. T = 1000 + 4 x 130 = 1520. */
+static void test_tree(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.tree_max_bytes = 1048576;
+    want w = {COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 262144, 1520};
+    run(&p, &w);
+}
+
+/* Reduce-scatter of 4 KiB: 3 steps of 1024 B (LL, as test_ring_ll: 16384
+ * B); all-gather of 1 KiB per rank (call bytes 4 KiB: LL) forwards 1024 B
+ * a step; all-to-all sends 1024 B to the peers 1, 2, 3 places on.
+ * T = 1000 + 3 x 110 = 1330. */
+static void test_other_collectives(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    want rs = {COLL_REDUCE_SCATTER, 4096, 3, {1, 1, 1}, 16384, 1330};
+    run(&p, &rs);
+    want ag = {COLL_ALL_GATHER, 1024, 3, {1, 1, 1}, 16384, 1330};
+    run(&p, &ag);
+    want a2a = {COLL_ALL_TO_ALL, 4096, 3, {1, 2, 3}, 16384, 1330};
+    run(&p, &a2a);
+}
+
+/* No launch overhead, no protocol latency: the messages alone, 6 x 100. */
+static void test_no_waits(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.launch_ns = 0;
+    p.hop_ns[NCCL_PROTO_LL] = 0;
+    want w = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 600};
+    run(&p, &w);
+}
+
+/* The plan's thresholds are inclusive as documented: ll-max-bytes is
+ * still LL, one byte more is LL128; nvls-min-bytes is NVLS. */
+static void test_thresholds(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    nccl_plan plan;
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 4096, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 4097, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 65537, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, false, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
+    assert_int_equal(plan.launch_ticks, 0);
+    /* NVLS only on an NVLink dimension, and not for two NPUs */
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 1048576, true, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 2, 0, 1048576, true, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
+        cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
+        cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
+        cmocka_unit_test(test_thresholds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
