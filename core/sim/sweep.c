@@ -356,8 +356,10 @@ static int check_options(const sweep_spec *s, FILE *err)
         for (size_t k = 0; k < n_owned; k++) {
             size_t n = strlen(owned[k]);
             if (!strncmp(s->options[i], owned[k], n) && (!s->options[i][n] || s->options[i][n] == '=')) {
-                fprintf(err, "vimana sweep: error: %s:%zu: options: %s is set by the sweep (use the keys or an axis)\n",
-                        path, s->options_line, owned[k]);
+                fprintf(err, "vimana sweep: error: %s:%zu: options: %s is set by the sweep (%s)\n", path,
+                        s->options_line, owned[k],
+                        k == n_owned - 1 && generates_transformer(s) ? "the generator writes the groups"
+                                                                     : "use the keys or an axis");
                 return -1;
             }
         }

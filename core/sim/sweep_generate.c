@@ -254,23 +254,37 @@ static void reap_one(gen_run *runs, unsigned jobs, unsigned *running)
         }
 }
 
+/* The next "--name" in text after *at: name into buf; false at the end. */
+static bool next_option(const char **at, char *buf, size_t len)
+{
+    for (const char *c = strstr(*at, "--"); c; c = strstr(c + 2, "--")) {
+        size_t n = strspn(c + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (n && n < len) {
+            snprintf(buf, len, "%.*s", (int)n, c + 2);
+            *at = c + 2 + n;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A rule between two parameters ("--layers: 4 is not divisible by --pp
+ * 3") is blamed on the one the point's axis sets; else on the base entry
+ * the error names first. */
 void sweep_generate_blame(const sweep_spec *s, const size_t *row, const char *error, size_t *line, char *key,
                           size_t key_len)
 {
+    char name[64];
     *line = s->generate_line;
     snprintf(key, key_len, "generate");
-    for (const char *c = strstr(error, "--"); c; c = strstr(c + 2, "--")) {
-        char name[64];
-        size_t n = strspn(c + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
-        if (!n || n >= sizeof name)
-            continue;
-        snprintf(name, sizeof name, "%.*s", (int)n, c + 2);
+    for (const char *at = error; next_option(&at, name, sizeof name);)
         for (size_t a = 0; a < s->n_axes; a++)
             if (s->axes[a].kind == SWEEP_GENERATE_KEY && row[a] != SWEEP_BASE && !strcmp(s->axes[a].key, name)) {
                 *line = s->axes[a].line;
                 snprintf(key, key_len, "generate.%s", name);
                 return;
             }
+    for (const char *at = error; next_option(&at, name, sizeof name);) {
         const sweep_gen_entry *e = sweep_spec_generate(s, name);
         if (e) {
             *line = e->line;

@@ -158,7 +158,9 @@ static int read_value(reader *r, const sweep_axis *a, const yaml_node_t *n, swee
         }
     } else {
         return fail(r, n, "%s: expected %s", msg_escape(a->name, shown, sizeof shown),
-                    lists ? "a scalar or a list of scalars" : "a single value (a name or a path)");
+                    lists                              ? "a scalar or a list of scalars"
+                    : a->kind == SWEEP_GENERATE_KEY ? "a single value"
+                                                    : "a single value (a name or a path)");
     }
     if (!out->is_list && !out->items[0][0]) {
         value_free(out);
