@@ -1,7 +1,8 @@
 # `vimana sweep`: the sweep file reader and the grid order (unit), and
 # end-to-end sweeps: exact results against direct runs, resume, failing
-# points, SIGINT and restart, generated workloads (generate.KEY axes), one-line errors for bad sweep files; a job
-# array on a real Slurm (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
+# points, SIGINT / SIGKILL and restart, generated workloads (generate.KEY
+# axes), one-line errors for bad sweep files; a job array on a real Slurm
+# (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
 check_PROGRAMS += tests/unit/test_sweep
 tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c \
 	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_genspec.c
