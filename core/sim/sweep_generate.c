@@ -172,8 +172,11 @@ static void set_error(sweep_workload *w, const char *why)
 
 static int start(gen_run *r, sweep_workload *w, const char *exe)
 {
-    char name[64];
-    snprintf(name, sizeof name, ".%016" PRIx64 ".%ld.tmp", w->hash, (long)getpid());
+    /* The host too: Slurm tasks on several nodes may share DIR. */
+    char host[64] = "", name[160];
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, "/")] = '\0';
+    snprintf(name, sizeof name, ".%016" PRIx64 ".%s.%ld.tmp", w->hash, host, (long)getpid());
     char *workloads = or_die(strdup(w->dir));
     *strrchr(workloads, '/') = '\0';
     r->w = w;

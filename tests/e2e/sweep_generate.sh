@@ -89,11 +89,17 @@ expect_eq "$(mask "$TEST_TMP/ar/results.csv" | sed -n 4p)" "2,2MiB,[ring],ok,$(r
     "changed size: point 2"
 
 # ---- Slurm batches share the workloads; --collect gives the same CSV -----
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/b" --batch 0/2
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/b" --batch 1/2
+# Both batches need both workloads and run at once: each generates them
+# into its own temporary folder, the first rename wins, the other reuses it.
+"$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/b" --batch 0/2 >"$TEST_TMP/b0" 2>&1 &
+b0=$!
+"$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/b" --batch 1/2 >"$TEST_TMP/b1" 2>&1 || fail "batch 1/2: $(cat "$TEST_TMP/b1")"
+wait $b0 || fail "batch 0/2: $(cat "$TEST_TMP/b0")"
 expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/b" --collect
 expect_eq "$(mask "$TEST_TMP/b/results.csv")" "$(mask "$TEST_TMP/ar/results.csv")" "batches: the local CSV"
-expect_eq "$(ls "$TEST_TMP/b/workloads" | wc -l)" 2 "batches: two workloads"
+expect_eq "$(cat "$TEST_TMP/b/workloads"/*/args.txt | sort | tr '\n' ' ')" \
+    "all-reduce --npus 8 --size 2MiB all-reduce --npus 8 --size 64KiB " "batches: the two workloads"
+expect_eq "$(ls -A "$TEST_TMP/b/workloads" | wc -l)" 2 "batches: no temporary folder left"
 
 # ---- a transformer: TP x PP x DP on 8 NPUs, with its groups --------------
 cat >"$W/tf.yaml" <<'YAML'
