@@ -556,12 +556,13 @@ static int check_gen_name(reader *r, const char *key, size_t line, const sweep_a
 static int check_generate(reader *r)
 {
     const sweep_spec *s = r->s;
-    size_t ai;
-    const sweep_axis *workload = sweep_spec_axis(s, "workload", &ai);
+    const sweep_axis *workload = sweep_spec_axis(s, "workload", NULL);
+    char shown[128];
     for (size_t a = 0; a < s->n_axes; a++)
         if (s->axes[a].kind == SWEEP_GENERATE_KEY && !s->n_generate)
             return fail_at_line(r, s->axes[a].line, "%s: a generator parameter needs the base generate: mapping "
-                                                    "(kind and parameters)", s->axes[a].name);
+                                                    "(kind and parameters)",
+                                msg_escape(s->axes[a].name, shown, sizeof shown));
     if (!s->n_generate)
         return 0;
     if (s->workload)
