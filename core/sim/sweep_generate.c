@@ -223,10 +223,10 @@ static void finish(gen_run *r, int status)
         free(args);
         /* Another worker (a Slurm task) may have renamed the same workload
          * into place first: then it is that one's. */
-        if (ok && rename(r->tmp, w->dir) != 0 && !((errno == EEXIST || errno == ENOTEMPTY) &&
-                                                    is_ready(w->dir, w->text))) {
+        int why_not = ok && rename(r->tmp, w->dir) != 0 ? errno : 0;
+        if (why_not && !((why_not == EEXIST || why_not == ENOTEMPTY) && is_ready(w->dir, w->text))) {
             char why[4400];
-            snprintf(why, sizeof why, "%s: cannot write the generated workload: %s", w->dir, strerror(errno));
+            snprintf(why, sizeof why, "%s: cannot write the generated workload: %s", w->dir, strerror(why_not));
             set_error(w, why);
         } else if (!ok) {
             set_error(w, "cannot write args.txt of the generated workload");
@@ -248,6 +248,19 @@ static void reap_one(gen_run *runs, unsigned jobs, unsigned *running)
 {
     int status;
     pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == ECHILD) {
+        /* Cannot happen while a child runs; never wait for ever. */
+        for (unsigned i = 0; i < jobs; i++)
+            if (runs[i].pid) {
+                set_error(runs[i].w, "vimana-et: lost track of the child process");
+                remove_folder(runs[i].tmp);
+                free(runs[i].tmp);
+                runs[i].tmp = NULL;
+                runs[i].pid = 0;
+            }
+        *running = 0;
+        return;
+    }
     if (pid <= 0)
         return;
     for (unsigned i = 0; i < jobs; i++)
