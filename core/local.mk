@@ -76,7 +76,9 @@ sweep_sources = core/sim/sweep.c core/sim/sweep.h \
 	core/sim/sweep_runner.c core/sim/sweep_runner.h \
 	core/sim/sweep_output.c core/sim/sweep_output.h \
 	core/sim/sweep_plot.c core/sim/sweep_plot.h \
-	core/sim/sweep_slurm.c core/sim/sweep_slurm.h
+	core/sim/sweep_slurm.c core/sim/sweep_slurm.h \
+	core/sim/sweep_genspec.c core/sim/sweep_genspec.h \
+	core/sim/sweep_generate.c core/sim/sweep_generate.h
 
 # vimana calibrate: nccl-tests tables in, a fitted preset out (docs/calibrate.md)
 calibrate_sources = core/sim/calibrate.c core/sim/calibrate.h \
@@ -91,6 +93,6 @@ vimana_SOURCES = core/sim/main.c \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h \
 	$(xval_sources) $(sweep_sources) $(calibrate_sources)
-vimana_CPPFLAGS = $(CORE_CPPFLAGS)
+vimana_CPPFLAGS = $(CORE_CPPFLAGS) -DVIMANA_BINDIR='"$(bindir)"'
 vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 vimana_LDADD = libvimana_core.la libvimana_backend.la

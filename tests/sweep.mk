@@ -1,16 +1,17 @@
 # `vimana sweep`: the sweep file reader and the grid order (unit), and
 # end-to-end sweeps: exact results against direct runs, resume, failing
-# points, SIGINT and restart, one-line errors for bad sweep files; a job
-# array on a real Slurm (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
+# points, SIGINT / SIGKILL and restart, generated workloads (generate.KEY
+# axes), one-line errors for bad sweep files; a job array on a real Slurm
+# (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
 check_PROGRAMS += tests/unit/test_sweep
 tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c \
-	core/sim/sweep_spec.c core/sim/sweep_points.c
+	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_genspec.c
 tests_unit_test_sweep_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_unit_test_sweep_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(YAML_LIBS)
 TESTS += tests/unit/test_sweep
 
-TESTS += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
+TESTS += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
 	tests/e2e/sweep_slurm_real.sh
-EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
+EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
 	tests/e2e/sweep_slurm_real.sh

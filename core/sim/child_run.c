@@ -58,6 +58,13 @@ static void reset_signals(posix_spawnattr_t *attr)
 
 int child_run_spawn(char *const *argv, const char *stdout_path, const char *stderr_path, pid_t *pid)
 {
+    /* The running binary itself, whatever name or path started it. */
+    return child_run_spawn_exe("/proc/self/exe", argv, stdout_path, stderr_path, pid);
+}
+
+int child_run_spawn_exe(const char *exe, char *const *argv, const char *stdout_path, const char *stderr_path,
+                        pid_t *pid)
+{
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -69,8 +76,7 @@ int child_run_spawn(char *const *argv, const char *stdout_path, const char *stde
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     reset_signals(&attr);
-    /* The running binary itself, whatever name or path started it. */
-    int rc = posix_spawn(pid, "/proc/self/exe", &fa, &attr, argv, environ);
+    int rc = posix_spawn(pid, exe, &fa, &attr, argv, environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     return rc;

@@ -30,6 +30,11 @@ typedef struct child_report {
  * blocks. Returns 0, or the errno value of the failure. */
 int child_run_spawn(char *const *argv, const char *stdout_path, const char *stderr_path, pid_t *pid);
 
+/* The same for another program, `exe` (a path; vimana sweep runs
+ * vimana-et to generate workloads). */
+int child_run_spawn_exe(const char *exe, char *const *argv, const char *stdout_path, const char *stderr_path,
+                        pid_t *pid);
+
 /* Writes the JSON members a child run's row ends with, as `vimana xval`
  * and `vimana sweep` print them: `, "wall_seconds": S, "peak_memory_kib":
  * K` (both null when no process was measured) and `, "error": "..."`

@@ -19,6 +19,7 @@
 
 #include "sim/options.h"
 #include "sim/sweep_config.h"
+#include "sim/sweep_generate.h"
 #include "sim/sweep_output.h"
 #include "sim/sweep_plot.h"
 #include "sim/sweep_points.h"
@@ -44,7 +45,10 @@ static void usage(FILE *out)
           "Runs every point of the sweep file SPEC.yaml (a base run and axes, or a list of points;\n"
           "see docs/sweep.md), each in its own vimana process, and writes DIR/results.csv and\n"
           "DIR/results.json. Each point's files and result are kept in DIR/points/NNNN/; run the\n"
-          "same command again to finish an interrupted sweep (points already done are skipped).\n\n"
+          "same command again to finish an interrupted sweep (points already done are skipped).\n"
+          "With `generate: {kind: KIND, ...}` instead of `workload:`, the points generate their\n"
+          "workloads with vimana-et generate (axes generate.KEY vary its parameters), once per\n"
+          "distinct generator, into DIR/workloads/.\n\n"
           "Options:\n"
           "  --out DIR        the results folder (required; created when missing)\n"
           "  --jobs N         points run at once (default: the sweep file's jobs, else the cores)\n"
@@ -163,7 +167,7 @@ static char *concat(const char *a, const char *b, const char *c)
  * report in the point's folder. */
 static char **point_argv(const sweep_spec *s, const sweep_point_files *f, const char *dir)
 {
-    size_t n = 0, cap = 8 + s->n_options;
+    size_t n = 0, cap = 9 + s->n_options;
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -177,6 +181,8 @@ static char **point_argv(const sweep_spec *s, const sweep_point_files *f, const 
         argv[n++] = concat("--network-configuration=", f->network, "");
         if (f->memory)
             argv[n++] = concat("--remote-memory-configuration=", f->memory, "");
+        if (f->groups)
+            argv[n++] = concat("--comm-group-configuration=", f->groups, "");
         argv[n++] = concat("--network-backend=", f->backend, "");
     }
     for (size_t i = 0; i < s->n_options; i++)
@@ -202,6 +208,8 @@ static char *signature(const sweep_spec *s, const size_t *row)
         len += strlen(s->options[i]) + 1;
     for (size_t a = 0; a < s->n_axes; a++)
         len += strlen(s->axes[a].name) + 2 + (row[a] == SWEEP_BASE ? 0 : strlen(s->axes[a].values[row[a]].text));
+    for (size_t i = 0; i < s->n_generate; i++)
+        len += strlen(s->generate[i].key) + strlen(s->generate[i].value) + 12;
     char *sig = malloc(len);
     if (!sig)
         return NULL;
@@ -210,6 +218,8 @@ static char *signature(const sweep_spec *s, const size_t *row)
                      s->memory ? s->memory : "", s->backend);
     for (size_t i = 0; i < s->n_options; i++)
         n += snprintf(sig + n, len - (size_t)n, "%s%s", i ? " " : "", s->options[i]);
+    for (size_t i = 0; i < s->n_generate; i++)
+        n += snprintf(sig + n, len - (size_t)n, ";generate.%s=%s", s->generate[i].key, s->generate[i].value);
     for (size_t a = 0; a < s->n_axes; a++)
         n += snprintf(sig + n, len - (size_t)n, ";%s=%s", s->axes[a].name,
                       row[a] == SWEEP_BASE ? "" : s->axes[a].values[row[a]].text);
@@ -236,14 +246,29 @@ typedef struct sweep_state {
     sweep_task *tasks;
     size_t n_tasks;
     size_t reused;
+    sweep_workloads workloads;  /* what the points to run generate (generate: in the sweep file) */
 } sweep_state;
 
+/* A point that generates its workload runs the cached copy (generated
+ * before the pool starts). */
+static void use_generated(sweep_state *st, size_t p, const char *out, sweep_point_files *f)
+{
+    size_t w = sweep_workloads_add(&st->workloads, &st->spec, st->rows + p * st->spec.n_axes, p, out);
+    const sweep_workload *wl = &st->workloads.items[w];
+    free(f->workload);
+    f->workload = concat(wl->prefix, "", "");
+    if (wl->groups)
+        f->groups = concat(wl->prefix, ".groups.json", "");
+}
+
 /* Point p's task: its changed files and its command. */
-static int add_task(sweep_state *st, size_t p, char **dir, char **sig, FILE *err)
+static int add_task(sweep_state *st, size_t p, char **dir, char **sig, const char *out, FILE *err)
 {
     char why[1024];
     sweep_point_files f;
     int rc = sweep_config_point(&st->spec, st->rows + p * st->spec.n_axes, *dir, &f, why, sizeof why);
+    if (rc == 0 && st->spec.n_generate && !f.jobs)
+        use_generated(st, p, out, &f);
     if (rc != 0) {
         fprintf(err, "vimana sweep: error: %s\n", why);
     } else {
@@ -272,7 +297,7 @@ static int prepare_points(sweep_state *st, const sweep_args *a, FILE *err)
         if (sweep_result_reuse(dir, sig, a->collect, &st->results[p]))
             st->reused++;
         else if (!a->collect)
-            rc = make_dir(dir, err) != 0 ? -1 : add_task(st, p, &dir, &sig, err);
+            rc = make_dir(dir, err) != 0 ? -1 : add_task(st, p, &dir, &sig, a->out, err);
         free(dir);
         free(sig);
     }
@@ -307,21 +332,37 @@ static int write_file(const char *out, const char *name, out_kind kind, const sw
     return rc;
 }
 
+/* Whether a point may generate a transformer, whose groups the sweep passes. */
+static bool generates_transformer(const sweep_spec *s)
+{
+    const sweep_gen_entry *kind = sweep_spec_generate(s, "kind");
+    const sweep_axis *kinds = sweep_spec_axis(s, "generate.kind", NULL);
+    bool yes = kind && !strcmp(kind->value, "transformer");
+    for (size_t v = 0; kinds && v < kinds->n_values; v++)
+        yes |= !strcmp(kinds->values[v].text, "transformer");
+    return yes;
+}
+
 /* The extra options are checked once with vimana's own rules, before any
  * run; those that belong to the sweep cannot be given. */
 static int check_options(const sweep_spec *s, FILE *err)
 {
     static const char *const owned[] = {"--network-backend", "--report", "--timeline", "--logging-folder",
                                         "--progress", "--workload-configuration", "--system-configuration",
-                                        "--network-configuration", "--remote-memory-configuration"};
+                                        "--network-configuration", "--remote-memory-configuration",
+                                        /* last: owned only when a transformer is generated */
+                                        "--comm-group-configuration"};
     char shown[256], path[256];
     msg_escape(s->path, path, sizeof path);
+    size_t n_owned = sizeof owned / sizeof owned[0] - !generates_transformer(s);
     for (size_t i = 0; i < s->n_options; i++)
-        for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) {
+        for (size_t k = 0; k < n_owned; k++) {
             size_t n = strlen(owned[k]);
             if (!strncmp(s->options[i], owned[k], n) && (!s->options[i][n] || s->options[i][n] == '=')) {
-                fprintf(err, "vimana sweep: error: %s:%zu: options: %s is set by the sweep (use the keys or an axis)\n",
-                        path, s->options_line, owned[k]);
+                fprintf(err, "vimana sweep: error: %s:%zu: options: %s is set by the sweep (%s)\n", path,
+                        s->options_line, owned[k],
+                        k == n_owned - 1 && generates_transformer(s) ? "the generator writes the groups"
+                                                                     : "use the keys or an axis");
                 return -1;
             }
         }
@@ -398,6 +439,7 @@ static void state_free(sweep_state *st)
         sweep_result_clear(&st->results[p]);
     free(st->results);
     free(st->rows);
+    sweep_workloads_free(&st->workloads);
     sweep_spec_free(&st->spec);
 }
 
@@ -511,11 +553,13 @@ int sweep_main(int argc, char **argv, FILE *out, FILE *err)
         state_free(&st);
         return rc;
     }
-    if (prepare_points(&st, &a, err) != 0) {
+    unsigned jobs = default_jobs(&a, &st.spec);
+    if (prepare_points(&st, &a, err) != 0 ||
+        sweep_workloads_generate(&st.workloads, &st.spec, st.rows, jobs, err) != 0) {
         state_free(&st);
         return 2;
     }
-    sweep_pool pool = {.jobs = default_jobs(&a, &st.spec), .total = st.n_points, .done_before = st.reused,
+    sweep_pool pool = {.jobs = jobs, .total = st.n_points, .done_before = st.reused,
                        .err = err, .progress = a.progress == -1 ? isatty(fileno(err)) : a.progress == 1};
     fflush(out);
     rc = sweep_runner_run(st.tasks, st.n_tasks, &pool);

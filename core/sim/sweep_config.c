@@ -323,5 +323,6 @@ void sweep_point_files_free(sweep_point_files *f)
     free(f->memory);
     free(f->backend);
     free(f->jobs);
+    free(f->groups);
     memset(f, 0, sizeof *f);
 }

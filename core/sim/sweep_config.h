@@ -15,6 +15,7 @@
 typedef struct sweep_point_files {
     char *workload, *system, *network, *memory, *backend; /* memory may be NULL */
     char *jobs;             /* a jobs-file point: the jobs file, and every other member NULL */
+    char *groups;           /* a generated transformer's groups (--comm-group-configuration), or NULL */
 } sweep_point_files;
 
 /* Before anything runs: every system.KEY / network.KEY axis must name a

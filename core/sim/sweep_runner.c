@@ -1,7 +1,10 @@
 /*
  * sweep_runner.c - the pool waits with sigwaitinfo() for SIGCHLD or a stop
  * signal, all of them blocked: no handler and no global flag, and no exit
- * of a child can be missed between a check and a wait.
+ * of a child can be missed between a check and a wait. A child that ended
+ * frees its slot at once; its result (a report to read, a file to fsync)
+ * is written after the slot has been given to the next point, so that the
+ * writing never leaves a core idle.
  */
 #define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
@@ -26,9 +29,19 @@ typedef struct slot {
     struct timespec t0;
 } slot;
 
+/* A child that ended, its result not yet written. */
+typedef struct ended {
+    sweep_task *task;
+    int status;
+    struct rusage ru;
+    double wall_s;
+} ended;
+
 typedef struct pool_state {
     const sweep_pool *cfg;
     slot *slots;
+    ended *ended;           /* at most one per slot */
+    unsigned n_ended;
     unsigned running;
     size_t finished, failed;
     bool stopping;
@@ -140,17 +153,18 @@ static void launch(pool_state *st, slot *s, sweep_task *t)
     st->running++;
 }
 
-static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
+static void record(pool_state *st, const ended *e)
 {
-    sweep_task *t = s->task;
+    sweep_task *t = e->task;
     sweep_result *r = t->result;
+    int status = e->status;
     char report[4096], err[4096];
     snprintf(report, sizeof report, "%s/report.json", t->dir);
     snprintf(err, sizeof err, "%s/stderr.txt", t->dir);
     sweep_result_clear(r);
     r->measured = true;
-    r->wall_s = child_run_seconds_since(&s->t0);
-    r->peak_kib = ru->ru_maxrss;
+    r->wall_s = e->wall_s;
+    r->peak_kib = e->ru.ru_maxrss;
     child_report rep;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
         (t->job_reports ? read_job_reports(t->dir, &rep) : child_run_read_report(report, &rep)) == 0) {
@@ -173,8 +187,8 @@ static void record(pool_state *st, slot *s, int status, const struct rusage *ru)
     st->finished++;
 }
 
-/* Collects every child that has ended. A child of a stopping sweep was
- * killed by us: its point stays without a result. */
+/* Collects every child that has ended, to be recorded. A child of a
+ * stopping sweep was killed by us: its point stays without a result. */
 static void reap(pool_state *st)
 {
     for (;;) {
@@ -189,7 +203,8 @@ static void reap(pool_state *st)
                 continue;
             st->running--;
             if (!st->stopping)
-                record(st, s, status, &ru);
+                st->ended[st->n_ended++] = (ended){.task = s->task, .status = status, .ru = ru,
+                                                   .wall_s = child_run_seconds_since(&s->t0)};
             else
                 s->task->result->status = SWEEP_PENDING;
             s->pid = 0;
@@ -207,17 +222,23 @@ static void stop(pool_state *st)
 
 int sweep_runner_run(sweep_task *tasks, size_t n, const sweep_pool *cfg)
 {
-    pool_state st = {.cfg = cfg, .slots = calloc(cfg->jobs, sizeof(slot))};
-    if (!st.slots)
+    pool_state st = {.cfg = cfg, .slots = calloc(cfg->jobs, sizeof(slot)), .ended = calloc(cfg->jobs, sizeof(ended))};
+    if (!st.slots || !st.ended) {
+        free(st.slots);
+        free(st.ended);
         return -1;
+    }
     sigset_t set, old;
     struct sigaction old_chld;
     block_signals(&set, &old, &old_chld);
     size_t next = 0;
-    while (next < n || st.running > 0) {
+    while (next < n || st.running > 0 || st.n_ended > 0) {
         for (unsigned i = 0; i < cfg->jobs && next < n && !st.stopping && st.rc == 0; i++)
             if (!st.slots[i].pid)
                 launch(&st, &st.slots[i], &tasks[next++]);
+        for (unsigned i = 0; i < st.n_ended; i++)
+            record(&st, &st.ended[i]);
+        st.n_ended = 0;
         progress(&st);
         if (st.running == 0 && (st.stopping || st.rc != 0))
             break;
@@ -236,5 +257,6 @@ int sweep_runner_run(sweep_task *tasks, size_t n, const sweep_pool *cfg)
     sigaction(SIGCHLD, &old_chld, NULL);
     sigprocmask(SIG_SETMASK, &old, NULL);
     free(st.slots);
+    free(st.ended);
     return st.rc != 0 ? -1 : st.stopping ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "sim/sweep_genspec.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
@@ -120,6 +121,22 @@ static void value_set_text(sweep_value *v)
     strcat(v->text, "]");
 }
 
+/* A generator value, checked where its kind is known without the point:
+ * a kind must be one, a flag (sp, recompute, ...) true or false. */
+static int check_gen_value(reader *r, const char *name, const char *key, const yaml_node_t *n)
+{
+    char shown[128], value[128];
+    const char *text = scalar(n);
+    if (!strcmp(key, "kind") && !sweep_gen_kind_known(text))
+        return fail(r, n, "%s: unknown generator '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
+                          "three-nodes, send-recv or transformer)", msg_escape(name, shown, sizeof shown),
+                    msg_escape(text, value, sizeof value));
+    if (sweep_gen_param(NULL, key) == GEN_PARAM_FLAG && strcmp(text, "true") && strcmp(text, "false"))
+        return fail(r, n, "%s: expected true or false, got '%s'", msg_escape(name, shown, sizeof shown),
+                    msg_escape(text, value, sizeof value));
+    return 0;
+}
+
 /* A value: a scalar, or (where lists are allowed) a list of scalars. */
 static int read_value(reader *r, const sweep_axis *a, const yaml_node_t *n, sweep_value *out)
 {
@@ -141,11 +158,17 @@ static int read_value(reader *r, const sweep_axis *a, const yaml_node_t *n, swee
         }
     } else {
         return fail(r, n, "%s: expected %s", msg_escape(a->name, shown, sizeof shown),
-                    lists ? "a scalar or a list of scalars" : "a single value (a name or a path)");
+                    lists                              ? "a scalar or a list of scalars"
+                    : a->kind == SWEEP_GENERATE_KEY ? "a single value"
+                                                    : "a single value (a name or a path)");
     }
     if (!out->is_list && !out->items[0][0]) {
         value_free(out);
         return fail(r, n, "%s: empty value", msg_escape(a->name, shown, sizeof shown));
+    }
+    if (a->kind == SWEEP_GENERATE_KEY && check_gen_value(r, a->name, a->key, n) != 0) {
+        value_free(out);
+        return -1;
     }
     value_set_text(out);
     return 0;
@@ -154,7 +177,7 @@ static int read_value(reader *r, const sweep_axis *a, const yaml_node_t *n, swee
 static int axis_kind(const char *name, sweep_axis_kind *kind, const char **key)
 {
     static const struct { const char *prefix; sweep_axis_kind kind; } keyed[] = {
-        {"system.", SWEEP_SYSTEM_KEY}, {"network.", SWEEP_NETWORK_KEY}};
+        {"system.", SWEEP_SYSTEM_KEY}, {"network.", SWEEP_NETWORK_KEY}, {"generate.", SWEEP_GENERATE_KEY}};
     static const struct { const char *name; sweep_axis_kind kind; } whole[] = {
         {"system", SWEEP_SYSTEM_FILE}, {"network", SWEEP_NETWORK_FILE},
         {"backend", SWEEP_BACKEND}, {"workload", SWEEP_WORKLOAD}, {"jobs-file", SWEEP_JOBS_FILE}};
@@ -182,7 +205,8 @@ static int axis_get(reader *r, const yaml_node_t *at, bool find, size_t *index)
     const char *name = scalar(at);
     char shown[128];
     if (!name)
-        return fail(r, at, "expected an axis name (system.KEY, network.KEY, system, network, backend, workload)");
+        return fail(r, at, "expected an axis name (system.KEY, network.KEY, generate.KEY, system, network, backend, "
+                           "workload)");
     for (size_t i = 0; i < s->n_axes; i++)
         if (!strcmp(s->axes[i].name, name)) {
             if (!find)
@@ -192,8 +216,8 @@ static int axis_get(reader *r, const yaml_node_t *at, bool find, size_t *index)
         }
     sweep_axis a = {.line = at->start_mark.line + 1};
     if (axis_kind(name, &a.kind, &a.key) != 0)
-        return fail(r, at, "unknown axis '%s' (expected system.KEY, network.KEY, system, network, backend, workload "
-                           "or jobs-file)", msg_escape(name, shown, sizeof shown));
+        return fail(r, at, "unknown axis '%s' (expected system.KEY, network.KEY, generate.KEY, system, network, "
+                           "backend, workload or jobs-file)", msg_escape(name, shown, sizeof shown));
     a.name = dup_or_die(name);
     a.key = a.key ? a.name + (a.key - name) : NULL;
     s->axes = grow_or_die(s->axes, s->n_axes + 1, sizeof *s->axes);
@@ -385,6 +409,39 @@ static int read_slurm(reader *r, const yaml_node_t *n)
     return 0;
 }
 
+/* generate: {kind: KIND, PARAM: VALUE, ...}: scalars only; the names are
+ * checked against the kinds once the axes are known (check_generate). */
+static int read_generate(reader *r, const yaml_node_t *n)
+{
+    sweep_spec *s = r->s;
+    s->generate_line = n->start_mark.line + 1;
+    if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.start == n->data.mapping.pairs.top)
+        return fail(r, n, "generate: expected a mapping: kind and the generator's parameters");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
+        const yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
+        const char *key = scalar(k), *value = scalar(v);
+        char name[160], shown[128];
+        if (!key || !key[0])
+            return fail(r, k, "generate: expected a parameter name");
+        snprintf(name, sizeof name, "generate.%s", key);
+        msg_escape(name, shown, sizeof shown);
+        if (sweep_spec_generate(s, key))
+            return fail(r, k, "%s: given twice", shown);
+        if (!value || !value[0])
+            return fail(r, v, "%s: expected a single value", shown);
+        if (check_gen_value(r, name, key, v) != 0)
+            return -1;
+        s->generate = grow_or_die(s->generate, s->n_generate + 1, sizeof *s->generate);
+        s->generate[s->n_generate++] = (sweep_gen_entry){
+            .key = dup_or_die(key), .value = dup_or_die(value), .line = k->start_mark.line + 1};
+    }
+    if (!sweep_spec_generate(s, "kind"))
+        return fail(r, n, "generate: missing key 'kind' (all-reduce, all-gather, reduce-scatter, all-to-all, "
+                          "three-nodes, send-recv or transformer)");
+    return 0;
+}
+
 static int read_entry(reader *r, const char *key, const yaml_node_t *v)
 {
     sweep_spec *s = r->s;
@@ -398,6 +455,8 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
         s->plot_line = v->start_mark.line + 1;
         return take_string(r, key, v, &s->plot);
     }
+    if (!strcmp(key, "generate"))
+        return read_generate(r, v);
     if (!strcmp(key, "options"))
         return read_options(r, v);
     if (!strcmp(key, "jobs"))
@@ -409,8 +468,8 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
     if (!strcmp(key, "points"))
         return read_points(r, v);
     char shown[128];
-    return fail(r, v, "unknown key '%s' (expected workload, system, network, memory, backend, options, axes, "
-                      "points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
+    return fail(r, v, "unknown key '%s' (expected workload, generate, system, network, memory, backend, options, "
+                      "axes, points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
 }
 
 /* Whether point p of an explicit list, or every point of a grid (p =
@@ -462,6 +521,66 @@ static int check_jobs_points(reader *r)
     return 0;
 }
 
+static int fail_at_line(reader *r, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail_at_line(reader *r, size_t line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, line, msg);
+    return -1;
+}
+
+/* A generator parameter (a base entry or a generate.KEY axis) must be one
+ * of every kind a point may generate: a typo cannot reach vimana-et as an
+ * option of some points only. */
+static int check_gen_name(reader *r, const char *key, size_t line, const sweep_axis *kinds)
+{
+    const char *base = sweep_spec_generate(r->s, "kind")->value;
+    size_t n = kinds ? kinds->n_values : 0;
+    char shown[128], kind[64];
+    for (size_t i = 0; i <= n; i++) {
+        const char *k = i < n ? kinds->values[i].text : base;
+        if (!strcmp(key, "kind") || sweep_gen_param(k, key) != GEN_PARAM_UNKNOWN)
+            continue;
+        return fail_at_line(r, line, "generate.%s: vimana-et generate %s has no parameter '%s' (see vimana-et "
+                                     "generate %s--help)", msg_escape(key, shown, sizeof shown),
+                            msg_escape(k, kind, sizeof kind), shown, !strcmp(k, "transformer") ? "transformer " : "");
+    }
+    return 0;
+}
+
+/* The generator replaces the base workload; its parameters need it. */
+static int check_generate(reader *r)
+{
+    const sweep_spec *s = r->s;
+    const sweep_axis *workload = sweep_spec_axis(s, "workload", NULL);
+    char shown[128];
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (s->axes[a].kind == SWEEP_GENERATE_KEY && !s->n_generate)
+            return fail_at_line(r, s->axes[a].line, "%s: a generator parameter needs the base generate: mapping "
+                                                    "(kind and parameters)",
+                                msg_escape(s->axes[a].name, shown, sizeof shown));
+    if (!s->n_generate)
+        return 0;
+    if (s->workload)
+        return fail_at_line(r, s->generate_line, "give either workload (a prefix) or generate (a generator), "
+                                                 "not both");
+    if (workload)
+        return fail_at_line(r, workload->line, "workload: the base run generates its workload (generate:); "
+                                               "vary the generator's parameters (generate.KEY) instead");
+    const sweep_axis *kinds = sweep_spec_axis(s, "generate.kind", NULL);
+    for (size_t i = 0; i < s->n_generate; i++)
+        if (check_gen_name(r, s->generate[i].key, s->generate[i].line, kinds) != 0)
+            return -1;
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (s->axes[a].kind == SWEEP_GENERATE_KEY && check_gen_name(r, s->axes[a].key, s->axes[a].line, kinds) != 0)
+            return -1;
+    return 0;
+}
+
 /* Keys are read in a fixed order (not the file's): points may name axes
  * only when there are no axes, whatever comes first. */
 static int read_root(reader *r, const yaml_node_t *root)
@@ -494,10 +613,10 @@ static int read_root(reader *r, const yaml_node_t *root)
         return fail(r, root, "no axes and no points: nothing to sweep");
     if (read_entry(r, axes ? "axes" : "points", axes ? axes : points) != 0)
         return -1;
-    if (check_jobs_points(r) != 0)
+    if (check_jobs_points(r) != 0 || check_generate(r) != 0)
         return -1;
     const char *bases[] = {"workload", "system", "network"};
-    const char *given[] = {r->s->workload, r->s->system, r->s->network};
+    const char *given[] = {r->s->n_generate ? "generate" : r->s->workload, r->s->system, r->s->network};
     for (int i = 0; i < 3; i++)
         if (!given[i] && base_needed(r->s, bases[i]))
             return fail(r, root, "missing key '%s' (the base run; or an axis '%s' that every point sets)", bases[i],
@@ -574,6 +693,11 @@ void sweep_spec_free(sweep_spec *s)
     for (size_t i = 0; i < s->n_options; i++)
         free(s->options[i]);
     free(s->options);
+    for (size_t i = 0; i < s->n_generate; i++) {
+        free(s->generate[i].key);
+        free(s->generate[i].value);
+    }
+    free(s->generate);
     free(s->axes);
     free(s->points);
     free(s->path);
@@ -598,6 +722,14 @@ char *sweep_spec_path(const sweep_spec *s, const char *path)
     strcpy(out, s->dir);
     strcat(out, path);
     return out;
+}
+
+const sweep_gen_entry *sweep_spec_generate(const sweep_spec *s, const char *key)
+{
+    for (size_t i = 0; i < s->n_generate; i++)
+        if (!strcmp(s->generate[i].key, key))
+            return &s->generate[i];
+    return NULL;
 }
 
 const sweep_axis *sweep_spec_axis(const sweep_spec *s, const char *name, size_t *index)

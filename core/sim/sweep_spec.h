@@ -33,12 +33,13 @@ typedef enum {
     SWEEP_NETWORK_FILE, /* network: whole network files */
     SWEEP_BACKEND,      /* backend: backend names or paths */
     SWEEP_WORKLOAD,     /* workload: ET prefixes */
-    SWEEP_JOBS_FILE     /* jobs-file: `vimana --jobs` files (docs/jobs.md) */
+    SWEEP_JOBS_FILE,    /* jobs-file: `vimana --jobs` files (docs/jobs.md) */
+    SWEEP_GENERATE_KEY  /* generate.KEY: a parameter of the workload generator (generate.kind: the kind) */
 } sweep_axis_kind;
 
 typedef struct sweep_axis {
     char *name;         /* as written: "network.bandwidth" */
-    const char *key;    /* the part after "system." / "network.", else NULL */
+    const char *key;    /* the part after "system." / "network." / "generate.", else NULL */
     sweep_axis_kind kind;
     sweep_value *values;
     size_t n_values;
@@ -57,10 +58,20 @@ typedef struct sweep_slurm {
     size_t line;
 } sweep_slurm;
 
+/* One entry of the base `generate:` mapping (`kind` is one of them). */
+typedef struct sweep_gen_entry {
+    char *key;
+    char *value;
+    size_t line;
+} sweep_gen_entry;
+
 typedef struct sweep_spec {
     char *path;         /* the sweep file, as given */
     char *dir;          /* its folder: relative paths in it start there */
     char *workload, *system, *network, *memory, *backend; /* as written; memory may be NULL */
+    sweep_gen_entry *generate;  /* the workload generator instead of `workload`, in file order */
+    size_t n_generate;          /* 0: no generator */
+    size_t generate_line;
     char **options;     /* extra vimana options, each "--name=value" */
     size_t n_options;
     size_t options_line;
@@ -85,6 +96,9 @@ void sweep_spec_free(sweep_spec *s);
  * absolute path as it is, a relative one after the file's folder. The
  * caller frees it. */
 char *sweep_spec_path(const sweep_spec *s, const char *path);
+
+/* The value of the base generator's `key`, or NULL. */
+const sweep_gen_entry *sweep_spec_generate(const sweep_spec *s, const char *key);
 
 /* The axis named `name`, or NULL. */
 const sweep_axis *sweep_spec_axis(const sweep_spec *s, const char *name, size_t *index);

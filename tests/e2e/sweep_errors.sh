@@ -20,12 +20,12 @@ bad "${BASE}axes:\n  system.all-reduce-implementaton: [[ring]]\n" \
 bad "${BASE}axes:\n  network.bandwith: [[1]]\n" \
     "vimana sweep: error: s.yaml:5: network.bandwith: no key 'bandwith' in ring8.yml (an axis may only change a key the file has)"
 bad "${BASE}axes:\n  netwrk.x: [[1]]\n" \
-    "vimana sweep: error: s.yaml:5: unknown axis 'netwrk.x' (expected system.KEY, network.KEY, system, network, backend, workload or jobs-file)"
+    "vimana sweep: error: s.yaml:5: unknown axis 'netwrk.x' (expected system.KEY, network.KEY, generate.KEY, system, network, backend, workload or jobs-file)"
 bad "${BASE}axes:\n  backend: [a, [b]]\n" \
     "vimana sweep: error: s.yaml:5: backend: expected a single value (a name or a path)"
 bad "${BASE}axes: [\n" "vimana sweep: error: s.yaml:5: did not find expected node content"
 bad "${BASE}bakend: y\naxes:\n  backend: [a]\n" \
-    "vimana sweep: error: s.yaml:4: unknown key 'bakend' (expected workload, system, network, memory, backend, options, axes, points, plot, jobs or slurm)"
+    "vimana sweep: error: s.yaml:4: unknown key 'bakend' (expected workload, generate, system, network, memory, backend, options, axes, points, plot, jobs or slurm)"
 bad "workload: w\nsystem: ring.json\naxes:\n  backend: [a]\n" \
     "vimana sweep: error: s.yaml:1: missing key 'network' (the base run; or an axis 'network' that every point sets)"
 bad "${BASE}axes:\n  backend: [a, a]\n" "vimana sweep: error: s.yaml:5: backend: value 'a' given twice"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# `vimana sweep` stopped midway by SIGINT, then run again: the finished
-# points are kept, only the unfinished ones run. The second point's backend
+# `vimana sweep` stopped midway by SIGINT, or killed by SIGKILL (no chance
+# to clean up; here with a generated workload), then run again: the
+# finished points are kept, only the unfinished ones run. The second point's backend
 # is a path that first leads to a module whose run never ends (bad_storm),
 # so the sweep is surely midway when it is interrupted; for the restart the
 # same path leads to the analytical backend (the point's settings, as the
@@ -54,4 +55,47 @@ expect_eq "$(cd "$TEST_TMP/s/points" && find . -name result.json -newer "$TEST_T
 # Both backends are now the analytical model: pairs of equal finish times.
 expect_eq "$(cut -d, -f1,4,5 "$TEST_TMP/s/results.csv" | tr '\n' ' ')" \
     "point,status,finish 0,ok,151940 1,ok,151940 2,ok,117780 3,ok,117780 4,ok,100700 5,ok,100700 " "restart: results"
+
+# ---- kill -9 midway: the same, with the workload generated ----------------
+cat >"$W/s9.yaml" <<'YAML'
+generate: {kind: all-reduce, npus: 8, size: 1MiB}
+system: ring.json
+network: ring8.yml
+axes:
+  network.bandwidth: [[25], [50], [100]]
+  backend: [analytical, ./slow.so]
+YAML
+ln -sf "$STORM" "$W/slow.so"
+"$VIMANA" sweep "$W/s9.yaml" --out "$TEST_TMP/s9" --jobs 1 >"$TEST_TMP/out1" 2>"$TEST_TMP/err1" &
+pid=$!
+i=0
+while [ ! -f "$TEST_TMP/s9/points/0000/result.json" ] && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+sleep 0.2
+kill -KILL $pid
+wait $pid
+expect_eq "$?" 137 "kill -9: exit status"
+expect_eq "$(cd "$TEST_TMP/s9/points" && ls */result.json | tr '\n' ' ')" "0000/result.json " \
+    "kill -9: only point 0 has a result"
+[ -f "$TEST_TMP/s9/results.csv" ] && fail "kill -9: no results.csv"
+# Its child (point 1, which never ends) outlives it: stop that one.
+for child in $(pgrep -f "$TEST_TMP/s9/points/0001"); do
+    kill -KILL "$child"
+done
+touch "$TEST_TMP/marker9"
+sleep 1
+ln -sf "$ANALYTICAL" "$W/slow.so"
+expect_ok "$VIMANA" sweep "$W/s9.yaml" --out "$TEST_TMP/s9" --jobs 2
+expect_eq "$(cat "$TEST_TMP/out")" \
+    "vimana sweep: 6 points: 5 run, 1 reused, 0 failed; results in $TEST_TMP/s9/results.csv" "kill -9, restart: 5 run"
+expect_eq "$(cd "$TEST_TMP/s9/points" && find . -name result.json -newer "$TEST_TMP/marker9" | sort | tr '\n' ' ')" \
+    "./0001/result.json ./0002/result.json ./0003/result.json ./0004/result.json ./0005/result.json " \
+    "kill -9, restart: point 0 kept"
+expect_eq "$(ls "$TEST_TMP/s9/workloads" | tr '\n' ' ')" "$(ls "$TEST_TMP/s9/workloads" | head -1) " \
+    "kill -9, restart: the workload generated once"
+# The generated 1 MiB all-reduce is the shipped one: the same figures.
+expect_eq "$(cut -d, -f1,4,5 "$TEST_TMP/s9/results.csv")" "$(cut -d, -f1,4,5 "$TEST_TMP/s/results.csv")" \
+    "kill -9, restart: results"
 finish

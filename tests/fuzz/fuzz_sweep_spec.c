@@ -3,7 +3,9 @@
  * expansion, the check of every axis key against the base system JSON and
  * network YAML (a fixed pair written beside the input, which sweep files
  * name as system.json and network.yml), and the point files of the first
- * point (written to a folder of their own). Nothing is run. */
+ * point (written to a folder of their own), and the first point's
+ * generator command line (sweep_genspec.c) when it generates its
+ * workload. Nothing is run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "fuzz_input.h"
 #include "sim/sweep_config.h"
+#include "sim/sweep_genspec.h"
 #include "sim/sweep_points.h"
 #include "sim/sweep_spec.h"
 
@@ -52,6 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&files, 0, sizeof files);
         if (sweep_config_point(&s, rows, fuzz_path("point", dir), &files, err, sizeof err) == 0)
             sweep_point_files_free(&files);
+        if (s.n_generate) {
+            sweep_gen_point g;
+            sweep_gen_point_of(&s, rows, &g);
+            char **args = sweep_gen_point_args(&s, &g);
+            for (size_t i = 0; args[i]; i++)
+                free(args[i]);
+            free(args);
+            free(sweep_gen_point_text(&s, &g));
+        }
     }
     free(rows);
     sweep_spec_free(&s);

@@ -1,7 +1,8 @@
 /* The sweep file reader (sim/sweep_spec.h) and the order of the points
  * (sim/sweep_points.h): the grid is an odometer, last axis fastest; lists
  * and quoted scalars keep their form; explicit points leave the axes they
- * do not name at the base; paths are the sweep file's. */
+ * do not name at the base; paths are the sweep file's; a generator's
+ * parameters (generate: and generate.KEY axes) make its command line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/sweep_genspec.h"
 #include "sim/sweep_points.h"
 #include "sim/sweep_spec.h"
 
@@ -120,7 +122,7 @@ static void errors_name_the_line(void **state)
     (void)state;
     static const struct { const char *text, *want; } cases[] = {
         {"workload: w\nsystem: s\nnetwork: n\naxes:\n  bogus: [1]\n",
-         ":5: unknown axis 'bogus' (expected system.KEY, network.KEY, system, network, backend, workload or jobs-file)"},
+         ":5: unknown axis 'bogus' (expected system.KEY, network.KEY, generate.KEY, system, network, backend, workload or jobs-file)"},
         {"workload: w\nsystem: s\nnetwork: n\naxes:\n  system.x: [[[1]]]\n",
          ":5: system.x: a value is a scalar or a list of scalars"},
         {"workload: w\nsystem: s\nsystem: t\naxes:\n  backend: [a]\n", ":3: key 'system' given twice"},
@@ -141,6 +143,150 @@ static void errors_name_the_line(void **state)
     }
 }
 
+static const char transformer[] = "generate:\n  kind: transformer\n  layers: 4\n  sp: false\n"
+                                  "  durations: d.json\nsystem: s.json\nnetwork: n.yml\n"
+                                  "axes:\n  generate.tp: [2, 4]\n  generate.sp: [true]\n";
+
+/* joined argv, for comparing. */
+static void args_text(char **argv, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; argv[i]; i++) {
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", argv[i]);
+        free(argv[i]);
+    }
+    free(argv);
+}
+
+static void generator_is_read(void **state)
+{
+    (void)state;
+    char *path = spec_file(transformer);
+    sweep_spec s;
+    char err[512] = "";
+    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    assert_null(s.workload);
+    assert_int_equal(s.n_generate, 4);
+    assert_int_equal(s.generate_line, 2);
+    assert_string_equal(s.generate[1].key, "layers");
+    assert_string_equal(s.generate[1].value, "4");
+    assert_int_equal(s.generate[1].line, 3);
+    assert_string_equal(sweep_spec_generate(&s, "kind")->value, "transformer");
+    assert_int_equal(s.n_axes, 2);
+    assert_int_equal(s.axes[0].kind, SWEEP_GENERATE_KEY);
+    assert_string_equal(s.axes[0].key, "tp");
+    assert_int_equal(s.axes[0].line, 9);
+    size_t *rows, n;
+    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    /* Point 1: tp 4 from the axis, sp true from its axis over the base's
+     * false; keys sorted; the durations file is the sweep file's. */
+    sweep_gen_point g;
+    sweep_gen_point_of(&s, rows + 2, &g);
+    assert_string_equal(g.kind, "transformer");
+    char text[512], want[512];
+    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
+    snprintf(want, sizeof want, "transformer --durations %sd.json --layers 4 --sp --tp 4", s.dir);
+    assert_string_equal(text, want);
+    char *identity = sweep_gen_point_text(&s, &g);
+    assert_string_equal(identity, want);
+    free(identity);
+    /* A base flag that is false is left out. */
+    sweep_spec_free(&s);
+    remove_spec(path);
+    free(rows);
+    path = spec_file("generate: {kind: transformer, recompute: false, tp: 2}\nsystem: s\nnetwork: n\n"
+                     "points:\n  - {generate.kind: transformer}\n  - {generate.tp: 8}\n");
+    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    sweep_gen_point_of(&s, rows + 1 * s.n_axes, &g);
+    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
+    assert_string_equal(text, "transformer --tp 8");
+    free(rows);
+    sweep_spec_free(&s);
+    remove_spec(path);
+}
+
+static void generator_kind_axis(void **state)
+{
+    (void)state;
+    char *path = spec_file("generate: {kind: all-reduce, npus: 8, size: 1MiB}\nsystem: s\nnetwork: n\n"
+                           "axes:\n  generate.kind: [all-gather, all-to-all]\n  generate.npus: [4]\n");
+    sweep_spec s;
+    char err[512] = "", text[256];
+    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    size_t *rows, n;
+    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    sweep_gen_point g;
+    sweep_gen_point_of(&s, rows + 2, &g);
+    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
+    assert_string_equal(text, "all-to-all --npus 4 --size 1MiB");
+    assert_int_equal(sweep_gen_param("transformer", "tp"), GEN_PARAM_VALUE);
+    assert_int_equal(sweep_gen_param("transformer", "npus"), GEN_PARAM_UNKNOWN);
+    assert_int_equal(sweep_gen_param(NULL, "recompute"), GEN_PARAM_FLAG);
+    assert_true(sweep_gen_kind_known("send-recv"));
+    assert_false(sweep_gen_kind_known("all_reduce"));
+    free(rows);
+    sweep_spec_free(&s);
+    remove_spec(path);
+}
+
+static void generator_errors_name_the_line(void **state)
+{
+    (void)state;
+    static const char base[] = "system: s\nnetwork: n\n";
+    static const struct { const char *text, *want; } cases[] = {
+        {"generate: {kind: all-reduce, sise: 1MiB}\naxes:\n  backend: [a]\n",
+         ":3: generate.sise: vimana-et generate all-reduce has no parameter 'sise' (see vimana-et generate --help)"},
+        {"generate: {kind: transformer}\naxes:\n  generate.tpp: [1]\n",
+         ":5: generate.tpp: vimana-et generate transformer has no parameter 'tpp' (see vimana-et generate "
+         "transformer --help)"},
+        {"generate: {kind: all-reduce, npus: 2}\naxes:\n  generate.kind: [transformer]\n",
+         ":3: generate.npus: vimana-et generate transformer has no parameter 'npus' (see vimana-et generate "
+         "transformer --help)"},
+        {"generate: {kind: transformer}\naxes:\n  generate.sp: [true, 1]\n",
+         ":5: generate.sp: expected true or false, got '1'"},
+        {"generate: {kind: transformer, recompute: yes}\naxes:\n  backend: [a]\n",
+         ":3: generate.recompute: expected true or false, got 'yes'"},
+        {"generate: {kind: all_reduce}\naxes:\n  backend: [a]\n",
+         ":3: generate.kind: unknown generator 'all_reduce' (expected all-reduce, all-gather, reduce-scatter, "
+         "all-to-all, three-nodes, send-recv or transformer)"},
+        {"generate: {kind: all-reduce}\naxes:\n  generate.kind: [x]\n",
+         ":5: generate.kind: unknown generator 'x' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
+         "three-nodes, send-recv or transformer)"},
+        {"generate: {npus: 8}\naxes:\n  backend: [a]\n",
+         ":3: generate: missing key 'kind' (all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes, "
+         "send-recv or transformer)"},
+        {"generate: {kind: all-reduce, npus: 8, npus: 4}\naxes:\n  backend: [a]\n", ":3: generate.npus: given twice"},
+        {"generate: {kind: all-reduce, size: [1, 2]}\naxes:\n  backend: [a]\n",
+         ":3: generate.size: expected a single value"},
+        {"generate: [all-reduce]\naxes:\n  backend: [a]\n",
+         ":3: generate: expected a mapping: kind and the generator's parameters"},
+        {"generate: {kind: all-reduce}\nworkload: w\naxes:\n  backend: [a]\n",
+         ":3: give either workload (a prefix) or generate (a generator), not both"},
+        {"generate: {kind: all-reduce}\naxes:\n  workload: [w]\n",
+         ":5: workload: the base run generates its workload (generate:); vary the generator's parameters "
+         "(generate.KEY) instead"},
+        {"workload: w\naxes:\n  generate.size: [1MiB]\n",
+         ":5: generate.size: a generator parameter needs the base generate: mapping (kind and parameters)"},
+        {"generate: {kind: all-reduce}\naxes:\n  generate.size: [[1MiB, 2MiB]]\n",
+         ":5: generate.size: expected a single value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", base, cases[i].text);
+        char *path = spec_file(text);
+        sweep_spec s;
+        char err[512], want[1024];
+        assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+        assert_string_equal(err, want);
+        sweep_spec_free(&s);
+        remove_spec(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +294,9 @@ int main(void)
         cmocka_unit_test(grid_order_is_last_axis_fastest),
         cmocka_unit_test(explicit_points),
         cmocka_unit_test(errors_name_the_line),
+        cmocka_unit_test(generator_is_read),
+        cmocka_unit_test(generator_kind_axis),
+        cmocka_unit_test(generator_errors_name_the_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
