@@ -43,6 +43,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/link_report.c core/sim/link_report.h \
 	core/sim/device_name.c core/sim/device_name.h \
 	core/sim/run.c core/sim/run.h \
+	core/sim/yaml_file.c core/sim/yaml_file.h \
 	core/sim/jobs_spec.c core/sim/jobs_spec.h \
 	core/sim/jobs_generate.c core/sim/jobs_generate.h \
 	core/sim/job_net.c core/sim/job_net.h \

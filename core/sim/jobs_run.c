@@ -16,7 +16,6 @@
 #include "sim/job_net.h"
 #include "sim/jobs_generate.h"
 #include "sim/jobs_spec.h"
-#include "sim/log_files.h"
 #include "sim/outputs.h"
 #include "sim/run.h"
 #include "system/system.h"
@@ -551,17 +550,5 @@ static int jobs_simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err
 
 int jobs_run(const sim_options *opt, FILE *out, FILE *log)
 {
-    log_files lf;
-    char err[1024];
-    if (log_files_open(&lf, opt->logging_folder, out, log, err, sizeof err) != 0) {
-        log_files_close(&lf);
-        fprintf(log, "vimana: error: %s\n", err);
-        return 1;
-    }
-    int status = jobs_simulate(opt, lf.out, lf.log, lf.errors);
-    if (log_files_close(&lf) != 0) {
-        fprintf(log, "vimana: error: --logging-folder: %s: write failed\n", opt->logging_folder);
-        status = 1;
-    }
-    return status;
+    return sim_run_logged(opt, out, log, jobs_simulate);
 }

@@ -4,7 +4,6 @@
  */
 #include "sim/jobs_spec.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,7 +11,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "util/input_file.h"
+#include "sim/yaml_file.h"
 #include "util/msg_escape.h"
 
 typedef struct reader {
@@ -425,44 +424,11 @@ static int read_root(reader *r, const yaml_node_t *root)
     return 0;
 }
 
-/* A second YAML document would be ignored silently: refuse it. */
-static int only_document(reader *r, yaml_parser_t *p)
+static int read_document(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 {
-    yaml_document_t next;
-    if (!yaml_parser_load(p, &next)) {
-        snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, p->problem_mark.line + 1,
-                 p->problem ? p->problem : "YAML error");
-        return -1;
-    }
-    bool more = yaml_document_get_root_node(&next) != NULL;
-    size_t line = next.start_mark.line + 1;
-    yaml_document_delete(&next);
-    if (more) {
-        snprintf(r->err, r->err_len, "%s:%zu: a second YAML document (a jobs file is one)", r->path, line);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse(reader *r, FILE *fp)
-{
-    yaml_parser_t p;
-    yaml_document_t doc;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, fp);
-    int rc;
-    if (!yaml_parser_load(&p, &doc)) {
-        snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, p.problem_mark.line + 1,
-                 p.problem ? p.problem : "YAML error");
-        rc = -1;
-    } else {
-        r->doc = &doc;
-        rc = read_root(r, yaml_document_get_root_node(&doc));
-        yaml_document_delete(&doc);
-        rc = rc == 0 ? only_document(r, &p) : rc;
-    }
-    yaml_parser_delete(&p);
-    return rc;
+    reader *r = ctx;
+    r->doc = doc;
+    return read_root(r, root);
 }
 
 int jobs_spec_load(const char *path, jobs_spec *s, char *err, size_t len)
@@ -477,17 +443,7 @@ int jobs_spec_load(const char *path, jobs_spec *s, char *err, size_t len)
     dir[dlen] = '\0';
     reader r = {.s = s, .dir = dir, .err = err, .err_len = len};
     msg_escape(path, r.path, sizeof r.path);
-    char why[128];
-    int rc;
-    FILE *fp = NULL;
-    if (input_file_check(path, why, sizeof why) != 0)
-        rc = fail(&r, NULL, "%s", why);
-    else if (!(fp = fopen(path, "rb")))
-        rc = fail(&r, NULL, "cannot open: %s", strerror(errno));
-    else
-        rc = parse(&r, fp);
-    if (fp)
-        fclose(fp);
+    int rc = yaml_file_load(path, r.path, "a jobs file", read_document, &r, err, len);
     if (rc == 0 && !s->backend) {
         s->backend = xmalloc(sizeof "analytical");
         strcpy(s->backend, "analytical");

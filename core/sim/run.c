@@ -212,7 +212,7 @@ static void print_run_stats(const sim *s, const wl_run *r, double load_s, double
 
 static int simulate(const sim_options *opt, FILE *out, FILE *log, FILE *err_log);
 
-int sim_run(const sim_options *opt, FILE *out, FILE *log)
+int sim_run_logged(const sim_options *opt, FILE *out, FILE *log, sim_body_fn body)
 {
     log_files lf;
     char err[1024];
@@ -221,12 +221,17 @@ int sim_run(const sim_options *opt, FILE *out, FILE *log)
         fprintf(log, "vimana: error: %s\n", err);
         return 1;
     }
-    int status = simulate(opt, lf.out, lf.log, lf.errors);
+    int status = body(opt, lf.out, lf.log, lf.errors);
     if (log_files_close(&lf) != 0) {
         fprintf(log, "vimana: error: --logging-folder: %s: write failed\n", opt->logging_folder);
         status = 1;
     }
     return status;
+}
+
+int sim_run(const sim_options *opt, FILE *out, FILE *log)
+{
+    return sim_run_logged(opt, out, log, simulate);
 }
 
 /* A stream that collects what would go to the log, for a reduced run

@@ -10,6 +10,13 @@
  * input error, simulation error or deadlock (reported on `log`). */
 int sim_run(const sim_options *opt, FILE *out, FILE *log);
 
+/* What a run does once its output streams are open: prints results on
+ * `out`, messages on `log`, error lines on `err_log`; returns the status. */
+typedef int (*sim_body_fn)(const sim_options *opt, FILE *out, FILE *log, FILE *err_log);
+/* Runs `body` on --logging-folder's files (or on out and log when there is
+ * none) and closes them; a failed write there makes the status 1. */
+int sim_run_logged(const sim_options *opt, FILE *out, FILE *log, sim_body_fn body);
+
 /* Shared with `vimana --jobs` (sim/jobs_run.h), which runs several
  * contexts on one backend. */
 struct sim;

@@ -14,7 +14,7 @@
 #include <yaml.h>
 
 #include "sim/sweep_genspec.h"
-#include "util/input_file.h"
+#include "sim/yaml_file.h"
 #include "util/msg_escape.h"
 
 typedef struct reader {
@@ -634,20 +634,11 @@ static void set_dir(sweep_spec *s, const char *path)
         s->dir = dup_or_die("");
 }
 
-/* A second YAML document would be ignored silently: refuse it. */
-static int only_document(reader *r, yaml_parser_t *p)
+static int read_document(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 {
-    yaml_document_t next;
-    if (!yaml_parser_load(p, &next))
-        return fail(r, NULL, "%s", p->problem ? p->problem : "YAML error");
-    bool more = yaml_document_get_root_node(&next) != NULL;
-    size_t line = next.start_mark.line + 1;
-    yaml_document_delete(&next);
-    if (more) {
-        snprintf(r->err, r->err_len, "%s:%zu: a second YAML document (a sweep file is one)", r->path, line);
-        return -1;
-    }
-    return 0;
+    reader *r = ctx;
+    r->doc = doc;
+    return read_root(r, root);
 }
 
 int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
@@ -657,29 +648,7 @@ int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
     set_dir(s, path);
     reader r = {.s = s, .err = err, .err_len = len};
     msg_escape(path, r.path, sizeof r.path);
-    char why[128];
-    if (input_file_check(path, why, sizeof why) != 0)
-        return fail(&r, NULL, "%s", why);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return fail(&r, NULL, "cannot open: %s", strerror(errno));
-    yaml_parser_t p;
-    yaml_document_t doc;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, fp);
-    int rc;
-    if (!yaml_parser_load(&p, &doc)) {
-        snprintf(err, len, "%s:%zu: %s", r.path, p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
-        rc = -1;
-    } else {
-        r.doc = &doc;
-        rc = read_root(&r, yaml_document_get_root_node(&doc));
-        yaml_document_delete(&doc);
-        rc = rc == 0 ? only_document(&r, &p) : rc;
-    }
-    yaml_parser_delete(&p);
-    fclose(fp);
-    return rc;
+    return yaml_file_load(path, r.path, "a sweep file", read_document, &r, err, len);
 }
 
 void sweep_spec_free(sweep_spec *s)

@@ -1,0 +1,20 @@
+/* yaml_file.h - load a YAML file that must hold exactly one document, for
+ * the driver's own file formats (jobs files, sweep files). */
+#ifndef VIMANA_SIM_YAML_FILE_H
+#define VIMANA_SIM_YAML_FILE_H
+
+#include <stddef.h>
+#include <yaml.h>
+
+/* Reads the document's root; returns 0, or -1 with its own message in the
+ * caller's error buffer. */
+typedef int (*yaml_file_read_fn)(void *ctx, yaml_document_t *doc, const yaml_node_t *root);
+
+/* Opens `path` (a regular file), loads its first document, hands the root
+ * to `read` and refuses a second document. `shown` is the path as messages
+ * print it (escaped); `what` names the format in the message about a second
+ * document ("a jobs file"). Errors: "SHOWN: why", "SHOWN:LINE: problem". */
+int yaml_file_load(const char *path, const char *shown, const char *what, yaml_file_read_fn read, void *ctx,
+                   char *err, size_t len);
+
+#endif
