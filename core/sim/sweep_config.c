@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "util/input_file.h"
+#include "sim/yaml_file.h"
 #include "util/msg_escape.h"
 
 /* The file a point uses for `file_axis` (system or network): its value, or
@@ -88,26 +89,9 @@ static json_object *load_json(const char *path, char *err, size_t len)
 
 static int load_yaml(const char *path, yaml_document_t *doc, char *err, size_t len)
 {
-    char shown[256], why[128];
+    char shown[256];
     msg_escape(path, shown, sizeof shown);
-    if (input_file_check(path, why, sizeof why) != 0) {
-        snprintf(err, len, "%s: %s", shown, why);
-        return -1;
-    }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, len, "%s: cannot open: %s", shown, strerror(errno));
-        return -1;
-    }
-    yaml_parser_t p;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, fp);
-    int ok = yaml_parser_load(&p, doc);
-    if (!ok)
-        snprintf(err, len, "%s:%zu: %s", shown, p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
-    yaml_parser_delete(&p);
-    fclose(fp);
-    if (!ok)
+    if (yaml_file_first_document(path, shown, doc, err, len) != 0)
         return -1;
     yaml_node_t *root = yaml_document_get_root_node(doc);
     if (!root || root->type != YAML_MAPPING_NODE) {

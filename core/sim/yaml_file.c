@@ -30,19 +30,39 @@ static int only_document(yaml_parser_t *p, const char *shown, const char *what, 
     return 0;
 }
 
-int yaml_file_load(const char *path, const char *shown, const char *what, yaml_file_read_fn read, void *ctx,
-                   char *err, size_t len)
+static FILE *open_checked(const char *path, const char *shown, char *err, size_t len)
 {
     char why[128];
     if (input_file_check(path, why, sizeof why) != 0) {
         snprintf(err, len, "%s: %s", shown, why);
-        return -1;
+        return NULL;
     }
     FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    if (!fp)
         snprintf(err, len, "%s: cannot open: %s", shown, strerror(errno));
+    return fp;
+}
+
+int yaml_file_first_document(const char *path, const char *shown, yaml_document_t *doc, char *err, size_t len)
+{
+    FILE *fp = open_checked(path, shown, err, len);
+    if (!fp)
         return -1;
-    }
+    yaml_parser_t p;
+    yaml_parser_initialize(&p);
+    yaml_parser_set_input_file(&p, fp);
+    int rc = yaml_parser_load(&p, doc) ? 0 : parse_error(&p, shown, err, len);
+    yaml_parser_delete(&p);
+    fclose(fp);
+    return rc;
+}
+
+int yaml_file_load(const char *path, const char *shown, const char *what, yaml_file_read_fn read, void *ctx,
+                   char *err, size_t len)
+{
+    FILE *fp = open_checked(path, shown, err, len);
+    if (!fp)
+        return -1;
     yaml_parser_t p;
     yaml_document_t doc;
     yaml_parser_initialize(&p);

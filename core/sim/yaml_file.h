@@ -17,4 +17,9 @@ typedef int (*yaml_file_read_fn)(void *ctx, yaml_document_t *doc, const yaml_nod
 int yaml_file_load(const char *path, const char *shown, const char *what, yaml_file_read_fn read, void *ctx,
                    char *err, size_t len);
 
+/* The first document of `path` only (a format that other readers accept
+ * with more documents after it): 0 with `doc` to delete, or -1 with the
+ * same errors as yaml_file_load. */
+int yaml_file_first_document(const char *path, const char *shown, yaml_document_t *doc, char *err, size_t len);
+
 #endif
