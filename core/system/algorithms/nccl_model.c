@@ -110,7 +110,12 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
                   : on_nvlink(p, dim)        ? p->nvlink_efficiency
                                              : p->nic_efficiency;
-    double efficiency = p->payload[out->proto] * link;
+    /* LL and LL128 move data at a share of Simple's rate: their threads
+     * write and poll a flag with every line (NCCL's tuning model caps them) */
+    double rate = out->proto == NCCL_PROTO_LL      ? p->ll_rate_share
+                  : out->proto == NCCL_PROTO_LL128 ? p->ll128_rate_share
+                                                   : 1.0;
+    double efficiency = p->payload[out->proto] * rate * link;
     double share = (double)out->channels_used / p->channels;
     double wire = ceil((double)out->step_bytes / (efficiency * share));
     /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
