@@ -37,6 +37,10 @@ static const nccl_param_info table[] = {
     {"ll-max-bytes", "bytes", "calls up to this size use LL", 0, MAX_BYTES, true, 65536, P(ll_max_bytes)},
     {"ll128-max-bytes", "bytes", "calls up to this size (above ll-max-bytes) use LL128", 0, MAX_BYTES, true,
      4194304, P(ll128_max_bytes)},
+    {"threshold-ranks", "count",
+     "ll-max-bytes and ll128-max-bytes hold for calls over this many ranks, over n ranks they scale by n / this "
+     "(0: they hold for every rank count)",
+     0, 65536, true, 0, P(threshold_ranks)},
     {"nvls-min-bytes", "bytes", "all-reduces from this size on an NVLink dimension use NVLS", 0, MAX_BYTES, true,
      1048576, P(nvls_min_bytes)},
     {"tree-max-bytes", "bytes", "all-reduces below this size (not NVLS) use tree", 0, MAX_BYTES, true, 0,

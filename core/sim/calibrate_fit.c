@@ -254,7 +254,12 @@ static size_t threshold_candidates(const problem *pb, double **out)
     for (size_t i = 0; i < data->n; i++) {
         nccl_plan plan;
         nccl_plan_phase(&pb->base, data->pts[i].coll, data->pts[i].npus, 0, data->pts[i].comm_size, true, &plan);
-        sizes[n++] = plan.call_bytes;
+        /* with scaled thresholds, the value that puts this call on the
+         * boundary: its bytes at threshold-ranks */
+        double at = pb->base.threshold_ranks > 0
+                        ? ceil((double)plan.call_bytes * pb->base.threshold_ranks / data->pts[i].npus)
+                        : (double)plan.call_bytes;
+        sizes[n++] = at < 9007199254740991.0 ? (uint64_t)at : 9007199254740991ull;
     }
     sizes[n++] = 9007199254740991ull;
     qsort(sizes, n, sizeof *sizes, cmp_u64);
@@ -330,11 +335,22 @@ static double descend(problem *pb, const double *cands, size_t n, bool refit)
 
 /* What a stage of the fit frees beyond the latencies, link rates and
  * thresholds. */
-enum { FREE_SHARES = 1, FREE_CHANNELS = 2 };
+enum { FREE_SHARES = 1, FREE_CHANNELS = 2, SCALED_THRESHOLDS = 4 };
+
+/* The largest rank count of the rows. */
+static uint32_t most_ranks(const calib_data *data)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < data->n; i++)
+        m = data->pts[i].npus > m ? data->pts[i].npus : m;
+    return m;
+}
 
 /* The best of the two descents (see calib_fit) from *p, freeing `what`. */
 static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_data *data, int what)
 {
+    if (what & SCALED_THRESHOLDS)
+        p->threshold_ranks = most_ranks(data);
     problem plain = {.base = *p, .d = d, .data = data, .channel_count = what & FREE_CHANNELS};
     bind(&plain, what & FREE_SHARES);
     double *cands;
@@ -348,6 +364,51 @@ static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_
     return c_refit < c_plain ? c_refit : c_plain;
 }
 
+/* A pattern search (Hooke-Jeeves without the pattern move) from the fit's
+ * result: each parameter in turn tries +- its step, keeping what lowers the
+ * cost; a round without a gain halves the steps, from 5 % of each value
+ * (1 ns / 0.01 from 0) down to a millionth of it. Nelder-Mead's simplex
+ * collapses in the narrow valleys where a rate share trades against the
+ * latencies; one parameter at a time walks their floor. The rate shares
+ * move only when the fit kept them away from 1. */
+static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    double step[MAX_CONT], x[MAX_CONT];
+    for (int i = 0; i < pb.n; i++) {
+        x[i] = *pb.slot[i];
+        step[i] = x[i] != 0 ? 0.05 * x[i] : pb.is_ns[i] ? 1 : 0.01;
+    }
+    double cost = eval(&pb, x);
+    for (int round = 0; round < 400; round++) {
+        bool gained = false, fine = true;
+        for (int i = 0; i < pb.n; i++) {
+            for (int sign = -1; sign <= 1; sign += 2) {
+                double was = x[i];
+                x[i] = was + sign * step[i];
+                double c = eval(&pb, x);
+                if (c < cost) {
+                    cost = c;
+                    gained = true;
+                    break;
+                }
+                x[i] = was;
+            }
+            if (step[i] > 1e-6 * (x[i] != 0 ? x[i] : 1))
+                fine = false;
+        }
+        if (!gained) {
+            if (fine)
+                break;
+            for (int i = 0; i < pb.n; i++)
+                step[i] /= 2;
+        }
+    }
+    eval(&pb, x);
+    *p = pb.base;
+}
+
 /* The cost has several valleys (a threshold one measured size off, made
  * up for by the latencies): each stage runs two descents from the same
  * start, one moving each discrete value alone, one re-fitting the
@@ -356,11 +417,14 @@ static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_
  * the best so far and kept only when it is 1 % cheaper: first the latencies,
  * link rates, thresholds and channel-min-bytes (the LL / LL128 rate shares
  * and the channel count as given), then the rate shares free, then the
- * channel count too; the last once more from the first start (the valley
+ * channel count too, then the protocol thresholds scaled with the rank
+ * count (threshold-ranks the largest count measured: only rows on several
+ * counts can tell); the last once more from the first start (the valley
  * the earlier stages settled in is not always the deepest). */
 void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
 {
-    static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS};
+    static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS,
+                                 FREE_SHARES | FREE_CHANNELS | SCALED_THRESHOLDS};
     const nccl_params start = *p;
     double best = INFINITY;
     for (size_t i = 0; i <= sizeof stages / sizeof stages[0]; i++) {
@@ -374,4 +438,5 @@ void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
             *p = next;
         }
     }
+    polish(p, d, data);
 }
