@@ -74,19 +74,26 @@ typedef struct problem {
     bool channel_count;       /* the discrete pass also moves `channels` */
 } problem;
 
-/* Several rank counts tell the launch overhead (once per call) from the
- * per-step latencies (once per step, and the steps grow with the ranks). */
-static bool several_rank_counts(const calib_data *data)
+/* A ring call's steps: 2(n-1) for an all-reduce, n-1 for the others. */
+static uint32_t ring_steps(const calib_point *pt)
+{
+    return pt->coll == COLL_ALL_REDUCE ? 2 * (pt->npus - 1) : pt->npus - 1;
+}
+
+/* Rows of several step counts (rank counts, or all-reduce beside the
+ * others) tell the launch overhead (once per call) from the per-step
+ * latencies (once per step). */
+static bool several_step_counts(const calib_data *data)
 {
     for (size_t i = 1; i < data->n; i++)
-        if (data->pts[i].npus != data->pts[0].npus)
+        if (ring_steps(&data->pts[i]) != ring_steps(&data->pts[0]))
             return true;
     return false;
 }
 
 /* Binds the continuous parameters the fit moves: the per-step latencies
  * and link rates, the LL / LL128 rate shares when `shares`, and the launch
- * overhead when several rank counts tell it from the step latencies. */
+ * overhead when several step counts tell it from the step latencies. */
 static void bind(problem *pb, bool shares)
 {
     nccl_params *p = &pb->base;
@@ -100,7 +107,7 @@ static void bind(problem *pb, bool shares)
         pb->slot[pb->n] = ns[i], pb->is_ns[pb->n++] = true;
     for (int i = 0; i < (shares ? 4 : 2); i++)
         pb->slot[pb->n] = fractions[i], pb->is_ns[pb->n++] = false;
-    if (several_rank_counts(pb->data))
+    if (several_step_counts(pb->data))
         pb->slot[pb->n] = &p->launch_ns, pb->is_ns[pb->n++] = true;
     for (int i = 0; i < pb->n; i++) {
         pb->lo[i] = pb->is_ns[i] ? 0 : 0.01;

@@ -26,7 +26,8 @@ check() {
     f=$1 points=$2 ranks=$3 big=$4 small=$5
     shift 5
     rm -rf "$T/p"
-    expect_ok "$VIMANA" calibrate "$D/$f" --topology "$T/net.yml" -o "$T/p" "$@"
+    # shellcheck disable=SC2086 # f may list several files
+    expect_ok "$VIMANA" calibrate $D/$f --topology "$T/net.yml" -o "$T/p" "$@"
     expect_eq "$(cat "$T/out")" "vimana calibrate: $points points fitted; preset in $T/p (fit-report.md: per-size errors)" \
         "$f: rows read"
     awk -F'|' -v f="$f" -v n="$points" -v r="$ranks" -v big="$big" -v small="$small" '
@@ -45,8 +46,20 @@ switch 8 900.0   # HGX B200: NVLink 5, 900 GB/s per direction
 check b200-8gpu_all_reduce_perf.txt 32 8 7.5 15
 check b200-8gpu_all_gather_perf.txt 28 8 5 15
 check b200-8gpu_reduce_scatter_perf.txt 28 8 7.5 15
+# all-to-all: 5.04 % at 4 MiB (NCCL sends to every peer at once; the model
+# runs the n-1 sends one after another, docs/nccl.md)
+check b200-8gpu_alltoall_perf.txt 28 8 5.1 15
+# the three reductions together, one parameter set: 21.9 % (reduce-scatter
+# at 8 MiB is slower than at 16 MiB, where NCCL switches to more channels)
+check "b200-8gpu_all_reduce_perf.txt $D/b200-8gpu_all_gather_perf.txt $D/b200-8gpu_reduce_scatter_perf.txt" \
+    88 8 22 11
 switch 2 450.0   # HGX H100: NVLink 4, 450 GB/s per direction
 check h100-2gpu_all_reduce_perf.txt 21 2 5 15
+# NCCL_DEBUG=INFO log lines between the header and the table
+switch 4 450.0
+check h100-4gpu_all_reduce_perf.txt 28 4 5 15
+switch 4 300.0   # A100: NVLink 3, 300 GB/s per direction; 3-space indented
+check a100-4gpu_all_reduce_perf.txt 25 4 5 15 --system "$T/no-nvls.json"
 # two nodes flattened into one dimension (calibrate takes one): the NVLink
 # rate, no NVLS; 17 % at 256 KiB, where the model's single protocol switch
 # stands for NCCL's per-level choice
@@ -58,10 +71,17 @@ check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 17.5 --system "$T/no-nvls.jso
 # the prediction's error (docs/calibrate.md: launch overhead and per-step
 # latency cannot be told apart from one rank count)
 P="$VIMANA_SRCDIR/inputs/presets/hgx-h100"
-expect_ok "$VIMANA" calibrate "$D/h100-2gpu_all_reduce_perf.txt" --topology "$P/2gpu/network.yml" \
-    --system "$P/2gpu/system.json" --check -o "$T/c"
-expect_eq "$(cat "$T/out")" "vimana calibrate: 21 points checked, not fitted; preset in $T/c (fit-report.md: per-size errors)" \
-    "--check summary"
-cmp -s "$T/c/system.json" "$P/8gpu/system.json" || fail "--check changed the parameters"
-grep -q 'parameters as given, not fitted' "$T/c/fit-report.md" || fail "--check report header"
+# predict N POINTS BIG SMALL: the N-GPU preset on the published N-GPU sweep
+predict() {
+    expect_ok "$VIMANA" calibrate "$D/h100-${1}gpu_all_reduce_perf.txt" --topology "$P/${1}gpu/network.yml" \
+        --system "$P/${1}gpu/system.json" --check -o "$T/c"
+    expect_eq "$(cat "$T/out")" "vimana calibrate: $2 points checked, not fitted; preset in $T/c (fit-report.md: per-size errors)" \
+        "--check summary"
+    cmp -s "$T/c/system.json" "$P/8gpu/system.json" || fail "--check changed the parameters"
+    grep -q 'parameters as given, not fitted' "$T/c/fit-report.md" || fail "--check report header"
+    grep -qF "Largest error from 1 MiB up: $3 %; below 1 MiB: $4 %" "$T/c/fit-report.md" ||
+        fail "the ${1}-GPU prediction: $(grep Largest "$T/c/fit-report.md")"
+}
+predict 2 21 55.00 49.00
+predict 4 28 35.35 60.43
 finish
