@@ -283,8 +283,9 @@ static size_t threshold_candidates(const problem *pb, double **out)
 
 /* The channel count and channel-min-bytes together: the ramp of channels
  * used with the step size is their product, so one moved alone is judged
- * against the other's old value. Tries every pair (counts NCCL runs on
- * NVLink, 8 to 64; channel-min-bytes a power of two, 64 B to 32 MiB) like
+ * against the other's old value. Tries every pair (4 to 64 channels: NCCL
+ * runs 8 to 32 on NVLink, more on newer GPUs; channel-min-bytes a power of
+ * two, 64 B to 32 MiB) like
  * try_values does a single value. */
 static void channel_pass(problem *pb, bool refit)
 {
