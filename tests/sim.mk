@@ -149,6 +149,9 @@ EXTRA_DIST += tests/e2e/calibrate.sh
 # The shipped HGX-H100 preset: reproducible, on target, report = simulation.
 TESTS += tests/e2e/nccl_preset.sh
 EXTRA_DIST += tests/e2e/nccl_preset.sh
+# calibrate on published nccl-tests tables (tests/data/nccl-tests): parse, targets, --check.
+TESTS += tests/e2e/calibrate_published.sh
+EXTRA_DIST += tests/e2e/calibrate_published.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

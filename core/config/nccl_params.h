@@ -23,8 +23,11 @@ typedef struct nccl_params {
     double hop_ns[NCCL_PROTOS];       /* per step of ring and tree: protocol handshake (flag poll, fence) */
     double nvls_hop_ns;               /* per step of NVLS: multicast object and switch reduction */
     double payload[NCCL_PROTOS];      /* data bytes / bytes on the wire: 0.5, 120/128, 1 */
+    double ll_rate_share;             /* LL's throughput / Simple's on the same channels (flag polling) */
+    double ll128_rate_share;          /* the same for LL128 */
     double ll_max_bytes;              /* call bytes up to this: LL */
     double ll128_max_bytes;           /* ... up to this: LL128, above: Simple */
+    double threshold_ranks;           /* the two above hold over this many ranks (x n / this over n); 0: as is */
     double nvls_min_bytes;            /* all-reduce from this size on an NVLink dimension: NVLS */
     double tree_max_bytes;            /* all-reduce below this size (not NVLS): tree */
     double channels;                  /* channels of a call (each 1/channels of the link rate) */

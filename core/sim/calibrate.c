@@ -19,7 +19,7 @@
 
 static void usage(FILE *out)
 {
-    fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE]\n"
+    fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE] [--check]\n"
           "Fits the NCCL-aware collective model (docs/nccl.md) to the tables nccl-tests' *_perf programs\n"
           "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective and rank\n"
           "count: the ranks its '#  Rank N' header lines list, else FILE's NPUs, on FILE's links) and\n"
@@ -30,6 +30,8 @@ static void usage(FILE *out)
           "  -o, --out DIR    the preset folder, created if missing (required)\n"
           "  --system FILE    start from the \"nccl\" parameters of this system JSON (default: the\n"
           "                   defaults); the parameters calibrate does not fit keep its values\n"
+          "  --check          fit nothing: report how the --system parameters (a preset made on\n"
+          "                   other measurements) predict these\n"
           "  -h, --help       this text\n"
           "The fit: least squares on the relative error of every row (docs/calibrate.md).\n",
           out);
@@ -39,6 +41,7 @@ typedef struct calib_args {
     const char **files;
     int n_files;
     const char *topology, *out_dir, *system;
+    bool check;    /* --check: no fit, the report of the parameters as given */
 } calib_args;
 
 /* "--opt VALUE" or "--opt=VALUE": 1 when argv[*i] is the option (value in
@@ -70,6 +73,10 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(out);
             return -1;
+        }
+        if (strcmp(argv[i], "--check") == 0) {
+            a->check = true;
+            continue;
         }
         if (option(argv, argc, &i, "--topology", &v))
             slot = &a->topology, name = "--topology";
@@ -204,13 +211,15 @@ static int run(const calib_args *a, FILE *out, FILE *err)
             return 1;
         }
     }
-    calib_fit(&p, &net.dims[0], &data);
-    calib_round_for_preset(&p);
-    calib_result r = {&p, &net.dims[0], &data, a->topology};
+    if (!a->check) {
+        calib_fit(&p, &net.dims[0], &data);
+        calib_round_for_preset(&p);
+    }
+    calib_result r = {&p, &net.dims[0], &data, a->topology, a->check};
     int rc = write_preset(a, &r, err);
     if (rc == 0)
-        fprintf(out, "vimana calibrate: %zu points fitted; preset in %s (fit-report.md: per-size errors)\n", data.n,
-                a->out_dir);
+        fprintf(out, "vimana calibrate: %zu points %s; preset in %s (fit-report.md: per-size errors)\n", data.n,
+                a->check ? "checked, not fitted" : "fitted", a->out_dir);
     calib_data_free(&data);
     return rc;
 }

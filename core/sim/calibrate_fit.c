@@ -48,7 +48,10 @@ double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_dat
     double sum = 0;
     for (size_t i = 0; i < data->n; i++) {
         double m = data->pts[i].measured_ns;
-        double e = ((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m;
+        /* relative error over the tolerance the targets give the row
+         * (5 % from 1 MiB up, 15 % below): a large call's error weighs 3x */
+        double tolerance = data->pts[i].tests_bytes >= 1048576 ? 0.05 : 0.15;
+        double e = ((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m / tolerance;
         sum += e * e;
     }
     return sum;
@@ -56,7 +59,7 @@ double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_dat
 
 /* ---- the continuous parameters: Nelder-Mead ------------------------------ */
 
-#define MAX_CONT 7
+#define MAX_CONT 9
 #define NM_ITERATIONS 600
 #define NM_SHORT 80
 
@@ -68,29 +71,45 @@ typedef struct problem {
     double *slot[MAX_CONT];   /* into base */
     double lo[MAX_CONT], hi[MAX_CONT];
     bool is_ns[MAX_CONT];
+    bool channel_count;       /* the discrete pass also moves `channels` */
 } problem;
 
-/* Several rank counts tell the launch overhead (once per call) from the
- * per-step latencies (once per step, and the steps grow with the ranks). */
-static bool several_rank_counts(const calib_data *data)
+/* A ring call's steps: 2(n-1) for an all-reduce, n-1 for the others. */
+static uint32_t ring_steps(const calib_point *pt)
+{
+    return pt->coll == COLL_ALL_REDUCE ? 2 * (pt->npus - 1) : pt->npus - 1;
+}
+
+/* Rows of several step counts (rank counts, or all-reduce beside the
+ * others) tell the launch overhead (once per call) from the per-step
+ * latencies (once per step). */
+static bool several_step_counts(const calib_data *data)
 {
     for (size_t i = 1; i < data->n; i++)
-        if (data->pts[i].npus != data->pts[0].npus)
+        if (ring_steps(&data->pts[i]) != ring_steps(&data->pts[0]))
             return true;
     return false;
 }
 
-static void bind(problem *pb)
+/* Binds the continuous parameters the fit moves: the per-step latencies
+ * and link rates, the LL / LL128 rate shares when `shares`, and the launch
+ * overhead when several step counts tell it from the step latencies. */
+static void bind(problem *pb, bool shares)
 {
     nccl_params *p = &pb->base;
     bool nic = p->nvlink_dims < 1;
-    double *slots[MAX_CONT] = {&p->hop_ns[NCCL_PROTO_LL], &p->hop_ns[NCCL_PROTO_LL128], &p->hop_ns[NCCL_PROTO_SIMPLE],
-                               &p->nvls_hop_ns, nic ? &p->nic_efficiency : &p->nvlink_efficiency,
-                               &p->nvls_efficiency, &p->launch_ns};
-    pb->n = several_rank_counts(pb->data) ? 7 : 6;
+    double *ns[] = {&p->hop_ns[NCCL_PROTO_LL], &p->hop_ns[NCCL_PROTO_LL128], &p->hop_ns[NCCL_PROTO_SIMPLE],
+                    &p->nvls_hop_ns};
+    double *fractions[] = {nic ? &p->nic_efficiency : &p->nvlink_efficiency, &p->nvls_efficiency,
+                           &p->ll_rate_share, &p->ll128_rate_share};
+    pb->n = 0;
+    for (int i = 0; i < 4; i++)
+        pb->slot[pb->n] = ns[i], pb->is_ns[pb->n++] = true;
+    for (int i = 0; i < (shares ? 4 : 2); i++)
+        pb->slot[pb->n] = fractions[i], pb->is_ns[pb->n++] = false;
+    if (several_step_counts(pb->data))
+        pb->slot[pb->n] = &p->launch_ns, pb->is_ns[pb->n++] = true;
     for (int i = 0; i < pb->n; i++) {
-        pb->slot[i] = slots[i];
-        pb->is_ns[i] = i < 4 || i == 6;
         pb->lo[i] = pb->is_ns[i] ? 0 : 0.01;
         pb->hi[i] = pb->is_ns[i] ? 1e9 : 1;
     }
@@ -144,8 +163,11 @@ static void nelder_mead(problem *pb, int iterations)
         for (int i = 0; i < n; i++)
             x[v][i] = *pb->slot[i];
         if (v > 0) {
-            double *xi = &x[v][v - 1];
-            *xi = *xi != 0 ? *xi * 1.2 : pb->is_ns[v - 1] ? 100 : 0.05;
+            /* +20 % (-20 % at the top of the range: a step the clamp
+             * would undo leaves the simplex flat in that direction) */
+            int k = v - 1;
+            double *xi = &x[v][k];
+            *xi = *xi == 0 ? (pb->is_ns[k] ? 100 : 0.05) : *xi * 1.2 <= pb->hi[k] ? *xi * 1.2 : *xi * 0.8;
         }
         f[v] = eval(pb, x[v]);
     }
@@ -239,7 +261,12 @@ static size_t threshold_candidates(const problem *pb, double **out)
     for (size_t i = 0; i < data->n; i++) {
         nccl_plan plan;
         nccl_plan_phase(&pb->base, data->pts[i].coll, data->pts[i].npus, 0, data->pts[i].comm_size, true, &plan);
-        sizes[n++] = plan.call_bytes;
+        /* with scaled thresholds, the value that puts this call on the
+         * boundary: its bytes at threshold-ranks */
+        double at = pb->base.threshold_ranks > 0
+                        ? ceil((double)plan.call_bytes * pb->base.threshold_ranks / data->pts[i].npus)
+                        : (double)plan.call_bytes;
+        sizes[n++] = at < 9007199254740991.0 ? (uint64_t)at : 9007199254740991ull;
     }
     sizes[n++] = 9007199254740991ull;
     qsort(sizes, n, sizeof *sizes, cmp_u64);
@@ -254,12 +281,43 @@ static size_t threshold_candidates(const problem *pb, double **out)
     return m;
 }
 
+/* The channel count and channel-min-bytes together: the ramp of channels
+ * used with the step size is their product, so one moved alone is judged
+ * against the other's old value. Tries every pair (4 to 64 channels: NCCL
+ * runs 8 to 32 on NVLink, more on newer GPUs; channel-min-bytes a power of
+ * two, 64 B to 32 MiB) like
+ * try_values does a single value. */
+static void channel_pass(problem *pb, bool refit)
+{
+    static const double counts[] = {4, 8, 12, 16, 24, 32, 48, 64};
+    nccl_params start = pb->base, best = pb->base;
+    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (int m = 0; m < 20; m++) {
+            pb->base = start;
+            pb->base.channels = counts[c];
+            pb->base.channel_min_bytes = (double)(1u << (6 + m));
+            if (refit)
+                nelder_mead(pb, NM_SHORT);
+            double cost = calib_cost(&pb->base, pb->d, pb->data);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = pb->base;
+            }
+        }
+    pb->base = best;
+}
+
 static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
 {
     nccl_params *p = &pb->base;
     try_values(pb, &p->ll_max_bytes, cands, n, refit);
     try_values(pb, &p->ll128_max_bytes, cands, n, refit);
     try_values(pb, &p->nvls_min_bytes, cands, n, refit);
+    if (pb->channel_count) {
+        channel_pass(pb, refit);
+        return;
+    }
     double channel[20];
     for (int i = 0; i < 20; i++)
         channel[i] = (double)(1u << (6 + i));   /* 64 B to 32 MiB */
@@ -283,20 +341,110 @@ static double descend(problem *pb, const double *cands, size_t n, bool refit)
     return cost;
 }
 
-/* The cost has several valleys (a threshold one measured size off, made
- * up for by the latencies): two descents from the same start, one moving
- * each discrete value alone, one re-fitting the latencies for each; the
- * cheaper result wins (ties: the first). */
-void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+/* What a stage of the fit frees beyond the latencies, link rates and
+ * thresholds. */
+enum { FREE_SHARES = 1, FREE_CHANNELS = 2, SCALED_THRESHOLDS = 4 };
+
+/* The largest rank count of the rows. */
+static uint32_t most_ranks(const calib_data *data)
 {
-    problem plain = {.base = *p, .d = d, .data = data};
-    bind(&plain);
+    uint32_t m = 0;
+    for (size_t i = 0; i < data->n; i++)
+        m = data->pts[i].npus > m ? data->pts[i].npus : m;
+    return m;
+}
+
+/* The best of the two descents (see calib_fit) from *p, freeing `what`. */
+static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_data *data, int what)
+{
+    if (what & SCALED_THRESHOLDS)
+        p->threshold_ranks = most_ranks(data);
+    problem plain = {.base = *p, .d = d, .data = data, .channel_count = what & FREE_CHANNELS};
+    bind(&plain, what & FREE_SHARES);
     double *cands;
     size_t n = threshold_candidates(&plain, &cands);
-    problem refit = {.base = *p, .d = d, .data = data};
-    bind(&refit);
+    problem refit = {.base = *p, .d = d, .data = data, .channel_count = what & FREE_CHANNELS};
+    bind(&refit, what & FREE_SHARES);   /* its slots point into its own base */
     double c_plain = descend(&plain, cands, n, false);
     double c_refit = descend(&refit, cands, n, true);
     free(cands);
     *p = c_refit < c_plain ? refit.base : plain.base;
+    return c_refit < c_plain ? c_refit : c_plain;
+}
+
+/* A pattern search (Hooke-Jeeves without the pattern move) from the fit's
+ * result: each parameter in turn tries +- its step, keeping what lowers the
+ * cost; a round without a gain halves the steps, from 5 % of each value
+ * (1 ns / 0.01 from 0) down to a millionth of it. Nelder-Mead's simplex
+ * collapses in the narrow valleys where a rate share trades against the
+ * latencies; one parameter at a time walks their floor. The rate shares
+ * move only when the fit kept them away from 1. */
+static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    double step[MAX_CONT], x[MAX_CONT];
+    for (int i = 0; i < pb.n; i++) {
+        x[i] = *pb.slot[i];
+        step[i] = x[i] != 0 ? 0.05 * x[i] : pb.is_ns[i] ? 1 : 0.01;
+    }
+    double cost = eval(&pb, x);
+    for (int round = 0; round < 400; round++) {
+        bool gained = false, fine = true;
+        for (int i = 0; i < pb.n; i++) {
+            for (int sign = -1; sign <= 1; sign += 2) {
+                double was = x[i];
+                x[i] = was + sign * step[i];
+                double c = eval(&pb, x);
+                if (c < cost) {
+                    cost = c;
+                    gained = true;
+                    break;
+                }
+                x[i] = was;
+            }
+            if (step[i] > 1e-6 * (x[i] != 0 ? x[i] : 1))
+                fine = false;
+        }
+        if (!gained) {
+            if (fine)
+                break;
+            for (int i = 0; i < pb.n; i++)
+                step[i] /= 2;
+        }
+    }
+    eval(&pb, x);
+    *p = pb.base;
+}
+
+/* The cost has several valleys (a threshold one measured size off, made
+ * up for by the latencies): each stage runs two descents from the same
+ * start, one moving each discrete value alone, one re-fitting the
+ * latencies for each, and keeps the cheaper. More free parameters widen
+ * the valleys, so the stages add them one at a time, each starting from
+ * the best so far and kept only when it is 1 % cheaper: first the latencies,
+ * link rates, thresholds and channel-min-bytes (the LL / LL128 rate shares
+ * and the channel count as given), then the rate shares free, then the
+ * channel count too, then the protocol thresholds scaled with the rank
+ * count (threshold-ranks the largest count measured: only rows on several
+ * counts can tell); the last once more from the first start (the valley
+ * the earlier stages settled in is not always the deepest). */
+void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS,
+                                 FREE_SHARES | FREE_CHANNELS | SCALED_THRESHOLDS};
+    const nccl_params start = *p;
+    double best = INFINITY;
+    for (size_t i = 0; i <= sizeof stages / sizeof stages[0]; i++) {
+        bool again = i == sizeof stages / sizeof stages[0];
+        nccl_params next = again ? start : *p;
+        double cost = two_descents(&next, d, data, again ? FREE_SHARES | FREE_CHANNELS : stages[i]);
+        /* a stage freeing more must earn it: 1 % lower, not a rounding
+         * residue traded between a share and a latency */
+        if (cost < best * 0.99) {
+            best = cost;
+            *p = next;
+        }
+    }
+    polish(p, d, data);
 }

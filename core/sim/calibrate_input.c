@@ -44,11 +44,37 @@ static bool is_rank_line(const char *s)
     return *s >= '0' && *s <= '9';
 }
 
+/* NCCL's own log lines, which NCCL_DEBUG=INFO (or WARN) interleaves with
+ * the table: "host:pid:tid [dev] NCCL INFO ..." and "NCCL version ...". */
+static bool is_nccl_log_line(const char *s)
+{
+    return strncmp(s, "NCCL version", 12) == 0 || strstr(s, " NCCL INFO ") || strstr(s, " NCCL WARN ") ||
+           strstr(s, " NCCL TRACE ");
+}
+
+/* Past the tag `mpirun --tag-output` puts before every line of a rank,
+ * "[1,0]<stdout>:", when s starts with one. */
+static const char *past_mpi_tag(const char *s)
+{
+    const char *t = s;
+    if (*t++ != '[')
+        return s;
+    t += strspn(t, "0123456789");
+    if (*t++ != ',')
+        return s;
+    t += strspn(t, "0123456789");
+    if (strncmp(t, "]<", 2) != 0)
+        return s;
+    t = strchr(t + 2, '>');
+    return t && t[1] == ':' ? t + 2 : s;
+}
+
 typedef struct reader {
     const char *path;
     uint32_t line;
     uint32_t npus;       /* the topology's */
-    uint32_t rank_lines; /* "#  Rank N ..." lines seen */
+    uint32_t rank_lines; /* "#  Rank N ..." lines of the current header */
+    bool rows_since_ranks; /* a table row came after them: the next rank line starts a new header */
     int coll;            /* -1 until known */
     bool other;          /* a collective Vimana does not have */
     char *err;
@@ -156,7 +182,7 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
         snprintf(err, err_len, "%s: cannot open: %s", msg_escape(path, shown, sizeof shown), strerror(errno));
         return -1;
     }
-    reader r = {path, 0, npus, 0, -1, false, err, err_len};
+    reader r = {path, 0, npus, 0, false, -1, false, err, err_len};
     const char *base = strrchr(path, '/');
     r.coll = coll_in(base ? base + 1 : path, &r.other);
     size_t before = d->n, cap = 0;
@@ -165,11 +191,18 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
     while (rc == 0 && getline(&line, &cap, fp) != -1) {
         r.line++;
         char *s = line + strspn(line, " \t\r\n");
-        if (*s == '\0')
+        s = (char *)past_mpi_tag(s);
+        s += strspn(s, " \t\r\n");
+        if (*s == '\0' || is_nccl_log_line(s))
             continue;
         if (*s == '#') {
-            if (is_rank_line(s))
+            if (is_rank_line(s)) {
+                /* a second run's header in the same file counts afresh */
+                if (r.rows_since_ranks)
+                    r.rank_lines = 0;
+                r.rows_since_ranks = false;
                 r.rank_lines++;
+            }
             bool other = false;
             int k = coll_in(s, &other);
             if (k >= 0 || other) {
@@ -179,6 +212,7 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
             continue;
         }
         rc = parse_row(&r, s, d);
+        r.rows_since_ranks = true;
     }
     free(line);
     fclose(fp);

@@ -74,9 +74,10 @@ int calib_write_report(FILE *out, const calib_result *r)
         log_sum += log(1 + e / 100);
     }
     fprintf(out, "# Fit report\n\nTopology: %s (%s, %u NPUs). Rows measured on another rank count use the same "
-                 "links with that count. Model: nccl (docs/nccl.md), fitted by `vimana calibrate` (docs/calibrate.md)."
+                 "links with that count. Model: nccl (docs/nccl.md), %s (docs/calibrate.md)."
                  "\n\n", r->topology_path, vimana_net_topology_name(r->dim->topology),
-            r->dim->npus);
+            r->dim->npus, r->checked ? "parameters as given, not fitted (`vimana calibrate --check`)"
+                                     : "fitted by `vimana calibrate`");
     fprintf(out, "Points: %zu. Largest error from 1 MiB up: %.2f %%; below 1 MiB: %.2f %%; geometric mean of "
                  "|error|: %.2f %%.\n\n", r->data->n, worst_big, worst_small, (exp(log_sum / (double)r->data->n) - 1) * 100);
     fputs("| source | collective | ranks | nccl-tests size (B) | comm_size (B) | algorithm | protocol | measured (us) | "

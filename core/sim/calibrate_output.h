@@ -7,6 +7,7 @@
 #ifndef VIMANA_SIM_CALIBRATE_OUTPUT_H
 #define VIMANA_SIM_CALIBRATE_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "config/nccl_params.h"
@@ -18,6 +19,7 @@ typedef struct calib_result {
     const vimana_net_dim *dim;
     const calib_data *data;
     const char *topology_path;    /* as given, for the report */
+    bool checked;                 /* --check: the parameters as given, no fit */
 } calib_result;
 
 /* Rounds the fitted values as the preset shows them (times to 0.1 ns,

@@ -17,7 +17,7 @@ YAML
 KNOWN='{"ll-hop-latency-ns": 500, "ll128-hop-latency-ns": 1500, "simple-hop-latency-ns": 3000,
   "nvls-hop-latency-ns": 20000, "nvlink-efficiency": 0.7, "nvls-efficiency": 0.55, "ll-max-bytes": 32768,
   "ll128-max-bytes": 2097152, "nvls-min-bytes": 16777216, "channel-min-bytes": 65536,
-  "launch-overhead-ns": 4500}'
+  "launch-overhead-ns": 4500, "ll128-rate-share": 0.6, "threshold-ranks": 8}'
 cat >"$T/known.json" <<JSON
 {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
  "preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl"], "all-gather-implementation": ["nccl"],

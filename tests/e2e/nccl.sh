@@ -81,4 +81,6 @@ bad '{"nvlink-efficiency": "high"}' "key 'nccl.nvlink-efficiency': expected a nu
 bad '{"ll-max-bytes": 8192, "ll128-max-bytes": 4096}' \
     "key 'nccl.ll128-max-bytes': 4096 is below ll-max-bytes (8192)"
 bad '[1]' "key 'nccl': expected an object of NCCL parameters"
+bad '{"ll128-rate-share": 0}' "key 'nccl.ll128-rate-share': 0 is out of range (0.01 to 1)"
+bad '{"threshold-ranks": 7.5}' "key 'nccl.threshold-ranks': 7.5 is not a whole number"
 finish

@@ -73,6 +73,42 @@ static void test_reader_layouts(void **state)
     calib_data_free(&d);
 }
 
+/* Output as people paste it: NCCL_DEBUG=INFO log lines inside the table
+ * and NCCL's version line are not rows; `mpirun --tag-output` tags
+ * ("[1,0]<stdout>:") are not part of a line; a file holding two runs counts
+ * each run's "#  Rank" header afresh (2 + 2 ranks, not 4). */
+static void test_reader_pasted_logs(void **state)
+{
+    (void)state;
+    calib_data d = {0};
+    char err[512];
+    const char *text = "[1,0]<stdout>:# nThread 1 nGpus 2 minBytes 1024\n"
+                       "[1,0]<stdout>:#  Rank  0 Group  0 Pid  1 on h device  0 [0x19] NVIDIA H100\n"
+                       "[1,0]<stdout>:#  Rank  1 Group  0 Pid  1 on h device  1 [0x3b] NVIDIA H100\n"
+                       "h:880:887 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer/read\n"
+                       "NCCL version 2.20.5+cuda12.4\n"
+                       "[1,0]<stdout>:        1024   256 float sum -1 15.75 0 0 0 14.46 0 0 0\n"
+                       "    h:880:880 [1] NCCL INFO comm 0x55ba65abd9d0 rank 0 nranks 2 - Destroy COMPLETE\n"
+                       "h:880:881 [1] NCCL WARN Cuda failure 'out of memory'\n"
+                       "# Out of bounds values : 0 OK\n"
+                       "# Avg bus bandwidth    : 125.437\n"
+                       "# Collective test concluded: all_reduce_perf\n"
+                       "#  Rank  0 Group  0 Pid  2 on h device  0 [0x19] NVIDIA H100\n"
+                       "#  Rank  1 Group  0 Pid  2 on h device  1 [0x3b] NVIDIA H100\n"
+                       "2048 512 float sum -1 14.16 0 0 0 13.56 0 0 0\n";
+    char *path = write_tmp("logs_all_reduce_perf.txt", text);
+    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 2);
+    assert_int_equal(d.pts[0].npus, 2);
+    assert_int_equal(d.pts[0].comm_size, 1024);
+    assert_true(d.pts[0].measured_ns == 14460.0);
+    assert_int_equal(d.pts[0].line, 6);
+    assert_int_equal(d.pts[1].npus, 2);
+    assert_int_equal(d.pts[1].line, 14);
+    unlink(path);
+    calib_data_free(&d);
+}
+
 /* Switch of 8 NPUs, 400 GB/s (429.4967296 B/ns), 200 ns; defaults but
  * launch 1000, LL hop 100, channel-min-bytes 64, nvlink-efficiency 0.5.
  * All-reduce of 8192 B: ring LL, 14 steps of 1024 B, 16 channels
@@ -108,6 +144,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader_layouts),
+        cmocka_unit_test(test_reader_pasted_logs),
         cmocka_unit_test(test_closed_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

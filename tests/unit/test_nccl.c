@@ -195,6 +195,51 @@ static void test_thresholds(void **state)
     assert_int_equal(plan.algo, NCCL_ALGO_RING);
 }
 
+/* The rate shares slow LL and LL128 on the wire, not Simple: LL 4 KiB
+ * with ll-rate-share 0.5: 1024 / (0.5 payload x 0.5 share x 0.5 NVLink x
+ * 1/4 channel) = 32768 B; LL128 32 KiB with ll128-rate-share 0.8:
+ * ceil(8192 / (0.9375 x 0.8 x 0.5)) = ceil(21845.33) = 21846 B; Simple
+ * 256 KiB keeps 131072 B. The fake network takes 100 ticks a message
+ * whatever its size, so the times stay 1660, 1720 and 1780. */
+static void test_rate_shares(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.ll_rate_share = 0.5;
+    p.ll128_rate_share = 0.8;
+    want ll = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 32768, 1660};
+    run(&p, &ll);
+    want ll128 = {COLL_ALL_REDUCE, 32768, 6, {1, 1, 1, 1, 1, 1}, 21846, 1720};
+    run(&p, &ll128);
+    want simple = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
+    run(&p, &simple);
+}
+
+/* threshold-ranks 8 on 4 NPUs halves the protocol thresholds (4096 ->
+ * 2048, 65536 -> 32768); 2 doubles them; NVLS's is not scaled. */
+static void test_threshold_ranks(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.threshold_ranks = 8;
+    nccl_plan plan;
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 2048, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 2049, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 32769, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, true, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
+    p.threshold_ranks = 2;
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 8192, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 8193, true, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
         cmocka_unit_test(test_thresholds),
+        cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

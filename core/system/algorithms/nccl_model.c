@@ -49,13 +49,18 @@ static enum nccl_algo pick_algo(const nccl_params *p, enum coll_kind coll, uint3
     return NCCL_ALGO_RING;
 }
 
-static enum nccl_proto pick_proto(const nccl_params *p, enum nccl_algo a, uint64_t bytes)
+/* NCCL picks the protocol by its cost model: the faster protocol's extra
+ * latency per step is paid back above a size that grows with the step
+ * count, ~ the rank count on a ring. With threshold-ranks N the thresholds
+ * are those of N ranks, scaled by n / N. */
+static enum nccl_proto pick_proto(const nccl_params *p, enum nccl_algo a, uint32_t n, uint64_t bytes)
 {
     if (a == NCCL_ALGO_NVLS)
         return NCCL_PROTO_SIMPLE;   /* NVLS runs Simple only */
-    if ((double)bytes <= p->ll_max_bytes)
+    double scale = p->threshold_ranks > 0 ? (double)n / p->threshold_ranks : 1.0;
+    if ((double)bytes <= p->ll_max_bytes * scale)
         return NCCL_PROTO_LL;
-    if ((double)bytes <= p->ll128_max_bytes)
+    if ((double)bytes <= p->ll128_max_bytes * scale)
         return NCCL_PROTO_LL128;
     return NCCL_PROTO_SIMPLE;
 }
@@ -101,7 +106,7 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     if (n < 2)
         return;
     out->algo = pick_algo(p, coll, n, dim, out->call_bytes);
-    out->proto = pick_proto(p, out->algo, out->call_bytes);
+    out->proto = pick_proto(p, out->algo, n, out->call_bytes);
     steps_of(out->algo, coll, n, in_size, out);
     if (out->step_bytes == 0)
         out->step_bytes = 1;
@@ -110,7 +115,12 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
                   : on_nvlink(p, dim)        ? p->nvlink_efficiency
                                              : p->nic_efficiency;
-    double efficiency = p->payload[out->proto] * link;
+    /* LL and LL128 move data at a share of Simple's rate: their threads
+     * write and poll a flag with every line (NCCL's tuning model caps them) */
+    double rate = out->proto == NCCL_PROTO_LL      ? p->ll_rate_share
+                  : out->proto == NCCL_PROTO_LL128 ? p->ll128_rate_share
+                                                   : 1.0;
+    double efficiency = p->payload[out->proto] * rate * link;
     double share = (double)out->channels_used / p->channels;
     double wire = ceil((double)out->step_bytes / (efficiency * share));
     /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
