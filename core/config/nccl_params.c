@@ -49,6 +49,10 @@ static const nccl_param_info table[] = {
      P(channels)},
     {"channel-min-bytes", "bytes", "bytes of a step each used channel carries at least", 1, MAX_BYTES, true,
      32768, P(channel_min_bytes)},
+    {"nvls-channels", "count", "channels NVLS runs below nvls-wide-min-bytes (0: channels, no step)", 0, 64, true,
+     0, P(nvls_channels)},
+    {"nvls-wide-min-bytes", "bytes", "NVLS calls from this size run all channels", 0, MAX_BYTES, true, 0,
+     P(nvls_wide_min_bytes)},
     {"nvlink-efficiency", "fraction", "achieved / nominal rate on NVLink and NVSwitch dimensions", 0.01, 1, false,
      0.8, P(nvlink_efficiency)},
     {"nvls-efficiency", "fraction", "achieved / nominal rate of NVLS steps (NVSwitch reduction and multicast)",
@@ -131,6 +135,11 @@ int nccl_params_check(const char *path, const nccl_params *p, char *err, size_t 
     if (p->ll_max_bytes > p->ll128_max_bytes) {
         snprintf(err, err_len, "%s: key 'nccl.ll128-max-bytes': %.0f is below ll-max-bytes (%.0f)", path,
                  p->ll128_max_bytes, p->ll_max_bytes);
+        return -1;
+    }
+    if (p->nvls_channels > p->channels) {
+        snprintf(err, err_len, "%s: key 'nccl.nvls-channels': %.0f is above channels (%.0f)", path,
+                 p->nvls_channels, p->channels);
         return -1;
     }
     return 0;

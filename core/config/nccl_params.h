@@ -32,6 +32,8 @@ typedef struct nccl_params {
     double tree_max_bytes;            /* all-reduce below this size (not NVLS): tree */
     double channels;                  /* channels of a call (each 1/channels of the link rate) */
     double channel_min_bytes;         /* a channel carries at least this much of a step */
+    double nvls_channels;             /* NVLS's channels below nvls_wide_min_bytes (0: `channels`) */
+    double nvls_wide_min_bytes;       /* NVLS calls from this size run all `channels` */
     double nvlink_efficiency;         /* achieved / nominal link rate, NVLink & NVSwitch dims */
     double nvls_efficiency;           /* the same for NVLS steps (switch-side reduction) */
     double nic_efficiency;            /* the same for the NIC (the other dims) */

@@ -294,6 +294,8 @@ static void channel_pass(problem *pb, bool refit)
     double best_cost = calib_cost(&pb->base, pb->d, pb->data);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
         for (int m = 0; m < 20; m++) {
+            if (counts[c] < start.nvls_channels)
+                continue;   /* NVLS's narrow count stays within the channels */
             pb->base = start;
             pb->base.channels = counts[c];
             pb->base.channel_min_bytes = (double)(1u << (6 + m));
@@ -305,6 +307,61 @@ static void channel_pass(problem *pb, bool refit)
                 best = pb->base;
             }
         }
+    pb->base = best;
+}
+
+/* Rows NVLS may run: all-reduces over more than 2 ranks. */
+static bool nvls_rows(const calib_data *data)
+{
+    for (size_t i = 0; i < data->n; i++)
+        if (data->pts[i].coll == COLL_ALL_REDUCE && data->pts[i].npus > 2)
+            return true;
+    return false;
+}
+
+/* Whether a row of all-reduce of `bytes` runs NVLS under pb->base. */
+static bool nvls_size(const problem *pb, double bytes)
+{
+    for (size_t i = 0; i < pb->data->n; i++) {
+        const calib_point *pt = &pb->data->pts[i];
+        nccl_plan plan;
+        nccl_plan_phase(&pb->base, pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
+        if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
+            return true;
+    }
+    return false;
+}
+
+/* NVLS's narrow channel count and the size from which it runs all of
+ * them, together (either alone changes nothing): k/8 of the channels,
+ * k = 4..7, from each NVLS row's size. Each pair starts with the NVLS
+ * efficiency scaled so that the narrow calls keep their rate (the wide
+ * ones gain 8/k) and re-fits the continuous parameters briefly. */
+static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
+{
+    if (!nvls_rows(pb->data))
+        return;
+    nccl_params start = pb->base, best = pb->base;
+    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (int k = 4; k < 8; k++) {
+        double narrow = floor(start.channels * k / 8);   /* k = 8: no step */
+        if (narrow < 1)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            pb->base = start;
+            if (!nvls_size(pb, cands[i]))
+                continue;
+            pb->base.nvls_channels = narrow;
+            pb->base.nvls_wide_min_bytes = cands[i];
+            pb->base.nvls_efficiency = fmin(1, start.nvls_efficiency * start.channels / narrow);
+            nelder_mead(pb, NM_SHORT);
+            double c = calib_cost(&pb->base, pb->d, pb->data);
+            if (c < best_cost) {
+                best_cost = c;
+                best = pb->base;
+            }
+        }
+    }
     pb->base = best;
 }
 
@@ -417,6 +474,25 @@ static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *da
     *p = pb.base;
 }
 
+/* NVLS's channel step, last, from the best fit so far: the step only
+ * pays once the NVLS rows' rate is fitted (from the defaults the search
+ * settles the step at the wrong size and makes up with the latencies). */
+static void nvls_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    double *cands;
+    size_t n = threshold_candidates(&pb, &cands);
+    nccl_params before = pb.base;
+    nvls_channel_pass(&pb, cands, n);
+    if (pb.base.nvls_channels != before.nvls_channels) {
+        descend(&pb, cands, n, true);
+        if (calib_cost(&pb.base, d, data) < calib_cost(&before, d, data))
+            *p = pb.base;
+    }
+    free(cands);
+}
+
 /* The cost has several valleys (a threshold one measured size off, made
  * up for by the latencies): each stage runs two descents from the same
  * start, one moving each discrete value alone, one re-fitting the
@@ -446,5 +522,6 @@ void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
             *p = next;
         }
     }
+    nvls_step(p, d, data);
     polish(p, d, data);
 }

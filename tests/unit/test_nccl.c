@@ -129,6 +129,28 @@ static void test_nvls(void **state)
     run(&p, &ring);
 }
 
+/* NVLS's channel step: nvls-channels 2 below nvls-wide-min-bytes 2 MiB.
+ * 1 MiB: 393216 B a step would use 384 channels, capped at 2 of the 4:
+ * 393216 / (0.25 x 2/4) = 3145728 B. 2 MiB: 2097152 x 3/8 = 786432 B,
+ * all 4 channels: 786432 / 0.25 = 3145728 B. The ring ignores the step:
+ * 1 MiB without SHARP stays 524288 B (4 channels). The fake network
+ * takes 100 ticks a message: T = 1280 and 1780 as in test_nvls. */
+static void test_nvls_channel_step(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.nvls_channels = 2;
+    p.nvls_wide_min_bytes = 2097152;
+    want narrow = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 3145728, 1280};
+    run(&p, &narrow);
+    want wide = {COLL_ALL_REDUCE, 2097152, 2, {1, 1}, 3145728, 1280};
+    run(&p, &wide);
+    p.nvls = 0;
+    want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
+    run(&p, &ring);
+}
+
 /* Tree below tree-max-bytes: depth log2(4) = 2, 4 steps of 262144 / 2 =
  * 131072 B, Simple at 0.5: 262144 B. T = 1000 + 4 x 130 = 1520. */
 static void test_tree(void **state)
@@ -246,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
         cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
         cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_nvls_channel_step),
         cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
