@@ -151,6 +151,31 @@ static void test_nvls_channel_step(void **state)
     run(&p, &ring);
 }
 
+/* hop-overlap 0.5: the fake network takes 100 ticks a message, so a
+ * step's wait is h - floor(0.5 x min(h, 100)): LL 10 - 5 = 5, Simple 30 -
+ * 15 = 15 (T = 1000 + 6 x 105 = 1630, 1000 + 6 x 115 = 1690). A hop
+ * longer than the message hides only half the message: h 300 -> 300 - 50
+ * = 250 (T = 1000 + 6 x 350 = 3100); overlap 1: max(h, 100) per step. */
+static void test_hop_overlap(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.hop_overlap = 0.5;
+    want ll = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 1630};
+    run(&p, &ll);
+    want simple = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1690};
+    run(&p, &simple);
+    p.hop_ns[NCCL_PROTO_SIMPLE] = 300;
+    want slow = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 3100};
+    run(&p, &slow);
+    p.hop_overlap = 1;
+    want full = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1000 + 6 * 300};
+    run(&p, &full);
+    assert_int_equal(nccl_step_wait(&p, 300, 100), 200);
+    assert_int_equal(nccl_step_wait(&p, 30, 100), 0);
+}
+
 /* Tree below tree-max-bytes: depth log2(4) = 2, 4 steps of 262144 / 2 =
  * 131072 B, Simple at 0.5: 262144 B. T = 1000 + 4 x 130 = 1520. */
 static void test_tree(void **state)
@@ -268,7 +293,7 @@ int main(void)
         cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
         cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
         cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
-        cmocka_unit_test(test_nvls_channel_step),
+        cmocka_unit_test(test_nvls_channel_step), cmocka_unit_test(test_hop_overlap),
         cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),

@@ -16,6 +16,13 @@ const char *nccl_proto_name(enum nccl_proto p)
     return p < NCCL_PROTOS ? names[p] : "?";
 }
 
+uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed)
+{
+    uint64_t under = elapsed < hop_ticks ? elapsed : hop_ticks;
+    uint64_t hidden = (uint64_t)floor(p->hop_overlap * (double)under);
+    return hop_ticks - (hidden < hop_ticks ? hidden : hop_ticks);
+}
+
 /* ns to ticks (1 tick = 1 ns), to the nearest */
 static uint64_t ticks(double ns)
 {
