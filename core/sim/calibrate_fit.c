@@ -476,7 +476,7 @@ static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *da
     *p = pb.base;
 }
 
-/* NVLS's channel step, last, from the best fit so far: the step only
+/* NVLS's channel step, after the stages, from their best fit: the step only
  * pays once the NVLS rows' rate is fitted (from the defaults the search
  * settles the step at the wrong size and makes up with the latencies). */
 static void nvls_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
