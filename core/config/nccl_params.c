@@ -24,6 +24,9 @@ static const nccl_param_info table[] = {
     {"simple-hop-latency-ns", "ns", "per ring or tree step, protocol Simple", 0, MAX_NS, false, 3400,
      P(hop_ns[NCCL_PROTO_SIMPLE])},
     {"nvls-hop-latency-ns", "ns", "per step, NVLS (Simple)", 0, MAX_NS, false, 10000, P(nvls_hop_ns)},
+    {"hop-overlap", "fraction",
+     "share of a step's wait that runs while the step's message is still in the network (NCCL's chunk pipeline)", 0,
+     1, false, 0, P(hop_overlap)},
     {"ll-payload", "fraction", "data share of an LL line (8 of 16 bytes)", 0.01, 1, false, 0.5,
      P(payload[NCCL_PROTO_LL])},
     {"ll128-payload", "fraction", "data share of an LL128 line (120 of 128 bytes)", 0.01, 1, false, 0.9375,
@@ -49,6 +52,10 @@ static const nccl_param_info table[] = {
      P(channels)},
     {"channel-min-bytes", "bytes", "bytes of a step each used channel carries at least", 1, MAX_BYTES, true,
      32768, P(channel_min_bytes)},
+    {"nvls-channels", "count", "channels NVLS runs below nvls-wide-min-bytes (0: channels, no step)", 0, 64, true,
+     0, P(nvls_channels)},
+    {"nvls-wide-min-bytes", "bytes", "NVLS calls from this size run all channels", 0, MAX_BYTES, true, 0,
+     P(nvls_wide_min_bytes)},
     {"nvlink-efficiency", "fraction", "achieved / nominal rate on NVLink and NVSwitch dimensions", 0.01, 1, false,
      0.8, P(nvlink_efficiency)},
     {"nvls-efficiency", "fraction", "achieved / nominal rate of NVLS steps (NVSwitch reduction and multicast)",
@@ -131,6 +138,11 @@ int nccl_params_check(const char *path, const nccl_params *p, char *err, size_t 
     if (p->ll_max_bytes > p->ll128_max_bytes) {
         snprintf(err, err_len, "%s: key 'nccl.ll128-max-bytes': %.0f is below ll-max-bytes (%.0f)", path,
                  p->ll128_max_bytes, p->ll_max_bytes);
+        return -1;
+    }
+    if (p->nvls_channels > p->channels) {
+        snprintf(err, err_len, "%s: key 'nccl.nvls-channels': %.0f is above channels (%.0f)", path,
+                 p->nvls_channels, p->channels);
         return -1;
     }
     return 0;

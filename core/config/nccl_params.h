@@ -22,6 +22,7 @@ typedef struct nccl_params {
     double launch_ns;                 /* per call: kernel launch and setup */
     double hop_ns[NCCL_PROTOS];       /* per step of ring and tree: protocol handshake (flag poll, fence) */
     double nvls_hop_ns;               /* per step of NVLS: multicast object and switch reduction */
+    double hop_overlap;               /* share of a step's wait run while its message is in flight */
     double payload[NCCL_PROTOS];      /* data bytes / bytes on the wire: 0.5, 120/128, 1 */
     double ll_rate_share;             /* LL's throughput / Simple's on the same channels (flag polling) */
     double ll128_rate_share;          /* the same for LL128 */
@@ -32,6 +33,8 @@ typedef struct nccl_params {
     double tree_max_bytes;            /* all-reduce below this size (not NVLS): tree */
     double channels;                  /* channels of a call (each 1/channels of the link rate) */
     double channel_min_bytes;         /* a channel carries at least this much of a step */
+    double nvls_channels;             /* NVLS's channels below nvls_wide_min_bytes (0: `channels`) */
+    double nvls_wide_min_bytes;       /* NVLS calls from this size run all `channels` */
     double nvlink_efficiency;         /* achieved / nominal link rate, NVLink & NVSwitch dims */
     double nvls_efficiency;           /* the same for NVLS steps (switch-side reduction) */
     double nic_efficiency;            /* the same for the NIC (the other dims) */

@@ -35,10 +35,12 @@ uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const 
     for (uint32_t i = 1; i <= plan.steps; i++) {
         uint32_t distance = pt->coll == COLL_ALL_TO_ALL ? i : 1;
         double net = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
-        t += net + (double)plan.hop_ticks;
+        /* the simulator waits after each arrival; the closed form sums */
+        uint64_t wait = nccl_step_wait(p, plan.hop_ticks, net < cap ? (uint64_t)net : UINT64_MAX);
+        t += net + (double)wait;
         if (!(t < cap))
             return (uint64_t)cap;
-        sum += (uint64_t)net + plan.hop_ticks;
+        sum += (uint64_t)net + wait;
     }
     return sum;
 }
@@ -59,7 +61,7 @@ double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_dat
 
 /* ---- the continuous parameters: Nelder-Mead ------------------------------ */
 
-#define MAX_CONT 9
+#define MAX_CONT 10
 #define NM_ITERATIONS 600
 #define NM_SHORT 80
 
@@ -294,6 +296,8 @@ static void channel_pass(problem *pb, bool refit)
     double best_cost = calib_cost(&pb->base, pb->d, pb->data);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
         for (int m = 0; m < 20; m++) {
+            if (counts[c] < start.nvls_channels)
+                continue;   /* NVLS's narrow count stays within the channels */
             pb->base = start;
             pb->base.channels = counts[c];
             pb->base.channel_min_bytes = (double)(1u << (6 + m));
@@ -305,6 +309,61 @@ static void channel_pass(problem *pb, bool refit)
                 best = pb->base;
             }
         }
+    pb->base = best;
+}
+
+/* Rows NVLS may run: all-reduces over more than 2 ranks. */
+static bool nvls_rows(const calib_data *data)
+{
+    for (size_t i = 0; i < data->n; i++)
+        if (data->pts[i].coll == COLL_ALL_REDUCE && data->pts[i].npus > 2)
+            return true;
+    return false;
+}
+
+/* Whether a row of all-reduce of `bytes` runs NVLS under pb->base. */
+static bool nvls_size(const problem *pb, double bytes)
+{
+    for (size_t i = 0; i < pb->data->n; i++) {
+        const calib_point *pt = &pb->data->pts[i];
+        nccl_plan plan;
+        nccl_plan_phase(&pb->base, pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
+        if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
+            return true;
+    }
+    return false;
+}
+
+/* NVLS's narrow channel count and the size from which it runs all of
+ * them, together (either alone changes nothing): k/8 of the channels,
+ * k = 4..7, from each NVLS row's size. Each pair starts with the NVLS
+ * efficiency scaled so that the narrow calls keep their rate (the wide
+ * ones gain 8/k) and re-fits the continuous parameters briefly. */
+static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
+{
+    if (!nvls_rows(pb->data))
+        return;
+    nccl_params start = pb->base, best = pb->base;
+    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    for (int k = 4; k < 8; k++) {
+        double narrow = floor(start.channels * k / 8);   /* k = 8: no step */
+        if (narrow < 1)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            pb->base = start;
+            if (!nvls_size(pb, cands[i]))
+                continue;
+            pb->base.nvls_channels = narrow;
+            pb->base.nvls_wide_min_bytes = cands[i];
+            pb->base.nvls_efficiency = fmin(1, start.nvls_efficiency * start.channels / narrow);
+            nelder_mead(pb, NM_SHORT);
+            double c = calib_cost(&pb->base, pb->d, pb->data);
+            if (c < best_cost) {
+                best_cost = c;
+                best = pb->base;
+            }
+        }
+    }
     pb->base = best;
 }
 
@@ -417,6 +476,72 @@ static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *da
     *p = pb.base;
 }
 
+/* NVLS's channel step, after the stages, from their best fit: the step only
+ * pays once the NVLS rows' rate is fitted (from the defaults the search
+ * settles the step at the wrong size and makes up with the latencies). */
+static void nvls_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    double *cands;
+    size_t n = threshold_candidates(&pb, &cands);
+    nccl_params before = pb.base;
+    nvls_channel_pass(&pb, cands, n);
+    if (pb.base.nvls_channels != before.nvls_channels) {
+        descend(&pb, cands, n, true);
+        if (calib_cost(&pb.base, d, data) < calib_cost(&before, d, data))
+            *p = pb.base;
+    }
+    free(cands);
+}
+
+/* The largest |relative error| of the rows from 1 MiB up and below. */
+static void largest_errors(const nccl_params *p, const vimana_net_dim *d, const calib_data *data, double *big,
+                           double *small)
+{
+    *big = *small = 0;
+    for (size_t i = 0; i < data->n; i++) {
+        double m = data->pts[i].measured_ns;
+        double e = fabs(((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m);
+        double *worst = data->pts[i].tests_bytes >= 1048576 ? big : small;
+        *worst = e > *worst ? e : *worst;
+    }
+}
+
+/* Whether q is 1 % cheaper than p and its largest errors (the targets)
+ * are no larger. */
+static bool better_fit(const nccl_params *q, const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    double qb, qs, pb, ps;
+    largest_errors(q, d, data, &qb, &qs);
+    largest_errors(p, d, data, &pb, &ps);
+    return calib_cost(q, d, data) < calib_cost(p, d, data) * 0.99 && qb <= pb && qs <= ps;
+}
+
+/* The steps' overlap with their messages, last but the polish: from the
+ * best fit, hop-overlap free beside the latencies and rates, kept when it
+ * lowers the cost by 1 % and neither largest error grows (the per-step
+ * latency and the overlap trade against each other on a curve that does
+ * not need it). */
+static void overlap_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+{
+    problem pb = {.base = *p, .d = d, .data = data};
+    bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    pb.slot[pb.n] = &pb.base.hop_overlap;
+    pb.is_ns[pb.n] = false;
+    pb.lo[pb.n] = 0;
+    pb.hi[pb.n++] = 1;
+    double *cands;
+    size_t n = threshold_candidates(&pb, &cands);
+    /* from full overlap (a step takes max(message, hop)): from half, the
+     * descent settles where the latencies make up for the rest */
+    pb.base.hop_overlap = 1;
+    descend(&pb, cands, n, true);
+    nccl_params best = better_fit(&pb.base, p, d, data) ? pb.base : *p;
+    free(cands);
+    *p = best;
+}
+
 /* The cost has several valleys (a threshold one measured size off, made
  * up for by the latencies): each stage runs two descents from the same
  * start, one moving each discrete value alone, one re-fitting the
@@ -446,5 +571,7 @@ void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
             *p = next;
         }
     }
+    nvls_step(p, d, data);
+    overlap_step(p, d, data);
     polish(p, d, data);
 }

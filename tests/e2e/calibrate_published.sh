@@ -40,12 +40,24 @@ check() {
 }
 
 switch 8 900.0   # HGX B200: NVLink 5, 900 GB/s per direction
-# all-reduce and reduce-scatter on B200 reach 7.3 % from 1 MiB up: NVLS's and
-# the ring's channel count grow with the size in steps the model does not
-# have (docs/nccl.md)
-check b200-8gpu_all_reduce_perf.txt 32 8 7.5 15
+# all-reduce: 4.23 % / 10.93 % with NVLS's channel step (14 of 16 channels
+# below 2 GiB; without it 7.30 % at 1 GiB, docs/nccl.md)
+check b200-8gpu_all_reduce_perf.txt 32 8 4.5 11.5
+# reduce-scatter: 3.65 % / 8.02 % with the steps' wait partly under their
+# messages (hop-overlap ~0.75; without it 7.25 % at 2 MiB, docs/nccl.md)
 check b200-8gpu_all_gather_perf.txt 28 8 5 15
-check b200-8gpu_reduce_scatter_perf.txt 28 8 7.5 15
+check b200-8gpu_reduce_scatter_perf.txt 28 8 4 8.5
+grep -q '"hop-overlap": 0\.[1-9]' "$T/p/system.json" || fail "reduce-scatter: no hop-overlap fitted"
+# and its report's simulated time is what vimana simulates with the preset
+# (the overlap in the simulator is the closed form's)
+for size in 1048576 2097152 8388608; do
+    "$VIMANA_ET" generate reduce-scatter --npus 8 --size "$size" --single-file --out "$T/w" >/dev/null ||
+        fail "generate $size"
+    want=$("$VIMANA" --workload-configuration="$T/w" --system-configuration="$T/p/system.json" \
+        --network-configuration="$T/p/network.yml" 2>"$T/sim.err" | sed -n 's/^sys\[7\], Comm time: //p')
+    got=$(awk -F'|' -v s="$size" '$5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' "$T/p/fit-report.md")
+    expect_eq "$got" "$want" "reduce-scatter report vs simulation at $size B"
+done
 # all-to-all: 5.04 % at 4 MiB (NCCL sends to every peer at once; the model
 # runs the n-1 sends one after another, docs/nccl.md)
 check b200-8gpu_alltoall_perf.txt 28 8 5.1 15

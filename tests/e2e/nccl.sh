@@ -83,4 +83,8 @@ bad '{"ll-max-bytes": 8192, "ll128-max-bytes": 4096}' \
 bad '[1]' "key 'nccl': expected an object of NCCL parameters"
 bad '{"ll128-rate-share": 0}' "key 'nccl.ll128-rate-share': 0 is out of range (0.01 to 1)"
 bad '{"threshold-ranks": 7.5}' "key 'nccl.threshold-ranks': 7.5 is not a whole number"
+bad '{"channels": 8, "nvls-channels": 12}' "key 'nccl.nvls-channels': 12 is above channels (8)"
+bad '{"hop-overlap": 1.5}' "key 'nccl.hop-overlap': 1.5 is out of range (0 to 1)"
+bad '{"nvls-channels": 65}' "key 'nccl.nvls-channels': 65 is out of range (0 to 64)"
+bad '{"nvls-wide-min-bytes": 1.5}' "key 'nccl.nvls-wide-min-bytes': 1.5 is not a whole number"
 finish

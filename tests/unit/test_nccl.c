@@ -129,6 +129,53 @@ static void test_nvls(void **state)
     run(&p, &ring);
 }
 
+/* NVLS's channel step: nvls-channels 2 below nvls-wide-min-bytes 2 MiB.
+ * 1 MiB: 393216 B a step would use 384 channels, capped at 2 of the 4:
+ * 393216 / (0.25 x 2/4) = 3145728 B. 2 MiB: 2097152 x 3/8 = 786432 B,
+ * all 4 channels: 786432 / 0.25 = 3145728 B. The ring ignores the step:
+ * 1 MiB without SHARP stays 524288 B (4 channels). The fake network
+ * takes 100 ticks a message: T = 1280 and 1780 as in test_nvls. */
+static void test_nvls_channel_step(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.nvls_channels = 2;
+    p.nvls_wide_min_bytes = 2097152;
+    want narrow = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 3145728, 1280};
+    run(&p, &narrow);
+    want wide = {COLL_ALL_REDUCE, 2097152, 2, {1, 1}, 3145728, 1280};
+    run(&p, &wide);
+    p.nvls = 0;
+    want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
+    run(&p, &ring);
+}
+
+/* hop-overlap 0.5: the fake network takes 100 ticks a message, so a
+ * step's wait is h - floor(0.5 x min(h, 100)): LL 10 - 5 = 5, Simple 30 -
+ * 15 = 15 (T = 1000 + 6 x 105 = 1630, 1000 + 6 x 115 = 1690). A hop
+ * longer than the message hides only half the message: h 300 -> 300 - 50
+ * = 250 (T = 1000 + 6 x 350 = 3100); overlap 1: max(h, 100) per step. */
+static void test_hop_overlap(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.hop_overlap = 0.5;
+    want ll = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 1630};
+    run(&p, &ll);
+    want simple = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1690};
+    run(&p, &simple);
+    p.hop_ns[NCCL_PROTO_SIMPLE] = 300;
+    want slow = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 3100};
+    run(&p, &slow);
+    p.hop_overlap = 1;
+    want full = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1000 + 6 * 300};
+    run(&p, &full);
+    assert_int_equal(nccl_step_wait(&p, 300, 100), 200);
+    assert_int_equal(nccl_step_wait(&p, 30, 100), 0);
+}
+
 /* Tree below tree-max-bytes: depth log2(4) = 2, 4 steps of 262144 / 2 =
  * 131072 B, Simple at 0.5: 262144 B. T = 1000 + 4 x 130 = 1520. */
 static void test_tree(void **state)
@@ -246,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
         cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
         cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_nvls_channel_step), cmocka_unit_test(test_hop_overlap),
         cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),

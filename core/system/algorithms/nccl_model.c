@@ -16,6 +16,13 @@ const char *nccl_proto_name(enum nccl_proto p)
     return p < NCCL_PROTOS ? names[p] : "?";
 }
 
+uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed)
+{
+    uint64_t under = elapsed < hop_ticks ? elapsed : hop_ticks;
+    uint64_t hidden = (uint64_t)floor(p->hop_overlap * (double)under);
+    return hop_ticks - (hidden < hop_ticks ? hidden : hop_ticks);
+}
+
 /* ns to ticks (1 tick = 1 ns), to the nearest */
 static uint64_t ticks(double ns)
 {
@@ -96,6 +103,16 @@ static void steps_of(enum nccl_algo a, enum coll_kind coll, uint32_t n, uint64_t
     }
 }
 
+/* The most channels the call runs: NCCL gives NVLS fewer channels (SMs)
+ * below a size and all of them from there (nvls-channels below
+ * nvls-wide-min-bytes); 0 nvls-channels: no such step. */
+static double channel_cap(const nccl_params *p, enum nccl_algo a, uint64_t call_bytes)
+{
+    if (a == NCCL_ALGO_NVLS && p->nvls_channels > 0 && (double)call_bytes < p->nvls_wide_min_bytes)
+        return p->nvls_channels;
+    return p->channels;
+}
+
 void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
                      bool first, nccl_plan *out)
 {
@@ -111,7 +128,8 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     if (out->step_bytes == 0)
         out->step_bytes = 1;
     double per_channel = floor((double)out->step_bytes / p->channel_min_bytes);
-    out->channels_used = per_channel < 1 ? 1 : per_channel > p->channels ? (uint32_t)p->channels : (uint32_t)per_channel;
+    double cap = channel_cap(p, out->algo, out->call_bytes);
+    out->channels_used = per_channel < 1 ? 1 : per_channel > cap ? (uint32_t)cap : (uint32_t)per_channel;
     double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
                   : on_nvlink(p, dim)        ? p->nvlink_efficiency
                                              : p->nic_efficiency;

@@ -32,6 +32,10 @@ typedef struct nccl_plan {
  * phase (the launch overhead). */
 void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
                      bool first, nccl_plan *out);
+/* The wait after a step whose message took `elapsed` ticks in the
+ * network: the hop latency less the share `hop-overlap` of it that ran
+ * while the message was in flight (at most all of the message's time). */
+uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed);
 /* "ring", "tree", "nvls" and "LL", "LL128", "Simple". */
 const char *nccl_algo_name(enum nccl_algo a);
 const char *nccl_proto_name(enum nccl_proto p);
