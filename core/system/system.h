@@ -83,7 +83,10 @@ typedef struct phase_run {
     packet pk_inline[PHASE_INLINE_PACKETS];  /* a replayed queue uses only the first */
     /* Direct */
     uint32_t M;
-    int64_t rank_offset;        /* HalvingDoubling */
+    union {                     /* per algorithm: one phase runs one */
+        int64_t rank_offset;    /* HalvingDoubling */
+        vimana_tick step_sent;  /* nccl: when the current step's messages left */
+    };
     double multiplier;
     /* doubleBinaryTree */
     uint8_t tree_role;

@@ -13,7 +13,7 @@
 /* run fields used: stream_count = steps left, total_received = steps done,
  * msg_size = wire bytes per message, P = the hop latency of each step
  * (ticks; below 2^32: the hop latencies are at most 10^9 ns),
- * rank_offset = the tick the current step's messages left (the wait after
+ * step_sent = the tick the current step's messages left (the wait after
  * it hides hop-overlap of their time in the network) */
 
 static void send_step(sim *s, stream *st)
@@ -28,7 +28,7 @@ static void send_step(sim *s, stream *st)
     int32_t hop = p->coll == COLL_ALL_TO_ALL ? (int32_t)(r->total_received + 1) : 1;
     uint32_t to = engine_ring_step(p->index, dir * hop, p->n);
     uint32_t from = engine_ring_step(p->index, -dir * hop, p->n);
-    r->rank_offset = (int64_t)sim_now(s);
+    r->step_sent = sim_now(s);
     phase_send(s, st, phase_ring_member(p, to), r->msg_size);
     phase_receive(s, st, phase_ring_member(p, from), r->msg_size);
 }
@@ -74,7 +74,7 @@ static void nccl_step(sim *s, stream *st, enum phase_event ev)
         return;   /* no bundles are handed out */
     r->stream_count--;
     r->total_received++;
-    uint64_t elapsed = sim_now(s) - (vimana_tick)r->rank_offset;
+    uint64_t elapsed = sim_now(s) - r->step_sent;
     wait_then_send(s, st, nccl_step_wait(&s->cfg.nccl, r->P, elapsed));
 }
 
