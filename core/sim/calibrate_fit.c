@@ -220,6 +220,20 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* One candidate of a discrete search, set in pb->base: re-fits the
+ * continuous parameters from it briefly when asked, and keeps it in *best
+ * when it is cheaper than *best_cost (ties keep the earlier one). */
+static void keep_if_cheaper(problem *pb, bool refit, nccl_params *best, double *best_cost)
+{
+    if (refit)
+        nelder_mead(pb, NM_SHORT);
+    double c = calib_cost(&pb->base, pb->d, pb->data);
+    if (c < *best_cost) {
+        *best_cost = c;
+        *best = pb->base;
+    }
+}
+
 /* Tries each value of `cands` for *slot, with `refit` each with the
  * continuous parameters re-fitted by a short Nelder-Mead (a threshold
  * moved alone is judged against latencies fitted to the old one, which can
@@ -234,13 +248,7 @@ static void try_values(problem *pb, double *slot, const double *cands, size_t n,
         *slot = cands[i];
         if (pb->base.ll_max_bytes > pb->base.ll128_max_bytes)
             continue;
-        if (refit)
-            nelder_mead(pb, NM_SHORT);
-        double c = calib_cost(&pb->base, pb->d, pb->data);
-        if (c < best_cost) {
-            best_cost = c;
-            best = pb->base;
-        }
+        keep_if_cheaper(pb, refit, &best, &best_cost);
     }
     pb->base = best;
 }
@@ -301,13 +309,7 @@ static void channel_pass(problem *pb, bool refit)
             pb->base = start;
             pb->base.channels = counts[c];
             pb->base.channel_min_bytes = (double)(1u << (6 + m));
-            if (refit)
-                nelder_mead(pb, NM_SHORT);
-            double cost = calib_cost(&pb->base, pb->d, pb->data);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best = pb->base;
-            }
+            keep_if_cheaper(pb, refit, &best, &best_cost);
         }
     pb->base = best;
 }
@@ -356,12 +358,7 @@ static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
             pb->base.nvls_channels = narrow;
             pb->base.nvls_wide_min_bytes = cands[i];
             pb->base.nvls_efficiency = fmin(1, start.nvls_efficiency * start.channels / narrow);
-            nelder_mead(pb, NM_SHORT);
-            double c = calib_cost(&pb->base, pb->d, pb->data);
-            if (c < best_cost) {
-                best_cost = c;
-                best = pb->base;
-            }
+            keep_if_cheaper(pb, true, &best, &best_cost);
         }
     }
     pb->base = best;
