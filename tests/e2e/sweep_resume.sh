@@ -10,6 +10,20 @@
 STORM="$VIMANA_BUILDDIR/tests/backends/.libs/bad_storm.so"
 ANALYTICAL="$VIMANA_BUILDDIR/backends/analytical/.libs/analytical.so"
 [ -f "$STORM" ] && [ -f "$ANALYTICAL" ] || { echo "SKIP: the uninstalled modules are not in .libs"; exit 77; }
+# Starts `vimana sweep SPEC --out DIR --jobs 1` in the background (its pid
+# in $pid) and returns once point 0 has its result: point 1, on the endless
+# backend, is then running.
+start_until_point0() { # SPEC DIR
+    "$VIMANA" sweep "$1" --out "$2" --jobs 1 >"$TEST_TMP/out1" 2>"$TEST_TMP/err1" &
+    pid=$!
+    i=0
+    while [ ! -f "$2/points/0000/result.json" ] && [ $i -lt 200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    sleep 0.2
+}
+
 W="$TEST_TMP/w"
 sweep_inputs "$W" || fail "copy the sweep inputs"
 cat >"$W/s.yaml" <<'YAML'
@@ -21,15 +35,7 @@ axes:
   backend: [analytical, ./slow.so]
 YAML
 ln -s "$STORM" "$W/slow.so"
-"$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/s" --jobs 1 >"$TEST_TMP/out1" 2>"$TEST_TMP/err1" &
-pid=$!
-# Point 0 finishes; point 1 runs for ever.
-i=0
-while [ ! -f "$TEST_TMP/s/points/0000/result.json" ] && [ $i -lt 200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
-sleep 0.2
+start_until_point0 "$W/s.yaml" "$TEST_TMP/s"
 kill -INT $pid
 wait $pid
 expect_eq "$?" 1 "interrupted sweep: exit status"
@@ -66,14 +72,7 @@ axes:
   backend: [analytical, ./slow.so]
 YAML
 ln -sf "$STORM" "$W/slow.so"
-"$VIMANA" sweep "$W/s9.yaml" --out "$TEST_TMP/s9" --jobs 1 >"$TEST_TMP/out1" 2>"$TEST_TMP/err1" &
-pid=$!
-i=0
-while [ ! -f "$TEST_TMP/s9/points/0000/result.json" ] && [ $i -lt 200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
-sleep 0.2
+start_until_point0 "$W/s9.yaml" "$TEST_TMP/s9"
 kill -KILL $pid
 wait $pid
 expect_eq "$?" 137 "kill -9: exit status"
