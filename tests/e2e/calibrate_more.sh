@@ -1,7 +1,8 @@
 #!/bin/sh
 # vimana calibrate on more published nccl-tests / rccl-tests tables
 # (tests/data/nccl-tests, each file names its source): other GPUs (H200,
-# GB300, V100, L40S, AMD MI300X and MI355X), other rank counts (2 to 16,
+# GB300, V100, L40S, AMD MI300X and MI355X) and clusters (H100 and A100
+# pairs of nodes beside calibrate_published.sh's), other rank counts (2 to 16,
 # two-node runs flattened into one dimension), all-gather and all-to-all
 # beside all-reduce, NCCL 2.27 to 2.30 and RCCL. Every table parses to the
 # rows it has, on the ranks its header lists, and the fit holds the targets
@@ -90,6 +91,18 @@ check "$D/h100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15
 # algorithm there; and NVLS within a node + the NICs across make a
 # two-level all-reduce the flattened dimension stands in for)
 check "$D/h200-16gpu-2node_all_reduce_perf.txt" 25 16 6 16
+# two processes of -g 8, 30 iterations: 8.47 % at 512 MiB, 17.68 % at 32 KiB.
+# Out of place and in place differ by up to 25 % from 64 to 256 MiB (the
+# run's noise), 32 -> 64 KiB jumps from 73 to 125 us and 512 KiB (557 us) is
+# slower than 1 MiB (463 us): NCCL's algorithm change across the NICs.
+check "$D/h100-16gpu-2node-g8_all_reduce_perf.txt" 31 16 9 18
+switch 16 300.0  # A100: NVLink 3, 300 GB/s per direction
+# Azure ND A100 v4, no device list (the ranks are the topology's), NCCL INFO
+# lines between the header and the rows: 19.74 % at 32 MiB, 11.61 % at
+# 128 KiB. busbw 94 -> 102 -> 135 GB/s from 16 to 64 MiB: NCCL's tree gives
+# way to the ring between 32 and 64 MiB on two nodes (as on the OCI A100
+# pair of calibrate_published.sh), a switch the flattened ring cannot make.
+check "$D/a100-16gpu-2node-ndv4_all_reduce_perf.txt" 31 16 20 12 --system "$T/no-nvls.json"
 switch 8 900.0   # GB300: NVLink 5, 900 GB/s per direction
 # 4 ranks per node, space runs collapsed by the web page ("# Rank 0 Group
 # 0"): 12.34 % at 16 MiB, 6.35 % at 256 KiB. 8 -> 16 MiB takes 2.4 times
