@@ -152,6 +152,9 @@ EXTRA_DIST += tests/e2e/nccl_preset.sh
 # calibrate on published nccl-tests tables (tests/data/nccl-tests): parse, targets, --check.
 TESTS += tests/e2e/calibrate_published.sh
 EXTRA_DIST += tests/e2e/calibrate_published.sh
+# calibrate on more published tables: other GPUs, rank counts, collectives, two-node runs, RCCL.
+TESTS += tests/e2e/calibrate_more.sh
+EXTRA_DIST += tests/e2e/calibrate_more.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

@@ -1,0 +1,134 @@
+#!/bin/sh
+# vimana calibrate on more published nccl-tests / rccl-tests tables
+# (tests/data/nccl-tests, each file names its source): other GPUs (H200,
+# GB300, V100, L40S, AMD MI300X and MI355X) and clusters (H100 and A100
+# pairs of nodes beside calibrate_published.sh's), other rank counts (2 to 16,
+# two-node runs flattened into one dimension), all-gather and all-to-all
+# beside all-reduce, NCCL 2.27 to 2.30 and RCCL. Every table parses to the
+# rows it has, on the ranks its header lists, and the fit holds the targets
+# (<= 5 % error from 1 MiB up, <= 15 % below) - or, where the model lacks the
+# mechanism the measurement shows (named at each check), the bound it reaches
+# today, so that a change that loses fidelity fails here and one that gains
+# it shows by how much. None of these tables made a preset.
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+T="$TEST_TMP"
+D="$VIMANA_SRCDIR/tests/data/nccl-tests"
+
+# switch NPUS GBPS: one switch dimension, 250 ns per hop
+switch() {
+    printf 'topology: [ Switch ]\nnpus_count: [ %s ]\nbandwidth: [ %s ]\nlatency: [ 250.0 ]\n' "$1" "$2" >"$T/net.yml"
+}
+# no NVLink SHARP: every GPU here but the H200 and GB300
+printf '{"scheduling-policy": "LIFO", "collective-optimization": "baseline", "preferred-dataset-splits": 1,
+ "all-reduce-implementation": ["nccl"], "nccl": {"nvls": 0}}\n' >"$T/no-nvls.json"
+
+# check "FILE..." POINTS RANKS BIG SMALL [calibrate options]: calibrate the
+# files (paths) on $T/net.yml; the report has POINTS rows, all on RANKS
+# ranks, and its largest |error| is at most BIG % from 1 MiB up and SMALL %
+# below.
+check() {
+    f=$1 points=$2 ranks=$3 big=$4 small=$5
+    shift 5
+    rm -rf "$T/p"
+    # shellcheck disable=SC2086 # f may list several files
+    expect_ok "$VIMANA" calibrate $f --topology "$T/net.yml" -o "$T/p" "$@"
+    expect_eq "$(cat "$T/out")" "vimana calibrate: $points points fitted; preset in $T/p (fit-report.md: per-size errors)" \
+        "$f: rows read"
+    awk -F'|' -v f="$f" -v n="$points" -v r="$ranks" -v big="$big" -v small="$small" '
+        $5 ~ /^ *[0-9]+ *$/ { rows++; if ($4 + 0 != r) { print f ": row of " $4 " ranks"; bad = 1 }
+            e = $11 + 0; if (e < 0) e = -e
+            if ($5 + 0 >= 1048576) { if (e > wb) wb = e } else if (e > ws) ws = e }
+        END { if (rows != n) { print f ": " rows " rows"; bad = 1 }
+            if (wb > big || ws > small) { print f ": largest error " wb " % from 1 MiB up, " ws " % below"; bad = 1 }
+            exit bad }' "$T/p/fit-report.md" || fail "$f: report"
+}
+
+# rccl-tests prints lines of its own outside the table that carry no '#':
+# "rccl-tests: Version develop:a7809b3" before the device list and
+# "RCCL version : 2.22.3-HEAD:7d8d67c", "HIP version  : ...", "ROCm version
+# : ...", "Hostname     : ...", "Librccl path : ..." after it. The reader
+# refuses them today (below, the first one of each file); the checks of
+# these files read them without those lines (the table itself untouched).
+# When the reader learns to skip them, drop reader_gap and strip_rccl.
+reader_gap() { # FILE LINE FIELDS
+    expect_error "vimana calibrate: error: $D/$1:$2: expected an nccl-tests row (size count type [redop root], then time algbw busbw #wrong out of place and in place), got $3 fields" \
+        "$VIMANA" calibrate "$D/$1" --topology "$T/net.yml" -o "$T/gap" --system "$T/no-nvls.json"
+}
+strip_rccl() { # FILE: prints $T/FILE, FILE without rccl-tests' version lines
+    grep -vE '^(rccl-tests: Version|RCCL version|HIP version|ROCm version|Hostname |Librccl path)' "$D/$1" >"$T/$1"
+    echo "$T/$1"
+}
+
+# --- one node ---
+switch 8 150.0   # DGX-1 V100: NVLink 2, 6 links x 25 GB/s per direction
+# nccl-tests' first layout (no root column, "error" for #wrong, "#   Rank  0
+# Pid" device lines): 3.86 % / 2.05 %
+check "$D/v100-8gpu_all_reduce_perf.txt" 25 8 5 15 --system "$T/no-nvls.json"
+switch 8 537.6   # MI355X: Infinity Fabric, 7 links x 76.8 GB/s per direction
+# all-reduce 3.49 % / 8.58 %, all-to-all 2.86 % / 6.90 %: each on its own
+check "$D/mi355x-8gpu_all_reduce_perf.txt" 29 8 5 15 --system "$T/no-nvls.json"
+check "$D/mi355x-8gpu_alltoall_perf.txt" 21 8 5 15 --system "$T/no-nvls.json"
+# both with one parameter set: 18.77 % at 8 MiB (all-to-all), 27.80 % at
+# 128 B. The all-to-all stays at 30-39 us up to 8 MiB while the all-reduce
+# has grown to 71 us: RCCL sends to the 7 peers at once, each over its own
+# link, where the model runs the n-1 sends of a ring one after another.
+check "$D/mi355x-8gpu_all_reduce_perf.txt $D/mi355x-8gpu_alltoall_perf.txt" 50 8 19 28 --system "$T/no-nvls.json"
+switch 8 448.0   # MI300X: Infinity Fabric, 7 links x 64 GB/s per direction
+reader_gap mi300x-8gpu_all_reduce_perf.txt 7 3
+# 1.03 % / 34.76 %: 128-512 B take 23 us, 1 KiB-128 KiB 13.3-14.6 us, 8-64 B
+# 16-19 us. RCCL runs another all-reduce (one-shot, direct to every peer)
+# in a window of sizes below the ring; the model has one monotone ladder
+# of ring protocols.
+check "$(strip_rccl mi300x-8gpu_all_reduce_perf.txt)" 31 8 5 35.5 --system "$T/no-nvls.json"
+
+# --- two nodes, flattened into one dimension of all the ranks at the GPUs'
+# intra-node rate (calibrate takes one dimension) ---
+switch 16 450.0  # H100 / H200: NVLink 4, 450 GB/s per direction
+# Google Cloud A3 Mega (TCPXO between the nodes): 1.69 % / 3.40 %
+check "$D/h100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15
+# Dell H200 + BlueField-3, NCCL 2.30.4: 5.51 % at 64 MiB, 15.47 % at 128 KiB
+# (128 KiB takes 81 us, 256 KiB 63 us: NCCL leaves the tree for another
+# algorithm there; and NVLS within a node + the NICs across make a
+# two-level all-reduce the flattened dimension stands in for)
+check "$D/h200-16gpu-2node_all_reduce_perf.txt" 25 16 6 16
+# two processes of -g 8, 30 iterations: 8.47 % at 512 MiB, 17.68 % at 32 KiB.
+# Out of place and in place differ by up to 25 % from 64 to 256 MiB (the
+# run's noise), 32 -> 64 KiB jumps from 73 to 125 us and 512 KiB (557 us) is
+# slower than 1 MiB (463 us): NCCL's algorithm change across the NICs.
+check "$D/h100-16gpu-2node-g8_all_reduce_perf.txt" 31 16 9 18
+switch 16 300.0  # A100: NVLink 3, 300 GB/s per direction
+# Azure ND A100 v4, no device list (the ranks are the topology's), NCCL INFO
+# lines between the header and the rows: 19.74 % at 32 MiB, 11.61 % at
+# 128 KiB. busbw 94 -> 102 -> 135 GB/s from 16 to 64 MiB: NCCL's tree gives
+# way to the ring between 32 and 64 MiB on two nodes (as on the OCI A100
+# pair of calibrate_published.sh), a switch the flattened ring cannot make.
+check "$D/a100-16gpu-2node-ndv4_all_reduce_perf.txt" 31 16 20 12 --system "$T/no-nvls.json"
+switch 8 900.0   # GB300: NVLink 5, 900 GB/s per direction
+# 4 ranks per node, space runs collapsed by the web page ("# Rank 0 Group
+# 0"): 12.34 % at 16 MiB, 6.35 % at 256 KiB. 8 -> 16 MiB takes 2.4 times
+# as long, 32 and 64 MiB the same time: NCCL changes the all-gather's
+# algorithm / channels over the network between 8 and 64 MiB, not one
+# protocol threshold and a channel ramp.
+check "$D/gb300-8gpu-2node_all_gather_perf.txt" 23 8 13 15
+switch 16 448.0  # MI300X
+reader_gap mi300x-16gpu-2node_all_reduce_perf.txt 9 3
+# 9.28 % at 16 MiB, 13.46 % at 8 B: 1 MiB (414 us) is slower than 2 MiB
+# (313 us), and 128 MiB -> 256 MiB only 1.2 times the time: RCCL switches
+# algorithm / channels across the nodes twice, at sizes a single ring
+# protocol ladder cannot place.
+check "$(strip_rccl mi300x-16gpu-2node_all_reduce_perf.txt)" 32 16 9.5 15 --system "$T/no-nvls.json"
+switch 16 537.6  # MI355X
+reader_gap mi355x-16gpu-2node_all_reduce_perf.txt 6 3
+# 11.22 % at 128 MiB, 9.90 % at 512 KiB: 128 MiB takes 1042 us, 256 MiB
+# 1605 us (busbw 242 -> 305 GB/s), the same switch as on MI300X.
+check "$(strip_rccl mi355x-16gpu-2node_all_reduce_perf.txt)" 31 16 11.5 15 --system "$T/no-nvls.json"
+# all-to-all, 7 of its 16 "# Rank" lines published: 1.74 % / 8.59 %
+reader_gap mi355x-16gpu-2node_alltoall_perf.txt 28 4
+check "$(strip_rccl mi355x-16gpu-2node_alltoall_perf.txt)" 27 16 5 15 --system "$T/no-nvls.json"
+# L40S (PCIe), one per node over NCCL's socket transport, then two per node
+# over RDMA NICs, at 100 Gb/s: 1.34 % / 5.64 % and 1.37 % / 10.13 %
+switch 2 12.5
+check "$D/l40s-2gpu-2node_all_reduce_perf.txt" 31 2 5 15 --system "$T/no-nvls.json"
+switch 4 12.5
+check "$D/l40s-4gpu-2node_all_reduce_perf.txt" 31 4 5 15 --system "$T/no-nvls.json"
+finish
