@@ -120,7 +120,7 @@ static int start_params(const calib_args *a, nccl_params *p, FILE *err)
         sys_config_free(&cfg);
         return 1;
     }
-    *p = cfg.nccl;
+    *p = cfg.nccl[COLL_ALL_REDUCE];
     sys_config_free(&cfg);
     return 0;
 }
