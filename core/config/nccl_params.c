@@ -99,11 +99,28 @@ void nccl_params_default(nccl_params *p)
         *nccl_param_ref(p, &table[i]) = table[i].def;
 }
 
-static int parse_one(const char *path, const char *key, json_object *v, nccl_params *p, char *err, size_t len)
+const char *nccl_coll_key(int k)
 {
-    char shown[128], full[160];
+    static const char *const keys[NCCL_COLLS] = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"};
+    return k >= 0 && k < NCCL_COLLS ? keys[k] : "?";
+}
+
+/* The collective whose key `key` is, or -1. */
+static int coll_of_key(const char *key)
+{
+    for (int k = 0; k < NCCL_COLLS; k++)
+        if (strcmp(key, nccl_coll_key(k)) == 0)
+            return k;
+    return -1;
+}
+
+/* `prefix`.KEY = v into *p. */
+static int parse_one(const char *path, const char *prefix, const char *key, json_object *v, nccl_params *p,
+                     char *err, size_t len)
+{
+    char shown[128], full[192];
     const nccl_param_info *info = nccl_param_find(key);
-    snprintf(full, sizeof full, "nccl.%s", msg_escape(key, shown, sizeof shown));
+    snprintf(full, sizeof full, "%s.%s", prefix, msg_escape(key, shown, sizeof shown));
     if (!info) {
         snprintf(err, len, "%s: key '%s': unknown NCCL parameter (docs/nccl.md lists them)", path, full);
         return -1;
@@ -120,28 +137,60 @@ static int parse_one(const char *path, const char *key, json_object *v, nccl_par
     return 0;
 }
 
-int nccl_params_parse(const char *path, json_object *v, nccl_params *p, char *err, size_t err_len)
+/* The parameter keys of object `v` (named `prefix`) over *p; with
+ * `collectives`, the collective keys are skipped (read afterwards). */
+static int parse_keys(const char *path, const char *prefix, json_object *v, bool collectives, nccl_params *p,
+                      char *err, size_t len)
 {
     if (!json_object_is_type(v, json_type_object)) {
-        snprintf(err, err_len, "%s: key 'nccl': expected an object of NCCL parameters", path);
+        snprintf(err, len, "%s: key '%s': expected an object of NCCL parameters", path, prefix);
         return -1;
     }
     json_object_object_foreach(v, key, val) {
-        if (parse_one(path, key, val, p, err, err_len) != 0)
+        if (collectives && coll_of_key(key) >= 0)
+            continue;
+        if (parse_one(path, prefix, key, val, p, err, len) != 0)
             return -1;
     }
-    return nccl_params_check(path, p, err, err_len);
+    return 0;
 }
 
-int nccl_params_check(const char *path, const nccl_params *p, char *err, size_t err_len)
+int nccl_params_parse(const char *path, json_object *v, nccl_params per[NCCL_COLLS], char *err, size_t err_len)
+{
+    /* the shared keys first, wherever they stand in the object: a
+     * collective's own values override them */
+    nccl_params shared = per[0];
+    if (parse_keys(path, "nccl", v, true, &shared, err, err_len) != 0)
+        return -1;
+    for (int k = 0; k < NCCL_COLLS; k++)
+        per[k] = shared;
+    json_object_object_foreach(v, key, val) {
+        int k = coll_of_key(key);
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "nccl.%s", key);
+        if (k >= 0 && parse_keys(path, prefix, val, false, &per[k], err, err_len) != 0)
+            return -1;
+    }
+    if (nccl_params_check(path, "nccl", &shared, err, err_len) != 0)
+        return -1;
+    for (int k = 0; k < NCCL_COLLS; k++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "nccl.%s", nccl_coll_key(k));
+        if (nccl_params_check(path, prefix, &per[k], err, err_len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int nccl_params_check(const char *path, const char *prefix, const nccl_params *p, char *err, size_t err_len)
 {
     if (p->ll_max_bytes > p->ll128_max_bytes) {
-        snprintf(err, err_len, "%s: key 'nccl.ll128-max-bytes': %.0f is below ll-max-bytes (%.0f)", path,
+        snprintf(err, err_len, "%s: key '%s.ll128-max-bytes': %.0f is below ll-max-bytes (%.0f)", path, prefix,
                  p->ll128_max_bytes, p->ll_max_bytes);
         return -1;
     }
     if (p->nvls_channels > p->channels) {
-        snprintf(err, err_len, "%s: key 'nccl.nvls-channels': %.0f is above channels (%.0f)", path,
+        snprintf(err, err_len, "%s: key '%s.nvls-channels': %.0f is above channels (%.0f)", path, prefix,
                  p->nvls_channels, p->channels);
         return -1;
     }

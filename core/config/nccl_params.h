@@ -61,14 +61,26 @@ double nccl_param_get(const nccl_params *p, const nccl_param_info *info);
 /* The table entry of `key`, or NULL. */
 const nccl_param_info *nccl_param_find(const char *key);
 
+/* Collectives the "nccl" object tunes one by one, in the order of enum
+ * coll_kind (system_config.h checks it): NCCL picks algorithm, protocol
+ * and channels per collective, and its kernels differ (a reduction or a
+ * copy), so a preset may hold one parameter set per collective. */
+#define NCCL_COLLS 4
+/* "all-reduce", "reduce-scatter", "all-gather", "all-to-all": the key of
+ * collective k's object inside "nccl". */
+const char *nccl_coll_key(int k);
+
 /* Every parameter at its default. */
 void nccl_params_default(nccl_params *p);
-/* Reads the "nccl" object `v` of system JSON `path` over *p (keys left out
- * keep their value). Returns 0, or -1 with one line
- * "PATH: key 'nccl.KEY': ..." in err. */
-int nccl_params_parse(const char *path, json_object *v, nccl_params *p, char *err, size_t err_len);
-/* Checks relations between values (ll-max-bytes <= ll128-max-bytes).
+/* Reads the "nccl" object `v` of system JSON `path` over per[] (one set
+ * per collective): its parameter keys set every collective's value, then
+ * an object under a collective's key ("all-gather": {...}) sets that
+ * collective's own. Keys left out keep their value. Returns 0, or -1 with
+ * one line "PATH: key 'nccl.KEY': ..." (or 'nccl.COLLECTIVE.KEY') in err. */
+int nccl_params_parse(const char *path, json_object *v, nccl_params per[NCCL_COLLS], char *err, size_t err_len);
+/* Checks relations between values (ll-max-bytes <= ll128-max-bytes);
+ * `prefix` names the object in the message ("nccl" or "nccl.all-gather").
  * Returns 0, or -1 with one line naming path and key in err. */
-int nccl_params_check(const char *path, const nccl_params *p, char *err, size_t err_len);
+int nccl_params_check(const char *path, const char *prefix, const nccl_params *p, char *err, size_t err_len);
 
 #endif

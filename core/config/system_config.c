@@ -33,6 +33,9 @@ static int fail(ctx *c, const char *fmt, ...)
     return -1;
 }
 
+/* nccl_params.c names the collectives of the "nccl" object in this order */
+_Static_assert(NCCL_COLLS == COLL_KINDS, "nccl_coll_key follows enum coll_kind");
+
 static const char *const coll_names[COLL_KINDS] = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"};
 
 const char *coll_kind_name(enum coll_kind k)
@@ -333,7 +336,7 @@ static int parse_key(ctx *c, const char *key, json_object *v, sys_config *cfg, d
             return rc;
     }
     if (strcmp(key, "nccl") == 0)
-        return nccl_params_parse(c->path, v, &cfg->nccl, c->err, c->err_len);
+        return nccl_params_parse(c->path, v, cfg->nccl, c->err, c->err_len);
     if (strcmp(key, "boost-mode") == 0)
         return 0; /* accepted and ignored, as by the reference */
     if (warn) {
@@ -354,7 +357,8 @@ int sys_config_load(const char *path, double injection_scale, const sys_algo_nam
     cfg->active_chunks_per_dimension = 1;
     cfg->local_reduction_delay = 1;
     cfg->local_mem_trace_filename = strdup("local_mem_trace");
-    nccl_params_default(&cfg->nccl);
+    for (int k = 0; k < COLL_KINDS; k++)
+        nccl_params_default(&cfg->nccl[k]);
 
     json_object *root = config_json_load(path, err, err_len);
     if (!root)

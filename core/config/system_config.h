@@ -79,7 +79,7 @@ typedef struct sys_config {
     char *per_node_custom_path;
     custom_by_node *per_node_custom;
     size_t n_per_node_custom;
-    nccl_params nccl;                 /* the "nccl" object: the nccl algorithm's parameters */
+    nccl_params nccl[COLL_KINDS];     /* the "nccl" object: the nccl algorithm's parameters, per collective */
 } sys_config;
 
 /* Reads the system JSON. injection_scale multiplies endpoint-delay when the

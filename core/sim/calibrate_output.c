@@ -2,6 +2,7 @@
 #include "sim/calibrate_output.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,27 +41,64 @@ int calib_write_network(FILE *out, const vimana_net_dim *d)
     return ferror(out) ? -1 : 0;
 }
 
+/* The keys of `p` as JSON members, one per line after `indent`; with
+ * `shared`, only those whose value differs from it. */
+static void write_params(FILE *out, const nccl_params *p, const nccl_params *shared, const char *indent)
+{
+    size_t n;
+    const nccl_param_info *t = nccl_param_table(&n);
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        char b[40];
+        double v = nccl_param_get(p, &t[i]);
+        if (shared && v == nccl_param_get(shared, &t[i]))
+            continue;
+        fprintf(out, "%s\n%s\"%s\": %s", first ? "" : ",", indent, t[i].key, num(v, b, sizeof b));
+        first = false;
+    }
+}
+
+/* Whether p and q hold the same values. */
+static bool same_params(const nccl_params *p, const nccl_params *q)
+{
+    size_t n;
+    const nccl_param_info *t = nccl_param_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (nccl_param_get(p, &t[i]) != nccl_param_get(q, &t[i]))
+            return false;
+    return true;
+}
+
 int calib_write_system(FILE *out, const nccl_params *p)
 {
     fputs("{\n    \"scheduling-policy\": \"LIFO\",\n    \"endpoint-delay\": 10,\n"
           "    \"active-chunks-per-dimension\": 1,\n    \"preferred-dataset-splits\": 1,\n"
           "    \"all-reduce-implementation\": [\"nccl\"],\n    \"all-gather-implementation\": [\"nccl\"],\n"
           "    \"reduce-scatter-implementation\": [\"nccl\"],\n    \"all-to-all-implementation\": [\"nccl\"],\n"
-          "    \"collective-optimization\": \"baseline\",\n    \"local-mem-bw\": 3350,\n    \"nccl\": {\n", out);
-    size_t n;
-    const nccl_param_info *t = nccl_param_table(&n);
-    for (size_t i = 0; i < n; i++) {
-        char b[40];
-        fprintf(out, "        \"%s\": %s%s\n", t[i].key, num(nccl_param_get(p, &t[i]), b, sizeof b),
-                i + 1 < n ? "," : "");
+          "    \"collective-optimization\": \"baseline\",\n    \"local-mem-bw\": 3350,\n    \"nccl\": {", out);
+    /* all-reduce's set is the shared one; another collective's own values
+     * follow as an object of the keys that differ */
+    write_params(out, &p[0], NULL, "        ");
+    for (int k = 1; k < NCCL_COLLS; k++) {
+        if (same_params(&p[k], &p[0]))
+            continue;
+        fprintf(out, ",\n        \"%s\": {", nccl_coll_key(k));
+        write_params(out, &p[k], &p[0], "            ");
+        fputs("\n        }", out);
     }
-    fputs("    }\n}\n", out);
+    fputs("\n    }\n}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* The parameters of the row's collective. */
+static const nccl_params *params_of(const calib_result *r, const calib_point *pt)
+{
+    return &r->p[pt->coll];
 }
 
 static double error_pct(const calib_result *r, const calib_point *pt)
 {
-    return ((double)calib_model_ticks(r->p, r->dim, pt) - pt->measured_ns) / pt->measured_ns * 100;
+    return ((double)calib_model_ticks(params_of(r, pt), r->dim, pt) - pt->measured_ns) / pt->measured_ns * 100;
 }
 
 int calib_write_report(FILE *out, const calib_result *r)
@@ -85,12 +123,12 @@ int calib_write_report(FILE *out, const calib_result *r)
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
         nccl_plan plan;
-        nccl_plan_phase(r->p, pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
+        nccl_plan_phase(params_of(r, pt), pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
         const char *base = strrchr(pt->file, '/');
         fprintf(out, "| %s:%u | %s | %u | %llu | %llu | %s | %s | %.3f | %.3f | %+.2f |\n", base ? base + 1 : pt->file,
                 pt->line, calib_coll_tests_name(pt->coll), pt->npus, (unsigned long long)pt->tests_bytes,
                 (unsigned long long)pt->comm_size, nccl_algo_name(plan.algo), nccl_proto_name(plan.proto),
-                pt->measured_ns / 1000, (double)calib_model_ticks(r->p, r->dim, pt) / 1000, error_pct(r, pt));
+                pt->measured_ns / 1000, (double)calib_model_ticks(params_of(r, pt), r->dim, pt) / 1000, error_pct(r, pt));
     }
     return ferror(out) ? -1 : 0;
 }
@@ -123,8 +161,8 @@ static axes bounds(const calib_result *r)
     axes a = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
-        double lo = fmin(pt->measured_ns, (double)calib_model_ticks(r->p, r->dim, pt)) / 1000;
-        double hi = fmax(pt->measured_ns, (double)calib_model_ticks(r->p, r->dim, pt)) / 1000;
+        double lo = fmin(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->dim, pt)) / 1000;
+        double hi = fmax(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->dim, pt)) / 1000;
         a.x0 = fmin(a.x0, floor(log2((double)pt->tests_bytes)));
         a.x1 = fmax(a.x1, ceil(log2((double)pt->tests_bytes)));
         a.y0 = fmin(a.y0, floor(log10(fmax(lo, 1e-3))));
@@ -165,7 +203,7 @@ static void curve(FILE *out, const calib_result *r, const axes *a, const char *f
         const calib_point *pt = &r->data->pts[i];
         if (pt->file != file)
             continue;
-        double ns = simulated ? (double)calib_model_ticks(r->p, r->dim, pt) : pt->measured_ns;
+        double ns = simulated ? (double)calib_model_ticks(params_of(r, pt), r->dim, pt) : pt->measured_ns;
         fprintf(out, "%d,%d ", px(a, (double)pt->tests_bytes), py(a, ns / 1000));
     }
     fputs("\"/>\n", out);

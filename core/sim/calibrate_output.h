@@ -15,7 +15,7 @@
 #include "vimana/network_yaml.h"
 
 typedef struct calib_result {
-    const nccl_params *p;
+    const nccl_params *p;         /* per collective (enum coll_kind, NCCL_COLLS sets) */
     const vimana_net_dim *dim;
     const calib_data *data;
     const char *topology_path;    /* as given, for the report */
@@ -27,6 +27,9 @@ typedef struct calib_result {
 void calib_round_for_preset(nccl_params *p);
 /* Each returns 0, or -1 when the stream had a write error. */
 int calib_write_network(FILE *out, const vimana_net_dim *d);
+/* p: one parameter set per collective (enum coll_kind); all-reduce's is
+ * written as the shared "nccl" keys, each other collective's as an object
+ * of the keys where it differs (none when it is the same). */
 int calib_write_system(FILE *out, const nccl_params *p);
 int calib_write_report(FILE *out, const calib_result *r);
 int calib_write_svg(FILE *out, const calib_result *r);

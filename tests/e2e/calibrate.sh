@@ -75,6 +75,9 @@ for key, want in json.loads(sys.argv[2]).items():
         sys.exit(f"{key}: fitted {got[key]}, known {want}")
 PY
 
+# One set holds every collective here: no collective gets its own object.
+if grep -q '"all-gather": {' "$T/preset/system.json"; then fail "all-gather fitted on its own"; fi
+
 # The report's simulated time is what vimana simulates with the preset.
 for size in 4096 1048576 67108864; do
     want=$(sim all-reduce "$size" "$T/preset/system.json" "$T/preset/network.yml")

@@ -42,6 +42,26 @@ expect_eq "$(run "$T/ring.json")" 219780 "nccl ring LL128"
 # Launch overhead and protocol latency as given: 14 x 14020 = 196280.
 sys "$T/nowait.json" '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}'
 expect_eq "$(run "$T/nowait.json")" 196280 "nccl ring LL128 without waits"
+# One collective's own values ("nccl": {"all-reduce": {...}}) override the
+# shared ones for that collective only, wherever the shared keys stand.
+sys "$T/own.json" '{"nvls": 0, "all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}'
+expect_eq "$(run "$T/own.json")" 196280 "nccl: all-reduce's own values"
+sys "$T/own.json" '{"all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}, "nvls": 0}'
+expect_eq "$(run "$T/own.json")" 196280 "nccl: all-reduce's own values before the shared ones"
+sys "$T/other.json" '{"nvls": 0, "all-gather": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}'
+expect_eq "$(run "$T/other.json")" 219780 "nccl: all-gather's own values leave all-reduce alone"
+# ... and apply to all-gather: 1 MiB per rank (8 MiB call: Simple, 7 steps)
+# without the launch and the 3400 ns Simple waits is 6000 + 7 x 3400 = 29800
+# ticks faster.
+"$VIMANA_ET" generate all-gather --npus 8 --size 1MiB --single-file --out "$T/ag" >/dev/null || fail "generate ag"
+run_ag() {
+    "$VIMANA" --workload-configuration="$T/ag" --system-configuration="$1" \
+        --network-configuration="$T/switch8.yml" 2>"$T/err" | sed -n 's/^sys\[7\], Comm time: //p'
+}
+sys "$T/other.json" '{"nvls": 0, "all-gather": {"launch-overhead-ns": 0, "simple-hop-latency-ns": 0}}'
+with=$(run_ag "$T/other.json")
+without=$(run_ag "$T/ring.json")
+expect_eq "$((without - with))" 29800 "nccl: all-gather's own values apply to all-gather"
 
 # Two dimensions (baseline: an all-reduce per dimension): dimension 0 (4 NPUs,
 # NVLink) runs NVLS as above but 4 NPUs: 1 MiB x 3/8 = 393216 B over 12
@@ -87,4 +107,10 @@ bad '{"channels": 8, "nvls-channels": 12}' "key 'nccl.nvls-channels': 12 is abov
 bad '{"hop-overlap": 1.5}' "key 'nccl.hop-overlap': 1.5 is out of range (0 to 1)"
 bad '{"nvls-channels": 65}' "key 'nccl.nvls-channels': 65 is out of range (0 to 64)"
 bad '{"nvls-wide-min-bytes": 1.5}' "key 'nccl.nvls-wide-min-bytes': 1.5 is not a whole number"
+bad '{"all-gather": {"chanels": 4}}' "key 'nccl.all-gather.chanels': unknown NCCL parameter (docs/nccl.md lists them)"
+bad '{"all-to-all": 3}' "key 'nccl.all-to-all': expected an object of NCCL parameters"
+bad '{"reduce-scatter": {"channels": 0}}' "key 'nccl.reduce-scatter.channels': 0 is out of range (1 to 64)"
+bad '{"ll-max-bytes": 1024, "ll128-max-bytes": 4096, "all-gather": {"ll-max-bytes": 8192}}' \
+    "key 'nccl.all-gather.ll128-max-bytes': 4096 is below ll-max-bytes (8192)"
+bad '{"all-gather": {"all-reduce": {}}}' "key 'nccl.all-gather.all-reduce': unknown NCCL parameter (docs/nccl.md lists them)"
 finish

@@ -52,7 +52,8 @@ static void run(const nccl_params *p, const want *w)
     uint32_t dims[] = {4};
     const char *impl[] = {"nccl"};
     harness_init(&h, dims, 1, impl, 1, 1, 1);
-    h.s.cfg.nccl = *p;
+    for (int k = 0; k < COLL_KINDS; k++)
+        h.s.cfg.nccl[k] = *p;
     harness_run_collective(&h, w->kind, w->bytes);
     sent_msg got[16];
     uint32_t k = harness_sent_by(&h, 0, got, 16);

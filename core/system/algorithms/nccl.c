@@ -60,7 +60,7 @@ static void nccl_start(sim *s, stream *st)
     phase_run *r = &st->run;
     nccl_plan plan;
     /* the call's launch: its first phase only (next_phase counts from 1) */
-    nccl_plan_phase(&s->cfg.nccl, (enum coll_kind)p->coll, p->n, p->dim, p->in_size, st->next_phase == 1, &plan);
+    nccl_plan_phase(&s->cfg.nccl[p->coll], (enum coll_kind)p->coll, p->n, p->dim, p->in_size, st->next_phase == 1, &plan);
     r->stream_count = plan.steps;
     r->msg_size = plan.wire_bytes;
     r->P = (uint32_t)plan.hop_ticks;
@@ -75,7 +75,7 @@ static void nccl_step(sim *s, stream *st, enum phase_event ev)
     r->stream_count--;
     r->total_received++;
     uint64_t elapsed = sim_now(s) - r->step_sent;
-    wait_then_send(s, st, nccl_step_wait(&s->cfg.nccl, r->P, elapsed));
+    wait_then_send(s, st, nccl_step_wait(&s->cfg.nccl[st->cur.coll], r->P, elapsed));
 }
 
 const algorithm algorithm_nccl = {
