@@ -52,6 +52,15 @@ static bool is_nccl_log_line(const char *s)
            strstr(s, " NCCL TRACE ");
 }
 
+/* rccl-tests' banner before its table, lines without '#':
+ * "rccl-tests: Version develop:a7809b3", "RCCL version : 2.22.3-HEAD",
+ * "Hostname     : gpu-53", ... A letter first and a ':' in the line: a
+ * table row starts with its size and never holds a ':'. */
+static bool is_banner_line(const char *s)
+{
+    return ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')) && strchr(s, ':');
+}
+
 /* Past the tag `mpirun --tag-output` puts before every line of a rank,
  * "[1,0]<stdout>:", when s starts with one. */
 static const char *past_mpi_tag(const char *s)
@@ -193,7 +202,7 @@ int calib_read_file(const char *path, uint32_t npus, calib_data *d, char *err, s
         char *s = line + strspn(line, " \t\r\n");
         s = (char *)past_mpi_tag(s);
         s += strspn(s, " \t\r\n");
-        if (*s == '\0' || is_nccl_log_line(s))
+        if (*s == '\0' || is_nccl_log_line(s) || is_banner_line(s))
             continue;
         if (*s == '#') {
             if (is_rank_line(s)) {
