@@ -43,21 +43,10 @@ check() {
             exit bad }' "$T/p/fit-report.md" || fail "$f: report"
 }
 
-# rccl-tests prints lines of its own outside the table that carry no '#':
-# "rccl-tests: Version develop:a7809b3" before the device list and
-# "RCCL version : 2.22.3-HEAD:7d8d67c", "HIP version  : ...", "ROCm version
-# : ...", "Hostname     : ...", "Librccl path : ..." after it. The reader
-# refuses them today (below, the first one of each file); the checks of
-# these files read them without those lines (the table itself untouched).
-# When the reader learns to skip them, drop reader_gap and strip_rccl.
-reader_gap() { # FILE LINE FIELDS
-    expect_error "vimana calibrate: error: $D/$1:$2: expected an nccl-tests row (size count type [redop root], then time algbw busbw #wrong out of place and in place), got $3 fields" \
-        "$VIMANA" calibrate "$D/$1" --topology "$T/net.yml" -o "$T/gap" --system "$T/no-nvls.json"
-}
-strip_rccl() { # FILE: prints $T/FILE, FILE without rccl-tests' version lines
-    grep -vE '^(rccl-tests: Version|RCCL version|HIP version|ROCm version|Hostname |Librccl path)' "$D/$1" >"$T/$1"
-    echo "$T/$1"
-}
+# rccl-tests prints lines of its own outside the table that carry no '#'
+# ("rccl-tests: Version develop:a7809b3", "RCCL version : 2.22.3-HEAD",
+# "Hostname     : ...", ...): the reader skips them, so the four rccl-tests
+# files are read as published.
 
 # --- one node ---
 switch 8 150.0   # DGX-1 V100: NVLink 2, 6 links x 25 GB/s per direction
@@ -74,12 +63,11 @@ check "$D/mi355x-8gpu_alltoall_perf.txt" 21 8 5 15 --system "$T/no-nvls.json"
 # link, where the model runs the n-1 sends of a ring one after another.
 check "$D/mi355x-8gpu_all_reduce_perf.txt $D/mi355x-8gpu_alltoall_perf.txt" 50 8 19 28 --system "$T/no-nvls.json"
 switch 8 448.0   # MI300X: Infinity Fabric, 7 links x 64 GB/s per direction
-reader_gap mi300x-8gpu_all_reduce_perf.txt 7 3
 # 1.03 % / 34.76 %: 128-512 B take 23 us, 1 KiB-128 KiB 13.3-14.6 us, 8-64 B
 # 16-19 us. RCCL runs another all-reduce (one-shot, direct to every peer)
 # in a window of sizes below the ring; the model has one monotone ladder
 # of ring protocols.
-check "$(strip_rccl mi300x-8gpu_all_reduce_perf.txt)" 31 8 5 35.5 --system "$T/no-nvls.json"
+check "$D/mi300x-8gpu_all_reduce_perf.txt" 31 8 5 35.5 --system "$T/no-nvls.json"
 
 # --- two nodes, flattened into one dimension of all the ranks at the GPUs'
 # intra-node rate (calibrate takes one dimension) ---
@@ -111,20 +99,17 @@ switch 8 900.0   # GB300: NVLink 5, 900 GB/s per direction
 # protocol threshold and a channel ramp.
 check "$D/gb300-8gpu-2node_all_gather_perf.txt" 23 8 13 15
 switch 16 448.0  # MI300X
-reader_gap mi300x-16gpu-2node_all_reduce_perf.txt 9 3
 # 9.28 % at 16 MiB, 13.46 % at 8 B: 1 MiB (414 us) is slower than 2 MiB
 # (313 us), and 128 MiB -> 256 MiB only 1.2 times the time: RCCL switches
 # algorithm / channels across the nodes twice, at sizes a single ring
 # protocol ladder cannot place.
-check "$(strip_rccl mi300x-16gpu-2node_all_reduce_perf.txt)" 32 16 9.5 15 --system "$T/no-nvls.json"
+check "$D/mi300x-16gpu-2node_all_reduce_perf.txt" 32 16 9.5 15 --system "$T/no-nvls.json"
 switch 16 537.6  # MI355X
-reader_gap mi355x-16gpu-2node_all_reduce_perf.txt 6 3
 # 11.22 % at 128 MiB, 9.90 % at 512 KiB: 128 MiB takes 1042 us, 256 MiB
 # 1605 us (busbw 242 -> 305 GB/s), the same switch as on MI300X.
-check "$(strip_rccl mi355x-16gpu-2node_all_reduce_perf.txt)" 31 16 11.5 15 --system "$T/no-nvls.json"
+check "$D/mi355x-16gpu-2node_all_reduce_perf.txt" 31 16 11.5 15 --system "$T/no-nvls.json"
 # all-to-all, 7 of its 16 "# Rank" lines published: 1.74 % / 8.59 %
-reader_gap mi355x-16gpu-2node_alltoall_perf.txt 28 4
-check "$(strip_rccl mi355x-16gpu-2node_alltoall_perf.txt)" 27 16 5 15 --system "$T/no-nvls.json"
+check "$D/mi355x-16gpu-2node_alltoall_perf.txt" 27 16 5 15 --system "$T/no-nvls.json"
 # L40S (PCIe), one per node over NCCL's socket transport, then two per node
 # over RDMA NICs, at 100 Gb/s: 1.34 % / 5.64 % and 1.37 % / 10.13 %
 switch 2 12.5
