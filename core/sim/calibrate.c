@@ -127,14 +127,29 @@ static int start_params(const calib_args *a, nccl_params *p, FILE *err)
 
 static int load_topology(const char *path, vimana_net_config *net, FILE *err)
 {
-    char why[1024], shown[512];
+    char why[1024];
     if (vimana_net_load(path, net, why, sizeof why, NULL, NULL) != 0) {
         fprintf(err, PROG ": error: %s\n", why);
         return 1;
     }
-    if (net->n_dims != 1) {
-        fprintf(err, PROG ": error: %s: the measured system must be one dimension (it has %u)\n",
-                msg_escape(path, shown, sizeof shown), net->n_dims);
+    return 0;
+}
+
+/* On several dimensions a file's rows run on the leading dimensions whose
+ * NPUs multiply to its rank count (8 ranks on 8 x 2: the first): 0, or 1
+ * after one line naming the file and both counts. */
+static int check_ranks(const char *path, const vimana_net_config *net, const calib_data *data, size_t from,
+                       FILE *err)
+{
+    for (size_t i = from; i < data->n; i++) {
+        if (calib_prefix_dims(net, data->pts[i].npus) != 0)
+            continue;
+        char shown[512], counts[256];
+        size_t at = 0;
+        for (uint32_t d = 0; d < net->n_dims && at < sizeof counts; d++)
+            at += (size_t)snprintf(counts + at, sizeof counts - at, "%s%u", d ? " x " : "", net->dims[d].npus);
+        fprintf(err, PROG ": error: %s: measured on %u ranks, but no leading dimensions of the topology (%s = %u NPUs) "
+                     "hold that many\n", msg_escape(path, shown, sizeof shown), data->pts[i].npus, counts, net->total_npus);
         return 1;
     }
     return 0;
@@ -164,12 +179,13 @@ static int write_file(const char *dir, const char *name, int (*write)(FILE *, co
 
 static int w_network(FILE *f, const void *r)
 {
-    return calib_write_network(f, ((const calib_result *)r)->dim);
+    return calib_write_network(f, ((const calib_result *)r)->net);
 }
 
 static int w_system(FILE *f, const void *r)
 {
-    return calib_write_system(f, ((const calib_result *)r)->p);
+    const calib_result *res = r;
+    return calib_write_system(f, res->p, res->net->n_dims);
 }
 
 static int w_report(FILE *f, const void *r)
@@ -205,17 +221,22 @@ static int run(const calib_args *a, FILE *out, FILE *err)
     calib_data data = {0};
     for (int i = 0; i < a->n_files; i++) {
         char why[1024];
-        if (calib_read_file(a->files[i], net.dims[0].npus, &data, why, sizeof why) != 0) {
+        size_t from = data.n;
+        if (calib_read_file(a->files[i], net.total_npus, &data, why, sizeof why) != 0) {
             fprintf(err, PROG ": error: %s\n", why);
+            calib_data_free(&data);
+            return 1;
+        }
+        if (check_ranks(a->files[i], &net, &data, from, err) != 0) {
             calib_data_free(&data);
             return 1;
         }
     }
     if (!a->check) {
-        calib_fit(&p, &net.dims[0], &data);
+        calib_fit(&p, &net, &data);
         calib_round_for_preset(&p);
     }
-    calib_result r = {&p, &net.dims[0], &data, a->topology, a->check};
+    calib_result r = {&p, &net, &data, a->topology, a->check};
     int rc = write_preset(a, &r, err);
     if (rc == 0)
         fprintf(out, "vimana calibrate: %zu points %s; preset in %s (fit-report.md: per-size errors)\n", data.n,
