@@ -205,6 +205,35 @@ report_vs_sim "$T/check2/fit-report.md" alltoall 16 "$T/preset2/system.json" "$T
 # the 8-rank rows: the first dimension, its one-dimension system
 sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/preset2/system.json" >"$T/first.json"
 report_vs_sim "$T/check2/fit-report.md" all_reduce 8 "$T/first.json" "$T/first.yml" $sizes
+# Three dimensions of three kinds (NVSwitch; a Ring and a FullyConnected
+# NIC level), with tree, hop-overlap and the NIC's step latency: the report
+# of --check (the table's times are placeholders) is vimana's, every
+# collective, from one byte per NPU (a 32-byte all-reduce is a 32-NPU
+# chunk) to 64 MiB.
+printf 'topology: [ Switch, Ring, FullyConnected ]\nnpus_count: [ 4, 4, 2 ]\nbandwidth: [ 300.0, 50.0, 25.0 ]
+latency: [ 250.0, 700.0, 1500.0 ]\n' >"$T/three.yml"
+cat >"$T/three.json" <<'JSON'
+{"scheduling-policy": "LIFO", "active-chunks-per-dimension": 1, "preferred-dataset-splits": 1,
+ "all-reduce-implementation": ["nccl", "nccl", "nccl"], "all-gather-implementation": ["nccl", "nccl", "nccl"],
+ "reduce-scatter-implementation": ["nccl", "nccl", "nccl"], "all-to-all-implementation": ["nccl", "nccl", "nccl"],
+ "collective-optimization": "localBWAware",
+ "nccl": {"nic-hop-latency-ns": 700, "hop-overlap": 0.3, "tree-max-bytes": 65536}}
+JSON
+for coll in all_reduce reduce_scatter all_gather alltoall; do
+    {
+        echo "# nccl-tests ${coll}_perf"
+        r=0
+        while [ "$r" -lt 32 ]; do
+            echo "#  Rank $r Group  0 Pid 1 on host device 0 [0x01] Vimana"
+            r=$((r + 1))
+        done
+        for b in 32 4096 65536 1048576 67108864; do echo "$b 1 float sum -1 10.0 0 0 0 10.0 0 0 0"; done
+    } >"$T/three_${coll}_perf.txt"
+done
+expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three.json" --check -o "$T/check3"
+for coll in all_reduce reduce_scatter all_gather alltoall; do
+    report_vs_sim "$T/check3/fit-report.md" $coll 32 "$T/three.json" "$T/three.yml" 32 4096 65536 1048576 67108864
+done
 # a file on a rank count no leading dimensions hold
 sed '/Rank \([4-9]\|1[0-9]\) /d' "$T/two_all_reduce_perf.txt" >"$T/four_all_reduce_perf.txt"
 expect_error "vimana calibrate: error: $T/four_all_reduce_perf.txt: measured on 4 ranks, but no leading dimensions of the topology (8 x 2 = 16 NPUs) hold that many" \
