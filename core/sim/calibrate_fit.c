@@ -463,12 +463,8 @@ static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
     pb->base = best;
 }
 
-static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
+static void channel_values(problem *pb, bool refit)
 {
-    nccl_params *p = &pb->base;
-    try_values(pb, &p->ll_max_bytes, cands, n, refit);
-    try_values(pb, &p->ll128_max_bytes, cands, n, refit);
-    try_values(pb, &p->nvls_min_bytes, cands, n, refit);
     if (pb->channel_count) {
         channel_pass(pb, refit);
         return;
@@ -476,7 +472,25 @@ static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit
     double channel[20];
     for (int i = 0; i < 20; i++)
         channel[i] = (double)(1u << (6 + i));   /* 64 B to 32 MiB */
-    try_values(pb, &p->channel_min_bytes, channel, 20, refit);
+    try_values(pb, &pb->base.channel_min_bytes, channel, 20, refit);
+}
+
+/* The thresholds, then the channels. Over NVLink and NIC dimensions the
+ * channels first: the channel ramp sets the rate of every mid-size row of
+ * every phase, and thresholds moved against the wrong ramp settle a
+ * measured size off, made up for by the latencies (the two-dimension
+ * sweep of calibrate.sh, from the defaults). */
+static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
+{
+    nccl_params *p = &pb->base;
+    bool channels_first = both_link_kinds(p, pb->net);
+    if (channels_first)
+        channel_values(pb, refit);
+    try_values(pb, &p->ll_max_bytes, cands, n, refit);
+    try_values(pb, &p->ll128_max_bytes, cands, n, refit);
+    try_values(pb, &p->nvls_min_bytes, cands, n, refit);
+    if (!channels_first)
+        channel_values(pb, refit);
 }
 
 /* Coordinate descent from pb->base: the discrete pass, then Nelder-Mead,

@@ -152,11 +152,8 @@ sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/known2.json" >"$T/known2-first.json"
 sweep all_reduce 16 "$T/two.yml" "$T/known2.json" >"$T/two_all_reduce_perf.txt"
 sweep reduce_scatter 16 "$T/two.yml" "$T/known2.json" >"$T/two_reduce_scatter_perf.txt"
 sweep all_reduce 8 "$T/first.yml" "$T/known2-first.json" >"$T/eight_all_reduce_perf.txt"
-# from the defaults but the discrete values (from the defaults the fit
-# settles the protocol thresholds a measured size off, docs/calibrate.md);
-# no NVLink SHARP (as given: calibrate keeps the flag)
-printf '{"preferred-dataset-splits": 1, "nccl": {"nvls": 0, "ll-max-bytes": 32768, "ll128-max-bytes": 2097152,
- "channel-min-bytes": 65536}}\n' >"$T/start2.json"
+# from the defaults; no NVLink SHARP (as given: calibrate keeps the flag)
+printf '{"preferred-dataset-splits": 1, "nccl": {"nvls": 0}}\n' >"$T/start2.json"
 expect_ok "$VIMANA" calibrate "$T/two_all_reduce_perf.txt" "$T/two_reduce_scatter_perf.txt" "$T/eight_all_reduce_perf.txt" \
     --system "$T/start2.json" --topology "$T/two.yml" -o "$T/preset2"
 expect_eq "$(cat "$T/out")" "vimana calibrate: 84 points fitted; preset in $T/preset2 (fit-report.md: per-size errors)" \
