@@ -22,6 +22,7 @@ typedef struct nccl_params {
     double launch_ns;                 /* per call: kernel launch and setup */
     double hop_ns[NCCL_PROTOS];       /* per step of ring and tree: protocol handshake (flag poll, fence) */
     double nvls_hop_ns;               /* per step of NVLS: multicast object and switch reduction */
+    double nic_hop_ns;                /* extra per ring/tree step on a NIC dimension (network proxy, RDMA) */
     double hop_overlap;               /* share of a step's wait run while its message is in flight */
     double payload[NCCL_PROTOS];      /* data bytes / bytes on the wire: 0.5, 120/128, 1 */
     double ll_rate_share;             /* LL's throughput / Simple's on the same channels (flag polling) */

@@ -27,7 +27,10 @@ static void usage(FILE *out)
           "writes a preset into DIR: network.yml, system.json, fit-report.md\n"
           "(per size: measured, simulated, error) and fit.svg (both curves against size).\n"
           "Options:\n"
-          "  --topology FILE  network YAML of the measured system, one dimension (required)\n"
+          "  --topology FILE  network YAML of the measured system (required): one dimension, or several\n"
+          "                   (NVLink first, `nvlink-dims` of them, then the NIC: [Switch, Switch] of\n"
+          "                   [8, 2] for two nodes of 8 GPUs); a file on fewer ranks runs on the leading\n"
+          "                   dimensions whose NPUs multiply to its ranks\n"
           "  -o, --out DIR    the preset folder, created if missing (required)\n"
           "  --system FILE    start from the \"nccl\" parameters of this system JSON (default: the\n"
           "                   defaults); the parameters calibrate does not fit keep its values\n"
@@ -130,14 +133,29 @@ static int start_params(const calib_args *a, nccl_params p[COLL_KINDS], FILE *er
 
 static int load_topology(const char *path, vimana_net_config *net, FILE *err)
 {
-    char why[1024], shown[512];
+    char why[1024];
     if (vimana_net_load(path, net, why, sizeof why, NULL, NULL) != 0) {
         fprintf(err, PROG ": error: %s\n", why);
         return 1;
     }
-    if (net->n_dims != 1) {
-        fprintf(err, PROG ": error: %s: the measured system must be one dimension (it has %u)\n",
-                msg_escape(path, shown, sizeof shown), net->n_dims);
+    return 0;
+}
+
+/* On several dimensions a file's rows run on the leading dimensions whose
+ * NPUs multiply to its rank count (8 ranks on 8 x 2: the first): 0, or 1
+ * after one line naming the file and both counts. */
+static int check_ranks(const char *path, const vimana_net_config *net, const calib_data *data, size_t from,
+                       FILE *err)
+{
+    for (size_t i = from; i < data->n; i++) {
+        if (calib_prefix_dims(net, data->pts[i].npus) != 0)
+            continue;
+        char shown[512], counts[256];
+        size_t at = 0;
+        for (uint32_t d = 0; d < net->n_dims && at < sizeof counts; d++)
+            at += (size_t)snprintf(counts + at, sizeof counts - at, "%s%u", d ? " x " : "", net->dims[d].npus);
+        fprintf(err, PROG ": error: %s: measured on %u ranks, but no leading dimensions of the topology (%s = %u NPUs) "
+                     "hold that many\n", msg_escape(path, shown, sizeof shown), data->pts[i].npus, counts, net->total_npus);
         return 1;
     }
     return 0;
@@ -167,12 +185,13 @@ static int write_file(const char *dir, const char *name, int (*write)(FILE *, co
 
 static int w_network(FILE *f, const void *r)
 {
-    return calib_write_network(f, ((const calib_result *)r)->dim);
+    return calib_write_network(f, ((const calib_result *)r)->net);
 }
 
 static int w_system(FILE *f, const void *r)
 {
-    return calib_write_system(f, ((const calib_result *)r)->p);
+    const calib_result *res = r;
+    return calib_write_system(f, res->p, res->net->n_dims);
 }
 
 static int w_report(FILE *f, const void *r)
@@ -236,7 +255,7 @@ static void share_all_reduce_only(nccl_params p[COLL_KINDS])
 
 /* Whether p holds the targets on the rows (|error| <= 5 % from 1 MiB up,
  * <= 15 % below: the issue's acceptance, docs/calibrate.md). */
-static bool meets_targets(const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+static bool meets_targets(const nccl_params *p, const vimana_net_config *d, const calib_data *data)
 {
     for (size_t i = 0; i < data->n; i++) {
         const calib_point *pt = &data->pts[i];
@@ -253,7 +272,7 @@ static bool meets_targets(const nccl_params *p, const vimana_net_dim *d, const c
  * is cheaper (NCCL tunes algorithm, protocol and channels per collective:
  * docs/calibrate.md). A collective without rows takes the shared set.
  * Returns 0, or 1 after one error line. */
-static int fit_collectives(nccl_params p[COLL_KINDS], const vimana_net_dim *d, const calib_data *data, FILE *err)
+static int fit_collectives(nccl_params p[COLL_KINDS], const vimana_net_config *d, const calib_data *data, FILE *err)
 {
     const nccl_params start[COLL_KINDS] = {p[0], p[1], p[2], p[3]};
     nccl_params shared = p[COLL_ALL_REDUCE];
@@ -288,14 +307,19 @@ static int run(const calib_args *a, FILE *out, FILE *err)
     calib_data data = {0};
     for (int i = 0; i < a->n_files; i++) {
         char why[1024];
-        if (calib_read_file(a->files[i], net.dims[0].npus, &data, why, sizeof why) != 0) {
+        size_t from = data.n;
+        if (calib_read_file(a->files[i], net.total_npus, &data, why, sizeof why) != 0) {
             fprintf(err, PROG ": error: %s\n", why);
             calib_data_free(&data);
             return 1;
         }
+        if (check_ranks(a->files[i], &net, &data, from, err) != 0) {
+            calib_data_free(&data);
+            return 1;
+        }
     }
-    int rc = a->check ? 0 : fit_collectives(p, &net.dims[0], &data, err);
-    calib_result r = {p, &net.dims[0], &data, a->topology, a->check};
+    int rc = a->check ? 0 : fit_collectives(p, &net, &data, err);
+    calib_result r = {p, &net, &data, a->topology, a->check};
     if (rc == 0)
         rc = write_preset(a, &r, err);
     if (rc == 0)

@@ -20,32 +20,94 @@ static uint32_t hops(const vimana_net_dim *d, uint32_t distance)
     }
 }
 
-uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_dim *d, const calib_point *pt)
+uint32_t calib_prefix_dims(const vimana_net_config *net, uint32_t ranks)
 {
-    nccl_plan plan;
-    /* the point's own rank count on the same links */
-    vimana_net_dim own = *d;
-    own.npus = pt->npus;
-    d = &own;
-    nccl_plan_phase(p, pt->coll, d->npus, 0, pt->comm_size, true, &plan);
+    if (net->n_dims == 1)
+        return 1;
+    uint64_t product = 1;
+    for (uint32_t k = 0; k < net->n_dims; k++) {
+        product *= net->dims[k].npus;
+        if (product == ranks)
+            return k + 1;
+        if (product > ranks)
+            break;
+    }
+    return 0;
+}
+
+static void add_phase(const vimana_net_config *net, const calib_point *pt, enum coll_kind coll, uint32_t dim,
+                      uint64_t in, calib_phase *out)
+{
+    out->coll = coll;
+    out->dim = dim;
+    out->link = net->dims[dim];
+    if (net->n_dims == 1)
+        out->link.npus = pt->npus;   /* the row's own rank count on the same links */
+    out->in = in;
+}
+
+size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, calib_phase out[CALIB_MAX_PHASES])
+{
+    uint32_t k = calib_prefix_dims(net, pt->npus);
+    k = k ? k : 1;
+    uint64_t in = pt->comm_size;
+    /* a chunk smaller than the NPU count becomes one byte per NPU */
+    if (pt->coll != COLL_ALL_GATHER && pt->npus > in)
+        in = pt->npus;
+    size_t n = 0;
+    if (pt->coll == COLL_ALL_REDUCE) {
+        /* localBWAware: reduce-scatter up, all-reduce on the last, all-gather down */
+        for (uint32_t d = 0; d + 1 < k; d++) {
+            add_phase(net, pt, COLL_REDUCE_SCATTER, d, in, &out[n++]);
+            in /= out[n - 1].link.npus;
+        }
+        add_phase(net, pt, COLL_ALL_REDUCE, k - 1, in, &out[n++]);
+        for (uint32_t d = k - 1; d-- > 0;) {
+            add_phase(net, pt, COLL_ALL_GATHER, d, in, &out[n++]);
+            in *= out[n - 1].link.npus;
+        }
+        return n;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t d = pt->coll == COLL_ALL_GATHER ? k - 1 - i : i;
+        add_phase(net, pt, pt->coll, d, in, &out[n++]);
+        if (pt->coll == COLL_REDUCE_SCATTER)
+            in /= out[n - 1].link.npus;
+        else if (pt->coll == COLL_ALL_GATHER)
+            in *= out[n - 1].link.npus;
+    }
+    return n;
+}
+
+uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, const calib_point *pt)
+{
+    calib_phase ph[CALIB_MAX_PHASES];
+    size_t n = calib_call_phases(net, pt, ph);
     /* saturating at 2^63: far past any measurement, so its error is huge */
     const double cap = 9223372036854775808.0;
-    double t = (double)plan.launch_ticks;
-    uint64_t sum = plan.launch_ticks;
-    for (uint32_t i = 1; i <= plan.steps; i++) {
-        uint32_t distance = pt->coll == COLL_ALL_TO_ALL ? i : 1;
-        double net = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
-        /* the simulator waits after each arrival; the closed form sums */
-        uint64_t wait = nccl_step_wait(p, plan.hop_ticks, net < cap ? (uint64_t)net : UINT64_MAX);
-        t += net + (double)wait;
-        if (!(t < cap))
-            return (uint64_t)cap;
-        sum += (uint64_t)net + wait;
+    double t = 0;
+    uint64_t sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        const vimana_net_dim *d = &ph[k].link;
+        nccl_plan plan;
+        nccl_plan_phase(p, ph[k].coll, d->npus, ph[k].dim, ph[k].in, k == 0, &plan);
+        t += (double)plan.launch_ticks;
+        sum += plan.launch_ticks;
+        for (uint32_t i = 1; i <= plan.steps; i++) {
+            uint32_t distance = ph[k].coll == COLL_ALL_TO_ALL ? i : 1;
+            double wire = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
+            /* the simulator waits after each arrival; the closed form sums */
+            uint64_t wait = nccl_step_wait(p, plan.hop_ticks, wire < cap ? (uint64_t)wire : UINT64_MAX);
+            t += wire + (double)wait;
+            if (!(t < cap))
+                return (uint64_t)cap;
+            sum += (uint64_t)wire + wait;
+        }
     }
     return sum;
 }
 
-double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+double calib_cost(const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     double sum = 0;
     for (size_t i = 0; i < data->n; i++) {
@@ -53,7 +115,7 @@ double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_dat
         /* relative error over the tolerance the targets give the row
          * (5 % from 1 MiB up, 15 % below): a large call's error weighs 3x */
         double tolerance = data->pts[i].tests_bytes >= 1048576 ? 0.05 : 0.15;
-        double e = ((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m / tolerance;
+        double e = ((double)calib_model_ticks(p, net, &data->pts[i]) - m) / m / tolerance;
         sum += e * e;
     }
     return sum;
@@ -61,13 +123,13 @@ double calib_cost(const nccl_params *p, const vimana_net_dim *d, const calib_dat
 
 /* ---- the continuous parameters: Nelder-Mead ------------------------------ */
 
-#define MAX_CONT 10
+#define MAX_CONT 12
 #define NM_ITERATIONS 600
 #define NM_SHORT 80
 
 typedef struct problem {
     nccl_params base;
-    const vimana_net_dim *d;
+    const vimana_net_config *net;
     const calib_data *data;
     int n;                    /* parameters fitted */
     double *slot[MAX_CONT];   /* into base */
@@ -76,26 +138,41 @@ typedef struct problem {
     bool channel_count;       /* the discrete pass also moves `channels` */
 } problem;
 
-/* A ring call's steps: 2(n-1) for an all-reduce, n-1 for the others. */
-static uint32_t ring_steps(const calib_point *pt)
+/* A ring call's steps: over its phases, 2(n-1) for an all-reduce, n-1
+ * for the others. */
+static uint32_t ring_steps(const vimana_net_config *net, const calib_point *pt)
 {
-    return pt->coll == COLL_ALL_REDUCE ? 2 * (pt->npus - 1) : pt->npus - 1;
+    calib_phase ph[CALIB_MAX_PHASES];
+    size_t n = calib_call_phases(net, pt, ph);
+    uint32_t steps = 0;
+    for (size_t k = 0; k < n; k++)
+        steps += ph[k].coll == COLL_ALL_REDUCE ? 2 * (ph[k].link.npus - 1) : ph[k].link.npus - 1;
+    return steps;
 }
 
 /* Rows of several step counts (rank counts, or all-reduce beside the
  * others) tell the launch overhead (once per call) from the per-step
  * latencies (once per step). */
-static bool several_step_counts(const calib_data *data)
+static bool several_step_counts(const vimana_net_config *net, const calib_data *data)
 {
     for (size_t i = 1; i < data->n; i++)
-        if (ring_steps(&data->pts[i]) != ring_steps(&data->pts[0]))
+        if (ring_steps(net, &data->pts[i]) != ring_steps(net, &data->pts[0]))
             return true;
     return false;
 }
 
+/* Whether the topology has both NVLink and NIC dimensions: then both
+ * rates, and the NIC's extra step latency, can be told apart. */
+static bool both_link_kinds(const nccl_params *p, const vimana_net_config *net)
+{
+    return p->nvlink_dims >= 1 && (double)net->n_dims > p->nvlink_dims;
+}
+
 /* Binds the continuous parameters the fit moves: the per-step latencies
- * and link rates, the LL / LL128 rate shares when `shares`, and the launch
- * overhead when several step counts tell it from the step latencies. */
+ * and link rates, the LL / LL128 rate shares when `shares`, the launch
+ * overhead when several step counts tell it from the step latencies, and
+ * the NIC's rate and extra step latency beside NVLink's when the topology
+ * has both (last: a one-kind topology fits as before). */
 static void bind(problem *pb, bool shares)
 {
     nccl_params *p = &pb->base;
@@ -109,8 +186,12 @@ static void bind(problem *pb, bool shares)
         pb->slot[pb->n] = ns[i], pb->is_ns[pb->n++] = true;
     for (int i = 0; i < (shares ? 4 : 2); i++)
         pb->slot[pb->n] = fractions[i], pb->is_ns[pb->n++] = false;
-    if (several_step_counts(pb->data))
+    if (several_step_counts(pb->net, pb->data))
         pb->slot[pb->n] = &p->launch_ns, pb->is_ns[pb->n++] = true;
+    if (both_link_kinds(p, pb->net)) {
+        pb->slot[pb->n] = &p->nic_efficiency, pb->is_ns[pb->n++] = false;
+        pb->slot[pb->n] = &p->nic_hop_ns, pb->is_ns[pb->n++] = true;
+    }
     for (int i = 0; i < pb->n; i++) {
         pb->lo[i] = pb->is_ns[i] ? 0 : 0.01;
         pb->hi[i] = pb->is_ns[i] ? 1e9 : 1;
@@ -130,7 +211,7 @@ static double eval(problem *pb, double *x)
         x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
         *pb->slot[i] = x[i];
     }
-    return calib_cost(&pb->base, pb->d, pb->data);
+    return calib_cost(&pb->base, pb->net, pb->data);
 }
 
 static void nm_point(int n, const double *c, const double *w, double t, double *out)
@@ -220,14 +301,18 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static void solve_latencies(problem *pb);
+
 /* One candidate of a discrete search, set in pb->base: re-fits the
  * continuous parameters from it briefly when asked, and keeps it in *best
  * when it is cheaper than *best_cost (ties keep the earlier one). */
 static void keep_if_cheaper(problem *pb, bool refit, nccl_params *best, double *best_cost)
 {
+    if (refit && both_link_kinds(&pb->base, pb->net))
+        solve_latencies(pb);
     if (refit)
         nelder_mead(pb, NM_SHORT);
-    double c = calib_cost(&pb->base, pb->d, pb->data);
+    double c = calib_cost(&pb->base, pb->net, pb->data);
     if (c < *best_cost) {
         *best_cost = c;
         *best = pb->base;
@@ -242,7 +327,7 @@ static void keep_if_cheaper(problem *pb, bool refit, nccl_params *best, double *
 static void try_values(problem *pb, double *slot, const double *cands, size_t n, bool refit)
 {
     nccl_params start = pb->base, best = pb->base;
-    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    double best_cost = calib_cost(&pb->base, pb->net, pb->data);
     for (size_t i = 0; i < n; i++) {
         pb->base = start;
         *slot = cands[i];
@@ -258,8 +343,9 @@ static void try_values(problem *pb, double *slot, const double *cands, size_t n,
 static size_t threshold_candidates(const problem *pb, double **out)
 {
     const calib_data *data = pb->data;
-    uint64_t *sizes = malloc((data->n + 2) * sizeof *sizes);
-    double *c = malloc((data->n + 2) * sizeof *c);
+    size_t most = data->n * CALIB_MAX_PHASES + 2;
+    uint64_t *sizes = malloc(most * sizeof *sizes);
+    double *c = malloc(most * sizeof *c);
     if (!sizes || !c) {
         free(sizes);
         free(c);
@@ -269,14 +355,20 @@ static size_t threshold_candidates(const problem *pb, double **out)
     size_t n = 0;
     sizes[n++] = 0;
     for (size_t i = 0; i < data->n; i++) {
-        nccl_plan plan;
-        nccl_plan_phase(&pb->base, data->pts[i].coll, data->pts[i].npus, 0, data->pts[i].comm_size, true, &plan);
-        /* with scaled thresholds, the value that puts this call on the
-         * boundary: its bytes at threshold-ranks */
-        double at = pb->base.threshold_ranks > 0
-                        ? ceil((double)plan.call_bytes * pb->base.threshold_ranks / data->pts[i].npus)
-                        : (double)plan.call_bytes;
-        sizes[n++] = at < 9007199254740991.0 ? (uint64_t)at : 9007199254740991ull;
+        calib_phase ph[CALIB_MAX_PHASES];
+        size_t phases = calib_call_phases(pb->net, &data->pts[i], ph);
+        for (size_t k = 0; k < phases; k++) {
+            /* each phase picks its protocol by its own call size (the NIC
+             * phase of an all-reduce sees 1/n0 of it) */
+            nccl_plan plan;
+            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            /* with scaled thresholds, the value that puts this phase on
+             * the boundary: its bytes at threshold-ranks */
+            double at = pb->base.threshold_ranks > 0
+                            ? ceil((double)plan.call_bytes * pb->base.threshold_ranks / ph[k].link.npus)
+                            : (double)plan.call_bytes;
+            sizes[n++] = at < 9007199254740991.0 ? (uint64_t)at : 9007199254740991ull;
+        }
     }
     sizes[n++] = 9007199254740991ull;
     qsort(sizes, n, sizeof *sizes, cmp_u64);
@@ -301,7 +393,7 @@ static void channel_pass(problem *pb, bool refit)
 {
     static const double counts[] = {4, 8, 12, 16, 24, 32, 48, 64};
     nccl_params start = pb->base, best = pb->base;
-    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    double best_cost = calib_cost(&pb->base, pb->net, pb->data);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
         for (int m = 0; m < 20; m++) {
             if (counts[c] < start.nvls_channels)
@@ -314,12 +406,16 @@ static void channel_pass(problem *pb, bool refit)
     pb->base = best;
 }
 
-/* Rows NVLS may run: all-reduces over more than 2 ranks. */
-static bool nvls_rows(const calib_data *data)
+/* Rows NVLS may run: all-reduce phases over more than 2 ranks. */
+static bool nvls_rows(const vimana_net_config *net, const calib_data *data)
 {
-    for (size_t i = 0; i < data->n; i++)
-        if (data->pts[i].coll == COLL_ALL_REDUCE && data->pts[i].npus > 2)
-            return true;
+    for (size_t i = 0; i < data->n; i++) {
+        calib_phase ph[CALIB_MAX_PHASES];
+        size_t n = calib_call_phases(net, &data->pts[i], ph);
+        for (size_t k = 0; k < n; k++)
+            if (ph[k].coll == COLL_ALL_REDUCE && ph[k].link.npus > 2)
+                return true;
+    }
     return false;
 }
 
@@ -327,11 +423,14 @@ static bool nvls_rows(const calib_data *data)
 static bool nvls_size(const problem *pb, double bytes)
 {
     for (size_t i = 0; i < pb->data->n; i++) {
-        const calib_point *pt = &pb->data->pts[i];
-        nccl_plan plan;
-        nccl_plan_phase(&pb->base, pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
-        if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
-            return true;
+        calib_phase ph[CALIB_MAX_PHASES];
+        size_t n = calib_call_phases(pb->net, &pb->data->pts[i], ph);
+        for (size_t k = 0; k < n; k++) {
+            nccl_plan plan;
+            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
+                return true;
+        }
     }
     return false;
 }
@@ -343,10 +442,10 @@ static bool nvls_size(const problem *pb, double bytes)
  * ones gain 8/k) and re-fits the continuous parameters briefly. */
 static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
 {
-    if (!nvls_rows(pb->data))
+    if (!nvls_rows(pb->net, pb->data))
         return;
     nccl_params start = pb->base, best = pb->base;
-    double best_cost = calib_cost(&pb->base, pb->d, pb->data);
+    double best_cost = calib_cost(&pb->base, pb->net, pb->data);
     for (int k = 4; k < 8; k++) {
         double narrow = floor(start.channels * k / 8);   /* k = 8: no step */
         if (narrow < 1)
@@ -364,12 +463,8 @@ static void nvls_channel_pass(problem *pb, const double *cands, size_t n)
     pb->base = best;
 }
 
-static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
+static void channel_values(problem *pb, bool refit)
 {
-    nccl_params *p = &pb->base;
-    try_values(pb, &p->ll_max_bytes, cands, n, refit);
-    try_values(pb, &p->ll128_max_bytes, cands, n, refit);
-    try_values(pb, &p->nvls_min_bytes, cands, n, refit);
     if (pb->channel_count) {
         channel_pass(pb, refit);
         return;
@@ -377,7 +472,25 @@ static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit
     double channel[20];
     for (int i = 0; i < 20; i++)
         channel[i] = (double)(1u << (6 + i));   /* 64 B to 32 MiB */
-    try_values(pb, &p->channel_min_bytes, channel, 20, refit);
+    try_values(pb, &pb->base.channel_min_bytes, channel, 20, refit);
+}
+
+/* The thresholds, then the channels. Over NVLink and NIC dimensions the
+ * channels first: the channel ramp sets the rate of every mid-size row of
+ * every phase, and thresholds moved against the wrong ramp settle a
+ * measured size off, made up for by the latencies (the two-dimension
+ * sweep of calibrate.sh, from the defaults). */
+static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
+{
+    nccl_params *p = &pb->base;
+    bool channels_first = both_link_kinds(p, pb->net);
+    if (channels_first)
+        channel_values(pb, refit);
+    try_values(pb, &p->ll_max_bytes, cands, n, refit);
+    try_values(pb, &p->ll128_max_bytes, cands, n, refit);
+    try_values(pb, &p->nvls_min_bytes, cands, n, refit);
+    if (!channels_first)
+        channel_values(pb, refit);
 }
 
 /* Coordinate descent from pb->base: the discrete pass, then Nelder-Mead,
@@ -385,11 +498,11 @@ static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit
  * Returns the cost reached. */
 static double descend(problem *pb, const double *cands, size_t n, bool refit)
 {
-    double cost = calib_cost(&pb->base, pb->d, pb->data);
+    double cost = calib_cost(&pb->base, pb->net, pb->data);
     for (int round = 0; round < 12; round++) {
         discrete_pass(pb, cands, n, refit);
         nelder_mead(pb, NM_ITERATIONS);
-        double now = calib_cost(&pb->base, pb->d, pb->data);
+        double now = calib_cost(&pb->base, pb->net, pb->data);
         if (!(now < cost * (1 - 1e-9)))
             return now;
         cost = now;
@@ -401,25 +514,30 @@ static double descend(problem *pb, const double *cands, size_t n, bool refit)
  * thresholds. */
 enum { FREE_SHARES = 1, FREE_CHANNELS = 2, SCALED_THRESHOLDS = 4 };
 
-/* The largest rank count of the rows. */
-static uint32_t most_ranks(const calib_data *data)
+/* The largest rank count of the rows' phases (a protocol is picked per
+ * phase, over its dimension's ranks). */
+static uint32_t most_ranks(const vimana_net_config *net, const calib_data *data)
 {
     uint32_t m = 0;
-    for (size_t i = 0; i < data->n; i++)
-        m = data->pts[i].npus > m ? data->pts[i].npus : m;
+    for (size_t i = 0; i < data->n; i++) {
+        calib_phase ph[CALIB_MAX_PHASES];
+        size_t n = calib_call_phases(net, &data->pts[i], ph);
+        for (size_t k = 0; k < n; k++)
+            m = ph[k].link.npus > m ? ph[k].link.npus : m;
+    }
     return m;
 }
 
 /* The best of the two descents (see calib_fit) from *p, freeing `what`. */
-static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_data *data, int what)
+static double two_descents(nccl_params *p, const vimana_net_config *net, const calib_data *data, int what)
 {
     if (what & SCALED_THRESHOLDS)
-        p->threshold_ranks = most_ranks(data);
-    problem plain = {.base = *p, .d = d, .data = data, .channel_count = what & FREE_CHANNELS};
+        p->threshold_ranks = most_ranks(net, data);
+    problem plain = {.base = *p, .net = net, .data = data, .channel_count = what & FREE_CHANNELS};
     bind(&plain, what & FREE_SHARES);
     double *cands;
     size_t n = threshold_candidates(&plain, &cands);
-    problem refit = {.base = *p, .d = d, .data = data, .channel_count = what & FREE_CHANNELS};
+    problem refit = {.base = *p, .net = net, .data = data, .channel_count = what & FREE_CHANNELS};
     bind(&refit, what & FREE_SHARES);   /* its slots point into its own base */
     double c_plain = descend(&plain, cands, n, false);
     double c_refit = descend(&refit, cands, n, true);
@@ -435,9 +553,9 @@ static double two_descents(nccl_params *p, const vimana_net_dim *d, const calib_
  * collapses in the narrow valleys where a rate share trades against the
  * latencies; one parameter at a time walks their floor. The rate shares
  * move only when the fit kept them away from 1. */
-static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+static void polish(nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
-    problem pb = {.base = *p, .d = d, .data = data};
+    problem pb = {.base = *p, .net = net, .data = data};
     bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
     double step[MAX_CONT], x[MAX_CONT];
     for (int i = 0; i < pb.n; i++) {
@@ -476,9 +594,9 @@ static void polish(nccl_params *p, const vimana_net_dim *d, const calib_data *da
 /* NVLS's channel step, after the stages, from their best fit: the step only
  * pays once the NVLS rows' rate is fitted (from the defaults the search
  * settles the step at the wrong size and makes up with the latencies). */
-static void nvls_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+static void nvls_step(nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
-    problem pb = {.base = *p, .d = d, .data = data};
+    problem pb = {.base = *p, .net = net, .data = data};
     bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
     double *cands;
     size_t n = threshold_candidates(&pb, &cands);
@@ -486,20 +604,20 @@ static void nvls_step(nccl_params *p, const vimana_net_dim *d, const calib_data 
     nvls_channel_pass(&pb, cands, n);
     if (pb.base.nvls_channels != before.nvls_channels) {
         descend(&pb, cands, n, true);
-        if (calib_cost(&pb.base, d, data) < calib_cost(&before, d, data))
+        if (calib_cost(&pb.base, net, data) < calib_cost(&before, net, data))
             *p = pb.base;
     }
     free(cands);
 }
 
 /* The largest |relative error| of the rows from 1 MiB up and below. */
-static void largest_errors(const nccl_params *p, const vimana_net_dim *d, const calib_data *data, double *big,
+static void largest_errors(const nccl_params *p, const vimana_net_config *net, const calib_data *data, double *big,
                            double *small)
 {
     *big = *small = 0;
     for (size_t i = 0; i < data->n; i++) {
         double m = data->pts[i].measured_ns;
-        double e = fabs(((double)calib_model_ticks(p, d, &data->pts[i]) - m) / m);
+        double e = fabs(((double)calib_model_ticks(p, net, &data->pts[i]) - m) / m);
         double *worst = data->pts[i].tests_bytes >= 1048576 ? big : small;
         *worst = e > *worst ? e : *worst;
     }
@@ -507,12 +625,12 @@ static void largest_errors(const nccl_params *p, const vimana_net_dim *d, const 
 
 /* Whether q is 1 % cheaper than p and its largest errors (the targets)
  * are no larger. */
-static bool better_fit(const nccl_params *q, const nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+static bool better_fit(const nccl_params *q, const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     double qb, qs, pb, ps;
-    largest_errors(q, d, data, &qb, &qs);
-    largest_errors(p, d, data, &pb, &ps);
-    return calib_cost(q, d, data) < calib_cost(p, d, data) * 0.99 && qb <= pb && qs <= ps;
+    largest_errors(q, net, data, &qb, &qs);
+    largest_errors(p, net, data, &pb, &ps);
+    return calib_cost(q, net, data) < calib_cost(p, net, data) * 0.99 && qb <= pb && qs <= ps;
 }
 
 /* The steps' overlap with their messages, last but the polish: from the
@@ -520,9 +638,9 @@ static bool better_fit(const nccl_params *q, const nccl_params *p, const vimana_
  * lowers the cost by 1 % and neither largest error grows (the per-step
  * latency and the overlap trade against each other on a curve that does
  * not need it). */
-static void overlap_step(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+static void overlap_step(nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
-    problem pb = {.base = *p, .d = d, .data = data};
+    problem pb = {.base = *p, .net = net, .data = data};
     bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
     pb.slot[pb.n] = &pb.base.hop_overlap;
     pb.is_ns[pb.n] = false;
@@ -534,9 +652,82 @@ static void overlap_step(nccl_params *p, const vimana_net_dim *d, const calib_da
      * descent settles where the latencies make up for the rest */
     pb.base.hop_overlap = 1;
     descend(&pb, cands, n, true);
-    nccl_params best = better_fit(&pb.base, p, d, data) ? pb.base : *p;
+    nccl_params best = better_fit(&pb.base, p, net, data) ? pb.base : *p;
     free(cands);
     *p = best;
+}
+
+/* The per-step latencies and the launch overhead enter a call's time
+ * linearly (each step waits its latency once, with hop-overlap 0): for
+ * the rates as they are, the latencies that minimise the cost solve a
+ * linear least-squares problem. Over several dimensions the NIC's step
+ * latency starts at 0, far from most systems', and Nelder-Mead stalls on
+ * the way there (the latencies of the two kinds of steps trade), so the
+ * fit solves them: at its start and for each discrete candidate. The
+ * latencies pb binds are solved (below 0: clamped to 0); a latency no row
+ * waits keeps its value. */
+static void solve_latencies(problem *pb)
+{
+    double *col[MAX_CONT], ata[MAX_CONT][MAX_CONT + 1] = {{0}};
+    int m = 0;
+    for (int j = 0; j < pb->n; j++)
+        if (pb->is_ns[j])
+            col[m++] = pb->slot[j];
+    nccl_params *p = &pb->base;
+    for (size_t i = 0; i < pb->data->n; i++) {
+        const calib_point *pt = &pb->data->pts[i];
+        double scale = pt->measured_ns * (pt->tests_bytes >= 1048576 ? 0.05 : 0.15);
+        double t0 = (double)calib_model_ticks(p, pb->net, pt), a[MAX_CONT];
+        for (int j = 0; j < m; j++) {
+            /* the steps that wait this latency: the time of 1 us more */
+            *col[j] += 1000;
+            a[j] = ((double)calib_model_ticks(p, pb->net, pt) - t0) / 1000 / scale;
+            *col[j] -= 1000;
+        }
+        double r = (pt->measured_ns - t0) / scale;
+        for (int j = 0; j < m; j++) {
+            for (int k = 0; k < m; k++)
+                ata[j][k] += a[j] * a[k];
+            ata[j][m] += a[j] * r;
+        }
+    }
+    /* Gauss-Jordan with partial pivoting; the small ridge leaves an
+     * unused latency where it is */
+    for (int j = 0; j < m; j++)
+        ata[j][j] += 1e-9;
+    for (int c = 0; c < m; c++) {
+        int pivot = c;
+        for (int r = c + 1; r < m; r++)
+            if (fabs(ata[r][c]) > fabs(ata[pivot][c]))
+                pivot = r;
+        for (int k = 0; k <= m; k++) {
+            double t = ata[c][k];
+            ata[c][k] = ata[pivot][k];
+            ata[pivot][k] = t;
+        }
+        for (int r = 0; r < m; r++) {
+            if (r == c)
+                continue;
+            double f = ata[r][c] / ata[c][c];
+            for (int k = c; k <= m; k++)
+                ata[r][k] -= f * ata[c][k];
+        }
+    }
+    for (int j = 0; j < m; j++)
+        *col[j] = clamp(*col[j] + ata[j][m] / ata[j][j], 0, 1e9);
+}
+
+/* The start over several dimensions: the latencies solved and the rates
+ * fitted, in turns. */
+static void start_latencies(nccl_params *p, const vimana_net_config *net, const calib_data *data)
+{
+    problem pb = {.base = *p, .net = net, .data = data};
+    bind(&pb, false);
+    for (int round = 0; round < 4; round++) {
+        solve_latencies(&pb);
+        nelder_mead(&pb, NM_ITERATIONS);
+    }
+    *p = pb.base;
 }
 
 /* The cost has several valleys (a threshold one measured size off, made
@@ -551,16 +742,18 @@ static void overlap_step(nccl_params *p, const vimana_net_dim *d, const calib_da
  * count (threshold-ranks the largest count measured: only rows on several
  * counts can tell); the last once more from the first start (the valley
  * the earlier stages settled in is not always the deepest). */
-void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
+void calib_fit(nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS,
                                  FREE_SHARES | FREE_CHANNELS | SCALED_THRESHOLDS};
+    if (both_link_kinds(p, net))
+        start_latencies(p, net, data);
     const nccl_params start = *p;
     double best = INFINITY;
     for (size_t i = 0; i <= sizeof stages / sizeof stages[0]; i++) {
         bool again = i == sizeof stages / sizeof stages[0];
         nccl_params next = again ? start : *p;
-        double cost = two_descents(&next, d, data, again ? FREE_SHARES | FREE_CHANNELS : stages[i]);
+        double cost = two_descents(&next, net, data, again ? FREE_SHARES | FREE_CHANNELS : stages[i]);
         /* a stage freeing more must earn it: 1 % lower, not a rounding
          * residue traded between a share and a latency */
         if (cost < best * 0.99) {
@@ -568,7 +761,7 @@ void calib_fit(nccl_params *p, const vimana_net_dim *d, const calib_data *data)
             *p = next;
         }
     }
-    nvls_step(p, d, data);
-    overlap_step(p, d, data);
-    polish(p, d, data);
+    nvls_step(p, net, data);
+    overlap_step(p, net, data);
+    polish(p, net, data);
 }

@@ -31,13 +31,50 @@ void calib_round_for_preset(nccl_params *p)
     }
 }
 
-int calib_write_network(FILE *out, const vimana_net_dim *d)
+/* One list of the network YAML: "key: [ a, b ]", each value by `item`. */
+static void yaml_list(FILE *out, const char *key, const vimana_net_config *net,
+                      void (*item)(FILE *, const vimana_net_dim *))
 {
-    char b[40], l[40];
-    fprintf(out, "# Written by vimana calibrate: the measured system as one dimension.\n");
-    fprintf(out, "topology: [ %s ]\nnpus_count: [ %u ]\nbandwidth: [ %s ]\nlatency: [ %s ]\n",
-            vimana_net_topology_name(d->topology), d->npus, num(d->bandwidth_gbps, b, sizeof b),
-            num(d->latency_ns, l, sizeof l));
+    fprintf(out, "%s: [ ", key);
+    for (uint32_t i = 0; i < net->n_dims; i++) {
+        fputs(i ? ", " : "", out);
+        item(out, &net->dims[i]);
+    }
+    fputs(" ]\n", out);
+}
+
+static void y_topology(FILE *out, const vimana_net_dim *d)
+{
+    fputs(vimana_net_topology_name(d->topology), out);
+}
+
+static void y_npus(FILE *out, const vimana_net_dim *d)
+{
+    fprintf(out, "%u", d->npus);
+}
+
+static void y_bandwidth(FILE *out, const vimana_net_dim *d)
+{
+    char b[40];
+    fputs(num(d->bandwidth_gbps, b, sizeof b), out);
+}
+
+static void y_latency(FILE *out, const vimana_net_dim *d)
+{
+    char b[40];
+    fputs(num(d->latency_ns, b, sizeof b), out);
+}
+
+int calib_write_network(FILE *out, const vimana_net_config *net)
+{
+    if (net->n_dims == 1)
+        fprintf(out, "# Written by vimana calibrate: the measured system as one dimension.\n");
+    else
+        fprintf(out, "# Written by vimana calibrate: the measured system, %u dimensions.\n", net->n_dims);
+    yaml_list(out, "topology", net, y_topology);
+    yaml_list(out, "npus_count", net, y_npus);
+    yaml_list(out, "bandwidth", net, y_bandwidth);
+    yaml_list(out, "latency", net, y_latency);
     return ferror(out) ? -1 : 0;
 }
 
@@ -69,13 +106,21 @@ static bool same_params(const nccl_params *p, const nccl_params *q)
     return true;
 }
 
-int calib_write_system(FILE *out, const nccl_params *p)
+int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims)
 {
+    static const char *const colls[] = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"};
     fputs("{\n    \"scheduling-policy\": \"LIFO\",\n    \"endpoint-delay\": 10,\n"
-          "    \"active-chunks-per-dimension\": 1,\n    \"preferred-dataset-splits\": 1,\n"
-          "    \"all-reduce-implementation\": [\"nccl\"],\n    \"all-gather-implementation\": [\"nccl\"],\n"
-          "    \"reduce-scatter-implementation\": [\"nccl\"],\n    \"all-to-all-implementation\": [\"nccl\"],\n"
-          "    \"collective-optimization\": \"baseline\",\n    \"local-mem-bw\": 3350,\n    \"nccl\": {", out);
+          "    \"active-chunks-per-dimension\": 1,\n    \"preferred-dataset-splits\": 1,\n", out);
+    for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++) {
+        fprintf(out, "    \"%s-implementation\": [", colls[c]);
+        for (uint32_t d = 0; d < dims; d++)
+            fputs(d ? ", \"nccl\"" : "\"nccl\"", out);
+        fputs("],\n", out);
+    }
+    /* several dimensions: NCCL's hierarchical all-reduce, reduce-scatter
+     * inside the node, all-reduce across, all-gather back */
+    fprintf(out, "    \"collective-optimization\": \"%s\",\n    \"local-mem-bw\": 3350,\n    \"nccl\": {",
+            dims > 1 ? "localBWAware" : "baseline");
     /* all-reduce's set is the shared one; another collective's own values
      * follow as an object of the keys that differ */
     write_params(out, &p[0], NULL, "        ");
@@ -98,7 +143,38 @@ static const nccl_params *params_of(const calib_result *r, const calib_point *pt
 
 static double error_pct(const calib_result *r, const calib_point *pt)
 {
-    return ((double)calib_model_ticks(params_of(r, pt), r->dim, pt) - pt->measured_ns) / pt->measured_ns * 100;
+    return ((double)calib_model_ticks(params_of(r, pt), r->net, pt) - pt->measured_ns) / pt->measured_ns * 100;
+}
+
+/* "Switch, 8 NPUs" or, over several dimensions, "Switch x Switch, 8 x 2 NPUs". */
+static const char *topology_shape(const vimana_net_config *net, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (uint32_t i = 0; i < net->n_dims && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " x " : "", vimana_net_topology_name(net->dims[i].topology));
+    for (uint32_t i = 0; i < net->n_dims && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%u", i ? " x " : ", ", net->dims[i].npus);
+    if (at < len)
+        snprintf(buf + at, len - at, " NPUs");
+    return buf;
+}
+
+/* The algorithm and protocol of each phase of pt's call, joined by '+'
+ * (one phase: as NCCL's one call). */
+static void phase_choices(const calib_result *r, const calib_point *pt, char *algos, char *protos, size_t len)
+{
+    calib_phase ph[CALIB_MAX_PHASES];
+    size_t n = calib_call_phases(r->net, pt, ph);
+    size_t a = 0, b = 0;
+    algos[0] = protos[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        nccl_plan plan;
+        nccl_plan_phase(params_of(r, pt), ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+        if (a < len)
+            a += (size_t)snprintf(algos + a, len - a, "%s%s", k ? "+" : "", nccl_algo_name(plan.algo));
+        if (b < len)
+            b += (size_t)snprintf(protos + b, len - b, "%s%s", k ? "+" : "", nccl_proto_name(plan.proto));
+    }
 }
 
 int calib_write_report(FILE *out, const calib_result *r)
@@ -111,10 +187,12 @@ int calib_write_report(FILE *out, const calib_result *r)
         *worst = e > *worst ? e : *worst;
         log_sum += log(1 + e / 100);
     }
-    fprintf(out, "# Fit report\n\nTopology: %s (%s, %u NPUs). Rows measured on another rank count use the same "
-                 "links with that count. Model: nccl (docs/nccl.md), %s (docs/calibrate.md)."
-                 "\n\n", r->topology_path, vimana_net_topology_name(r->dim->topology),
-            r->dim->npus, r->checked ? "parameters as given, not fitted (`vimana calibrate --check`)"
+    char shape[512];
+    fprintf(out, "# Fit report\n\nTopology: %s (%s). Rows measured on %s. Model: nccl (docs/nccl.md), %s "
+                 "(docs/calibrate.md).\n\n", r->topology_path, topology_shape(r->net, shape, sizeof shape),
+            r->net->n_dims == 1 ? "another rank count use the same links with that count"
+                                : "fewer ranks run on the leading dimensions that hold them",
+            r->checked ? "parameters as given, not fitted (`vimana calibrate --check`)"
                                      : "fitted by `vimana calibrate`");
     fprintf(out, "Points: %zu. Largest error from 1 MiB up: %.2f %%; below 1 MiB: %.2f %%; geometric mean of "
                  "|error|: %.2f %%.\n\n", r->data->n, worst_big, worst_small, (exp(log_sum / (double)r->data->n) - 1) * 100);
@@ -122,13 +200,13 @@ int calib_write_report(FILE *out, const calib_result *r)
           "simulated (us) | error (%) |\n|---|---|---:|---:|---:|---|---|---:|---:|---:|\n", out);
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
-        nccl_plan plan;
-        nccl_plan_phase(params_of(r, pt), pt->coll, pt->npus, 0, pt->comm_size, true, &plan);
+        char algos[256], protos[256];
+        phase_choices(r, pt, algos, protos, sizeof algos);
         const char *base = strrchr(pt->file, '/');
         fprintf(out, "| %s:%u | %s | %u | %llu | %llu | %s | %s | %.3f | %.3f | %+.2f |\n", base ? base + 1 : pt->file,
                 pt->line, calib_coll_tests_name(pt->coll), pt->npus, (unsigned long long)pt->tests_bytes,
-                (unsigned long long)pt->comm_size, nccl_algo_name(plan.algo), nccl_proto_name(plan.proto),
-                pt->measured_ns / 1000, (double)calib_model_ticks(params_of(r, pt), r->dim, pt) / 1000, error_pct(r, pt));
+                (unsigned long long)pt->comm_size, algos, protos,
+                pt->measured_ns / 1000, (double)calib_model_ticks(params_of(r, pt), r->net, pt) / 1000, error_pct(r, pt));
     }
     return ferror(out) ? -1 : 0;
 }
@@ -161,8 +239,8 @@ static axes bounds(const calib_result *r)
     axes a = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t i = 0; i < r->data->n; i++) {
         const calib_point *pt = &r->data->pts[i];
-        double lo = fmin(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->dim, pt)) / 1000;
-        double hi = fmax(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->dim, pt)) / 1000;
+        double lo = fmin(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->net, pt)) / 1000;
+        double hi = fmax(pt->measured_ns, (double)calib_model_ticks(params_of(r, pt), r->net, pt)) / 1000;
         a.x0 = fmin(a.x0, floor(log2((double)pt->tests_bytes)));
         a.x1 = fmax(a.x1, ceil(log2((double)pt->tests_bytes)));
         a.y0 = fmin(a.y0, floor(log10(fmax(lo, 1e-3))));
@@ -203,7 +281,7 @@ static void curve(FILE *out, const calib_result *r, const axes *a, const char *f
         const calib_point *pt = &r->data->pts[i];
         if (pt->file != file)
             continue;
-        double ns = simulated ? (double)calib_model_ticks(params_of(r, pt), r->dim, pt) : pt->measured_ns;
+        double ns = simulated ? (double)calib_model_ticks(params_of(r, pt), r->net, pt) : pt->measured_ns;
         fprintf(out, "%d,%d ", px(a, (double)pt->tests_bytes), py(a, ns / 1000));
     }
     fputs("\"/>\n", out);

@@ -16,7 +16,7 @@
 
 typedef struct calib_result {
     const nccl_params *p;         /* per collective (enum coll_kind, NCCL_COLLS sets) */
-    const vimana_net_dim *dim;
+    const vimana_net_config *net;
     const calib_data *data;
     const char *topology_path;    /* as given, for the report */
     bool checked;                 /* --check: the parameters as given, no fit */
@@ -26,11 +26,13 @@ typedef struct calib_result {
  * fractions to 6 digits), so that the report is what the preset gives. */
 void calib_round_for_preset(nccl_params *p);
 /* Each returns 0, or -1 when the stream had a write error. */
-int calib_write_network(FILE *out, const vimana_net_dim *d);
-/* p: one parameter set per collective (enum coll_kind); all-reduce's is
- * written as the shared "nccl" keys, each other collective's as an object
- * of the keys where it differs (none when it is the same). */
-int calib_write_system(FILE *out, const nccl_params *p);
+int calib_write_network(FILE *out, const vimana_net_config *net);
+/* The nccl algorithm on each of the `dims` dimensions (several: the
+ * all-reduce as localBWAware composes it); p: one parameter set per
+ * collective (enum coll_kind): all-reduce's is written as the shared
+ * "nccl" keys, each other collective's as an object of the keys where it
+ * differs (none when it is the same). */
+int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims);
 int calib_write_report(FILE *out, const calib_result *r);
 int calib_write_svg(FILE *out, const calib_result *r);
 

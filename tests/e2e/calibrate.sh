@@ -35,7 +35,7 @@ sim() {
     "$VIMANA" --workload-configuration="$T/w" --system-configuration="$3" --network-configuration="$4" \
         2>"$T/sim.err" | sed -n "s/^sys\[$((n - 1))\], Comm time: //p"
 }
-# sweep COLL NPUS NETWORK: an nccl-tests table of the simulated times, 8 B to
+# sweep COLL NPUS NETWORK [SYSTEM]: an nccl-tests table of the simulated times, 8 B to
 # 1 GiB (all_gather: nccl-tests' size is the whole output, NPUS x comm_size),
 # with nccl-tests' header line per rank.
 sweep() {
@@ -50,7 +50,7 @@ sweep() {
     while [ "$b" -le 1073741824 ]; do
         comm=$b
         [ "$1" = all_gather ] && comm=$((b / $2))
-        ns=$(sim "$(echo "$1" | tr _ -)" "$comm" "$T/known.json" "$3" "$2")
+        ns=$(sim "$(echo "$1" | tr _ -)" "$comm" "${4:-$T/known.json}" "$3" "$2")
         [ -n "$ns" ] || fail "no time for $1 $b"
         us=$(awk -v ns="$ns" 'BEGIN { printf "%.3f", ns / 1000 }')
         echo "$b $((b / 4)) float sum -1 $us 0 0 0 $us 0 0 0"
@@ -124,14 +124,120 @@ expect_error "vimana calibrate: error: missing --topology (see vimana calibrate 
     "$VIMANA" calibrate "$T/all_reduce_perf.txt" -o "$T/x"
 expect_error "vimana calibrate: error: unknown option '--fast' (see vimana calibrate --help)" \
     "$VIMANA" calibrate --fast
+
+# Two dimensions (docs/calibrate.md): NVSwitch in a node, the NIC between
+# two. Sweeps simulated with known parameters, the NIC's rate and extra
+# step latency among them, on both nodes (all-reduce, reduce-scatter) and
+# in one (all-reduce on the first dimension: it tells the NVLink steps'
+# latency from the NIC's); the fit recovers them, and its report's
+# simulated column is what vimana simulates with the preset it wrote, for
+# every collective (each runs a phase per dimension) and for rows measured
+# on the first dimension alone.
 cat >"$T/two.yml" <<'YAML'
 topology: [ Switch, Switch ]
 npus_count: [ 8, 2 ]
 bandwidth: [ 400.0, 50.0 ]
-latency: [ 200.0, 500.0 ]
+latency: [ 200.0, 1500.0 ]
 YAML
-expect_error "vimana calibrate: error: $T/two.yml: the measured system must be one dimension (it has 2)" \
-    "$VIMANA" calibrate "$T/all_reduce_perf.txt" --topology "$T/two.yml" -o "$T/x"
+KNOWN2='{"ll-hop-latency-ns": 500, "ll128-hop-latency-ns": 1500, "simple-hop-latency-ns": 3000,
+  "nvlink-efficiency": 0.7, "nic-efficiency": 0.8, "nic-hop-latency-ns": 4000, "ll-max-bytes": 32768,
+  "ll128-max-bytes": 2097152, "channel-min-bytes": 65536, "nvls": 0}'
+cat >"$T/known2.json" <<JSON
+{"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+ "preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl", "nccl"],
+ "all-gather-implementation": ["nccl", "nccl"], "reduce-scatter-implementation": ["nccl", "nccl"],
+ "all-to-all-implementation": ["nccl", "nccl"], "collective-optimization": "localBWAware", "local-mem-bw": 3350,
+ "nccl": $KNOWN2}
+JSON
+# the first dimension alone: its network, and the system with one entry per list
+sed 's/\[ *\([A-Za-z0-9.]*\), [A-Za-z0-9.]* \]/[ \1 ]/' "$T/two.yml" >"$T/first.yml"
+sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/known2.json" >"$T/known2-first.json"
+sweep all_reduce 16 "$T/two.yml" "$T/known2.json" >"$T/two_all_reduce_perf.txt"
+sweep reduce_scatter 16 "$T/two.yml" "$T/known2.json" >"$T/two_reduce_scatter_perf.txt"
+sweep all_reduce 8 "$T/first.yml" "$T/known2-first.json" >"$T/eight_all_reduce_perf.txt"
+# from the defaults; no NVLink SHARP (as given: calibrate keeps the flag)
+printf '{"preferred-dataset-splits": 1, "nccl": {"nvls": 0}}\n' >"$T/start2.json"
+expect_ok "$VIMANA" calibrate "$T/two_all_reduce_perf.txt" "$T/two_reduce_scatter_perf.txt" "$T/eight_all_reduce_perf.txt" \
+    --system "$T/start2.json" --topology "$T/two.yml" -o "$T/preset2"
+expect_eq "$(cat "$T/out")" "vimana calibrate: 84 points fitted; preset in $T/preset2 (fit-report.md: per-size errors)" \
+    "two dimensions: summary"
+python3 - "$T/preset2/system.json" "$KNOWN2" <<'PY' || fail "two dimensions: parameters not recovered"
+import json, sys
+got = json.load(open(sys.argv[1]))
+for key, want in json.loads(sys.argv[2]).items():
+    if abs(got["nccl"][key] - want) > 0.01 * abs(want):
+        sys.exit(f"{key}: fitted {got['nccl'][key]}, known {want}")
+if got["all-reduce-implementation"] != ["nccl", "nccl"] or got["collective-optimization"] != "localBWAware":
+    sys.exit("not a two-dimension system")
+PY
+expect_eq "$(sed -n 2,3p "$T/preset2/network.yml")" "topology: [ Switch, Switch ]
+npus_count: [ 8, 2 ]" "two dimensions: network.yml"
+
+# report_vs_sim REPORT COLL RANKS SYSTEM NETWORK SIZE...: the report's
+# simulated time of each size is vimana's
+report_vs_sim() {
+    rep=$1 coll=$2 ranks=$3 sys=$4 net=$5
+    shift 5
+    for size in "$@"; do
+        comm=$size
+        [ "$coll" = all_gather ] && comm=$((size / ranks))
+        want=$(sim "$(echo "$coll" | tr _ - | sed s/alltoall/all-to-all/)" "$comm" "$sys" "$net" "$ranks")
+        got=$(awk -F'|' -v c="$coll" -v r="$ranks" -v s="$size" \
+            '$3 ~ c && $4 + 0 == r && $5 + 0 == s { gsub(/ /, "", $10); print $10 * 1000 }' "$rep")
+        expect_eq "$got" "$want" "$rep: $coll on $ranks ranks at $size B, report vs simulation"
+    done
+}
+# all four collectives on both dimensions, --check with the fitted preset;
+# all_reduce also on the first dimension alone (8 ranks of 8 x 2)
+# (their times: the reduce-scatter's, only the simulated column is checked;
+# all-gather's sizes are multiples of the 16 ranks)
+sed 's/reduce_scatter_perf/alltoall_perf/' "$T/two_reduce_scatter_perf.txt" >"$T/two_alltoall_perf.txt"
+sed 's/reduce_scatter_perf/all_gather_perf/; /^8 /d' "$T/two_reduce_scatter_perf.txt" >"$T/two_all_gather_perf.txt"
+expect_ok "$VIMANA" calibrate "$T/two_all_reduce_perf.txt" "$T/two_reduce_scatter_perf.txt" "$T/two_all_gather_perf.txt" \
+    "$T/two_alltoall_perf.txt" "$T/eight_all_reduce_perf.txt" --system "$T/preset2/system.json" --check \
+    --topology "$T/two.yml" -o "$T/check2"
+sizes="8 4096 65536 1048576 16777216 268435456"
+report_vs_sim "$T/check2/fit-report.md" all_reduce 16 "$T/preset2/system.json" "$T/two.yml" $sizes
+report_vs_sim "$T/check2/fit-report.md" reduce_scatter 16 "$T/preset2/system.json" "$T/two.yml" $sizes
+report_vs_sim "$T/check2/fit-report.md" all_gather 16 "$T/preset2/system.json" "$T/two.yml" 4096 65536 1048576 \
+    16777216 268435456
+report_vs_sim "$T/check2/fit-report.md" alltoall 16 "$T/preset2/system.json" "$T/two.yml" $sizes
+# the 8-rank rows: the first dimension, its one-dimension system
+sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/preset2/system.json" >"$T/first.json"
+report_vs_sim "$T/check2/fit-report.md" all_reduce 8 "$T/first.json" "$T/first.yml" $sizes
+# Three dimensions of three kinds (NVSwitch; a Ring and a FullyConnected
+# NIC level), with tree, hop-overlap and the NIC's step latency: the report
+# of --check (the table's times are placeholders) is vimana's, every
+# collective, from one byte per NPU (a 32-byte all-reduce is a 32-NPU
+# chunk) to 64 MiB.
+printf 'topology: [ Switch, Ring, FullyConnected ]\nnpus_count: [ 4, 4, 2 ]\nbandwidth: [ 300.0, 50.0, 25.0 ]
+latency: [ 250.0, 700.0, 1500.0 ]\n' >"$T/three.yml"
+cat >"$T/three.json" <<'JSON'
+{"scheduling-policy": "LIFO", "active-chunks-per-dimension": 1, "preferred-dataset-splits": 1,
+ "all-reduce-implementation": ["nccl", "nccl", "nccl"], "all-gather-implementation": ["nccl", "nccl", "nccl"],
+ "reduce-scatter-implementation": ["nccl", "nccl", "nccl"], "all-to-all-implementation": ["nccl", "nccl", "nccl"],
+ "collective-optimization": "localBWAware",
+ "nccl": {"nic-hop-latency-ns": 700, "hop-overlap": 0.3, "tree-max-bytes": 65536}}
+JSON
+for coll in all_reduce reduce_scatter all_gather alltoall; do
+    {
+        echo "# nccl-tests ${coll}_perf"
+        r=0
+        while [ "$r" -lt 32 ]; do
+            echo "#  Rank $r Group  0 Pid 1 on host device 0 [0x01] Vimana"
+            r=$((r + 1))
+        done
+        for b in 32 4096 65536 1048576 67108864; do echo "$b 1 float sum -1 10.0 0 0 0 10.0 0 0 0"; done
+    } >"$T/three_${coll}_perf.txt"
+done
+expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three.json" --check -o "$T/check3"
+for coll in all_reduce reduce_scatter all_gather alltoall; do
+    report_vs_sim "$T/check3/fit-report.md" $coll 32 "$T/three.json" "$T/three.yml" 32 4096 65536 1048576 67108864
+done
+# a file on a rank count no leading dimensions hold
+sed '/Rank \([4-9]\|1[0-9]\) /d' "$T/two_all_reduce_perf.txt" >"$T/four_all_reduce_perf.txt"
+expect_error "vimana calibrate: error: $T/four_all_reduce_perf.txt: measured on 4 ranks, but no leading dimensions of the topology (8 x 2 = 16 NPUs) hold that many" \
+    "$VIMANA" calibrate "$T/four_all_reduce_perf.txt" --topology "$T/two.yml" -o "$T/x"
 expect_ok "$VIMANA" calibrate --help
 grep -q "^Usage: vimana calibrate" "$T/out" || fail "calibrate --help"
 finish

@@ -171,18 +171,74 @@ static void test_closed_form(void **state)
     p.hop_ns[NCCL_PROTO_LL] = 100;
     p.channel_min_bytes = 64;
     p.nvlink_efficiency = 0.5;
-    vimana_net_dim d = {VIMANA_NET_SWITCH, 8, 400, 400 * 1073741824.0 / 1e9, 200};
+    vimana_net_config net = {1, 8, {{VIMANA_NET_SWITCH, 8, 400, 400 * 1073741824.0 / 1e9, 200}}};
+    vimana_net_dim *d = &net.dims[0];
     calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 8, 1, "x", 1};
-    assert_int_equal(calib_model_ticks(&p, &d, &ar), 8126);
-    d.topology = VIMANA_NET_RING;
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 8126);
+    d->topology = VIMANA_NET_RING;
     calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 8, 1, "x", 1};
-    assert_int_equal(calib_model_ticks(&p, &d, &a2a), 4963);
+    assert_int_equal(calib_model_ticks(&p, &net, &a2a), 4963);
     /* the point's rank count on the same links: 4 NPUs of the Switch, all-reduce
      * of 8192 B: 6 steps of 2048 B, 16 channels, wire 8192 B, a message
      * 400 + 8192 / 429.4967296 = 419.07 -> 419; T = 1000 + 6 x 519 = 4114 */
-    d.topology = VIMANA_NET_SWITCH;
+    d->topology = VIMANA_NET_SWITCH;
     ar.npus = 4;
-    assert_int_equal(calib_model_ticks(&p, &d, &ar), 4114);
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 4114);
+}
+
+/* Two dimensions: Switch 8 at 300 GB/s (322.1225472 B/ns), 250 ns, the
+ * NVLink; Switch 2 at 25 GB/s (26.8435456 B/ns), 2000 ns, the NIC. The
+ * defaults (launch 6000, LL hop 600, channel-min-bytes 32768, NVLink 0.8,
+ * NIC 0.9), no NVLS, nic-hop-latency-ns 400: a NIC step waits 1000.
+ * - all-reduce of 8 B on 16 ranks: a chunk of 16 B (one per NPU);
+ *   reduce-scatter on dim 0 (16 B: LL, 7 steps of 2 B, wire
+ *   ceil(2 / (0.5 x 0.8 / 16)) = 80 B, a message floor(500 + 0.25) = 500):
+ *   6000 + 7 x 1100 = 13700; all-reduce on dim 1 (2 B: 2 steps of 1 B,
+ *   wire ceil(1 / (0.5 x 0.9 / 16)) = 36 B, a message floor(4000 + 1.34) =
+ *   4001): 2 x 5001 = 10002; all-gather on dim 0 (2 B in, 16 B call: 7
+ *   steps of 2 B, as the reduce-scatter): 7700. T = 31402.
+ * - reduce-scatter of 4096 B: dim 0, 7 steps of 512 B, wire 20480 B, a
+ *   message floor(500 + 63.58) = 563: 6000 + 7 x 1163 = 14141; dim 1
+ *   (512 B in): 1 step of 256 B, wire ceil(9102.2) = 9103 B, a message
+ *   floor(4000 + 339.11) = 4339: 5339. T = 19480.
+ * - all-gather of 4096 B a rank: dim 1 first (8192 B call: LL), 1 step of
+ *   4096 B, wire 145636 B, a message floor(4000 + 5425.3) = 9425: 6000 +
+ *   10425 = 16425; then dim 0 with 8192 B a rank (65536 B call: LL), 7
+ *   steps, wire 327680 B, a message floor(500 + 1017.26) = 1517: 7 x 2117
+ *   = 14819. T = 31244.
+ * - 8 ranks: the first dimension alone; 4 ranks: no leading dimensions. */
+static void test_closed_form_two_dims(void **state)
+{
+    (void)state;
+    nccl_params p;
+    nccl_params_default(&p);
+    p.nvls = 0;
+    p.nic_hop_ns = 400;
+    vimana_net_config net = {2, 16,
+                             {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
+                              {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+    calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1};
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 31402);
+    calib_point rs = {COLL_REDUCE_SCATTER, 4096, 4096, 16, 1, "x", 1};
+    assert_int_equal(calib_model_ticks(&p, &net, &rs), 19480);
+    calib_point ag = {COLL_ALL_GATHER, 65536, 4096, 16, 1, "x", 1};
+    assert_int_equal(calib_model_ticks(&p, &net, &ag), 31244);
+    calib_phase ph[CALIB_MAX_PHASES];
+    assert_int_equal(calib_call_phases(&net, &ar, ph), 3);
+    assert_int_equal(ph[0].coll, COLL_REDUCE_SCATTER);
+    assert_int_equal(ph[1].coll, COLL_ALL_REDUCE);
+    assert_int_equal(ph[1].dim, 1);
+    assert_int_equal(ph[1].in, 2);
+    assert_int_equal(ph[2].coll, COLL_ALL_GATHER);
+    assert_int_equal(calib_prefix_dims(&net, 16), 2);
+    assert_int_equal(calib_prefix_dims(&net, 8), 1);
+    assert_int_equal(calib_prefix_dims(&net, 4), 0);
+    assert_int_equal(calib_prefix_dims(&net, 32), 0);
+    /* 8 ranks: dim 0 alone, one all-reduce phase: 14 steps of
+     * 8 B / 8 = 1 B (LL): wire 40 B, a message 500, 6000 + 14 x 1100 */
+    ar.npus = 8;
+    assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
 }
 
 int main(void)
@@ -192,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_reader_pasted_logs),
         cmocka_unit_test(test_reader_rccl_banner),
         cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_closed_form_two_dims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

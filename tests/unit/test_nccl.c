@@ -288,6 +288,30 @@ static void test_threshold_ranks(void **state)
     assert_int_equal(plan.proto, NCCL_PROTO_LL128);
 }
 
+/* nic-hop-latency-ns 45 waits after each ring step on a NIC dimension
+ * only: Simple 256 KiB with nvlink-dims 0: T = 1000 + 6 x (100 + 30 + 45)
+ * = 2050; on NVLink (nvlink-dims 1) it stays 1780; the plan's hop of
+ * dimension 1 (NIC) is 30 + 45 = 75, of dimension 0 30; NVLS's is its own. */
+static void test_nic_hop(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.nic_hop_ns = 45;
+    want nvlink = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
+    run(&p, &nvlink);
+    nccl_plan plan;
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 262144, true, &plan);
+    assert_int_equal(plan.hop_ticks, 30);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 262144, true, &plan);
+    assert_int_equal(plan.hop_ticks, 75);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, true, &plan);
+    assert_int_equal(plan.hop_ticks, 40);
+    p.nvlink_dims = 0;
+    want nic = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 81920, 2050};
+    run(&p, &nic);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
+        cmocka_unit_test(test_nic_hop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 
 /* run fields used: stream_count = steps left, total_received = steps done,
  * msg_size = wire bytes per message, P = the hop latency of each step
- * (ticks; below 2^32: the hop latencies are at most 10^9 ns),
+ * (ticks; below 2^32: a hop latency and the NIC's extra are at most 10^9 ns each),
  * step_sent = the tick the current step's messages left (the wait after
  * it hides hop-overlap of their time in the network) */
 

@@ -143,5 +143,11 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     double wire = ceil((double)out->step_bytes / (efficiency * share));
     /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
     out->wire_bytes = wire < 4611686018427387904.0 ? (uint64_t)wire : 4611686018427387904ull;
-    out->hop_ticks = ticks(out->algo == NCCL_ALGO_NVLS ? p->nvls_hop_ns : p->hop_ns[out->proto]);
+    /* a step over the NIC also waits for NCCL's network proxy (it posts the
+     * RDMA write and polls its completion): NCCL's cost model gives network
+     * steps a latency of their own */
+    double hop = out->algo == NCCL_ALGO_NVLS ? p->nvls_hop_ns
+                 : on_nvlink(p, dim)         ? p->hop_ns[out->proto]
+                                             : p->hop_ns[out->proto] + p->nic_hop_ns;
+    out->hop_ticks = ticks(hop);
 }
