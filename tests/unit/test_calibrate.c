@@ -117,25 +117,16 @@ static void test_reader_rccl_banner(void **state)
     (void)state;
     calib_data d = {0};
     char err[512];
-    const char *text = "rccl-tests: Version develop:448c4c7
-"
-                       "RCCL version : 2.22.3-HEAD:7d8d67c
-"
-                       "HIP version  : 6.4.43484-123eb5128
-"
-                       "Hostname     : gpu-53
-"
-                       "Librccl path : /opt/rocm/lib/librccl.so.1
-"
-                       "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5
-"
-                       "#  Rank  0 Group  0 Pid 1 on gpu-53 device  0 [0000:05:00] AMD Instinct MI300X
-"
-                       "#  Rank  1 Group  0 Pid 2 on gpu-53 device  1 [0000:15:00] AMD Instinct MI300X
-"
+    const char *text = "rccl-tests: Version develop:448c4c7\n"
+                       "RCCL version : 2.22.3-HEAD:7d8d67c\n"
+                       "HIP version  : 6.4.43484-123eb5128\n"
+                       "Hostname     : gpu-53\n"
+                       "Librccl path : /opt/rocm/lib/librccl.so.1\n"
+                       "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5\n"
+                       "#  Rank  0 Group  0 Pid 1 on gpu-53 device  0 [0000:05:00] AMD Instinct MI300X\n"
+                       "#  Rank  1 Group  0 Pid 2 on gpu-53 device  1 [0000:15:00] AMD Instinct MI300X\n"
                        "           8             2     float     sum      -1    31.83    0.00    0.00      0    31.62"
-                       "    0.00    0.00      0
-";
+                       "    0.00    0.00      0\n";
     char *path = write_tmp("rccl_all_reduce_perf.txt", text);
     assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
     assert_int_equal(d.n, 1);
@@ -143,9 +134,7 @@ static void test_reader_rccl_banner(void **state)
     assert_int_equal(d.pts[0].line, 9);
     assert_true(d.pts[0].measured_ns == 31620.0);
     unlink(path);
-    path = write_tmp("junk_all_reduce_perf.txt", "8 2 float sum -1 31.83 0 0 0 31.62 0 0 0
-something else
-");
+    path = write_tmp("junk_all_reduce_perf.txt", "8 2 float sum -1 31.83 0 0 0 31.62 0 0 0\nsomething else\n");
     assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), -1);
     char want[512];
     snprintf(want, sizeof want, "%s:2: expected an nccl-tests row", path);
