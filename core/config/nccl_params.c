@@ -65,6 +65,10 @@ static const nccl_param_info table[] = {
      0.01, 1, false, 0.5, P(nvls_efficiency)},
     {"nic-efficiency", "fraction", "achieved / nominal rate on the NIC dimensions", 0.01, 1, false, 0.9,
      P(nic_efficiency)},
+    {"tree-efficiency", "fraction",
+     "achieved rate of tree steps / that of ring steps on the same links (NCCL's tree runs its own channels "
+     "and pipeline)",
+     0.01, 1, false, 1, P(tree_efficiency)},
     {"nvlink-dims", "count", "the first this many dimensions are NVLink / NVSwitch", 0, 16, true, 1,
      P(nvlink_dims)},
     {"nvls", "flag", "1: the NVLink dimensions have NVLink SHARP (NVSwitch multicast)", 0, 1, true, 1, P(nvls)},

@@ -136,6 +136,7 @@ typedef struct problem {
     double lo[MAX_CONT], hi[MAX_CONT];
     bool is_ns[MAX_CONT];
     bool channel_count;       /* the discrete pass also moves `channels` */
+    bool tree;                /* the discrete pass also moves `tree-max-bytes` */
 } problem;
 
 /* A ring call's steps: over its phases, 2(n-1) for an all-reduce, n-1
@@ -489,6 +490,8 @@ static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit
     try_values(pb, &p->ll_max_bytes, cands, n, refit);
     try_values(pb, &p->ll128_max_bytes, cands, n, refit);
     try_values(pb, &p->nvls_min_bytes, cands, n, refit);
+    if (pb->tree)
+        try_values(pb, &p->tree_max_bytes, cands, n, refit);
     if (!channels_first)
         channel_values(pb, refit);
 }
@@ -512,7 +515,7 @@ static double descend(problem *pb, const double *cands, size_t n, bool refit)
 
 /* What a stage of the fit frees beyond the latencies, link rates and
  * thresholds. */
-enum { FREE_SHARES = 1, FREE_CHANNELS = 2, SCALED_THRESHOLDS = 4 };
+enum { FREE_SHARES = 1, FREE_CHANNELS = 2, SCALED_THRESHOLDS = 4, FREE_TREE = 8 };
 
 /* The largest rank count of the rows' phases (a protocol is picked per
  * phase, over its dimension's ranks). */
@@ -529,16 +532,30 @@ static uint32_t most_ranks(const vimana_net_config *net, const calib_data *data)
 }
 
 /* The best of the two descents (see calib_fit) from *p, freeing `what`. */
+/* The tree's efficiency joins the continuous parameters of pb. */
+static void bind_tree(problem *pb)
+{
+    pb->tree = true;
+    pb->slot[pb->n] = &pb->base.tree_efficiency;
+    pb->is_ns[pb->n] = false;
+    pb->lo[pb->n] = 0.01;
+    pb->hi[pb->n++] = 1;
+}
+
 static double two_descents(nccl_params *p, const vimana_net_config *net, const calib_data *data, int what)
 {
     if (what & SCALED_THRESHOLDS)
         p->threshold_ranks = most_ranks(net, data);
     problem plain = {.base = *p, .net = net, .data = data, .channel_count = what & FREE_CHANNELS};
     bind(&plain, what & FREE_SHARES);
-    double *cands;
-    size_t n = threshold_candidates(&plain, &cands);
     problem refit = {.base = *p, .net = net, .data = data, .channel_count = what & FREE_CHANNELS};
     bind(&refit, what & FREE_SHARES);   /* its slots point into its own base */
+    if (what & FREE_TREE) {
+        bind_tree(&plain);
+        bind_tree(&refit);
+    }
+    double *cands;
+    size_t n = threshold_candidates(&plain, &cands);
     double c_plain = descend(&plain, cands, n, false);
     double c_refit = descend(&refit, cands, n, true);
     free(cands);
@@ -657,6 +674,37 @@ static void overlap_step(nccl_params *p, const vimana_net_config *net, const cal
     *p = best;
 }
 
+/* Rows the tree may run: all-reduces over more than 2 ranks. */
+static bool tree_rows(const calib_data *data)
+{
+    for (size_t i = 0; i < data->n; i++)
+        if (data->pts[i].coll == COLL_ALL_REDUCE && data->pts[i].npus > 2)
+            return true;
+    return false;
+}
+
+/* NCCL's tree below a size, ring above (what NCCL does across nodes: the
+ * tree's fewer steps win the small and middle sizes, the ring's rate the
+ * large ones; measured as a step in the bus bandwidth, e.g. 94 -> 135 GB/s
+ * at 64 MiB on two A100 nodes). A stage of its own from the fit's start
+ * with the tree on every row (`tree-max-bytes` past the largest; from the
+ * ring's best fit the latencies sit in the ring's valley and no single
+ * threshold move leaves it), `tree-max-bytes` in the discrete pass and
+ * `tree-efficiency` among the continuous parameters; kept like the
+ * overlap: 1 % cheaper and neither largest error grows (one node's sweeps
+ * keep the ring). */
+static void tree_step(nccl_params *p, const nccl_params *start, const vimana_net_config *net,
+                      const calib_data *data)
+{
+    if (!tree_rows(data))
+        return;
+    nccl_params q = *start;
+    q.tree_max_bytes = 9007199254740991.0;
+    two_descents(&q, net, data, FREE_SHARES | FREE_CHANNELS | FREE_TREE);
+    if (better_fit(&q, p, net, data))
+        *p = q;
+}
+
 /* The per-step latencies and the launch overhead enter a call's time
  * linearly (each step waits its latency once, with hop-overlap 0): for
  * the rates as they are, the latencies that minimise the cost solve a
@@ -761,6 +809,7 @@ void calib_fit(nccl_params *p, const vimana_net_config *net, const calib_data *d
             *p = next;
         }
     }
+    tree_step(p, &start, net, data);
     nvls_step(p, net, data);
     overlap_step(p, net, data);
     polish(p, net, data);

@@ -187,6 +187,16 @@ static void test_tree(void **state)
     p.tree_max_bytes = 1048576;
     want w = {COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 262144, 1520};
     run(&p, &w);
+    /* tree-efficiency 0.5 halves the tree step's rate: twice the wire
+     * bytes (the fake network's 100 ticks a message do not see them) */
+    p.tree_efficiency = 0.5;
+    want half = {COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 524288, 1520};
+    run(&p, &half);
+    /* and leaves the ring alone: 2 MiB is past tree-max-bytes (ring,
+     * Simple: 6 steps of 524288 B, 4 channels, 0.5 NVLink: 1048576 B) */
+    p.nvls = 0;
+    want ring = {COLL_ALL_REDUCE, 2097152, 6, {1, 1, 1, 1, 1, 1}, 1048576, 1780};
+    run(&p, &ring);
 }
 
 /* Reduce-scatter of 4 KiB: 3 steps of 1024 B (LL, as test_ring_ll: 16384

@@ -133,6 +133,8 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
                   : on_nvlink(p, dim)        ? p->nvlink_efficiency
                                              : p->nic_efficiency;
+    if (out->algo == NCCL_ALGO_TREE)
+        link *= p->tree_efficiency;
     /* LL and LL128 move data at a share of Simple's rate: their threads
      * write and poll a flag with every line (NCCL's tuning model caps them) */
     double rate = out->proto == NCCL_PROTO_LL      ? p->ll_rate_share
