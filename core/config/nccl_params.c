@@ -67,8 +67,8 @@ static const nccl_param_info table[] = {
      P(nic_efficiency)},
     {"tree-efficiency", "fraction",
      "achieved rate of tree steps / that of ring steps on the same links (NCCL's tree runs its own channels "
-     "and pipeline)",
-     0.01, 1, false, 1, P(tree_efficiency)},
+     "and pipeline; above 1 where it sends less than the ring over a slower link the dimension hides)",
+     0.01, 2, false, 1, P(tree_efficiency)},
     {"nvlink-dims", "count", "the first this many dimensions are NVLink / NVSwitch", 0, 16, true, 1,
      P(nvlink_dims)},
     {"nvls", "flag", "1: the NVLink dimensions have NVLink SHARP (NVSwitch multicast)", 0, 1, true, 1, P(nvls)},

@@ -39,7 +39,7 @@ typedef struct nccl_params {
     double nvlink_efficiency;         /* achieved / nominal link rate, NVLink & NVSwitch dims */
     double nvls_efficiency;           /* the same for NVLS steps (switch-side reduction) */
     double nic_efficiency;            /* the same for the NIC (the other dims) */
-    double tree_efficiency;           /* tree steps' rate / the link's (fewer channels, pipeline bubbles) */
+    double tree_efficiency;           /* tree steps' rate / ring steps' on the same links */
     double nvlink_dims;               /* the first this many dimensions are NVLink / NVSwitch */
     double nvls;                      /* 1: the NVLink dimensions have NVLink SHARP switches */
 } nccl_params;

@@ -73,8 +73,7 @@ check "$D/mi300x-8gpu_all_reduce_perf.txt" 31 8 5 35.5 --system "$T/no-nvls.json
 # --- two nodes, flattened into one dimension of all the ranks at the GPUs'
 # intra-node rate (calibrate takes one dimension) ---
 switch 16 450.0  # H100 / H200: NVLink 4, 450 GB/s per direction
-# Google Cloud A3 Mega (TCPXO between the nodes): 1.51 % / 2.95 % (the
-# ring alone: 1.69 % / 3.40 %)
+# Google Cloud A3 Mega (TCPXO between the nodes): 1.69 % / 3.40 %
 check "$D/h100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15
 # Dell H200 + BlueField-3, NCCL 2.30.4: 5.51 % at 64 MiB, 15.47 % at 128 KiB
 # (128 KiB takes 81 us, 256 KiB 63 us: NCCL leaves the tree for another
@@ -91,7 +90,7 @@ switch 16 300.0  # A100: NVLink 3, 300 GB/s per direction
 # lines between the header and the rows. busbw 94 -> 102 -> 135 GB/s from
 # 16 to 64 MiB: NCCL's tree gives way to the ring between 32 and 64 MiB on
 # two nodes. With the tree (tree-max-bytes 32 MiB, tree-efficiency 0.70):
-# 2.84 % / 8.91 %; the ring alone: 19.74 % at 32 MiB, 11.61 % at 128 KiB.
+# 2.87 % / 9.07 %; the ring alone: 19.74 % at 32 MiB, 11.61 % at 128 KiB.
 check "$D/a100-16gpu-2node-ndv4_all_reduce_perf.txt" 31 16 5 15 --system "$T/no-nvls.json"
 grep -q '"tree-max-bytes": 33554432,' "$T/p/system.json" || fail "ND A100 v4: no tree below 32 MiB"
 switch 8 900.0   # GB300: NVLink 5, 900 GB/s per direction
