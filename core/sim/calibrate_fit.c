@@ -44,6 +44,7 @@ static void add_phase(const vimana_net_config *net, const calib_point *pt, enum 
     if (net->n_dims == 1)
         out->link.npus = pt->npus;   /* the row's own rank count on the same links */
     out->in = in;
+    out->flat_dims = 0;
 }
 
 size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, calib_phase out[CALIB_MAX_PHASES])
@@ -55,6 +56,13 @@ size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, ca
     if (pt->coll != COLL_ALL_GATHER && pt->npus > in)
         in = pt->npus;
     size_t n = 0;
+    if (k > 1 && !pt->hierarchical) {
+        /* oneNccl: one ring over every NPU of the leading k dimensions */
+        add_phase(net, pt, pt->coll, 0, in, &out[n++]);
+        out[0].link.npus = pt->npus;
+        out[0].flat_dims = k;
+        return n;
+    }
     if (pt->coll == COLL_ALL_REDUCE) {
         /* localBWAware: reduce-scatter up, all-reduce on the last, all-gather down */
         for (uint32_t d = 0; d + 1 < k; d++) {
@@ -79,30 +87,126 @@ size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, ca
     return n;
 }
 
+void calib_phase_plan(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph, bool first,
+                      nccl_plan *out)
+{
+    if (ph->flat_dims < 2) {
+        nccl_plan_phase(p, ph->coll, ph->link.npus, ph->dim, ph->in, first, out);
+        return;
+    }
+    uint32_t size[VIMANA_NET_MAX_DIMS];
+    for (uint32_t d = 0; d < ph->flat_dims; d++)
+        size[d] = net->dims[d].npus;
+    nccl_plan_call(p, ph->coll, ph->link.npus, nccl_flat_nvlink_only(p, size, ph->flat_dims), ph->in, first, out);
+}
+
+/* saturating at 2^63: far past any measurement, so its error is huge */
+#define TICK_CAP 9223372036854775808.0
+
+/* The analytical backend's time of a message of `wire` bytes on `d`,
+ * `hops` hops (truncated once, as it delivers), saturated. */
+static uint64_t message_ticks(const vimana_net_dim *d, uint32_t hops, uint64_t wire)
+{
+    double t = hops * d->latency_ns + (double)wire / d->bytes_per_ns;
+    return t < TICK_CAP ? (uint64_t)t : (uint64_t)TICK_CAP;
+}
+
+/* One phase on one dimension: every NPU in lock-step, so the sum of its
+ * steps. */
+static uint64_t phase_ticks(const nccl_params *p, const calib_phase *ph, const nccl_plan *plan)
+{
+    const vimana_net_dim *d = &ph->link;
+    uint64_t sum = plan->launch_ticks;
+    for (uint32_t i = 1; i <= plan->steps; i++) {
+        uint32_t distance = ph->coll == COLL_ALL_TO_ALL ? i : 1;
+        uint64_t wire = message_ticks(d, hops(d, distance), plan->wire_bytes);
+        /* the simulator waits after each arrival; the closed form sums */
+        sum += wire + nccl_step_wait(p, plan->hop_ticks, wire);
+        if (sum >= (uint64_t)TICK_CAP)
+            return (uint64_t)TICK_CAP;
+    }
+    return sum;
+}
+
+/* A message of a flat ring from NPU a to NPU b: the backend charges the
+ * lowest dimension whose coordinates differ, its hops by their distance
+ * there; its wire bytes and the sender's wait by that dimension. */
+typedef struct flat_msg {
+    uint64_t ticks, wait_ticks;
+} flat_msg;
+
+static flat_msg flat_message(const nccl_params *p, const vimana_net_config *net, const uint32_t *size,
+                             uint32_t dims, uint32_t rails, const nccl_plan *call, uint32_t a, uint32_t b)
+{
+    uint32_t dim = nccl_flat_dim(size, dims, a, b), stride = 1;
+    for (uint32_t d = 0; d < dim; d++)
+        stride *= size[d];
+    uint32_t ca = a / stride % size[dim], cb = b / stride % size[dim];
+    const vimana_net_dim *d = &net->dims[dim];
+    nccl_plan link = *call;
+    nccl_plan_link(p, dim, rails, &link);
+    uint32_t h = hops(d, ca > cb ? ca - cb : cb - ca);
+    return (flat_msg){message_ticks(d, h, link.wire_bytes), link.hop_ticks};
+}
+
+/* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
+ * lock-step (a step over the NIC takes longer than one over NVLink), so
+ * the recurrence the simulator runs, per NPU: step k's message from the
+ * sender `hop` places back arrives at its send + its time; the NPU takes
+ * it when it has posted its own step k (max), waits its own link's hop
+ * latency (less the overlap) and sends step k + 1. The call ends when
+ * the last NPU does. O(n x steps) per call. */
+static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
+                           const nccl_plan *call)
+{
+    uint32_t size[VIMANA_NET_MAX_DIMS], n = ph->link.npus, dims = ph->flat_dims;
+    for (uint32_t d = 0; d < dims; d++)
+        size[d] = net->dims[d].npus;
+    uint32_t rails = nccl_flat_rails(p, size, dims);
+    uint64_t *sent = malloc(2 * (size_t)n * sizeof *sent);
+    uint32_t *npu = malloc((size_t)n * sizeof *npu);
+    if (!sent || !npu) {
+        free(sent);
+        free(npu);
+        return (uint64_t)TICK_CAP;
+    }
+    uint64_t *next = sent + n;
+    for (uint32_t i = 0; i < n; i++) {
+        sent[i] = call->launch_ticks;
+        npu[i] = nccl_flat_npu(size, dims, i);
+    }
+    for (uint32_t k = 1; k <= call->steps; k++) {
+        uint32_t hop = ph->coll == COLL_ALL_TO_ALL ? k % n : 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t from = (i + n - hop) % n, to = (i + hop) % n;
+            flat_msg in = flat_message(p, net, size, dims, rails, call, npu[from], npu[i]);
+            flat_msg out = flat_message(p, net, size, dims, rails, call, npu[i], npu[to]);
+            uint64_t arrival = sent[from] + in.ticks;
+            uint64_t taken = arrival > sent[i] ? arrival : sent[i];
+            uint64_t t = taken + nccl_step_wait(p, out.wait_ticks, taken - sent[i]);
+            next[i] = t < (uint64_t)TICK_CAP ? t : (uint64_t)TICK_CAP;
+        }
+        memcpy(sent, next, (size_t)n * sizeof *sent);
+    }
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < n; i++)
+        last = sent[i] > last ? sent[i] : last;
+    free(sent);
+    free(npu);
+    return last;
+}
+
 uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, const calib_point *pt)
 {
     calib_phase ph[CALIB_MAX_PHASES];
     size_t n = calib_call_phases(net, pt, ph);
-    /* saturating at 2^63: far past any measurement, so its error is huge */
-    const double cap = 9223372036854775808.0;
-    double t = 0;
     uint64_t sum = 0;
     for (size_t k = 0; k < n; k++) {
-        const vimana_net_dim *d = &ph[k].link;
         nccl_plan plan;
-        nccl_plan_phase(p, ph[k].coll, d->npus, ph[k].dim, ph[k].in, k == 0, &plan);
-        t += (double)plan.launch_ticks;
-        sum += plan.launch_ticks;
-        for (uint32_t i = 1; i <= plan.steps; i++) {
-            uint32_t distance = ph[k].coll == COLL_ALL_TO_ALL ? i : 1;
-            double wire = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
-            /* the simulator waits after each arrival; the closed form sums */
-            uint64_t wait = nccl_step_wait(p, plan.hop_ticks, wire < cap ? (uint64_t)wire : UINT64_MAX);
-            t += wire + (double)wait;
-            if (!(t < cap))
-                return (uint64_t)cap;
-            sum += (uint64_t)wire + wait;
-        }
+        calib_phase_plan(p, net, &ph[k], k == 0, &plan);
+        sum += ph[k].flat_dims >= 2 ? flat_ticks(p, net, &ph[k], &plan) : phase_ticks(p, &ph[k], &plan);
+        if (sum >= (uint64_t)TICK_CAP)
+            return (uint64_t)TICK_CAP;
     }
     return sum;
 }
@@ -362,7 +466,7 @@ static size_t threshold_candidates(const problem *pb, double **out)
             /* each phase picks its protocol by its own call size (the NIC
              * phase of an all-reduce sees 1/n0 of it) */
             nccl_plan plan;
-            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plan);
             /* with scaled thresholds, the value that puts this phase on
              * the boundary: its bytes at threshold-ranks */
             double at = pb->base.threshold_ranks > 0
@@ -428,7 +532,7 @@ static bool nvls_size(const problem *pb, double bytes)
         size_t n = calib_call_phases(pb->net, &pb->data->pts[i], ph);
         for (size_t k = 0; k < n; k++) {
             nccl_plan plan;
-            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plan);
             if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
                 return true;
         }
