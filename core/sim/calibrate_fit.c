@@ -128,25 +128,86 @@ static uint64_t phase_ticks(const nccl_params *p, const calib_phase *ph, const n
     return sum;
 }
 
-/* A message of a flat ring from NPU a to NPU b: the backend charges the
- * lowest dimension whose coordinates differ, its hops by their distance
- * there; its wire bytes and the sender's wait by that dimension. */
-typedef struct flat_msg {
-    uint64_t ticks, wait_ticks;
-} flat_msg;
+/* The links of a flat ring: each dimension's message time comes from
+ * its wire bytes (planned once per call) and the hops between the two
+ * NPUs' coordinates there. */
+typedef struct flat_links {
+    const vimana_net_config *net;
+    uint32_t dims, size[VIMANA_NET_MAX_DIMS], stride[VIMANA_NET_MAX_DIMS];
+    uint64_t wire[VIMANA_NET_MAX_DIMS], wait[VIMANA_NET_MAX_DIMS];
+} flat_links;
 
-static flat_msg flat_message(const nccl_params *p, const vimana_net_config *net, const uint32_t *size,
-                             uint32_t dims, uint32_t rails, const nccl_plan *call, uint32_t a, uint32_t b)
+static void flat_links_plan(flat_links *l, const nccl_params *p, const vimana_net_config *net, uint32_t dims,
+                            const nccl_plan *call)
 {
-    uint32_t dim = nccl_flat_dim(size, dims, a, b), stride = 1;
-    for (uint32_t d = 0; d < dim; d++)
-        stride *= size[d];
-    uint32_t ca = a / stride % size[dim], cb = b / stride % size[dim];
-    const vimana_net_dim *d = &net->dims[dim];
-    nccl_plan link = *call;
-    nccl_plan_link(p, dim, rails, &link);
-    uint32_t h = hops(d, ca > cb ? ca - cb : cb - ca);
-    return (flat_msg){message_ticks(d, h, link.wire_bytes), link.hop_ticks};
+    l->net = net;
+    l->dims = dims;
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < dims; d++) {
+        l->size[d] = net->dims[d].npus;
+        l->stride[d] = stride;
+        stride *= l->size[d];
+    }
+    uint32_t rails = nccl_flat_rails(p, l->size, dims);
+    for (uint32_t d = 0; d < dims; d++) {
+        nccl_plan link = *call;
+        nccl_plan_link(p, d, rails, &link);
+        l->wire[d] = link.wire_bytes;
+        l->wait[d] = link.hop_ticks;
+    }
+}
+
+/* A message from NPU a to NPU b: the backend charges the lowest dimension
+ * whose coordinates differ, its hops by their distance there; *wait: the
+ * sender's wait after the step, by the same dimension. */
+static uint64_t flat_message(const flat_links *l, uint32_t a, uint32_t b, uint64_t *wait)
+{
+    uint32_t dim = nccl_flat_dim(l->size, l->dims, a, b);
+    uint32_t ca = a / l->stride[dim] % l->size[dim], cb = b / l->stride[dim] % l->size[dim];
+    const vimana_net_dim *d = &l->net->dims[dim];
+    *wait = l->wait[dim];
+    return message_ticks(d, hops(d, ca > cb ? ca - cb : cb - ca), l->wire[dim]);
+}
+
+/* A ring's message into each position and the wait after each one's
+ * send. In snake order the step from position i to i + 1 changes one
+ * coordinate by one: that of the lowest dimension whose block i + 1 does
+ * not start; only the step back to position 0 is looked up (npu[] holds
+ * the first and last NPU). */
+static void ring_messages(const flat_links *l, const uint32_t *npu, uint64_t *in, uint64_t *wait, uint32_t n)
+{
+    uint64_t ticks[VIMANA_NET_MAX_DIMS];
+    for (uint32_t d = 0; d < l->dims; d++) {
+        const vimana_net_dim *nd = &l->net->dims[d];
+        ticks[d] = message_ticks(nd, hops(nd, 1), l->wire[d]);
+    }
+    uint64_t back = flat_message(l, npu[n - 1], npu[0], &wait[n - 1]);
+    in[0] = back;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t d = 0;
+        while (d + 1 < l->dims && (i + 1) % l->stride[d + 1] == 0)
+            d++;
+        in[i + 1] = ticks[d];
+        wait[i] = l->wait[d];
+    }
+}
+
+/* The smallest period of a ring's messages and waits by position (a
+ * divisor of n): positions a period apart start together and see the same
+ * messages, so they run the same times and the recurrence needs one
+ * period of them (a node's 8 on 8 x 2). */
+static uint32_t ring_period(const uint64_t *in, const uint64_t *wait, uint32_t n)
+{
+    for (uint32_t p = 1; p < n; p++) {
+        if (n % p)
+            continue;
+        uint32_t i = p;
+        while (i < n && in[i] == in[i - p] && wait[i] == wait[i - p])
+            i++;
+        if (i == n)
+            return p;
+    }
+    return n;
 }
 
 /* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
@@ -155,43 +216,57 @@ static flat_msg flat_message(const nccl_params *p, const vimana_net_config *net,
  * sender `hop` places back arrives at its send + its time; the NPU takes
  * it when it has posted its own step k (max), waits its own link's hop
  * latency (less the overlap) and sends step k + 1. The call ends when
- * the last NPU does. O(n x steps) per call. */
+ * the last NPU does. O(n x steps) per call; a ring's messages are the
+ * same every step, so they are computed once. */
 static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
                            const nccl_plan *call)
 {
-    uint32_t size[VIMANA_NET_MAX_DIMS], n = ph->link.npus, dims = ph->flat_dims;
-    for (uint32_t d = 0; d < dims; d++)
-        size[d] = net->dims[d].npus;
-    uint32_t rails = nccl_flat_rails(p, size, dims);
-    uint64_t *sent = malloc(2 * (size_t)n * sizeof *sent);
+    uint32_t n = ph->link.npus;
+    flat_links l;
+    flat_links_plan(&l, p, net, ph->flat_dims, call);
+    /* per ring position: the time, the NPU, the message in and the wait */
+    uint64_t *buf = malloc(4 * (size_t)n * sizeof *buf);
     uint32_t *npu = malloc((size_t)n * sizeof *npu);
-    if (!sent || !npu) {
-        free(sent);
+    if (!buf || !npu) {
+        free(buf);
         free(npu);
         return (uint64_t)TICK_CAP;
     }
-    uint64_t *next = sent + n;
+    uint64_t *sent = buf, *next = buf + n, *in = buf + 2 * (size_t)n, *wait = buf + 3 * (size_t)n;
     for (uint32_t i = 0; i < n; i++) {
         sent[i] = call->launch_ticks;
-        npu[i] = nccl_flat_npu(size, dims, i);
+        npu[i] = ph->coll == COLL_ALL_TO_ALL || i == 0 || i == n - 1 ? nccl_flat_npu(l.size, l.dims, i) : 0;
     }
+    bool a2a = ph->coll == COLL_ALL_TO_ALL;
+    uint32_t all = n;
     for (uint32_t k = 1; k <= call->steps; k++) {
-        uint32_t hop = ph->coll == COLL_ALL_TO_ALL ? k % n : 1;
+        uint32_t hop = a2a ? k % all : 1;
+        if (a2a) {
+            uint64_t unused;
+            for (uint32_t i = 0; i < all; i++) {
+                in[i] = flat_message(&l, npu[(i + all - hop) % all], npu[i], &unused);
+                flat_message(&l, npu[i], npu[(i + hop) % all], &wait[i]);
+            }
+        } else if (k == 1) {
+            ring_messages(&l, npu, in, wait, all);
+            n = ring_period(in, wait, all);
+        }
+        bool overlap = p->hop_overlap != 0;
         for (uint32_t i = 0; i < n; i++) {
-            uint32_t from = (i + n - hop) % n, to = (i + hop) % n;
-            flat_msg in = flat_message(p, net, size, dims, rails, call, npu[from], npu[i]);
-            flat_msg out = flat_message(p, net, size, dims, rails, call, npu[i], npu[to]);
-            uint64_t arrival = sent[from] + in.ticks;
+            uint32_t from = i >= hop ? i - hop : i + n - hop;
+            uint64_t arrival = sent[from] + in[i];
             uint64_t taken = arrival > sent[i] ? arrival : sent[i];
-            uint64_t t = taken + nccl_step_wait(p, out.wait_ticks, taken - sent[i]);
+            uint64_t t = taken + (overlap ? nccl_step_wait(p, wait[i], taken - sent[i]) : wait[i]);
             next[i] = t < (uint64_t)TICK_CAP ? t : (uint64_t)TICK_CAP;
         }
-        memcpy(sent, next, (size_t)n * sizeof *sent);
+        uint64_t *swap = sent;
+        sent = next;
+        next = swap;
     }
     uint64_t last = 0;
     for (uint32_t i = 0; i < n; i++)
         last = sent[i] > last ? sent[i] : last;
-    free(sent);
+    free(buf);
     free(npu);
     return last;
 }
