@@ -107,6 +107,14 @@ printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 300.0, 
 check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 16 --system "$T/no-nvls.json"
 grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/p/system.json" || fail "two nodes: not NCCL's flat ring"
 grep -q '"collective-optimization": "baseline"' "$T/p/system.json" || fail "two nodes: not baseline"
+# two more pairs as they are, each NIC dimension one GPU's NIC (the files'
+# headers): Azure ND A100 v4, 8 x 200 Gb/s HDR InfiniBand a node (25 GB/s):
+# 2.96 / 11.50 %; Google Cloud A3 Mega H100, 8 x 200 Gb/s GPUDirect-TCPXO
+# NICs a node (25 GB/s): 1.41 / 4.05 %
+check a100-16gpu-2node-ndv4_all_reduce_perf.txt 31 16 5 15 --system "$T/no-nvls.json"
+printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 450.0, 25.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
+    >"$T/net.yml"
+check h100-16gpu-2node_all_reduce_perf.txt 31 16 5 15
 
 # --check: the shipped 8-GPU preset's parameters on a published 2-GPU sweep,
 # not fitted: the same parameters come back, the report says so and gives
