@@ -107,6 +107,11 @@ printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 300.0, 
 check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 16 --system "$T/no-nvls.json"
 grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/p/system.json" || fail "two nodes: not NCCL's flat ring"
 grep -q '"collective-optimization": "baseline"' "$T/p/system.json" || fail "two nodes: not baseline"
+# with a --system listing nccl per dimension, the composition of one phase
+# per dimension (what calibrate wrote before): 28.06 / 20.11 %
+sed 's/\["nccl"\]/["nccl", "nccl"]/; s/"baseline"/"localBWAware"/' "$T/no-nvls.json" >"$T/per-dim.json"
+check a100-16gpu-2node_all_reduce_perf.txt 31 16 28.5 20.5 --system "$T/per-dim.json"
+grep -q '"collective-optimization": "localBWAware"' "$T/p/system.json" || fail "two nodes: not kept per dimension"
 # two more pairs as they are, each NIC dimension one GPU's NIC (the files'
 # headers): Azure ND A100 v4, 8 x 200 Gb/s HDR InfiniBand a node (25 GB/s):
 # 2.96 / 11.50 %; Google Cloud A3 Mega H100, 8 x 200 Gb/s GPUDirect-TCPXO
