@@ -12,6 +12,7 @@
 #include "sim/calibrate_fit.h"
 #include "sim/calibrate_input.h"
 #include "sim/calibrate_output.h"
+#include "system/algorithms/algorithm.h"
 #include "system/algorithms/registry.h"
 #include "util/msg_escape.h"
 #include "vimana/network_yaml.h"
@@ -29,7 +30,8 @@ static void usage(FILE *out)
           "Options:\n"
           "  --topology FILE  network YAML of the measured system (required): one dimension, or several\n"
           "                   (NVLink first, `nvlink-dims` of them, then the NIC: [Switch, Switch] of\n"
-          "                   [8, 2] for two nodes of 8 GPUs); a file on fewer ranks runs on the leading\n"
+          "                   [8, 2] for two nodes of 8 GPUs, the NIC at one GPU's rate): NCCL's flat\n"
+          "                   ring over all GPUs (oneNccl); a file on fewer ranks runs on the leading\n"
           "                   dimensions whose NPUs multiply to its ranks\n"
           "  -o, --out DIR    the preset folder, created if missing (required)\n"
           "  --system FILE    start from the \"nccl\" parameters of this system JSON (default: the\n"
@@ -111,10 +113,28 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
     return 0;
 }
 
-/* The starting parameters of each collective: the defaults, or the
- * --system file's. */
-static int start_params(const calib_args *a, nccl_params p[COLL_KINDS], FILE *err)
+/* Whether the all-reduce of `cfg` runs "nccl" on each of several
+ * dimensions: then calibrate keeps that composition (one phase per
+ * dimension, localBWAware) instead of NCCL's flat ring (oneNccl). */
+static bool lists_nccl_per_dimension(const sys_config *cfg)
 {
+    const algo_spec *impl = cfg->impl[COLL_ALL_REDUCE];
+    uint32_t n = cfg->n_impl[COLL_ALL_REDUCE];
+    algo_registry builtin = {0};
+    for (uint32_t d = 0; d < n; d++) {
+        const algorithm *alg = algo_registry_get(&builtin, impl[d].id);
+        if (impl[d].one || !alg || strcmp(alg->name, "nccl") != 0)
+            return false;
+    }
+    return n > 1;
+}
+
+/* The starting parameters of each collective: the defaults, or the
+ * --system file's; *hierarchical when that file lists "nccl" per
+ * dimension. */
+static int start_params(const calib_args *a, nccl_params p[COLL_KINDS], bool *hierarchical, FILE *err)
+{
+    *hierarchical = false;
     for (int k = 0; k < COLL_KINDS; k++)
         nccl_params_default(&p[k]);
     if (!a->system)
@@ -127,6 +147,7 @@ static int start_params(const calib_args *a, nccl_params p[COLL_KINDS], FILE *er
         return 1;
     }
     memcpy(p, cfg.nccl, sizeof cfg.nccl);
+    *hierarchical = lists_nccl_per_dimension(&cfg);
     sys_config_free(&cfg);
     return 0;
 }
@@ -191,7 +212,7 @@ static int w_network(FILE *f, const void *r)
 static int w_system(FILE *f, const void *r)
 {
     const calib_result *res = r;
-    return calib_write_system(f, res->p, res->net->n_dims);
+    return calib_write_system(f, res->p, res->net->n_dims, res->hierarchical);
 }
 
 static int w_report(FILE *f, const void *r)
@@ -302,7 +323,8 @@ static int run(const calib_args *a, FILE *out, FILE *err)
 {
     vimana_net_config net;
     nccl_params p[COLL_KINDS];
-    if (load_topology(a->topology, &net, err) != 0 || start_params(a, p, err) != 0)
+    bool hierarchical;
+    if (load_topology(a->topology, &net, err) != 0 || start_params(a, p, &hierarchical, err) != 0)
         return 1;
     calib_data data = {0};
     for (int i = 0; i < a->n_files; i++) {
@@ -318,8 +340,10 @@ static int run(const calib_args *a, FILE *out, FILE *err)
             return 1;
         }
     }
+    for (size_t i = 0; i < data.n; i++)
+        data.pts[i].hierarchical = hierarchical;
     int rc = a->check ? 0 : fit_collectives(p, &net, &data, err);
-    calib_result r = {p, &net, &data, a->topology, a->check};
+    calib_result r = {p, &net, &data, a->topology, a->check, hierarchical};
     if (rc == 0)
         rc = write_preset(a, &r, err);
     if (rc == 0)

@@ -44,6 +44,7 @@ static void add_phase(const vimana_net_config *net, const calib_point *pt, enum 
     if (net->n_dims == 1)
         out->link.npus = pt->npus;   /* the row's own rank count on the same links */
     out->in = in;
+    out->flat_dims = 0;
 }
 
 size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, calib_phase out[CALIB_MAX_PHASES])
@@ -55,6 +56,13 @@ size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, ca
     if (pt->coll != COLL_ALL_GATHER && pt->npus > in)
         in = pt->npus;
     size_t n = 0;
+    if (k > 1 && !pt->hierarchical) {
+        /* oneNccl: one ring over every NPU of the leading k dimensions */
+        add_phase(net, pt, pt->coll, 0, in, &out[n++]);
+        out[0].link.npus = pt->npus;
+        out[0].flat_dims = k;
+        return n;
+    }
     if (pt->coll == COLL_ALL_REDUCE) {
         /* localBWAware: reduce-scatter up, all-reduce on the last, all-gather down */
         for (uint32_t d = 0; d + 1 < k; d++) {
@@ -79,30 +87,201 @@ size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, ca
     return n;
 }
 
+void calib_phase_plan(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph, bool first,
+                      nccl_plan *out)
+{
+    if (ph->flat_dims < 2) {
+        nccl_plan_phase(p, ph->coll, ph->link.npus, ph->dim, ph->in, first, out);
+        return;
+    }
+    uint32_t size[VIMANA_NET_MAX_DIMS];
+    for (uint32_t d = 0; d < ph->flat_dims; d++)
+        size[d] = net->dims[d].npus;
+    nccl_plan_call(p, ph->coll, ph->link.npus, nccl_flat_nvlink_only(p, size, ph->flat_dims), ph->in, first, out);
+}
+
+/* saturating at 2^63: far past any measurement, so its error is huge */
+#define TICK_CAP 9223372036854775808.0
+
+/* The analytical backend's time of a message of `wire` bytes on `d`,
+ * `hops` hops (truncated once, as it delivers), saturated. */
+static uint64_t message_ticks(const vimana_net_dim *d, uint32_t hops, uint64_t wire)
+{
+    double t = hops * d->latency_ns + (double)wire / d->bytes_per_ns;
+    return t < TICK_CAP ? (uint64_t)t : (uint64_t)TICK_CAP;
+}
+
+/* One phase on one dimension: every NPU in lock-step, so the sum of its
+ * steps. */
+static uint64_t phase_ticks(const nccl_params *p, const calib_phase *ph, const nccl_plan *plan)
+{
+    const vimana_net_dim *d = &ph->link;
+    uint64_t sum = plan->launch_ticks;
+    for (uint32_t i = 1; i <= plan->steps; i++) {
+        uint32_t distance = ph->coll == COLL_ALL_TO_ALL ? i : 1;
+        uint64_t wire = message_ticks(d, hops(d, distance), plan->wire_bytes);
+        /* the simulator waits after each arrival; the closed form sums */
+        sum += wire + nccl_step_wait(p, plan->hop_ticks, wire);
+        if (sum >= (uint64_t)TICK_CAP)
+            return (uint64_t)TICK_CAP;
+    }
+    return sum;
+}
+
+/* The links of a flat ring: each dimension's message time comes from
+ * its wire bytes (planned once per call) and the hops between the two
+ * NPUs' coordinates there. */
+typedef struct flat_links {
+    const vimana_net_config *net;
+    uint32_t dims, size[VIMANA_NET_MAX_DIMS], stride[VIMANA_NET_MAX_DIMS];
+    uint64_t wire[VIMANA_NET_MAX_DIMS], wait[VIMANA_NET_MAX_DIMS];
+} flat_links;
+
+static void flat_links_plan(flat_links *l, const nccl_params *p, const vimana_net_config *net, uint32_t dims,
+                            const nccl_plan *call)
+{
+    l->net = net;
+    l->dims = dims;
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d < dims; d++) {
+        l->size[d] = net->dims[d].npus;
+        l->stride[d] = stride;
+        stride *= l->size[d];
+    }
+    uint32_t rails = nccl_flat_rails(p, l->size, dims);
+    for (uint32_t d = 0; d < dims; d++) {
+        nccl_plan link = *call;
+        nccl_plan_link(p, d, rails, &link);
+        l->wire[d] = link.wire_bytes;
+        l->wait[d] = link.hop_ticks;
+    }
+}
+
+/* A message from NPU a to NPU b: the backend charges the lowest dimension
+ * whose coordinates differ, its hops by their distance there; *wait: the
+ * sender's wait after the step, by the same dimension. */
+static uint64_t flat_message(const flat_links *l, uint32_t a, uint32_t b, uint64_t *wait)
+{
+    uint32_t dim = nccl_flat_dim(l->size, l->dims, a, b);
+    uint32_t ca = a / l->stride[dim] % l->size[dim], cb = b / l->stride[dim] % l->size[dim];
+    const vimana_net_dim *d = &l->net->dims[dim];
+    *wait = l->wait[dim];
+    return message_ticks(d, hops(d, ca > cb ? ca - cb : cb - ca), l->wire[dim]);
+}
+
+/* A ring's message into each position and the wait after each one's
+ * send. In snake order the step from position i to i + 1 changes one
+ * coordinate by one: that of the lowest dimension whose block i + 1 does
+ * not start; only the step back to position 0 is looked up (npu[] holds
+ * the first and last NPU). */
+static void ring_messages(const flat_links *l, const uint32_t *npu, uint64_t *in, uint64_t *wait, uint32_t n)
+{
+    uint64_t ticks[VIMANA_NET_MAX_DIMS];
+    for (uint32_t d = 0; d < l->dims; d++) {
+        const vimana_net_dim *nd = &l->net->dims[d];
+        ticks[d] = message_ticks(nd, hops(nd, 1), l->wire[d]);
+    }
+    uint64_t back = flat_message(l, npu[n - 1], npu[0], &wait[n - 1]);
+    in[0] = back;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t d = 0;
+        while (d + 1 < l->dims && (i + 1) % l->stride[d + 1] == 0)
+            d++;
+        in[i + 1] = ticks[d];
+        wait[i] = l->wait[d];
+    }
+}
+
+/* The smallest period of a ring's messages and waits by position (a
+ * divisor of n): positions a period apart start together and see the same
+ * messages, so they run the same times and the recurrence needs one
+ * period of them (a node's 8 on 8 x 2). */
+static uint32_t ring_period(const uint64_t *in, const uint64_t *wait, uint32_t n)
+{
+    for (uint32_t p = 1; p < n; p++) {
+        if (n % p)
+            continue;
+        uint32_t i = p;
+        while (i < n && in[i] == in[i - p] && wait[i] == wait[i - p])
+            i++;
+        if (i == n)
+            return p;
+    }
+    return n;
+}
+
+/* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
+ * lock-step (a step over the NIC takes longer than one over NVLink), so
+ * the recurrence the simulator runs, per NPU: step k's message from the
+ * sender `hop` places back arrives at its send + its time; the NPU takes
+ * it when it has posted its own step k (max), waits its own link's hop
+ * latency (less the overlap) and sends step k + 1. The call ends when
+ * the last NPU does. O(n x steps) per call; a ring's messages are the
+ * same every step, so they are computed once. */
+static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
+                           const nccl_plan *call)
+{
+    uint32_t n = ph->link.npus;
+    flat_links l;
+    flat_links_plan(&l, p, net, ph->flat_dims, call);
+    /* per ring position: the time, the NPU, the message in and the wait */
+    uint64_t *buf = malloc(4 * (size_t)n * sizeof *buf);
+    uint32_t *npu = malloc((size_t)n * sizeof *npu);
+    if (!buf || !npu) {
+        free(buf);
+        free(npu);
+        return (uint64_t)TICK_CAP;
+    }
+    uint64_t *sent = buf, *next = buf + n, *in = buf + 2 * (size_t)n, *wait = buf + 3 * (size_t)n;
+    for (uint32_t i = 0; i < n; i++) {
+        sent[i] = call->launch_ticks;
+        npu[i] = ph->coll == COLL_ALL_TO_ALL || i == 0 || i == n - 1 ? nccl_flat_npu(l.size, l.dims, i) : 0;
+    }
+    bool a2a = ph->coll == COLL_ALL_TO_ALL;
+    uint32_t all = n;
+    for (uint32_t k = 1; k <= call->steps; k++) {
+        uint32_t hop = a2a ? k % all : 1;
+        if (a2a) {
+            uint64_t unused;
+            for (uint32_t i = 0; i < all; i++) {
+                in[i] = flat_message(&l, npu[(i + all - hop) % all], npu[i], &unused);
+                flat_message(&l, npu[i], npu[(i + hop) % all], &wait[i]);
+            }
+        } else if (k == 1) {
+            ring_messages(&l, npu, in, wait, all);
+            n = ring_period(in, wait, all);
+        }
+        bool overlap = p->hop_overlap != 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t from = i >= hop ? i - hop : i + n - hop;
+            uint64_t arrival = sent[from] + in[i];
+            uint64_t taken = arrival > sent[i] ? arrival : sent[i];
+            uint64_t t = taken + (overlap ? nccl_step_wait(p, wait[i], taken - sent[i]) : wait[i]);
+            next[i] = t < (uint64_t)TICK_CAP ? t : (uint64_t)TICK_CAP;
+        }
+        uint64_t *swap = sent;
+        sent = next;
+        next = swap;
+    }
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < n; i++)
+        last = sent[i] > last ? sent[i] : last;
+    free(buf);
+    free(npu);
+    return last;
+}
+
 uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, const calib_point *pt)
 {
     calib_phase ph[CALIB_MAX_PHASES];
     size_t n = calib_call_phases(net, pt, ph);
-    /* saturating at 2^63: far past any measurement, so its error is huge */
-    const double cap = 9223372036854775808.0;
-    double t = 0;
     uint64_t sum = 0;
     for (size_t k = 0; k < n; k++) {
-        const vimana_net_dim *d = &ph[k].link;
         nccl_plan plan;
-        nccl_plan_phase(p, ph[k].coll, d->npus, ph[k].dim, ph[k].in, k == 0, &plan);
-        t += (double)plan.launch_ticks;
-        sum += plan.launch_ticks;
-        for (uint32_t i = 1; i <= plan.steps; i++) {
-            uint32_t distance = ph[k].coll == COLL_ALL_TO_ALL ? i : 1;
-            double wire = hops(d, distance) * d->latency_ns + (double)plan.wire_bytes / d->bytes_per_ns;
-            /* the simulator waits after each arrival; the closed form sums */
-            uint64_t wait = nccl_step_wait(p, plan.hop_ticks, wire < cap ? (uint64_t)wire : UINT64_MAX);
-            t += wire + (double)wait;
-            if (!(t < cap))
-                return (uint64_t)cap;
-            sum += (uint64_t)wire + wait;
-        }
+        calib_phase_plan(p, net, &ph[k], k == 0, &plan);
+        sum += ph[k].flat_dims >= 2 ? flat_ticks(p, net, &ph[k], &plan) : phase_ticks(p, &ph[k], &plan);
+        if (sum >= (uint64_t)TICK_CAP)
+            return (uint64_t)TICK_CAP;
     }
     return sum;
 }
@@ -362,7 +541,7 @@ static size_t threshold_candidates(const problem *pb, double **out)
             /* each phase picks its protocol by its own call size (the NIC
              * phase of an all-reduce sees 1/n0 of it) */
             nccl_plan plan;
-            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plan);
             /* with scaled thresholds, the value that puts this phase on
              * the boundary: its bytes at threshold-ranks */
             double at = pb->base.threshold_ranks > 0
@@ -428,7 +607,7 @@ static bool nvls_size(const problem *pb, double bytes)
         size_t n = calib_call_phases(pb->net, &pb->data->pts[i], ph);
         for (size_t k = 0; k < n; k++) {
             nccl_plan plan;
-            nccl_plan_phase(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plan);
             if (plan.algo == NCCL_ALGO_NVLS && (double)plan.call_bytes == bytes)
                 return true;
         }

@@ -11,6 +11,7 @@
 
 #include "config/nccl_params.h"
 #include "sim/calibrate_input.h"
+#include "system/algorithms/nccl_model.h"
 #include "vimana/network_yaml.h"
 
 /* One phase of a call as the simulator builds it (spec/simulator.md
@@ -20,6 +21,8 @@ typedef struct calib_phase {
     uint32_t dim;          /* the topology's dimension: NVLink or NIC by nvlink-dims */
     vimana_net_dim link;   /* that dimension (on one dimension: the row's own rank count) */
     uint64_t in;           /* bytes entering the phase */
+    uint32_t flat_dims;    /* 0: the phase runs on `dim`; 2 or more: NCCL's flat ring over dimensions
+                            * 0 .. flat_dims-1 (oneNccl), link.npus their product */
 } calib_phase;
 
 #define CALIB_MAX_PHASES (2 * VIMANA_NET_MAX_DIMS)
@@ -29,12 +32,18 @@ typedef struct calib_phase {
  * one-dimension topology takes every count (the same links with that
  * count): 1. */
 uint32_t calib_prefix_dims(const vimana_net_config *net, uint32_t ranks);
-/* The phases of `pt`'s call, in order: one per dimension (all-gather's in
+/* The phases of `pt`'s call, in order. Over several dimensions, unless
+ * pt->hierarchical: one phase, NCCL's flat ring over all of them. Else one per dimension (all-gather's in
  * reversed order); an all-reduce over several dimensions reduce-scatters
  * up the lower ones, all-reduces on the last and all-gathers back down. A
  * call smaller than its rank count is simulated as one byte per rank
  * (13.2 step 2, not all-gather). Returns the count. */
 size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, calib_phase out[CALIB_MAX_PHASES]);
+
+/* The plan of phase `ph` (its algorithm, protocol, steps; for a phase on
+ * one dimension its wire bytes and wait too), `first`: the call's first. */
+void calib_phase_plan(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph, bool first,
+                      nccl_plan *out);
 
 /* Ticks (ns) of one call of `pt`'s collective and size on the leading
  * dimensions of `net` that hold pt->npus NPUs, as the analytical backend

@@ -175,7 +175,7 @@ static int parse_row(reader *r, char *line, calib_data *d)
         d->cap = cap;
     }
     d->pts[d->n++] = (calib_point){(enum coll_kind)r->coll, size, comm, npus, fmin(oop, inplace), r->path,
-                                  r->line};
+                                  r->line, false};
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #define VIMANA_SIM_CALIBRATE_INPUT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "config/system_config.h"
@@ -21,6 +22,8 @@ typedef struct calib_point {
     double measured_ns;
     const char *file;        /* as given on the command line */
     uint32_t line;
+    bool hierarchical;       /* over several dimensions: one nccl phase per dimension (localBWAware),
+                              * else NCCL's flat ring over all of them (oneNccl) */
 } calib_point;
 
 typedef struct calib_data {

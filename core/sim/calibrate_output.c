@@ -106,21 +106,23 @@ static bool same_params(const nccl_params *p, const nccl_params *q)
     return true;
 }
 
-int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims)
+int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims, bool hierarchical)
 {
     static const char *const colls[] = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"};
     fputs("{\n    \"scheduling-policy\": \"LIFO\",\n    \"endpoint-delay\": 10,\n"
           "    \"active-chunks-per-dimension\": 1,\n    \"preferred-dataset-splits\": 1,\n", out);
     for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++) {
         fprintf(out, "    \"%s-implementation\": [", colls[c]);
-        for (uint32_t d = 0; d < dims; d++)
+        if (dims > 1 && !hierarchical)
+            fputs("\"oneNccl\"", out);   /* NCCL's flat ring over every GPU of every node */
+        for (uint32_t d = 0; d < dims && (dims == 1 || hierarchical); d++)
             fputs(d ? ", \"nccl\"" : "\"nccl\"", out);
         fputs("],\n", out);
     }
-    /* several dimensions: NCCL's hierarchical all-reduce, reduce-scatter
-     * inside the node, all-reduce across, all-gather back */
+    /* hierarchical: reduce-scatter inside the node, all-reduce across,
+     * all-gather back */
     fprintf(out, "    \"collective-optimization\": \"%s\",\n    \"local-mem-bw\": 3350,\n    \"nccl\": {",
-            dims > 1 ? "localBWAware" : "baseline");
+            dims > 1 && hierarchical ? "localBWAware" : "baseline");
     /* all-reduce's set is the shared one; another collective's own values
      * follow as an object of the keys that differ */
     write_params(out, &p[0], NULL, "        ");
@@ -169,7 +171,7 @@ static void phase_choices(const calib_result *r, const calib_point *pt, char *al
     algos[0] = protos[0] = '\0';
     for (size_t k = 0; k < n; k++) {
         nccl_plan plan;
-        nccl_plan_phase(params_of(r, pt), ph[k].coll, ph[k].link.npus, ph[k].dim, ph[k].in, k == 0, &plan);
+        calib_phase_plan(params_of(r, pt), r->net, &ph[k], k == 0, &plan);
         if (a < len)
             a += (size_t)snprintf(algos + a, len - a, "%s%s", k ? "+" : "", nccl_algo_name(plan.algo));
         if (b < len)

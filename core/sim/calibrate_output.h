@@ -20,6 +20,7 @@ typedef struct calib_result {
     const calib_data *data;
     const char *topology_path;    /* as given, for the report */
     bool checked;                 /* --check: the parameters as given, no fit */
+    bool hierarchical;            /* several dimensions: one nccl phase each, not the flat ring */
 } calib_result;
 
 /* Rounds the fitted values as the preset shows them (times to 0.1 ns,
@@ -27,12 +28,13 @@ typedef struct calib_result {
 void calib_round_for_preset(nccl_params *p);
 /* Each returns 0, or -1 when the stream had a write error. */
 int calib_write_network(FILE *out, const vimana_net_config *net);
-/* The nccl algorithm on each of the `dims` dimensions (several: the
- * all-reduce as localBWAware composes it); p: one parameter set per
+/* One dimension: "nccl"; several: NCCL's flat ring, "oneNccl" with
+ * baseline, or with `hierarchical` "nccl" on each dimension as
+ * localBWAware composes it; p: one parameter set per
  * collective (enum coll_kind): all-reduce's is written as the shared
  * "nccl" keys, each other collective's as an object of the keys where it
  * differs (none when it is the same). */
-int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims);
+int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims, bool hierarchical);
 int calib_write_report(FILE *out, const calib_result *r);
 int calib_write_svg(FILE *out, const calib_result *r);
 

@@ -27,13 +27,14 @@ JSON
 
 sed 's/\[ 8 \]/[ 4 ]/' "$T/switch8.yml" >"$T/switch4.yml"
 
-# sim COLL BYTES SYSTEM NETWORK [NPUS]: the last NPU's comm time of one
-# collective of BYTES.
+# sim COLL BYTES SYSTEM NETWORK [NPUS]: the comm time of one collective of
+# BYTES, the last NPU's to finish (NCCL's flat ring over several
+# dimensions ends at different ticks on different NPUs).
 sim() {
     n=${5:-8}
     "$VIMANA_ET" generate "$1" --npus "$n" --size "$2" --single-file --out "$T/w" >/dev/null || fail "generate $1 $2"
     "$VIMANA" --workload-configuration="$T/w" --system-configuration="$3" --network-configuration="$4" \
-        2>"$T/sim.err" | sed -n "s/^sys\[$((n - 1))\], Comm time: //p"
+        2>"$T/sim.err" | sed -n "s/^sys\[[0-9]*\], Comm time: //p" | sort -n | tail -n 1
 }
 # sweep COLL NPUS NETWORK [SYSTEM]: an nccl-tests table of the simulated times, 8 B to
 # 1 GiB (all_gather: nccl-tests' size is the whole output, NPUS x comm_size),
@@ -144,14 +145,15 @@ KNOWN2='{"ll-hop-latency-ns": 500, "ll128-hop-latency-ns": 1500, "simple-hop-lat
   "ll128-max-bytes": 2097152, "channel-min-bytes": 65536, "nvls": 0}'
 cat >"$T/known2.json" <<JSON
 {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
- "preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl", "nccl"],
- "all-gather-implementation": ["nccl", "nccl"], "reduce-scatter-implementation": ["nccl", "nccl"],
- "all-to-all-implementation": ["nccl", "nccl"], "collective-optimization": "localBWAware", "local-mem-bw": 3350,
+ "preferred-dataset-splits": 1, "all-reduce-implementation": ["oneNccl"],
+ "all-gather-implementation": ["oneNccl"], "reduce-scatter-implementation": ["oneNccl"],
+ "all-to-all-implementation": ["oneNccl"], "collective-optimization": "baseline", "local-mem-bw": 3350,
  "nccl": $KNOWN2}
 JSON
-# the first dimension alone: its network, and the system with one entry per list
+# the first dimension alone: its network, and the system (the flat ring
+# on one dimension is the plain nccl ring)
 sed 's/\[ *\([A-Za-z0-9.]*\), [A-Za-z0-9.]* \]/[ \1 ]/' "$T/two.yml" >"$T/first.yml"
-sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/known2.json" >"$T/known2-first.json"
+sed 's/\["oneNccl"\]/["nccl"]/' "$T/known2.json" >"$T/known2-first.json"
 sweep all_reduce 16 "$T/two.yml" "$T/known2.json" >"$T/two_all_reduce_perf.txt"
 sweep reduce_scatter 16 "$T/two.yml" "$T/known2.json" >"$T/two_reduce_scatter_perf.txt"
 sweep all_reduce 8 "$T/first.yml" "$T/known2-first.json" >"$T/eight_all_reduce_perf.txt"
@@ -167,8 +169,8 @@ got = json.load(open(sys.argv[1]))
 for key, want in json.loads(sys.argv[2]).items():
     if abs(got["nccl"][key] - want) > 0.01 * abs(want):
         sys.exit(f"{key}: fitted {got['nccl'][key]}, known {want}")
-if got["all-reduce-implementation"] != ["nccl", "nccl"] or got["collective-optimization"] != "localBWAware":
-    sys.exit("not a two-dimension system")
+if got["all-reduce-implementation"] != ["oneNccl"] or got["collective-optimization"] != "baseline":
+    sys.exit("not NCCL's flat ring")
 PY
 expect_eq "$(sed -n 2,3p "$T/preset2/network.yml")" "topology: [ Switch, Switch ]
 npus_count: [ 8, 2 ]" "two dimensions: network.yml"
@@ -203,7 +205,7 @@ report_vs_sim "$T/check2/fit-report.md" all_gather 16 "$T/preset2/system.json" "
     16777216 268435456
 report_vs_sim "$T/check2/fit-report.md" alltoall 16 "$T/preset2/system.json" "$T/two.yml" $sizes
 # the 8-rank rows: the first dimension, its one-dimension system
-sed 's/\["nccl", "nccl"\]/["nccl"]/' "$T/preset2/system.json" >"$T/first.json"
+sed 's/\["oneNccl"\]/["nccl"]/' "$T/preset2/system.json" >"$T/first.json"
 report_vs_sim "$T/check2/fit-report.md" all_reduce 8 "$T/first.json" "$T/first.yml" $sizes
 # Three dimensions of three kinds (NVSwitch; a Ring and a FullyConnected
 # NIC level), with tree, hop-overlap and the NIC's step latency: the report
@@ -233,6 +235,17 @@ done
 expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three.json" --check -o "$T/check3"
 for coll in all_reduce reduce_scatter all_gather alltoall; do
     report_vs_sim "$T/check3/fit-report.md" $coll 32 "$T/three.json" "$T/three.yml" 32 4096 65536 1048576 67108864
+done
+# a --system listing nccl per dimension keeps that composition
+grep -q '"collective-optimization": "localBWAware"' "$T/check3/system.json" || fail "three dimensions: not kept per dimension"
+# NCCL's flat ring over the three (the default): its NPUs finish at
+# different ticks, the report gives the last
+sed 's/\["nccl", "nccl", "nccl"\]/["oneNccl"]/g; s/"localBWAware"/"baseline"/' "$T/three.json" >"$T/three-flat.json"
+expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three-flat.json" --check \
+    -o "$T/check3f"
+grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/check3f/system.json" || fail "three dimensions: not flat"
+for coll in all_reduce reduce_scatter all_gather alltoall; do
+    report_vs_sim "$T/check3f/fit-report.md" $coll 32 "$T/three-flat.json" "$T/three.yml" 32 4096 65536 1048576 67108864
 done
 # a file on a rank count no leading dimensions hold
 sed '/Rank \([4-9]\|1[0-9]\) /d' "$T/two_all_reduce_perf.txt" >"$T/four_all_reduce_perf.txt"

@@ -94,17 +94,32 @@ check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 15 --system "$T/no-nvls.json"
 grep -q '"tree-max-bytes": 1073741824,' "$T/p/system.json" || fail "OCI A100 pair: no tree below 1 GiB"
 # the same two nodes as they are: NVSwitch in a node (300 GB/s, 250 ns a
 # hop), the NIC between them (OCI BM.GPU4.8: 8 x 200 Gb/s RDMA NICs a node,
-# 25 GB/s a GPU; 1000 ns a hop). The preset composes the all-reduce as
-# reduce-scatter in the node, all-reduce across, all-gather back, one after
-# another: 28.06 % at 8 GiB, 20.11 % at 256 KiB. Missing: NCCL pipelines the
-# two levels (its ring and tree move a chunk over NVLink while the previous
-# one crosses the NIC), so a large call takes about the slower level's time,
-# not the sum (8 GiB: 67.7 ms measured; 46.7 ms of NVLink plus 40 ms of NIC
-# at full rate), and its ring's 2(n-1)/n crosses the NIC below 1 GiB.
+# 25 GB/s a GPU; 1000 ns a hop). The preset runs NCCL's flat ring over all
+# 16 GPUs (oneNccl: NVLink steps in a node, NIC steps between the nodes,
+# their channels over the node's 8 NICs): 3.83 % from 1 MiB up, 15.92 % at
+# 256 KiB (the phases composed per dimension, reduce-scatter in the node,
+# all-reduce across, all-gather back: 28.06 / 20.11 %). Missing below 1 MiB:
+# the step from 128 to 256 KiB (53 -> 66 us) is where NCCL's tree and
+# ring trade places across nodes, which one threshold on the flat ring's
+# whole size does not follow.
 printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 300.0, 25.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
     >"$T/net.yml"
-check a100-16gpu-2node_all_reduce_perf.txt 31 16 28.5 20.5 --system "$T/no-nvls.json"
-grep -q '"collective-optimization": "localBWAware"' "$T/p/system.json" || fail "two nodes: not localBWAware"
+check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 16 --system "$T/no-nvls.json"
+grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/p/system.json" || fail "two nodes: not NCCL's flat ring"
+grep -q '"collective-optimization": "baseline"' "$T/p/system.json" || fail "two nodes: not baseline"
+# with a --system listing nccl per dimension, the composition of one phase
+# per dimension (what calibrate wrote before): 28.06 / 20.11 %
+sed 's/\["nccl"\]/["nccl", "nccl"]/; s/"baseline"/"localBWAware"/' "$T/no-nvls.json" >"$T/per-dim.json"
+check a100-16gpu-2node_all_reduce_perf.txt 31 16 28.5 20.5 --system "$T/per-dim.json"
+grep -q '"collective-optimization": "localBWAware"' "$T/p/system.json" || fail "two nodes: not kept per dimension"
+# two more pairs as they are, each NIC dimension one GPU's NIC (the files'
+# headers): Azure ND A100 v4, 8 x 200 Gb/s HDR InfiniBand a node (25 GB/s):
+# 2.96 / 11.50 %; Google Cloud A3 Mega H100, 8 x 200 Gb/s GPUDirect-TCPXO
+# NICs a node (25 GB/s): 1.41 / 4.05 %
+check a100-16gpu-2node-ndv4_all_reduce_perf.txt 31 16 5 15 --system "$T/no-nvls.json"
+printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 450.0, 25.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
+    >"$T/net.yml"
+check h100-16gpu-2node_all_reduce_perf.txt 31 16 5 15
 
 # --check: the shipped 8-GPU preset's parameters on a published 2-GPU sweep,
 # not fitted: the same parameters come back, the report says so and gives

@@ -86,6 +86,22 @@ got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
 [ -n "$got" ] && [ "$got" -gt 119858 ] || fail "nccl on congestion_aware: got '$got'"
 
+# oneNccl on two nodes of 8 (Switch 8 x 300 GB/s, 250 ns; Switch 2 x 25
+# GB/s, 2000 ns; nvls 0, nic-hop-latency-ns 400), 8-byte all-reduce:
+# NCCL's flat ring over the 16 NPUs, 30 LL steps of 1 B; an NVLink message
+# 500 + a wait of 600, a NIC one (7 -> 15, 8 -> 0) 4000 + 1000; the NPUs
+# that skip a NIC wait finish first, the last at 6000 + 29000 + 19600 =
+# 54600 (docs/nccl.md; the closed form of test_calibrate.c).
+printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 300.0, 25.0 ]\nlatency: [ 250.0, 2000.0 ]\n' \
+    >"$T/two.yml"
+sys "$T/flat.json" '{"nvls": 0, "nic-hop-latency-ns": 400}'
+sed -i 's/\["nccl"\]/["oneNccl"]/g' "$T/flat.json"
+"$VIMANA_ET" generate all-reduce --npus 16 --size 8 --single-file --out "$T/ar16" >/dev/null || fail "generate 16"
+expect_ok "$VIMANA" --workload-configuration="$T/ar16" --system-configuration="$T/flat.json" \
+    --network-configuration="$T/two.yml"
+expect_eq "$(sed -n 's/^sys\[[0-9]*\], Comm time: //p' "$T/out" | sort -n | uniq -c | tr -s ' ' | tr '\n' ';')" \
+    " 2 50700; 2 51100; 2 54200; 10 54600;" "oneNccl on 8 x 2: each NPU's time"
+
 # Bad values: one line naming the file and the key.
 bad() { # NCCL-OBJECT EXPECTED-LINE
     sys "$T/bad.json" "$1"

@@ -162,10 +162,10 @@ static void test_closed_form(void **state)
     p.nvlink_efficiency = 0.5;
     vimana_net_config net = {1, 8, {{VIMANA_NET_SWITCH, 8, 400, 400 * 1073741824.0 / 1e9, 200}}};
     vimana_net_dim *d = &net.dims[0];
-    calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 8, 1, "x", 1};
+    calib_point ar = {COLL_ALL_REDUCE, 8192, 8192, 8, 1, "x", 1, false};
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 8126);
     d->topology = VIMANA_NET_RING;
-    calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 8, 1, "x", 1};
+    calib_point a2a = {COLL_ALL_TO_ALL, 8192, 8192, 8, 1, "x", 1, false};
     assert_int_equal(calib_model_ticks(&p, &net, &a2a), 4963);
     /* the point's rank count on the same links: 4 NPUs of the Switch, all-reduce
      * of 8192 B: 6 steps of 2048 B, 16 channels, wire 8192 B, a message
@@ -206,11 +206,11 @@ static void test_closed_form_two_dims(void **state)
     vimana_net_config net = {2, 16,
                              {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
                               {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
-    calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1};
+    calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, true};
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 31402);
-    calib_point rs = {COLL_REDUCE_SCATTER, 4096, 4096, 16, 1, "x", 1};
+    calib_point rs = {COLL_REDUCE_SCATTER, 4096, 4096, 16, 1, "x", 1, true};
     assert_int_equal(calib_model_ticks(&p, &net, &rs), 19480);
-    calib_point ag = {COLL_ALL_GATHER, 65536, 4096, 16, 1, "x", 1};
+    calib_point ag = {COLL_ALL_GATHER, 65536, 4096, 16, 1, "x", 1, true};
     assert_int_equal(calib_model_ticks(&p, &net, &ag), 31244);
     calib_phase ph[CALIB_MAX_PHASES];
     assert_int_equal(calib_call_phases(&net, &ar, ph), 3);
@@ -230,6 +230,41 @@ static void test_closed_form_two_dims(void **state)
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
 }
 
+/* NCCL's flat ring (oneNccl, the default over several dimensions), the
+ * same network and parameters: an 8-byte all-reduce on 16 NPUs is one
+ * phase of 30 LL steps of 1 B, in snake order 0..7, 15..8. An NVLink
+ * message: wire ceil(1 / (0.5 x 0.8 x 1/16)) = 40 B, floor(500 + 0.12) =
+ * 500, a wait of 600; the two NIC messages (7 -> 15, 8 -> 0): one channel
+ * on one of the node's 8 NICs, wire ceil(1 / (0.5 x 0.9)) = 3 B,
+ * floor(4000 + 0.11) = 4000, a wait of 600 + 400. NPU i ends after the
+ * messages of the 30 senders before it and the waits of itself and the
+ * 29 before it: two turns of the ring (2 x (14 x 500 + 2 x 4000) = 30000
+ * and 2 x (14 x 600 + 2 x 1000) = 20800) less what the last to finish
+ * skips, one NVLink message and two NVLink waits: 6000 + 29000 + 19600 =
+ * 54600, as vimana simulates it (tests/e2e/nccl.sh). */
+static void test_closed_form_flat(void **state)
+{
+    (void)state;
+    nccl_params p;
+    nccl_params_default(&p);
+    p.nvls = 0;
+    p.nic_hop_ns = 400;
+    vimana_net_config net = {2, 16,
+                             {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
+                              {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+    calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, false};
+    calib_phase ph[CALIB_MAX_PHASES];
+    assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
+    assert_int_equal(ph[0].flat_dims, 2);
+    assert_int_equal(ph[0].link.npus, 16);
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 54600);
+    /* 8 ranks: the plain ring on dimension 0, as before */
+    ar.npus = 8;
+    assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
+    assert_int_equal(ph[0].flat_dims, 0);
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_reader_rccl_banner),
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_closed_form_two_dims),
+        cmocka_unit_test(test_closed_form_flat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

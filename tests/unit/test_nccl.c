@@ -322,6 +322,72 @@ static void test_nic_hop(void **state)
     run(&p, &nic);
 }
 
+/* oneNccl on two dimensions of 2 (NVLink, then NIC): NCCL's flat ring in
+ * snake order 0, 1, 3, 2. 1 MiB all-reduce: no NVLS (the ring spans the
+ * NIC), ring Simple, 6 steps of 262144 B on 4 channels. NVLink steps (0 ->
+ * 1, 3 -> 2): 262144 / (0.5 x 4/4) = 524288 B, a wait of 30; NIC steps (1
+ * -> 3, 2 -> 0): the 4 channels over the node's 2 NICs, 262144 / (0.8 x 2)
+ * = 163840 B, a wait of 30 + 45. Every message takes 100: positions after
+ * a NIC step (even: wait 30) and after an NVLink one (odd: 75) run
+ * t(k) = max(own t(k-1), predecessor's + 100) + wait from 1000:
+ * 1130 / 1175, 1305 / 1305, 1435 / 1480, 1610 / 1610, 1740 / 1785,
+ * 1915 / 1915. */
+static void test_flat_two_dims(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.nic_hop_ns = 45;
+    harness h;
+    uint32_t dims[] = {2, 2};
+    const char *impl[] = {"oneNccl"};
+    harness_init(&h, dims, 2, impl, 1, 1, 1);
+    for (int k = 0; k < COLL_KINDS; k++)
+        h.s.cfg.nccl[k] = p;
+    harness_run_collective(&h, COLL_ALL_REDUCE, 1048576);
+    static const uint32_t next[] = {1, 3, 0, 2};
+    static const uint64_t wire[] = {524288, 163840, 163840, 524288};
+    for (uint32_t npu = 0; npu < 4; npu++) {
+        sent_msg got[8];
+        assert_int_equal(harness_sent_by(&h, npu, got, 8), 6);
+        for (int i = 0; i < 6; i++) {
+            assert_int_equal(got[i].dst, next[npu]);
+            assert_int_equal(got[i].bytes, wire[npu]);
+        }
+        assert_int_equal(h.finish_tick[npu], 1915);
+    }
+    harness_fini(&h);
+}
+
+/* The snake order and the dimension a message crosses. */
+static void test_flat_order(void **state)
+{
+    (void)state;
+    const uint32_t two[] = {8, 2}, three[] = {3, 2, 3};
+    static const uint32_t ring16[] = {0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8};
+    for (uint32_t pos = 0; pos < 16; pos++) {
+        assert_int_equal(nccl_flat_npu(two, 2, pos), ring16[pos]);
+        assert_int_equal(nccl_flat_pos(two, 2, ring16[pos]), pos);
+    }
+    /* 3 x 2 x 3: (0,0,0) (1,0,0) (2,0,0) (2,1,0) (1,1,0) (0,1,0) (0,1,1) ... */
+    assert_int_equal(nccl_flat_npu(three, 3, 3), 5);
+    assert_int_equal(nccl_flat_npu(three, 3, 6), 9);
+    for (uint32_t pos = 0; pos < 18; pos++)
+        assert_int_equal(nccl_flat_pos(three, 3, nccl_flat_npu(three, 3, pos)), pos);
+    assert_int_equal(nccl_flat_dim(two, 2, 7, 15), 1);
+    assert_int_equal(nccl_flat_dim(two, 2, 7, 8), 0);
+    assert_int_equal(nccl_flat_dim(three, 3, 5, 11), 2);
+    nccl_params p;
+    test_params(&p);
+    assert_int_equal(nccl_flat_rails(&p, two, 2), 8);
+    assert_true(!nccl_flat_nvlink_only(&p, two, 2));
+    p.nvlink_dims = 2;
+    assert_int_equal(nccl_flat_rails(&p, three, 3), 6);
+    const uint32_t one_node[] = {8, 1};
+    p.nvlink_dims = 1;
+    assert_true(nccl_flat_nvlink_only(&p, one_node, 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
         cmocka_unit_test(test_nic_hop),
+        cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

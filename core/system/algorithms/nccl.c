@@ -16,6 +16,51 @@
  * step_sent = the tick the current step's messages left (the wait after
  * it hides hop-overlap of their time in the network) */
 
+/* A one* phase on a network of several dimensions: NCCL's flat ring over
+ * every GPU of every node. Its messages cross different links (NVLink in
+ * the node, the NIC between nodes), so each is planned for its own. */
+static bool flat(const sim *s, const phase_desc *p)
+{
+    return p->ring == RING_ALL && s->n_dims > 1;
+}
+
+static void plan_call(const sim *s, const stream *st, nccl_plan *plan)
+{
+    const phase_desc *p = &st->cur;
+    const nccl_params *np = &s->cfg.nccl[p->coll];
+    /* the call's launch: its first phase only (next_phase counts from 1) */
+    bool first = st->next_phase == 1;
+    if (flat(s, p))
+        nccl_plan_call(np, (enum coll_kind)p->coll, p->n, nccl_flat_nvlink_only(np, s->dim_size, s->n_dims),
+                       p->in_size, first, plan);
+    else
+        nccl_plan_phase(np, (enum coll_kind)p->coll, p->n, p->dim, p->in_size, first, plan);
+}
+
+/* The step of a flat ring: the ring runs in snake order (nccl_model.h);
+ * the message to `to` is planned for the dimension it crosses, the one
+ * from `from` for the dimension that one crosses (its sender's wire
+ * bytes), and the wait after the step is that of this NPU's own link. */
+static void send_flat_step(sim *s, stream *st, int32_t delta)
+{
+    const phase_desc *p = &st->cur;
+    phase_run *r = &st->run;
+    const nccl_params *np = &s->cfg.nccl[p->coll];
+    uint32_t me = st->npu, pos = nccl_flat_pos(s->dim_size, s->n_dims, me);
+    uint32_t to = nccl_flat_npu(s->dim_size, s->n_dims, engine_ring_step(pos, delta, p->n));
+    uint32_t from = nccl_flat_npu(s->dim_size, s->n_dims, engine_ring_step(pos, -delta, p->n));
+    uint32_t rails = nccl_flat_rails(np, s->dim_size, s->n_dims);
+    nccl_plan out, in;
+    plan_call(s, st, &out);
+    in = out;
+    nccl_plan_link(np, nccl_flat_dim(s->dim_size, s->n_dims, me, to), rails, &out);
+    nccl_plan_link(np, nccl_flat_dim(s->dim_size, s->n_dims, from, me), rails, &in);
+    r->P = (uint32_t)out.hop_ticks;
+    r->step_sent = sim_now(s);
+    phase_send(s, st, to, out.wire_bytes);
+    phase_receive(s, st, from, in.wire_bytes);
+}
+
 static void send_step(sim *s, stream *st)
 {
     const phase_desc *p = &st->cur;
@@ -26,6 +71,10 @@ static void send_step(sim *s, stream *st)
     }
     int32_t dir = p->anticlockwise ? -1 : 1;
     int32_t hop = p->coll == COLL_ALL_TO_ALL ? (int32_t)(r->total_received + 1) : 1;
+    if (flat(s, p)) {
+        send_flat_step(s, st, dir * hop);
+        return;
+    }
     uint32_t to = engine_ring_step(p->index, dir * hop, p->n);
     uint32_t from = engine_ring_step(p->index, -dir * hop, p->n);
     r->step_sent = sim_now(s);
@@ -56,11 +105,9 @@ static void wait_then_send(sim *s, stream *st, uint64_t delay)
 
 static void nccl_start(sim *s, stream *st)
 {
-    const phase_desc *p = &st->cur;
     phase_run *r = &st->run;
     nccl_plan plan;
-    /* the call's launch: its first phase only (next_phase counts from 1) */
-    nccl_plan_phase(&s->cfg.nccl[p->coll], (enum coll_kind)p->coll, p->n, p->dim, p->in_size, st->next_phase == 1, &plan);
+    plan_call(s, st, &plan);
     r->stream_count = plan.steps;
     r->msg_size = plan.wire_bytes;
     r->P = (uint32_t)plan.hop_ticks;

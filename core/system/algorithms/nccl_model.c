@@ -18,8 +18,12 @@ const char *nccl_proto_name(enum nccl_proto p)
 
 uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed)
 {
+    if (p->hop_overlap == 0)
+        return hop_ticks;
     uint64_t under = elapsed < hop_ticks ? elapsed : hop_ticks;
-    uint64_t hidden = (uint64_t)floor(p->hop_overlap * (double)under);
+    /* the cast truncates a non-negative value: floor, without a call
+     * (calibrate's closed form runs this for every step of every NPU) */
+    uint64_t hidden = (uint64_t)(p->hop_overlap * (double)under);
     return hop_ticks - (hidden < hop_ticks ? hidden : hop_ticks);
 }
 
@@ -44,12 +48,12 @@ static bool on_nvlink(const nccl_params *p, uint32_t dim)
 
 /* NCCL picks the algorithm by the call's size: NVLS for large all-reduces
  * on an NVSwitch with SHARP, tree below its threshold, ring otherwise. */
-static enum nccl_algo pick_algo(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim,
+static enum nccl_algo pick_algo(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only,
                                 uint64_t bytes)
 {
     if (coll != COLL_ALL_REDUCE || n <= 2)
         return NCCL_ALGO_RING;
-    if (p->nvls != 0 && on_nvlink(p, dim) && (double)bytes >= p->nvls_min_bytes)
+    if (p->nvls != 0 && nvlink_only && (double)bytes >= p->nvls_min_bytes)
         return NCCL_ALGO_NVLS;
     if ((double)bytes < p->tree_max_bytes)
         return NCCL_ALGO_TREE;
@@ -113,8 +117,8 @@ static double channel_cap(const nccl_params *p, enum nccl_algo a, uint64_t call_
     return p->channels;
 }
 
-void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
-                     bool first, nccl_plan *out)
+void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
+                    bool first, nccl_plan *out)
 {
     *out = (nccl_plan){0};
     /* saturated: a size past 2^64 B is past every threshold anyway */
@@ -122,7 +126,7 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     out->launch_ticks = first ? ticks(p->launch_ns) : 0;
     if (n < 2)
         return;
-    out->algo = pick_algo(p, coll, n, dim, out->call_bytes);
+    out->algo = pick_algo(p, coll, n, nvlink_only, out->call_bytes);
     out->proto = pick_proto(p, out->algo, n, out->call_bytes);
     steps_of(out->algo, coll, n, in_size, out);
     if (out->step_bytes == 0)
@@ -130,8 +134,15 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
     double per_channel = floor((double)out->step_bytes / p->channel_min_bytes);
     double cap = channel_cap(p, out->algo, out->call_bytes);
     out->channels_used = per_channel < 1 ? 1 : per_channel > cap ? (uint32_t)cap : (uint32_t)per_channel;
+}
+
+void nccl_plan_link(const nccl_params *p, uint32_t dim, uint32_t rails, nccl_plan *out)
+{
+    if (out->steps == 0)
+        return;
+    bool nvlink = on_nvlink(p, dim);
     double link = out->algo == NCCL_ALGO_NVLS ? p->nvls_efficiency
-                  : on_nvlink(p, dim)        ? p->nvlink_efficiency
+                  : nvlink                   ? p->nvlink_efficiency
                                              : p->nic_efficiency;
     if (out->algo == NCCL_ALGO_TREE)
         link *= p->tree_efficiency;
@@ -141,7 +152,11 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
                   : out->proto == NCCL_PROTO_LL128 ? p->ll128_rate_share
                                                    : 1.0;
     double efficiency = p->payload[out->proto] * rate * link;
-    double share = (double)out->channels_used / p->channels;
+    /* a channel has 1/channels of a GPU's link; a flat ring's step over
+     * the NIC spreads its channels over the node's NICs (one a GPU, at the
+     * dimension's rate each): NCCL maps its channels to NICs in turn */
+    double share = rails > 0 && !nvlink ? (double)(out->channels_used < rails ? out->channels_used : rails)
+                                        : (double)out->channels_used / p->channels;
     double wire = ceil((double)out->step_bytes / (efficiency * share));
     /* beyond 2^62 bytes no backend delivers within 64-bit ticks: it says so */
     out->wire_bytes = wire < 4611686018427387904.0 ? (uint64_t)wire : 4611686018427387904ull;
@@ -149,7 +164,74 @@ void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint
      * RDMA write and polls its completion): NCCL's cost model gives network
      * steps a latency of their own */
     double hop = out->algo == NCCL_ALGO_NVLS ? p->nvls_hop_ns
-                 : on_nvlink(p, dim)         ? p->hop_ns[out->proto]
+                 : nvlink                    ? p->hop_ns[out->proto]
                                              : p->hop_ns[out->proto] + p->nic_hop_ns;
     out->hop_ticks = ticks(hop);
+}
+
+void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
+                     bool first, nccl_plan *out)
+{
+    nccl_plan_call(p, coll, n, on_nvlink(p, dim), in_size, first, out);
+    nccl_plan_link(p, dim, 0, out);
+}
+
+/* ---- one ring over every NPU of several dimensions ------------------------ */
+
+uint32_t nccl_flat_npu(const uint32_t *size, uint32_t n_dims, uint32_t pos)
+{
+    uint32_t stride = 1;
+    for (uint32_t d = 0; d + 1 < n_dims; d++)
+        stride *= size[d];
+    uint32_t npu = 0, rem = pos;
+    /* top down: a block whose digit above is odd runs backwards */
+    for (uint32_t d = n_dims; d-- > 0;) {
+        uint32_t c = rem / stride;
+        rem %= stride;
+        if (c & 1)
+            rem = stride - 1 - rem;
+        npu += c * stride;
+        if (d > 0)
+            stride /= size[d - 1];
+    }
+    return npu;
+}
+
+uint32_t nccl_flat_pos(const uint32_t *size, uint32_t n_dims, uint32_t npu)
+{
+    /* bottom up: the position within the block of dimensions 0..d */
+    uint32_t pos = 0, stride = 1;
+    for (uint32_t d = 0; d < n_dims; d++) {
+        uint32_t c = npu / stride % size[d];
+        pos = c * stride + (c & 1 ? stride - 1 - pos : pos);
+        stride *= size[d];
+    }
+    return pos;
+}
+
+uint32_t nccl_flat_dim(const uint32_t *size, uint32_t n_dims, uint32_t a, uint32_t b)
+{
+    for (uint32_t d = 0; d + 1 < n_dims; d++) {
+        if (a % size[d] != b % size[d])
+            return d;
+        a /= size[d];
+        b /= size[d];
+    }
+    return n_dims ? n_dims - 1 : 0;
+}
+
+uint32_t nccl_flat_rails(const nccl_params *p, const uint32_t *size, uint32_t n_dims)
+{
+    uint32_t rails = 1;
+    for (uint32_t d = 0; d < n_dims && on_nvlink(p, d); d++)
+        rails *= size[d];
+    return rails;
+}
+
+bool nccl_flat_nvlink_only(const nccl_params *p, const uint32_t *size, uint32_t n_dims)
+{
+    for (uint32_t d = 0; d < n_dims; d++)
+        if (size[d] > 1 && !on_nvlink(p, d))
+            return false;
+    return true;
 }

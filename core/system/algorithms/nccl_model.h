@@ -32,6 +32,35 @@ typedef struct nccl_plan {
  * phase (the launch overhead). */
 void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
                      bool first, nccl_plan *out);
+/* The parts of the plan the whole phase shares: call bytes, launch,
+ * algorithm, protocol, steps, data per step, channels. `nvlink_only`:
+ * every dimension the ring spans is NVLink (NVLS needs it). */
+void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
+                    bool first, nccl_plan *out);
+/* The parts of a message over physical dimension `dim` (NVLink or NIC by
+ * nvlink-dims): wire bytes and the wait after it. `rails` 0: the link of
+ * one dimension (a channel has 1/channels of it); above 0: a flat ring's
+ * step over the NIC, its channels spread over that many NICs of the node
+ * (docs/nccl.md, "Several dimensions"). nccl_plan_phase is
+ * nccl_plan_call then nccl_plan_link(dim, 0). */
+void nccl_plan_link(const nccl_params *p, uint32_t dim, uint32_t rails, nccl_plan *out);
+
+/* One ring over every NPU of a network of `n_dims` dimensions of
+ * `size[d]` NPUs (oneNccl on several dimensions) runs in snake order
+ * (the reflected mixed-radix Gray code): dimension 0 first, every other
+ * block backwards, so that each step changes one coordinate by one, as
+ * NCCL's ring leaves a node from one GPU to the same GPU of the next
+ * (its NIC's rail). The NPU at ring position `pos`, and back. */
+uint32_t nccl_flat_npu(const uint32_t *size, uint32_t n_dims, uint32_t pos);
+uint32_t nccl_flat_pos(const uint32_t *size, uint32_t n_dims, uint32_t npu);
+/* The lowest dimension whose coordinates of NPUs a and b differ: the one
+ * the analytical backend charges (the last when they all agree). */
+uint32_t nccl_flat_dim(const uint32_t *size, uint32_t n_dims, uint32_t a, uint32_t b);
+/* The NICs of a node a flat ring's NIC step spreads over: the NPUs of the
+ * NVLink dimensions (one NIC a GPU), at least 1. */
+uint32_t nccl_flat_rails(const nccl_params *p, const uint32_t *size, uint32_t n_dims);
+/* Whether every dimension of more than one NPU is an NVLink one. */
+bool nccl_flat_nvlink_only(const nccl_params *p, const uint32_t *size, uint32_t n_dims);
 /* The wait after a step whose message took `elapsed` ticks in the
  * network: the hop latency less the share `hop-overlap` of it that ran
  * while the message was in flight (at most all of the message's time). */
