@@ -155,6 +155,7 @@ EXTRA_DIST += tests/e2e/calibrate_published.sh
 # calibrate on more published tables: other GPUs, rank counts, collectives, two-node runs, RCCL.
 TESTS += tests/e2e/calibrate_more.sh
 EXTRA_DIST += tests/e2e/calibrate_more.sh
+EXTRA_DIST += tests/e2e/calibrate_lib.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

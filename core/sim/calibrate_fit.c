@@ -117,6 +117,15 @@ static uint64_t phase_ticks(const nccl_params *p, const calib_phase *ph, const n
 {
     const vimana_net_dim *d = &ph->link;
     uint64_t sum = plan->launch_ticks;
+    if (ph->coll != COLL_ALL_TO_ALL && plan->steps > 0) {
+        /* every step to the neighbour: one step's time, steps times
+         * (a ring of hundreds of ranks would otherwise sum each) */
+        uint64_t wire = message_ticks(d, hops(d, 1), plan->wire_bytes);
+        uint64_t step = wire + nccl_step_wait(p, plan->hop_ticks, wire);
+        if (step >= ((uint64_t)TICK_CAP - sum) / plan->steps)
+            return (uint64_t)TICK_CAP;
+        return sum + step * plan->steps;
+    }
     for (uint32_t i = 1; i <= plan->steps; i++) {
         uint32_t distance = ph->coll == COLL_ALL_TO_ALL ? i : 1;
         uint64_t wire = message_ticks(d, hops(d, distance), plan->wire_bytes);
@@ -821,19 +830,24 @@ static void largest_errors(const nccl_params *p, const vimana_net_config *net, c
     }
 }
 
-/* Whether q is 1 % cheaper than p and its largest errors (the targets)
- * are no larger. */
+/* Whether q is 1 % cheaper than p and its worst row, each row's |error|
+ * over its target, is no worse. */
 static bool better_fit(const nccl_params *q, const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     double qb, qs, pb, ps;
     largest_errors(q, net, data, &qb, &qs);
     largest_errors(p, net, data, &pb, &ps);
-    return calib_cost(q, net, data) < calib_cost(p, net, data) * 0.99 && qb <= pb && qs <= ps;
+    /* the worst row measured against its target (5 % from 1 MiB up, 15 %
+     * below): trading a little of one range for much of the other counts
+     * (a flat ring of 64 ranks pays 126 network latencies where the tree
+     * pays 12: +98 % below 1 MiB, 2 % above; the tree gives 11 % and 2.4 %) */
+    double qw = fmax(qb / 0.05, qs / 0.15), pw = fmax(pb / 0.05, ps / 0.15);
+    return calib_cost(q, net, data) < calib_cost(p, net, data) * 0.99 && qw <= pw;
 }
 
 /* The steps' overlap with their messages, last but the polish: from the
  * best fit, hop-overlap free beside the latencies and rates, kept when it
- * lowers the cost by 1 % and neither largest error grows (the per-step
+ * lowers the cost by 1 % and the worst row against its target is no worse (the per-step
  * latency and the overlap trade against each other on a curve that does
  * not need it). */
 static void overlap_step(nccl_params *p, const vimana_net_config *net, const calib_data *data)
@@ -872,7 +886,7 @@ static bool tree_rows(const calib_data *data)
  * ring's best fit the latencies sit in the ring's valley and no single
  * threshold move leaves it), `tree-max-bytes` in the discrete pass and
  * `tree-efficiency` among the continuous parameters; kept like the
- * overlap: 1 % cheaper and neither largest error grows (one node's sweeps
+ * overlap: 1 % cheaper and the worst row no worse (one node's sweeps
  * keep the ring). */
 static void tree_step(nccl_params *p, const nccl_params *start, const vimana_net_config *net,
                       const calib_data *data)

@@ -11,42 +11,16 @@
 T="$TEST_TMP"
 D="$VIMANA_SRCDIR/tests/data/nccl-tests"
 
-# switch NPUS GBPS: one NVSwitch dimension, 250 ns per hop
-switch() {
-    printf 'topology: [ Switch ]\nnpus_count: [ %s ]\nbandwidth: [ %s ]\nlatency: [ 250.0 ]\n' "$1" "$2" >"$T/net.yml"
-}
-# A100: no NVLink SHARP
-printf '{"scheduling-policy": "LIFO", "collective-optimization": "baseline", "preferred-dataset-splits": 1,
- "all-reduce-implementation": ["nccl"], "nccl": {"nvls": 0}}\n' >"$T/no-nvls.json"
-
-# check FILE POINTS RANKS BIG SMALL [calibrate options]: calibrate FILE on
-# $T/net.yml; the report has POINTS rows, all on RANKS ranks, and its largest
-# |error| is at most BIG % from 1 MiB up and SMALL % below.
-check() {
-    f=$1 points=$2 ranks=$3 big=$4 small=$5
-    shift 5
-    rm -rf "$T/p"
-    # shellcheck disable=SC2086 # f may list several files
-    expect_ok "$VIMANA" calibrate $D/$f --topology "$T/net.yml" -o "$T/p" "$@"
-    expect_eq "$(cat "$T/out")" "vimana calibrate: $points points fitted; preset in $T/p (fit-report.md: per-size errors)" \
-        "$f: rows read"
-    awk -F'|' -v f="$f" -v n="$points" -v r="$ranks" -v big="$big" -v small="$small" '
-        $5 ~ /^ *[0-9]+ *$/ { rows++; if ($4 + 0 != r) { print f ": row of " $4 " ranks"; bad = 1 }
-            e = $11 + 0; if (e < 0) e = -e
-            if ($5 + 0 >= 1048576) { if (e > wb) wb = e } else if (e > ws) ws = e }
-        END { if (rows != n) { print f ": " rows " rows"; bad = 1 }
-            if (wb > big || ws > small) { print f ": largest error " wb " % from 1 MiB up, " ws " % below"; bad = 1 }
-            exit bad }' "$T/p/fit-report.md" || fail "$f: report"
-}
+. "$VIMANA_SRCDIR/tests/e2e/calibrate_lib.sh"
 
 switch 8 900.0   # HGX B200: NVLink 5, 900 GB/s per direction
 # all-reduce: 4.23 % / 10.93 % with NVLS's channel step (14 of 16 channels
 # below 2 GiB; without it 7.30 % at 1 GiB, docs/nccl.md)
-check b200-8gpu_all_reduce_perf.txt 32 8 4.5 11.5
+check "$D/b200-8gpu_all_reduce_perf.txt" 32 8 4.5 11.5
 # reduce-scatter: 3.65 % / 8.02 % with the steps' wait partly under their
 # messages (hop-overlap ~0.75; without it 7.25 % at 2 MiB, docs/nccl.md)
-check b200-8gpu_all_gather_perf.txt 28 8 5 15
-check b200-8gpu_reduce_scatter_perf.txt 28 8 4 8.5
+check "$D/b200-8gpu_all_gather_perf.txt" 28 8 5 15
+check "$D/b200-8gpu_reduce_scatter_perf.txt" 28 8 4 8.5
 grep -q '"hop-overlap": 0\.[1-9]' "$T/p/system.json" || fail "reduce-scatter: no hop-overlap fitted"
 # and its report's simulated time is what vimana simulates with the preset
 # (the overlap in the simulator is the closed form's)
@@ -60,12 +34,12 @@ for size in 1048576 2097152 8388608; do
 done
 # all-to-all: 5.04 % at 4 MiB (NCCL sends to every peer at once; the model
 # runs the n-1 sends one after another, docs/nccl.md)
-check b200-8gpu_alltoall_perf.txt 28 8 5.1 15
+check "$D/b200-8gpu_alltoall_perf.txt" 28 8 5.1 15
 # the three together: one preset, each collective fitted to its own rows
 # (one shared set reached 21.9 %: reduce-scatter at 8 MiB is slower than at
 # 16 MiB, where NCCL switches to more channels for it), the same errors as
 # the three fits alone
-check "b200-8gpu_all_reduce_perf.txt $D/b200-8gpu_all_gather_perf.txt $D/b200-8gpu_reduce_scatter_perf.txt" \
+check "$D/b200-8gpu_all_reduce_perf.txt $D/b200-8gpu_all_gather_perf.txt $D/b200-8gpu_reduce_scatter_perf.txt" \
     88 8 4.5 11.5
 grep -q '^        "all-gather": {$' "$T/p/system.json" || fail "joint fit: no all-gather object"
 grep -q '^        "reduce-scatter": {$' "$T/p/system.json" || fail "joint fit: no reduce-scatter object"
@@ -80,17 +54,17 @@ for c in all-reduce all-gather reduce-scatter; do
     expect_eq "$got" "$want" "joint preset: $c report vs simulation at 4 MiB"
 done
 switch 2 450.0   # HGX H100: NVLink 4, 450 GB/s per direction
-check h100-2gpu_all_reduce_perf.txt 21 2 5 15
+check "$D/h100-2gpu_all_reduce_perf.txt" 21 2 5 15
 # NCCL_DEBUG=INFO log lines between the header and the table
 switch 4 450.0
-check h100-4gpu_all_reduce_perf.txt 28 4 5 15
+check "$D/h100-4gpu_all_reduce_perf.txt" 28 4 5 15
 switch 4 300.0   # A100: NVLink 3, 300 GB/s per direction; 3-space indented
-check a100-4gpu_all_reduce_perf.txt 25 4 5 15 --system "$T/no-nvls.json"
+check "$D/a100-4gpu_all_reduce_perf.txt" 25 4 5 15 --system "$T/no-nvls.json"
 # two nodes flattened into one dimension: the NVLink rate, no NVLS; the
 # tree below 1 GiB at 0.77 of the ring's rate, the ring above (busbw 165 ->
 # 220 GB/s there): 2.45 % / 6.55 % (the ring alone: 4.78 % / 17.11 %)
 switch 16 300.0  # A100: NVLink 3, 300 GB/s per direction
-check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 15 --system "$T/no-nvls.json"
+check "$D/a100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15 --system "$T/no-nvls.json"
 grep -q '"tree-max-bytes": 1073741824,' "$T/p/system.json" || fail "OCI A100 pair: no tree below 1 GiB"
 # the same two nodes as they are: NVSwitch in a node (300 GB/s, 250 ns a
 # hop), the NIC between them (OCI BM.GPU4.8: 8 x 200 Gb/s RDMA NICs a node,
@@ -104,22 +78,22 @@ grep -q '"tree-max-bytes": 1073741824,' "$T/p/system.json" || fail "OCI A100 pai
 # whole size does not follow.
 printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 300.0, 25.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
     >"$T/net.yml"
-check a100-16gpu-2node_all_reduce_perf.txt 31 16 5 16 --system "$T/no-nvls.json"
+check "$D/a100-16gpu-2node_all_reduce_perf.txt" 31 16 5 16 --system "$T/no-nvls.json"
 grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/p/system.json" || fail "two nodes: not NCCL's flat ring"
 grep -q '"collective-optimization": "baseline"' "$T/p/system.json" || fail "two nodes: not baseline"
 # with a --system listing nccl per dimension, the composition of one phase
 # per dimension (what calibrate wrote before): 28.06 / 20.11 %
 sed 's/\["nccl"\]/["nccl", "nccl"]/; s/"baseline"/"localBWAware"/' "$T/no-nvls.json" >"$T/per-dim.json"
-check a100-16gpu-2node_all_reduce_perf.txt 31 16 28.5 20.5 --system "$T/per-dim.json"
+check "$D/a100-16gpu-2node_all_reduce_perf.txt" 31 16 28.5 20.5 --system "$T/per-dim.json"
 grep -q '"collective-optimization": "localBWAware"' "$T/p/system.json" || fail "two nodes: not kept per dimension"
 # two more pairs as they are, each NIC dimension one GPU's NIC (the files'
 # headers): Azure ND A100 v4, 8 x 200 Gb/s HDR InfiniBand a node (25 GB/s):
 # 2.96 / 11.50 %; Google Cloud A3 Mega H100, 8 x 200 Gb/s GPUDirect-TCPXO
 # NICs a node (25 GB/s): 1.41 / 4.05 %
-check a100-16gpu-2node-ndv4_all_reduce_perf.txt 31 16 5 15 --system "$T/no-nvls.json"
+check "$D/a100-16gpu-2node-ndv4_all_reduce_perf.txt" 31 16 5 15 --system "$T/no-nvls.json"
 printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 450.0, 25.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
     >"$T/net.yml"
-check h100-16gpu-2node_all_reduce_perf.txt 31 16 5 15
+check "$D/h100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15
 
 # --check: the shipped 8-GPU preset's parameters on a published 2-GPU sweep,
 # not fitted: the same parameters come back, the report says so and gives
