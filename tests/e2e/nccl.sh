@@ -25,31 +25,31 @@ run() { # SYSTEM-JSON: the last NPU's comm time
         --network-configuration="$T/switch8.yml" 2>"$T/err" | sed -n 's/^sys\[7\], Comm time: //p'
 }
 
+# expect_ar NCCL-OBJECT TICKS WHAT: the 1 MiB all-reduce's time with it
+expect_ar() {
+    sys "$T/case.json" "$1"
+    expect_eq "$(run "$T/case.json")" "$2" "$3"
+}
+
 # Defaults, 1 MiB all-reduce on 8 NPUs of one switch: NVLS (>= nvls-min-bytes
 # 1 MiB), Simple, 2 steps of 1 MiB x 7/16 = 458752 B over 14 of 16 channels
 # (458752 / 32768) at 0.5 NVLS efficiency: 458752 / (0.5 x 14/16) = 1048576
 # wire bytes; a message: 2 hops x 500 + 1048576 / (50 x 2^30 / 10^9 B/ns) =
 # 20531.25 -> 20531 ticks. T = 6000 + 2 x (20531 + 10000) = 67062.
-sys "$T/default.json" '{}'
-expect_eq "$(run "$T/default.json")" 67062 "nccl defaults, 1 MiB NVLS"
+expect_ar '{}' 67062 "nccl defaults, 1 MiB NVLS"
 
 # No SHARP: ring, LL128 (1 MiB <= 4 MiB), 14 steps of 131072 B over 4 of 16
 # channels at 0.9375 x 0.8: ceil(131072 / 0.1875) = 699051 B; a message
 # 1000 + 699051 / 53.6870912 = 14020.7 -> 14020; T = 6000 + 14 x (14020 + 1250)
 # = 219780.
-sys "$T/ring.json" '{"nvls": 0}'
-expect_eq "$(run "$T/ring.json")" 219780 "nccl ring LL128"
+expect_ar '{"nvls": 0}' 219780 "nccl ring LL128"
 # Launch overhead and protocol latency as given: 14 x 14020 = 196280.
-sys "$T/nowait.json" '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}'
-expect_eq "$(run "$T/nowait.json")" 196280 "nccl ring LL128 without waits"
+expect_ar '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}' 196280 "nccl ring LL128 without waits"
 # One collective's own values ("nccl": {"all-reduce": {...}}) override the
 # shared ones for that collective only, wherever the shared keys stand.
-sys "$T/own.json" '{"nvls": 0, "all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}'
-expect_eq "$(run "$T/own.json")" 196280 "nccl: all-reduce's own values"
-sys "$T/own.json" '{"all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}, "nvls": 0}'
-expect_eq "$(run "$T/own.json")" 196280 "nccl: all-reduce's own values before the shared ones"
-sys "$T/other.json" '{"nvls": 0, "all-gather": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}'
-expect_eq "$(run "$T/other.json")" 219780 "nccl: all-gather's own values leave all-reduce alone"
+expect_ar '{"nvls": 0, "all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}' 196280 "nccl: all-reduce's own values"
+expect_ar '{"all-reduce": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}, "nvls": 0}' 196280 "nccl: all-reduce's own values before the shared ones"
+expect_ar '{"nvls": 0, "all-gather": {"launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}}' 219780 "nccl: all-gather's own values leave all-reduce alone"
 # ... and apply to all-gather: 1 MiB per rank (8 MiB call: Simple, 7 steps)
 # without the launch and the 3400 ns Simple waits is 6000 + 7 x 3400 = 29800
 # ticks faster.
@@ -59,6 +59,7 @@ run_ag() {
         --network-configuration="$T/switch8.yml" 2>"$T/err" | sed -n 's/^sys\[7\], Comm time: //p'
 }
 sys "$T/other.json" '{"nvls": 0, "all-gather": {"launch-overhead-ns": 0, "simple-hop-latency-ns": 0}}'
+sys "$T/ring.json" '{"nvls": 0}'
 with=$(run_ag "$T/other.json")
 without=$(run_ag "$T/ring.json")
 expect_eq "$((without - with))" 29800 "nccl: all-gather's own values apply to all-gather"
@@ -76,6 +77,7 @@ npus_count: [ 4, 2 ]
 bandwidth: [ 50.0, 25.0 ]
 latency: [ 500.0, 1000.0 ]
 YAML
+sys "$T/default.json" '{}'
 sed 's/"localBWAware"/"baseline"/; s/\["nccl"\]/["nccl", "nccl"]/' "$T/default.json" >"$T/two.json"
 got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" \
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')

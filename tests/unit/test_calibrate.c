@@ -175,6 +175,17 @@ static void test_closed_form(void **state)
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 4114);
 }
 
+/* The two-dimension network and parameters of the two tests below. */
+static void two_node_setup(nccl_params *p, vimana_net_config *net)
+{
+    nccl_params_default(p);
+    p->nvls = 0;
+    p->nic_hop_ns = 400;
+    *net = (vimana_net_config){2, 16,
+                               {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
+                                {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+}
+
 /* Two dimensions: Switch 8 at 300 GB/s (322.1225472 B/ns), 250 ns, the
  * NVLink; Switch 2 at 25 GB/s (26.8435456 B/ns), 2000 ns, the NIC. The
  * defaults (launch 6000, LL hop 600, channel-min-bytes 32768, NVLink 0.8,
@@ -200,12 +211,8 @@ static void test_closed_form_two_dims(void **state)
 {
     (void)state;
     nccl_params p;
-    nccl_params_default(&p);
-    p.nvls = 0;
-    p.nic_hop_ns = 400;
-    vimana_net_config net = {2, 16,
-                             {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
-                              {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+    vimana_net_config net;
+    two_node_setup(&p, &net);
     calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, true};
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 31402);
     calib_point rs = {COLL_REDUCE_SCATTER, 4096, 4096, 16, 1, "x", 1, true};
@@ -246,12 +253,8 @@ static void test_closed_form_flat(void **state)
 {
     (void)state;
     nccl_params p;
-    nccl_params_default(&p);
-    p.nvls = 0;
-    p.nic_hop_ns = 400;
-    vimana_net_config net = {2, 16,
-                             {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
-                              {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+    vimana_net_config net;
+    two_node_setup(&p, &net);
     calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, false};
     calib_phase ph[CALIB_MAX_PHASES];
     assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
