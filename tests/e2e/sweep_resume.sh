@@ -26,14 +26,13 @@ start_until_point0() { # SPEC DIR
 
 W="$TEST_TMP/w"
 sweep_inputs "$W" || fail "copy the sweep inputs"
-cat >"$W/s.yaml" <<'YAML'
-workload: ar_1MiB_8
-system: ring.json
-network: ring8.yml
-axes:
-  network.bandwidth: [[25], [50], [100]]
-  backend: [analytical, ./slow.so]
-YAML
+# sweep_spec FILE WORKLOAD-LINE: three bandwidths x two backends, the second
+# ./slow.so (a link to the storm backend while the sweep is to be stopped)
+sweep_spec() {
+    printf '%s\nsystem: ring.json\nnetwork: ring8.yml\naxes:\n  network.bandwidth: [[25], [50], [100]]\n  backend: [analytical, ./slow.so]\n' \
+        "$2" >"$1"
+}
+sweep_spec "$W/s.yaml" "workload: ar_1MiB_8"
 ln -s "$STORM" "$W/slow.so"
 start_until_point0 "$W/s.yaml" "$TEST_TMP/s"
 kill -INT $pid
@@ -63,14 +62,7 @@ expect_eq "$(cut -d, -f1,4,5 "$TEST_TMP/s/results.csv" | tr '\n' ' ')" \
     "point,status,finish 0,ok,151940 1,ok,151940 2,ok,117780 3,ok,117780 4,ok,100700 5,ok,100700 " "restart: results"
 
 # ---- kill -9 midway: the same, with the workload generated ----------------
-cat >"$W/s9.yaml" <<'YAML'
-generate: {kind: all-reduce, npus: 8, size: 1MiB}
-system: ring.json
-network: ring8.yml
-axes:
-  network.bandwidth: [[25], [50], [100]]
-  backend: [analytical, ./slow.so]
-YAML
+sweep_spec "$W/s9.yaml" "generate: {kind: all-reduce, npus: 8, size: 1MiB}"
 ln -sf "$STORM" "$W/slow.so"
 start_until_point0 "$W/s9.yaml" "$TEST_TMP/s9"
 kill -KILL $pid

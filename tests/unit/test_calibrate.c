@@ -25,6 +25,17 @@ static char *write_tmp(const char *name, const char *text)
     return path;
 }
 
+/* Appends the rows of `text`, written to a file called `name`, to *d
+ * (ranks from its header, else the topology's 8); returns the reader's
+ * status, the message in err. */
+static int read_text(const char *name, const char *text, calib_data *d, char *err, size_t len)
+{
+    char *path = write_tmp(name, text);
+    int rc = calib_read_file(path, 8, d, err, len);
+    unlink(path);
+    return rc;
+}
+
 static void test_reader_layouts(void **state)
 {
     (void)state;
@@ -38,8 +49,7 @@ static void test_reader_layouts(void **state)
                        "1024 256 float sum -1 20.50 0 0 0 19.25 0 0 0\n"
                        "2048 512 float sum 22.00 0 0 0 23.00 0 0 0\n"
                        "4096 1024 float 30.00 0 0 0 N/A 0 0 0\n";
-    char *path = write_tmp("all_reduce.txt", text);
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(read_text("all_reduce.txt", text, &d, err, sizeof err), 0);
     assert_int_equal(d.n, 3);
     assert_int_equal(d.pts[0].coll, COLL_ALL_REDUCE);
     assert_int_equal(d.pts[0].comm_size, 1024);
@@ -47,29 +57,27 @@ static void test_reader_layouts(void **state)
     assert_int_equal(d.pts[0].line, 5);
     assert_true(d.pts[1].measured_ns == 22000.0);
     assert_true(d.pts[2].measured_ns == 30000.0);   /* in place N/A */
-    unlink(path);
     /* all_gather from the file name: comm_size = size / ranks */
-    path = write_tmp("all_gather_perf.txt", "8192 256 float none -1 40.00 0 0 0 41.00 0 0 0\n");
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(read_text("all_gather_perf.txt", "8192 256 float none -1 40.00 0 0 0 41.00 0 0 0\n", &d, err,
+                               sizeof err),
+                     0);
     assert_int_equal(d.n, 4);
     assert_int_equal(d.pts[3].coll, COLL_ALL_GATHER);
     assert_int_equal(d.pts[3].tests_bytes, 8192);
     assert_int_equal(d.pts[3].comm_size, 1024);
     assert_int_equal(d.pts[3].npus, 8);
-    unlink(path);
     /* the ranks the header lists, not the topology's */
-    path = write_tmp("all_gather_4.txt", "# nThread 1 nGpus 1\n"
+    assert_int_equal(read_text("all_gather_4.txt",
+                               "# nThread 1 nGpus 1\n"
                                          "#  Rank  0 Group  0 Pid   10 on h device  0 [0x1b] NVIDIA H100\n"
                                          "#  Rank  1 Group  0 Pid   11 on h device  1 [0x2b] NVIDIA H100\n"
                                          "#  Rank  2 Group  0 Pid   12 on h device  2 [0x3b] NVIDIA H100\n"
                                          "#  Rank  3 Group  0 Pid   13 on h device  3 [0x4b] NVIDIA H100\n"
                                          "#  Ranked by nothing\n"
-                                         "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n");
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+                                         "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n", &d, err, sizeof err), 0);
     assert_int_equal(d.n, 5);
     assert_int_equal(d.pts[4].npus, 4);
     assert_int_equal(d.pts[4].comm_size, 2048);
-    unlink(path);
     calib_data_free(&d);
 }
 
@@ -96,8 +104,7 @@ static void test_reader_pasted_logs(void **state)
                        "#  Rank  0 Group  0 Pid  2 on h device  0 [0x19] NVIDIA H100\n"
                        "#  Rank  1 Group  0 Pid  2 on h device  1 [0x3b] NVIDIA H100\n"
                        "2048 512 float sum -1 14.16 0 0 0 13.56 0 0 0\n";
-    char *path = write_tmp("logs_all_reduce_perf.txt", text);
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(read_text("logs_all_reduce_perf.txt", text, &d, err, sizeof err), 0);
     assert_int_equal(d.n, 2);
     assert_int_equal(d.pts[0].npus, 2);
     assert_int_equal(d.pts[0].comm_size, 1024);
@@ -105,7 +112,6 @@ static void test_reader_pasted_logs(void **state)
     assert_int_equal(d.pts[0].line, 6);
     assert_int_equal(d.pts[1].npus, 2);
     assert_int_equal(d.pts[1].line, 14);
-    unlink(path);
     calib_data_free(&d);
 }
 
@@ -127,19 +133,15 @@ static void test_reader_rccl_banner(void **state)
                        "#  Rank  1 Group  0 Pid 2 on gpu-53 device  1 [0000:15:00] AMD Instinct MI300X\n"
                        "           8             2     float     sum      -1    31.83    0.00    0.00      0    31.62"
                        "    0.00    0.00      0\n";
-    char *path = write_tmp("rccl_all_reduce_perf.txt", text);
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), 0);
+    assert_int_equal(read_text("rccl_all_reduce_perf.txt", text, &d, err, sizeof err), 0);
     assert_int_equal(d.n, 1);
     assert_int_equal(d.pts[0].npus, 2);
     assert_int_equal(d.pts[0].line, 9);
     assert_true(d.pts[0].measured_ns == 31620.0);
-    unlink(path);
-    path = write_tmp("junk_all_reduce_perf.txt", "8 2 float sum -1 31.83 0 0 0 31.62 0 0 0\nsomething else\n");
-    assert_int_equal(calib_read_file(path, 8, &d, err, sizeof err), -1);
-    char want[512];
-    snprintf(want, sizeof want, "%s:2: expected an nccl-tests row", path);
-    assert_non_null(strstr(err, want));
-    unlink(path);
+    assert_int_equal(read_text("junk_all_reduce_perf.txt", "8 2 float sum -1 31.83 0 0 0 31.62 0 0 0\nsomething else\n",
+                               &d, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "junk_all_reduce_perf.txt:2: expected an nccl-tests row"));
     calib_data_free(&d);
 }
 
