@@ -19,6 +19,12 @@ expect_error "vimana-et link: $T/cut.json: malformed JSON at line 17, column 14:
 gzip -c "$K" | head -c 500 >"$T/cut.json.gz"
 expect_error "vimana-et link: $T/cut.json.gz: gzip data is truncated or corrupt: unexpected end of file" \
     link --host-trace "$H" --device-trace "$T/cut.json.gz" --output "$T/o.json"
+# A gzip header, then junk whose last four bytes claim 2 GiB of content
+# (the fuzzer's find: the claim was trusted and the buffer pre-faulted, 2.2
+# GB for a 25-byte file; tests/fuzz/regressions/kineto_json keeps it).
+cp "$VIMANA_SRCDIR/tests/fuzz/regressions/kineto_json/isize-claims-2GiB" "$T/claim.json.gz"
+expect_error "vimana-et link: $T/claim.json.gz: gzip data is corrupt: unknown compression method" \
+    link --host-trace "$H" --device-trace "$T/claim.json.gz" --output "$T/o.json"
 [ -e "$T/o.json" ] || [ -e "$T/o.json.part" ] && fail "output left behind after an error"
 
 # A Kineto trace without record-function ids (PyTorch < 2.1) cannot link.

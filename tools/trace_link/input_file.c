@@ -44,8 +44,11 @@ static int inspect(const char *path, int fd, int *is_gzip, size_t *size, size_t 
     if (*is_gzip && st.st_size >= 18 && pread(fd, tail, 4, st.st_size - 4) == 4) {
         size_t isize = (size_t)tail[0] | (size_t)tail[1] << 8 | (size_t)tail[2] << 16 | (size_t)tail[3] << 24;
         /* ISIZE wraps at 4 GiB: only trust it when it is not smaller than
-         * the compressed size. */
-        if (isize >= *size)
+         * the compressed size; and it is a number from the file: deflate
+         * expands at most 1032-fold, so a larger claim is corrupt (the
+         * buffer is pre-faulted: a 25-byte file claiming 2 GiB would take
+         * that much memory before zlib reports the damage) */
+        if (isize >= *size && isize / 1032 <= *size)
             *size_hint = isize;
     }
     return 0;
@@ -84,6 +87,17 @@ static int grow(tl_buffer *b, size_t *cap)
     return 0;
 }
 
+/* zlib's message for g, without the "PATH: " it prefixes (the caller's
+ * line names the path already). */
+static const char *gz_message(gzFile g, const char *path, int *errnum)
+{
+    const char *msg = gzerror(g, errnum);
+    size_t n = strlen(path);
+    if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+        msg += n + 2;
+    return msg;
+}
+
 static int load_gzip(const char *path, size_t hint, tl_buffer *out, tl_diag *d)
 {
     gzFile g = gzopen(path, "rb");
@@ -109,7 +123,7 @@ static int load_gzip(const char *path, size_t hint, tl_buffer *out, tl_diag *d)
         int got = gzread(g, out->data + out->len, chunk);
         if (got < 0) {
             int errnum;
-            tl_fail(d, "%s: gzip data is corrupt: %s", path, gzerror(g, &errnum));
+            tl_fail(d, "%s: gzip data is corrupt: %s", path, gz_message(g, path, &errnum));
             gzclose(g);
             tl_buffer_free(out);
             return -1;
@@ -120,12 +134,8 @@ static int load_gzip(const char *path, size_t hint, tl_buffer *out, tl_diag *d)
     }
     /* A truncated stream ends without a read error; zlib reports it here. */
     int errnum;
-    const char *msg = gzerror(g, &errnum);
+    const char *msg = gz_message(g, path, &errnum);
     if (errnum != Z_OK) {
-        /* zlib prefixes its message with the path already named here. */
-        size_t n = strlen(path);
-        if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
-            msg += n + 2;
         tl_fail(d, "%s: gzip data is truncated or corrupt: %s", path, msg);
         gzclose(g);
         tl_buffer_free(out);
