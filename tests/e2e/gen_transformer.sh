@@ -195,12 +195,15 @@ expect_eq "$(list "$T/bk/gpt.4.et" | grep -E 'dp_all|optimizer|SEND send_bwd_mb1
 sim_cycles "$T/bk/gpt" "258314 cycles, exposed communication 241314 cycles" \
     "211658 cycles, exposed communication 190658 cycles"
 
-# --sp: each TP all-reduce becomes a reduce-scatter and an all-gather of
-# b*s*h*2 bytes; nothing else changes.
+# --sp: each TP all-reduce becomes a reduce-scatter of b*s*h*2 = 2048 bytes
+# (its input: the whole activation) and an all-gather of 2048 / T = 1024
+# bytes (its input: the rank's slice of the sequence); nothing else changes.
+# The simulator, like Chakra, reads an all-gather's comm_size as each rank's
+# input: the all-gather then moves what the reduce-scatter did.
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 2 --pp 2 --dp 2 --sp --out "$T/sp/gpt"
 list "$T/sp/gpt.0.et" >"$T/sp.0"
 expect_eq "$(grep -c ' RS size=2048 pg=1 ' "$T/sp.0")" 8 "sp reduce-scatters"
-expect_eq "$(grep -c ' AG size=2048 pg=1 ' "$T/sp.0")" 8 "sp all-gathers"
+expect_eq "$(grep -c ' AG size=1024 pg=1 ' "$T/sp.0")" 8 "sp all-gathers"
 expect_eq "$(grep -c 'tp_all_reduce' "$T/sp.0")" 0 "sp all-reduces"
 expect_eq "$(sed -n 2,3p "$T/sp.0" | cut -d' ' -f3)" "tp_reduce_scatter_fwd_mb0_layer0_attn
 tp_all_gather_fwd_mb0_layer0_attn" "sp order"
@@ -240,6 +243,7 @@ expect_error "$P: --heads: 4 is not divisible by --tp 8" $G $ALL --tp 8 --pp 1 -
 expect_error "$P: --hidden: 64 is not divisible by --heads 5" $G $ALL --tp 1 --pp 1 --dp 1 --heads 5
 expect_error "$P: --ffn: 255 is not divisible by --tp 2" $G $ALL --tp 2 --pp 1 --dp 1 --ffn 255
 expect_error "$P: --vocab: 101 is not divisible by --tp 2" $G $ALL --tp 2 --pp 1 --dp 1 --vocab 101
+expect_error "$P: --seq: 16 is not divisible by --tp (with --sp) 3" $G $ALL --tp 3 --pp 1 --dp 1 --heads 3 --hidden 48 --ffn 48 --vocab 96 --sp
 expect_error "$P: --global-batch: 4 is not divisible by --micro-batch 1 x --dp 3" $G $ALL --tp 1 --pp 1 --dp 3
 expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $ALL --tp 1000 --pp 1000 --dp 2
 expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5

@@ -3,7 +3,9 @@
 # was rewritten to encode protobuf directly: the SHA-256 of every config's
 # ETs (rank order) followed by its groups file must equal the one main's
 # version (c3aa23c, vet_builder + protobuf-c) wrote, kept in
-# tests/data/transformer/main-c3aa23c.sha256. The configs cover 1F1B, GPipe,
+# tests/data/transformer/main-c3aa23c.sha256 -- except `sp`, whose line was
+# rewritten when the --sp all-gathers became the rank's 1/T slice (each
+# rank's input, as the simulator reads it). The configs cover 1F1B, GPipe,
 # buckets, SP, uneven sizes (T = P = 3), ranks of 25 089 nodes (3-byte
 # varint ids and deps), both devices and fp16.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"

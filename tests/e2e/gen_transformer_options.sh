@@ -43,25 +43,28 @@ gen() { # NAME ARGS...: generate into $T/NAME/g, validate, list every rank
 # The DP all-reduce becomes a reduce-scatter of the same buffer (27776
 # params x 2 bytes on every rank here), Adam updates the rank's shard
 # ceil(27776 / 2) = 13888 params (10 FLOPs, 28 bytes each), then an
-# all-gather of the rank's 27776 params x 2 bytes.
+# all-gather whose input is that shard, 13888 x 2 bytes (its output is the
+# rank's 27776 params again).
 gen zero $L2 --dist-optimizer
 expect_eq "$(grep -E 'dp_|optimizer' "$T/zero/l.0")" \
 "20 COLL dp_reduce_scatter_grads RS size=55552 pg=5 deps=19
 21 COMP optimizer_step ops=138880 bytes=388864 us=1 deps=19,20
-22 COLL dp_all_gather_params AG size=55552 pg=5 deps=21" "rank 0 ZeRO-1 step"
-# Closed forms: a replica's ranks (0, 1, 4, 5) reduce-scatter and all-gather
-# every parameter once: L(4h^2 + 2hF) + 2Vh = 111104 params x 2 bytes each.
+22 COLL dp_all_gather_params AG size=27776 pg=5 deps=21" "rank 0 ZeRO-1 step"
+# Closed forms: a replica's ranks (0, 1, 4, 5) reduce-scatter every
+# parameter once: L(4h^2 + 2hF) + 2Vh = 111104 params x 2 bytes; each gives
+# the all-gather its 1/D shard of them.
 expect_eq "$(sum_size '^dp_reduce_scatter' "$T/zero/l.0" "$T/zero/l.1" "$T/zero/l.4" "$T/zero/l.5")" \
     $((111104 * 2)) "replica RS bytes"
 expect_eq "$(sum_size '^dp_all_gather' "$T/zero/l.0" "$T/zero/l.1" "$T/zero/l.4" "$T/zero/l.5")" \
-    $((111104 * 2)) "replica AG bytes"
+    $((111104 * 2 / 2)) "replica AG bytes"
 expect_eq "$(sum_size '^dp_all_reduce' "$T"/zero/l.?)" 0 "no DP all-reduce"
-sim_cycles "$T/zero/g" "129022 cycles, exposed communication 120022 cycles" \
-    "110598 cycles, exposed communication 97598 cycles"
+sim_cycles "$T/zero/g" "128506 cycles, exposed communication 119506 cycles" \
+    "110082 cycles, exposed communication 97082 cycles"
 # D = 3 (B = 6): the shard is ceil(27776 / 3) = 9259 params, padded as
 # Megatron-LM pads its buffer: 92590 FLOPs, 259252 bytes.
 expect_ok "$ET" generate transformer --layers 2 $TINY --global-batch 6 --dp 3 --dist-optimizer --out "$T/zero3/g"
 expect_eq "$(list "$T/zero3/g.0.et" | grep optimizer_step | cut -d' ' -f4,5)" "ops=92590 bytes=259252" "D = 3 shard"
+expect_eq "$(list "$T/zero3/g.0.et" | grep dp_all_gather_params | cut -d' ' -f5)" "size=18518" "D = 3 all-gather: 9259 x 2"
 # With buckets: one reduce-scatter per bucket, named like the all-reduces.
 gen zerok $L4 --dist-optimizer --dp-buckets 2
 expect_eq "$(grep -c 'dp_reduce_scatter_grads_bucket[01] RS' "$T/zerok/l.4")" 2 "ZeRO-1 buckets"

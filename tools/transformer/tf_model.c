@@ -136,6 +136,9 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
         return not_divisible(msg, len, "--ffn", c->ffn, "--tp", c->tp);
     if (c->vocab % c->tp != 0)
         return not_divisible(msg, len, "--vocab", c->vocab, "--tp", c->tp);
+    /* Sequence parallelism splits the sequence over the TP ranks. */
+    if (c->sp && c->seq % c->tp != 0)
+        return not_divisible(msg, len, "--seq", c->seq, "--tp (with --sp)", c->tp);
     if (c->layers % c->pp != 0)
         return not_divisible(msg, len, "--layers", c->layers, "--pp", c->pp);
     if (c->global_batch % (c->micro_batch * c->dp) != 0) {

@@ -220,9 +220,11 @@ static void tp_comm(struct emit *e, const struct name *what)
     name_set(&nm, "tp_reduce_scatter_");
     name_add(&nm, what->s);
     coll(e, &nm, VET_REDUCE_SCATTER, e->act_bytes, e->tp_pg);
+    /* An all-gather's comm_size is each rank's input (as Chakra and the
+     * simulator read it): the rank's 1/T slice of the sequence. */
     name_set(&nm, "tp_all_gather_");
     name_add(&nm, what->s);
-    coll(e, &nm, VET_ALL_GATHER, e->act_bytes, e->tp_pg);
+    coll(e, &nm, VET_ALL_GATHER, e->act_bytes / e->c->tp, e->tp_pg);
 }
 
 static uint64_t neighbour(const struct emit *e, uint64_t stage)
@@ -410,7 +412,9 @@ static void step(struct emit *e)
     finish(e, 1);
     if (c->dist_optimizer && e->dp_group != 0) {
         name_set(&nm, "dp_all_gather_params");
-        coll(e, &nm, VET_ALL_GATHER, tf_rank_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+        /* Each DP rank contributes its updated shard (the all-gather's
+         * input); the output is the rank's whole parameters again. */
+        coll(e, &nm, VET_ALL_GATHER, tf_optimizer_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
     }
 }
 
