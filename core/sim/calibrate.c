@@ -22,6 +22,7 @@
 static void usage(FILE *out)
 {
     fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE] [--check]\n"
+          "                        [--max-error PCT]\n"
           "Fits the NCCL-aware collective model (docs/nccl.md) to the tables nccl-tests' *_perf programs\n"
           "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective and rank\n"
           "count: the ranks its '#  Rank N' header lines list, else FILE's NPUs, on FILE's links) and\n"
@@ -38,6 +39,8 @@ static void usage(FILE *out)
           "                   defaults); the parameters calibrate does not fit keep its values\n"
           "  --check          fit nothing: report how the --system parameters (a preset made on\n"
           "                   other measurements) predict these\n"
+          "  --max-error PCT  fail (exit 1, naming the row) when a row's |error| exceeds PCT %, after\n"
+          "                   writing the preset and its report for inspection (default 25; 'off': never)\n"
           "  -h, --help       this text\n"
           "The fit: least squares on the relative error of every row; where that leaves a row outside\n"
           "its target (5 % from 1 MiB up, 15 % below), a last minimax step is kept when it holds every\n"
@@ -50,7 +53,30 @@ typedef struct calib_args {
     int n_files;
     const char *topology, *out_dir, *system;
     bool check;    /* --check: no fit, the report of the parameters as given */
+    double max_error_pct; /* --max-error: the largest |error| accepted; < 0: any */
 } calib_args;
+
+#define DEFAULT_MAX_ERROR_PCT 25.0
+
+/* --max-error's value: a percentage above 0 (up to 10^6), or "off" (-1).
+ * 0, or 2 after one error line. */
+static int parse_max_error(const char *v, double *out, FILE *err)
+{
+    char *end, shown[128];
+    if (strcmp(v, "off") == 0) {
+        *out = -1;
+        return 0;
+    }
+    errno = 0;
+    double pct = strtod(v, &end);
+    if (errno != 0 || end == v || *end != '\0' || !(pct > 0 && pct <= 1e6)) {
+        fprintf(err, PROG ": error: --max-error: expected a percentage above 0 (e.g. 25) or 'off', got '%s'\n",
+                msg_escape(v, shown, sizeof shown));
+        return 2;
+    }
+    *out = pct;
+    return 0;
+}
 
 /* "--opt VALUE" or "--opt=VALUE": 1 when argv[*i] is the option (value in
  * *value, NULL when missing), 0 otherwise. */
@@ -76,8 +102,9 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
         fputs(PROG ": error: out of memory\n", err);
         return 1;
     }
+    a->max_error_pct = DEFAULT_MAX_ERROR_PCT;
     for (int i = 1; i < argc; i++) {
-        const char *v = NULL, **slot = NULL, *name = NULL;
+        const char *v = NULL, **slot = NULL, *name = NULL, *max_error = NULL;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(out);
             return -1;
@@ -92,6 +119,8 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
             slot = &a->out_dir, name = "--out";
         else if (option(argv, argc, &i, "--system", &v))
             slot = &a->system, name = "--system";
+        else if (option(argv, argc, &i, "--max-error", &v))
+            slot = &max_error, name = "--max-error";
         else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char shown[128];
             fprintf(err, PROG ": error: unknown option '%s' (see vimana calibrate --help)\n",
@@ -106,6 +135,8 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
             return 2;
         }
         *slot = v;
+        if (max_error && parse_max_error(max_error, &a->max_error_pct, err) != 0)
+            return 2;
     }
     const char *missing = a->n_files == 0 ? "NCCL_TESTS_OUTPUT" : !a->topology ? "--topology" : !a->out_dir ? "--out" : NULL;
     if (missing) {
@@ -321,6 +352,27 @@ static int fit_collectives(nccl_params p[COLL_KINDS], const vimana_net_config *d
     return 0;
 }
 
+/* A fit (or a --check) whose worst row is beyond --max-error fails
+ * loudly: most often the topology or the rank count is not the measured
+ * system's, and a preset quietly 300 % off would mislead every run made
+ * with it. The preset stays written, to be looked at. 0, or 1 after one
+ * line naming the row. */
+static int check_max_error(const calib_args *a, const calib_result *r, FILE *err)
+{
+    double e;
+    const calib_point *pt = calib_worst_row(r, &e);
+    if (a->max_error_pct < 0 || !pt || fabs(e) <= a->max_error_pct)
+        return 0;
+    char file[512], dir[512];
+    double simulated = (double)calib_model_ticks(&r->p[pt->coll], r->net, pt);
+    fprintf(err, PROG ": error: %s:%u: %s on %u ranks, %llu B: %s %.3f us, measured %.3f us (%+.1f %%), beyond "
+                 "--max-error %g %% (is --topology the measured system?); preset and fit-report.md left in %s\n",
+            msg_escape(pt->file, file, sizeof file), pt->line, calib_coll_tests_name(pt->coll), pt->npus,
+            (unsigned long long)pt->tests_bytes, a->check ? "the --system preset gives" : "fitted", simulated / 1000,
+            pt->measured_ns / 1000, e, a->max_error_pct, msg_escape(a->out_dir, dir, sizeof dir));
+    return 1;
+}
+
 static int run(const calib_args *a, FILE *out, FILE *err)
 {
     vimana_net_config net;
@@ -348,6 +400,8 @@ static int run(const calib_args *a, FILE *out, FILE *err)
     calib_result r = {p, &net, &data, a->topology, a->check, hierarchical};
     if (rc == 0)
         rc = write_preset(a, &r, err);
+    if (rc == 0)
+        rc = check_max_error(a, &r, err);
     if (rc == 0)
         fprintf(out, "vimana calibrate: %zu points %s; preset in %s (fit-report.md: per-size errors)\n", data.n,
                 a->check ? "checked, not fitted" : "fitted", a->out_dir);

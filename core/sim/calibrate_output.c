@@ -179,6 +179,20 @@ static void phase_choices(const calib_result *r, const calib_point *pt, char *al
     }
 }
 
+const calib_point *calib_worst_row(const calib_result *r, double *err_pct)
+{
+    const calib_point *worst = NULL;
+    *err_pct = 0;
+    for (size_t i = 0; i < r->data->n; i++) {
+        double e = error_pct(r, &r->data->pts[i]);
+        if (!worst || fabs(e) > fabs(*err_pct)) {
+            worst = &r->data->pts[i];
+            *err_pct = e;
+        }
+    }
+    return worst;
+}
+
 int calib_write_report(FILE *out, const calib_result *r)
 {
     double worst_big = 0, worst_small = 0, log_sum = 0;

@@ -36,6 +36,9 @@ int calib_write_network(FILE *out, const vimana_net_config *net);
  * differs (none when it is the same). */
 int calib_write_system(FILE *out, const nccl_params *p, uint32_t dims, bool hierarchical);
 int calib_write_report(FILE *out, const calib_result *r);
+/* The row whose |error| is largest (the first of equals) and that error in
+ * percent, signed, in *err_pct; NULL when there are no rows. */
+const calib_point *calib_worst_row(const calib_result *r, double *err_pct);
 int calib_write_svg(FILE *out, const calib_result *r);
 
 #endif

@@ -197,7 +197,7 @@ sed 's/reduce_scatter_perf/alltoall_perf/' "$T/two_reduce_scatter_perf.txt" >"$T
 sed 's/reduce_scatter_perf/all_gather_perf/; /^8 /d' "$T/two_reduce_scatter_perf.txt" >"$T/two_all_gather_perf.txt"
 expect_ok "$VIMANA" calibrate "$T/two_all_reduce_perf.txt" "$T/two_reduce_scatter_perf.txt" "$T/two_all_gather_perf.txt" \
     "$T/two_alltoall_perf.txt" "$T/eight_all_reduce_perf.txt" --system "$T/preset2/system.json" --check \
-    --topology "$T/two.yml" -o "$T/check2"
+    --topology "$T/two.yml" -o "$T/check2" --max-error off
 sizes="8 4096 65536 1048576 16777216 268435456"
 report_vs_sim "$T/check2/fit-report.md" all_reduce 16 "$T/preset2/system.json" "$T/two.yml" $sizes
 report_vs_sim "$T/check2/fit-report.md" reduce_scatter 16 "$T/preset2/system.json" "$T/two.yml" $sizes
@@ -232,7 +232,8 @@ for coll in all_reduce reduce_scatter all_gather alltoall; do
         for b in 32 4096 65536 1048576 67108864; do echo "$b 1 float sum -1 10.0 0 0 0 10.0 0 0 0"; done
     } >"$T/three_${coll}_perf.txt"
 done
-expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three.json" --check -o "$T/check3"
+expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three.json" --check -o "$T/check3" \
+    --max-error off
 for coll in all_reduce reduce_scatter all_gather alltoall; do
     report_vs_sim "$T/check3/fit-report.md" $coll 32 "$T/three.json" "$T/three.yml" 32 4096 65536 1048576 67108864
 done
@@ -242,7 +243,7 @@ grep -q '"collective-optimization": "localBWAware"' "$T/check3/system.json" || f
 # different ticks, the report gives the last
 sed 's/\["nccl", "nccl", "nccl"\]/["oneNccl"]/g; s/"localBWAware"/"baseline"/' "$T/three.json" >"$T/three-flat.json"
 expect_ok "$VIMANA" calibrate "$T"/three_*_perf.txt --topology "$T/three.yml" --system "$T/three-flat.json" --check \
-    -o "$T/check3f"
+    -o "$T/check3f" --max-error off
 grep -q '"all-reduce-implementation": \["oneNccl"\]' "$T/check3f/system.json" || fail "three dimensions: not flat"
 for coll in all_reduce reduce_scatter all_gather alltoall; do
     report_vs_sim "$T/check3f/fit-report.md" $coll 32 "$T/three-flat.json" "$T/three.yml" 32 4096 65536 1048576 67108864
