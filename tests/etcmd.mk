@@ -40,7 +40,8 @@ TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
 # vimana-et generate transformer (tools/transformer).
 check_PROGRAMS += tests/unit/test_transformer
-tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c tools/transformer/tf_model.c
+tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c tools/transformer/tf_model.c \
+	tools/transformer/tf_device.c tools/transformer/tf_kernels.c
 tests_unit_test_transformer_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_LDADD = $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_transformer
@@ -49,6 +50,6 @@ tests_unit_test_transformer_pb_SOURCES = tests/unit/test_transformer_pb.c tools/
 tests_unit_test_transformer_pb_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_transformer_pb
-TRANSFORMER_E2E = tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh
+TRANSFORMER_E2E = tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh
 TESTS += $(TRANSFORMER_E2E)
 EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py

@@ -8,7 +8,10 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-MODEL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1"
+# The roofline (--compute-model roofline) and whole pipeline messages
+# (--pp-scatter-gather off): these checks pin their closed forms;
+# gen_transformer_kernels.sh checks the default kernel model.
+MODEL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --compute-model roofline --pp-scatter-gather off"
 
 list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
     "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
@@ -175,7 +178,7 @@ sim_cycles "$T/gpipe/gpt" "206124 cycles, exposed communication 189124 cycles" \
 # that layer is done, off the chain; bucket 1 (the lower layer; + the
 # embedding on the first stage) after the send, waiting for bucket 0; the
 # optimizer waits for the chain and the last bucket. 52352 params per rank.
-expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 \
+expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off \
     --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --dp-buckets 2 --out "$T/bk/gpt"
 expect_ok "$ET" validate "$T/bk/gpt"
 expect_eq "$(list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
@@ -205,6 +208,8 @@ list "$T/sp/gpt.0.et" >"$T/sp.0"
 expect_eq "$(grep -c ' RS size=2048 pg=1 ' "$T/sp.0")" 8 "sp reduce-scatters"
 expect_eq "$(grep -c ' AG size=1024 pg=1 ' "$T/sp.0")" 8 "sp all-gathers"
 expect_eq "$(grep -c 'tp_all_reduce' "$T/sp.0")" 0 "sp all-reduces"
+# and a pipeline message is the rank's slice of the sequence too
+expect_eq "$(grep -c ' SEND send_fwd_mb[0-9]* 0->4 tag=[0-9]* size=1024 ' "$T/sp.0")" 2 "sp pipeline messages"
 expect_eq "$(sed -n 2,3p "$T/sp.0" | cut -d' ' -f3)" "tp_reduce_scatter_fwd_mb0_layer0_attn
 tp_all_gather_fwd_mb0_layer0_attn" "sp order"
 expect_ok "$ET" validate "$T/sp/gpt"
@@ -222,7 +227,7 @@ expect_eq "$(wc -l <"$T/one.0")" 41 "single rank: 4 mb x (2 layers x 2 + head) x
 # 343597383680 / (989e12 * 0.5) = 694.84 us -> 695 (compute-bound); the
 # optimizer moves 28 B x 620756992 params = 17381195776 B / 3.35e12 = 5188.42 us
 # -> 5189 (memory-bound). a100 at 0.25: 343597383680 / 78e12 = 4405.1 -> 4406.
-BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1"
+BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1 --compute-model roofline --pp-scatter-gather off"
 expect_ok "$ET" generate transformer $BIG --out "$T/big/h"
 list "$T/big/h.0.et" >"$T/big.0"
 expect_eq "$(sed -n 1p "$T/big.0")" "0 COMP fwd_mb0_layer0_attn ops=343597383680 bytes=754974720 us=695 deps=" "h100 attention"
@@ -248,7 +253,13 @@ expect_error "$P: --global-batch: 4 is not divisible by --micro-batch 1 x --dp 3
 expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $ALL --tp 1000 --pp 1000 --dp 2
 expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
 expect_error "$P: --device: unknown device 'tpu' (expected h100 or a100)" $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
-expect_error "$P: --precision: expected bf16 or fp16, got 'fp8'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8
+expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'fp4'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp4
+expect_error "$P: --precision: a100 has no FP8 tensor cores (fp8 needs --device h100)" \
+    $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8 --device a100
+expect_error "$P: --compute-model: expected kernels or roofline, got 'fast'" $G $ALL --tp 1 --pp 1 --dp 1 --compute-model fast
+expect_error "$P: --efficiency: the roofline's; cannot be combined with --compute-model kernels" \
+    $G $ALL --tp 1 --pp 1 --dp 1 --compute-model kernels --efficiency 0.4
+expect_error "$P: --recompute: expected full or selective, got 'partial'" $G $ALL --tp 1 --pp 1 --dp 1 --recompute=partial
 expect_error "$P: --dp-buckets: 3 does not divide the 1 layers of a stage (--layers / --pp)" \
     $G $ALL --tp 1 --pp 2 --dp 1 --dp-buckets 3
 expect_error "$P: transformer: the kind must come first (vimana-et generate transformer --help)" \

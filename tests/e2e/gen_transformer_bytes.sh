@@ -5,7 +5,8 @@
 # version (c3aa23c, vet_builder + protobuf-c) wrote, kept in
 # tests/data/transformer/main-c3aa23c.sha256 -- except `sp`, whose line was
 # rewritten when the --sp all-gathers became the rank's 1/T slice (each
-# rank's input, as the simulator reads it). The configs cover 1F1B, GPipe,
+# rank's input, as the simulator reads it) and again when its pipeline
+# messages did (the sequence is split over TP). The configs cover 1F1B, GPipe,
 # buckets, SP, uneven sizes (T = P = 3), ranks of 25 089 nodes (3-byte
 # varint ids and deps), both devices and fp16.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
@@ -24,7 +25,8 @@ big --layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --m
 CONFIGS
 while read -r name args; do
     # shellcheck disable=SC2086
-    expect_ok "$ET" generate transformer $args --out "$T/$name/g"
+    # the roofline and full pipeline messages, which every config here was written with
+    expect_ok "$ET" generate transformer $args --compute-model roofline --pp-scatter-gather off --out "$T/$name/g"
     n=$(ls "$T/$name" | grep -c '\.et$')
     r=0
     while [ $r -lt "$n" ]; do

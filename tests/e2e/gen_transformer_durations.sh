@@ -8,7 +8,7 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2"
+TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --compute-model roofline --pp-scatter-gather off"
 SIMARGS="--system-configuration=$S/inputs/system/ring.json --network-configuration=$S/inputs/network/switch8.yml"
 us() { # ET-FILE NAME: the duration_micros of that node
     "$ET" json "$1" | python3 -c '
@@ -58,9 +58,9 @@ bad() { # WANT-TAIL JSON
     printf '%s' "$2" >"$T/bad.json"
     expect_error "$P: $T/bad.json: $1" $G "$T/bad.json"
 }
-bad 'unknown key "atn_fwd" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd, head_bwd or optimizer)' \
+bad 'unknown key "atn_fwd" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd, head_bwd, optimizer or attn_core)' \
     '{"atn_fwd": 1}'
-bad 'unknown key "a\nb" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd, head_bwd or optimizer)' \
+bad 'unknown key "a\nb" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd, head_bwd, optimizer or attn_core)' \
     '{"a\nb": 1}'
 R="expected a whole number of microseconds from 0 to 1000000000000"
 bad "\"attn_bwd\": $R, got -1" '{"attn_fwd": 1, "attn_bwd": -1}'

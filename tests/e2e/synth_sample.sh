@@ -323,7 +323,7 @@ expect_eq "$(echo "$want" | wc -l)" 8 "the pipeline source simulates"
 for n in 16 24; do
     expect_ok "$ET" synth sample --model "$T/gpt-pp.json" --npus "$n" --seed 1 -o "$T/pp$n/s"
     expect_ok "$ET" validate "$T/pp$n/s"
-    expect_eq "$(cat "$T/out")" "$T/pp$n/s: valid ($n files, $((2264 * n / 8)) nodes, $((64 * n / 8)) send/recv pairs matched)" \
+    expect_eq "$(cat "$T/out")" "$T/pp$n/s: valid ($n files, $((2328 * n / 8)) nodes, $((64 * n / 8)) send/recv pairs matched)" \
         "pipeline on $n ranks validates"
     expect_eq "$(grep -c '": \[' "$T/pp$n/s.groups.json")" "$n" "$n ranks: $((n / 2)) TP pairs and $((n / 2)) DP pairs"
     sed "s/\[ 8 \]/[ $n ]/" "$T/switch8.yml" > "$T/switch$n.yml"

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "transformer/tf_kernels.h"
 #include "transformer/tf_model.h"
 
 static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
@@ -160,7 +161,8 @@ static void user_durations(void **state)
 {
     (void)state;
     struct tf_config c = config(1, 1, 1);
-    c.device = (struct tf_device){"test", 1e12, 1e9};
+    c.device = (struct tf_device){.name = "test", .peak_flops = 1e12, .mem_bw = 1e9};
+    c.compute_model = TF_COMPUTE_ROOFLINE;
     c.efficiency = 1;
     struct tf_cost cost = {3000000, 0};
     assert_int_equal(tf_op_micros(&c, TF_MLP_BWD, cost), 3);
@@ -170,6 +172,7 @@ static void user_durations(void **state)
     assert_int_equal(tf_op_micros(&c, TF_MLP_FWD, cost), 3);
     assert_string_equal(tf_op_kind_name(TF_ATTN_FWD), "attn_fwd");
     assert_string_equal(tf_op_kind_name(TF_OPTIMIZER), "optimizer");
+    assert_string_equal(tf_op_kind_name(TF_ATTN_CORE), "attn_core");
     assert_null(tf_op_kind_name(TF_OP_KINDS));
 }
 
@@ -206,7 +209,7 @@ static void roofline_rounding(void **state)
 {
     (void)state;
     struct tf_config c = config(1, 1, 1);
-    c.device = (struct tf_device){"test", 1e12, 1e9};
+    c.device = (struct tf_device){.name = "test", .peak_flops = 1e12, .mem_bw = 1e9};
     c.efficiency = 1;
     assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1000000, 0}), 1);
     assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1000001, 0}), 2);
@@ -214,6 +217,86 @@ static void roofline_rounding(void **state)
     assert_int_equal(tf_duration_micros(&c, (struct tf_cost){1, 5000}), 5);
     c.efficiency = 0.5;
     assert_int_equal(tf_duration_micros(&c, (struct tf_cost){3000000, 0}), 6);
+}
+
+/* A device small enough to count its tiles by hand: 4 SMs, 128 x 64
+ * tiles, a CTA's fixed cost worth 64 steps of K, half of peak at full
+ * utilisation, streaming at the full 1 TB/s. */
+static struct tf_device tiny_device(void)
+{
+    return (struct tf_device){.name = "tiny", .peak_flops = 1e12, .mem_bw = 1e12, .sms = 4, .tile_m = 128,
+                              .tile_n = 64, .k_fixed = 64, .gemm_efficiency = 0.5, .attn_fwd_efficiency = 0.25,
+                              .attn_bwd_efficiency = 0.2, .mem_efficiency = 1};
+}
+
+/* Tile and wave quantization, split-K and the per-tile fixed cost. */
+static void gemm_shapes(void **state)
+{
+    (void)state;
+    struct tf_device d = tiny_device();
+    /* 256 x 128: 2 x 2 tiles of 128 x 64 fill the 4 SMs once; K = 192 is too
+     * short to split (96 < 256): 192 / (192 + 64) = 0.75 */
+    assert_float_equal(tf_gemm_utilisation(&d, 256, 128, 192), 0.75, 1e-12);
+    /* 200 x 64, K = 1024: 2 tiles (the second 72 rows of 128 used) leave 2
+     * SMs idle; split-K by 2 fills them: 200*64*2 / (4 * 128*64) = 0.78125,
+     * slices of 512: 512/576; by 4 (2 waves, slices of 256): 0.78125 * 0.8 */
+    assert_float_equal(tf_gemm_utilisation(&d, 200, 64, 1024), 0.78125 * 512.0 / 576.0, 1e-12);
+    /* its time: 2*200*64*1024 FLOPs at 1e12 * 0.5 * that utilisation */
+    assert_float_equal(tf_gemm_seconds(&d, d.peak_flops, 200, 64, 1024, 2),
+                       26214400.0 / (0.5e12 * 0.78125 * 512.0 / 576.0), 1e-15);
+    /* K = 1 at 1 GB/s is memory-bound: 2 bytes x (128 + 64 + 128*64) over
+     * 1 GB/s = 16.768 us, against 2*128*64 FLOPs at 0.5e12 * 1/65 = 2.1 us */
+    d.mem_bw = 1e9;
+    assert_float_equal(tf_gemm_seconds(&d, d.peak_flops, 128, 64, 1, 2), 2.0 * (128 + 64 + 8192) / 1e9, 1e-18);
+}
+
+/* The attention block's kernels, counted by hand for b = 1, s = 16,
+ * h = 64, T = 2 (config's shape is not needed: a fresh one). */
+static void attention_kernels(void **state)
+{
+    (void)state;
+    struct tf_config c = config(2, 1, 1);
+    c.device = tiny_device();
+    c.micro_batch = 1, c.seq = 16, c.hidden = 64, c.heads = 4, c.ffn = 256;
+    const struct tf_device *d = &c.device;
+    double ln = 2.0 * 16 * 64 * 2 / 1e12;              /* read x, write y */
+    double core = 2.0 * 16 * 16 * 32 / (1e12 * 0.25);  /* causal: half of 4bs^2h/T */
+    double bda = 16.0 * 64 * (3 * 2 + 1) / 1e12;       /* input, residual, output; 1-byte mask */
+    double fwd = ln + tf_gemm_seconds(d, 1e12, 16, 96, 64, 2) + core + tf_gemm_seconds(d, 1e12, 16, 64, 32, 2) + bda;
+    assert_float_equal(tf_kernels_attn(&c, 0), fwd, 1e-18);
+    assert_float_equal(tf_kernels_attn_core(&c), core, 1e-18);
+    /* backward: LN reads x and dy, writes dx; the GEMMs' data and weight
+     * gradients; FlashAttention's backward at twice the FLOPs; dropout's
+     * gradient reads dy and the mask, writes dx */
+    double bwd = 3.0 * 16 * 64 * 2 / 1e12 + tf_gemm_seconds(d, 1e12, 16, 64, 96, 2) +
+                 tf_gemm_seconds(d, 1e12, 64, 96, 16, 2) + 2 * 2.0 * 16 * 16 * 32 / (1e12 * 0.2) +
+                 tf_gemm_seconds(d, 1e12, 16, 32, 64, 2) + tf_gemm_seconds(d, 1e12, 32, 64, 16, 2) +
+                 16.0 * 64 * (2 * 2 + 1) / 1e12;
+    assert_float_equal(tf_kernels_attn(&c, 1), bwd, 1e-18);
+    /* with --sp LayerNorm and dropout see 1/T of the tokens */
+    c.sp = true;
+    assert_float_equal(tf_kernels_attn(&c, 0), fwd - (ln + bda) / 2, 1e-18);
+    /* the node's duration: whole microseconds, rounded up, at least 1 */
+    c.sp = false;
+    assert_int_equal(tf_op_micros(&c, TF_ATTN_FWD, (struct tf_cost){0, 0}), tf_kernels_micros(fwd));
+    assert_int_equal(tf_kernels_micros(0), 1);
+    assert_int_equal(tf_kernels_micros(2.0000001e-6), 3);
+}
+
+/* A preset gives back the GEMM benchmark it was calibrated from, at its
+ * shape, times the sustained-over-burst ratio. */
+static void device_calibration(void **state)
+{
+    (void)state;
+    struct tf_device h100, a100;
+    assert_int_equal(tf_device_lookup("h100", &h100), 0);
+    assert_int_equal(tf_device_lookup("a100", &a100), 0);
+    assert_int_equal(tf_device_lookup("tpu", &a100) == -1, 1);
+    double flops = 2.0 * 6144 * 17920 * 2816;
+    assert_float_equal(flops / tf_gemm_seconds(&h100, h100.peak_flops, 6144, 17920, 2816, 2), 792.1e12 * 0.849, 1e3);
+    flops = 2.0 * 6912 * 16384 * 2048;
+    assert_float_equal(flops / tf_gemm_seconds(&a100, a100.peak_flops, 6912, 16384, 2048, 2), 267.9e12 * 0.849, 1e3);
+    assert_float_equal(h100.attn_fwd_efficiency, 0.50 * 0.849, 1e-12);
 }
 
 int main(void)
@@ -228,6 +311,9 @@ int main(void)
         cmocka_unit_test(user_durations),
         cmocka_unit_test(checks_name_the_flag),
         cmocka_unit_test(roofline_rounding),
+        cmocka_unit_test(gemm_shapes),
+        cmocka_unit_test(attention_kernels),
+        cmocka_unit_test(device_calibration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

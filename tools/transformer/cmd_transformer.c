@@ -20,9 +20,11 @@ static const char usage[] =
     "Usage: vimana-et generate transformer --layers L --hidden H --heads A --ffn F\n"
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
     "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
-    "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer] [--recompute]\n"
-    "         [--tp-cross-entropy] [--device h100|a100] [--efficiency E]\n"
-    "         [--precision bf16|fp16] [--durations FILE]\n"
+    "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer]\n"
+    "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100]\n"
+    "         [--pp-scatter-gather on|off]\n"
+    "         [--compute-model kernels|roofline] [--efficiency E]\n"
+    "         [--precision bf16|fp16|fp8] [--durations FILE]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -31,7 +33,8 @@ static const char usage[] =
     "stage's L/P layers, each an attention and an MLP compute node followed by a\n"
     "TP all-reduce of b*s*h*2 bytes (--sp: reduce-scatter + all-gather); pipeline\n"
     "SEND/RECV of b*s*h*2 bytes; DP gradient all-reduces; an optimizer node.\n"
-    "Durations: roofline max(FLOPs/(peak*E), bytes/bandwidth), rounded up to 1 us.\n"
+    "Durations: the sum of the operator's kernels on the device (GEMMs by shape,\n"
+    "causal FlashAttention, memory-bound kernels by bytes), rounded up to 1 us.\n"
     "Options:\n"
     "  --layers L, --hidden H, --heads A, --ffn F, --seq S, --vocab V\n"
     "                  the model (H divisible by A; A, F and V by T; L by P)\n"
@@ -48,8 +51,14 @@ static const char usage[] =
     "  --dist-optimizer  distributed optimizer (ZeRO-1): the buckets reduce-scatter\n"
     "                  the gradients, Adam updates 1/D of the parameters, then an\n"
     "                  all-gather of the rank's parameters\n"
-    "  --recompute     full activation recomputation: each layer's forward (with its\n"
-    "                  TP collectives) runs again just before its backward\n"
+    "  --recompute [full|selective]  activation recomputation before each layer's\n"
+    "                  backward: full (the default of a bare --recompute) runs the\n"
+    "                  layer's forward again with its TP collectives; selective only\n"
+    "                  the attention core (Korthikanti et al.)\n"
+    "  --pp-scatter-gather on|off  without --sp, on (the default, as Megatron-LM):\n"
+    "                  each TP rank sends 1/T of a pipeline message and the receiver\n"
+    "                  all-gathers it over TP; off: every TP rank sends all of it.\n"
+    "                  With --sp a pipeline message is always the rank's 1/T\n"
     "  --tp-cross-entropy  the vocabulary-parallel cross-entropy's 3 TP all-reduces\n"
     "                  of b*s*4 bytes after each forward LM head\n"
     "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
@@ -57,13 +66,19 @@ static const char usage[] =
     "  --virtual-stages V  interleaved 1F1B (Megatron-LM): each rank holds V model\n"
     "                  chunks of L/(P*V) layers, chunk v of stage p being virtual stage\n"
     "                  v*P+p; needs P >= 2, 1f1b, and B/(b*D) a multiple of P; default 1\n"
-    "  --device NAME   h100 (989 TFLOP/s, 3.35 TB/s; default) or a100 (312, 2.039)\n"
+    "  --device NAME   h100 (H100 SXM: 989 TFLOP/s, 3.35 TB/s, 132 SMs; default) or\n"
+    "                  a100 (A100 SXM: 312 TFLOP/s, 2.039 TB/s, 108 SMs)\n"
+    "  --compute-model M  kernels (default: the device's calibrated kernel model) or\n"
+    "                  roofline: max(FLOPs/(peak*E), bytes/bandwidth) per node\n"
+    "  --efficiency E  the roofline's fraction of peak FLOP/s, in (0, 1]; default 0.5;\n"
+    "                  implies --compute-model roofline\n"
     "  --durations FILE  JSON object of durations in whole microseconds replacing\n"
-    "                  the roofline's, per kind: attn_fwd, attn_bwd, mlp_fwd, mlp_bwd,\n"
-    "                  head_fwd, head_bwd, optimizer (e.g. {\"attn_fwd\": 120}); kinds\n"
-    "                  left out keep the roofline; --recompute reuses the *_fwd ones\n"
-    "  --efficiency E  fraction of peak FLOP/s reached, in (0, 1]; default 0.5\n"
-    "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients\n"
+    "                  the model's, per kind: attn_fwd, attn_bwd, mlp_fwd, mlp_bwd,\n"
+    "                  head_fwd, head_bwd, optimizer, attn_core (e.g. {\"attn_fwd\": 120});\n"
+    "                  kinds left out keep the model; --recompute full reuses the *_fwd\n"
+    "                  ones, --recompute selective attn_core\n"
+    "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients; fp8\n"
+    "                  (h100): the GEMMs in FP8 at its FP8 peak (Transformer Engine)\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "See docs/transformer.md for the formulas.\n";
 
@@ -116,6 +131,32 @@ static int parse_efficiency(const char *text, double *out)
     return 0;
 }
 
+/* Bits of `given` beyond the numeric flags'. */
+#define EFFICIENCY_BIT (1u << 20)
+#define KERNELS_BIT (1u << 21)
+
+/* --recompute, --recompute full|selective or --recompute=KIND: a bare
+ * --recompute is full (as before the kinds existed); the next argument is
+ * taken only when it names a kind. 1, or -1 after an error. */
+static int parse_recompute(int argc, char **argv, int *i, struct tf_config *c)
+{
+    const char *kind = NULL;
+    if (argv[*i][11] == '=')
+        kind = argv[*i] + 12;
+    else if (*i + 1 < argc && (strcmp(argv[*i + 1], "full") == 0 || strcmp(argv[*i + 1], "selective") == 0))
+        kind = argv[++*i];
+    if (!kind || strcmp(kind, "full") == 0) {
+        c->recompute = TF_RECOMPUTE_FULL;
+        return 1;
+    }
+    if (strcmp(kind, "selective") == 0) {
+        c->recompute = TF_RECOMPUTE_SELECTIVE;
+        return 1;
+    }
+    cli_error(PROG, "--recompute: expected full or selective, got '%s'", kind);
+    return -1;
+}
+
 /* Matches one option at argv[*i]; 1 when used, 0 when not an option of
  * this kind, -1 after an error. */
 static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigned *given, const char **out)
@@ -141,13 +182,35 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         }
         return rc;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--efficiency", &v)) != 0)
+    if ((rc = cli_option(PROG, argc, argv, i, "--efficiency", &v)) != 0) {
+        c->compute_model = TF_COMPUTE_ROOFLINE;
+        *given |= EFFICIENCY_BIT;
         return rc < 0 || parse_efficiency(v, &c->efficiency) != 0 ? -1 : 1;
-    if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0) {
-        if (rc > 0 && strcmp(v, "bf16") != 0 && strcmp(v, "fp16") != 0) {
-            cli_error(PROG, "--precision: expected bf16 or fp16, got '%s'", v);
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--compute-model", &v)) != 0) {
+        if (rc > 0 && strcmp(v, "kernels") != 0 && strcmp(v, "roofline") != 0) {
+            cli_error(PROG, "--compute-model: expected kernels or roofline, got '%s'", v);
             return -1;
         }
+        if (rc > 0 && strcmp(v, "kernels") == 0)
+            *given |= KERNELS_BIT;
+        c->compute_model = rc > 0 && strcmp(v, "roofline") == 0 ? TF_COMPUTE_ROOFLINE : c->compute_model;
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--pp-scatter-gather", &v)) != 0) {
+        if (rc > 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+            cli_error(PROG, "--pp-scatter-gather: expected on or off, got '%s'", v);
+            return -1;
+        }
+        c->pp_scatter_gather = rc > 0 && strcmp(v, "on") == 0;
+        return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0) {
+        if (rc > 0 && strcmp(v, "bf16") != 0 && strcmp(v, "fp16") != 0 && strcmp(v, "fp8") != 0) {
+            cli_error(PROG, "--precision: expected bf16, fp16 or fp8, got '%s'", v);
+            return -1;
+        }
+        c->fp8 = rc > 0 && strcmp(v, "fp8") == 0;
         return rc;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--schedule", &v)) != 0) {
@@ -166,10 +229,8 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         c->dist_optimizer = true;
         return 1;
     }
-    if (cli_flag(argv[*i], "--recompute")) {
-        c->recompute = true;
-        return 1;
-    }
+    if (strncmp(argv[*i], "--recompute", 11) == 0 && (argv[*i][11] == '\0' || argv[*i][11] == '='))
+        return parse_recompute(argc, argv, i, c);
     if (cli_flag(argv[*i], "--tp-cross-entropy")) {
         c->tp_cross_entropy = true;
         return 1;
@@ -204,6 +265,7 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     c->elem_bytes = 2;
     c->dp_buckets = 1;
     c->virtual_stages = 1;
+    c->pp_scatter_gather = true;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "-h|--help")) {
@@ -218,6 +280,14 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
                       argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
             return 2;
         }
+    }
+    if ((given & EFFICIENCY_BIT) && (given & KERNELS_BIT)) {
+        cli_error(PROG, "--efficiency: the roofline's; cannot be combined with --compute-model kernels");
+        return 2;
+    }
+    if (c->fp8 && c->device.peak_fp8 <= 0) {
+        cli_error(PROG, "--precision: %s has no FP8 tensor cores (fp8 needs --device h100)", c->device.name);
+        return 2;
     }
     if (c->dp_bucket_bytes > 0 && (given & (1u << DP_BUCKETS_BIT))) {
         cli_error(PROG, "--dp-bucket-bytes: cannot be combined with --dp-buckets");

@@ -1,6 +1,8 @@
 # `vimana-et generate transformer`: model and closed forms, ET writer, CLI.
 vimana_et_SOURCES += \
 	tools/transformer/tf_model.c tools/transformer/tf_model.h \
+	tools/transformer/tf_device.c tools/transformer/tf_device.h \
+	tools/transformer/tf_kernels.c tools/transformer/tf_kernels.h \
 	tools/transformer/tf_write.c tools/transformer/tf_write.h \
 	tools/transformer/tf_pb.c tools/transformer/tf_pb.h \
 	tools/transformer/tf_durations.c tools/transformer/tf_durations.h \

@@ -71,7 +71,7 @@ static int load_member(const char *path, const char *key, json_object *v, struct
     int kind = kind_of(key);
     if (kind < 0)
         return fail(msg, len, "%s: unknown key \"%s\" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd,"
-                    " head_bwd or optimizer)", path, msg_escape(key, shown, sizeof shown));
+                    " head_bwd, optimizer or attn_core)", path, msg_escape(key, shown, sizeof shown));
     int is_int = json_object_is_type(v, json_type_int);
     int64_t micros = is_int ? json_object_get_int64(v) : -1;
     if (micros < 0 || (uint64_t)micros > TF_DURATION_MAX) {

@@ -8,23 +8,6 @@
 
 #define MAX_RANKS 1000000u
 
-/* Dense bf16 peaks (no sparsity) and HBM bandwidths of the data sheets. */
-static const struct tf_device devices[] = {
-    {"h100", 989e12, 3.35e12},
-    {"a100", 312e12, 2.039e12},
-};
-
-int tf_device_lookup(const char *name, struct tf_device *out)
-{
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
-        if (strcmp(name, devices[i].name) == 0) {
-            *out = devices[i];
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static int not_divisible(char *msg, size_t len, const char *flag, uint64_t v, const char *by, uint64_t d)
 {
     snprintf(msg, len, "%s: %" PRIu64 " is not divisible by %s %" PRIu64, flag, v, by, d);
@@ -217,6 +200,15 @@ struct tf_cost tf_attn_fwd(const struct tf_config *c)
     return cost;
 }
 
+/* The attention core alone (scores and context, 4bs^2h/T): FlashAttention
+ * reads Q, K, V and writes the context, b*s*h/T each. */
+struct tf_cost tf_attn_core_fwd(const struct tf_config *c)
+{
+    uint64_t b = c->micro_batch, s = c->seq, ht = c->hidden / c->tp;
+    struct tf_cost cost = {.flops = 4 * b * s * s * ht, .bytes = c->elem_bytes * 4 * b * s * ht};
+    return cost;
+}
+
 /* Two GEMMs h -> F -> h (4bshF), F split over TP. */
 struct tf_cost tf_mlp_fwd(const struct tf_config *c)
 {
@@ -313,21 +305,17 @@ uint64_t tf_model_params(const struct tf_config *c)
 
 uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)
 {
-    double compute_s = (double)cost.flops / (c->device.peak_flops * c->efficiency);
+    double peak = c->fp8 ? c->device.peak_fp8 : c->device.peak_flops;
+    double compute_s = (double)cost.flops / (peak * c->efficiency);
     double memory_s = (double)cost.bytes / c->device.mem_bw;
     double micros = ceil((compute_s > memory_s ? compute_s : memory_s) * 1e6);
     return micros < 1 ? 1 : (uint64_t)micros;
 }
 
-uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost)
-{
-    return c->durations.set[kind] ? c->durations.micros[kind] : tf_duration_micros(c, cost);
-}
-
 const char *tf_op_kind_name(enum tf_op_kind kind)
 {
     static const char *const names[TF_OP_KINDS] = {
-        "attn_fwd", "attn_bwd", "mlp_fwd", "mlp_bwd", "head_fwd", "head_bwd", "optimizer",
+        "attn_fwd", "attn_bwd", "mlp_fwd", "mlp_bwd", "head_fwd", "head_bwd", "optimizer", "attn_core",
     };
     return (unsigned)kind < TF_OP_KINDS ? names[kind] : NULL;
 }

@@ -12,17 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A compute device for the roofline: peak dense FLOP/s at the chosen
- * precision and memory bandwidth in bytes/s. */
-struct tf_device {
-    const char *name;
-    double peak_flops;
-    double mem_bw;
-};
+#include "transformer/tf_device.h"
+
 
 /* The compute operators whose duration the user may set (--durations). */
 enum tf_op_kind {
     TF_ATTN_FWD, TF_ATTN_BWD, TF_MLP_FWD, TF_MLP_BWD, TF_HEAD_FWD, TF_HEAD_BWD, TF_OPTIMIZER,
+    TF_ATTN_CORE, /* the attention core's forward again (--recompute selective) */
     TF_OP_KINDS
 };
 
@@ -31,6 +27,14 @@ struct tf_durations {
     bool set[TF_OP_KINDS];
     uint64_t micros[TF_OP_KINDS];
 };
+
+/* How compute durations are found: the kernel model (tf_kernels.h) or
+ * the roofline max(FLOPs / (peak * E), bytes / bandwidth). */
+enum tf_compute_model { TF_COMPUTE_KERNELS, TF_COMPUTE_ROOFLINE };
+
+/* --recompute: none, full (each layer's forward again, with its TP
+ * collectives) or selective (the attention core only, Korthikanti et al.). */
+enum tf_recompute { TF_RECOMPUTE_NONE, TF_RECOMPUTE_FULL, TF_RECOMPUTE_SELECTIVE };
 
 struct tf_config {
     uint64_t layers, hidden, heads, ffn, seq, vocab;
@@ -42,11 +46,14 @@ struct tf_config {
     uint64_t dp_buckets;  /* DP gradient buckets per model chunk, >= 1 */
     bool dist_optimizer;  /* ZeRO-1: reduce-scatter grads, shard Adam, all-gather params */
     uint64_t dp_bucket_bytes; /* > 0: buckets closed at this many bytes instead of dp_buckets */
-    bool recompute;       /* full activation recomputation: each layer's forward again before its backward */
+    enum tf_recompute recompute; /* activation recomputation before each layer's backward */
     bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
+    bool pp_scatter_gather; /* without SP: pipeline messages of 1/T, all-gathered over TP */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
+    bool fp8;             /* --precision fp8: the GEMMs in FP8 (Transformer Engine) */
     struct tf_device device;
-    double efficiency;    /* fraction of peak FLOP/s reached, (0, 1] */
+    enum tf_compute_model compute_model;
+    double efficiency;    /* the roofline's fraction of peak FLOP/s, (0, 1] */
     struct tf_durations durations; /* user-supplied, override the roofline */
 };
 
@@ -59,9 +66,6 @@ struct tf_coords {
 struct tf_cost {
     uint64_t flops, bytes;
 };
-
-/* Finds a preset ("h100", "a100"); -1 when unknown. */
-int tf_device_lookup(const char *name, struct tf_device *out);
 
 /* Checks the divisibility and size rules. Returns 0, or -1 with one line
  * naming the flag in `msg`. */
@@ -87,6 +91,8 @@ uint64_t tf_dp_group(const struct tf_config *c, uint64_t t, uint64_t p);
 struct tf_cost tf_attn_fwd(const struct tf_config *c);
 struct tf_cost tf_mlp_fwd(const struct tf_config *c);
 struct tf_cost tf_head_fwd(const struct tf_config *c);
+/* The attention core's forward (what selective recomputation repeats). */
+struct tf_cost tf_attn_core_fwd(const struct tf_config *c);
 /* The optimizer step over a rank's parameters. */
 struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 
@@ -114,9 +120,7 @@ uint64_t tf_model_params(const struct tf_config *c);
 /* Roofline time of a cost, in whole microseconds rounded up (the unit of
  * duration_micros). */
 uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost);
-/* The duration of an operator: the user's for its kind, else the roofline's. */
-uint64_t tf_op_micros(const struct tf_config *c, enum tf_op_kind kind, struct tf_cost cost);
-/* "attn_fwd", ... (the --durations keys); NULL outside the enum. */
+/* "attn_fwd", ..., "attn_core" (the --durations keys); NULL outside the enum. */
 const char *tf_op_kind_name(enum tf_op_kind kind);
 
 #endif

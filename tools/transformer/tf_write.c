@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "transformer/tf_kernels.h"
 #include "transformer/tf_pb.h"
 
 #define OUT_BUF_BYTES (1u << 20)
@@ -65,7 +66,10 @@ struct emit {
     struct tf_coords at;
     uint64_t self;
     struct op attn[2], mlp[2], head[2]; /* [0] forward, [1] backward */
+    struct op attn_core;                /* the attention core's forward (selective recomputation) */
     uint64_t act_bytes, tp_group, dp_group;
+    uint64_t p2p_bytes; /* a pipeline message: the activation, or its 1/T */
+    int p2p_gather;     /* a received message is all-gathered over TP (scatter-gather) */
     char tp_pg[24], dp_pg[24];
     FILE *fp;
     const char *path;
@@ -193,6 +197,11 @@ static int bucket_closes(const struct emit *e, uint64_t i)
     return i % (tf_layers_per_chunk(e->c) / e->c->dp_buckets) == 0;
 }
 
+/* A pipeline message. With --sp the activation between stages is already
+ * split along the sequence: each TP rank sends its 1/T. With the
+ * scatter-gather of Megatron-LM (T > 1, no SP) each TP rank sends 1/T of
+ * the replicated activation and the receiving stage all-gathers it over
+ * its TP group (NVLink) before using it. */
 static void p2p(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t src, uint64_t dst,
                 uint64_t tag)
 {
@@ -200,8 +209,14 @@ static void p2p(struct emit *e, const struct name *nm, enum vet_node_type type, 
     tf_pb_attr_int32(&e->rec, "comm_src", (int32_t)src);
     tf_pb_attr_int32(&e->rec, "comm_dst", (int32_t)dst);
     tf_pb_attr_int32(&e->rec, "comm_tag", (int32_t)tag);
-    tf_pb_attr_uint64(&e->rec, "comm_size", e->act_bytes);
+    tf_pb_attr_uint64(&e->rec, "comm_size", e->p2p_bytes);
     finish(e, type == VET_COMM_RECV_NODE);
+    if (type == VET_COMM_RECV_NODE && e->p2p_gather && e->tp_group != 0) {
+        struct name ag;
+        name_set(&ag, "tp_all_gather_");
+        name_add(&ag, nm->s);
+        coll(e, &ag, VET_ALL_GATHER, e->p2p_bytes, e->tp_pg);
+    }
 }
 
 /* The TP collective after a row-parallel GEMM (or its backward): one
@@ -265,12 +280,28 @@ static void recompute_part(struct emit *e, uint64_t mb, uint64_t layer, const ch
     tp_comm(e, &nm);
 }
 
+/* "rec_mb<m>_layer<l>_attn_core": the attention core's forward again
+ * (selective recomputation: its activations, the s x s scores, are the
+ * ones not kept); no communication. */
+static void recompute_core(struct emit *e, uint64_t mb, uint64_t layer)
+{
+    struct name nm;
+    name_set(&nm, "rec_mb");
+    name_num(&nm, mb);
+    name_add(&nm, "_layer");
+    name_num(&nm, layer);
+    name_add(&nm, "_attn_core");
+    comp(e, &nm, &e->attn_core);
+}
+
 static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward)
 {
-    if (backward && e->c->recompute) {
+    if (backward && e->c->recompute == TF_RECOMPUTE_FULL) {
         recompute_part(e, mb, layer, "_attn", &e->attn[0]);
         recompute_part(e, mb, layer, "_mlp", &e->mlp[0]);
     }
+    if (backward && e->c->recompute == TF_RECOMPUTE_SELECTIVE)
+        recompute_core(e, mb, layer);
     if (!backward) {
         layer_part(e, mb, layer, 0, "_attn", &e->attn[0]);
         layer_part(e, mb, layer, 0, "_mlp", &e->mlp[0]);
@@ -498,7 +529,10 @@ static void prepare(struct emit *e, const struct tf_config *c, uint64_t rank)
         e->mlp[k] = op_of(c, tf_mlp_fwd(c), k + 1, k ? TF_MLP_BWD : TF_MLP_FWD);
         e->head[k] = op_of(c, tf_head_fwd(c), k + 1, k ? TF_HEAD_BWD : TF_HEAD_FWD);
     }
+    e->attn_core = op_of(c, tf_attn_core_fwd(c), 1, TF_ATTN_CORE);
     e->act_bytes = tf_activation_bytes(c);
+    e->p2p_gather = !c->sp && c->pp_scatter_gather && c->tp > 1;
+    e->p2p_bytes = c->sp || e->p2p_gather ? e->act_bytes / c->tp : e->act_bytes;
     e->tp_group = tf_tp_group(c, e->at.d, e->at.p);
     e->dp_group = tf_dp_group(c, e->at.t, e->at.p);
     snprintf(e->tp_pg, sizeof e->tp_pg, "%" PRIu64, e->tp_group);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# vimana-et generate transformer's default compute model (the kernel model,
+# docs/transformer.md "Compute model"), --compute-model, --precision fp8,
+# --recompute selective, and a run on the multi-node DGX preset.
+. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
+ET=$VIMANA_ET
+T=$TEST_TMP
+S=$VIMANA_SRCDIR
+list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
+    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
+}
+BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1"
+
+# h = 4096, F = 16384, s = 2048 on an H100. GEMM efficiency: 792.1 TFLOP/s
+# (the best GEMM benchmark, 6144 x 17920 x 2816) x 0.849 (sustained over
+# burst) / 989 TFLOP/s / that shape's utilisation (26 waves of 132 SMs for
+# 3360 tiles of 128 x 256 = 0.979, times 2816 / 2880) = 0.7103.
+# MLP forward: LayerNorm 2*2048*4096*2 B over 0.85 x 3.35 TB/s = 11.8 us;
+# fc1 2048 x 16384 x 4096 (tiles 16 x 64 = 1024 -> 8 waves of 132: util
+# 0.970 x 4096/4160) = 391.1 us; bias+GeLU 2*2048*16384*2 B = 47.1 us; fc2
+# 2048 x 4096 x 16384 (split-K by 4 fills 8 waves of 1024 CTAs: the same)
+# = 391.1 us... in all 894.4 -> 895 us (tests/unit/test_transformer.c checks
+# each formula; this pins the sum as python computed it independently).
+# Attention forward: LN 11.8, QKV 2048 x 12288 x 4096, causal
+# FlashAttention 2*s^2*h FLOPs at 0.50 x 0.849 of peak = 81.8 us, output
+# projection 2048 x 4096 x 4096, bias+dropout+residual 20.6: 525 us.
+expect_ok "$ET" generate transformer $BIG --out "$T/k/h"
+list "$T/k/h.0.et" >"$T/k.0"
+expect_eq "$(sed -n 1,2p "$T/k.0" | cut -d' ' -f3,6)" "fwd_mb0_layer0_attn us=525
+fwd_mb0_layer0_mlp us=895" "h100 kernel model"
+# the default is --compute-model kernels; --efficiency means the roofline
+expect_ok "$ET" generate transformer $BIG --compute-model kernels --out "$T/k/k"
+cmp -s "$T/k/h.0.et" "$T/k/k.0.et" || fail "default != --compute-model kernels"
+expect_ok "$ET" generate transformer $BIG --efficiency 0.5 --out "$T/k/e"
+expect_ok "$ET" generate transformer $BIG --compute-model roofline --out "$T/k/r"
+cmp -s "$T/k/e.0.et" "$T/k/r.0.et" || fail "--efficiency 0.5 != --compute-model roofline"
+expect_eq "$(list "$T/k/r.0.et" | sed -n 1p | cut -d' ' -f6)" "us=695" "roofline attention"
+# FP8: the GEMMs at 1979 TFLOP/s on 1-byte operands (2 x 195.4 us), the
+# memory-bound kernels unchanged (11.8 + 47.1 + 20.6 us): 486.8 -> 487 us
+expect_ok "$ET" generate transformer $BIG --precision fp8 --out "$T/k/f"
+expect_eq "$(list "$T/k/f.0.et" | sed -n 2p | cut -d' ' -f6)" "us=487" "fp8 MLP"
+
+# --recompute selective: before each layer's backward the attention core
+# alone runs again (FlashAttention's forward on T = 2: 2*s^2*h/2 FLOPs at
+# 0.50 x 0.849 of 989 TFLOP/s = 40.9 -> 41 us), without TP communication;
+# bare --recompute stays full.
+TP2="--layers 2 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 2 --pp 1 --dp 1"
+expect_ok "$ET" generate transformer $TP2 --recompute selective --out "$T/sel/g"
+list "$T/sel/g.0.et" >"$T/sel.0"
+expect_eq "$(grep -c '^[0-9]* COMP rec_' "$T/sel.0")" 2 "selective: one recomputation per layer"
+expect_eq "$(grep -c 'COLL tp_all_reduce_rec' "$T/sel.0")" 0 "selective: no TP collective"
+expect_eq "$(grep 'rec_mb0_layer1_attn_core' "$T/sel.0" | cut -d' ' -f4,5,6)" \
+    "ops=34359738368 bytes=33554432 us=41" "selective: the core's FLOPs 4bs^2h/T; Q, K, V and context, 2bsh/T each"
+expect_eq "$(grep -A1 'rec_mb0_layer1_attn_core' "$T/sel.0" | sed -n 2p | cut -d' ' -f3)" "bwd_mb0_layer1_mlp" \
+    "selective: then the layer's backward"
+expect_ok "$ET" generate transformer $TP2 --recompute --out "$T/full/g"
+expect_ok "$ET" generate transformer $TP2 --recompute full --out "$T/full2/g"
+cmp -s "$T/full/g.0.et" "$T/full2/g.0.et" || fail "--recompute != --recompute full"
+expect_eq "$(list "$T/full/g.0.et" | grep -c 'COLL tp_all_reduce_rec')" 4 "full: the forward's TP all-reduces again"
+# --durations attn_core replaces the core's time
+printf '{"attn_core": 7}\n' >"$T/core.json"
+expect_ok "$ET" generate transformer $TP2 --recompute=selective --durations "$T/core.json" --out "$T/selc/g"
+expect_eq "$(list "$T/selc/g.0.et" | grep 'rec_mb0_layer0_attn_core' | cut -d' ' -f6)" "us=7" "attn_core duration"
+
+# Pipeline messages (Megatron-LM's scatter-gather, the default without
+# --sp): each TP rank sends 1/T of the b*s*h*2 = 2^24-byte activation, the
+# receiver all-gathers the slices over its TP group; off: all of it.
+PP2="--layers 2 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 2 --tp 2 --pp 2 --dp 1"
+expect_ok "$ET" generate transformer $PP2 --out "$T/sg/g"
+list "$T/sg/g.2.et" >"$T/sg.2"
+expect_eq "$(grep -A1 ' RECV recv_fwd_mb0 ' "$T/sg.2" | cut -d' ' -f2-5)" "RECV recv_fwd_mb0 0->2 tag=0
+COLL tp_all_gather_recv_fwd_mb0 AG size=8388608" "scatter-gather: a half, then the TP all-gather"
+expect_eq "$(grep -c ' SEND send_bwd_mb[01] 2->0 tag=[23] size=8388608 ' "$T/sg.2")" 2 "scatter-gather: backward sends"
+expect_ok "$ET" generate transformer $PP2 --pp-scatter-gather off --out "$T/nsg/g"
+expect_eq "$(list "$T/nsg/g.2.et" | grep -c 'size=16777216 deps')" 4 "no scatter-gather: whole messages"
+expect_eq "$(list "$T/nsg/g.2.et" | grep -c 'tp_all_gather_recv')" 0 "no scatter-gather: no all-gather"
+expect_error "vimana-et generate: --pp-scatter-gather: expected on or off, got 'yes'" \
+    "$ET" generate transformer $PP2 --pp-scatter-gather yes --out "$T/e/g"
+
+# One step on two DGX A100 nodes (inputs/presets/dgx-a100): 4 layers of the
+# 22B model, TP 8 in a node, DP 2 across the NICs, SP, selective
+# recomputation, the distributed optimizer.
+expect_ok "$ET" generate transformer --layers 4 --hidden 6144 --heads 64 --ffn 24576 --seq 2048 --vocab 51200 \
+    --global-batch 8 --micro-batch 1 --tp 8 --pp 1 --dp 2 --sp --recompute selective --dist-optimizer --device a100 \
+    --out "$T/dgx/g"
+P="$S/inputs/presets/dgx-a100"
+expect_ok "$VIMANA" --workload-configuration="$T/dgx/g" --system-configuration="$P/system.json" \
+    --network-configuration="$P/network.yml" --comm-group-configuration="$T/dgx/g.groups.json"
+expect_eq "$(grep -c 'finished, 108617634 cycles, exposed communication 41504634 cycles' "$T/out")" 16 "DGX A100 step"
+finish
