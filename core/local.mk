@@ -37,6 +37,8 @@ libvimana_core_la_SOURCES = \
 	core/system/remote_mem.c core/system/remote_mem.h \
 	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
+	core/workload/breakdown.c core/workload/breakdown.h \
+	core/sim/step_breakdown.c core/sim/step_breakdown.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/network_host.c core/sim/network_host.h \

@@ -87,6 +87,12 @@ tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c t
 tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_nccl
+# Where an NPU's step went (vimana --breakdown).
+check_PROGRAMS += tests/unit/test_breakdown
+tests_unit_test_breakdown_SOURCES = tests/unit/test_breakdown.c core/workload/breakdown.c
+tests_unit_test_breakdown_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_breakdown_LDADD = $(CMOCKA_LIBS)
+TESTS += tests/unit/test_breakdown
 # vimana calibrate's reader and closed form.
 check_PROGRAMS += tests/unit/test_calibrate
 tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)

@@ -28,6 +28,7 @@ typedef struct sim_options {
     const char *report;          /* JSON/CSV report output, or NULL */
     bool progress;
     bool run_stats;              /* print message and event counts and the run's speed */
+    bool breakdown;              /* print where the last NPU's step went (workload/breakdown.h) */
     bool no_symmetry;            /* --no-symmetry: skip the symmetry check (sim/symmetry.h) */
     const char *jobs;            /* --jobs: a jobs file (sim/jobs_run.h), or NULL */
     const char *logging_folder;  /* --logging-folder: log.log and err.log there, or NULL */

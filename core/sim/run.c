@@ -14,6 +14,7 @@
 #include "sim/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
+#include "sim/step_breakdown.h"
 #include "sim/symmetry.h"
 #include "system/frontend.h"
 #include "vimana/et.h"
@@ -319,6 +320,8 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
             if (!s.failed)
                 workload_print_reduced(&run);
         }
+        if (opt->breakdown && !s.failed && !*reduced_failed)
+            step_breakdown_print(&s, &run, out);
         if (opt->run_stats && !*reduced_failed)
             symmetry_print(&sym, log);
         if (opt->run_stats && !*reduced_failed)

@@ -248,6 +248,11 @@ static int read_node(load_ctx *c, wl_node *out)
             (get_u64(c, "num_ops", true, 0, &out->num_ops) != 0 ||
              get_u64(c, "tensor_size", true, 0, &out->tensor_size) != 0))
             return -1;
+        /* --breakdown sums them (FLOP/s); a replayed node's num_ops is
+         * only informative, so one of another type counts as none */
+        if (!cfg->roofline_enabled && c->s->opt->breakdown &&
+            vet_node_uint64(c->n, "num_ops", 0, &out->num_ops) != VET_ATTR_OK)
+            out->num_ops = 0;
         return 0;
     case VET_COMM_COLL_NODE:
         if (out->is_cpu)

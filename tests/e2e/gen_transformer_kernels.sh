@@ -77,6 +77,18 @@ expect_eq "$(list "$T/nsg/g.2.et" | grep -c 'tp_all_gather_recv')" 0 "no scatter
 expect_error "vimana-et generate: --pp-scatter-gather: expected on or off, got 'yes'" \
     "$ET" generate transformer $PP2 --pp-scatter-gather yes --out "$T/e/g"
 
+# --tp-comm-overlap: a layer's TP collectives start with its compute node,
+# off the chain, and the next node waits for all of them
+expect_ok "$ET" generate transformer --layers 1 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 128 --micro-batch 1 \
+    --global-batch 1 --tp 2 --pp 1 --dp 1 --sp --tp-comm-overlap --out "$T/ov/g"
+expect_eq "$(list "$T/ov/g.0.et" | sed -n 1,7p | cut -d' ' -f1-3,7)" "0 COMP fwd_mb0_layer0_attn deps=
+1 COLL tp_reduce_scatter_fwd_mb0_layer0_attn deps=
+2 COLL tp_all_gather_fwd_mb0_layer0_attn deps=
+3 COMP fwd_mb0_layer0_mlp deps=0,1,2
+4 COLL tp_reduce_scatter_fwd_mb0_layer0_mlp deps=0
+5 COLL tp_all_gather_fwd_mb0_layer0_mlp deps=0
+6 COMP fwd_mb0_lm_head deps=3,4,5" "TP overlap: side collectives"
+
 # One step on two DGX A100 nodes (inputs/presets/dgx-a100): 4 layers of the
 # 22B model, TP 8 in a node, DP 2 across the NICs, SP, selective
 # recomputation, the distributed optimizer.
@@ -87,4 +99,25 @@ P="$S/inputs/presets/dgx-a100"
 expect_ok "$VIMANA" --workload-configuration="$T/dgx/g" --system-configuration="$P/system.json" \
     --network-configuration="$P/network.yml" --comm-group-configuration="$T/dgx/g.groups.json"
 expect_eq "$(grep -c 'finished, 108617634 cycles, exposed communication 41504634 cycles' "$T/out")" 16 "DGX A100 step"
+# --breakdown: where it went -- the TP group (8 NPUs, stride 1) and the DP
+# group across the NICs (2 NPUs, stride 8) each with its exposed time, the
+# FLOP/s against the preset's peak-perf; the rows add up to the finish
+expect_ok "$VIMANA" --workload-configuration="$T/dgx/g" --system-configuration="$P/system.json" \
+    --network-configuration="$P/network.yml" --comm-group-configuration="$T/dgx/g.groups.json" --breakdown
+expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished last, at 108617634 cycles):
+  compute                                              67113000 cycles  61.79 %
+  exposed, group 1 (8 NPUs, stride 1)                  17513344 cycles  16.12 %
+  exposed, group 3 (2 NPUs, stride 8)                  23991290 cycles  22.09 %
+  exposed, pipeline messages and bubbles                      0 cycles   0.00 %
+  exposed, other                                              0 cycles   0.00 %
+  FLOPs 1.389e+13 (num_ops of the compute nodes): 127.9 TFLOP/s, 41.0 % of peak-perf 312 TFLOP/s" "breakdown"
+expect_eq $((67113000 + 17513344 + 23991290)) 108617634 "breakdown adds up"
+# a pipeline (TP 2 x PP 2 on one H100 switch): the stages wait for each other
+printf 'topology: [ Switch ]\nnpus_count: [ 4 ]\nbandwidth: [ 450.0 ]\nlatency: [ 250.0 ]\n' >"$T/n4.yml"
+expect_ok "$VIMANA" --workload-configuration="$T/sg/g" --system-configuration="$S/inputs/presets/hgx-h100/8gpu/system.json" \
+    --network-configuration="$T/n4.yml" --comm-group-configuration="$T/sg/g.groups.json" --breakdown
+expect_eq "$(sed -n '/^breakdown/,$p' "$T/out" | sed -n '1,4p')" "breakdown of NPU 0 (finished last, at 13713146 cycles):
+  compute                                               6391000 cycles  46.60 %
+  exposed, group 1 (2 NPUs, stride 1)                    477042 cycles   3.48 %
+  exposed, pipeline messages and bubbles                6845104 cycles  49.92 %" "pipeline breakdown"
 finish

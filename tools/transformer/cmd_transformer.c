@@ -22,7 +22,7 @@ static const char usage[] =
     "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
     "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer]\n"
     "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100]\n"
-    "         [--pp-scatter-gather on|off]\n"
+    "         [--pp-scatter-gather on|off] [--tp-comm-overlap]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
     "         [--precision bf16|fp16|fp8] [--durations FILE]\n"
     "         --out PREFIX\n"
@@ -59,6 +59,8 @@ static const char usage[] =
     "                  each TP rank sends 1/T of a pipeline message and the receiver\n"
     "                  all-gathers it over TP; off: every TP rank sends all of it.\n"
     "                  With --sp a pipeline message is always the rank's 1/T\n"
+    "  --tp-comm-overlap  each layer's TP collectives run beside its compute node\n"
+    "                  (Transformer Engine's userbuffers): the next node waits for both\n"
     "  --tp-cross-entropy  the vocabulary-parallel cross-entropy's 3 TP all-reduces\n"
     "                  of b*s*4 bytes after each forward LM head\n"
     "  --schedule S    1f1b (default: warm-up forwards, then one forward and one\n"
@@ -231,6 +233,10 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
     }
     if (strncmp(argv[*i], "--recompute", 11) == 0 && (argv[*i][11] == '\0' || argv[*i][11] == '='))
         return parse_recompute(argc, argv, i, c);
+    if (cli_flag(argv[*i], "--tp-comm-overlap")) {
+        c->tp_comm_overlap = true;
+        return 1;
+    }
     if (cli_flag(argv[*i], "--tp-cross-entropy")) {
         c->tp_cross_entropy = true;
         return 1;

@@ -49,6 +49,7 @@ struct tf_config {
     enum tf_recompute recompute; /* activation recomputation before each layer's backward */
     bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
     bool pp_scatter_gather; /* without SP: pipeline messages of 1/T, all-gathered over TP */
+    bool tp_comm_overlap; /* TP collectives overlapped with the compute beside them */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     bool fp8;             /* --precision fp8: the GEMMs in FP8 (Transformer Engine) */
     struct tf_device device;

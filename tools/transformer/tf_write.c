@@ -14,6 +14,9 @@
 #include "transformer/tf_pb.h"
 
 #define OUT_BUF_BYTES (1u << 20)
+/* The TP collectives one compute node overlaps: a reduce-scatter and an
+ * all-gather. */
+#define MAX_SIDE_COLLS 2
 
 /* A node name assembled from literals and numbers (snprintf per node was
  * a noticeable share of the time). Names stay far below the size: the
@@ -80,6 +83,10 @@ struct emit {
     uint64_t next_id;
     uint64_t last;
     int has_last;
+    uint64_t side[MAX_SIDE_COLLS]; /* overlapped TP collectives the next node waits for */
+    size_t n_side;
+    uint64_t before_comp; /* the chain's last node before the compute node just written */
+    int has_before_comp;
     uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
     int has_bucket;
     uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
@@ -98,16 +105,21 @@ static void flush(struct emit *e)
     e->used = 0;
 }
 
-/* Starts the next node: its parent on the chain, then `extra` when not NULL. */
+/* Starts the next node: its parent on the chain, then `extra` when not
+ * NULL, then the TP collectives that ran beside the chain's last compute
+ * node (--tp-comm-overlap), which the next node waits for too. */
 static void start(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t micros,
                   const uint64_t *extra)
 {
-    uint64_t deps[2];
+    uint64_t deps[2 + MAX_SIDE_COLLS];
     size_t n = 0;
     if (e->has_last)
         deps[n++] = e->last;
     if (extra)
         deps[n++] = *extra;
+    for (size_t i = 0; i < e->n_side; i++)
+        deps[n++] = e->side[i];
+    e->n_side = 0;
     tf_pb_node_start(&e->rec, e->next_id, nm->s, nm->n, (int)type, deps, n, micros);
     tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
 }
@@ -135,6 +147,8 @@ static void comp_attrs(struct emit *e, struct tf_cost cost)
 
 static void comp(struct emit *e, const struct name *nm, const struct op *op)
 {
+    e->before_comp = e->last;
+    e->has_before_comp = e->has_last;
     start(e, nm, VET_COMP_NODE, op->micros, NULL);
     comp_attrs(e, op->cost);
     finish(e, 1);
@@ -152,6 +166,21 @@ static void coll(struct emit *e, const struct name *nm, int64_t type, uint64_t s
     start(e, nm, VET_COMM_COLL_NODE, 0, NULL);
     coll_attrs(e, type, size, pg);
     finish(e, 1);
+}
+
+/* A TP collective overlapped with the compute node just written
+ * (Transformer Engine's userbuffers, --tp-comm-overlap): it starts with
+ * that node, off the chain, and the next node waits for both -- the pair
+ * takes the longer of the two. */
+static void side_coll(struct emit *e, const struct name *nm, int64_t type, uint64_t size, const char *pg)
+{
+    uint64_t deps[1] = {e->before_comp};
+    uint64_t id = e->next_id;
+    tf_pb_node_start(&e->rec, id, nm->s, nm->n, VET_COMM_COLL_NODE, deps, e->has_before_comp ? 1 : 0, 0);
+    tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
+    coll_attrs(e, type, size, pg);
+    finish(e, 0);
+    e->side[e->n_side++] = id;
 }
 
 /* The next DP bucket of model chunk v, holding the gradients computed
@@ -224,22 +253,24 @@ static void p2p(struct emit *e, const struct name *nm, enum vet_node_type type, 
 static void tp_comm(struct emit *e, const struct name *what)
 {
     struct name nm;
+    void (*issue)(struct emit *, const struct name *, int64_t, uint64_t, const char *) =
+        e->c->tp_comm_overlap ? side_coll : coll;
     if (e->tp_group == 0)
         return;
     if (!e->c->sp) {
         name_set(&nm, "tp_all_reduce_");
         name_add(&nm, what->s);
-        coll(e, &nm, VET_ALL_REDUCE, e->act_bytes, e->tp_pg);
+        issue(e, &nm, VET_ALL_REDUCE, e->act_bytes, e->tp_pg);
         return;
     }
     name_set(&nm, "tp_reduce_scatter_");
     name_add(&nm, what->s);
-    coll(e, &nm, VET_REDUCE_SCATTER, e->act_bytes, e->tp_pg);
+    issue(e, &nm, VET_REDUCE_SCATTER, e->act_bytes, e->tp_pg);
     /* An all-gather's comm_size is each rank's input (as Chakra and the
      * simulator read it): the rank's 1/T slice of the sequence. */
     name_set(&nm, "tp_all_gather_");
     name_add(&nm, what->s);
-    coll(e, &nm, VET_ALL_GATHER, e->act_bytes / e->c->tp, e->tp_pg);
+    issue(e, &nm, VET_ALL_GATHER, e->act_bytes / e->c->tp, e->tp_pg);
 }
 
 static uint64_t neighbour(const struct emit *e, uint64_t stage)

@@ -1,0 +1,65 @@
+/* `vimana --breakdown` (see the header). */
+#include "sim/step_breakdown.h"
+
+#include <inttypes.h>
+
+#include "workload/breakdown.h"
+
+/* The NPU that finished last (the first of equals); NPU 0 in a reduced
+ * run, whose NPUs all finish as it does. */
+static uint32_t last_npu(const sim *s, wl_run *r)
+{
+    uint32_t best = 0;
+    if (s->reduced)
+        return 0;
+    for (uint32_t npu = 1; npu < s->n_npus; npu++)
+        if (workload_npu(r, npu)->finish_tick > workload_npu(r, best)->finish_tick)
+            best = npu;
+    return best;
+}
+
+static void row(FILE *out, const char *what, vimana_tick ticks, vimana_tick finish)
+{
+    fprintf(out, "  %-44s %16" PRIu64 " cycles %6.2f %%\n", what, (uint64_t)ticks,
+            finish ? 100.0 * (double)ticks / (double)finish : 0.0);
+}
+
+/* "exposed, group 3 (8 NPUs, stride 1)" */
+static void group_row(sim *s, uint32_t npu, int64_t pg, vimana_tick ticks, vimana_tick finish, FILE *out)
+{
+    char what[96];
+    const npu_group *g = pg == WL_NO_GROUP ? NULL : system_find_group(s, npu, pg);
+    if (pg == WL_NO_GROUP)
+        snprintf(what, sizeof what, "exposed, all NPUs");
+    else if (g && g->n_members > 1)
+        snprintf(what, sizeof what, "exposed, group %" PRId64 " (%u NPUs, stride %lld)", pg, g->n_members,
+                 (long long)g->members[1] - (long long)g->members[0]);
+    else
+        snprintf(what, sizeof what, "exposed, group %" PRId64, pg);
+    row(out, what, ticks, finish);
+}
+
+void step_breakdown_print(sim *s, wl_run *r, FILE *out)
+{
+    uint32_t npu = last_npu(s, r);
+    wl_breakdown b;
+    if (workload_breakdown(workload_npu(r, npu), &b) != 0) {
+        sim_fail(s, "out of memory (breakdown)");
+        return;
+    }
+    fprintf(out, "breakdown of NPU %u (finished last, at %" PRIu64 " cycles):\n", npu, (uint64_t)b.finish);
+    row(out, "compute", b.compute, b.finish);
+    for (uint32_t g = 0; g < b.n_groups; g++)
+        group_row(s, npu, b.group[g], b.exposed_group[g], b.finish, out);
+    if (b.exposed_other_groups)
+        row(out, "exposed, other groups", b.exposed_other_groups, b.finish);
+    row(out, "exposed, pipeline messages and bubbles", b.exposed_p2p, b.finish);
+    row(out, "exposed, other", b.exposed_other, b.finish);
+    double seconds = (double)b.finish / 1e9;
+    double rate = seconds > 0 ? (double)b.flops / seconds : 0;
+    fprintf(out, "  FLOPs %.4g (num_ops of the compute nodes): %.1f TFLOP/s", (double)b.flops, rate / 1e12);
+    if (s->cfg.peak_perf_flops > 0)
+        fprintf(out, ", %.1f %% of peak-perf %.0f TFLOP/s", 100 * rate / s->cfg.peak_perf_flops,
+                s->cfg.peak_perf_flops / 1e12);
+    fputc('\n', out);
+}

@@ -1,0 +1,161 @@
+/* Where one NPU's step went (see the header). */
+#include "workload/breakdown.h"
+
+#include <stdlib.h>
+
+#include "vimana/et.h"
+
+#define NONE UINT32_MAX
+
+/* A GPU compute node's interval. */
+typedef struct span {
+    vimana_tick start, end;
+    uint32_t node;
+} span;
+
+/* Every node's parents (the trace lists children only). */
+typedef struct parents {
+    uint32_t *start; /* [n_nodes + 1] */
+    uint32_t *list;
+} parents;
+
+static int parents_build(const workload *w, parents *p)
+{
+    uint64_t edges = 0;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        edges += w->nodes[i].n_children;
+    p->start = calloc((size_t)w->n_nodes + 1, sizeof *p->start);
+    p->list = malloc((edges ? edges : 1) * sizeof *p->list);
+    if (!p->start || !p->list)
+        return -1;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        for (uint32_t k = 0; k < w->nodes[i].n_children; k++)
+            p->start[w->children[w->nodes[i].child_start + k] + 1]++;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        p->start[i + 1] += p->start[i];
+    uint32_t *fill = calloc((size_t)w->n_nodes, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        for (uint32_t k = 0; k < w->nodes[i].n_children; k++) {
+            uint32_t c = w->children[w->nodes[i].child_start + k];
+            p->list[p->start[c] + fill[c]++] = i;
+        }
+    free(fill);
+    return 0;
+}
+
+static bool is_gpu_compute(const workload *w, uint32_t i)
+{
+    return w->nodes[i].kind == KIND_GPU && w->nodes[i].type == VET_COMP_NODE;
+}
+
+/* The parent of node i that finished last: the one that let it start. */
+static uint32_t last_parent(const workload *w, const parents *p, uint32_t i)
+{
+    uint32_t best = NONE;
+    for (uint32_t k = p->start[i]; k < p->start[i + 1]; k++) {
+        uint32_t q = p->list[k];
+        if (w->live[q].state == WL_DONE && (best == NONE || w->live[q].end > w->live[best].end))
+            best = q;
+    }
+    return best;
+}
+
+static void charge(const workload *w, uint32_t node, vimana_tick ticks, wl_breakdown *out)
+{
+    const wl_node *n = node == NONE ? NULL : &w->nodes[node];
+    if (!n || (n->type != VET_COMM_COLL_NODE && n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE)) {
+        out->exposed_other += ticks;
+        return;
+    }
+    if (n->type != VET_COMM_COLL_NODE) {
+        out->exposed_p2p += ticks;
+        return;
+    }
+    for (uint32_t g = 0; g < out->n_groups; g++) {
+        if (out->group[g] == n->pg) {
+            out->exposed_group[g] += ticks;
+            return;
+        }
+    }
+    if (out->n_groups < WL_BREAKDOWN_GROUPS) {
+        out->group[out->n_groups] = n->pg;
+        out->exposed_group[out->n_groups++] = ticks;
+        return;
+    }
+    out->exposed_other_groups += ticks;
+}
+
+/* Charges the GPU-idle stretch [a, b) going back from node `cur` (the one
+ * the next compute waited for, or the step's last): each communication
+ * node on the way takes the part of the stretch it was running (or
+ * waiting to run) in, until a compute node or the stretch's start; what
+ * is left goes to the first node met. */
+static void charge_gap(const workload *w, const parents *p, uint32_t cur, vimana_tick a, vimana_tick b,
+                       wl_breakdown *out)
+{
+    vimana_tick hi = b;
+    uint32_t first = NONE;
+    while (cur != NONE && hi > a && !is_gpu_compute(w, cur)) {
+        vimana_tick lo = w->live[cur].start > a ? w->live[cur].start : a;
+        if (lo < hi) {
+            charge(w, cur, hi - lo, out);
+            hi = lo;
+        }
+        if (first == NONE)
+            first = cur;
+        cur = last_parent(w, p, cur);
+    }
+    if (hi > a)
+        charge(w, first, hi - a, out);
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const span *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start ? 1 : (a->node > b->node) - (a->node < b->node);
+}
+
+/* The node that ended last (the step's end). */
+static uint32_t last_done(const workload *w)
+{
+    uint32_t best = NONE;
+    for (uint32_t i = 0; i < w->n_nodes; i++)
+        if (w->live[i].state == WL_DONE && (best == NONE || w->live[i].end >= w->live[best].end))
+            best = i;
+    return best;
+}
+
+int workload_breakdown(const workload *w, wl_breakdown *out)
+{
+    *out = (wl_breakdown){.finish = w->finish_tick};
+    parents p = {0};
+    size_t n = 0;
+    span *spans = malloc((w->n_nodes ? w->n_nodes : 1) * sizeof *spans);
+    int rc = spans && parents_build(w, &p) == 0 ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && i < w->n_nodes; i++) {
+        if (w->live[i].state != WL_DONE || !is_gpu_compute(w, i))
+            continue;
+        spans[n++] = (span){w->live[i].start, w->live[i].end, i};
+        out->flops += w->nodes[i].num_ops;
+    }
+    if (rc == 0) {
+        qsort(spans, n, sizeof *spans, by_start);
+        vimana_tick busy_end = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (spans[k].start > busy_end)
+                charge_gap(w, &p, last_parent(w, &p, spans[k].node), busy_end, spans[k].start, out);
+            if (spans[k].end > busy_end) {
+                out->compute += spans[k].end - (spans[k].start > busy_end ? spans[k].start : busy_end);
+                busy_end = spans[k].end;
+            }
+        }
+        if (out->finish > busy_end)
+            charge_gap(w, &p, last_done(w), busy_end, out->finish, out);
+    }
+    free(spans);
+    free(p.start);
+    free(p.list);
+    return rc;
+}

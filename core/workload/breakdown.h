@@ -1,0 +1,36 @@
+/*
+ * breakdown.h - where one NPU's step went (vimana --breakdown, the
+ * report's "breakdown"): its GPU compute time, and every stretch of its
+ * step with no GPU compute charged to the communication that held the next
+ * compute back -- per communicator group for collectives, pipeline
+ * messages (SEND / RECV: their transfer and the wait for the other stage,
+ * i.e. the bubble) together, anything else as "other". Worked out after
+ * the run from the nodes' start and end ticks: nothing on the event path.
+ */
+#ifndef VIMANA_WORKLOAD_BREAKDOWN_H
+#define VIMANA_WORKLOAD_BREAKDOWN_H
+
+#include <stdint.h>
+
+#include "workload/workload.h"
+
+/* Groups listed one by one; the rest are summed as other groups. */
+#define WL_BREAKDOWN_GROUPS 8
+
+typedef struct wl_breakdown {
+    vimana_tick finish;
+    vimana_tick compute;                 /* union of the GPU compute nodes' intervals */
+    uint64_t flops;                      /* num_ops of the GPU compute nodes run */
+    uint32_t n_groups;
+    int64_t group[WL_BREAKDOWN_GROUPS];  /* pg of each listed group (WL_NO_GROUP: all NPUs) */
+    vimana_tick exposed_group[WL_BREAKDOWN_GROUPS];
+    vimana_tick exposed_other_groups;    /* collectives of groups beyond the listed ones */
+    vimana_tick exposed_p2p;             /* SEND / RECV: pipeline messages and bubbles */
+    vimana_tick exposed_other;           /* held back by nothing the ET says, or other nodes */
+} wl_breakdown;
+
+/* Fills *out for a finished NPU. Returns 0, or -1 when out of memory. The
+ * parts add up: compute + every exposed_* = finish. */
+int workload_breakdown(const workload *w, wl_breakdown *out);
+
+#endif
