@@ -113,6 +113,20 @@ predict() {
 }
 predict 2 21 50.13 40.12
 predict 4 28 23.11 55.75
+# The any-count preset (inputs/presets/hgx-h100/system.json, fitted to the
+# 2-, 4- and 8-GPU sweeps together): the same parameters on each count
+# (against the 8-GPU preset's 50.13 / 40.12 % at 2 GPUs, 23.11 / 55.75 % at 4)
+anycount() { # N TABLE BIG SMALL
+    sed "s/\[ 8 \]/[ $1 ]/" "$P/network.yml" >"$T/any$1.yml"
+    expect_ok "$VIMANA" calibrate "$2" --topology "$T/any$1.yml" --system "$P/system.json" --check -o "$T/a" \
+        --max-error 40
+    grep -qF "Largest error from 1 MiB up: $3 %; below 1 MiB: $4 %" "$T/a/fit-report.md" ||
+        fail "any-count preset on $1 GPUs: $(grep Largest "$T/a/fit-report.md")"
+}
+anycount 2 "$D/h100-2gpu_all_reduce_perf.txt" 10.87 26.63
+anycount 4 "$D/h100-4gpu_all_reduce_perf.txt" 9.58 33.69
+"$VIMANA_SRCDIR/inputs/presets/with-ranks.sh" "$P/measured/dgx-h100-8gpu_all_reduce_perf.txt" 8 >"$T/dgx8.txt"
+anycount 8 "$T/dgx8.txt" 10.53 32.98
 # --max-error (default 25 %): a check or fit beyond it fails, naming its
 # worst row, and leaves the preset and report to be read
 rm -rf "$T/c"

@@ -26,17 +26,6 @@ network() { # NVLINK_GBPS NIC_GBPS
     printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ %s, %s ]\nlatency: [ 250.0, 1000.0 ]\n' "$1" "$2"
 }
 
-# One DGX H100 sweep, with the rank lines calibrate reads its rank count from.
-with_ranks() { # FILE NPUS
-    sed -n '1,/^# *size/p' "$1" | sed '$d'
-    r=0
-    while [ "$r" -lt "$2" ]; do
-        echo "#  Rank  $r Group  0 Pid 1 on dgx device  $r [0x00] NVIDIA H100 80GB HBM3"
-        r=$((r + 1))
-    done
-    sed -n '/^# *size/,$p' "$1"
-}
-
 printf '{"scheduling-policy": "LIFO", "collective-optimization": "baseline", "preferred-dataset-splits": 1,
  "all-reduce-implementation": ["nccl"], "nccl": {"nvls": 0}}\n' >"$tmp/no-nvls.json"
 mkdir -p "$here/dgx-a100" "$here/dgx-h100"
@@ -44,7 +33,7 @@ network 300.0 25.0 >"$here/dgx-a100/network.yml"
 network 450.0 50.0 >"$here/dgx-h100/network.yml"
 "$VIMANA" calibrate "$data/a100-16gpu-2node-ndv4_all_reduce_perf.txt" --topology "$here/dgx-a100/network.yml" \
     --system "$tmp/no-nvls.json" -o "$tmp/a100"
-with_ranks "$here/hgx-h100/measured/dgx-h100-8gpu_all_reduce_perf.txt" 8 >"$tmp/dgx-h100-8gpu_all_reduce_perf.txt"
+"$here/with-ranks.sh" "$here/hgx-h100/measured/dgx-h100-8gpu_all_reduce_perf.txt" 8 >"$tmp/dgx-h100-8gpu_all_reduce_perf.txt"
 # the 8-GPU sweep's small sizes (NVLS and LL on one node) and the 2-node ring
 # are not one curve: 14 % / 38 % worst, so the bound is raised for this fit
 "$VIMANA" calibrate "$data/h200-16gpu-2node_all_reduce_perf.txt" "$tmp/dgx-h100-8gpu_all_reduce_perf.txt" \

@@ -26,6 +26,18 @@ for n in 2 4; do
     cp "$here/8gpu/system.json" "$here/${n}gpu/system.json"
 done
 
+# system.json for any count 2 - 8: fitted jointly to the 8-GPU sweep and to
+# published 2- and 4-GPU H100 sweeps (tests/data/nccl-tests), each run on as
+# many NPUs of the switch, so that the per-call constant and the per-step
+# latency are told apart; network.yml is the 8-GPU box (write npus_count N
+# for N GPUs).
+inputs/presets/with-ranks.sh "$measured" 8 >"$tmp/dgx-h100-8gpu_all_reduce_perf.txt"
+"$VIMANA" calibrate tests/data/nccl-tests/h100-2gpu_all_reduce_perf.txt tests/data/nccl-tests/h100-4gpu_all_reduce_perf.txt \
+    "$tmp/dgx-h100-8gpu_all_reduce_perf.txt" --topology "$tmp/hgx8.yml" -o "$tmp/any" --max-error 40
+cp "$tmp/any/system.json" "$tmp/any/fit.svg" "$here/"
+topology 8 >"$here/network.yml"
+sed "s|$tmp/any/||g; s|$tmp/||g; s|^Topology: [^ ]*|Topology: network.yml|" "$tmp/any/fit-report.md" >"$here/fit-report.md"
+
 # The reference's validated example on the same sweep: time of NPU 7.
 {
     echo "# The reference's validated example against the measured sweep"
