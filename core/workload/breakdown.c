@@ -127,6 +127,22 @@ static uint32_t last_done(const workload *w)
     return best;
 }
 
+/* Groups by id, so that the rows come in the same order on every NPU. */
+static void sort_groups(wl_breakdown *out)
+{
+    for (uint32_t i = 1; i < out->n_groups; i++) {
+        int64_t g = out->group[i];
+        vimana_tick t = out->exposed_group[i];
+        uint32_t j = i;
+        for (; j > 0 && out->group[j - 1] > g; j--) {
+            out->group[j] = out->group[j - 1];
+            out->exposed_group[j] = out->exposed_group[j - 1];
+        }
+        out->group[j] = g;
+        out->exposed_group[j] = t;
+    }
+}
+
 int workload_breakdown(const workload *w, wl_breakdown *out)
 {
     *out = (wl_breakdown){.finish = w->finish_tick};
@@ -154,6 +170,7 @@ int workload_breakdown(const workload *w, wl_breakdown *out)
         if (out->finish > busy_end)
             charge_gap(w, &p, last_done(w), busy_end, out->finish, out);
     }
+    sort_groups(out);
     free(spans);
     free(p.start);
     free(p.list);

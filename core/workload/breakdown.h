@@ -22,7 +22,7 @@ typedef struct wl_breakdown {
     vimana_tick compute;                 /* union of the GPU compute nodes' intervals */
     uint64_t flops;                      /* num_ops of the GPU compute nodes run */
     uint32_t n_groups;
-    int64_t group[WL_BREAKDOWN_GROUPS];  /* pg of each listed group (WL_NO_GROUP: all NPUs) */
+    int64_t group[WL_BREAKDOWN_GROUPS];  /* pg of each listed group (WL_NO_GROUP: all NPUs), ascending */
     vimana_tick exposed_group[WL_BREAKDOWN_GROUPS];
     vimana_tick exposed_other_groups;    /* collectives of groups beyond the listed ones */
     vimana_tick exposed_p2p;             /* SEND / RECV: pipeline messages and bubbles */

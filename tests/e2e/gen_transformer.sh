@@ -11,7 +11,7 @@ S=$VIMANA_SRCDIR
 # The roofline (--compute-model roofline) and whole pipeline messages
 # (--pp-scatter-gather off): these checks pin their closed forms;
 # gen_transformer_kernels.sh checks the default kernel model.
-MODEL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --compute-model roofline --pp-scatter-gather off"
+MODEL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 
 list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
     "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
@@ -178,7 +178,7 @@ sim_cycles "$T/gpipe/gpt" "206124 cycles, exposed communication 189124 cycles" \
 # that layer is done, off the chain; bucket 1 (the lower layer; + the
 # embedding on the first stage) after the send, waiting for bucket 0; the
 # optimizer waits for the chain and the last bucket. 52352 params per rank.
-expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off \
+expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --dp-buckets 2 --out "$T/bk/gpt"
 expect_ok "$ET" validate "$T/bk/gpt"
 expect_eq "$(list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
@@ -227,7 +227,7 @@ expect_eq "$(wc -l <"$T/one.0")" 41 "single rank: 4 mb x (2 layers x 2 + head) x
 # 343597383680 / (989e12 * 0.5) = 694.84 us -> 695 (compute-bound); the
 # optimizer moves 28 B x 620756992 params = 17381195776 B / 3.35e12 = 5188.42 us
 # -> 5189 (memory-bound). a100 at 0.25: 343597383680 / 78e12 = 4405.1 -> 4406.
-BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1 --compute-model roofline --pp-scatter-gather off"
+BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 expect_ok "$ET" generate transformer $BIG --out "$T/big/h"
 list "$T/big/h.0.et" >"$T/big.0"
 expect_eq "$(sed -n 1p "$T/big.0")" "0 COMP fwd_mb0_layer0_attn ops=343597383680 bytes=754974720 us=695 deps=" "h100 attention"

@@ -26,7 +26,7 @@ CONFIGS
 while read -r name args; do
     # shellcheck disable=SC2086
     # the roofline and full pipeline messages, which every config here was written with
-    expect_ok "$ET" generate transformer $args --compute-model roofline --pp-scatter-gather off --out "$T/$name/g"
+    expect_ok "$ET" generate transformer $args --compute-model roofline --pp-scatter-gather off --overlap-param-gather off --out "$T/$name/g"
     n=$(ls "$T/$name" | grep -c '\.et$')
     r=0
     while [ $r -lt "$n" ]; do

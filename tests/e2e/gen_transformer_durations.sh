@@ -8,7 +8,7 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --compute-model roofline --pp-scatter-gather off"
+TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 SIMARGS="--system-configuration=$S/inputs/system/ring.json --network-configuration=$S/inputs/network/switch8.yml"
 us() { # ET-FILE NAME: the duration_micros of that node
     "$ET" json "$1" | python3 -c '

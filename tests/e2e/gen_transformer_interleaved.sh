@@ -11,7 +11,7 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-MODEL="--layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 8 --compute-model roofline --pp-scatter-gather off"
+MODEL="--layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 8 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 
 list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
     "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
@@ -112,7 +112,7 @@ done
 # V = 3 with buckets per chunk; both validate and run.
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 1 --pp 2 --dp 2 --virtual-stages 2 --out "$T/m/gpt"
 expect_eq "$(order "$T/m/gpt.0.et")" "F0c0 F1c0 F0c1 F1c1 B0c1 B1c1 B0c0 B1c0" "M = P, stage 0"
-expect_ok "$ET" generate transformer --layers 24 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off \
+expect_ok "$ET" generate transformer --layers 24 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 8 --tp 1 --pp 4 --dp 2 --virtual-stages 3 --dp-buckets 2 --out "$T/p4/gpt"
 expect_ok "$ET" validate "$T/p4/gpt"
 expect_eq "$(list "$T/p4/gpt.0.et" | grep -c 'dp_all_reduce_grads_chunk[0-2]_bucket[01] ')" 6 "buckets per chunk"

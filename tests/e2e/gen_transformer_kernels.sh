@@ -112,6 +112,48 @@ expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished l
   exposed, other                                              0 cycles   0.00 %
   FLOPs 1.389e+13 (num_ops of the compute nodes): 127.9 TFLOP/s, 41.0 % of peak-perf 312 TFLOP/s" "breakdown"
 expect_eq $((67113000 + 17513344 + 23991290)) 108617634 "breakdown adds up"
+# --overlap-param-gather (the default with --dist-optimizer): the updated
+# parameters are all-gathered at the iteration's start, bucket by bucket in
+# forward order -- bucket 1 (layers 0-1 and the embedding), then bucket 0
+# (layers 2-3 and the LM head), each 2 x 4(h^2 + 2hF)/T + hV/T = 152567808
+# params, the rank's shard half of it x 2 bytes -- and a bucket's first
+# layer waits for its all-gather; off: one all-gather after the optimizer.
+DGX="--layers 4 --hidden 6144 --heads 64 --ffn 24576 --seq 2048 --vocab 51200 --global-batch 8 --micro-batch 1 --tp 8
+    --pp 1 --dp 2 --sp --recompute selective --dist-optimizer --dp-buckets 2 --device a100"
+expect_ok "$ET" generate transformer $DGX --out "$T/pg/g"
+list "$T/pg/g.0.et" >"$T/pg.0"
+expect_eq "$(grep -E 'all_gather_params|COMP fwd_mb0_layer[02]_attn ' "$T/pg.0" | cut -d' ' -f1-3,5,7)" \
+"0 COLL dp_all_gather_params_bucket1 size=152567808 deps=
+1 COLL dp_all_gather_params_bucket0 size=152567808 deps=0
+2 COMP fwd_mb0_layer0_attn bytes=231735296 deps=0
+14 COMP fwd_mb0_layer2_attn bytes=231735296 deps=13,1" "parameter all-gathers under the forward"
+expect_eq "$(grep -c 'fwd_mb1_layer[0-3]_attn .*deps=[0-9]*,' "$T/pg.0")" 0 "only the first micro-batch waits"
+expect_ok "$ET" generate transformer $DGX --overlap-param-gather off --out "$T/pg0/g"
+expect_eq "$(list "$T/pg0/g.0.et" | grep 'all_gather_params' | cut -d' ' -f3,5)" "dp_all_gather_params size=305135616" \
+    "off: one all-gather of the shard after the optimizer"
+sim_dgx() { # PREFIX: the breakdown's first three rows
+    expect_ok "$VIMANA" --workload-configuration="$1" --system-configuration="$P/system.json" \
+        --network-configuration="$P/network.yml" --comm-group-configuration="$1.groups.json" --breakdown
+    sed -n '/^breakdown/,$p' "$T/out" | sed -n 1,4p
+}
+expect_eq "$(sim_dgx "$T/pg/g")" "breakdown of NPU 0 (finished last, at 106738432 cycles):
+  compute                                              67113000 cycles  62.88 %
+  exposed, group 1 (8 NPUs, stride 1)                  27613888 cycles  25.87 %
+  exposed, group 3 (2 NPUs, stride 8)                  12011544 cycles  11.25 %" "overlapped parameter gather"
+expect_eq "$(sim_dgx "$T/pg0/g")" "breakdown of NPU 0 (finished last, at 107127533 cycles):
+  compute                                              67113000 cycles  62.65 %
+  exposed, group 1 (8 NPUs, stride 1)                  22013116 cycles  20.55 %
+  exposed, group 3 (2 NPUs, stride 8)                  18001417 cycles  16.80 %" "parameter gather at the end"
+# --overlap-grad-reduce off: no bucket during the backward, all of the
+# rank's gradients (2 x 113246208 + 2 x 39321600 params x 2 bytes) reduced
+# after it, on the chain; then Adam on the rank's half, 28 bytes a parameter
+expect_ok "$ET" generate transformer $DGX --overlap-grad-reduce off --out "$T/gr/g"
+list "$T/gr/g.0.et" >"$T/gr.0"
+expect_eq "$(grep -E 'reduce_scatter_grads|optimizer_step' "$T/gr.0" | cut -d' ' -f3,5)" "dp_reduce_scatter_grads size=610271232
+optimizer_step bytes=$((305135616 / 2 * 28))" "gradients reduced after the backward"
+expect_error "vimana-et generate: --overlap-grad-reduce: expected on or off, got '1'" \
+    "$ET" generate transformer $DGX --overlap-grad-reduce 1 --out "$T/e/g"
+
 # a pipeline (TP 2 x PP 2 on one H100 switch): the stages wait for each other
 printf 'topology: [ Switch ]\nnpus_count: [ 4 ]\nbandwidth: [ 450.0 ]\nlatency: [ 250.0 ]\n' >"$T/n4.yml"
 expect_ok "$VIMANA" --workload-configuration="$T/sg/g" --system-configuration="$S/inputs/presets/hgx-h100/8gpu/system.json" \

@@ -9,7 +9,7 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-TINY="--hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --tp 2 --pp 2 --compute-model roofline --pp-scatter-gather off"
+TINY="--hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --tp 2 --pp 2 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 L2="--layers 2 $TINY --global-batch 4 --dp 2"
 L4="--layers 4 $TINY --global-batch 4 --dp 2"
 
@@ -138,7 +138,7 @@ expect_eq "$(sum_size '_xent_' "$T/xe/l.0")" 0 "first stage: no cross-entropy"
 sim_cycles "$T/xe/g" "177186 cycles, exposed communication 168186 cycles" \
     "158762 cycles, exposed communication 145762 cycles"
 # No TP, no all-reduce.
-expect_ok "$ET" generate transformer --layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off \
+expect_ok "$ET" generate transformer --layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 4 --tp 1 --pp 1 --dp 1 --tp-cross-entropy --out "$T/xe1/g"
 expect_eq "$(list "$T/xe1/g.0.et" | grep -c xent)" 0 "T = 1: no cross-entropy all-reduce"
 

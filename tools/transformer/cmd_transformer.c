@@ -23,6 +23,7 @@ static const char usage[] =
     "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer]\n"
     "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100]\n"
     "         [--pp-scatter-gather on|off] [--tp-comm-overlap]\n"
+    "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
     "         [--precision bf16|fp16|fp8] [--durations FILE]\n"
     "         --out PREFIX\n"
@@ -59,6 +60,12 @@ static const char usage[] =
     "                  each TP rank sends 1/T of a pipeline message and the receiver\n"
     "                  all-gathers it over TP; off: every TP rank sends all of it.\n"
     "                  With --sp a pipeline message is always the rank's 1/T\n"
+    "  --overlap-grad-reduce on|off  on (default, as NeMo): each DP bucket is reduced as soon\n"
+    "                  as the backward has its gradients; off: all of the rank's\n"
+    "                  gradients in one collective after the backward pass\n"
+    "  --overlap-param-gather on|off  with --dist-optimizer, on: the parameter\n"
+    "                  all-gathers run per bucket at the start of the iteration under\n"
+    "                  the forward (default, as NeMo); off: one after the optimizer\n"
     "  --tp-comm-overlap  each layer's TP collectives run beside its compute node\n"
     "                  (Transformer Engine's userbuffers): the next node waits for both\n"
     "  --tp-cross-entropy  the vocabulary-parallel cross-entropy's 3 TP all-reduces\n"
@@ -199,12 +206,22 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         c->compute_model = rc > 0 && strcmp(v, "roofline") == 0 ? TF_COMPUTE_ROOFLINE : c->compute_model;
         return rc;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--pp-scatter-gather", &v)) != 0) {
+    static const struct {
+        const char *flag;
+        size_t offset;
+    } switches[] = {
+        {"--pp-scatter-gather", offsetof(struct tf_config, pp_scatter_gather)},
+        {"--overlap-grad-reduce", offsetof(struct tf_config, overlap_grad_reduce)},
+        {"--overlap-param-gather", offsetof(struct tf_config, overlap_param_gather)},
+    };
+    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
+        if ((rc = cli_option(PROG, argc, argv, i, switches[k].flag, &v)) == 0)
+            continue;
         if (rc > 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-            cli_error(PROG, "--pp-scatter-gather: expected on or off, got '%s'", v);
+            cli_error(PROG, "%s: expected on or off, got '%s'", switches[k].flag, v);
             return -1;
         }
-        c->pp_scatter_gather = rc > 0 && strcmp(v, "on") == 0;
+        *(bool *)((char *)c + switches[k].offset) = rc > 0 && strcmp(v, "on") == 0;
         return rc;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0) {
@@ -272,6 +289,8 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     c->dp_buckets = 1;
     c->virtual_stages = 1;
     c->pp_scatter_gather = true;
+    c->overlap_grad_reduce = true;
+    c->overlap_param_gather = true;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "-h|--help")) {

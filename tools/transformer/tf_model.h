@@ -50,6 +50,8 @@ struct tf_config {
     bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
     bool pp_scatter_gather; /* without SP: pipeline messages of 1/T, all-gathered over TP */
     bool tp_comm_overlap; /* TP collectives overlapped with the compute beside them */
+    bool overlap_grad_reduce;  /* DP buckets issued during the backward (else all after it) */
+    bool overlap_param_gather; /* --dist-optimizer: the parameter all-gathers during the forward */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     bool fp8;             /* --precision fp8: the GEMMs in FP8 (Transformer Engine) */
     struct tf_device device;

@@ -17,6 +17,7 @@
 /* The TP collectives one compute node overlaps: a reduce-scatter and an
  * all-gather. */
 #define MAX_SIDE_COLLS 2
+#define NO_GATHER UINT64_MAX
 
 /* A node name assembled from literals and numbers (snprintf per node was
  * a noticeable share of the time). Names stay far below the size: the
@@ -87,6 +88,10 @@ struct emit {
     size_t n_side;
     uint64_t before_comp; /* the chain's last node before the compute node just written */
     int has_before_comp;
+    uint64_t gate;        /* a parameter all-gather the next node waits for, when has_gate */
+    int has_gate;
+    uint64_t *gather;     /* [layer of the stage, chunk-major]: the all-gather its first forward waits
+                           * for, or NO_GATHER (--overlap-param-gather) */
     uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
     int has_bucket;
     uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
@@ -111,7 +116,7 @@ static void flush(struct emit *e)
 static void start(struct emit *e, const struct name *nm, enum vet_node_type type, uint64_t micros,
                   const uint64_t *extra)
 {
-    uint64_t deps[2 + MAX_SIDE_COLLS];
+    uint64_t deps[3 + MAX_SIDE_COLLS];
     size_t n = 0;
     if (e->has_last)
         deps[n++] = e->last;
@@ -120,6 +125,9 @@ static void start(struct emit *e, const struct name *nm, enum vet_node_type type
     for (size_t i = 0; i < e->n_side; i++)
         deps[n++] = e->side[i];
     e->n_side = 0;
+    if (e->has_gate)
+        deps[n++] = e->gate;
+    e->has_gate = 0;
     tf_pb_node_start(&e->rec, e->next_id, nm->s, nm->n, (int)type, deps, n, micros);
     tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
 }
@@ -194,7 +202,7 @@ static void dp_bucket(struct emit *e, uint64_t v)
     struct name nm;
     uint64_t params = e->bucket_params;
     e->bucket_params = 0;
-    if (e->dp_group == 0)
+    if (e->dp_group == 0 || !c->overlap_grad_reduce)
         return;
     name_set(&nm, c->dist_optimizer ? "dp_reduce_scatter_grads" : "dp_all_reduce_grads");
     if (c->virtual_stages > 1) {
@@ -219,11 +227,11 @@ static void dp_bucket(struct emit *e, uint64_t v)
  * L/(P*V*K) layers, or with --dp-bucket-bytes as soon as it holds that many
  * bytes (DDP's bucket_cap_mb rule, a layer being the unit). The chunk's
  * layer 0 always closes the last one. */
-static int bucket_closes(const struct emit *e, uint64_t i)
+static int bucket_closes(const struct tf_config *c, uint64_t params, uint64_t i)
 {
-    if (e->c->dp_bucket_bytes > 0)
-        return e->bucket_params * e->c->elem_bytes >= e->c->dp_bucket_bytes;
-    return i % (tf_layers_per_chunk(e->c) / e->c->dp_buckets) == 0;
+    if (c->dp_bucket_bytes > 0)
+        return params * c->elem_bytes >= c->dp_bucket_bytes;
+    return i % (tf_layers_per_chunk(c) / c->dp_buckets) == 0;
 }
 
 /* A pipeline message. With --sp the activation between stages is already
@@ -409,8 +417,14 @@ static void forward(struct emit *e, uint64_t mb, uint64_t v)
         p2p(e, &nm, VET_COMM_RECV_NODE, neighbour(e, p > 0 ? p - 1 : c->pp - 1), e->self,
             tag_of(e, p > 0 ? v : v - 1, mb, 0));
     }
-    for (uint64_t i = 0; i < lpc; i++)
+    for (uint64_t i = 0; i < lpc; i++) {
+        uint64_t gather = e->gather && mb == 0 ? e->gather[v * lpc + i] : NO_GATHER;
+        if (gather != NO_GATHER) {
+            e->gate = gather;
+            e->has_gate = 1;
+        }
         layer_pass(e, mb, first + i, 0);
+    }
     if (!is_last_virtual(e, v)) {
         p2p_name(e, &nm, "send_fwd_mb", mb, v);
         p2p(e, &nm, VET_COMM_SEND_NODE, e->self, neighbour(e, p + 1 < c->pp ? p + 1 : 0), tag_of(e, v, mb, 0));
@@ -444,7 +458,7 @@ static void backward(struct emit *e, uint64_t mb, uint64_t v)
         if (!last_mb)
             continue;
         e->bucket_params += tf_layer_params(c);
-        if (i > 0 && bucket_closes(e, i))
+        if (i > 0 && bucket_closes(c, e->bucket_params, i))
             dp_bucket(e, v);
     }
     if (p > 0 || v > 0) {
@@ -468,16 +482,105 @@ static void step(struct emit *e)
     const struct tf_config *c = e->c;
     struct name nm;
     struct tf_cost cost = tf_optimizer(c, tf_optimizer_params(c, e->at.p));
+    /* Without --overlap-grad-reduce the gradients are reduced once the
+     * backward pass is over, all of the rank's in one collective on the
+     * chain (Megatron-LM's finalize_model_grads). */
+    if (!c->overlap_grad_reduce && e->dp_group != 0) {
+        name_set(&nm, c->dist_optimizer ? "dp_reduce_scatter_grads" : "dp_all_reduce_grads");
+        coll(e, &nm, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE,
+             tf_rank_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+    }
     name_set(&nm, "optimizer_step");
     start(e, &nm, VET_COMP_NODE, tf_op_micros(c, TF_OPTIMIZER, cost), e->has_bucket ? &e->last_bucket : NULL);
     comp_attrs(e, cost);
     finish(e, 1);
-    if (c->dist_optimizer && e->dp_group != 0) {
+    if (c->dist_optimizer && e->dp_group != 0 && !e->gather) {
         name_set(&nm, "dp_all_gather_params");
         /* Each DP rank contributes its updated shard (the all-gather's
          * input); the output is the rank's whole parameters again. */
         coll(e, &nm, VET_ALL_GATHER, tf_optimizer_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
     }
+}
+
+/* The buckets of model chunk v, as the backward pass closes them (see
+ * backward(): the LM head's gradients first on the last virtual stage,
+ * then layer by layer down, the embedding's into the last): the
+ * parameters of each, last bucket first in forward order, and for each
+ * local layer its bucket. Returns the bucket count. */
+static uint64_t chunk_buckets(const struct emit *e, uint64_t v, uint64_t *params, uint64_t *bucket_of)
+{
+    const struct tf_config *c = e->c;
+    uint64_t lpc = tf_layers_per_chunk(c), k = 0;
+    uint64_t acc = is_last_virtual(e, v) ? tf_vocab_params(c) : 0;
+    for (uint64_t i = lpc; i-- > 0;) {
+        acc += tf_layer_params(c);
+        bucket_of[i] = k;
+        if (i > 0 && bucket_closes(c, acc, i)) {
+            params[k++] = acc;
+            acc = 0;
+        }
+    }
+    if (e->at.p == 0 && v == 0)
+        acc += tf_vocab_params(c);
+    params[k++] = acc;
+    return k;
+}
+
+/* --overlap-param-gather (with --dist-optimizer): the all-gathers of the
+ * updated parameters run at the start of the iteration, bucket by bucket
+ * in forward order (each after the one before: one communicator), and the
+ * first forward of a bucket's first layer waits for it; the forward of the
+ * layers before goes on under the rest (Megatron-LM gathers the next
+ * iteration's parameters this way). Each rank gives its shard of the
+ * bucket, ceil(params / D). */
+static int gather_params_early(struct emit *e)
+{
+    const struct tf_config *c = e->c;
+    uint64_t lpc = tf_layers_per_chunk(c), n = lpc * c->virtual_stages;
+    uint64_t *params = malloc((lpc + 1) * sizeof *params), *bucket_of = malloc(lpc * sizeof *bucket_of);
+    e->gather = malloc(n * sizeof *e->gather);
+    if (!params || !bucket_of || !e->gather) {
+        free(params);
+        free(bucket_of);
+        snprintf(e->err->msg, sizeof e->err->msg, "out of memory");
+        return -1;
+    }
+    uint64_t prev = 0;
+    int has_prev = 0;
+    for (uint64_t v = 0; v < c->virtual_stages; v++) {
+        uint64_t buckets = chunk_buckets(e, v, params, bucket_of);
+        for (uint64_t i = 0; i < lpc; i++)
+            e->gather[v * lpc + i] = NO_GATHER;
+        for (uint64_t k = buckets; k-- > 0;) {
+            struct name nm;
+            name_set(&nm, "dp_all_gather_params");
+            if (c->virtual_stages > 1) {
+                name_add(&nm, "_chunk");
+                name_num(&nm, v);
+            }
+            if (buckets > 1) {
+                name_add(&nm, "_bucket");
+                name_num(&nm, k);
+            }
+            uint64_t id = e->next_id;
+            tf_pb_node_start(&e->rec, id, nm.s, nm.n, VET_COMM_COLL_NODE, &prev, has_prev ? 1 : 0, 0);
+            tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
+            coll_attrs(e, VET_ALL_GATHER, (params[k] + c->dp - 1) / c->dp * c->elem_bytes, e->dp_pg);
+            finish(e, 0);
+            prev = id;
+            has_prev = 1;
+            /* the bucket's first layer in forward order: its lowest */
+            for (uint64_t i = 0; i < lpc; i++) {
+                if (bucket_of[i] == k) {
+                    e->gather[v * lpc + i] = id;
+                    break;
+                }
+            }
+        }
+    }
+    free(params);
+    free(bucket_of);
+    return 0;
 }
 
 /* Virtual micro-batch k of the interleaved order (Megatron-LM): groups of
@@ -598,10 +701,13 @@ int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, ui
         return -1;
     }
     e.failed = put_metadata(&e) != 0;
+    if (!e.failed && c->dist_optimizer && c->overlap_param_gather && e.dp_group != 0)
+        e.failed = gather_params_early(&e) != 0;
     schedule(&e);
     if (!e.failed)
         step(&e);
     flush(&e);
+    free(e.gather);
     if (fclose(e.fp) != 0 && !e.failed) {
         snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
         return -1;
