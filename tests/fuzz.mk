@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations sweep_spec jobs_spec
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -20,6 +20,7 @@ FUZZERS = \
 	tests/fuzz/fuzz_linkmap \
 	tests/fuzz/fuzz_synth_model \
 	tests/fuzz/fuzz_tf_durations \
+	tests/fuzz/fuzz_tf_device \
 	tests/fuzz/fuzz_sweep_spec \
 	tests/fuzz/fuzz_jobs_spec
 EXTRA_PROGRAMS += $(FUZZERS)
@@ -46,7 +47,8 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	tools/common/pyjson_string.c tools/common/idmap.c tools/common/json_doc.c \
 	tools/synth/synth_model.c tools/synth/synth_sample.c tools/synth/dist.c tools/synth/jitter.c \
 	tools/synth/step_fill.c tools/synth/comm_groups.c tools/synth/fit_model.c tools/synth/fit_skeleton.c \
-	tools/transformer/tf_durations.c tools/transformer/tf_model.c
+	tools/transformer/tf_durations.c tools/transformer/tf_model.c \
+	tools/transformer/tf_device.c tools/transformer/tf_device_file.c tools/transformer/tf_kernels.c
 tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(TOOLS_CPPFLAGS)
 tests_fuzz_libfuzz_tools_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 tests_fuzz_libfuzz_tools_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
@@ -178,6 +180,15 @@ tests_fuzz_fuzz_tf_durations_SOURCES = tests/fuzz/fuzz_tf_durations.c $(fuzz_com
 tests_fuzz_fuzz_tf_durations_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_tf_durations_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_tf_durations_LDADD = tests/fuzz/libfuzz_tools.la
+
+check_PROGRAMS += tests/fuzz/replay_tf_device
+tests_fuzz_replay_tf_device_SOURCES = tests/fuzz/fuzz_tf_device.c $(fuzz_replay_sources)
+tests_fuzz_replay_tf_device_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_replay_tf_device_LDADD = tests/fuzz/libfuzz_tools.la -lm
+tests_fuzz_fuzz_tf_device_SOURCES = tests/fuzz/fuzz_tf_device.c $(fuzz_common_sources)
+tests_fuzz_fuzz_tf_device_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_fuzz_tf_device_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_tf_device_LDADD = tests/fuzz/libfuzz_tools.la -lm
 
 check_PROGRAMS += tests/fuzz/replay_sweep_spec
 tests_fuzz_replay_sweep_spec_SOURCES = tests/fuzz/fuzz_sweep_spec.c $(fuzz_replay_sources) \

@@ -252,7 +252,8 @@ expect_error "$P: --seq: 16 is not divisible by --tp (with --sp) 3" $G $ALL --tp
 expect_error "$P: --global-batch: 4 is not divisible by --micro-batch 1 x --dp 3" $G $ALL --tp 1 --pp 1 --dp 3
 expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $ALL --tp 1000 --pp 1000 --dp 2
 expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
-expect_error "$P: --device: unknown device 'tpu' (expected h100 or a100)" $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
+expect_error "$P: --device: unknown device 'tpu' (expected h100, a100, or a device file: a path, see docs/transformer.md)" \
+    $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
 expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'fp4'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp4
 expect_error "$P: --precision: a100 has no FP8 tensor cores (fp8 needs --device h100)" \
     $G $ALL --tp 1 --pp 1 --dp 1 --precision fp8 --device a100

@@ -5,6 +5,7 @@
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 ET=$VIMANA_ET
 T=$TEST_TMP
+P="vimana-et generate"
 S=$VIMANA_SRCDIR
 list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
     "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
@@ -16,14 +17,15 @@ BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --
 # burst) / 989 TFLOP/s / that shape's utilisation (26 waves of 132 SMs for
 # 3360 tiles of 128 x 256 = 0.979, times 2816 / 2880) = 0.7103.
 # MLP forward: LayerNorm 2*2048*4096*2 B over 0.85 x 3.35 TB/s = 11.8 us;
-# fc1 2048 x 16384 x 4096 (tiles 16 x 64 = 1024 -> 8 waves of 132: util
-# 0.970 x 4096/4160) = 391.1 us; bias+GeLU 2*2048*16384*2 B = 47.1 us; fc2
-# 2048 x 4096 x 16384 (split-K by 4 fills 8 waves of 1024 CTAs: the same)
-# = 391.1 us... in all 894.4 -> 895 us (tests/unit/test_transformer.c checks
-# each formula; this pins the sum as python computed it independently).
-# Attention forward: LN 11.8, QKV 2048 x 12288 x 4096, causal
-# FlashAttention 2*s^2*h FLOPs at 0.50 x 0.849 of peak = 81.8 us, output
-# projection 2048 x 4096 x 4096, bias+dropout+residual 20.6: 525 us.
+# fc1 2048 x 16384 x 4096 (tiles of 256 x 128: 8 x 128 = 1024 -> 8 waves
+# of 132, utilisation 0.970 x 4096/4160 = 0.955) = 409.8 us; bias+GeLU
+# 2*2048*16384*2 B = 47.1 us; fc2 2048 x 4096 x 16384 (0.966) = 405.1 us;
+# bias+dropout+residual 20.6 us: in all 894.4 -> 895 us
+# (tests/unit/test_transformer.c checks each formula; this pins the sum,
+# computed independently in python). Attention forward: LN 11.8, QKV
+# 2048 x 12288 x 4096 = 307.4, causal FlashAttention 2*s^2*h FLOPs at
+# 0.50 x 0.849 of peak = 81.8, output projection 2048 x 4096 x 4096 = 102.5,
+# bias+dropout+residual 20.6: 524.1 -> 525 us.
 expect_ok "$ET" generate transformer $BIG --out "$T/k/h"
 list "$T/k/h.0.et" >"$T/k.0"
 expect_eq "$(sed -n 1,2p "$T/k.0" | cut -d' ' -f3,6)" "fwd_mb0_layer0_attn us=525
@@ -35,10 +37,46 @@ expect_ok "$ET" generate transformer $BIG --efficiency 0.5 --out "$T/k/e"
 expect_ok "$ET" generate transformer $BIG --compute-model roofline --out "$T/k/r"
 cmp -s "$T/k/e.0.et" "$T/k/r.0.et" || fail "--efficiency 0.5 != --compute-model roofline"
 expect_eq "$(list "$T/k/r.0.et" | sed -n 1p | cut -d' ' -f6)" "us=695" "roofline attention"
-# FP8: the GEMMs at 1979 TFLOP/s on 1-byte operands (2 x 195.4 us), the
-# memory-bound kernels unchanged (11.8 + 47.1 + 20.6 us): 486.8 -> 487 us
+# FP8: the GEMMs at 1979 TFLOP/s on 1-byte operands (204.8 + 202.4 us),
+# the memory-bound kernels unchanged (11.8 + 47.1 + 20.6 us): 486.8 -> 487 us
 expect_ok "$ET" generate transformer $BIG --precision fp8 --out "$T/k/f"
 expect_eq "$(list "$T/k/f.0.et" | sed -n 2p | cut -d' ' -f6)" "us=487" "fp8 MLP"
+
+# --device PATH: a device file, or a folder holding device.json. The H100's
+# own figures in a file give the h100 preset's ETs byte for byte; an H200
+# (the same compute, 4.8 TB/s) only speeds up the memory-bound kernels.
+mkdir -p "$T/dev/h200"
+dev() { # NAME HBM-TBPS
+    printf '{"name": "%s", "peak-tflops": 989, "fp8-peak-tflops": 1979, "hbm-tbps": %s, "sms": 132,
+ "gemm-tile": [128, 256], "gemm-k-fixed": 64, "best-gemm": {"tflops": 792.1, "m": 6144, "n": 17920, "k": 2816},
+ "sustained-ratio": 0.849, "attention-efficiency": {"forward": 0.5, "backward": 0.4}, "memory-efficiency": 0.85}\n' "$1" "$2"
+}
+dev h100 3.35 >"$T/dev/h100.json"
+dev h200 4.8 >"$T/dev/h200/device.json"
+expect_ok "$ET" generate transformer $BIG --device "$T/dev/h100.json" --out "$T/dev/a"
+cmp -s "$T/dev/a.0.et" "$T/k/h.0.et" || fail "the h100 device file differs from the h100 preset"
+expect_ok "$ET" generate transformer $BIG --device "$T/dev/h200" --out "$T/dev/b"
+# MLP forward on 4.8 TB/s: the GEMMs as before (409.8 + 405.1 us), LayerNorm,
+# bias+GeLU and bias+dropout+residual 79.5 us x 3.35/4.8 = 55.5: 870.4 -> 871
+expect_eq "$(list "$T/dev/b.0.et" | sed -n 2p | cut -d' ' -f6)" "us=871" "h200 MLP"
+# one-line errors naming the file and the key
+D="$ET generate transformer $BIG --out $T/e/x --device"
+dev h100 0 >"$T/dev/zero.json"
+expect_error "$P: --device: $T/dev/zero.json: \"hbm-tbps\": expected a number above 0 to 1000, got 0" $D "$T/dev/zero.json"
+sed 's/"tflops": 792.1/"tflops": 989/; s/"sustained-ratio": 0.849/"sustained-ratio": 1/' "$T/dev/h100.json" >"$T/dev/fast.json"
+expect_error "$P: --device: $T/dev/fast.json: \"best-gemm\": 989 TFLOP/s at 6144 x 17920 x 2816 is more than the 989 peak allows with that shape's tiles, waves and K" \
+    $D "$T/dev/fast.json"
+sed 's/"sms": 132,//' "$T/dev/h100.json" >"$T/dev/nosms.json"
+expect_error "$P: --device: $T/dev/nosms.json: missing \"sms\"" $D "$T/dev/nosms.json"
+sed 's/"gemm-tile": \[128, 256\]/"gemm-tile": [128]/' "$T/dev/h100.json" >"$T/dev/tile.json"
+expect_error "$P: --device: $T/dev/tile.json: \"gemm-tile\": expected [rows, columns], each a whole number from 8 to 1024" \
+    $D "$T/dev/tile.json"
+sed 's/"forward": 0.5/"forward": "half"/' "$T/dev/h100.json" >"$T/dev/attn.json"
+expect_error "$P: --device: $T/dev/attn.json: \"attention-efficiency.forward\": expected a number" $D "$T/dev/attn.json"
+expect_error "$P: --device: $T/dev/none/: cannot open: No such file or directory" $D "$T/dev/none/"
+printf '[1]' >"$T/dev/list.json"
+expect_error "$P: --device: $T/dev/list.json: expected a JSON object describing a device (docs/transformer.md, \"Device files\")" \
+    $D "$T/dev/list.json"
 
 # --recompute selective: before each layer's backward the attention core
 # alone runs again (FlashAttention's forward on T = 2: 2*s^2*h/2 FLOPs at

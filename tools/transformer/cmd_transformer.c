@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "transformer/tf_device_file.h"
 #include "transformer/tf_durations.h"
 #include "transformer/tf_model.h"
 #include "transformer/tf_write.h"
@@ -21,7 +22,7 @@ static const char usage[] =
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
     "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
     "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer]\n"
-    "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100]\n"
+    "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100|PATH]\n"
     "         [--pp-scatter-gather on|off] [--tp-comm-overlap]\n"
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
@@ -75,8 +76,10 @@ static const char usage[] =
     "  --virtual-stages V  interleaved 1F1B (Megatron-LM): each rank holds V model\n"
     "                  chunks of L/(P*V) layers, chunk v of stage p being virtual stage\n"
     "                  v*P+p; needs P >= 2, 1f1b, and B/(b*D) a multiple of P; default 1\n"
-    "  --device NAME   h100 (H100 SXM: 989 TFLOP/s, 3.35 TB/s, 132 SMs; default) or\n"
-    "                  a100 (A100 SXM: 312 TFLOP/s, 2.039 TB/s, 108 SMs)\n"
+    "  --device NAME   h100 (H100 SXM: 989 TFLOP/s, 3.35 TB/s, 132 SMs; default),\n"
+    "                  a100 (A100 SXM: 312 TFLOP/s, 2.039 TB/s, 108 SMs), or a device\n"
+    "                  file: PATH.json or a folder holding device.json (its data sheet\n"
+    "                  and published benchmarks; docs/transformer.md, \"Device files\")\n"
     "  --compute-model M  kernels (default: the device's calibrated kernel model) or\n"
     "                  roofline: max(FLOPs/(peak*E), bytes/bandwidth) per node\n"
     "  --efficiency E  the roofline's fraction of peak FLOP/s, in (0, 1]; default 0.5;\n"
@@ -140,6 +143,26 @@ static int parse_efficiency(const char *text, double *out)
     return 0;
 }
 
+/* --device: a preset's name, or a device file (a path: it has a '/' or
+ * ends in .json). 1, or -1 after an error. */
+static int parse_device(const char *v, struct tf_device *out)
+{
+    char msg[512];
+    size_t n = strlen(v);
+    if (tf_device_lookup(v, out) == 0)
+        return 1;
+    if (!strchr(v, '/') && !(n > 5 && strcmp(v + n - 5, ".json") == 0)) {
+        cli_error(PROG, "--device: unknown device '%s' (expected h100, a100, or a device file: a path, see "
+                  "docs/transformer.md)", v);
+        return -1;
+    }
+    if (tf_device_load(v, out, msg, sizeof msg) != 0) {
+        cli_error(PROG, "--device: %s", msg);
+        return -1;
+    }
+    return 1;
+}
+
 /* Bits of `given` beyond the numeric flags'. */
 #define EFFICIENCY_BIT (1u << 20)
 #define KERNELS_BIT (1u << 21)
@@ -184,13 +207,8 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         *out = v;
         return rc;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--device", &v)) != 0) {
-        if (rc > 0 && tf_device_lookup(v, &c->device) != 0) {
-            cli_error(PROG, "--device: unknown device '%s' (expected h100 or a100)", v);
-            return -1;
-        }
-        return rc;
-    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--device", &v)) != 0)
+        return rc < 0 ? -1 : parse_device(v, &c->device);
     if ((rc = cli_option(PROG, argc, argv, i, "--efficiency", &v)) != 0) {
         c->compute_model = TF_COMPUTE_ROOFLINE;
         *given |= EFFICIENCY_BIT;

@@ -44,11 +44,17 @@ int tf_device_lookup(const char *name, struct tf_device *out)
         if (strcmp(name, p->d.name) != 0)
             continue;
         *out = p->d;
-        out->gemm_efficiency = p->best_gemm_flops * p->sustained / p->d.peak_flops /
-                               tf_gemm_utilisation(&p->d, p->best_m, p->best_n, p->best_k);
-        out->attn_fwd_efficiency *= p->sustained;
-        out->attn_bwd_efficiency *= p->sustained;
+        tf_device_calibrate(out, p->best_gemm_flops, p->best_m, p->best_n, p->best_k, p->sustained);
         return 0;
     }
     return -1;
+}
+
+double tf_device_calibrate(struct tf_device *d, double best_flops, uint64_t m, uint64_t n, uint64_t k,
+                           double sustained)
+{
+    d->gemm_efficiency = best_flops * sustained / d->peak_flops / tf_gemm_utilisation(d, m, n, k);
+    d->attn_fwd_efficiency *= sustained;
+    d->attn_bwd_efficiency *= sustained;
+    return d->gemm_efficiency;
 }

@@ -10,8 +10,10 @@
 
 #include <stdint.h>
 
+#define TF_DEVICE_NAME_MAX 32
+
 struct tf_device {
-    const char *name;
+    char name[TF_DEVICE_NAME_MAX];
     double peak_flops;       /* dense tensor-core FLOP/s, bf16 / fp16 */
     double peak_fp8;         /* dense FP8 FLOP/s; 0: no FP8 */
     double mem_bw;           /* HBM bytes/s (data sheet) */
@@ -26,5 +28,14 @@ struct tf_device {
 
 /* Finds a preset ("h100", "a100"); -1 when unknown. */
 int tf_device_lookup(const char *name, struct tf_device *out);
+
+/* Sets d->gemm_efficiency from the best GEMM a benchmark measured (FLOP/s
+ * at boost clock, its shape) and the sustained-over-burst ratio, so that
+ * the model gives that measurement times the ratio at that shape; scales
+ * the attention efficiencies (published bursts too) by the ratio. Returns
+ * the derived efficiency (above 1 when the measurement is faster than the
+ * shape's utilisation allows). */
+double tf_device_calibrate(struct tf_device *d, double best_flops, uint64_t m, uint64_t n, uint64_t k,
+                           double sustained);
 
 #endif
