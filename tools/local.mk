@@ -23,4 +23,5 @@ include $(srcdir)/tools/timeline/local.mk
 include $(srcdir)/tools/linkmap/local.mk
 include $(srcdir)/tools/synth/local.mk
 include $(srcdir)/tools/transformer/local.mk
+include $(srcdir)/tools/calibrate_compute/local.mk
 EXTRA_DIST += tools/README.md

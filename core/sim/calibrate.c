@@ -412,6 +412,13 @@ static int run(const calib_args *a, FILE *out, FILE *err)
 int calibrate_main(int argc, char **argv, FILE *out, FILE *err)
 {
     calib_args a = {0};
+    /* The compute model belongs to the ET generator (the simulator never
+     * sees a GEMM's shape): its calibration is a vimana-et command. */
+    if (argc > 1 && strcmp(argv[1], "compute") == 0) {
+        fputs(PROG ": error: the compute model is fitted by `vimana-et calibrate-compute GEMMS.csv... -o DIR` "
+                   "(docs/transformer.md, \"Calibrating a device\")\n", err);
+        return 2;
+    }
     int rc = parse_args(argc, argv, &a, out, err);
     if (rc == 0)
         rc = run(&a, out, err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/cli.h"
 #include "transformer/tf_device_file.h"
@@ -143,15 +144,16 @@ static int parse_efficiency(const char *text, double *out)
     return 0;
 }
 
-/* --device: a preset's name, or a device file (a path: it has a '/' or
- * ends in .json). 1, or -1 after an error. */
+/* --device: a preset's name, or a device file (a path: it has a '/', ends
+ * in .json or is a folder). 1, or -1 after an error. */
 static int parse_device(const char *v, struct tf_device *out)
 {
     char msg[512];
     size_t n = strlen(v);
+    struct stat st;
     if (tf_device_lookup(v, out) == 0)
         return 1;
-    if (!strchr(v, '/') && !(n > 5 && strcmp(v + n - 5, ".json") == 0)) {
+    if (!strchr(v, '/') && !(n > 5 && strcmp(v + n - 5, ".json") == 0) && !(stat(v, &st) == 0 && S_ISDIR(st.st_mode))) {
         cli_error(PROG, "--device: unknown device '%s' (expected h100, a100, or a device file: a path, see "
                   "docs/transformer.md)", v);
         return -1;

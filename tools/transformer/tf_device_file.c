@@ -140,21 +140,25 @@ static int tile_of(const char *path, json_object *root, struct tf_device *d, cha
 /* The keys of the root, in the order the header shows them. */
 static int fill(const char *path, json_object *root, struct tf_device *d, char *msg, size_t len)
 {
-    double peak, fp8 = 0, hbm, kfixed, tflops, sustained, fwd, bwd, mem;
-    uint64_t sms, m, n, k;
-    json_object *best, *attn;
+    double peak, fp8 = 0, hbm, kfixed, tflops = 0, sustained = 1, fwd, bwd, mem, gemm = 0;
+    uint64_t sms, m = 1, n = 1, k = 1;
+    json_object *best = NULL, *attn;
+    /* a fitted device (vimana-et calibrate-compute) gives its GEMM
+     * efficiency itself; a described one, its best measured GEMM */
+    int fitted = json_object_object_get_ex(root, "gemm-efficiency", NULL);
     if (name_of(path, root, d, msg, len) || number(path, root, "peak-tflops", "peak-tflops", 0, 1e6, 0, &peak, msg, len) ||
         (json_object_object_get_ex(root, "fp8-peak-tflops", NULL) &&
          number(path, root, "fp8-peak-tflops", "fp8-peak-tflops", 0, 1e7, 0, &fp8, msg, len)) ||
         number(path, root, "hbm-tbps", "hbm-tbps", 0, 1e3, 0, &hbm, msg, len) ||
         whole(path, root, "sms", "sms", 1, 100000, &sms, msg, len) || tile_of(path, root, d, msg, len) ||
         number(path, root, "gemm-k-fixed", "gemm-k-fixed", 0, 1e5, 1, &kfixed, msg, len) ||
-        object(path, root, "best-gemm", &best, msg, len) ||
-        number(path, best, "tflops", "best-gemm.tflops", 0, peak, 0, &tflops, msg, len) ||
-        whole(path, best, "m", "best-gemm.m", 1, MAX_DIM, &m, msg, len) ||
-        whole(path, best, "n", "best-gemm.n", 1, MAX_DIM, &n, msg, len) ||
-        whole(path, best, "k", "best-gemm.k", 1, MAX_DIM, &k, msg, len) ||
-        number(path, root, "sustained-ratio", "sustained-ratio", 0, 1, 0, &sustained, msg, len) ||
+        (fitted && number(path, root, "gemm-efficiency", "gemm-efficiency", 0, 1, 0, &gemm, msg, len)) ||
+        (!fitted && (object(path, root, "best-gemm", &best, msg, len) ||
+                     number(path, best, "tflops", "best-gemm.tflops", 0, peak, 0, &tflops, msg, len) ||
+                     whole(path, best, "m", "best-gemm.m", 1, MAX_DIM, &m, msg, len) ||
+                     whole(path, best, "n", "best-gemm.n", 1, MAX_DIM, &n, msg, len) ||
+                     whole(path, best, "k", "best-gemm.k", 1, MAX_DIM, &k, msg, len) ||
+                     number(path, root, "sustained-ratio", "sustained-ratio", 0, 1, 0, &sustained, msg, len))) ||
         object(path, root, "attention-efficiency", &attn, msg, len) ||
         number(path, attn, "forward", "attention-efficiency.forward", 0, 1, 0, &fwd, msg, len) ||
         number(path, attn, "backward", "attention-efficiency.backward", 0, 1, 0, &bwd, msg, len) ||
@@ -168,6 +172,10 @@ static int fill(const char *path, json_object *root, struct tf_device *d, char *
     d->attn_fwd_efficiency = fwd;
     d->attn_bwd_efficiency = bwd;
     d->mem_efficiency = mem;
+    if (fitted) {
+        d->gemm_efficiency = gemm;
+        return 0;
+    }
     if (tf_device_calibrate(d, tflops * 1e12, m, n, k, sustained) > 1)
         return fail(msg, len, "%s: \"best-gemm\": %g TFLOP/s at %llu x %llu x %llu is more than the %g peak allows "
                     "with that shape's tiles, waves and K", path, tflops, (unsigned long long)m,

@@ -12,6 +12,9 @@
  *    "memory-efficiency": 0.85}
  *
  * Every key but fp8-peak-tflops is required; every number is range-checked.
+ * A fitted device (vimana-et calibrate-compute) gives "gemm-efficiency"
+ * (its fraction of peak at full utilisation, sustained) instead of
+ * best-gemm and sustained-ratio, and attention efficiencies as sustained.
  */
 #ifndef VIMANA_TOOLS_TF_DEVICE_FILE_H
 #define VIMANA_TOOLS_TF_DEVICE_FILE_H

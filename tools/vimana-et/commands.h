@@ -19,5 +19,6 @@ int cmd_timeline(int argc, char **argv);
 int cmd_linkmap(int argc, char **argv);
 int cmd_obfuscate(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+int cmd_calibrate_compute(int argc, char **argv);
 
 #endif

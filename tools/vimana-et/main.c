@@ -24,13 +24,14 @@ static const struct command commands[] = {
     {"linkmap", cmd_linkmap, "draw the busiest links of a report as an SVG heat map"},
     {"obfuscate", cmd_obfuscate, "rewrite ETs for sharing: neutral names, only what the simulator reads"},
     {"synth", cmd_synth, "learn a model of ET sets, draw new ETs from it, compare sets (synth fit/sample/compare)"},
+    {"calibrate-compute", cmd_calibrate_compute, "fit the transformer generator's GEMM model to measured GEMMs"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: vimana-et COMMAND [OPTIONS]\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-17s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nRun `vimana-et COMMAND --help` for the options of one command.\n");
 }
 

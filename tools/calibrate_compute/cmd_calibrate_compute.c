@@ -1,0 +1,229 @@
+/* `vimana-et calibrate-compute`: GEMM measurements in, a device file out
+ * (docs/transformer.md, "Calibrating a device"). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "calibrate_compute/cc_fit.h"
+#include "calibrate_compute/cc_table.h"
+#include "common/cli.h"
+#include "transformer/tf_device_file.h"
+#include "vimana-et/commands.h"
+
+#define PROG "vimana-et calibrate-compute"
+#define DEFAULT_MAX_ERROR_PCT 25.0
+
+static const char usage[] =
+    "Usage: vimana-et calibrate-compute GEMMS.csv... -o DIR [--device h100|a100|PATH]\n"
+    "         [--max-error PCT]\n"
+    "Fits the GEMM part of the transformer generator's kernel model -- its efficiency\n"
+    "at full utilisation and a CTA's fixed cost in steps of K -- to measured 16-bit\n"
+    "GEMMs, and writes DIR/device.json (for generate transformer --device DIR) and\n"
+    "DIR/fit-report.md (every row: measured, modelled, error).\n"
+    "GEMMS.csv: a header naming the columns m, n, k and us (the GEMM's time in\n"
+    "microseconds) or tflops (its rate); other columns are ignored, '#' lines are\n"
+    "comments. Measure under the load training runs at (all GPUs busy): the fit takes\n"
+    "the times as given.\n"
+    "Options:\n"
+    "  -o, --out DIR    the device folder, created if missing (required)\n"
+    "  --device D       the device whose other figures (peaks, SMs, tile, attention and\n"
+    "                   memory efficiencies) the file keeps: h100 (default), a100 or a\n"
+    "                   device file\n"
+    "  --max-error PCT  fail (exit 1, naming the row) when a row's |error| exceeds PCT %,\n"
+    "                   after writing the files (default 25; 'off': never)\n"
+    "  -h, --help       this text\n";
+
+typedef struct args {
+    const char **files;
+    int n_files;
+    const char *out, *device;
+    double max_error_pct;
+} args;
+
+static int parse_max_error(const char *v, double *out)
+{
+    char *end;
+    if (strcmp(v, "off") == 0) {
+        *out = -1;
+        return 0;
+    }
+    errno = 0;
+    double pct = strtod(v, &end);
+    if (errno || end == v || *end || !(pct > 0 && pct <= 1e6)) {
+        cli_error(PROG, "--max-error: expected a percentage above 0 (e.g. 25) or 'off', got '%s'", v);
+        return -1;
+    }
+    *out = pct;
+    return 0;
+}
+
+/* 0 to run, -1 after --help, 2 on a usage error. */
+static int parse(int argc, char **argv, args *a)
+{
+    const char *v;
+    int rc;
+    a->max_error_pct = DEFAULT_MAX_ERROR_PCT;
+    a->device = "h100";
+    for (int i = 1; i < argc; i++) {
+        if (cli_flag(argv[i], "-h|--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if ((rc = cli_option(PROG, argc, argv, &i, "--out|-o", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            a->out = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--device", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            a->device = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--max-error", &v)) != 0) {
+            if (rc < 0 || parse_max_error(v, &a->max_error_pct) != 0)
+                return 2;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error(PROG, "unknown option '%s' (see vimana-et calibrate-compute --help)", argv[i]);
+            return 2;
+        } else {
+            a->files[a->n_files++] = argv[i];
+        }
+    }
+    const char *missing = a->n_files == 0 ? "GEMMS.csv" : !a->out ? "--out DIR" : NULL;
+    if (missing) {
+        cli_error(PROG, "missing %s (see vimana-et calibrate-compute --help)", missing);
+        return 2;
+    }
+    return 0;
+}
+
+static int base_device(const char *name, struct tf_device *d)
+{
+    char msg[512];
+    if (tf_device_lookup(name, d) == 0)
+        return 0;
+    if (tf_device_load(name, d, msg, sizeof msg) == 0)
+        return 0;
+    cli_error(PROG, "--device: %s", strchr(name, '/') || strstr(name, ".json") ? msg : "unknown device (expected "
+              "h100, a100 or a device file)");
+    return -1;
+}
+
+/* The device file: the fitted GEMM figures, the base's others. */
+static void write_device(FILE *f, const struct tf_device *d)
+{
+    fprintf(f, "{\"name\": \"%s\", \"peak-tflops\": %.9g", d->name, d->peak_flops / 1e12);
+    if (d->peak_fp8 > 0)
+        fprintf(f, ", \"fp8-peak-tflops\": %.9g", d->peak_fp8 / 1e12);
+    fprintf(f, ", \"hbm-tbps\": %.9g, \"sms\": %u,\n \"gemm-tile\": [%u, %u], \"gemm-k-fixed\": %.9g, "
+               "\"gemm-efficiency\": %.9g,\n \"attention-efficiency\": {\"forward\": %.9g, \"backward\": %.9g}, "
+               "\"memory-efficiency\": %.9g}\n", d->mem_bw / 1e12, d->sms, d->tile_m, d->tile_n, d->k_fixed,
+            d->gemm_efficiency, d->attn_fwd_efficiency, d->attn_bwd_efficiency, d->mem_efficiency);
+}
+
+static double error_pct(const struct tf_device *d, const cc_row *r)
+{
+    return (cc_model_seconds(d, r) - r->seconds) / r->seconds * 100;
+}
+
+static void write_report(FILE *f, const struct tf_device *d, const cc_table *t, double rms)
+{
+    fprintf(f, "# Compute fit report\n\nDevice %s: GEMM efficiency %.4f at full utilisation, a CTA's fixed cost %g "
+               "steps of K (tile %u x %u, %u SMs, %g TFLOP/s). Rows: %zu; root-mean-square log error %.4f.\n\n",
+            d->name, d->gemm_efficiency, d->k_fixed, d->tile_m, d->tile_n, d->sms, d->peak_flops / 1e12, t->n, rms);
+    fputs("| file:line | m | n | k | measured (us) | modelled (us) | error (%) |\n|---|---:|---:|---:|---:|---:|---:|\n", f);
+    for (size_t i = 0; i < t->n; i++) {
+        const cc_row *r = &t->rows[i];
+        const char *base = strrchr(r->file, '/');
+        fprintf(f, "| %s:%u | %llu | %llu | %llu | %.3f | %.3f | %+.2f |\n", base ? base + 1 : r->file, r->line,
+                (unsigned long long)r->m, (unsigned long long)r->n, (unsigned long long)r->k, r->seconds * 1e6,
+                cc_model_seconds(d, r) * 1e6, error_pct(d, r));
+    }
+}
+
+static int write_file(const char *dir, const char *name, const struct tf_device *d, const cc_table *t, double rms)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    errno = 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(PROG, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+        return -1;
+    }
+    if (strcmp(name, "device.json") == 0)
+        write_device(f, d);
+    else
+        write_report(f, d, t, rms);
+    if (fclose(f) != 0) {
+        cli_error(PROG, "%s: cannot write", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The worst row beyond --max-error: one line naming it, 1; else 0. */
+static int check_max_error(const args *a, const struct tf_device *d, const cc_table *t)
+{
+    const cc_row *worst = NULL;
+    double we = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        double e = error_pct(d, &t->rows[i]);
+        if (!worst || fabs(e) > fabs(we))
+            worst = &t->rows[i], we = e;
+    }
+    if (a->max_error_pct < 0 || !worst || fabs(we) <= a->max_error_pct)
+        return 0;
+    cli_error(PROG, "%s:%u: %llu x %llu x %llu: modelled %.3f us, measured %.3f us (%+.1f %%), beyond --max-error %g %%; "
+              "device.json and fit-report.md left in %s", worst->file, worst->line, (unsigned long long)worst->m,
+              (unsigned long long)worst->n, (unsigned long long)worst->k, cc_model_seconds(d, worst) * 1e6,
+              worst->seconds * 1e6, we, a->max_error_pct, a->out);
+    return 1;
+}
+
+static int run(const args *a)
+{
+    struct tf_device d;
+    cc_table t = {0};
+    char msg[512];
+    if (base_device(a->device, &d) != 0)
+        return 2;
+    for (int i = 0; i < a->n_files; i++) {
+        if (cc_table_read(a->files[i], &t, msg, sizeof msg) != 0) {
+            cli_error(PROG, "%s", msg);
+            cc_table_free(&t);
+            return 1;
+        }
+    }
+    double rms = cc_fit(&d, &t);
+    int rc = 0;
+    if (mkdir(a->out, 0755) != 0 && errno != EEXIST) {
+        cli_error(PROG, "%s: cannot create the folder: %s", a->out, strerror(errno));
+        rc = 1;
+    }
+    if (rc == 0 && (write_file(a->out, "device.json", &d, &t, rms) || write_file(a->out, "fit-report.md", &d, &t, rms)))
+        rc = 1;
+    if (rc == 0)
+        rc = check_max_error(a, &d, &t);
+    if (rc == 0)
+        printf("vimana-et calibrate-compute: %zu GEMMs fitted: efficiency %.4f, CTA cost %g steps of K; device in %s "
+               "(fit-report.md: per-row errors)\n", t.n, d.gemm_efficiency, d.k_fixed, a->out);
+    cc_table_free(&t);
+    return rc;
+}
+
+int cmd_calibrate_compute(int argc, char **argv)
+{
+    args a = {0};
+    a.files = calloc((size_t)argc, sizeof *a.files);
+    if (!a.files) {
+        cli_error(PROG, "out of memory");
+        return 1;
+    }
+    int rc = parse(argc, argv, &a);
+    if (rc == 0)
+        rc = run(&a);
+    free(a.files);
+    return rc < 0 ? 0 : rc;
+}
