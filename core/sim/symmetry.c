@@ -52,10 +52,11 @@ static bool is_power_of_two(uint32_t n)
     return n && !(n & (n - 1));
 }
 
-/* The algorithms of collective kind k, per dimension: ring and direct
- * treat every NPU of a dimension alike, halving-doubling on a power of two;
- * one* (one ring over all NPUs crosses dimensions at some NPUs only), the
- * double binary tree (a tree) and any other do not. */
+/* The algorithms of collective kind k, per dimension, by the symmetry
+ * each declares in its descriptor: rotation (ring, direct) treats every
+ * NPU of a dimension alike, XOR (halving-doubling) on a power of two; the
+ * one* variants (one ring over all NPUs crosses dimensions at some NPUs
+ * only) and an asymmetric algorithm (a tree) do not. */
 static bool algorithms_symmetric(const sim *s, enum coll_kind k, const wl_node *n, const char *name,
                                  symmetry *out)
 {
@@ -66,13 +67,13 @@ static bool algorithms_symmetric(const sim *s, enum coll_kind k, const wl_node *
         algo_registry_spec_name(&s->algorithms, spec, spelled, sizeof spelled);
         if (s->dim_size[d] < 2)
             continue;
-        bool ok = a && !spec->one &&
-                  (strcmp(a->name, "ring") == 0 || strcmp(a->name, "direct") == 0 ||
-                   (strcmp(a->name, "halvingDoubling") == 0 && is_power_of_two(s->dim_size[d])));
-        if (!ok)
+        enum algo_symmetry sym = a && !spec->one ? a->symmetry : ALGO_ASYMMETRIC;
+        if (sym == ALGO_XOR_POWER_OF_TWO && !is_power_of_two(s->dim_size[d]))
+            sym = ALGO_ASYMMETRIC;
+        if (sym == ALGO_ASYMMETRIC)
             return not_eligible(out, "node %llu (%s) runs %s on dimension %u, whose schedule differs between NPUs",
                                 (unsigned long long)n->id, name, spelled, d);
-        if (strcmp(a->name, "halvingDoubling") == 0)
+        if (sym == ALGO_XOR_POWER_OF_TWO)
             out->hd_dims |= 1u << d;
         else
             out->rotation_dims |= 1u << d;
@@ -129,6 +130,62 @@ static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
     return true;
 }
 
+/* Whether two traces are the same but for their node ids: node by node
+ * (nodes are in id order, so a relabelling that keeps the order keeps the
+ * indices) every field the simulation reads and every name, and the same
+ * dependencies by index. Per-rank files written with id = rank (ASTRA-sim's
+ * microbenchmarks) differ only so. */
+/* Every field of two nodes but the id and the name and payload offsets
+ * (field by field: a struct compare would read padding). */
+static bool nodes_alike(const wl_node *x, const wl_node *y)
+{
+    return x->type == y->type && x->slot == y->slot && x->kind == y->kind && x->is_cpu == y->is_cpu &&
+           x->n_involved == y->n_involved && x->n_parents == y->n_parents && x->n_children == y->n_children &&
+           x->duration_us == y->duration_us && x->comm_type == y->comm_type && x->comm_size == y->comm_size &&
+           x->comm_src == y->comm_src && x->comm_dst == y->comm_dst && x->comm_tag == y->comm_tag &&
+           x->comm_priority == y->comm_priority && x->involved == y->involved && x->pg == y->pg &&
+           x->num_ops == y->num_ops && x->tensor_size == y->tensor_size;
+}
+
+static bool traces_alike(const wl_trace *a, const wl_trace *b)
+{
+    if (a->n_nodes != b->n_nodes || a->has_p2p || b->has_p2p)
+        return false;
+    for (uint32_t i = 0; i < a->n_nodes; i++) {
+        const wl_node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (!nodes_alike(x, y) || strcmp(a->names + x->name, b->names + y->name) != 0 || (!x->meta) != (!y->meta) ||
+            (x->meta && strcmp(a->names + x->meta, b->names + y->meta) != 0))
+            return false;
+        for (uint32_t k = 0; k < x->n_children; k++)
+            if (a->children[x->child_start + k] != b->children[y->child_start + k])
+                return false;
+    }
+    return true;
+}
+
+/* Every NPU's trace is NPU 0's, or alike but for node ids (then each
+ * distinct one is checked too: custom collectives are chosen by node id). */
+static bool npus_alike(const sim *s, const wl_run *r, symmetry *out)
+{
+    const wl_trace *t0 = r->wl[0].trace;
+    for (uint32_t i = 1; i < s->n_npus; i++) {
+        const wl_trace *t = workload_npu_trace(r, i);
+        if (t == t0)
+            continue;
+        if (!traces_alike(t, t0))
+            return not_eligible(out, "NPU %u's trace differs from NPU 0's%s", i,
+                                t->n_nodes == t0->n_nodes && !t->has_p2p ? " (beyond its node ids)" : "");
+        out->relabelled = true;
+    }
+    for (uint32_t k = 0; out->relabelled && k < r->n_traces; k++) {
+        workload view = {.nodes = r->traces[k]->nodes, .n_nodes = r->traces[k]->n_nodes,
+                         .names = r->traces[k]->names, .path = r->traces[k]->path};
+        if (!nodes_symmetric(s, &view, out))
+            return false;
+    }
+    return true;
+}
+
 /* A dimension mirrors by one relabelling of its coordinates: negation for
  * ring and direct, XOR for halving-doubling; one running both has none. */
 static void refuse_mixed_dimension(symmetry *out)
@@ -153,6 +210,7 @@ static void reduce_if_covered(const sim *s, symmetry *out)
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
                       : s->opt->progress      ? "--progress"
+                      : out->relabelled && s->opt->report ? "--report when node ids differ between NPUs"
                                               : NULL;
     if (gap)
         snprintf(out->full_why, sizeof out->full_why, "%s", gap);
@@ -164,6 +222,7 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
     out->why[0] = '\0';
     out->full_why[0] = '\0';
     out->hd_dims = out->rotation_dims = 0;
+    out->relabelled = false;
     out->n_npus = s->n_npus;
     if (s->opt->no_symmetry) {
         out->mode = SYMMETRY_OFF;
@@ -174,11 +233,8 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
      * each NPU, so its NPUs never share one even when the bytes match. */
     if (!nodes_symmetric(s, &r->wl[0], out))
         return;
-    for (uint32_t i = 1; i < s->n_npus; i++)
-        if (workload_npu_trace(r, i) != r->wl[0].trace) {
-            not_eligible(out, "NPU %u's trace differs from NPU 0's", i);
-            return;
-        }
+    if (!npus_alike(s, r, out))
+        return;
     if (!shipped_analytical) {
         not_eligible(out, "the network backend %s is not the shipped analytical one", s->be->name);
         return;
@@ -192,8 +248,9 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
         not_eligible(out, "communicator groups (%s) split the NPUs", s->opt->comm_group);
         return;
     }
-    snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives on ring, direct or "
-                                        "halving-doubling, analytical backend on dimensions");
+    snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives%s on ring, direct or "
+                                        "halving-doubling, analytical backend on dimensions",
+             out->relabelled ? " (but for its node ids)" : "");
     reduce_if_covered(s, out);
 }
 

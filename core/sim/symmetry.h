@@ -38,6 +38,7 @@ typedef struct symmetry {
     char full_why[160];     /* ELIGIBLE: what the reduced simulation does not cover */
     uint32_t hd_dims;       /* bit d: some collective runs halving-doubling on dimension d */
     uint32_t rotation_dims; /* bit d: some collective runs ring or direct on dimension d */
+    bool relabelled;        /* the NPUs' traces are equal but for their node ids */
 } symmetry;
 
 /* Decides for the loaded run `r`; `shipped_analytical`: the backend is the

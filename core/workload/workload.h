@@ -32,6 +32,8 @@ enum wl_state { WL_WAITING, WL_FREE, WL_RUNNING, WL_DONE };
  * so index order is id order. Nothing here changes while the simulation
  * runs (the per-NPU progress is in wl_node_run), so NPUs that run the same
  * trace share one copy. */
+/* (sim/symmetry.c, nodes_alike, compares every field but the id and the
+ * offsets: a field added here belongs there too.) */
 typedef struct wl_node {
     uint64_t id;
     uint32_t name;              /* offset in wl_trace.names */

@@ -49,10 +49,29 @@ expect_eq "$((reduced_messages * 8))" "$(messages)" "reduced: messages of one NP
 expect_ok "$VIMANA" --workload-configuration="$T/one/ar" --system-configuration="$RING" --network-configuration="$R8"
 expect_eq "$(cat "$T/err")" "" "no --run-stats: stderr"
 
-# Per-rank files of the generator differ (node id = rank).
+# Per-rank files of the generator differ only by their node ids (id =
+# rank, as ASTRA-sim's microbenchmarks): alike, reduced, the same lines as
+# the full run's.
+RELABELLED="every NPU runs the same trace of collectives (but for its node ids) on ring, direct or halving-doubling, \
+analytical backend on dimensions"
 "$VIMANA_ET" generate all-reduce --npus 8 --size 1MiB --out "$T/rank/ar" >/dev/null || fail "generate per-rank"
 expect_ok sim "$T/rank/ar" "$RING" "$R8"
-symmetry_line "vimana: symmetry: not eligible (NPU 1's trace differs from NPU 0's); full simulation" "per-rank, ids differ"
+symmetry_line "vimana: symmetry: on ($RELABELLED); reduced simulation: NPU 0 simulated, its messages mirrored for the \
+other 7 NPUs" "per-rank, ids differ"
+cp "$T/out" "$T/rank.reduced"
+expect_ok sim "$T/rank/ar" "$RING" "$R8" --no-symmetry
+cmp -s "$T/out" "$T/rank.reduced" || fail "per-rank, ids differ: the reduced run's lines differ from the full run's"
+cmp -s "$T/out" "$T/eligible.out" || fail "per-rank: not the single file's lines"
+# --report names each NPU's node ids: the full simulation writes it
+expect_ok sim "$T/rank/ar" "$RING" "$R8" --report="$T/rank.json"
+symmetry_line "vimana: symmetry: eligible ($RELABELLED); full simulation used (the reduced simulation does not cover \
+--report when node ids differ between NPUs yet)" "per-rank, --report"
+# ... but a trace that differs beyond its ids (here a node's name) is not alike
+"$VIMANA_ET" json "$T/rank/ar.3.et" | sed 's/all_reduce_8npus/renamed/' >"$T/rank3.json"
+"$VIMANA_ET" from-json "$T/rank3.json" -o "$T/rank/ar.3.et" || fail "rename NPU 3's node"
+expect_ok sim "$T/rank/ar" "$RING" "$R8"
+symmetry_line "vimana: symmetry: not eligible (NPU 3's trace differs from NPU 0's (beyond its node ids)); full simulation" \
+    "per-rank, one size differs"
 # ... identical per-rank files are one trace.
 i=0
 while [ "$i" -lt 8 ]; do cp "$T/one/ar.et" "$T/rank/same.$i.et"; i=$((i + 1)); done

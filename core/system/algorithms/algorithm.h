@@ -27,6 +27,14 @@ enum phase_event {
     PHASE_RECEIVED,  /* one of its receives completed */
 };
 
+/* How an algorithm's schedule treats the NPUs of one dimension: what the
+ * symmetry reduction (sim/symmetry.c) may rely on. */
+enum algo_symmetry {
+    ALGO_ASYMMETRIC = 0,   /* NPUs play different parts (a tree's root and leaves), or unknown */
+    ALGO_ROTATION,         /* every NPU's peers are its own index shifted: NPU i mirrors NPU 0 by rotation */
+    ALGO_XOR_POWER_OF_TWO, /* peers are the index XOR a mask, on a power-of-two dimension (else asymmetric) */
+};
+
 typedef struct algorithm {
     /* ---- names ---- */
     const char *name;      /* "ring": in the system JSON, --report and --timeline */
@@ -35,6 +43,9 @@ typedef struct algorithm {
     /* Reads the suffix after the name ("" when absent) into *value, 0
      * meaning none. Returns 0, or -1 when it is not one. Needed with param. */
     int (*parse_param)(const char *text, uint32_t *value);
+
+    /* ---- properties ---- */
+    enum algo_symmetry symmetry; /* on one dimension (the one* variants cross dimensions: never) */
 
     /* ---- phase plan: when a chunk's phases are built ---- */
     /* Refuses a phase it cannot run (ring size, collective type): returns

@@ -60,6 +60,7 @@ static void direct_step(sim *s, stream *st, enum phase_event ev)
 const algorithm algorithm_direct = {
     .name = "direct",
     .one_name = "oneDirect",
+    .symmetry = ALGO_ROTATION,
     .param = "N",
     .parse_param = parse_window,
     .start = direct_start,

@@ -76,6 +76,7 @@ static void hd_step(sim *s, stream *st, enum phase_event ev)
 const algorithm algorithm_halving_doubling = {
     .name = "halvingDoubling",
     .one_name = "oneHalvingDoubling",
+    .symmetry = ALGO_XOR_POWER_OF_TWO,
     .check = hd_check,
     .start = hd_start,
     .step = hd_step,

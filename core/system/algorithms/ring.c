@@ -25,6 +25,7 @@ static void ring_step(sim *s, stream *st, enum phase_event ev)
 const algorithm algorithm_ring = {
     .name = "ring",
     .one_name = "oneRing",
+    .symmetry = ALGO_ROTATION,
     .start = ring_start,
     .step = ring_step,
 };
