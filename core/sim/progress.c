@@ -25,15 +25,19 @@ static void check(void *ctx)
     if (now - p->last < PRINT_EVERY_S)
         return;
     p->last = now;
-    fprintf(s->log, "vimana: simulating: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
-            (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
-            now - p->t0);
-    fflush(s->log);
+    if (s->reduced)
+        fprintf(p->out, "vimana: simulating (reduced: NPU 0 for all %u): t = %llu ns, %llu messages (%.0f s)\n",
+                s->n_npus, (unsigned long long)sim_now(s), (unsigned long long)s->messages, now - p->t0);
+    else
+        fprintf(p->out, "vimana: simulating: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
+                (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
+                now - p->t0);
+    fflush(p->out);
 }
 
-void progress_start(progress *p, sim *s, const wl_run *run)
+void progress_start(progress *p, sim *s, const wl_run *run, FILE *out)
 {
-    *p = (progress){.s = s, .run = run};
+    *p = (progress){.s = s, .run = run, .out = out};
     p->t0 = p->last = wall_seconds();
     s->hooks.messages_at = UINT64_MAX;
     if (!s->opt->progress)
@@ -48,7 +52,12 @@ void progress_end(const progress *p)
     const sim *s = p->s;
     if (!s->opt->progress)
         return;
-    fprintf(s->log, "vimana: simulated: t = %llu ns, %llu messages, %u of %u NPUs finished (%.1f s)\n",
-            (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
-            wall_seconds() - p->t0);
+    if (s->reduced)
+        fprintf(p->out, "vimana: simulated (reduced: NPU 0 for all %u): t = %llu ns, %llu messages, %u of %u NPUs "
+                        "finished (%.1f s)\n", s->n_npus, (unsigned long long)sim_now(s),
+                (unsigned long long)s->messages, p->run->finished_npus, s->n_npus, wall_seconds() - p->t0);
+    else
+        fprintf(p->out, "vimana: simulated: t = %llu ns, %llu messages, %u of %u NPUs finished (%.1f s)\n",
+                (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
+                wall_seconds() - p->t0);
 }

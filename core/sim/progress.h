@@ -7,18 +7,22 @@
 #ifndef VIMANA_SIM_PROGRESS_H
 #define VIMANA_SIM_PROGRESS_H
 
+#include <stdio.h>
+
 #include "system/context.h"
 #include "workload/workload.h"
 
 typedef struct progress {
     sim *s;
     const wl_run *run;
+    FILE *out;                   /* the lines' stream: stderr, even while a reduced run holds its log */
     double t0, last;             /* wall seconds: start, last line */
 } progress;
 
 /* Starts the clock and, when --progress is given, installs the check in s
- * (otherwise it never fires). */
-void progress_start(progress *p, sim *s, const wl_run *run);
+ * (otherwise it never fires). Lines go to `out`; a reduced run's (s->reduced)
+ * say that NPU 0 is simulated for all. */
+void progress_start(progress *p, sim *s, const wl_run *run, FILE *out);
 
 /* The closing line: where the simulation ended and how long it took. */
 void progress_end(const progress *p);

@@ -305,7 +305,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
             s.err_log = NULL;
         }
         sim_enter(&s);
-        progress_start(&prog, &s, &run);
+        progress_start(&prog, &s, &run, log);
         workload_fire_all(&run);
         if (!s.failed)
             network_host_run(&nh);

@@ -199,9 +199,9 @@ static void refuse_mixed_dimension(symmetry *out)
 
 /* The reduced simulation covers ring and direct (whose mirror image is a
  * rotation of the dimensions), halving-doubling (an XOR), the finish
- * reports and --report (NPU 0's figures written for every NPU; the
- * analytical backend has no per-link records), not the per-NPU timeline,
- * log lines or handshakes. */
+ * reports, --report (NPU 0's figures written for every NPU; the analytical
+ * backend has no per-link records) and --progress (NPU 0's progress), not
+ * the per-NPU timeline, log lines or handshakes. */
 static void reduce_if_covered(const sim *s, symmetry *out)
 {
     refuse_mixed_dimension(out);
@@ -209,7 +209,6 @@ static void reduce_if_covered(const sim *s, symmetry *out)
                       : s->opt->timeline      ? "--timeline"
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
-                      : s->opt->progress      ? "--progress"
                       : out->relabelled && s->opt->report ? "--report when node ids differ between NPUs"
                                               : NULL;
     if (gap)

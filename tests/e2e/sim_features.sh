@@ -109,16 +109,22 @@ names = {e["args"]["name"] for e in tl["traceEvents"] if e["ph"] == "M" and e["p
 assert {"NPU 0", "GPU compute", "communication", "chunks"} <= names, names
 PY
 # --progress writes to stderr only, and ends with where the run stopped:
-# 8 NPUs x (all-reduce: 4 chunks x 2x7 ring steps + all-gather: 4 x 7) = 672.
-# (--no-symmetry: without --progress this run would be reduced, which prints
-# the NPUs' reports in NPU order rather than in the order they finish.)
+# 8 NPUs x (all-reduce: 4 chunks x 2x7 ring steps + all-gather: 4 x 7) = 672
+# messages in full (--no-symmetry); the reduced run (--progress no longer
+# turns it off) simulates NPU 0's 84 and says so.
 HOTI="$G/workload/hoti_3nodes_8/hoti_3nodes_8"
+for mode in --no-symmetry ""; do
+    expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
+        --network-configuration="$G/network/ring8.yml" $mode
+    mv "$T/out" "$T/quiet.out"
+    expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
+        --network-configuration="$G/network/ring8.yml" --progress $mode
+    cmp -s "$T/quiet.out" "$T/out" || fail "--progress $mode changed the report on stdout"
+done
+grep -qE '^vimana: simulated \(reduced: NPU 0 for all 8\): t = 405520 ns, 84 messages, 8 of 8 NPUs finished \([0-9]+\.[0-9] s\)$' \
+    "$T/err" || fail "--progress closing line (reduced); got: $(cat "$T/err")"
 expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
-    --network-configuration="$G/network/ring8.yml" --no-symmetry
-mv "$T/out" "$T/quiet.out"
-expect_ok "$VIMANA" --workload-configuration="$HOTI" --system-configuration="$SYS" \
-    --network-configuration="$G/network/ring8.yml" --progress
-cmp -s "$T/quiet.out" "$T/out" || fail "--progress changed the report on stdout"
+    --network-configuration="$G/network/ring8.yml" --progress --no-symmetry
 grep -qE '^vimana: simulated: t = 405520 ns, 672 messages, 8 of 8 NPUs finished \([0-9]+\.[0-9] s\)$' "$T/err" ||
     fail "--progress closing line; got: $(cat "$T/err")"
 finish

@@ -45,6 +45,11 @@ expect_eq "$(grep -c '^sys\[[0-7]\] finished, 117780 cycles, exposed communicati
     "full: every NPU"
 # The reduced run sends NPU 0's messages only: one eighth of the full run's.
 expect_eq "$((reduced_messages * 8))" "$(messages)" "reduced: messages of one NPU of 8"
+# --progress keeps the reduction: its lines follow NPU 0, said so.
+expect_ok sim "$T/one/ar" "$RING" "$R8" --progress
+symmetry_line "$ON" "--progress"
+grep -qE "^vimana: simulated \(reduced: NPU 0 for all 8\): t = 117780 ns, $reduced_messages messages, 8 of 8 NPUs \
+finished \([0-9]+\.[0-9] s\)$" "$T/err" || fail "--progress, reduced: closing line; got: $(cat "$T/err")"
 # Without --run-stats nothing is added to stderr.
 expect_ok "$VIMANA" --workload-configuration="$T/one/ar" --system-configuration="$RING" --network-configuration="$R8"
 expect_eq "$(cat "$T/err")" "" "no --run-stats: stderr"
