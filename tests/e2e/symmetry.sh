@@ -77,6 +77,20 @@ symmetry_line "vimana: symmetry: eligible ($RELABELLED); full simulation used (t
 expect_ok sim "$T/rank/ar" "$RING" "$R8"
 symmetry_line "vimana: symmetry: not eligible (NPU 3's trace differs from NPU 0's (beyond its node ids)); full simulation" \
     "per-rank, one size differs"
+# The ResNet-50 data-parallel workload converted from text (the MICRO'24
+# Chakra demo 2's Resnet50_DataParallel.txt, copied from the corpus into
+# tests/data/text/resnet50_data_parallel.txt): its ranks' node ids differ
+# (each rank's numbering continues), nothing else does -- reduced, and
+# every line the full run's.
+"$VIMANA_ET" convert text --input "$VIMANA_SRCDIR/tests/data/text/resnet50_data_parallel.txt" --output "$T/rn/r" \
+    --num-npus 8 --num-passes 1 >/dev/null || fail "convert ResNet-50"
+expect_ok sim "$T/rn/r" "$RING" "$R8"
+symmetry_line "vimana: symmetry: on ($RELABELLED); reduced simulation: NPU 0 simulated, its messages mirrored for the \
+other 7 NPUs" "ResNet-50 DP"
+cp "$T/out" "$T/rn.reduced"
+expect_ok sim "$T/rn/r" "$RING" "$R8" --no-symmetry
+cmp -s "$T/out" "$T/rn.reduced" || fail "ResNet-50 DP: the reduced run's lines differ from the full run's"
+expect_eq "$(grep -c 'finished, 1082481708 cycles, exposed communication 31708 cycles' "$T/out")" 8 "ResNet-50 DP finish"
 # ... identical per-rank files are one trace.
 i=0
 while [ "$i" -lt 8 ]; do cp "$T/one/ar.et" "$T/rank/same.$i.et"; i=$((i + 1)); done
