@@ -39,6 +39,18 @@ static void group_row(sim *s, uint32_t npu, int64_t pg, vimana_tick ticks, viman
     row(out, what, ticks, finish);
 }
 
+/* "  FLOPs 1.2e+15 (what): 123.4 TFLOP/s, 39.5 % of peak-perf 312 TFLOP/s" */
+static void flops_row(const sim *s, FILE *out, const char *label, const char *what, uint64_t flops, vimana_tick finish)
+{
+    double seconds = (double)finish / 1e9;
+    double rate = seconds > 0 ? (double)flops / seconds : 0;
+    fprintf(out, "  %s %.4g (%s): %.1f TFLOP/s", label, (double)flops, what, rate / 1e12);
+    if (s->cfg.peak_perf_flops > 0)
+        fprintf(out, ", %.1f %% of peak-perf %.0f TFLOP/s", 100 * rate / s->cfg.peak_perf_flops,
+                s->cfg.peak_perf_flops / 1e12);
+    fputc('\n', out);
+}
+
 void step_breakdown_print(sim *s, wl_run *r, FILE *out)
 {
     uint32_t npu = last_npu(s, r);
@@ -55,11 +67,7 @@ void step_breakdown_print(sim *s, wl_run *r, FILE *out)
         row(out, "exposed, other groups", b.exposed_other_groups, b.finish);
     row(out, "exposed, pipeline messages and bubbles", b.exposed_p2p, b.finish);
     row(out, "exposed, other", b.exposed_other, b.finish);
-    double seconds = (double)b.finish / 1e9;
-    double rate = seconds > 0 ? (double)b.flops / seconds : 0;
-    fprintf(out, "  FLOPs %.4g (num_ops of the compute nodes): %.1f TFLOP/s", (double)b.flops, rate / 1e12);
-    if (s->cfg.peak_perf_flops > 0)
-        fprintf(out, ", %.1f %% of peak-perf %.0f TFLOP/s", 100 * rate / s->cfg.peak_perf_flops,
-                s->cfg.peak_perf_flops / 1e12);
-    fputc('\n', out);
+    flops_row(s, out, "FLOPs", "num_ops of the compute nodes", b.flops, b.finish);
+    if (b.model_flops != b.flops)
+        flops_row(s, out, "model FLOPs", "without recomputation", b.model_flops, b.finish);
 }

@@ -140,6 +140,7 @@ static bool nodes_symmetric(const sim *s, const workload *w, symmetry *out)
 static bool nodes_alike(const wl_node *x, const wl_node *y)
 {
     return x->type == y->type && x->slot == y->slot && x->kind == y->kind && x->is_cpu == y->is_cpu &&
+           x->recompute == y->recompute &&
            x->n_involved == y->n_involved && x->n_parents == y->n_parents && x->n_children == y->n_children &&
            x->duration_us == y->duration_us && x->comm_type == y->comm_type && x->comm_size == y->comm_size &&
            x->comm_src == y->comm_src && x->comm_dst == y->comm_dst && x->comm_tag == y->comm_tag &&

@@ -155,6 +155,8 @@ int workload_breakdown(const workload *w, wl_breakdown *out)
             continue;
         spans[n++] = (span){w->live[i].start, w->live[i].end, i};
         out->flops += w->nodes[i].num_ops;
+        if (!w->nodes[i].recompute)
+            out->model_flops += w->nodes[i].num_ops;
     }
     if (rc == 0) {
         qsort(spans, n, sizeof *spans, by_start);

@@ -21,6 +21,7 @@ typedef struct wl_breakdown {
     vimana_tick finish;
     vimana_tick compute;                 /* union of the GPU compute nodes' intervals */
     uint64_t flops;                      /* num_ops of the GPU compute nodes run */
+    uint64_t model_flops;                /* the same without recomputation (is_recomputation nodes) */
     uint32_t n_groups;
     int64_t group[WL_BREAKDOWN_GROUPS];  /* pg of each listed group (WL_NO_GROUP: all NPUs), ascending */
     vimana_tick exposed_group[WL_BREAKDOWN_GROUPS];

@@ -253,6 +253,8 @@ static int read_node(load_ctx *c, wl_node *out)
         if (!cfg->roofline_enabled && c->s->opt->breakdown &&
             vet_node_uint64(c->n, "num_ops", 0, &out->num_ops) != VET_ATTR_OK)
             out->num_ops = 0;
+        if (c->s->opt->breakdown && vet_node_bool(c->n, "is_recomputation", false, &out->recompute) != VET_ATTR_OK)
+            out->recompute = false;
         return 0;
     case VET_COMM_COLL_NODE:
         if (out->is_cpu)

@@ -42,6 +42,7 @@ typedef struct wl_node {
     uint8_t kind;               /* enum wl_kind */
     bool is_cpu;
     uint8_t n_involved;         /* 0 = attribute absent */
+    bool recompute;             /* is_recomputation (read for --breakdown): FLOPs not the model's */
     uint32_t n_parents;
     uint32_t child_start, n_children;
     uint64_t duration_us;

@@ -148,7 +148,13 @@ expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished l
   exposed, group 3 (2 NPUs, stride 8)                  23991290 cycles  22.09 %
   exposed, pipeline messages and bubbles                      0 cycles   0.00 %
   exposed, other                                              0 cycles   0.00 %
-  FLOPs 1.389e+13 (num_ops of the compute nodes): 127.9 TFLOP/s, 41.0 % of peak-perf 312 TFLOP/s" "breakdown"
+  FLOPs 1.389e+13 (num_ops of the compute nodes): 127.9 TFLOP/s, 41.0 % of peak-perf 312 TFLOP/s
+  model FLOPs 1.369e+13 (without recomputation): 126.0 TFLOP/s, 40.4 % of peak-perf 312 TFLOP/s" "breakdown"
+# model FLOPs (the selective recomputation's attn_core nodes carry
+# is_recomputation and are left out): per replica 72*B*s*L*h^2*(1 + s/6h +
+# V/12Lh) with B = 4, L = 4 = 1.0947e14, over its 8 ranks 1.368e13
+expect_eq "$(list "$T/dgx/g.0.et" | grep -c ' COMP rec_')" 16 "selective: 4 layers x 4 micro-batches"
+expect_eq "$("$ET" json "$T/dgx/g.0.et" | grep -c '"is_recomputation"')" 16 "recomputation marked"
 expect_eq $((67113000 + 17513344 + 23991290)) 108617634 "breakdown adds up"
 # --overlap-param-gather (the default with --dist-optimizer): the updated
 # parameters are all-gathered at the iteration's start, bucket by bucket in

@@ -162,6 +162,18 @@ static void comp(struct emit *e, const struct name *nm, const struct op *op)
     finish(e, 1);
 }
 
+/* A forward computed again for its backward: its FLOPs are hardware
+ * FLOPs, not the model's (vimana --breakdown's MFU leaves them out). */
+static void recomputation(struct emit *e, const struct name *nm, const struct op *op)
+{
+    e->before_comp = e->last;
+    e->has_before_comp = e->has_last;
+    start(e, nm, VET_COMP_NODE, op->micros, NULL);
+    comp_attrs(e, op->cost);
+    tf_pb_attr_bool(&e->rec, "is_recomputation", 1);
+    finish(e, 1);
+}
+
 static void coll_attrs(struct emit *e, int64_t type, uint64_t size, const char *pg)
 {
     tf_pb_attr_int64(&e->rec, "comm_type", type);
@@ -315,7 +327,7 @@ static void recompute_part(struct emit *e, uint64_t mb, uint64_t layer, const ch
     name_add(&nm, "_layer");
     name_num(&nm, layer);
     name_add(&nm, part);
-    comp(e, &nm, op);
+    recomputation(e, &nm, op);
     tp_comm(e, &nm);
 }
 
@@ -330,7 +342,7 @@ static void recompute_core(struct emit *e, uint64_t mb, uint64_t layer)
     name_add(&nm, "_layer");
     name_num(&nm, layer);
     name_add(&nm, "_attn_core");
-    comp(e, &nm, &e->attn_core);
+    recomputation(e, &nm, &e->attn_core);
 }
 
 static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward)
