@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
@@ -72,6 +73,32 @@ int json_doc_parse(const char *path, const char *text, size_t len, json_object *
     }
     *root = doc;
     return 0;
+}
+
+int json_doc_load(const char *path, const char *shown, size_t max_bytes, const char *too_big, json_object **root,
+                  char *msg, size_t msg_len)
+{
+    char why[128];
+    *root = NULL;
+    if (input_file_check(path, why, sizeof why) != 0)
+        return fail(msg, msg_len, "%s: %s", shown, why);
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(msg, msg_len, "%s: cannot open: %s", shown, errno ? strerror(errno) : "unknown error");
+    char *text = malloc(max_bytes + 1);
+    if (!text) {
+        fclose(f);
+        return fail(msg, msg_len, "%s: out of memory", shown);
+    }
+    size_t n = fread(text, 1, max_bytes + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    int rc = bad ? fail(msg, msg_len, "%s: read failed", shown)
+             : n > max_bytes ? fail(msg, msg_len, "%s: larger than %s", shown, too_big)
+                             : json_doc_parse(shown, text, n, root, msg, msg_len);
+    free(text);
+    return rc;
 }
 
 int json_doc_check_file(const char *prog, const char *path)

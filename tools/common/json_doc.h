@@ -17,6 +17,14 @@
  * -1 with *root NULL and one line in msg[0, msg_len). */
 int json_doc_parse(const char *path, const char *text, size_t len, json_object **root, char *msg, size_t msg_len);
 
+/* Reads the small file at `path` (named `shown` in messages) and parses it
+ * into *root: at most max_bytes, beyond which the message is "SHOWN:
+ * larger than TOO_BIG" (e.g. "1 MiB, not a durations file"). Returns 0, or
+ * -1 with *root NULL and one line in msg: the file's problem
+ * (input_file_check), "cannot open: ...", "read failed", or the parser's. */
+int json_doc_load(const char *path, const char *shown, size_t max_bytes, const char *too_big, json_object **root,
+                  char *msg, size_t msg_len);
+
 /* Checks that `path` is a regular file that can be opened, before
  * json-c reads it (json_object_from_file cannot tell a missing file from
  * bad JSON). Returns 0, or -1 after printing one line

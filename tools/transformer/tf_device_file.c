@@ -1,7 +1,6 @@
 /* --device PATH: a device file (see the header). */
 #include "transformer/tf_device_file.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +11,6 @@
 #include <json-c/json.h>
 
 #include "common/json_doc.h"
-#include "util/input_file.h"
 #include "util/msg_escape.h"
 
 /* A device file is a dozen keys; anything bigger is a wrong file. */
@@ -37,33 +35,6 @@ static void file_of(const char *path, char *out, size_t len)
         snprintf(out, len, "%s/device.json", path);
     else
         snprintf(out, len, "%s", path);
-}
-
-/* The file at `file` (named `path` in messages), NUL-terminated, in *text. */
-static int read_text(const char *file, const char *path, char **text, size_t *n, char *msg, size_t len)
-{
-    char why[128];
-    if (input_file_check(file, why, sizeof why) != 0)
-        return fail(msg, len, "%s: %s", path, why);
-    errno = 0;
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return fail(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
-    *text = malloc(MAX_FILE_BYTES + 1);
-    if (!*text) {
-        fclose(f);
-        return fail(msg, len, "%s: out of memory", path);
-    }
-    *n = fread(*text, 1, MAX_FILE_BYTES + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || *n > MAX_FILE_BYTES) {
-        free(*text);
-        return bad ? fail(msg, len, "%s: read failed", path)
-                   : fail(msg, len, "%s: larger than 64 KiB, not a device file", path);
-    }
-    (*text)[*n] = '\0';
-    return 0;
 }
 
 /* The member `key` of `obj` (shown as `where`) as a number in (lo, hi]
@@ -186,17 +157,12 @@ static int fill(const char *path, json_object *root, struct tf_device *d, char *
 int tf_device_load(const char *path, struct tf_device *out, char *msg, size_t len)
 {
     char file[4200], shown[512];
-    char *text = NULL;
-    size_t n = 0;
     json_object *root;
+    int rc;
     memset(out, 0, sizeof *out);
     file_of(path, file, sizeof file);
     msg_escape(file, shown, sizeof shown);
-    if (read_text(file, shown, &text, &n, msg, len) != 0)
-        return -1;
-    int rc = json_doc_parse(shown, text, n, &root, msg, len);
-    free(text);
-    if (rc != 0)
+    if (json_doc_load(file, shown, MAX_FILE_BYTES, "64 KiB, not a device file", &root, msg, len) != 0)
         return -1;
     if (!json_object_is_type(root, json_type_object))
         rc = fail(msg, len, "%s: expected a JSON object describing a device (docs/transformer.md, \"Device files\")",

@@ -1,7 +1,6 @@
 /* --durations FILE: user-supplied operator durations (docs/transformer.md). */
 #include "transformer/tf_durations.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -12,7 +11,6 @@
 #include <json-c/json.h>
 
 #include "common/json_doc.h"
-#include "util/input_file.h"
 #include "util/msg_escape.h"
 
 /* A durations file is a handful of keys; anything bigger is a wrong file. */
@@ -26,33 +24,6 @@ static int fail(char *msg, size_t len, const char *fmt, ...)
     vsnprintf(msg, len, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-/* The whole file, NUL-terminated, in *text (free it). */
-static int read_text(const char *path, char **text, size_t *n, char *msg, size_t len)
-{
-    char why[128];
-    if (input_file_check(path, why, sizeof why) != 0)
-        return fail(msg, len, "%s: %s", path, why);
-    errno = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
-    *text = malloc(MAX_FILE_BYTES + 1);
-    if (!*text) {
-        fclose(f);
-        return fail(msg, len, "%s: out of memory", path);
-    }
-    *n = fread(*text, 1, MAX_FILE_BYTES + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || *n > MAX_FILE_BYTES) {
-        free(*text);
-        return bad ? fail(msg, len, "%s: read failed", path)
-                   : fail(msg, len, "%s: larger than 1 MiB, not a durations file", path);
-    }
-    (*text)[*n] = '\0';
-    return 0;
 }
 
 static int kind_of(const char *key)
@@ -90,16 +61,11 @@ static int load_member(const char *path, const char *key, json_object *v, struct
 
 int tf_durations_load(const char *path, struct tf_durations *out, char *msg, size_t len)
 {
-    char *text = NULL;
-    size_t n = 0;
     json_object *root;
     memset(out, 0, sizeof *out);
-    if (read_text(path, &text, &n, msg, len) != 0)
+    if (json_doc_load(path, path, MAX_FILE_BYTES, "1 MiB, not a durations file", &root, msg, len) != 0)
         return -1;
-    int rc = json_doc_parse(path, text, n, &root, msg, len);
-    free(text);
-    if (rc != 0)
-        return -1;
+    int rc = 0;
     if (!json_object_is_type(root, json_type_object)) {
         json_object_put(root);
         return fail(msg, len, "%s: expected a JSON object of durations in microseconds, e.g. {\"attn_fwd\": 120}",
