@@ -35,7 +35,7 @@ static const flag_spec flags[] = {
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events, simulation speed and symmetry on stderr"},
     {"breakdown", ARG_FLAG, OPT(breakdown), "print where the last NPU's step went: compute, exposed communication per "
-                                            "group, pipeline P2P and bubbles, FLOP/s"},
+                                            "group, pipeline messages and bubble, FLOP/s and MFU"},
     {"no-symmetry", ARG_FLAG, OPT(no_symmetry), "do not check whether the NPUs are interchangeable (docs/symmetry.md)"},
     {"jobs", ARG_STRING, OPT(jobs), "run the jobs of a jobs file on one shared network (docs/jobs.md)"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},

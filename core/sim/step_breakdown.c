@@ -51,11 +51,18 @@ static void flops_row(const sim *s, FILE *out, const char *label, const char *wh
     fputc('\n', out);
 }
 
+/* Another NPU's workload, when it was simulated (not in a reduced run). */
+static const workload *peer_of(void *ctx, uint32_t npu)
+{
+    wl_run *r = ctx;
+    return npu < r->s->n_npus && !r->s->reduced ? workload_npu(r, npu) : NULL;
+}
+
 void step_breakdown_print(sim *s, wl_run *r, FILE *out)
 {
     uint32_t npu = last_npu(s, r);
     wl_breakdown b;
-    if (workload_breakdown(workload_npu(r, npu), &b) != 0) {
+    if (workload_breakdown(workload_npu(r, npu), peer_of, r, &b) != 0) {
         sim_fail(s, "out of memory (breakdown)");
         return;
     }
@@ -65,7 +72,8 @@ void step_breakdown_print(sim *s, wl_run *r, FILE *out)
         group_row(s, npu, b.group[g], b.exposed_group[g], b.finish, out);
     if (b.exposed_other_groups)
         row(out, "exposed, other groups", b.exposed_other_groups, b.finish);
-    row(out, "exposed, pipeline messages and bubbles", b.exposed_p2p, b.finish);
+    row(out, "exposed, pipeline messages in flight", b.exposed_p2p, b.finish);
+    row(out, "exposed, pipeline bubble", b.exposed_bubble, b.finish);
     row(out, "exposed, other", b.exposed_other, b.finish);
     flops_row(s, out, "FLOPs", "num_ops of the compute nodes", b.flops, b.finish);
     if (b.model_flops != b.flops)

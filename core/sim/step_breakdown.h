@@ -3,7 +3,8 @@
  * that finished last went (workload/breakdown.h), as a Megatron user reads
  * it: compute, exposed communication per communicator group (its size and
  * rank stride tell a tensor-parallel group from a data-parallel one),
- * pipeline messages with their bubbles, and the FLOP/s reached.
+ * pipeline messages in flight, the pipeline bubble, and the FLOP/s
+ * reached with and without recomputation (HFU, MFU).
  */
 #ifndef VIMANA_SIM_STEP_BREAKDOWN_H
 #define VIMANA_SIM_STEP_BREAKDOWN_H

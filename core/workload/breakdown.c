@@ -62,15 +62,44 @@ static uint32_t last_parent(const workload *w, const parents *p, uint32_t i)
     return best;
 }
 
-static void charge(const workload *w, uint32_t node, vimana_tick ticks, wl_breakdown *out)
+/* What a charge needs beyond the NPU's own nodes. */
+typedef struct peers {
+    wl_peer_fn fn;
+    void *ctx;
+} peers;
+
+/* When the SEND that RECV node n waits for was issued on its sender (the
+ * first SEND to this NPU with the tag), or 0 when unknown. */
+static vimana_tick send_issued(const workload *w, const wl_node *n, const peers *pe)
+{
+    const workload *src = pe->fn ? pe->fn(pe->ctx, (uint32_t)n->comm_src) : NULL;
+    if (!src || !src->live)
+        return 0;
+    for (uint32_t i = 0; i < src->n_nodes; i++) {
+        const wl_node *m = &src->nodes[i];
+        if (m->type == VET_COMM_SEND_NODE && m->comm_dst == (int32_t)w->npu && m->comm_tag == n->comm_tag &&
+            src->live[i].state == WL_DONE)
+            return src->live[i].start;
+    }
+    return 0;
+}
+
+/* Charges [lo, hi) to node `node`: a RECV's part before its SEND was
+ * issued is the bubble, the rest in flight. */
+static void charge(const workload *w, uint32_t node, vimana_tick lo, vimana_tick hi, const peers *pe,
+                   wl_breakdown *out)
 {
     const wl_node *n = node == NONE ? NULL : &w->nodes[node];
+    vimana_tick ticks = hi - lo;
     if (!n || (n->type != VET_COMM_COLL_NODE && n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE)) {
         out->exposed_other += ticks;
         return;
     }
     if (n->type != VET_COMM_COLL_NODE) {
-        out->exposed_p2p += ticks;
+        vimana_tick sent = n->type == VET_COMM_RECV_NODE ? send_issued(w, n, pe) : 0;
+        vimana_tick bubble = sent <= lo ? 0 : sent >= hi ? ticks : sent - lo;
+        out->exposed_bubble += bubble;
+        out->exposed_p2p += ticks - bubble;
         return;
     }
     for (uint32_t g = 0; g < out->n_groups; g++) {
@@ -92,15 +121,15 @@ static void charge(const workload *w, uint32_t node, vimana_tick ticks, wl_break
  * node on the way takes the part of the stretch it was running (or
  * waiting to run) in, until a compute node or the stretch's start; what
  * is left goes to the first node met. */
-static void charge_gap(const workload *w, const parents *p, uint32_t cur, vimana_tick a, vimana_tick b,
-                       wl_breakdown *out)
+static void charge_gap(const workload *w, const parents *p, const peers *pe, uint32_t cur, vimana_tick a,
+                       vimana_tick b, wl_breakdown *out)
 {
     vimana_tick hi = b;
     uint32_t first = NONE;
     while (cur != NONE && hi > a && !is_gpu_compute(w, cur)) {
         vimana_tick lo = w->live[cur].start > a ? w->live[cur].start : a;
         if (lo < hi) {
-            charge(w, cur, hi - lo, out);
+            charge(w, cur, lo, hi, pe, out);
             hi = lo;
         }
         if (first == NONE)
@@ -108,7 +137,7 @@ static void charge_gap(const workload *w, const parents *p, uint32_t cur, vimana
         cur = last_parent(w, p, cur);
     }
     if (hi > a)
-        charge(w, first, hi - a, out);
+        charge(w, first, a, hi, pe, out);
 }
 
 static int by_start(const void *x, const void *y)
@@ -143,9 +172,10 @@ static void sort_groups(wl_breakdown *out)
     }
 }
 
-int workload_breakdown(const workload *w, wl_breakdown *out)
+int workload_breakdown(const workload *w, wl_peer_fn peer, void *peer_ctx, wl_breakdown *out)
 {
     *out = (wl_breakdown){.finish = w->finish_tick};
+    peers pe = {peer, peer_ctx};
     parents p = {0};
     size_t n = 0;
     span *spans = malloc((w->n_nodes ? w->n_nodes : 1) * sizeof *spans);
@@ -163,14 +193,14 @@ int workload_breakdown(const workload *w, wl_breakdown *out)
         vimana_tick busy_end = 0;
         for (size_t k = 0; k < n; k++) {
             if (spans[k].start > busy_end)
-                charge_gap(w, &p, last_parent(w, &p, spans[k].node), busy_end, spans[k].start, out);
+                charge_gap(w, &p, &pe, last_parent(w, &p, spans[k].node), busy_end, spans[k].start, out);
             if (spans[k].end > busy_end) {
                 out->compute += spans[k].end - (spans[k].start > busy_end ? spans[k].start : busy_end);
                 busy_end = spans[k].end;
             }
         }
         if (out->finish > busy_end)
-            charge_gap(w, &p, last_done(w), busy_end, out->finish, out);
+            charge_gap(w, &p, &pe, last_done(w), busy_end, out->finish, out);
     }
     sort_groups(out);
     free(spans);

@@ -3,8 +3,8 @@
  * report's "breakdown"): its GPU compute time, and every stretch of its
  * step with no GPU compute charged to the communication that held the next
  * compute back -- per communicator group for collectives, pipeline
- * messages (SEND / RECV: their transfer and the wait for the other stage,
- * i.e. the bubble) together, anything else as "other". Worked out after
+ * messages (SEND / RECV) in flight, the wait of a RECV for the other stage
+ * to issue its SEND (the pipeline bubble), anything else as "other". Worked out after
  * the run from the nodes' start and end ticks: nothing on the event path.
  */
 #ifndef VIMANA_WORKLOAD_BREAKDOWN_H
@@ -26,12 +26,17 @@ typedef struct wl_breakdown {
     int64_t group[WL_BREAKDOWN_GROUPS];  /* pg of each listed group (WL_NO_GROUP: all NPUs), ascending */
     vimana_tick exposed_group[WL_BREAKDOWN_GROUPS];
     vimana_tick exposed_other_groups;    /* collectives of groups beyond the listed ones */
-    vimana_tick exposed_p2p;             /* SEND / RECV: pipeline messages and bubbles */
+    vimana_tick exposed_p2p;             /* SEND / RECV: pipeline messages in flight */
+    vimana_tick exposed_bubble;          /* a RECV waiting for its SEND to be issued: the pipeline bubble */
     vimana_tick exposed_other;           /* held back by nothing the ET says, or other nodes */
 } wl_breakdown;
 
+/* The NPU `npu`'s workload, for finding the SEND a RECV waits for; NULL
+ * when unknown (then a RECV's wait counts as in flight). */
+typedef const workload *(*wl_peer_fn)(void *ctx, uint32_t npu);
+
 /* Fills *out for a finished NPU. Returns 0, or -1 when out of memory. The
  * parts add up: compute + every exposed_* = finish. */
-int workload_breakdown(const workload *w, wl_breakdown *out);
+int workload_breakdown(const workload *w, wl_peer_fn peer, void *peer_ctx, wl_breakdown *out);
 
 #endif

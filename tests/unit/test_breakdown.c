@@ -46,7 +46,7 @@ static void charges_each_gap(void **state)
     timeline(nodes, live, children);
     workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 60};
     wl_breakdown b;
-    assert_int_equal(workload_breakdown(&w, &b), 0);
+    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
     assert_int_equal(b.finish, 60);
     assert_int_equal(b.compute, 10 + 5 + 5 + 5);
     assert_int_equal(b.flops, 1000 + 3000 + 5000 + 7000);
@@ -73,7 +73,7 @@ static void tail_and_head(void **state)
     live[6].state = WL_WAITING;        /* never ran: the step ends with node 5 at 50 */
     workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 50};
     wl_breakdown b;
-    assert_int_equal(workload_breakdown(&w, &b), 0);
+    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
     assert_int_equal(b.compute, 6 + 5 + 5);
     assert_int_equal(b.exposed_other, 4);
     assert_int_equal(b.exposed_group[1], 15);
@@ -81,11 +81,43 @@ static void tail_and_head(void **state)
                      b.finish);
 }
 
+/* The sender of node 3's message: NPU 1, whose SEND to NPU 0 (tag 7)
+ * starts at 26 -- the RECV's stretch [20, 30) is bubble until then. */
+static const workload *peer(void *ctx, uint32_t npu)
+{
+    return npu == 1 ? ctx : NULL;
+}
+
+static void bubble_until_the_send(void **state)
+{
+    (void)state;
+    wl_node nodes[N];
+    wl_node_run live[N];
+    uint32_t children[N];
+    timeline(nodes, live, children);
+    nodes[3].comm_src = 1;
+    nodes[3].comm_tag = 7;
+    wl_node send[2] = {{.id = 0, .type = VET_COMM_SEND_NODE, .comm_dst = 0, .comm_tag = 6},
+                       {.id = 1, .type = VET_COMM_SEND_NODE, .comm_dst = 0, .comm_tag = 7}};
+    wl_node_run sent[2] = {{.start = 3, .end = 5, .state = WL_DONE}, {.start = 26, .end = 29, .state = WL_DONE}};
+    workload sender = {.npu = 1, .nodes = send, .n_nodes = 2, .live = sent};
+    workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 60};
+    wl_breakdown b;
+    assert_int_equal(workload_breakdown(&w, peer, &sender, &b), 0);
+    assert_int_equal(b.exposed_bubble, 6);  /* [20, 26) */
+    assert_int_equal(b.exposed_p2p, 4);     /* [26, 30) */
+    /* no sender known: all of it in flight */
+    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
+    assert_int_equal(b.exposed_bubble, 0);
+    assert_int_equal(b.exposed_p2p, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charges_each_gap),
         cmocka_unit_test(tail_and_head),
+        cmocka_unit_test(bubble_until_the_send),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
