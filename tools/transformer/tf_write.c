@@ -153,25 +153,28 @@ static void comp_attrs(struct emit *e, struct tf_cost cost)
     tf_pb_attr_uint64(&e->rec, "tensor_size", cost.bytes);
 }
 
-static void comp(struct emit *e, const struct name *nm, const struct op *op)
+/* A compute node on the chain; `recomputed`: a forward computed again for
+ * its backward, whose FLOPs are hardware FLOPs, not the model's (vimana
+ * --breakdown's MFU leaves them out). */
+static void comp_node(struct emit *e, const struct name *nm, const struct op *op, int recomputed)
 {
     e->before_comp = e->last;
     e->has_before_comp = e->has_last;
     start(e, nm, VET_COMP_NODE, op->micros, NULL);
     comp_attrs(e, op->cost);
+    if (recomputed)
+        tf_pb_attr_bool(&e->rec, "is_recomputation", 1);
     finish(e, 1);
 }
 
-/* A forward computed again for its backward: its FLOPs are hardware
- * FLOPs, not the model's (vimana --breakdown's MFU leaves them out). */
+static void comp(struct emit *e, const struct name *nm, const struct op *op)
+{
+    comp_node(e, nm, op, 0);
+}
+
 static void recomputation(struct emit *e, const struct name *nm, const struct op *op)
 {
-    e->before_comp = e->last;
-    e->has_before_comp = e->has_last;
-    start(e, nm, VET_COMP_NODE, op->micros, NULL);
-    comp_attrs(e, op->cost);
-    tf_pb_attr_bool(&e->rec, "is_recomputation", 1);
-    finish(e, 1);
+    comp_node(e, nm, op, 1);
 }
 
 static void coll_attrs(struct emit *e, int64_t type, uint64_t size, const char *pg)
