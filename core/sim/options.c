@@ -158,14 +158,15 @@ static enum options_result check_report_name(const sim_options *o, char *err, si
 
 /* With --jobs the jobs file names the network, the backend, the workloads
  * and the system configurations: the same options on the command line
- * would be ignored, so they are refused; so are the two that watch a
- * single run (--progress, --run-stats). */
+ * would be ignored, so they are refused; so are the three that watch a
+ * single run (--progress, --run-stats, --breakdown). */
 static enum options_result jobs_options_check(const sim_options *o, bool backend_given, char *err, size_t len)
 {
     const char *clash = o->workload ? "--workload-configuration" : o->system ? "--system-configuration"
                         : o->network ? "--network-configuration" : o->memory ? "--remote-memory-configuration"
                         : o->comm_group ? "--comm-group-configuration" : backend_given ? "--network-backend"
-                        : o->progress ? "--progress" : o->run_stats ? "--run-stats" : NULL;
+                        : o->progress ? "--progress" : o->run_stats ? "--run-stats"
+                        : o->breakdown ? "--breakdown" : NULL;
     if (clash) {
         snprintf(err, len, "--jobs: %s does not apply (the jobs file names the network, the backend and each "
                            "job's workload and configurations; see docs/jobs.md)", clash);

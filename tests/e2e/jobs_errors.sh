@@ -94,4 +94,6 @@ expect_error "vimana: --jobs: --workload-configuration does not apply (the jobs 
     "$VIMANA" --jobs j.yaml --workload-configuration=w/x
 expect_error "vimana: --jobs: --network-backend does not apply (the jobs file names the network, the backend and each job's workload and configurations; see docs/jobs.md)" \
     "$VIMANA" --jobs j.yaml --network-backend=analytical
+expect_error "vimana: --jobs: --breakdown does not apply (the jobs file names the network, the backend and each job's workload and configurations; see docs/jobs.md)" \
+    "$VIMANA" --jobs j.yaml --breakdown
 finish
