@@ -29,8 +29,9 @@ struct preset {
  * fused attention (cuDNN / FlashAttention-3, causal, head dim 128, 2K): about
  * 0.50 forward, 0.40 backward (Shah et al., 2024, fig. 5-7).
  * Sustained over burst: 702.9 / 828.0 TFLOP/s = 0.849, an H200 (the H100's
- * die and 700 W) with all 8 GPUs of the node busy (the same source's
- * "MSMF" against "MAMF"); no A100 figure was found and it takes Hopper's.
+ * die and 700 W) measured alone (the same source's "MSMF" against "MAMF";
+ * with all 8 GPUs of the node busy 701.3 / 825.8, the same 0.849); no A100
+ * figure was found and it takes Hopper's.
  * Streaming kernels reach 0.85 of the HBM bandwidth on both. */
 static const struct preset presets[] = {
     {{"a100", 312e12, 0, 2.039e12, 108, 256, 128, 64, 0, 0.62, 0.52, 0.85}, 267.9e12, 6912, 16384, 2048, 0.849},
