@@ -23,6 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 network() { # NVLINK_GBPS NIC_GBPS
     printf '# Two DGX nodes: 8 GPUs on NVSwitch (first dimension), one NIC a GPU between the\n'
     printf '# nodes (second). For N GPUs write npus_count: [ 8, N/8 ]; system.json stays.\n'
+    printf '# One node (8 GPUs): the first dimension alone, [ Switch ], [ 8 ].\n'
     printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ %s, %s ]\nlatency: [ 250.0, 1000.0 ]\n' "$1" "$2"
 }
 
