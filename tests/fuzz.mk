@@ -48,7 +48,8 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	tools/synth/synth_model.c tools/synth/synth_sample.c tools/synth/dist.c tools/synth/jitter.c \
 	tools/synth/step_fill.c tools/synth/comm_groups.c tools/synth/fit_model.c tools/synth/fit_skeleton.c \
 	tools/transformer/tf_durations.c tools/transformer/tf_model.c \
-	tools/transformer/tf_device.c tools/transformer/tf_device_file.c tools/transformer/tf_kernels.c
+	tools/transformer/tf_device.c tools/transformer/tf_device_file.c tools/transformer/tf_kernels.c \
+	tools/common/fail_msg.c
 tests_fuzz_libfuzz_tools_la_CPPFLAGS = $(TOOLS_CPPFLAGS)
 tests_fuzz_libfuzz_tools_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 tests_fuzz_libfuzz_tools_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm

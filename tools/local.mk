@@ -9,7 +9,8 @@ vimana_et_SOURCES = \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
 	tools/common/idmap.c tools/common/idmap.h \
-	tools/common/json_doc.c tools/common/json_doc.h
+	tools/common/json_doc.c tools/common/json_doc.h \
+	tools/common/fail_msg.c tools/common/fail_msg.h
 vimana_et_CPPFLAGS = $(TOOLS_CPPFLAGS)
 vimana_et_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 vimana_et_LDADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm

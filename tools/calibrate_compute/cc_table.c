@@ -3,26 +3,16 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fail_msg.h"
 #include "util/input_file.h"
 
 #define MAX_LINE 1024
 #define MAX_COLUMNS 32
 #define MAX_DIM (1u << 24)
-
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Splits a line at commas (blanks around fields dropped); returns the count. */
 static size_t split(char *line, char *fields[MAX_COLUMNS])
@@ -63,7 +53,7 @@ static int header(const char *path, uint32_t line, char *text, columns *c, char 
             *slot = (int)i;
     }
     if (c->m < 0 || c->n < 0 || c->k < 0 || (c->us < 0) == (c->tflops < 0))
-        return fail(msg, len, "%s:%u: expected a header naming the columns m, n, k and one of us or tflops", path,
+        return fail_msg(msg, len, "%s:%u: expected a header naming the columns m, n, k and one of us or tflops", path,
                     line);
     return 0;
 }
@@ -75,7 +65,7 @@ static int dimension(const char *path, uint32_t line, const char *name, const ch
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno || end == text || *end || text[0] == '-' || v < 1 || v > MAX_DIM)
-        return fail(msg, len, "%s:%u: %s '%.40s' is not a whole number from 1 to %u", path, line, name, text, MAX_DIM);
+        return fail_msg(msg, len, "%s:%u: %s '%.40s' is not a whole number from 1 to %u", path, line, name, text, MAX_DIM);
     *out = v;
     return 0;
 }
@@ -89,7 +79,7 @@ static int row(const char *path, uint32_t line, char *text, const columns *c, cc
     int t = c->us >= 0 ? c->us : c->tflops;
     need = need > t ? need : t;
     if ((int)n <= need)
-        return fail(msg, len, "%s:%u: expected at least %d fields, got %zu", path, line, need + 1, n);
+        return fail_msg(msg, len, "%s:%u: expected at least %d fields, got %zu", path, line, need + 1, n);
     if (dimension(path, line, "m", f[c->m], &r->m, msg, len) || dimension(path, line, "n", f[c->n], &r->n, msg, len) ||
         dimension(path, line, "k", f[c->k], &r->k, msg, len))
         return -1;
@@ -97,7 +87,7 @@ static int row(const char *path, uint32_t line, char *text, const columns *c, cc
     errno = 0;
     double v = strtod(f[t], &end);
     if (errno || end == f[t] || *end || !isfinite(v) || v <= 0 || v > 1e9)
-        return fail(msg, len, "%s:%u: %s '%.40s' is not a positive number", path, line, c->us >= 0 ? "us" : "tflops",
+        return fail_msg(msg, len, "%s:%u: %s '%.40s' is not a positive number", path, line, c->us >= 0 ? "us" : "tflops",
                     f[t]);
     double flops = 2.0 * (double)r->m * (double)r->n * (double)r->k;
     r->seconds = c->us >= 0 ? v * 1e-6 : flops / (v * 1e12);
@@ -124,11 +114,11 @@ int cc_table_read(const char *path, cc_table *t, char *msg, size_t len)
 {
     char why[128], text[MAX_LINE + 2];
     if (input_file_check(path, why, sizeof why) != 0)
-        return fail(msg, len, "%s: %s", path, why);
+        return fail_msg(msg, len, "%s: %s", path, why);
     errno = 0;
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+        return fail_msg(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
     columns c;
     int have_header = 0, rc = 0;
     size_t before = t->n;
@@ -136,7 +126,7 @@ int cc_table_read(const char *path, cc_table *t, char *msg, size_t len)
     while (rc == 0 && fgets(text, sizeof text, f)) {
         line++;
         if (strlen(text) > MAX_LINE) {
-            rc = fail(msg, len, "%s:%u: line longer than %d characters", path, line, MAX_LINE);
+            rc = fail_msg(msg, len, "%s:%u: line longer than %d characters", path, line, MAX_LINE);
             break;
         }
         char *p = text + strspn(text, " \t\r\n");
@@ -150,13 +140,13 @@ int cc_table_read(const char *path, cc_table *t, char *msg, size_t len)
         cc_row r;
         rc = row(path, line, p, &c, &r, msg, len);
         if (rc == 0 && push(t, &r) != 0)
-            rc = fail(msg, len, "%s: out of memory", path);
+            rc = fail_msg(msg, len, "%s: out of memory", path);
     }
     if (rc == 0 && ferror(f))
-        rc = fail(msg, len, "%s: read failed", path);
+        rc = fail_msg(msg, len, "%s: read failed", path);
     fclose(f);
     if (rc == 0 && t->n == before)
-        rc = fail(msg, len, "%s: no measurements (a header, then rows of m, n, k and us or tflops)", path);
+        rc = fail_msg(msg, len, "%s: no measurements (a header, then rows of m, n, k and us or tflops)", path);
     return rc;
 }
 

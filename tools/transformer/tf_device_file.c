@@ -2,7 +2,6 @@
 #include "transformer/tf_device_file.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,22 +9,13 @@
 
 #include <json-c/json.h>
 
+#include "common/fail_msg.h"
 #include "common/json_doc.h"
 #include "util/msg_escape.h"
 
 /* A device file is a dozen keys; anything bigger is a wrong file. */
 #define MAX_FILE_BYTES (64u * 1024)
 #define MAX_DIM (1u << 24)
-
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* The file itself: PATH, or PATH/device.json when PATH is a folder. */
 static void file_of(const char *path, char *out, size_t len)
@@ -44,12 +34,12 @@ static int number(const char *path, json_object *obj, const char *key, const cha
 {
     json_object *v;
     if (!json_object_object_get_ex(obj, key, &v))
-        return fail(msg, len, "%s: missing \"%s\"", path, where);
+        return fail_msg(msg, len, "%s: missing \"%s\"", path, where);
     if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-        return fail(msg, len, "%s: \"%s\": expected a number", path, where);
+        return fail_msg(msg, len, "%s: \"%s\": expected a number", path, where);
     double d = json_object_get_double(v);
     if (!isfinite(d) || d > hi || (closed ? d < lo : d <= lo))
-        return fail(msg, len, "%s: \"%s\": expected a number %s %g to %g, got %g", path, where,
+        return fail_msg(msg, len, "%s: \"%s\": expected a number %s %g to %g, got %g", path, where,
                     closed ? "from" : "above", lo, hi, d);
     *out = d;
     return 0;
@@ -60,10 +50,10 @@ static int whole(const char *path, json_object *obj, const char *key, const char
 {
     json_object *v;
     if (!json_object_object_get_ex(obj, key, &v))
-        return fail(msg, len, "%s: missing \"%s\"", path, where);
+        return fail_msg(msg, len, "%s: missing \"%s\"", path, where);
     int64_t i = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
     if (i < (int64_t)lo || (uint64_t)i > hi)
-        return fail(msg, len, "%s: \"%s\": expected a whole number from %llu to %llu", path, where,
+        return fail_msg(msg, len, "%s: \"%s\": expected a whole number from %llu to %llu", path, where,
                     (unsigned long long)lo, (unsigned long long)hi);
     *out = (uint64_t)i;
     return 0;
@@ -72,9 +62,9 @@ static int whole(const char *path, json_object *obj, const char *key, const char
 static int object(const char *path, json_object *obj, const char *key, json_object **out, char *msg, size_t len)
 {
     if (!json_object_object_get_ex(obj, key, out))
-        return fail(msg, len, "%s: missing \"%s\"", path, key);
+        return fail_msg(msg, len, "%s: missing \"%s\"", path, key);
     if (!json_object_is_type(*out, json_type_object))
-        return fail(msg, len, "%s: \"%s\": expected an object", path, key);
+        return fail_msg(msg, len, "%s: \"%s\": expected an object", path, key);
     return 0;
 }
 
@@ -82,10 +72,10 @@ static int name_of(const char *path, json_object *root, struct tf_device *d, cha
 {
     json_object *v;
     if (!json_object_object_get_ex(root, "name", &v))
-        return fail(msg, len, "%s: missing \"name\"", path);
+        return fail_msg(msg, len, "%s: missing \"name\"", path);
     const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
     if (!s || !*s || strlen(s) >= TF_DEVICE_NAME_MAX)
-        return fail(msg, len, "%s: \"name\": expected a string of 1 to %d characters", path, TF_DEVICE_NAME_MAX - 1);
+        return fail_msg(msg, len, "%s: \"name\": expected a string of 1 to %d characters", path, TF_DEVICE_NAME_MAX - 1);
     snprintf(d->name, sizeof d->name, "%s", s);
     return 0;
 }
@@ -94,7 +84,7 @@ static int tile_of(const char *path, json_object *root, struct tf_device *d, cha
 {
     json_object *v;
     if (!json_object_object_get_ex(root, "gemm-tile", &v))
-        return fail(msg, len, "%s: missing \"gemm-tile\"", path);
+        return fail_msg(msg, len, "%s: missing \"gemm-tile\"", path);
     int64_t t[2] = {-1, -1};
     if (json_object_is_type(v, json_type_array) && json_object_array_length(v) == 2)
         for (size_t i = 0; i < 2; i++) {
@@ -102,7 +92,7 @@ static int tile_of(const char *path, json_object *root, struct tf_device *d, cha
             t[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
         }
     if (t[0] < 8 || t[0] > 1024 || t[1] < 8 || t[1] > 1024)
-        return fail(msg, len, "%s: \"gemm-tile\": expected [rows, columns], each a whole number from 8 to 1024", path);
+        return fail_msg(msg, len, "%s: \"gemm-tile\": expected [rows, columns], each a whole number from 8 to 1024", path);
     d->tile_m = (uint32_t)t[0];
     d->tile_n = (uint32_t)t[1];
     return 0;
@@ -148,7 +138,7 @@ static int fill(const char *path, json_object *root, struct tf_device *d, char *
         return 0;
     }
     if (tf_device_calibrate(d, tflops * 1e12, m, n, k, sustained) > 1)
-        return fail(msg, len, "%s: \"best-gemm\": %g TFLOP/s at %llu x %llu x %llu is more than the %g peak allows "
+        return fail_msg(msg, len, "%s: \"best-gemm\": %g TFLOP/s at %llu x %llu x %llu is more than the %g peak allows "
                     "with that shape's tiles, waves and K", path, tflops, (unsigned long long)m,
                     (unsigned long long)n, (unsigned long long)k, peak);
     return 0;
@@ -165,7 +155,7 @@ int tf_device_load(const char *path, struct tf_device *out, char *msg, size_t le
     if (json_doc_load(file, shown, MAX_FILE_BYTES, "64 KiB, not a device file", &root, msg, len) != 0)
         return -1;
     if (!json_object_is_type(root, json_type_object))
-        rc = fail(msg, len, "%s: expected a JSON object describing a device (docs/transformer.md, \"Device files\")",
+        rc = fail_msg(msg, len, "%s: expected a JSON object describing a device (docs/transformer.md, \"Device files\")",
                   shown);
     else
         rc = fill(shown, root, out, msg, len);

@@ -3,28 +3,18 @@
 
 #include <inttypes.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "common/fail_msg.h"
 #include "common/json_doc.h"
 #include "util/msg_escape.h"
 
 /* A durations file is a handful of keys; anything bigger is a wrong file. */
 #define MAX_FILE_BYTES (1u << 20)
-
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int kind_of(const char *key)
 {
@@ -41,7 +31,7 @@ static int load_member(const char *path, const char *key, json_object *v, struct
     char shown[96];
     int kind = kind_of(key);
     if (kind < 0)
-        return fail(msg, len, "%s: unknown key \"%s\" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd,"
+        return fail_msg(msg, len, "%s: unknown key \"%s\" (expected attn_fwd, attn_bwd, mlp_fwd, mlp_bwd, head_fwd,"
                     " head_bwd, optimizer or attn_core)", path, msg_escape(key, shown, sizeof shown));
     int is_int = json_object_is_type(v, json_type_int);
     int64_t micros = is_int ? json_object_get_int64(v) : -1;
@@ -51,7 +41,7 @@ static int load_member(const char *path, const char *key, json_object *v, struct
         const char *text = is_int && (micros == INT64_MIN || (micros == INT64_MAX && json_object_get_uint64(v) == UINT64_MAX))
                                ? "a number beyond 64 bits"
                                : json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
-        return fail(msg, len, "%s: \"%s\": expected a whole number of microseconds from 0 to %llu, got %s", path,
+        return fail_msg(msg, len, "%s: \"%s\": expected a whole number of microseconds from 0 to %llu, got %s", path,
                     key, TF_DURATION_MAX, msg_escape(text ? text : "?", shown, sizeof shown));
     }
     out->set[kind] = true;
@@ -68,7 +58,7 @@ int tf_durations_load(const char *path, struct tf_durations *out, char *msg, siz
     int rc = 0;
     if (!json_object_is_type(root, json_type_object)) {
         json_object_put(root);
-        return fail(msg, len, "%s: expected a JSON object of durations in microseconds, e.g. {\"attn_fwd\": 120}",
+        return fail_msg(msg, len, "%s: expected a JSON object of durations in microseconds, e.g. {\"attn_fwd\": 120}",
                     path);
     }
     json_object_object_foreach(root, key, v) {
