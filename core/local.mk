@@ -20,6 +20,7 @@ libvimana_core_la_SOURCES = \
 	core/system/npu_events.c \
 	core/system/msg_match.c core/system/msg_match.h \
 	core/system/frontend.c core/system/frontend.h \
+	core/system/relabel.c core/system/relabel.h \
 	core/system/scheduler.c \
 	core/system/collective.c \
 	core/system/phase.c \
@@ -52,6 +53,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/jobs_run.c core/sim/jobs_run.h \
 	core/sim/progress.c core/sim/progress.h \
 	core/sim/symmetry.c core/sim/symmetry.h \
+	core/sim/symmetry_roles.c core/sim/symmetry_roles.h \
 	core/sim/outputs.c core/sim/outputs.h \
 	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h
@@ -60,7 +62,7 @@ libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DVIMANA_BUILD_BACKEND_DIRS='"$(BUILD_BACKEND_DIRS)"' \
 	-DVIMANA_INSTALL_BACKEND_DIR='"$(backenddir)"'
 libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
-libvimana_core_la_LIBADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
+libvimana_core_la_LIBADD = libvimana_et.la libvimana_backend.la libvimana_util.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
 
 # `vimana xval` (listed apart so that its unit test can link the writers).
 xval_sources = core/sim/xval.c core/sim/xval.h core/sim/xval_row.h \

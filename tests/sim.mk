@@ -55,6 +55,13 @@ tests_unit_test_msg_match_LDADD = $(SIM_UNIT_LDADD)
 
 TESTS += tests/unit/test_event_queue tests/unit/test_configs tests/unit/test_backend_abi tests/unit/test_msg_match
 
+# Relabellings of the NPUs for the reduced simulation over roles.
+check_PROGRAMS += tests/unit/test_relabel
+tests_unit_test_relabel_SOURCES = tests/unit/test_relabel.c
+tests_unit_test_relabel_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_relabel_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_relabel
+
 # Modules for the ABI test: current version, wrong major, no entry symbol.
 TEST_MODULE_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/backends
 check_LTLIBRARIES += tests/backends/abi_current.la tests/backends/abi_wrong_major.la tests/backends/abi_no_entry.la
@@ -228,9 +235,9 @@ EXTRA_DIST += tests/e2e/sim_traps.sh
 # Single-trace workloads (PREFIX.et), shared identical traces, symmetry
 # detection and the exact reduced simulation (issue 14).
 TESTS += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
-	tests/e2e/symmetry_equivalence.sh
+	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh
 EXTRA_DIST += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
-	tests/e2e/symmetry_equivalence.sh
+	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/symmetry_compare.sh
 
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
 TESTS += tests/e2e/sim_outputs.sh

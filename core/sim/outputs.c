@@ -13,6 +13,7 @@
 #include "sim/json_out.h"
 #include "sim/link_report.h"
 #include "system/algorithms/algorithm.h"
+#include "system/relabel.h"
 #include "vimana/et.h"
 
 /* "NAME: rank R (NPU P)" with a 64-byte name and two 10-digit numbers. */
@@ -38,6 +39,7 @@ typedef struct npu_lanes {
 
 struct outputs {
     sim *s;
+    const wl_run *run;
     FILE *timeline;
     bool timeline_first;
     bool *first;            /* &timeline_first, or a tenant's shared flag */
@@ -253,6 +255,7 @@ int outputs_open_tenant(sim *s, wl_run *r, const outputs_tenant *tenant, outputs
         return -1;
     }
     o->s = s;
+    o->run = r;
     o->tenant = tenant;
     o->first = &o->timeline_first;
     *out = o;
@@ -399,15 +402,18 @@ static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
 }
 
 /* NPU `npu`'s record of node i of trace w: w's own NPU in a full run; in
- * a reduced run every NPU's, from NPU 0's figures. */
+ * a reduced run every NPU's, from its representative's figures, with the
+ * NPU's own communicator group (its trace's node i, the same node
+ * relabelled). */
 static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i, uint32_t npu)
 {
     const wl_node *n = &w->nodes[i];
     const wl_node_run *t = &w->live[i];
+    int64_t pg = npu == w->npu ? n->pg : workload_npu_trace(o->run, npu)->nodes[i].pg;
     char algo[256], group[32] = "";
     algorithm_name(s, n, algo, sizeof algo);
-    if (n->pg != WL_NO_GROUP)
-        snprintf(group, sizeof group, "%lld", (long long)n->pg);
+    if (pg != WL_NO_GROUP)
+        snprintf(group, sizeof group, "%lld", (long long)pg);
     const char *type = vet_coll_type_name(n->comm_type);
     if (o->report_csv) {
         FILE *f = o->collectives_csv;
@@ -439,11 +445,12 @@ static void on_node_done(void *ctx, const workload *w, uint32_t i)
     const wl_node *n = &w->nodes[i];
     const wl_node_run *t = &w->live[i];
     if (o->report && n->type == VET_COMM_COLL_NODE) {
-        /* Reduced: NPU 0 stands for every NPU, whose nodes end at the same
-         * ticks (docs/symmetry.md). */
-        uint32_t last = s->reduced ? s->n_npus : w->npu + 1;
-        for (uint32_t npu = w->npu; npu < last; npu++)
-            collective_record(s, o, w, i, npu);
+        /* Reduced: NPU 0 stands for every NPU, or a representative for
+         * its class, whose nodes end at the same ticks (docs/symmetry.md). */
+        const npu_relabel *roles = s->reduced ? s->roles : NULL;
+        uint32_t n_mirrors = !s->reduced ? 1 : roles ? roles->class_size : s->n_npus;
+        for (uint32_t k = 0; k < n_mirrors; k++)
+            collective_record(s, o, w, i, roles ? roles->members_of[roles->first[w->npu] + k] : w->npu + k);
     }
     if (!o->timeline)
         return;

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include "system/relabel.h"
+
 /* Messages between two looks at the clock: rare enough to cost nothing,
  * frequent enough (tens of milliseconds) to keep the lines on time. */
 #define CHECK_EVERY (1u << 18)
@@ -12,6 +14,16 @@ static double wall_seconds(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* "NPU 0 for all 4096" or "8 representatives for all 4096". */
+static const char *reduced_what(const sim *s, char *buf, size_t len)
+{
+    if (s->roles)
+        snprintf(buf, len, "%u representatives for all %u", s->roles->n_classes, s->n_npus);
+    else
+        snprintf(buf, len, "NPU 0 for all %u", s->n_npus);
+    return buf;
 }
 
 /* The message counter reached the check: prints a line when a second of
@@ -25,9 +37,11 @@ static void check(void *ctx)
     if (now - p->last < PRINT_EVERY_S)
         return;
     p->last = now;
+    char what[80];
     if (s->reduced)
-        fprintf(p->out, "vimana: simulating (reduced: NPU 0 for all %u): t = %llu ns, %llu messages (%.0f s)\n",
-                s->n_npus, (unsigned long long)sim_now(s), (unsigned long long)s->messages, now - p->t0);
+        fprintf(p->out, "vimana: simulating (reduced: %s): t = %llu ns, %llu messages (%.0f s)\n",
+                reduced_what(s, what, sizeof what), (unsigned long long)sim_now(s), (unsigned long long)s->messages,
+                now - p->t0);
     else
         fprintf(p->out, "vimana: simulating: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
                 (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
@@ -52,9 +66,10 @@ void progress_end(const progress *p)
     const sim *s = p->s;
     if (!s->opt->progress)
         return;
+    char what[80];
     if (s->reduced)
-        fprintf(p->out, "vimana: simulated (reduced: NPU 0 for all %u): t = %llu ns, %llu messages, %u of %u NPUs "
-                        "finished (%.1f s)\n", s->n_npus, (unsigned long long)sim_now(s),
+        fprintf(p->out, "vimana: simulated (reduced: %s): t = %llu ns, %llu messages, %u of %u NPUs "
+                        "finished (%.1f s)\n", reduced_what(s, what, sizeof what), (unsigned long long)sim_now(s),
                 (unsigned long long)s->messages, p->run->finished_npus, s->n_npus, wall_seconds() - p->t0);
     else
         fprintf(p->out, "vimana: simulated: t = %llu ns, %llu messages, %u of %u NPUs finished (%.1f s)\n",

@@ -284,7 +284,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     outputs *outs = NULL;
     progress prog;
     network_host nh;
-    symmetry sym;
+    symmetry sym = {.mode = SYMMETRY_OFF};
     held_log quiet = {0}, held = {0};
     if (retry && hold_log(&s, &quiet))
         s.log = quiet.f;
@@ -300,6 +300,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
         /* A reduced run prints nothing until it has succeeded. */
         s.reduced = sym.mode == SYMMETRY_ON && hold_log(&s, &held);
         s.mirror_xor = sym.hd_dims;
+        s.roles = s.reduced && sym.over_roles ? &sym.roles : NULL;
         if (s.reduced) {
             s.log = held.f;
             s.err_log = NULL;
@@ -342,6 +343,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
         status = 1;
     }
     workload_free_all(&run);
+    symmetry_free(&sym);
     system_fini(&s);
     network_host_fini(&nh);
     sys_config_free(&s.cfg);

@@ -3,17 +3,19 @@
 
 #include <inttypes.h>
 
+#include "system/relabel.h"
 #include "workload/breakdown.h"
 
-/* The NPU that finished last (the first of equals); NPU 0 in a reduced
- * run, whose NPUs all finish as it does. */
+/* The NPU that finished last (the first of equals). In a reduced run every
+ * NPU finishes with its representative, and the first of a class is its
+ * representative (its lowest NPU), so this is a representative. */
 static uint32_t last_npu(const sim *s, wl_run *r)
 {
     uint32_t best = 0;
-    if (s->reduced)
+    if (s->reduced && !s->roles)
         return 0;
     for (uint32_t npu = 1; npu < s->n_npus; npu++)
-        if (workload_npu(r, npu)->finish_tick > workload_npu(r, best)->finish_tick)
+        if (workload_npu_runs(s, npu) && workload_npu(r, npu)->finish_tick > workload_npu(r, best)->finish_tick)
             best = npu;
     return best;
 }
@@ -51,11 +53,18 @@ static void flops_row(const sim *s, FILE *out, const char *label, const char *wh
     fputc('\n', out);
 }
 
-/* Another NPU's workload, when it was simulated (not in a reduced run). */
-static const workload *peer_of(void *ctx, uint32_t npu)
+/* Another NPU's workload: its own, or over roles its representative's,
+ * which names the asker as the relabelling that takes npu there does. */
+static const workload *peer_of(void *ctx, uint32_t npu, uint32_t asker, uint32_t *asker_seen)
 {
     wl_run *r = ctx;
-    return npu < r->s->n_npus && !r->s->reduced ? workload_npu(r, npu) : NULL;
+    const sim *s = r->s;
+    if (npu >= s->n_npus || (s->reduced && !s->roles))
+        return NULL;
+    if (!s->reduced)
+        return workload_npu(r, npu);
+    *asker_seen = relabel_to_rep(s->roles, npu, asker);
+    return workload_npu(r, s->roles->rep[npu]);
 }
 
 void step_breakdown_print(sim *s, wl_run *r, FILE *out)

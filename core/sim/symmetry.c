@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "sim/symmetry_roles.h"
 #include "system/algorithms/algorithm.h"
 #include "util/msg_escape.h"
 #include "vimana/et.h"
@@ -217,12 +218,45 @@ static void reduce_if_covered(const sim *s, symmetry *out)
     out->mode = out->full_why[0] ? SYMMETRY_ELIGIBLE : SYMMETRY_ON;
 }
 
+/* Whether the run names peers or groups: then the NPUs are seldom all
+ * alike, and what the roles say is the reason worth printing. */
+static bool has_roles(const sim *s, const wl_run *r)
+{
+    for (uint32_t k = 0; k < r->n_traces; k++)
+        if (r->traces[k]->has_p2p)
+            return true;
+    return s->groups.n_groups > 0;
+}
+
+/* Not all NPUs alike: classes of them, when relabellings keep the run. */
+static void check_roles(const sim *s, const wl_run *r, symmetry *out)
+{
+    char what[200], why[400];
+    if (!symmetry_roles_find(s, r, &out->roles, what, sizeof what, why, sizeof why)) {
+        relabel_free(&out->roles);
+        if (has_roles(s, r) || !out->why[0])
+            not_eligible(out, "%s", why);
+        else
+            out->mode = SYMMETRY_NOT_ELIGIBLE;
+        return;
+    }
+    out->over_roles = true;
+    out->hd_dims = out->rotation_dims = 0;
+    out->relabelled = false;
+    snprintf(out->why, sizeof out->why, "the NPUs' traces are alike up to rotations of %s: %u class%s of %u NPUs, "
+             "analytical backend on dimensions", what, out->roles.n_classes, out->roles.n_classes == 1 ? "" : "es",
+             out->roles.class_size);
+    reduce_if_covered(s, out);
+}
+
 void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out)
 {
     out->why[0] = '\0';
     out->full_why[0] = '\0';
     out->hd_dims = out->rotation_dims = 0;
     out->relabelled = false;
+    out->over_roles = false;
+    memset(&out->roles, 0, sizeof out->roles);
     out->n_npus = s->n_npus;
     if (s->opt->no_symmetry) {
         out->mode = SYMMETRY_OFF;
@@ -231,27 +265,33 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
     }
     /* NPU 0's nodes first: a trace with SEND/RECV nodes is parsed for
      * each NPU, so its NPUs never share one even when the bytes match. */
-    if (!nodes_symmetric(s, &r->wl[0], out))
-        return;
-    if (!npus_alike(s, r, out))
-        return;
+    bool alike = nodes_symmetric(s, &r->wl[0], out) && npus_alike(s, r, out);
     if (!shipped_analytical) {
-        not_eligible(out, "the network backend %s is not the shipped analytical one", s->be->name);
+        if (alike)
+            not_eligible(out, "the network backend %s is not the shipped analytical one", s->be->name);
         return;
     }
     if (!network_is_dimensions(s->opt->network)) {
-        not_eligible(out, "the network %s is a topology graph, not Ring/FullyConnected/Switch dimensions",
-                     s->opt->network);
+        if (alike)
+            not_eligible(out, "the network %s is a topology graph, not Ring/FullyConnected/Switch dimensions",
+                         s->opt->network);
         return;
     }
-    if (s->groups.n_groups > 0) {
-        not_eligible(out, "communicator groups (%s) split the NPUs", s->opt->comm_group);
+    if (!alike || s->groups.n_groups > 0) {
+        check_roles(s, r, out);
         return;
     }
     snprintf(out->why, sizeof out->why, "every NPU runs the same trace of collectives%s on ring, direct or "
                                         "halving-doubling, analytical backend on dimensions",
              out->relabelled ? " (but for its node ids)" : "");
     reduce_if_covered(s, out);
+}
+
+void symmetry_free(symmetry *sym)
+{
+    if (sym->over_roles)
+        relabel_free(&sym->roles);
+    sym->over_roles = false;
 }
 
 void symmetry_refuse(symmetry *sym, const char *why)
@@ -276,8 +316,14 @@ void symmetry_print(const symmetry *sym, FILE *log)
                      "%s yet)\n", sym->why, sym->full_why);
         break;
     case SYMMETRY_ON:
-        fprintf(log, "vimana: symmetry: on (%s); reduced simulation: NPU 0 simulated, its messages mirrored for "
-                     "the other %u NPUs\n", sym->why, sym->n_npus - 1);
+        if (sym->over_roles)
+            fprintf(log, "vimana: symmetry: on (%s); reduced simulation: %u NPU%s simulated (one per class), "
+                         "%s messages mirrored for the other %u NPUs\n", sym->why, sym->roles.n_classes,
+                    sym->roles.n_classes == 1 ? "" : "s", sym->roles.n_classes == 1 ? "its" : "their",
+                    sym->n_npus - sym->roles.n_classes);
+        else
+            fprintf(log, "vimana: symmetry: on (%s); reduced simulation: NPU 0 simulated, its messages mirrored for "
+                         "the other %u NPUs\n", sym->why, sym->n_npus - 1);
         break;
     }
 }

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "system/relabel.h"
 #include "workload/workload.h"
 
 enum symmetry_mode {
@@ -39,12 +40,20 @@ typedef struct symmetry {
     uint32_t hd_dims;       /* bit d: some collective runs halving-doubling on dimension d */
     uint32_t rotation_dims; /* bit d: some collective runs ring or direct on dimension d */
     bool relabelled;        /* the NPUs' traces are equal but for their node ids */
+    /* Over roles (sim/symmetry_roles.h): the classes of NPUs, when the
+     * NPUs are not all alike but fall into classes; the driver sets
+     * sim->roles to it. */
+    bool over_roles;
+    npu_relabel roles;
 } symmetry;
 
 /* Decides for the loaded run `r`; `shipped_analytical`: the backend is the
  * shipped analytical module (backend_is_shipped). The caller sets
  * s->reduced when the mode is SYMMETRY_ON. */
 void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symmetry *out);
+
+/* Releases what symmetry_check kept (the classes over roles). */
+void symmetry_free(symmetry *sym);
 
 /* An eligible or reduced run that must be simulated in full after all:
  * `why` says what the reduced simulation does not cover. */

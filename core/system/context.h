@@ -27,6 +27,7 @@
 #define SIM_MAX_DIMS 16
 
 struct npu_sys;
+struct npu_relabel;
 struct msg_table;
 struct remote_mem;
 struct npu_event_pool;
@@ -105,6 +106,11 @@ typedef struct sim {
      * coordinates, not the negation (ring, direct). */
     bool reduced;
     uint32_t mirror_xor;
+    /* The reduced simulation over roles (system/relabel.h): NULL, or the
+     * classes of NPUs; one representative per class runs, and a send to
+     * dst arrives at dst's representative as the relabelling that takes
+     * dst there makes it. */
+    const struct npu_relabel *roles;
 
     slab streams, datasets, bundles, rdv;
     sim_hooks hooks;

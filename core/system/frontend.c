@@ -6,6 +6,7 @@
  */
 #include "system/frontend.h"
 
+#include "system/relabel.h"
 #include "system/system.h"
 
 typedef struct rendezvous {
@@ -76,6 +77,13 @@ void fe_send(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, ms
 void fe_send_cb(sim *s, uint32_t npu, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj, uint64_t data,
                 uint32_t *hint)
 {
+    if (s->reduced && s->roles) {
+        /* Over roles: under the relabelling r that takes dst to its
+         * representative, npu -> dst is r(npu) -> rep(dst), at the same
+         * tick with the same tag and size (docs/symmetry.md, "Roles"). */
+        msg_send_cb(s, relabel_to_rep(s->roles, dst, npu), s->roles->rep[dst], size, tag, fn, obj, data, NULL);
+        return;
+    }
     if (s->reduced) {
         msg_send_cb(s, mirror_source(s, npu, dst), npu, size, tag, fn, obj, data, NULL);
         return;

@@ -46,12 +46,15 @@ int system_init(sim *s)
     }
     if (shared_bus_init(s) != 0)
         return -1;
-    for (uint32_t i = 0; i < s->n_npus; i++) {
-        for (size_t g = 0; g < s->groups.n_groups; g++) {
-            const comm_group_def *def = &s->groups.groups[g];
-            if (system_add_group(s, i, def->id, def->id, def->npus, def->n_npus) != 0)
+    /* Each NPU holds the groups it is a member of (a collective on any
+     * other is an error: group_of in the workload layer tells "not a
+     * member" from "not found" by the configuration), so that the groups
+     * cost their members, not NPUs x groups. */
+    for (size_t g = 0; g < s->groups.n_groups; g++) {
+        const comm_group_def *def = &s->groups.groups[g];
+        for (uint32_t i = 0; i < def->n_npus; i++)
+            if (system_add_group(s, def->npus[i], def->id, def->id, def->npus, def->n_npus) != 0)
                 return -1;
-        }
     }
     return 0;
 }
@@ -115,6 +118,14 @@ npu_group *system_find_group(sim *s, uint32_t npu, int64_t key)
         if (sys->groups[g].key == key)
             return &sys->groups[g];
     return NULL;
+}
+
+bool system_group_declared(const sim *s, int64_t key)
+{
+    for (size_t g = 0; g < s->groups.n_groups; g++)
+        if (s->groups.groups[g].id == key)
+            return true;
+    return false;
 }
 
 /* Adds or replaces a group (a METADATA node may redefine one). */

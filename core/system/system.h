@@ -234,8 +234,11 @@ void phase_start(sim *s, stream *st);      /* StreamInit */
 void phase_release(sim *s, stream *st);    /* frees run-time buffers */
 uint64_t phase_out_size(const phase_desc *p);
 
-/* groups.c */
+/* system.c: communicator groups. An NPU holds the groups it is a member
+ * of (from the configuration) and those METADATA nodes declared on it. */
 npu_group *system_find_group(sim *s, uint32_t npu, int64_t key);
+/* Whether the communicator-group configuration declares group `key`. */
+bool system_group_declared(const sim *s, int64_t key);
 int system_add_group(sim *s, uint32_t npu, int64_t key, int64_t internal_id, const uint32_t *members,
                      uint32_t n_members);
 

@@ -72,12 +72,13 @@ typedef struct peers {
  * first SEND to this NPU with the tag), or 0 when unknown. */
 static vimana_tick send_issued(const workload *w, const wl_node *n, const peers *pe)
 {
-    const workload *src = pe->fn ? pe->fn(pe->ctx, (uint32_t)n->comm_src) : NULL;
+    uint32_t me = w->npu;
+    const workload *src = pe->fn ? pe->fn(pe->ctx, (uint32_t)n->comm_src, w->npu, &me) : NULL;
     if (!src || !src->live)
         return 0;
     for (uint32_t i = 0; i < src->n_nodes; i++) {
         const wl_node *m = &src->nodes[i];
-        if (m->type == VET_COMM_SEND_NODE && m->comm_dst == (int32_t)w->npu && m->comm_tag == n->comm_tag &&
+        if (m->type == VET_COMM_SEND_NODE && m->comm_dst == (int32_t)me && m->comm_tag == n->comm_tag &&
             src->live[i].state == WL_DONE)
             return src->live[i].start;
     }

@@ -31,9 +31,11 @@ typedef struct wl_breakdown {
     vimana_tick exposed_other;           /* held back by nothing the ET says, or other nodes */
 } wl_breakdown;
 
-/* The NPU `npu`'s workload, for finding the SEND a RECV waits for; NULL
- * when unknown (then a RECV's wait counts as in flight). */
-typedef const workload *(*wl_peer_fn)(void *ctx, uint32_t npu);
+/* The NPU `npu`'s workload, for finding the SEND a RECV of NPU `asker`
+ * waits for; NULL when unknown (then a RECV's wait counts as in flight).
+ * In a reduced run over roles it is npu's representative's, which names the
+ * asker by another id: *asker_seen is set to it (it starts as `asker`). */
+typedef const workload *(*wl_peer_fn)(void *ctx, uint32_t npu, uint32_t asker, uint32_t *asker_seen);
 
 /* Fills *out for a finished NPU. Returns 0, or -1 when out of memory. The
  * parts add up: compute + every exposed_* = finish. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "system/frontend.h"
+#include "system/relabel.h"
 #include "system/remote_mem.h"
 #include "system/system.h"
 #include "util/msg_escape.h"
@@ -89,24 +90,35 @@ static void finish_node(sim *s, workload *w, uint32_t i)
 
 static void issue_free_nodes(sim *s, workload *w);
 
-/* The reduced simulation runs NPU 0 only: every other NPU's timeline is
- * NPU 0's, relabelled, so each finishes when NPU 0 does. Nothing is
- * printed yet: the driver prints every NPU's report once the run has
- * succeeded (workload_print_reduced), and runs again in full if it failed. */
+/* The reduced simulation runs NPU 0 only (or, over roles, one
+ * representative per class): every other NPU's timeline is its
+ * representative's, relabelled, so each finishes when its representative
+ * does. Nothing is printed yet: the driver prints every NPU's report once
+ * the run has succeeded (workload_print_reduced), and runs again in full if
+ * it failed. */
 static void finish_mirrors(sim *s, const workload *w0)
 {
     /* Their records are not written (they were never attached: a
      * million of them would be touched for nothing); the reports are
-     * printed from NPU 0's (workload_print_reduced). */
-    w0->run->finished_npus = s->n_npus;
+     * printed from the representatives' (workload_print_reduced). */
+    w0->run->finished_npus += s->roles ? s->roles->class_size - 1 : s->n_npus - 1;
+}
+
+bool workload_npu_runs(const sim *s, uint32_t npu)
+{
+    return !s->reduced || (s->roles ? relabel_is_rep(s->roles, npu) : npu == 0);
+}
+
+uint32_t workload_representative(const sim *s, uint32_t npu)
+{
+    return !s->reduced ? npu : s->roles ? s->roles->rep[npu] : 0;
 }
 
 void workload_print_reduced(wl_run *r)
 {
     sim *s = r->s;
-    const workload *w0 = &r->wl[0];
     for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
-        workload mirror = *w0;
+        workload mirror = r->wl[workload_representative(s, npu)];
         mirror.npu = npu;
         workload_print_report(s, &mirror);
     }
@@ -236,6 +248,11 @@ static npu_group *group_of(sim *s, workload *w, uint32_t i)
     if (node->pg == WL_NO_GROUP)
         return NULL;
     npu_group *g = system_find_group(s, w->npu, node->pg);
+    if (!g && system_group_declared(s, node->pg)) {
+        sim_fail(s, "%s: node %llu: NPU %u is not a member of communicator group %lld", w->path,
+                 (unsigned long long)node->id, w->npu, (long long)node->pg);
+        return NULL;
+    }
     if (!g) {
         sim_fail(s, "%s: For rank %u ET node %llu, communicator group %lld not found", w->path, w->npu,
                  (unsigned long long)node->id, (long long)node->pg);
@@ -451,15 +468,17 @@ static void warn_invalid_nodes(sim *s, const workload *w)
 void workload_fire_all(wl_run *r)
 {
     sim *s = r->s;
-    uint32_t running = s->reduced ? 1 : s->n_npus; /* reduced: NPU 0 stands for all */
-    for (uint32_t npu = 1; npu < running; npu++)
-        if (!workload_npu(r, npu))
+    /* reduced: NPU 0, or each class's representative, stands for all */
+    for (uint32_t npu = 1; npu < s->n_npus; npu++)
+        if (workload_npu_runs(s, npu) && !workload_npu(r, npu))
             return;
     /* an NPU not attached runs NPU 0's file: its warning is NPU 0's */
     for (uint32_t npu = 0; npu < s->n_npus; npu++)
         if (r->wl[npu].trace)
             warn_invalid_nodes(s, &r->wl[npu]);
-    for (uint32_t npu = 0; npu < running && !s->failed; npu++) {
+    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+        if (!workload_npu_runs(s, npu))
+            continue;
         workload *w = &r->wl[npu];
         for (uint32_t i = 0; i < w->n_nodes; i++)
             if (w->live[i].parents_left == 0)

@@ -152,8 +152,13 @@ typedef struct wl_roofline {
  * (peak-perf and local-mem-bw must be positive). */
 bool workload_roofline(const sys_config *cfg, const wl_node *n, wl_roofline *out);
 /* After a reduced simulation (sim->reduced) that succeeded: every NPU's
- * finish report, with NPU 0's figures, in NPU order. */
+ * finish report, with its representative's figures, in NPU order. */
 void workload_print_reduced(wl_run *r);
+/* Whether NPU npu runs its trace: every NPU, or in a reduced simulation
+ * NPU 0 alone or (over roles, sim->roles) each class's representative. */
+bool workload_npu_runs(const sim *s, uint32_t npu);
+/* The NPU whose figures are npu's: itself, or its representative. */
+uint32_t workload_representative(const sim *s, uint32_t npu);
 /* After the run: reports NPUs that never finished. Returns their count. */
 uint32_t workload_report_unfinished(wl_run *r);
 

@@ -83,8 +83,10 @@ static void tail_and_head(void **state)
 
 /* The sender of node 3's message: NPU 1, whose SEND to NPU 0 (tag 7)
  * starts at 26 -- the RECV's stretch [20, 30) is bubble until then. */
-static const workload *peer(void *ctx, uint32_t npu)
+static const workload *peer(void *ctx, uint32_t npu, uint32_t asker, uint32_t *asker_seen)
 {
+    (void)asker;
+    (void)asker_seen;
     return npu == 1 ? ctx : NULL;
 }
 

@@ -128,6 +128,9 @@ static void nccl_step(sim *s, stream *st, enum phase_event ev)
 const algorithm algorithm_nccl = {
     .name = "nccl",
     .one_name = "oneNccl",
+    /* on one dimension or group ring: peers by index +- step, a plan that
+     * depends on the ring's size and dimension, not on the index */
+    .symmetry = ALGO_ROTATION,
     .start = nccl_start,
     .step = nccl_step,
 };
