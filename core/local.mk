@@ -12,6 +12,7 @@ libvimana_core_la_SOURCES = \
 	core/config/nccl_params.c core/config/nccl_params.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
+	core/config/role_map.c core/config/role_map.h \
 	core/config/run_options.h \
 	core/system/context.c core/system/context.h \
 	core/trace/trace_graph.c core/trace/trace_graph.h \
@@ -39,6 +40,7 @@ libvimana_core_la_SOURCES = \
 	core/system/shared_bus.c core/system/shared_bus.h \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
 	core/workload/breakdown.c core/workload/breakdown.h \
+	core/workload/families.c core/workload/families.h \
 	core/sim/step_breakdown.c core/sim/step_breakdown.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \

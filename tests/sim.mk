@@ -96,9 +96,9 @@ tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_nccl
 # Where an NPU's step went (vimana --breakdown).
 check_PROGRAMS += tests/unit/test_breakdown
-tests_unit_test_breakdown_SOURCES = tests/unit/test_breakdown.c core/workload/breakdown.c
+tests_unit_test_breakdown_SOURCES = tests/unit/test_breakdown.c
 tests_unit_test_breakdown_CPPFLAGS = $(UNIT_CPPFLAGS)
-tests_unit_test_breakdown_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_breakdown_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_breakdown
 # vimana calibrate's reader and closed form.
 check_PROGRAMS += tests/unit/test_calibrate
@@ -235,9 +235,10 @@ EXTRA_DIST += tests/e2e/sim_traps.sh
 # Single-trace workloads (PREFIX.et), shared identical traces, symmetry
 # detection and the exact reduced simulation (issue 14).
 TESTS += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
-	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh
+	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/compact_workload.sh
 EXTRA_DIST += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
-	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/symmetry_compare.sh
+	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/symmetry_compare.sh \
+	tests/e2e/compact_workload.sh
 
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
 TESTS += tests/e2e/sim_outputs.sh

@@ -409,7 +409,7 @@ static void collective_record(sim *s, struct outputs *o, const workload *w, uint
 {
     const wl_node *n = &w->nodes[i];
     const wl_node_run *t = &w->live[i];
-    int64_t pg = npu == w->npu ? n->pg : workload_npu_trace(o->run, npu)->nodes[i].pg;
+    int64_t pg = workload_group(o->run, npu, npu == w->npu ? n->pg : workload_npu_trace(o->run, npu)->nodes[i].pg);
     char algo[256], group[32] = "";
     algorithm_name(s, n, algo, sizeof algo);
     if (pg != WL_NO_GROUP)

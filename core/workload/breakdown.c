@@ -73,12 +73,15 @@ typedef struct peers {
 static vimana_tick send_issued(const workload *w, const wl_node *n, const peers *pe)
 {
     uint32_t me = w->npu;
-    const workload *src = pe->fn ? pe->fn(pe->ctx, (uint32_t)n->comm_src, w->npu, &me) : NULL;
+    int64_t from = w->run ? workload_peer(w->run, w->npu, n->comm_src) : n->comm_src;
+    const workload *src = pe->fn && from >= 0 && from <= UINT32_MAX ? pe->fn(pe->ctx, (uint32_t)from, w->npu, &me)
+                                                                    : NULL;
     if (!src || !src->live)
         return 0;
     for (uint32_t i = 0; i < src->n_nodes; i++) {
         const wl_node *m = &src->nodes[i];
-        if (m->type == VET_COMM_SEND_NODE && m->comm_dst == (int32_t)me && m->comm_tag == n->comm_tag &&
+        int64_t to = src->run ? workload_peer(src->run, src->npu, m->comm_dst) : m->comm_dst;
+        if (m->type == VET_COMM_SEND_NODE && to == me && m->comm_tag == n->comm_tag &&
             src->live[i].state == WL_DONE)
             return src->live[i].start;
     }
@@ -103,14 +106,15 @@ static void charge(const workload *w, uint32_t node, vimana_tick lo, vimana_tick
         out->exposed_p2p += ticks - bubble;
         return;
     }
+    int64_t pg = w->run ? workload_group(w->run, w->npu, n->pg) : n->pg;
     for (uint32_t g = 0; g < out->n_groups; g++) {
-        if (out->group[g] == n->pg) {
+        if (out->group[g] == pg) {
             out->exposed_group[g] += ticks;
             return;
         }
     }
     if (out->n_groups < WL_BREAKDOWN_GROUPS) {
-        out->group[out->n_groups] = n->pg;
+        out->group[out->n_groups] = pg;
         out->exposed_group[out->n_groups++] = ticks;
         return;
     }

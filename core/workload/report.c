@@ -129,32 +129,46 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
     return rc;
 }
 
-void workload_print_report(sim *s, workload *w)
+/* The report of NPU w->npu from its figures `st` (NULL: they could not be
+ * computed, the run has failed). */
+static void print_report(sim *s, workload *w, const npu_stats *st)
 {
     FILE *out = w->run->out;
-    npu_stats st;
     fprintf(out, "sys[%u] finished, %llu cycles, exposed communication %llu cycles.\n", w->npu,
             (unsigned long long)w->finish_tick, (unsigned long long)(w->finish_tick - w->tics_gpu_ops));
     if (w->tics_gpu_ops > w->finish_tick)
         sim_warn(s, "NPU %u: replayed node time exceeds the finish time; exposed communication wrapped around "
                     "(as in the reference)", w->npu);
     fprintf(out, "sys[%u]. Post statistics processing start.\n", w->npu);
-    if (workload_compute_stats(s, w, &st) != 0)
+    if (!st)
         return;
     fprintf(out, "sys[%u]. Post statistics processing end.\n", w->npu);
-    fprintf(out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)st.wall);
+    fprintf(out, "sys[%u], Wall time: %llu\n", w->npu, (unsigned long long)st->wall);
     for (int k = 0; k < KIND_COUNT; k++)
-        if (st.has_kind[k])
-            fprintf(out, "sys[%u], %s time: %llu\n", w->npu, wl_kind_labels[k], (unsigned long long)st.kind_time[k]);
-    if (st.overlap > 0)
-        fprintf(out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)st.overlap);
-    if (st.roofline) {
-        fprintf(out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, st.compute_bound * 100);
-        fprintf(out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, st.compute_util * 100);
-        fprintf(out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st.memory_util * 100);
-        fprintf(out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st.intensity);
+        if (st->has_kind[k])
+            fprintf(out, "sys[%u], %s time: %llu\n", w->npu, wl_kind_labels[k], (unsigned long long)st->kind_time[k]);
+    if (st->overlap > 0)
+        fprintf(out, "sys[%u], Total compute-communication overlap: %llu\n", w->npu, (unsigned long long)st->overlap);
+    if (st->roofline) {
+        fprintf(out, "sys[%u], Compute bound percentage: %.3f%%\n", w->npu, st->compute_bound * 100);
+        fprintf(out, "sys[%u], Average compute utilization: %.3f%%\n", w->npu, st->compute_util * 100);
+        fprintf(out, "sys[%u], Average memory utilization: %.3f%%\n", w->npu, st->memory_util * 100);
+        fprintf(out, "sys[%u], Average operation intensity: %.3f\n", w->npu, st->intensity);
     }
     const wl_hooks *h = &w->run->hooks;
     if (h->npu_finished)
-        h->npu_finished(h->ctx, w, &st);
+        h->npu_finished(h->ctx, w, st);
+}
+
+void workload_print_report(sim *s, workload *w)
+{
+    npu_stats st;
+    print_report(s, w, workload_compute_stats(s, w, &st) == 0 ? &st : NULL);
+}
+
+void workload_print_report_as(sim *s, const workload *w, uint32_t npu, const npu_stats *st)
+{
+    workload mirror = *w;
+    mirror.npu = npu;
+    print_report(s, &mirror, st);
 }

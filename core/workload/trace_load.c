@@ -22,6 +22,7 @@
 #include "trace/trace_graph.h"
 #include "util/file_digest.h"
 #include "vimana/et.h"
+#include "workload/families.h"
 #include "workload/workload.h"
 
 typedef struct load_ctx {
@@ -645,17 +646,136 @@ static int load_single(wl_run *r, const char *path)
     return 0;
 }
 
+/* The trace an NPU not attached yet runs: the shared one, or its role's. */
+static const wl_trace *trace_to_attach(const wl_run *r, uint32_t npu)
+{
+    return r->roles.n_roles ? r->traces[r->roles.role_of[npu]] : r->shared;
+}
+
 workload *workload_npu(wl_run *r, uint32_t npu)
 {
     workload *w = &r->wl[npu];
-    if (!w->trace && r->shared && attach(r, npu, r->shared, r->shared->path, false) != 0)
+    const wl_trace *t = w->trace ? NULL : trace_to_attach(r, npu);
+    if (t && attach(r, npu, t, t->path, false) != 0)
         return NULL;
     return w;
 }
 
 const wl_trace *workload_npu_trace(const wl_run *r, uint32_t npu)
 {
-    return r->wl[npu].trace ? r->wl[npu].trace : r->shared;
+    return r->wl[npu].trace ? r->wl[npu].trace : trace_to_attach(r, npu);
+}
+
+int64_t workload_peer(const wl_run *r, uint32_t npu, int32_t peer)
+{
+    if (!r->roles.n_roles)
+        return peer;
+    return (int64_t)peer + npu - r->roles.roles[r->roles.role_of[npu]].rank;
+}
+
+int64_t workload_group(const wl_run *r, uint32_t npu, int64_t pg)
+{
+    if (!r->roles.n_roles || pg == WL_NO_GROUP || npu == r->roles.roles[r->roles.role_of[npu]].rank)
+        return pg;
+    return families_translate(r->families, pg, npu);
+}
+
+/* PREFIX.roles.json, the role map of a compact workload, when NPU 0 has no
+ * per-rank trace and there is no single file. Returns the path (malloc'd)
+ * or NULL. */
+static char *role_map_path(sim *s)
+{
+    size_t len = strlen(s->opt->workload) + 32;
+    char *map = malloc(len), *rank0 = malloc(len);
+    if (!map || !rank0) {
+        free(map);
+        free(rank0);
+        sim_fail(s, "out of memory");
+        return NULL;
+    }
+    snprintf(map, len, "%s.roles.json", s->opt->workload);
+    trace_path(s, 0, rank0, len);
+    bool has_map = access(map, F_OK) == 0, has_rank0 = access(rank0, F_OK) == 0;
+    if (has_map && has_rank0)
+        sim_warn(s, "%s ignored: the per-rank traces (%s to %s.%u.et) take precedence", map, rank0,
+                 s->opt->workload, s->n_npus - 1);
+    free(rank0);
+    if (has_map && !has_rank0)
+        return map;
+    free(map);
+    return NULL;
+}
+
+/* Every rank of a role names SEND/RECV peers shifted by its distance from
+ * the role's rank: the lowest and the highest rank of the role bound them
+ * (a peer that becomes the rank itself was its own rank's peer, which the
+ * loader refuses). */
+static int role_peers_fit(wl_run *r, const char *map)
+{
+    sim *s = r->s;
+    const role_map *m = &r->roles;
+    uint32_t *lo = malloc(m->n_roles * sizeof *lo), *hi = malloc(m->n_roles * sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    for (uint32_t k = 0; k < m->n_roles; k++)
+        lo[k] = hi[k] = m->roles[k].rank;
+    for (uint32_t x = 0; x < s->n_npus; x++) {
+        uint32_t k = m->role_of[x];
+        lo[k] = x < lo[k] ? x : lo[k];
+        hi[k] = x > hi[k] ? x : hi[k];
+    }
+    int rc = 0;
+    for (uint32_t k = 0; k < m->n_roles && rc == 0; k++) {
+        const wl_trace *t = r->traces[k];
+        for (uint32_t i = 0; i < t->n_nodes && rc == 0; i++) {
+            const wl_node *n = &t->nodes[i];
+            if (n->type != VET_COMM_SEND_NODE && n->type != VET_COMM_RECV_NODE)
+                continue;
+            bool send = n->type == VET_COMM_SEND_NODE;
+            int32_t peer = send ? n->comm_dst : n->comm_src;
+            int64_t rank = m->roles[k].rank, low = (int64_t)peer + lo[k] - rank, high = (int64_t)peer + hi[k] - rank;
+            if (low >= 0 && high < s->n_npus)
+                continue;
+            sim_fail(s, "%s: node %llu (%s): %s %d, written for rank %lld, is %lld for rank %u, not an NPU of this "
+                        "%u-NPU system (%s)", t->path, (unsigned long long)n->id, t->names + n->name,
+                     send ? "comm_dst" : "comm_src", peer, (long long)rank, (long long)(low < 0 ? low : high),
+                     low < 0 ? lo[k] : hi[k], s->n_npus, map);
+            rc = -1;
+        }
+    }
+    free(lo);
+    free(hi);
+    return rc;
+}
+
+/* A compact workload: each role's trace parsed once, for the rank it was
+ * written for (its SEND/RECV checks are that rank's); every NPU is
+ * attached to its role's trace when it first runs, relabelled by
+ * workload_peer and workload_group. */
+static int load_roles(wl_run *r, const char *map)
+{
+    sim *s = r->s;
+    char err[600];
+    if (role_map_load(map, s->n_npus, &r->roles, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return -1;
+    }
+    if (!(r->families = families_build(&s->groups, s->n_npus, err, sizeof err))) {
+        sim_fail(s, "%s: %s", s->opt->comm_group ? s->opt->comm_group : map, err);
+        return -1;
+    }
+    for (uint32_t k = 0; k < r->roles.n_roles; k++) {
+        const role_def *role = &r->roles.roles[k];
+        if (check_file(s, role->trace, 0) != 0 || !add_trace(r, parse_trace(s, role->trace, role->rank)))
+            return -1;
+    }
+    if (role_peers_fit(r, map) != 0)
+        return -1;
+    return workload_npu(r, 0) ? 0 : -1;
 }
 
 /* NPU i runs PREFIX.i.et; a file with the same bytes as one already parsed
@@ -713,9 +833,15 @@ int workload_load_all(wl_run *r)
         return -1;
     }
     char *single = single_trace_path(s);
+    char *map = single || s->failed ? NULL : role_map_path(s);
     if (s->failed)
         return -1;
     int rc;
+    if (map) {
+        rc = load_roles(r, map);
+        free(map);
+        return rc;
+    }
     if (single) {
         r->single_file = true;
         rc = load_single(r, single);
@@ -756,6 +882,9 @@ void workload_free_all(wl_run *r)
         free(r->traces);
         r->traces = NULL;
     }
+    role_map_free(&r->roles);
+    families_free(r->families);
+    r->families = NULL;
 }
 
 const char *workload_node_name(const workload *w, uint32_t node)

@@ -117,11 +117,27 @@ uint32_t workload_representative(const sim *s, uint32_t npu)
 void workload_print_reduced(wl_run *r)
 {
     sim *s = r->s;
-    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
-        workload mirror = r->wl[workload_representative(s, npu)];
-        mirror.npu = npu;
-        workload_print_report(s, &mirror);
+    /* each representative's figures, computed once: the class index of
+     * representative R is first[R] / class_size */
+    uint32_t n_classes = s->roles ? s->roles->n_classes : 1;
+    npu_stats *stats = calloc(n_classes, sizeof *stats);
+    bool *have = calloc(n_classes, sizeof *have);
+    if (!stats || !have) {
+        free(stats);
+        free(have);
+        sim_fail(s, "out of memory (report)");
+        return;
     }
+    for (uint32_t npu = 0; npu < s->n_npus && !s->failed; npu++) {
+        uint32_t rep = workload_representative(s, npu);
+        uint32_t k = s->roles ? s->roles->first[rep] / s->roles->class_size : 0;
+        if (!have[k] && workload_compute_stats(s, &r->wl[rep], &stats[k]) != 0)
+            break;
+        have[k] = true;
+        workload_print_report_as(s, &r->wl[rep], npu, &stats[k]);
+    }
+    free(stats);
+    free(have);
 }
 
 static void check_finished(sim *s, workload *w)
@@ -247,20 +263,18 @@ static npu_group *group_of(sim *s, workload *w, uint32_t i)
     const wl_node *node = &w->nodes[i];
     if (node->pg == WL_NO_GROUP)
         return NULL;
-    npu_group *g = system_find_group(s, w->npu, node->pg);
-    if (!g && system_group_declared(s, node->pg)) {
-        sim_fail(s, "%s: node %llu: NPU %u is not a member of communicator group %lld", w->path,
-                 (unsigned long long)node->id, w->npu, (long long)node->pg);
+    int64_t pg = workload_group(w->run, w->npu, node->pg);
+    npu_group *g = system_find_group(s, w->npu, pg);
+    if ((!g && system_group_declared(s, pg)) || (g && g->my_index == UINT32_MAX)) {
+        char name[200];
+        sim_fail(s, "%s: node %llu (%s): NPU %u is not a member of communicator group %lld", w->path,
+                 (unsigned long long)node->id, msg_escape(workload_node_name(w, i), name, sizeof name), w->npu,
+                 (long long)pg);
         return NULL;
     }
     if (!g) {
         sim_fail(s, "%s: For rank %u ET node %llu, communicator group %lld not found", w->path, w->npu,
-                 (unsigned long long)node->id, (long long)node->pg);
-        return NULL;
-    }
-    if (g->my_index == UINT32_MAX) {
-        sim_fail(s, "%s: node %llu: NPU %u is not a member of communicator group %lld", w->path,
-                 (unsigned long long)node->id, w->npu, (long long)node->pg);
+                 (unsigned long long)node->id, (long long)pg);
         return NULL;
     }
     return g;
@@ -300,6 +314,28 @@ static void issue_collective(sim *s, workload *w, uint32_t i)
     collective_start(s, &req);
 }
 
+/* A SEND's destination or a RECV's source as this NPU names it (the loader
+ * checked it for the rank the trace was written for; a compact workload's
+ * other ranks shift it, which may leave the system). */
+static int peer_of(sim *s, const workload *w, const wl_node *node, bool send, uint32_t *out)
+{
+    int64_t peer = workload_peer(w->run, w->npu, send ? node->comm_dst : node->comm_src);
+    if (peer < 0 || peer >= s->n_npus || peer == w->npu) {
+        char name[200];
+        const role_map *roles = &w->run->roles;
+        uint32_t rank = roles->n_roles ? roles->roles[roles->role_of[w->npu]].rank : w->npu;
+        sim_fail(s, "%s: node %llu (%s): run by NPU %u, the %s %d of rank %u is %lld, %s", w->path,
+                 (unsigned long long)node->id, msg_escape(workload_node_name(w, (uint32_t)(node - w->nodes)), name,
+                                                          sizeof name),
+                 w->npu, send ? "comm_dst" : "comm_src", send ? node->comm_dst : node->comm_src,
+                 rank, (long long)peer,
+                 peer == w->npu ? "the NPU itself" : "not an NPU of this system");
+        return -1;
+    }
+    *out = (uint32_t)peer;
+    return 0;
+}
+
 static void issue_comm(sim *s, workload *w, uint32_t i)
 {
     const wl_node *node = &w->nodes[i];
@@ -309,11 +345,17 @@ static void issue_comm(sim *s, workload *w, uint32_t i)
         issue_collective(s, w, i);
         break;
     case VET_COMM_SEND_NODE:
-        fe_send(s, w->npu, (uint32_t)node->comm_dst, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
+    default: {
+        bool send = node->type == VET_COMM_SEND_NODE;
+        uint32_t peer;
+        if (peer_of(s, w, node, send, &peer) != 0)
+            return;
+        if (send)
+            fe_send(s, w->npu, peer, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
+        else
+            fe_recv(s, w->npu, peer, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
         break;
-    default:
-        fe_recv(s, w->npu, (uint32_t)node->comm_src, node->comm_size, fe_native_tag((uint32_t)node->comm_tag), done, NULL);
-        break;
+    }
     }
 }
 

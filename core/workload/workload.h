@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/role_map.h"
 #include "system/context.h"
 #include "trace/ready_set.h"
 
@@ -123,6 +124,12 @@ typedef struct wl_run {
      * attached to it when they first run (workload_npu); until then their
      * records are zero. NULL: every NPU is attached at load. */
     const wl_trace *shared;
+    /* A compact workload (PREFIX.roles.json, config/role_map.h): NPU x runs
+     * traces[roles.role_of[x]], written for another rank and relabelled
+     * (workload_peer, workload_group); NPUs are attached when they first
+     * run, as with `shared`. roles.n_roles is 0 otherwise. */
+    role_map roles;
+    struct wl_families *families;
     uint32_t finished_npus;
     FILE *out;                  /* the finish report (stdout) */
     wl_hooks hooks;
@@ -154,6 +161,14 @@ bool workload_roofline(const sys_config *cfg, const wl_node *n, wl_roofline *out
 /* After a reduced simulation (sim->reduced) that succeeded: every NPU's
  * finish report, with its representative's figures, in NPU order. */
 void workload_print_reduced(wl_run *r);
+/* A SEND's destination or a RECV's source `peer`, as written in NPU npu's
+ * trace, as NPU npu names it: peer + (npu - the rank the trace was written
+ * for) in a compact workload, else peer. */
+int64_t workload_peer(const wl_run *r, uint32_t npu, int32_t peer);
+/* Communicator group `pg` of NPU npu's trace as NPU npu names it: in a
+ * compact workload, the group of pg's family that holds npu. */
+int64_t workload_group(const wl_run *r, uint32_t npu, int64_t pg);
+
 /* Whether NPU npu runs its trace: every NPU, or in a reduced simulation
  * NPU 0 alone or (over roles, sim->roles) each class's representative. */
 bool workload_npu_runs(const sim *s, uint32_t npu);
@@ -176,6 +191,9 @@ typedef struct npu_stats {
 
 int workload_compute_stats(sim *s, const workload *w, npu_stats *out);
 void workload_print_report(sim *s, workload *w);
+/* NPU npu's report from w's figures `st` (a reduced run: w is npu's
+ * representative, whose figures are computed once for its class). */
+void workload_print_report_as(sim *s, const workload *w, uint32_t npu, const npu_stats *st);
 extern const char *const wl_kind_labels[KIND_COUNT];
 
 #endif

@@ -268,7 +268,7 @@ expect_error "$P: transformer: the kind must come first (vimana-et generate tran
 expect_error "$P: --schedule: expected 1f1b or gpipe, got 'zb'" $G $ALL --tp 1 --pp 1 --dp 1 --schedule zb
 expect_error "$P: transformer: missing --tp" $G $ALL --pp 1 --dp 1
 expect_error "$P: unknown option '--npus' (see generate transformer --help)" $G $ALL --tp 1 --pp 1 --dp 1 --npus 2
-expect_error "$P: --hidden/--seq/--layers: the model's per-iteration FLOPs overflow 64 bits" \
+expect_error "$P: --hidden/--seq/--layers: a data-parallel replica's per-iteration FLOPs overflow 64 bits" \
     $G $ALL --tp 1 --pp 1 --dp 1 --hidden 16777216 --heads 1 --seq 16777216
 [ -e "$T/e" ] && fail "an error left output behind"
 

@@ -190,7 +190,7 @@ static void checks_name_the_flag(void **state)
     c.seq = 1u << 24;
     c.hidden = 1u << 24;
     c.heads = 1;
-    rejects(c, "--hidden/--seq/--layers: the model's per-iteration FLOPs overflow 64 bits");
+    rejects(c, "--hidden/--seq/--layers: a data-parallel replica's per-iteration FLOPs overflow 64 bits");
     c = config(1, 1, 1);
     c.micro_batch = 0;
     rejects(c, "--micro-batch: expected 1 to 16777216, got 0");

@@ -27,7 +27,7 @@ static const char usage[] =
     "         [--pp-scatter-gather on|off] [--tp-comm-overlap]\n"
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
-    "         [--precision bf16|fp16|fp8] [--durations FILE]\n"
+    "         [--precision bf16|fp16|fp8] [--durations FILE] [--single-file]\n"
     "         --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -92,6 +92,9 @@ static const char usage[] =
     "                  ones, --recompute selective attn_core\n"
     "  --precision P   bf16 (default) or fp16: 2-byte activations and gradients; fp8\n"
     "                  (h100): the GEMMs in FP8 at its FP8 peak (Transformer Engine)\n"
+    "  --single-file   the compact form for any rank count: PREFIX.stageP.et, the trace\n"
+    "                  of stage P's first rank, PREFIX.roles.json (which ranks run each,\n"
+    "                  relabelled) and PREFIX.groups.json; vimana reads it as PREFIX\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "See docs/transformer.md for the formulas.\n";
 
@@ -278,6 +281,10 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         c->tp_cross_entropy = true;
         return 1;
     }
+    if (cli_flag(argv[*i], "--single-file")) {
+        c->single_file = true;
+        return 1;
+    }
     if ((rc = cli_option(PROG, argc, argv, i, "--durations", &v)) != 0) {
         char msg[512];
         if (rc > 0 && tf_durations_load(v, &c->durations, msg, sizeof msg) != 0) {
@@ -367,7 +374,19 @@ static int write_all(const struct tf_config *c, const char *prefix)
         return 1;
     }
     int rc = 0;
-    for (uint64_t rank = 0; rank < tf_ranks(c) && rc == 0; rank++) {
+    if (c->single_file) {
+        /* the compact form: each stage's first rank's trace, run by every
+         * rank of the stage relabelled (the map says how) */
+        for (uint64_t p = 0; p < c->pp && rc == 0; p++) {
+            snprintf(path, sizeof path, "%s.stage%" PRIu64 ".et", prefix, p);
+            rc = tf_write_rank(c, tf_rank_of(c, (struct tf_coords){0, 0, p}), path, buf, &err);
+        }
+        const char *slash = strrchr(prefix, '/');
+        snprintf(path, sizeof path, "%s.roles.json", prefix);
+        if (rc == 0)
+            rc = tf_write_roles(c, path, slash ? slash + 1 : prefix, &err);
+    }
+    for (uint64_t rank = 0; !c->single_file && rank < tf_ranks(c) && rc == 0; rank++) {
         snprintf(path, sizeof path, "%s.%" PRIu64 ".et", prefix, rank);
         rc = tf_write_rank(c, rank, path, buf, &err);
     }

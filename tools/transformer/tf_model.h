@@ -48,6 +48,7 @@ struct tf_config {
     uint64_t dp_bucket_bytes; /* > 0: buckets closed at this many bytes instead of dp_buckets */
     enum tf_recompute recompute; /* activation recomputation before each layer's backward */
     bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
+    bool single_file;     /* output: one trace per pipeline stage and PREFIX.roles.json */
     bool pp_scatter_gather; /* without SP: pipeline messages of 1/T, all-gathered over TP */
     bool tp_comm_overlap; /* TP collectives overlapped with the compute beside them */
     bool overlap_grad_reduce;  /* DP buckets issued during the backward (else all after it) */

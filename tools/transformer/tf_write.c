@@ -769,3 +769,27 @@ int tf_write_groups(const struct tf_config *c, const char *path, vet_error *err)
     }
     return 0;
 }
+
+int tf_write_roles(const struct tf_config *c, const char *path, const char *stem, vet_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    uint64_t per_stage = c->tp * c->dp;
+    fprintf(f, "{\n  \"format\": \"vimana-roles\",\n  \"version\": 1,\n  \"npus\": %" PRIu64 ",\n  \"roles\": [",
+            tf_ranks(c));
+    for (uint64_t p = 0; p < c->pp; p++) {
+        uint64_t first = tf_rank_of(c, (struct tf_coords){0, 0, p});
+        fprintf(f, "%s\n    {\"trace\": \"%s.stage%" PRIu64 ".et\", \"rank\": %" PRIu64 ", \"ranks\": [[%" PRIu64
+                   ", %" PRIu64 "]]}", p ? "," : "", stem, p, first, first, first + per_stage - 1);
+    }
+    fputs("\n  ]\n}\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}

@@ -25,4 +25,9 @@ int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, ui
  * rank. Returns 0, or -1 with one line in `err`. */
 int tf_write_groups(const struct tf_config *c, const char *path, vet_error *err);
 
+/* The compact form's role map (core/config/role_map.h) to `path`: one role
+ * per pipeline stage, its trace `stem`.stageP.et written for the stage's
+ * first rank (t = d = 0) and run by all T*D ranks of the stage. */
+int tf_write_roles(const struct tf_config *c, const char *path, const char *stem, vet_error *err);
+
 #endif
