@@ -2,7 +2,7 @@
  * bench_run - runs a command and reports its wall time and peak resident
  * memory (the child's ru_maxrss), so that benchmarks need nothing beyond
  * the C library:  bench_run LABEL COMMAND [ARGS...]
- * Prints "LABEL: wall S s, peak RSS M MiB" on stderr and exits with the
+ * Prints "LABEL: wall S s, user U s, sys Y s, peak RSS M MiB" on stderr and exits with the
  * command's status. The command's output goes to /dev/null unless
  * BENCH_SHOW_OUTPUT is set.
  */
@@ -48,7 +48,8 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     double user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-    fprintf(stderr, "%s: wall %.2f s, user %.2f s, peak RSS %.1f MiB\n", argv[1], wall, user,
+    double sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    fprintf(stderr, "%s: wall %.2f s, user %.2f s, sys %.2f s, peak RSS %.1f MiB\n", argv[1], wall, user, sys,
             (double)ru.ru_maxrss / 1024.0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

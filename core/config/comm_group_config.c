@@ -9,8 +9,10 @@
 #include "config/config_json.h"
 #include "util/msg_escape.h"
 
+/* seen[npu] == stamp: npu is already a member of this group (a stamp per
+ * group, so that the check costs the group's size, not its square). */
 static int parse_group(const char *path, const char *key, json_object *list, uint32_t total,
-                       comm_group_def *g, char *err, size_t len)
+                       comm_group_def *g, uint32_t *seen, uint32_t stamp, char *err, size_t len)
 {
     char *end, shown[128];
     errno = 0;
@@ -46,12 +48,11 @@ static int parse_group(const char *path, const char *key, json_object *list, uin
                      config_json_value_text(v, shown, sizeof shown), total);
             return -1;
         }
-        for (uint32_t j = 0; j < i; j++) {
-            if (g->npus[j] == (uint32_t)npu) {
-                snprintf(err, len, "%s: group %lld: NPU %lld listed twice", path, id, (long long)npu);
-                return -1;
-            }
+        if (seen[npu] == stamp) {
+            snprintf(err, len, "%s: group %lld: NPU %lld listed twice", path, id, (long long)npu);
+            return -1;
         }
+        seen[npu] = stamp;
         g->npus[i] = (uint32_t)npu;
     }
     return 0;
@@ -67,16 +68,19 @@ int comm_group_config_load(const char *path, uint32_t total_npus, comm_group_con
     int rc = 0;
     size_t n = (size_t)json_object_object_length(root);
     out->groups = calloc(n ? n : 1, sizeof *out->groups);
-    if (!out->groups) {
+    uint32_t *seen = calloc(total_npus ? total_npus : 1, sizeof *seen);
+    if (!out->groups || !seen) {
         snprintf(err, err_len, "%s: out of memory", path);
         rc = -1;
     }
     json_object_object_foreach(root, key, val) {
         if (rc != 0)
             break;
-        rc = parse_group(path, key, val, total_npus, &out->groups[out->n_groups], err, err_len);
+        rc = parse_group(path, key, val, total_npus, &out->groups[out->n_groups], seen,
+                         (uint32_t)out->n_groups + 1, err, err_len);
         out->n_groups++;
     }
+    free(seen);
     json_object_put(root);
     return rc;
 }

@@ -20,6 +20,24 @@ static uint32_t queue_dims(const sim *s)
     return dims;
 }
 
+/* A configured group, on member `index`: its member list is the
+ * configuration's (read and range-checked by comm_group_config_load),
+ * shared by all its members rather than copied for each. */
+static int add_config_group(sim *s, uint32_t npu, const comm_group_def *def, uint32_t index)
+{
+    npu_sys *sys = &s->sys[npu];
+    npu_group *grown = realloc(sys->groups, (sys->n_groups + 1) * sizeof *grown);
+    if (!grown) {
+        sim_fail(s, "out of memory");
+        return -1;
+    }
+    sys->groups = grown;
+    npu_group *g = &sys->groups[sys->n_groups++];
+    *g = (npu_group){.key = def->id, .internal_id = def->id, .members = def->npus, .n_members = def->n_npus,
+                     .my_index = index, .num_streams = (uint64_t)def->id * 1000000u, .borrowed = true};
+    return 0;
+}
+
 int system_init(sim *s)
 {
     /* Whole cache lines: every stream then starts one (system.h). Blocks
@@ -53,7 +71,7 @@ int system_init(sim *s)
     for (size_t g = 0; g < s->groups.n_groups; g++) {
         const comm_group_def *def = &s->groups.groups[g];
         for (uint32_t i = 0; i < def->n_npus; i++)
-            if (system_add_group(s, def->npus[i], def->id, def->id, def->npus, def->n_npus) != 0)
+            if (add_config_group(s, def->npus[i], def, i) != 0)
                 return -1;
     }
     return 0;
@@ -61,7 +79,8 @@ int system_init(sim *s)
 
 static void free_group(npu_group *g)
 {
-    free(g->members);
+    if (!g->borrowed)
+        free(g->members);
 }
 
 /* A run that stops early (an error, a deadlock) leaves collectives in
@@ -150,7 +169,7 @@ int system_add_group(sim *s, uint32_t npu, int64_t key, int64_t internal_id, con
             return -1;
         }
         sys->retired = grown;
-        sys->retired[sys->n_retired++] = g->members;
+        sys->retired[sys->n_retired++] = g->borrowed ? NULL : g->members;
     }
     memset(g, 0, sizeof *g);
     g->key = key;

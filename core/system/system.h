@@ -155,6 +155,7 @@ typedef struct npu_group {
     uint32_t n_members;
     uint32_t my_index;       /* UINT32_MAX when this NPU is not a member */
     uint64_t num_streams;    /* starts at internal_id * 1000000 */
+    bool borrowed;           /* members are the configuration's (it outlives the run), not a copy */
     /* plan cached per collective on first use (section 13.12) */
     bool plan_cached[COLL_KINDS];
     const char *plan_custom[COLL_KINDS];
