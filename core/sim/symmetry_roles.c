@@ -9,6 +9,7 @@
 #include "util/msg_escape.h"
 #include "vimana/et.h"
 #include "vimana/network_yaml.h"
+#include "workload/families.h"
 
 #define NONE UINT32_MAX
 
@@ -414,19 +415,6 @@ static bool try_candidate(roles_ctx *c, npu_relabel *rl, const uint32_t *perm, u
     return false;
 }
 
-/* Two groups of one family: the same size and the same offsets of their
- * members from their first (TP groups 0 1 2 3 and 4 5 6 7; DP groups 0 8
- * and 1 9), so that a family is the translates of one group. */
-static bool same_family(const comm_group_def *a, const comm_group_def *b)
-{
-    if (a->n_npus != b->n_npus)
-        return false;
-    for (uint32_t i = 1; i < a->n_npus; i++)
-        if ((int64_t)a->npus[i] - a->npus[0] != (int64_t)b->npus[i] - b->npus[0])
-            return false;
-    return true;
-}
-
 /* The rotation of the family of group f: member i -> member i + 1 of its
  * group, every other NPU kept. False when the family's groups overlap. */
 static bool family_rotation(const roles_ctx *c, uint32_t f, uint32_t *perm)
@@ -435,7 +423,7 @@ static bool family_rotation(const roles_ctx *c, uint32_t f, uint32_t *perm)
         perm[x] = x;
     for (uint32_t g = 0; g < c->n_groups; g++) {
         const comm_group_def *G = &c->groups[g];
-        if (!same_family(G, &c->groups[f]))
+        if (!families_same_shape(G, &c->groups[f]))
             continue;
         for (uint32_t i = 0; i < G->n_npus; i++) {
             if (perm[G->npus[i]] != G->npus[i])
@@ -450,7 +438,7 @@ static bool family_rotation(const roles_ctx *c, uint32_t f, uint32_t *perm)
 static bool family_first(const roles_ctx *c, uint32_t f)
 {
     for (uint32_t g = 0; g < f; g++)
-        if (same_family(&c->groups[g], &c->groups[f]))
+        if (families_same_shape(&c->groups[g], &c->groups[f]))
             return false;
     return true;
 }

@@ -19,7 +19,7 @@ struct wl_families {
     int64_t *holder;      /* [n_families * n_npus]: the family's group holding x, 0 = none */
 };
 
-static bool same_offsets(const comm_group_def *a, const comm_group_def *b)
+bool families_same_shape(const comm_group_def *a, const comm_group_def *b)
 {
     if (a->n_npus != b->n_npus)
         return false;
@@ -60,7 +60,7 @@ static uint32_t *assign_families(const comm_group_config *groups, uint32_t n_npu
         if (G->n_npus < 2 || G->n_npus >= n_npus)
             continue;
         for (uint32_t k = 0; k < *n_families && fam[g] == NO_FAMILY; k++)
-            if (same_offsets(G, &groups->groups[first[k]]))
+            if (families_same_shape(G, &groups->groups[first[k]]))
                 fam[g] = k;
         if (fam[g] == NO_FAMILY) {
             first[*n_families] = (uint32_t)g;

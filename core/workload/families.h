@@ -9,12 +9,17 @@
 #ifndef VIMANA_WORKLOAD_FAMILIES_H
 #define VIMANA_WORKLOAD_FAMILIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "config/comm_group_config.h"
 
 typedef struct wl_families wl_families;
+
+/* Whether groups a and b are of one family: the same size and the same
+ * offsets of their members from their first. */
+bool families_same_shape(const comm_group_def *a, const comm_group_def *b);
 
 /* Builds the families of `groups` (groups of 2 to n_npus - 1 members) for
  * n_npus NPUs. Returns NULL with one line in err when two groups of one

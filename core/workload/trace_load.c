@@ -313,32 +313,40 @@ static void trace_path(const sim *s, uint32_t npu, char *path, size_t len)
     prefer_plain(path, len);
 }
 
-/* The single-file form: every NPU runs PREFIX.et (or PREFIX.et.gz) when it
+/* Another form of the workload than per-rank files: PREFIX + `suffix`
+ * (with `gz`, or its .gz where the plain file is absent), used when it
  * exists and NPU 0 has no trace of its own; per-rank traces take
- * precedence, with a warning that PREFIX.et is ignored. Returns the path
- * (malloc'd) or NULL for the per-rank form (or after sim_fail()). */
-static char *single_trace_path(sim *s)
+ * precedence, with a warning that it is ignored. Returns the path (malloc'd)
+ * or NULL (or after sim_fail()). */
+static char *other_form_path(sim *s, const char *suffix, bool gz)
 {
     size_t len = strlen(s->opt->workload) + 32;
-    char *single = malloc(len), *rank0 = malloc(len);
-    if (!single || !rank0) {
-        free(single);
+    char *form = malloc(len), *rank0 = malloc(len);
+    if (!form || !rank0) {
+        free(form);
         free(rank0);
         sim_fail(s, "out of memory");
         return NULL;
     }
-    snprintf(single, len, "%s.et", s->opt->workload);
-    prefer_plain(single, len);
+    snprintf(form, len, "%s%s", s->opt->workload, suffix);
+    if (gz)
+        prefer_plain(form, len);
     trace_path(s, 0, rank0, len);
-    bool has_single = access(single, F_OK) == 0, has_rank0 = access(rank0, F_OK) == 0;
-    if (has_single && has_rank0)
-        sim_warn(s, "%s ignored: the per-rank traces (%s to %s.%u.et) take precedence", single, rank0,
+    bool has_form = access(form, F_OK) == 0, has_rank0 = access(rank0, F_OK) == 0;
+    if (has_form && has_rank0)
+        sim_warn(s, "%s ignored: the per-rank traces (%s to %s.%u.et) take precedence", form, rank0,
                  s->opt->workload, s->n_npus - 1);
     free(rank0);
-    if (has_single && !has_rank0)
-        return single;
-    free(single);
+    if (has_form && !has_rank0)
+        return form;
+    free(form);
     return NULL;
+}
+
+/* The single-file form: every NPU runs PREFIX.et (or PREFIX.et.gz). */
+static char *single_trace_path(sim *s)
+{
+    return other_form_path(s, ".et", true);
 }
 
 /* Traces numbered from the network's size up are never read: say so, since
@@ -680,30 +688,10 @@ int64_t workload_group(const wl_run *r, uint32_t npu, int64_t pg)
     return families_translate(r->families, pg, npu);
 }
 
-/* PREFIX.roles.json, the role map of a compact workload, when NPU 0 has no
- * per-rank trace and there is no single file. Returns the path (malloc'd)
- * or NULL. */
+/* PREFIX.roles.json, the role map of a compact workload. */
 static char *role_map_path(sim *s)
 {
-    size_t len = strlen(s->opt->workload) + 32;
-    char *map = malloc(len), *rank0 = malloc(len);
-    if (!map || !rank0) {
-        free(map);
-        free(rank0);
-        sim_fail(s, "out of memory");
-        return NULL;
-    }
-    snprintf(map, len, "%s.roles.json", s->opt->workload);
-    trace_path(s, 0, rank0, len);
-    bool has_map = access(map, F_OK) == 0, has_rank0 = access(rank0, F_OK) == 0;
-    if (has_map && has_rank0)
-        sim_warn(s, "%s ignored: the per-rank traces (%s to %s.%u.et) take precedence", map, rank0,
-                 s->opt->workload, s->n_npus - 1);
-    free(rank0);
-    if (has_map && !has_rank0)
-        return map;
-    free(map);
-    return NULL;
+    return other_form_path(s, ".roles.json", false);
 }
 
 /* Every rank of a role names SEND/RECV peers shifted by its distance from
