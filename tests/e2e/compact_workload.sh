@@ -60,6 +60,12 @@ for o in compact-full compact; do
     cmp -s "$T/$o.json.sorted" "$T/per-rank.json.sorted" || fail "$o: the --report differs from the per-rank one's"
 done
 
+# The ET tools read each role's trace as the ET it is; given the prefix
+# they say which files to name.
+"$VIMANA_ET" validate "$T/c/gpt.stage1.et" >/dev/null || fail "validate a stage's trace"
+expect_error "vimana-et stats: $T/c/gpt: a compact workload ($T/c/gpt.roles.json): name one of the traces it lists, \
+each an ET of its own" "$VIMANA_ET" stats "$T/c/gpt"
+
 # The per-rank traces take precedence over a role map beside them.
 cp "$T/c/gpt.roles.json" "$T/r/"
 "$VIMANA" --workload-configuration="$T/r/gpt" --comm-group-configuration="$T/r/gpt.groups.json" \

@@ -78,7 +78,17 @@ int et_files_resolve(const char *prog, const char *arg, et_files *out)
         return -1;
     }
     if (out->n == 0) {
-        fprintf(stderr, "%s: %s: no such file, and no %s.0.et\n", prog, arg, arg);
+        /* a compact workload (vimana-et generate transformer --single-file):
+         * its traces are ETs of their own, its role map is the simulator's */
+        buf = malloc(cap + 16);
+        if (buf)
+            snprintf(buf, cap + 16, "%s.roles.json", arg);
+        if (buf && is_file(buf))
+            fprintf(stderr, "%s: %s: a compact workload (%s): name one of the traces it lists, each an ET of its "
+                            "own\n", prog, arg, buf);
+        else
+            fprintf(stderr, "%s: %s: no such file, and no %s.0.et\n", prog, arg, arg);
+        free(buf);
         et_files_free(out);
         return -1;
     }
