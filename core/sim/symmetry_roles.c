@@ -199,12 +199,16 @@ static bool network_kept(roles_ctx *c, uint32_t *map)
 static bool dims_collective_kept(roles_ctx *c, enum coll_kind k, const wl_node *n)
 {
     const sim *s = c->s;
-    for (uint32_t d = 0; d < s->cfg.n_impl[k] && d < s->n_dims; d++) {
+    /* a one* variant runs one ring over every dimension: nothing may move */
+    bool one = s->cfg.n_impl[k] > 0 && s->cfg.impl[k][0].one;
+    for (uint32_t d = 0; d < s->n_dims && (one || d < s->cfg.n_impl[k]); d++) {
         if (s->dim_size[d] < 2 || c->move[d] == MOVE_IDENTITY)
             continue;
-        const algo_spec *spec = &s->cfg.impl[k][d];
+        const algo_spec *spec = &s->cfg.impl[k][one ? 0 : d];
         const algorithm *a = algo_registry_get(&s->algorithms, spec->id);
         enum algo_symmetry sym = a && !spec->one ? a->symmetry : ALGO_ASYMMETRIC;
+        if (sym == ALGO_XOR_POWER_OF_TWO && (s->dim_size[d] & (s->dim_size[d] - 1)) != 0)
+            sym = ALGO_ASYMMETRIC;
         if ((sym == ALGO_ROTATION && c->move[d] == MOVE_ROTATION) || (sym == ALGO_XOR_POWER_OF_TWO &&
                                                                        c->move[d] == MOVE_XOR))
             continue;

@@ -73,6 +73,17 @@ expect_eq "$(grep '^vimana: symmetry: ' "$T/err")" "vimana: symmetry: not eligib
 0 and 8 of different classes (the communicator groups like 17 (4 NPUs): it does not keep the hop counts of Ring \
 dimension 1 (a Switch or FullyConnected dimension, or a rotation of the Ring, would))); full simulation" "Ring between nodes"
 
+# oneRing runs one ring over both dimensions: no rotation of one dimension
+# keeps its schedule as far as the descriptors say (the check once looked
+# at dimension 0 only, and kept the rotation of dimension 1)
+sed 's/"all-reduce-implementation": \["ring", "ring"\]/"all-reduce-implementation": ["oneRing"]/' "$T/ring.json" \
+    >"$T/one.json"
+"$VIMANA_ET" generate all-reduce --npus 128 --size 1MiB --single-file --out "$T/oa/ar" >/dev/null || fail "generate ar"
+printf '{"1": [0, 1, 2, 3, 4, 5, 6, 7]}\n' >"$T/one-group.json"
+expect_ok "$VIMANA" --workload-configuration="$T/oa/ar" --comm-group-configuration="$T/one-group.json" \
+    --system-configuration="$T/one.json" --network-configuration="$T/sw.yml" --run-stats
+grep -q '^vimana: symmetry: not eligible ' "$T/err" || fail "oneRing: $(grep symmetry "$T/err")"
+
 # Pipeline only (no groups but the ranks' sends): 4 stages on one node of
 # 4 NPUs are 4 classes of 1, nothing to reduce
 "$VIMANA_ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 128 --micro-batch 1 \
