@@ -407,9 +407,11 @@ static void algorithm_name(sim *s, const wl_node *n, char *buf, size_t len)
  * relabelled). */
 static void collective_record(sim *s, struct outputs *o, const workload *w, uint32_t i, uint32_t npu)
 {
-    const wl_node *n = &w->nodes[i];
+    /* the NPU's own node: the same node relabelled (its id may differ:
+     * per-rank files numbered by rank) */
+    const wl_node *n = npu == w->npu ? &w->nodes[i] : &workload_npu_trace(o->run, npu)->nodes[i];
     const wl_node_run *t = &w->live[i];
-    int64_t pg = workload_group(o->run, npu, npu == w->npu ? n->pg : workload_npu_trace(o->run, npu)->nodes[i].pg);
+    int64_t pg = workload_group(o->run, npu, n->pg);
     char algo[256], group[32] = "";
     algorithm_name(s, n, algo, sizeof algo);
     if (pg != WL_NO_GROUP)

@@ -211,7 +211,6 @@ static void reduce_if_covered(const sim *s, symmetry *out)
                       : s->opt->timeline      ? "--timeline"
                       : s->cfg.trace_enabled  ? "trace-enabled"
                       : s->opt->rendezvous    ? "--rendezvous-protocol"
-                      : out->relabelled && s->opt->report ? "--report when node ids differ between NPUs"
                                               : NULL;
     if (gap)
         snprintf(out->full_why, sizeof out->full_why, "%s", gap);

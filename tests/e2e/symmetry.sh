@@ -67,10 +67,15 @@ cp "$T/out" "$T/rank.reduced"
 expect_ok sim "$T/rank/ar" "$RING" "$R8" --no-symmetry
 cmp -s "$T/out" "$T/rank.reduced" || fail "per-rank, ids differ: the reduced run's lines differ from the full run's"
 cmp -s "$T/out" "$T/eligible.out" || fail "per-rank: not the single file's lines"
-# --report names each NPU's node ids: the full simulation writes it
+# --report names each NPU's own node ids, reduced as in full
 expect_ok sim "$T/rank/ar" "$RING" "$R8" --report="$T/rank.json"
-symmetry_line "vimana: symmetry: eligible ($RELABELLED); full simulation used (the reduced simulation does not cover \
---report when node ids differ between NPUs yet)" "per-rank, --report"
+symmetry_line "vimana: symmetry: on ($RELABELLED); reduced simulation: NPU 0 simulated, its messages mirrored for the \
+other 7 NPUs" "per-rank, --report"
+sed 's/,$//' "$T/rank.json" | sort >"$T/rank.json.reduced"
+expect_ok sim "$T/rank/ar" "$RING" "$R8" --report="$T/rank.json" --no-symmetry
+sed 's/,$//' "$T/rank.json" | sort | cmp -s - "$T/rank.json.reduced" ||
+    fail "per-rank, --report: the reduced run's report differs from the full run's"
+grep -q '"npu": 5, "node": 5,' "$T/rank.json" || fail "per-rank, --report: NPU 5's node is not 5"
 # ... but a trace that differs beyond its ids (here a node's name) is not alike
 "$VIMANA_ET" json "$T/rank/ar.3.et" | sed 's/all_reduce_8npus/renamed/' >"$T/rank3.json"
 "$VIMANA_ET" from-json "$T/rank3.json" -o "$T/rank/ar.3.et" || fail "rename NPU 3's node"
