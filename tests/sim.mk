@@ -62,6 +62,13 @@ tests_unit_test_relabel_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_relabel_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_relabel
 
+# Communicator-group families of compact workloads.
+check_PROGRAMS += tests/unit/test_families
+tests_unit_test_families_SOURCES = tests/unit/test_families.c
+tests_unit_test_families_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_families_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_families
+
 # Modules for the ABI test: current version, wrong major, no entry symbol.
 TEST_MODULE_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/backends
 check_LTLIBRARIES += tests/backends/abi_current.la tests/backends/abi_wrong_major.la tests/backends/abi_no_entry.la
