@@ -785,3 +785,14 @@ int config_json_uint(const char *path, const char *key, json_object *v, uint64_t
     *out = u;
     return 0;
 }
+
+int config_json_fail(const char *path, char *err, size_t err_len, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, err_len, "%s: %s", path, msg);
+    return -1;
+}

@@ -35,6 +35,11 @@
  * "PATH: reason" for a file that cannot be read) in err. */
 json_object *config_json_load(const char *path, char *err, size_t err_len);
 
+/* Writes "PATH: " and the formatted reason into err and returns -1, so
+ * that a reader ends with `return config_json_fail(path, err, len, ...)`. */
+int config_json_fail(const char *path, char *err, size_t err_len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* A limit as it appears in a message: "1000000000", "1e-6", "1e18". */
 const char *config_json_format_double(double d, char *buf, size_t len);
 

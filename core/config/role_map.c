@@ -2,7 +2,6 @@
 #include "config/role_map.h"
 
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +20,8 @@ typedef struct reader {
     uint32_t total;
 } reader;
 
-static int fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(reader *rd, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(rd->err, rd->err_len, "%s: %s", rd->path, msg);
-    return -1;
-}
+/* "PATH: reason", returning -1. */
+#define fail(rd, ...) config_json_fail((rd)->path, (rd)->err, (rd)->err_len, __VA_ARGS__)
 
 /* A key the map does not know is refused: a misspelt "ranks" would
  * otherwise leave ranks without a role. */
