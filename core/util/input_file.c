@@ -3,7 +3,9 @@
  */
 #include "util/input_file.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static const char *file_kind(mode_t mode)
@@ -30,4 +32,18 @@ int input_file_check(const char *path, char *why, size_t why_len)
     else
         snprintf(why, why_len, "not a regular file (%s)", file_kind(st.st_mode));
     return -1;
+}
+
+FILE *input_file_open(const char *path, const char *shown, const char *mode, char *msg, size_t msg_len)
+{
+    char why[128];
+    if (input_file_check(path, why, sizeof why) != 0) {
+        snprintf(msg, msg_len, "%s: %s", shown, why);
+        return NULL;
+    }
+    errno = 0;
+    FILE *f = fopen(path, mode);
+    if (!f)
+        snprintf(msg, msg_len, "%s: cannot open: %s", shown, errno ? strerror(errno) : "unknown error");
+    return f;
 }

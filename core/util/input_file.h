@@ -10,6 +10,7 @@
 #define VIMANA_UTIL_INPUT_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Returns 0 when `path` is a regular file, or when it cannot be examined at
  * all (the caller's own open then reports the system's reason, e.g. "No such
@@ -17,5 +18,9 @@
  * a file") or any other kind of file ("not a regular file (character
  * device)"), with that reason, without the path, in `why`. */
 int input_file_check(const char *path, char *why, size_t why_len);
+
+/* input_file_check, then fopen(path, mode). Returns the stream, or NULL with
+ * "SHOWN: why" or "SHOWN: cannot open: <system reason>" in msg. */
+FILE *input_file_open(const char *path, const char *shown, const char *mode, char *msg, size_t msg_len);
 
 #endif

@@ -112,13 +112,10 @@ static int push(cc_table *t, const cc_row *r)
 
 int cc_table_read(const char *path, cc_table *t, char *msg, size_t len)
 {
-    char why[128], text[MAX_LINE + 2];
-    if (input_file_check(path, why, sizeof why) != 0)
-        return fail_msg(msg, len, "%s: %s", path, why);
-    errno = 0;
-    FILE *f = fopen(path, "r");
+    char text[MAX_LINE + 2];
+    FILE *f = input_file_open(path, path, "r", msg, len);
     if (!f)
-        return fail_msg(msg, len, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+        return -1;
     columns c;
     int have_header = 0, rc = 0;
     size_t before = t->n;

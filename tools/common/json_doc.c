@@ -78,14 +78,10 @@ int json_doc_parse(const char *path, const char *text, size_t len, json_object *
 int json_doc_load(const char *path, const char *shown, size_t max_bytes, const char *too_big, json_object **root,
                   char *msg, size_t msg_len)
 {
-    char why[128];
     *root = NULL;
-    if (input_file_check(path, why, sizeof why) != 0)
-        return fail(msg, msg_len, "%s: %s", shown, why);
-    errno = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_file_open(path, shown, "rb", msg, msg_len);
     if (!f)
-        return fail(msg, msg_len, "%s: cannot open: %s", shown, errno ? strerror(errno) : "unknown error");
+        return -1;
     char *text = malloc(max_bytes + 1);
     if (!text) {
         fclose(f);
