@@ -25,23 +25,17 @@ dir=${BENCH_DIR:-/tmp/vimana-bench}
 mode=${1:-}
 [ -x "$build/.libs/vimana" ] || { echo "run from a built tree (no .libs/vimana here)" >&2; exit 2; }
 
-snapshot() { # DIR
-    rm -rf "$1"
-    mkdir -p "$1/lib" "$1/backends"
-    cp -L "$build/.libs/vimana" "$1/"
-    cp -L "$build"/.libs/libvimana_*.so.0 "$1/lib/"
-    cp -L "$build"/backends/*/.libs/*.so "$1/backends/"
-}
+. "$src/bench/snapshot.sh"
 
 # A snapshot of this build, so that both sides run the same way.
 current=$(mktemp -d "${TMPDIR:-/tmp}/match_bench.XXXXXX")
 trap 'rm -rf "$current"' EXIT
-[ "$mode" = snapshot ] && { snapshot "${2:?usage: match_bench.sh snapshot DIR}"; exit 0; }
+[ "$mode" = snapshot ] && { bench_snapshot "${2:?usage: match_bench.sh snapshot DIR}"; exit 0; }
 before=${2:?usage: match_bench.sh compare|callgrind DIR [N] [REPS]}
 [ -x "$before/vimana" ] || { echo "$before: not a snapshot (run 'match_bench.sh snapshot $before' first)" >&2; exit 2; }
 npus=${3:-1024}
 reps=${4:-3}
-snapshot "$current"
+bench_snapshot "$current"
 
 mkdir -p "$dir"
 prefix="$dir/a2a16m_$npus"
@@ -53,7 +47,7 @@ printf 'topology: [ Switch ]\nnpus_count: [ %s ]\nbandwidth: [ 50 ]\nlatency: [ 
 sim() { # SNAPSHOT [TOOL...]: runs the case, stdout to $out, stderr to $err
     snap=$1
     shift
-    LD_LIBRARY_PATH="$snap/lib" VIMANA_BACKEND_PATH="$snap/backends" "$@" "$snap/vimana" \
+    bench_sim "$snap" "$@" "$snap/vimana" \
         --workload-configuration="$prefix" --system-configuration="$src/inputs/system/direct.json" \
         --network-configuration="$net" --network-backend=congestion_aware --run-stats >"$out" 2>"$err" ||
         { echo "match_bench: $snap failed:" >&2; cat "$err" >&2; exit 1; }

@@ -9,13 +9,17 @@
  * The k-th send with a key matches the k-th receive with that key, so the
  * posts of one key not yet paired form a FIFO of one kind only (all sends
  * or all receives): a post of the other kind pairs with the queue's head.
- * Only keys with such a queue are in the open-addressing hash, as a
- * 12-byte slot (the key's hash and its queue's ends); the key itself is
- * kept by the waiting posts, in the place of the callback their partner
- * will bring. A key leaves the table as soon as its queue is empty, and
- * the table halves when it is mostly empty, so memory follows the posts
- * waiting for a partner. Paired entries belong to no key: they only wait
- * for their arrival.
+ * A key with such a queue is a channel: a 40-byte record holding the key
+ * and its queue's ends, found through an open-addressing hash of 8-byte
+ * slots. A channel leaves the hash as soon as its queue is empty, and the
+ * hash halves when it is mostly empty, so memory follows the posts
+ * waiting for a partner -- unless a caller holds the channel through a
+ * hint. A collective's stream sends every message of a phase to one peer
+ * under one key and receives from one peer under another: holding both
+ * channels for the phase, it posts with a comparison of the key against
+ * a record it touched last time, without hashing, probing, or adding and
+ * removing the key once per message as the queue empties and fills.
+ * Paired entries belong to no channel: they only wait for their arrival.
  */
 #include "system/msg_match.h"
 
@@ -29,49 +33,47 @@
 #define ENTRY_BITS 29
 #define NIL ((1u << ENTRY_BITS) - 1)
 #define MAX_ENTRIES (NIL - 1)
+#define MAX_CHANS (UINT32_MAX - 1)
+#define NO_CHAN UINT32_MAX
 #define MIN_SLOTS 1024u
 
 enum { HAS_SEND = 1, HAS_RECV = 2, ARRIVED = 4 };
 
-/* The key of a post waiting for its partner. */
+/* The key of a message. */
 typedef struct msg_key {
     uint64_t size;
     uint32_t tag, src, dst;
 } msg_key;
 
-/* A message: a send and its receive share one entry (48 bytes). Each side
- * holds a completion's obj and data; its function is an index into the
- * table's list of the few distinct callback functions. A post waiting in
- * its key's queue has one completion only (its own kind's), so the key
- * lives in the other kind's place (and key_tag) until a partner fills it. */
-typedef union side_rec {
-    struct {
-        void *obj;
-        uint64_t data;
-    } cb;
-    struct {
-        uint32_t src, dst;
-        uint64_t size;
-    } key;
-} side_rec;
-
 enum { SEND_SIDE = 0, RECV_SIDE = 1 };
 
+/* A message: a send and its receive share one entry (48 bytes). Each side
+ * holds a completion's obj and data; its function is an index into the
+ * table's list of the few distinct callback functions. */
 typedef struct msg_entry {
-    uint32_t next : ENTRY_BITS;  /* next post in its key's queue, or free link */
+    uint32_t next : ENTRY_BITS;  /* next post in its channel's queue, or free link */
     uint32_t flags : 3;
     uint32_t gen;                /* bumped when the entry is freed: stale tokens no longer match */
     uint16_t fn[2];              /* [SEND_SIDE], [RECV_SIDE]: index in msg_table.fns, 0 = none */
-    uint32_t key_tag;
-    side_rec side[2];
+    struct {
+        void *obj;
+        uint64_t data;
+    } side[2];
 } msg_entry;
 
-/* A key with posts waiting for their partner (head == NIL: an empty slot).
- * The key itself is in the posts; the slot keeps its hash, which is all a
- * probe, a shift or a resize needs. */
+/* A key with posts waiting for their partner, or held by a caller. */
+typedef struct msg_chan {
+    uint64_t size;
+    uint32_t tag, src, dst;
+    uint32_t head, tail;         /* the queue, oldest first, linked through entry.next; head NIL: empty */
+    uint32_t holders;            /* hints holding the channel */
+    uint32_t hash;               /* of the key: finds its slot when it leaves */
+} msg_chan;
+
+/* A slot of the hash: a channel (NO_CHAN: empty) and its key's hash, which
+ * is all a probe, a shift or a resize needs. */
 typedef struct key_slot {
-    uint32_t hash;
-    uint32_t head, tail;         /* the queue, oldest first, linked through entry.next */
+    uint32_t hash, chan;
 } key_slot;
 
 typedef struct msg_table {
@@ -79,10 +81,12 @@ typedef struct msg_table {
     uint32_t n_entries, cap_entries, free_entries;
     uint64_t live;               /* entries not yet freed: messages outstanding */
     uint64_t in_network;         /* sends the backend accepted and has not delivered yet */
+    msg_chan *chans;
+    uint32_t n_chans, cap_chans, free_chans;
     key_slot *slots;
     uint32_t slot_mask, slot_used;
     msg_fn *fns;                 /* the callback functions seen; [0] = NULL */
-    uint32_t n_fns, cap_fns;
+    uint32_t n_fns, cap_fns, last_fn;
     msg_cb *deferred;            /* receive callbacks waiting for their zero-delay event */
     bool in_send;                /* inside the backend's sim_send: delivering now breaks the contract */
     uint32_t n_deferred, cap_deferred, free_deferred;
@@ -99,9 +103,9 @@ static uint32_t hash_key(const msg_key *k)
     return (uint32_t)h;
 }
 
-static bool key_eq(const msg_key *a, const msg_key *b)
+static bool chan_is(const msg_chan *c, const msg_key *k)
 {
-    return a->tag == b->tag && a->src == b->src && a->dst == b->dst && a->size == b->size;
+    return c->tag == k->tag && c->src == k->src && c->dst == k->dst && c->size == k->size;
 }
 
 static key_slot *slots_new(uint32_t n)
@@ -110,7 +114,7 @@ static key_slot *slots_new(uint32_t n)
     huge_pages_advise(slots, (size_t)n * sizeof *slots);
     if (slots)
         for (uint32_t i = 0; i < n; i++)
-            slots[i].head = NIL;
+            slots[i].chan = NO_CHAN;
     return slots;
 }
 
@@ -120,6 +124,7 @@ int msg_table_init(sim *s)
     if (!t)
         return -1;
     t->free_entries = NIL;
+    t->free_chans = NO_CHAN;
     t->free_deferred = UINT32_MAX;
     t->slot_mask = MIN_SLOTS - 1;
     t->slots = slots_new(MIN_SLOTS);
@@ -143,6 +148,7 @@ void msg_table_fini(sim *s)
     if (!t)
         return;
     free(t->entries);
+    free(t->chans);
     free(t->slots);
     free(t->fns);
     free(t->deferred);
@@ -206,16 +212,23 @@ static void entry_free(msg_table *t, uint32_t e)
 }
 
 /* The index of a callback function, added when new; false when out of
- * memory (or past 65535 distinct functions, which no caller has). */
+ * memory (or past 65535 distinct functions, which no caller has). The
+ * function of the previous call is tried first: a run's messages carry
+ * one or two. */
 static bool fn_index(msg_table *t, msg_fn fn, uint16_t *index)
 {
     if (!fn) {
         *index = 0;
         return true;
     }
+    if (t->fns[t->last_fn] == fn) {
+        *index = (uint16_t)t->last_fn;
+        return true;
+    }
     for (uint32_t i = 1; i < t->n_fns; i++)
         if (t->fns[i] == fn) {
             *index = (uint16_t)i;
+            t->last_fn = i;
             return true;
         }
     if (t->n_fns > UINT16_MAX)
@@ -229,6 +242,7 @@ static bool fn_index(msg_table *t, msg_fn fn, uint16_t *index)
         t->cap_fns = cap;
     }
     t->fns[t->n_fns] = fn;
+    t->last_fn = t->n_fns;
     *index = (uint16_t)t->n_fns++;
     return true;
 }
@@ -240,38 +254,22 @@ static bool entry_set_cb(msg_table *t, uint32_t e, int side, msg_cb cb)
         return false;
     msg_entry *m = &t->entries[e];
     m->fn[side] = fn;
-    m->side[side].cb.obj = cb.obj;
-    m->side[side].cb.data = cb.data;
+    m->side[side].obj = cb.obj;
+    m->side[side].data = cb.data;
     return true;
 }
 
 static msg_cb entry_cb(const msg_table *t, const msg_entry *m, int side)
 {
-    return (msg_cb){m->fn[side] ? t->fns[m->fn[side]] : NULL, m->side[side].cb.obj, m->side[side].cb.data};
+    return (msg_cb){m->fn[side] ? t->fns[m->fn[side]] : NULL, m->side[side].obj, m->side[side].data};
 }
 
-static void entry_set_key(msg_entry *m, int side, const msg_key *k)
-{
-    m->side[side].key.src = k->src;
-    m->side[side].key.dst = k->dst;
-    m->side[side].key.size = k->size;
-    m->key_tag = k->tag;
-}
-
-/* The key of a waiting post: in the place of the completion it waits for. */
-static msg_key entry_key(const msg_entry *m)
-{
-    int side = m->flags & HAS_SEND ? RECV_SIDE : SEND_SIDE;
-    return (msg_key){.size = m->side[side].key.size, .tag = m->key_tag, .src = m->side[side].key.src,
-                     .dst = m->side[side].key.dst};
-}
-
-/* ---- the hash of keys with waiting posts ---------------------------------- */
+/* ---- the hash of channels ------------------------------------------------- */
 
 static void slot_put(key_slot *slots, uint32_t mask, key_slot k)
 {
     uint32_t i = k.hash & mask;
-    while (slots[i].head != NIL)
+    while (slots[i].chan != NO_CHAN)
         i = (i + 1) & mask;
     slots[i] = k;
 }
@@ -283,7 +281,7 @@ static bool resize(msg_table *t, uint32_t n)
     if (!slots)
         return false;
     for (uint32_t i = 0; i <= t->slot_mask; i++)
-        if (t->slots[i].head != NIL)
+        if (t->slots[i].chan != NO_CHAN)
             slot_put(slots, n - 1, t->slots[i]);
     free(t->slots);
     t->slots = slots;
@@ -291,49 +289,24 @@ static bool resize(msg_table *t, uint32_t n)
     return true;
 }
 
-static bool slot_holds(const msg_table *t, uint32_t i, uint32_t hash, const msg_key *k)
+/* The slot of the key's channel, or the empty slot where it would go (the
+ * hash is never full). */
+static uint32_t slot_find(const msg_table *t, const msg_key *k, uint32_t hash)
 {
-    if (t->slots[i].head == NIL || t->slots[i].hash != hash)
-        return false;
-    msg_key held = entry_key(&t->entries[t->slots[i].head]);
-    return key_eq(&held, k);
-}
-
-/* The slot of the key, or of the empty slot where it would go (the hash
- * is never full). The hint, when given, is tried first. */
-static uint32_t key_find(const msg_table *t, const msg_key *k, uint32_t hash, const uint32_t *hint)
-{
-    if (hint && *hint <= t->slot_mask && slot_holds(t, *hint, hash, k))
-        return *hint;
     uint32_t i = hash & t->slot_mask;
-    while (t->slots[i].head != NIL && !slot_holds(t, i, hash, k))
-        i = (i + 1) & t->slot_mask;
+    for (; t->slots[i].chan != NO_CHAN; i = (i + 1) & t->slot_mask)
+        if (t->slots[i].hash == hash && chan_is(&t->chans[t->slots[i].chan], k))
+            break;
     return i;
 }
 
-/* Adds a key whose queue is entry e alone at `slot` (found empty by
- * key_find); returns the slot it ended in (the table doubles past 3/4
- * full, so that linear probing stays short), or NIL when out of memory. */
-static uint32_t key_add(msg_table *t, uint32_t slot, uint32_t hash, uint32_t e)
-{
-    if ((t->slot_used + 1) * 4 > (t->slot_mask + 1) * 3) {
-        if (!resize(t, (t->slot_mask + 1) * 2))
-            return NIL;
-        for (slot = hash & t->slot_mask; t->slots[slot].head != NIL; slot = (slot + 1) & t->slot_mask)
-            ;
-    }
-    t->slots[slot] = (key_slot){.hash = hash, .head = e, .tail = e};
-    t->slot_used++;
-    return slot;
-}
-
-/* Removes the key in `slot`, shifting later slots of its probe run back so
- * lookups need no tombstones; halves the table once it is 1/8 full, so a
- * burst does not leave its peak size behind. */
-static void key_remove(msg_table *t, uint32_t slot)
+/* Removes the channel in `slot`, shifting later slots of its probe run
+ * back so lookups need no tombstones; halves the table once it is 1/8
+ * full, so a burst does not leave its peak size behind. */
+static void slot_remove(msg_table *t, uint32_t slot)
 {
     uint32_t mask = t->slot_mask, hole = slot;
-    for (uint32_t j = (hole + 1) & mask; t->slots[j].head != NIL; j = (j + 1) & mask) {
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].chan != NO_CHAN; j = (j + 1) & mask) {
         uint32_t home = t->slots[j].hash & mask;
         /* Move j into the hole unless its home lies cyclically in (hole, j]. */
         bool home_between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
@@ -342,61 +315,127 @@ static void key_remove(msg_table *t, uint32_t slot)
             hole = j;
         }
     }
-    t->slots[hole].head = NIL;
+    t->slots[hole].chan = NO_CHAN;
     t->slot_used--;
     if (mask + 1 > MIN_SLOTS && t->slot_used * 8 < mask + 1)
         resize(t, (mask + 1) / 2); /* out of memory: keep the bigger table */
 }
 
-/* A new post of kind `flag` (HAS_SEND or HAS_RECV) that waits in a queue:
- * it holds the key in the other kind's place. */
-static uint32_t entry_new_waiting(msg_table *t, const msg_key *k, uint8_t flag)
+static uint32_t chan_alloc(msg_table *t)
 {
-    uint32_t e = entry_alloc(t);
-    if (e != NIL) {
-        t->entries[e].flags = flag;
-        entry_set_key(&t->entries[e], flag == HAS_SEND ? RECV_SIDE : SEND_SIDE, k);
+    if (t->free_chans != NO_CHAN) {
+        uint32_t c = t->free_chans;
+        t->free_chans = t->chans[c].head;
+        return c;
     }
+    if (!pool_grow((void **)&t->chans, &t->n_chans, &t->cap_chans, sizeof *t->chans, MAX_CHANS))
+        return NO_CHAN;
+    return t->n_chans++;
+}
+
+/* The key's channel, added (empty, unheld) at the empty `slot` slot_find
+ * gave when new; NO_CHAN when out of memory. The hash doubles past 3/4
+ * full, so that linear probing stays short. */
+static uint32_t chan_add(msg_table *t, const msg_key *k, uint32_t hash, uint32_t slot)
+{
+    if ((t->slot_used + 1) * 4 > (t->slot_mask + 1) * 3) {
+        if (!resize(t, (t->slot_mask + 1) * 2))
+            return NO_CHAN;
+        for (slot = hash & t->slot_mask; t->slots[slot].chan != NO_CHAN; slot = (slot + 1) & t->slot_mask)
+            ;
+    }
+    uint32_t c = chan_alloc(t);
+    if (c == NO_CHAN)
+        return NO_CHAN;
+    t->chans[c] = (msg_chan){.size = k->size, .tag = k->tag, .src = k->src, .dst = k->dst, .head = NIL,
+                             .tail = NIL, .holders = 0, .hash = hash};
+    t->slots[slot] = (key_slot){.hash = hash, .chan = c};
+    t->slot_used++;
+    return c;
+}
+
+/* A channel with no waiting post and no holder leaves the hash. */
+static void chan_drop_if_unused(msg_table *t, uint32_t c)
+{
+    msg_chan *ch = &t->chans[c];
+    if (ch->head != NIL || ch->holders > 0)
+        return;
+    uint32_t i = ch->hash & t->slot_mask;
+    while (t->slots[i].chan != c)
+        i = (i + 1) & t->slot_mask;
+    slot_remove(t, i);
+    ch->head = t->free_chans;
+    t->free_chans = c;
+}
+
+static void hint_release(msg_table *t, uint32_t *hint)
+{
+    if (*hint == MSG_NO_HINT)
+        return;
+    uint32_t c = *hint - 1;
+    *hint = MSG_NO_HINT;
+    t->chans[c].holders--;
+    chan_drop_if_unused(t, c);
+}
+
+/* The key's channel, added when new; held through the hint when one is
+ * given (a hint holds channel index + 1). NO_CHAN when out of memory. */
+static uint32_t chan_for(msg_table *t, const msg_key *k, uint32_t *hint)
+{
+    if (hint && *hint != MSG_NO_HINT) {
+        if (chan_is(&t->chans[*hint - 1], k))
+            return *hint - 1;
+        hint_release(t, hint);
+    }
+    uint32_t hash = hash_key(k);
+    uint32_t slot = slot_find(t, k, hash);
+    uint32_t c = t->slots[slot].chan;
+    if (c == NO_CHAN && (c = chan_add(t, k, hash, slot)) == NO_CHAN)
+        return NO_CHAN;
+    if (hint) {
+        t->chans[c].holders++;
+        *hint = c + 1;
+    }
+    return c;
+}
+
+/* The entry for a post of kind `flag` (HAS_SEND or HAS_RECV): the oldest
+ * waiting post of the other kind, taken off its channel's queue, or a new
+ * entry queued behind the posts of the same kind. NIL when out of memory. */
+static uint32_t entry_for(msg_table *t, const msg_key *k, uint8_t flag, uint32_t *hint)
+{
+    uint32_t c = chan_for(t, k, hint);
+    if (c == NO_CHAN)
+        return NIL;
+    uint32_t e = t->chans[c].head;
+    if (e == NIL || (t->entries[e].flags & flag)) {   /* none to pair with: wait behind this kind */
+        uint32_t n = entry_alloc(t);
+        msg_chan *ch = &t->chans[c];
+        if (n == NIL) {
+            chan_drop_if_unused(t, c);
+            return NIL;
+        }
+        t->entries[n].flags = flag;
+        if (e == NIL)
+            ch->head = n;
+        else
+            t->entries[ch->tail].next = n;
+        ch->tail = n;
+        return n;
+    }
+    msg_chan *ch = &t->chans[c];
+    ch->head = t->entries[e].next;
+    t->entries[e].next = NIL;
+    t->entries[e].flags |= flag;
+    if (ch->head == NIL)
+        chan_drop_if_unused(t, c);
     return e;
 }
 
-/* The entry for a post of kind `flag`: the oldest waiting post of the
- * other kind, taken off its queue, or a new entry queued behind the posts
- * of the same kind. NIL when out of memory. */
-static uint32_t entry_for(msg_table *t, const msg_key *k, uint8_t flag, uint32_t *hint)
+void msg_hint_release(sim *s, uint32_t *hint)
 {
-    uint32_t hash = hash_key(k);
-    uint32_t slot = key_find(t, k, hash, hint);
-    if (t->slots[slot].head == NIL) {
-        uint32_t e = entry_new_waiting(t, k, flag);
-        if (e == NIL)
-            return NIL;
-        slot = key_add(t, slot, hash, e);
-        if (slot == NIL) {
-            entry_free(t, e);
-            return NIL;
-        }
-        if (hint)
-            *hint = slot;
-        return e;
-    }
-    if (hint)
-        *hint = slot;
-    uint32_t e = t->slots[slot].head;
-    if (t->entries[e].flags & flag) {   /* the queue holds this kind: wait behind it */
-        uint32_t n = entry_new_waiting(t, k, flag);
-        if (n == NIL)
-            return NIL;
-        t->entries[t->slots[slot].tail].next = n;
-        t->slots[slot].tail = n;
-        return n;
-    }
-    t->slots[slot].head = t->entries[e].next;
-    t->entries[e].next = NIL;
-    if (t->slots[slot].head == NIL)
-        key_remove(t, slot);
-    t->entries[e].flags |= flag;
-    return e;
+    if (s->msgs)
+        hint_release(s->msgs, hint);
 }
 
 void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, int stage)
@@ -409,9 +448,9 @@ void msg_prefetch(const sim *s, uint32_t src, uint32_t dst, uint64_t size, uint3
         return;
     }
     /* The first slot with the key's hash is almost always the key's. */
-    for (uint32_t n = 0; n < 8 && t->slots[i].head != NIL; n++, i = (i + 1) & t->slot_mask)
+    for (uint32_t n = 0; n < 8 && t->slots[i].chan != NO_CHAN; n++, i = (i + 1) & t->slot_mask)
         if (t->slots[i].hash == hash) {
-            __builtin_prefetch(&t->entries[t->slots[i].head], 1);
+            __builtin_prefetch(&t->chans[t->slots[i].chan], 1);
             return;
         }
 }
@@ -439,7 +478,7 @@ void msg_look_ahead(const sim *s, uint64_t token, int stage)
     }
     for (int side = SEND_SIDE; side <= RECV_SIDE; side++)
         if (m->fn[side] && (m->flags & (side == SEND_SIDE ? HAS_SEND : HAS_RECV)))
-            prefetch_obj(m->side[side].cb.obj);
+            prefetch_obj(m->side[side].obj);
 }
 
 static void run_cb(sim *s, msg_cb cb)
@@ -590,12 +629,12 @@ uint64_t msg_outstanding(sim *s, msg_visit_fn visit, void *ctx)
     msg_table *t = s->msgs;
     if (visit)
         for (uint32_t i = 0; i <= t->slot_mask; i++) {
-            if (t->slots[i].head == NIL)
+            if (t->slots[i].chan == NO_CHAN)
                 continue;
-            msg_key k = entry_key(&t->entries[t->slots[i].head]);
-            for (uint32_t e = t->slots[i].head; e != NIL; e = t->entries[e].next) {
+            const msg_chan *c = &t->chans[t->slots[i].chan];
+            for (uint32_t e = c->head; e != NIL; e = t->entries[e].next) {
                 const msg_entry *m = &t->entries[e];
-                visit(ctx, k.src, k.dst, k.size, k.tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
+                visit(ctx, c->src, c->dst, c->size, c->tag, !(m->flags & HAS_SEND), (m->flags & ARRIVED) != 0);
             }
         }
     return t->live;

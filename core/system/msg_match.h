@@ -23,8 +23,11 @@ typedef sim_done msg_cb;
 int msg_table_init(sim *s);
 void msg_table_fini(sim *s);
 
-/* `hint` (may be NULL) caches the slot where the key was last found, for
- * callers that use one key repeatedly; it is checked, never trusted. */
+/* `hint` (may be NULL), for callers that post one key repeatedly (a
+ * collective's phase to one peer): it holds the key's channel from one
+ * post to the next (MSG_NO_HINT: none yet, the value zeroed memory has),
+ * so that posting needs no hash; a post of another key moves it there.
+ * Whoever passes a hint releases it with msg_hint_release when done. */
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint);
 void msg_recv(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_receive, uint32_t *hint);
 /* The same with the completion's fields as scalars, which travel in
@@ -36,7 +39,9 @@ void msg_send_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag
                  uint64_t data, uint32_t *hint);
 void msg_recv_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_fn fn, void *obj,
                  uint64_t data, uint32_t *hint);
-#define MSG_NO_HINT UINT32_MAX
+#define MSG_NO_HINT 0u
+/* Lets go of the channel a hint holds (none: nothing to do). */
+void msg_hint_release(sim *s, uint32_t *hint);
 /* Hints to the cache only (they change nothing), for a caller that knows
  * the keys it will post next: a lookup costs a slot and then the entry it
  * names, both cold when keys do not repeat. Stage 0 starts loading the

@@ -296,6 +296,8 @@ void phase_release(sim *s, stream *st)
 {
     if (st->cur.alg && st->cur.alg->release)
         st->cur.alg->release(s, st);
+    msg_hint_release(s, &st->run.send_hint);
+    msg_hint_release(s, &st->run.recv_hint);
     if (st->run.packets && st->run.packets != st->run.pk_inline)
         free(st->run.packets);
     st->run.packets = NULL;

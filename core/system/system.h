@@ -75,7 +75,7 @@ typedef struct phase_run {
     uint32_t P, NZ;
     uint32_t sender, receiver;  /* ring indices */
     uint32_t bundles_out;       /* bundles not yet delivered */
-    uint32_t send_hint, recv_hint;  /* msg_match record hints */
+    uint32_t send_hint, recv_hint;  /* msg_match channel hints: released by phase_release */
     uint32_t pk_head, pk_len, pk_cap;
     bool toggle;
     uint8_t pk_replay;          /* packet_engine.c: the queued packets are not stored */

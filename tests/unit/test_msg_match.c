@@ -188,6 +188,37 @@ static void test_tags_and_peers_separate_keys(void **state)
     assert_string_equal(f->log, "S1 R1 S2 R2");
 }
 
+/* A hint holds its key's channel while the queue empties and fills; posts
+ * without a hint share that queue; moving the hint to another key or
+ * releasing it keeps the posts still waiting; a release twice is nothing. */
+static void test_held_channel_keeps_the_order(void **state)
+{
+    fixture *f = *state;
+    uint32_t h1 = MSG_NO_HINT, h2 = MSG_NO_HINT;
+    msg_send(&f->s, 0, 1, 64, 5, SEND_CB(f, 1), &h1);
+    assert_int_not_equal(h1, MSG_NO_HINT);
+    msg_recv(&f->s, 0, 1, 64, 5, RECV_CB(f, 1), NULL);     /* pairs with S1: the held queue is empty */
+    msg_recv(&f->s, 0, 1, 64, 5, RECV_CB(f, 2), NULL);     /* waits in it */
+    msg_send(&f->s, 0, 1, 64, 5, SEND_CB(f, 2), &h1);      /* pairs with R2 */
+    msg_send(&f->s, 0, 1, 64, 6, SEND_CB(f, 3), &h1);      /* the hint moves to tag 6; S3 waits */
+    msg_recv(&f->s, 0, 1, 64, 5, RECV_CB(f, 4), &h2);      /* tag 5 anew */
+    msg_send(&f->s, 0, 1, 64, 5, SEND_CB(f, 4), NULL);
+    msg_hint_release(&f->s, &h1);
+    assert_int_equal(h1, MSG_NO_HINT);
+    msg_hint_release(&f->s, &h1);
+    msg_hint_release(&f->s, &h2);
+    msg_recv(&f->s, 0, 1, 64, 6, RECV_CB(f, 3), NULL);     /* S3 waited through the release */
+    assert_int_equal(f->net.n_sent, 4);
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 4);
+    msg_delivered(&f->s, f->net.tokens[0]);
+    msg_delivered(&f->s, f->net.tokens[1]);
+    msg_delivered(&f->s, f->net.tokens[3]);
+    msg_delivered(&f->s, f->net.tokens[2]);
+    assert_string_equal(f->log, "S1 R1 S2 R2 S4 R4 S3 R3");
+    assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
+    assert_false(f->s.failed);
+}
+
 /* A token delivered again after its entry was freed and reused by another
  * message must not complete that message early. */
 /* The backend's cache hints (ABI 1.3 will_deliver) change nothing, on
@@ -354,12 +385,13 @@ static void test_many_distinct_keys(void **state)
     for (uint32_t i = 0; i < n; i++) /* each receive completes with its own send */
         assert_int_equal(pairs.recv_order[i], pairs.send_order[i]);
     assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
-    /* after the table shrank, a reused key pairs afresh, and a hint left
-     * pointing at a slot that now holds another key is not trusted */
-    uint32_t hint = 5;
+    /* after the table shrank, a reused key pairs afresh, through a hint
+     * that moves from key to key */
+    uint32_t hint = MSG_NO_HINT;
     msg_send(&f->s, 1, 2, 101, 1, (msg_cb){on_send, NULL, 1}, &hint);
     msg_send(&f->s, 2, 3, 102, 2, (msg_cb){on_send, NULL, 2}, &hint);
     msg_recv(&f->s, 1, 2, 101, 1, (msg_cb){on_recv, NULL, 1}, &hint);
+    msg_hint_release(&f->s, &hint);
     msg_delivered(&f->s, f->net.tokens[n]);
     assert_int_equal(pairs.recv_order[n], 1);
     c = (visit_count){0};
@@ -436,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_held_channel_keeps_the_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_look_ahead_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),

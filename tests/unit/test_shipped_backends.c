@@ -174,14 +174,11 @@ static vimana_tick reference_ticks(const vimana_net_config *net, uint32_t src, u
     return (vimana_tick)(hops * nd->latency_ns + (double)bytes / nd->bytes_per_ns);
 }
 
-static void test_analytical_lowest_differing_dimension(void **state)
+static void check_every_pair(const char *text)
 {
-    (void)state;
     char path[] = "/tmp/vimana-an-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    const char *text = "topology: [ Ring, FullyConnected, Switch ]\nnpus_count: [ 5, 3, 6 ]\n"
-                       "bandwidth: [ 50, 25, 10 ]\nlatency: [ 500, 100, 7 ]\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     vimana_net_config net;
@@ -212,6 +209,19 @@ static void test_analytical_lowest_differing_dimension(void **state)
                          (unsigned long long)reference_ticks(&net, s, d, bytes));
     a.be->fini(a.ctx);
     unlink(path);
+}
+
+/* Rings below, between and above the other kinds: a Ring's hops come
+ * from the coordinates' difference over its stride (1, 3, 15 here). */
+static void test_analytical_lowest_differing_dimension(void **state)
+{
+    (void)state;
+    check_every_pair("topology: [ Ring, FullyConnected, Switch ]\nnpus_count: [ 5, 3, 6 ]\n"
+                     "bandwidth: [ 50, 25, 10 ]\nlatency: [ 500, 100, 7 ]\n");
+    check_every_pair("topology: [ Switch, Ring, Ring ]\nnpus_count: [ 3, 5, 6 ]\n"
+                     "bandwidth: [ 50, 25, 10 ]\nlatency: [ 500, 100, 7 ]\n");
+    check_every_pair("topology: [ Ring, Ring, FullyConnected ]\nnpus_count: [ 2, 9, 5 ]\n"
+                     "bandwidth: [ 50, 25, 10 ]\nlatency: [ 500, 100, 7 ]\n");
 }
 
 static void test_congestion_aware_stop(void **state)
