@@ -20,6 +20,12 @@ tests_unit_test_etcmd_corpus_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += tests/unit/test_etcmd_corpus
 
+check_PROGRAMS += tests/unit/test_p2p_roles
+tests_unit_test_p2p_roles_SOURCES = tests/unit/test_p2p_roles.c tools/etcmd/p2p_roles.c tools/etcmd/p2p_match.c
+tests_unit_test_p2p_roles_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
+tests_unit_test_p2p_roles_LDADD = libvimana_util.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_p2p_roles
+
 ETCMD_E2E = \
 	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
 	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh \

@@ -16,10 +16,13 @@ libvimana_util_la_SOURCES = \
 	core/util/file_digest.c core/util/file_digest.h \
 	core/util/huge_pages.c core/util/huge_pages.h \
 	core/util/input_file.c core/util/input_file.h \
+	core/util/json_doc.c core/util/json_doc.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/slab.c core/util/slab.h \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/xml_text.c core/util/xml_text.h \
 	core/util/grow.h core/util/ticks.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
+libvimana_util_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
+libvimana_util_la_LIBADD = $(JSON_C_LIBS)
 libvimana_util_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0

@@ -1,6 +1,6 @@
 /*
  * families.h - communicator-group families for compact workloads
- * (config/role_map.h): the groups whose members have the same offsets from
+ * (vimana/et_roles.h): the groups whose members have the same offsets from
  * their first member (the TP groups 0-7, 8-15, ...; the DP groups 0 8 16
  * 24, 1 9 17 25, ...) are one family, and a role's trace, written for one
  * rank, names the group of each family that holds that rank. Another rank

@@ -701,7 +701,7 @@ static char *role_map_path(sim *s)
 static int role_peers_fit(wl_run *r, const char *map)
 {
     sim *s = r->s;
-    const role_map *m = &r->roles;
+    const vet_roles *m = &r->roles;
     uint32_t *lo = malloc(m->n_roles * sizeof *lo), *hi = malloc(m->n_roles * sizeof *hi);
     if (!lo || !hi) {
         free(lo);
@@ -748,7 +748,7 @@ static int load_roles(wl_run *r, const char *map)
 {
     sim *s = r->s;
     char err[600];
-    if (role_map_load(map, s->n_npus, &r->roles, err, sizeof err) != 0) {
+    if (vet_roles_load(map, s->n_npus, &r->roles, err, sizeof err) != 0) {
         sim_fail(s, "%s", err);
         return -1;
     }
@@ -757,7 +757,7 @@ static int load_roles(wl_run *r, const char *map)
         return -1;
     }
     for (uint32_t k = 0; k < r->roles.n_roles; k++) {
-        const role_def *role = &r->roles.roles[k];
+        const vet_role *role = &r->roles.roles[k];
         if (check_file(s, role->trace, 0) != 0 || !add_trace(r, parse_trace(s, role->trace, role->rank)))
             return -1;
     }
@@ -870,7 +870,7 @@ void workload_free_all(wl_run *r)
         free(r->traces);
         r->traces = NULL;
     }
-    role_map_free(&r->roles);
+    vet_roles_free(&r->roles);
     families_free(r->families);
     r->families = NULL;
 }

@@ -322,7 +322,7 @@ static int peer_of(sim *s, const workload *w, const wl_node *node, bool send, ui
     int64_t peer = workload_peer(w->run, w->npu, send ? node->comm_dst : node->comm_src);
     if (peer < 0 || peer >= s->n_npus || peer == w->npu) {
         char name[200];
-        const role_map *roles = &w->run->roles;
+        const vet_roles *roles = &w->run->roles;
         uint32_t rank = roles->n_roles ? roles->roles[roles->role_of[w->npu]].rank : w->npu;
         sim_fail(s, "%s: node %llu (%s): run by NPU %u, the %s %d of rank %u is %lld, %s", w->path,
                  (unsigned long long)node->id, msg_escape(workload_node_name(w, (uint32_t)(node - w->nodes)), name,

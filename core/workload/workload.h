@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config/role_map.h"
+#include "vimana/et_roles.h"
 #include "system/context.h"
 #include "trace/ready_set.h"
 
@@ -124,11 +124,11 @@ typedef struct wl_run {
      * attached to it when they first run (workload_npu); until then their
      * records are zero. NULL: every NPU is attached at load. */
     const wl_trace *shared;
-    /* A compact workload (PREFIX.roles.json, config/role_map.h): NPU x runs
+    /* A compact workload (PREFIX.roles.json, vimana/et_roles.h): NPU x runs
      * traces[roles.role_of[x]], written for another rank and relabelled
      * (workload_peer, workload_group); NPUs are attached when they first
      * run, as with `shared`. roles.n_roles is 0 otherwise. */
-    role_map roles;
+    vet_roles roles;
     struct wl_families *families;
     uint32_t finished_npus;
     FILE *out;                  /* the finish report (stdout) */

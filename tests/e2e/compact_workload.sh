@@ -60,11 +60,47 @@ for o in compact-full compact; do
     cmp -s "$T/$o.json.sorted" "$T/per-rank.json.sorted" || fail "$o: the --report differs from the per-rank one's"
 done
 
-# The ET tools read each role's trace as the ET it is; given the prefix
-# they say which files to name.
+# The ET tools read each role's trace as the ET it is, and the prefix as
+# the whole workload: stats totals over every rank, validate matches every
+# rank's sends and receives, as on the per-rank files.
 "$VIMANA_ET" validate "$T/c/gpt.stage1.et" >/dev/null || fail "validate a stage's trace"
-expect_error "vimana-et stats: $T/c/gpt: a compact workload ($T/c/gpt.roles.json): name one of the traces it lists, \
-each an ET of its own" "$VIMANA_ET" stats "$T/c/gpt"
+"$VIMANA_ET" stats "$T/r/gpt" | sed -n '/^total/,$p' | tail -n +2 >"$T/stats.r" || fail "stats per rank"
+"$VIMANA_ET" stats "$T/c/gpt" >"$T/stats.c" || fail "stats compact"
+expect_eq "$(grep -c ' (the trace of 32 ranks)$' "$T/stats.c")" 4 "stats: one section per role"
+expect_eq "$(sed -n '/^total/p' "$T/stats.c")" "total (128 ranks, 4 traces)" "stats: the totals' title"
+sed -n '/^total/,$p' "$T/stats.c" | tail -n +2 | cmp -s - "$T/stats.r" || fail "stats: totals differ from per rank"
+pairs=$("$VIMANA_ET" validate "$T/r/gpt" | sed 's/.*nodes, \([0-9]*\) send.*/\1/')
+nodes=$(sed -n '/^total/q;s/^  nodes *//p' "$T/stats.c" | awk '{ n += $1 } END { print n }')  # the 4 traces'
+expect_eq "$("$VIMANA_ET" validate "$T/c/gpt")" "$T/c/gpt: valid (128 ranks in 4 traces, $nodes nodes, \
+$pairs send/recv pairs matched)" "validate compact"
+# A tag changed in stage 0's first send: both sides of it, as ranks 0 and 32 run them.
+"$VIMANA_ET" json "$T/c/gpt.stage0.et" -o "$T/s0.json" || fail "json"
+mkdir -p "$T/t" && cp "$T/c/gpt.roles.json" "$T/c/gpt.stage1.et" "$T/c/gpt.stage2.et" "$T/c/gpt.stage3.et" "$T/t/"
+awk '/"type": "COMM_SEND_NODE"/ { send = 1 } send && /"name": "comm_tag"/ { tag = 1 }
+     tag && /_val"/ && !done { sub(/: [0-9-]+/, ": 777"); done = 1 } { print }' "$T/s0.json" >"$T/s0x.json"
+"$VIMANA_ET" from-json "$T/s0x.json" -o "$T/t/gpt.stage0.et" || fail "from-json"
+"$VIMANA_ET" validate "$T/t/gpt" 2>"$T/err" && fail "a changed tag passes"
+send=$(grep -o 'node [0-9]* (send_fwd_mb0)' "$T/err")
+# 8192 bytes: the activation of a micro-batch, 128 tokens x 256 x 2 bytes, split 8 ways by --sp
+expect_eq "$(cat "$T/err")" "$T/t/gpt.stage1.et: node 1 (recv_fwd_mb0): COMM_RECV from rank 0 (tag 0, 8192 bytes): as \
+rank 32 runs it, from rank 0, no COMM_SEND in $T/t/gpt.stage0.et (rank 0's trace) matches it
+$T/t/gpt.stage0.et: $send: COMM_SEND to rank 32 (tag 777, 8192 bytes): as rank 0 runs it, to rank 32, no COMM_RECV \
+in $T/t/gpt.stage1.et (rank 32's trace) matches it
+vimana-et validate: $T/t/gpt: 2 problems" "validate: a changed tag"
+# Stage 0's trace run by the last stage's ranks too: its sends leave the workload (said once per node).
+cp "$T/c/gpt.stage0.et" "$T/t/"
+roles='{"trace": "gpt.stage0.et", "rank": 0, "ranks": [[0, 31], [96, 127]]},
+ {"trace": "gpt.stage1.et", "rank": 32, "ranks": [[32, 63]]}, {"trace": "gpt.stage2.et", "rank": 64, "ranks": [[64, 95]]}'
+echo '{"format": "vimana-roles", "version": 1, "npus": 128, "roles": ['"$roles"']}' >"$T/t/gpt.roles.json"
+"$VIMANA_ET" validate "$T/t/gpt" 2>"$T/err" && fail "sends out of the workload pass"
+expect_eq "$(grep -c "$send: COMM_SEND to rank 32, written for rank 0, is 128 for rank 96, not a rank of this \
+128-rank workload" "$T/err")" 1 "validate: a peer outside the ranks"
+# Commands that need every rank's own trace say so.
+expect_error "vimana-et synth: $T/c/gpt: a compact workload ($T/c/gpt.roles.json, 128 ranks in 4 traces): this \
+command reads each rank's own trace (generate them without --single-file)" "$VIMANA_ET" synth fit "$T/c/gpt" -o "$T/m.json"
+expect_error "vimana-et stats: error: $T/b.roles.json: key 'npus': a workload of no ranks" \
+    sh -c "printf '{\"format\": \"vimana-roles\", \"version\": 1, \"npus\": 0, \"roles\": []}' >'$T/b.roles.json' &&
+    exec '$VIMANA_ET' stats '$T/b'"
 
 # The per-rank traces take precedence over a role map beside them.
 cp "$T/c/gpt.roles.json" "$T/r/"

@@ -1,15 +1,20 @@
 /* Fuzz target: the role map of a compact workload
- * (core/config/role_map.c, PREFIX.roles.json), for a 16-NPU network. */
-#include "config/role_map.h"
+ * (core/et/et_roles.c, PREFIX.roles.json), for a 16-NPU network and, as
+ * the tools read it, with the map's own rank count. */
 #include "fuzz_input.h"
+#include "vimana/et_roles.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("gpt.roles.json", data, size, path);
-    role_map m;
+    vet_roles m;
     char err[600];
-    if (role_map_load(path, 16, &m, err, sizeof err) == 0)
-        role_map_free(&m);
+    for (uint32_t ranks = 0; ranks <= 16; ranks += 16)
+        if (vet_roles_load(path, ranks, &m, err, sizeof err) == 0) {
+            for (uint32_t x = 0; x < m.n_ranks; x++)
+                (void)vet_roles_peer(&m, x, (int64_t)x - 1);
+            vet_roles_free(&m);
+        }
     return 0;
 }

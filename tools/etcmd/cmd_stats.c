@@ -20,7 +20,10 @@ static const char usage[] =
     "collective bytes (comm_size) by collective type, send/receive bytes, memory\n"
     "bytes (tensor_size of MEM_LOAD/MEM_STORE nodes) and compute time\n"
     "(duration_micros of COMP nodes). Sums are exact, however large. Prints each\n"
-    "file, then the totals when there are several files.\n";
+    "file, then the totals when there are several files. A compact workload\n"
+    "(PREFIX.roles.json, from generate transformer --single-file) prints each role's\n"
+    "trace and the totals over every rank (each trace counted once per rank that\n"
+    "runs it).\n";
 
 /* Sums of 64-bit sizes and durations: a few nodes of 2^63 bytes already
  * pass 2^64, so they are kept exactly in 128 bits (2^64 nodes would be
@@ -84,23 +87,24 @@ static void count_node(stats *s, const vet_node *n)
     }
 }
 
-static void merge(stats *into, const stats *s)
+/* Adds `times` copies of s (the ranks that run one trace) to into. */
+static void merge(stats *into, const stats *s, uint64_t times)
 {
-    into->nodes += s->nodes;
+    into->nodes += s->nodes * times;
     for (int i = 0; i <= VET_NODE_TYPE_MAX; i++)
-        into->by_type[i] += s->by_type[i];
-    into->other_types += s->other_types;
+        into->by_type[i] += s->by_type[i] * times;
+    into->other_types += s->other_types * times;
     for (int i = 0; i <= VET_COLL_TYPE_MAX; i++) {
-        into->coll[i].count += s->coll[i].count;
-        into->coll[i].bytes += s->coll[i].bytes;
+        into->coll[i].count += s->coll[i].count * times;
+        into->coll[i].bytes += s->coll[i].bytes * times;
     }
     tally *dst[] = {&into->coll_unknown, &into->send, &into->recv, &into->load, &into->store, &into->compute};
     const tally *src[] = {&s->coll_unknown, &s->send, &s->recv, &s->load, &s->store, &s->compute};
     for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++) {
-        dst[i]->count += src[i]->count;
-        dst[i]->bytes += src[i]->bytes;
+        dst[i]->count += src[i]->count * times;
+        dst[i]->bytes += src[i]->bytes * times;
     }
-    into->no_size += s->no_size;
+    into->no_size += s->no_size * times;
 }
 
 /* The decimal spelling of v in buf (printf has no 128-bit conversion). */
@@ -202,15 +206,24 @@ int cmd_stats(int argc, char **argv)
     stats total, one;
     memset(&total, 0, sizeof total);
     int rc = 0;
+    bool compact = files.roles.n_roles > 0;
     for (size_t i = 0; i < files.n; i++) {
         if (stats_file(files.paths[i], &one) != 0) {
             rc = 1;
             break;
         }
-        print_stats(files.paths[i], &one);
-        merge(&total, &one);
+        uint64_t ranks = et_files_ranks_of(&files, i);
+        char title[600];
+        if (compact)
+            snprintf(title, sizeof title, "%s (the trace of %" PRIu64 " rank%s)", files.paths[i], ranks, plural(ranks));
+        print_stats(compact ? title : files.paths[i], &one);
+        merge(&total, &one, ranks);
     }
-    if (rc == 0 && files.n > 1) {
+    if (rc == 0 && compact) {
+        char title[64];
+        snprintf(title, sizeof title, "total (%u ranks, %zu trace%s)", files.roles.n_ranks, files.n, plural(files.n));
+        print_stats(title, &total);
+    } else if (rc == 0 && files.n > 1) {
         char title[64];
         snprintf(title, sizeof title, "total (%zu files)", files.n);
         print_stats(title, &total);

@@ -13,6 +13,7 @@
 #include "etcmd/depgraph.h"
 #include "etcmd/et_files.h"
 #include "etcmd/p2p_match.h"
+#include "etcmd/p2p_roles.h"
 #include "util/grow.h"
 #include "util/msg_escape.h"
 #include "vimana-et/commands.h"
@@ -36,6 +37,10 @@ static const char usage[] =
     "    defaults to the rank); communication nodes are not CPU ops\n"
     "  - for a prefix: every COMM_SEND has a matching COMM_RECV on its destination\n"
     "    rank (same source, destination, tag and size), and vice versa\n"
+    "A compact workload (PREFIX.roles.json, from generate transformer --single-file)\n"
+    "checks each role's trace once, and its sends and receives as every rank of the\n"
+    "role runs them (peers relabelled to the rank): every peer is a rank, and every\n"
+    "COMM_SEND meets a COMM_RECV on its destination rank's trace, and vice versa.\n"
     "Prints one line per problem (FILE: node ID (NAME): problem) and exits 1, or a\n"
     "summary line and exits 0.\n";
 
@@ -51,7 +56,10 @@ typedef struct graph_problem {
 typedef struct vctx {
     const et_files *files;
     const char *path;       /* the file being checked */
-    long rank;              /* its rank, or -1 outside prefix mode */
+    size_t file;            /* its index */
+    long rank;              /* its rank (a compact workload: the rank its trace was written for), or -1 */
+    bool ranked;            /* a prefix or a compact workload: peers are ranks of it */
+    size_t n_ranks;
     long problems;
     unsigned long long nodes;
     int oom;
@@ -142,9 +150,9 @@ static int peer_ok(vctx *v, const vet_node *n, const char *name, int64_t rank)
         node_problem(v, v->path, n->id, n->name, "%s %" PRId64 " is not a rank", name, rank);
         return 0;
     }
-    if (v->files->is_prefix && (size_t)rank >= v->files->n) {
-        node_problem(v, v->path, n->id, n->name, "%s %" PRId64 " is not a rank of this prefix (it has %zu)",
-                     name, rank, v->files->n);
+    if (v->ranked && (size_t)rank >= v->n_ranks) {
+        node_problem(v, v->path, n->id, n->name, "%s %" PRId64 " is not a rank of this %s (it has %zu)", name, rank,
+                     v->files->is_prefix ? "prefix" : "compact workload", v->n_ranks);
         return 0;
     }
     return 1;
@@ -169,11 +177,11 @@ static void check_p2p(vctx *v, const vet_node *n, int send)
     }
     if (own_rc < 0 || peer_rc != 1 || tag_rc != 1 || size_rc != 1 || !peer_ok(v, n, peer_name, peer))
         return;
-    if (!v->files->is_prefix)
+    if (!v->ranked)
         return;
     p2p_entry e = {
         .src = send ? v->rank : peer, .dst = send ? peer : v->rank, .tag = tag, .size = size,
-        .rank = (uint32_t)v->rank, .send = send, .id = n->id,
+        .rank = (uint32_t)v->file, .send = send, .id = n->id,
     };
     if (p2p_add(&v->p2p, &e, n->name) != 0)
         v->oom = 1;
@@ -368,7 +376,9 @@ static void validate_file(vctx *v, size_t index)
 {
     vet_error err;
     v->path = v->files->paths[index];
-    v->rank = v->files->is_prefix ? (long)index : -1;
+    v->file = index;
+    v->rank = v->files->is_prefix ? (long)index
+              : v->files->roles.n_roles ? (long)v->files->roles.roles[index].rank : -1;
     vet_reader *r = vet_reader_open(v->path, &err);
     if (!r) {
         fprintf(stderr, "%s\n", err.msg);
@@ -420,6 +430,27 @@ static void unmatched(void *ctx, const p2p_entry *e, const char *name)
                      "COMM_SEND in %s", e->src, e->tag, e->size, v->files->paths[e->src]);
 }
 
+/* A compact workload's message some rank's copy leaves without a partner
+ * (or whose peer is no rank at all). */
+static void unmatched_role(void *ctx, const p2p_entry *e, const char *name, uint32_t x, int64_t peer)
+{
+    vctx *v = ctx;
+    const vet_roles *m = &v->files->roles;
+    const char *path = v->files->paths[e->rank];
+    const char *kind = e->send ? "COMM_SEND to" : "COMM_RECV from";
+    int64_t written = e->send ? e->dst : e->src;
+    if (peer < 0 || peer >= (int64_t)m->n_ranks) {
+        node_problem(v, path, e->id, name, "%s rank %" PRId64 ", written for rank %u, is %" PRId64 " for rank %u, not "
+                     "a rank of this %u-rank workload", kind, written, m->roles[e->rank].rank, peer, x,
+                     m->n_ranks);
+        return;
+    }
+    node_problem(v, path, e->id, name, "%s rank %" PRId64 " (tag %" PRId64 ", %" PRIu64 " bytes): as rank %u runs it, "
+                 "%s rank %" PRId64 ", no %s in %s (rank %" PRId64 "'s trace) matches it", kind, written, e->tag,
+                 e->size, x, e->send ? "to" : "from", peer, e->send ? "COMM_RECV" : "COMM_SEND",
+                 v->files->paths[m->role_of[peer]], peer);
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const char *arg;
@@ -427,10 +458,18 @@ int cmd_validate(int argc, char **argv)
     int status = cmd_io_prefix_files(PROG, usage, argc, argv, &arg, &files);
     if (status != CMD_IO_RUN)
         return status;
-    vctx v = {.files = &files};
+    bool compact = files.roles.n_roles > 0;
+    vctx v = {.files = &files, .ranked = files.is_prefix || compact,
+              .n_ranks = compact ? files.roles.n_ranks : files.n};
     for (size_t i = 0; i < files.n && !v.oom; i++)
         validate_file(&v, i);
-    size_t pairs = v.oom ? 0 : p2p_match(&v.p2p, unmatched, &v);
+    size_t pairs = 0;
+    if (!v.oom && compact) {
+        pairs = p2p_roles_match(&v.p2p, &files.roles, unmatched_role, &v);
+        v.oom = pairs == (size_t)-1;
+    } else if (!v.oom) {
+        pairs = p2p_match(&v.p2p, unmatched, &v);
+    }
     p2p_free(&v.p2p);
     free(v.gp);
     free(v.cycle_ids);
@@ -442,7 +481,12 @@ int cmd_validate(int argc, char **argv)
         cli_error(PROG, "%s: %ld problem%s", arg, v.problems, v.problems == 1 ? "" : "s");
         rc = 1;
     } else {
-        printf("%s: valid (%zu file%s, %llu nodes", arg, files.n, files.n == 1 ? "" : "s", v.nodes);
+        printf("%s: valid (", arg);
+        if (compact)
+            printf("%u ranks in %zu trace%s", files.roles.n_ranks, files.n, files.n == 1 ? "" : "s");
+        else
+            printf("%zu file%s", files.n, files.n == 1 ? "" : "s");
+        printf(", %llu nodes", v.nodes);
         if (pairs > 0)
             printf(", %zu send/recv pair%s matched", pairs, pairs == 1 ? "" : "s");
         printf(")\n");

@@ -1,5 +1,6 @@
 #include "etcmd/et_files.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ static int rank_path(const char *prog, const char *prefix, size_t rank, char *bu
     return is_file(buf);
 }
 
+static int compact(const char *prog, const char *arg, et_files *out);
+
 int et_files_resolve(const char *prog, const char *arg, et_files *out)
 {
     memset(out, 0, sizeof *out);
@@ -77,22 +80,61 @@ int et_files_resolve(const char *prog, const char *arg, et_files *out)
         et_files_free(out);
         return -1;
     }
-    if (out->n == 0) {
-        /* a compact workload (vimana-et generate transformer --single-file):
-         * its traces are ETs of their own, its role map is the simulator's */
-        buf = malloc(cap + 16);
-        if (buf)
-            snprintf(buf, cap + 16, "%s.roles.json", arg);
-        if (buf && is_file(buf))
-            fprintf(stderr, "%s: %s: a compact workload (%s): name one of the traces it lists, each an ET of its "
-                            "own\n", prog, arg, buf);
-        else
-            fprintf(stderr, "%s: %s: no such file, and no %s.0.et\n", prog, arg, arg);
-        free(buf);
-        et_files_free(out);
+    if (out->n == 0)
+        return compact(prog, arg, out);
+    return 0;
+}
+
+/* A compact workload's role traces, or the message that nothing matches. */
+static int compact(const char *prog, const char *arg, et_files *out)
+{
+    size_t cap = strlen(arg) + 16;
+    char *map = malloc(cap);
+    if (!map) {
+        fprintf(stderr, "%s: out of memory\n", prog);
         return -1;
     }
-    return 0;
+    snprintf(map, cap, "%s.roles.json", arg);
+    int rc = 0;
+    char err[600];
+    out->is_prefix = false;
+    if (!is_file(map)) {
+        fprintf(stderr, "%s: %s: no such file, and no %s.0.et\n", prog, arg, arg);
+        rc = -1;
+    } else if (vet_roles_load(map, 0, &out->roles, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err);
+        rc = -1;
+    }
+    for (uint32_t k = 0; rc == 0 && k < out->roles.n_roles; k++)
+        if (usable(prog, out->roles.roles[k].trace) != 0 || add(out, out->roles.roles[k].trace) != 0)
+            rc = -1;
+    free(map);
+    if (rc != 0)
+        et_files_free(out);
+    return rc;
+}
+
+int et_files_resolve_ranks(const char *prog, const char *arg, et_files *out)
+{
+    if (et_files_resolve(prog, arg, out) != 0)
+        return -1;
+    if (out->roles.n_roles == 0)
+        return 0;
+    fprintf(stderr, "%s: %s: a compact workload (%s.roles.json, %u ranks in %u traces): this command reads each "
+                    "rank's own trace (generate them without --single-file)\n", prog, arg, arg, out->roles.n_ranks,
+            out->roles.n_roles);
+    et_files_free(out);
+    return -1;
+}
+
+size_t et_files_ranks_of(const et_files *f, size_t k)
+{
+    if (f->roles.n_roles == 0)
+        return 1;
+    size_t n = 0;
+    for (uint32_t x = 0; x < f->roles.n_ranks; x++)
+        n += f->roles.role_of[x] == k;
+    return n;
 }
 
 void et_files_free(et_files *f)
@@ -100,5 +142,6 @@ void et_files_free(et_files *f)
     for (size_t i = 0; i < f->n; i++)
         free(f->paths[i]);
     free(f->paths);
+    vet_roles_free(&f->roles);
     memset(f, 0, sizeof *f);
 }

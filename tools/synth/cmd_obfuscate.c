@@ -148,7 +148,7 @@ int cmd_obfuscate(int argc, char **argv)
     if (rc >= 0)
         return rc;
     et_files files;
-    if (et_files_resolve(PROG, a.input, &files) != 0)
+    if (et_files_resolve_ranks(PROG, a.input, &files) != 0)
         return 1;
     rc = obfuscate_all(&a, &files);
     et_files_free(&files);

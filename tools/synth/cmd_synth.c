@@ -74,7 +74,7 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
 {
     for (int i = 0; i < n_inputs; i++) {
         et_files files;
-        if (et_files_resolve(PROG, inputs[i], &files) != 0)
+        if (et_files_resolve_ranks(PROG, inputs[i], &files) != 0)
             return -1;
         int rc = 0;
         for (size_t k = 0; k < files.n && rc == 0; k++)

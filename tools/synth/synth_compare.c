@@ -78,7 +78,7 @@ static int read_file(const char *prog, const char *path, set_stats *s)
 static int read_set(const char *prog, const char *arg, set_stats *s)
 {
     et_files files;
-    if (et_files_resolve(prog, arg, &files) != 0)
+    if (et_files_resolve_ranks(prog, arg, &files) != 0)
         return -1;
     int rc = 0;
     for (size_t k = 0; k < files.n && rc == 0; k++)

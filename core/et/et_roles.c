@@ -1,17 +1,23 @@
-/* The role map of a compact workload (see the header). */
-#include "config/role_map.h"
+/* The role map of a compact workload (vimana/et_roles.h). */
+#include "vimana/et_roles.h"
 
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config_json.h"
+#include "util/json_doc.h"
 #include "util/msg_escape.h"
 
+/* Maps are a few lines per role: anything larger is not one. */
+#define ROLES_MAX_BYTES (16u << 20)
 #define NO_ROLE UINT32_MAX
-#define ROLE_MAP_MAX_ROLES 65536u
+#define MAX_ROLES 65536u
+/* A map read without a rank count to check it against (ranks = 0) says
+ * how many ranks there are: at most this many (64 MiB of role_of). */
+#define MAX_RANKS (1u << 24)
 
 typedef struct reader {
     const char *path;
@@ -21,7 +27,36 @@ typedef struct reader {
 } reader;
 
 /* "PATH: reason", returning -1. */
-#define fail(rd, ...) config_json_fail((rd)->path, (rd)->err, (rd)->err_len, __VA_ARGS__)
+static int fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(reader *rd, const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    char shown[200];
+    snprintf(rd->err, rd->err_len, "%s: %s", msg_escape(rd->path, shown, sizeof shown), why);
+    return -1;
+}
+
+/* A value as JSON, shortened and escaped for a message. */
+static const char *value_text(json_object *v, char *buf, size_t len)
+{
+    return msg_escape(v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "null", buf, len);
+}
+
+/* A whole number in [0, max]. */
+static int uint_value(reader *rd, json_object *v, const char *key, uint64_t max, uint64_t *out)
+{
+    char shown[80];
+    int64_t x = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
+    if (x < 0 || (uint64_t)x > max)
+        return fail(rd, "key '%s': %s is not a whole number in [0, %llu]", key, value_text(v, shown, sizeof shown),
+                    (unsigned long long)max);
+    *out = (uint64_t)x;
+    return 0;
+}
 
 /* A key the map does not know is refused: a misspelt "ranks" would
  * otherwise leave ranks without a role. */
@@ -44,14 +79,14 @@ static int rank_value(reader *rd, json_object *v, const char *where, uint32_t *o
     char shown[80];
     int64_t x = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
     if (x < 0 || (uint64_t)x >= rd->total)
-        return fail(rd, "%s: %s is not a rank in [0, %u)", where, config_json_value_text(v, shown, sizeof shown),
+        return fail(rd, "%s: %s is not a rank in [0, %u)", where, value_text(v, shown, sizeof shown),
                     rd->total);
     *out = (uint32_t)x;
     return 0;
 }
 
 /* Role k's "ranks": each entry a rank or [first, last]. */
-static int read_ranks(reader *rd, json_object *list, uint32_t k, role_map *m)
+static int read_ranks(reader *rd, json_object *list, uint32_t k, vet_roles *m)
 {
     char where[64];
     snprintf(where, sizeof where, "roles[%u].ranks", k);
@@ -95,7 +130,7 @@ static char *resolve(const char *map_path, const char *trace)
     return p;
 }
 
-static int read_role(reader *rd, json_object *o, uint32_t k, role_map *m)
+static int read_role(reader *rd, json_object *o, uint32_t k, vet_roles *m)
 {
     static const char *const keys[] = {"trace", "rank", "ranks", NULL};
     char where[32];
@@ -122,7 +157,9 @@ static int read_role(reader *rd, json_object *o, uint32_t k, role_map *m)
     return m->roles[k].trace ? 0 : fail(rd, "out of memory");
 }
 
-static int read_map(reader *rd, json_object *root, role_map *m)
+static int alloc_role_of(reader *rd, uint32_t ranks, vet_roles *m);
+
+static int read_map(reader *rd, json_object *root, vet_roles *m)
 {
     static const char *const keys[] = {"format", "version", "npus", "roles", NULL};
     if (only_keys(rd, root, "the map", keys) != 0)
@@ -134,21 +171,25 @@ static int read_map(reader *rd, json_object *root, role_map *m)
     uint64_t version, npus;
     if (!json_object_object_get_ex(root, "version", &v))
         return fail(rd, "key 'version': missing");
-    if (config_json_uint(rd->path, "version", v, 1000, &version, rd->err, rd->err_len) != 0)
+    if (uint_value(rd, v, "version", 1000, &version) != 0)
         return -1;
     if (version != 1)
         return fail(rd, "key 'version': version %llu is newer than this vimana reads (1)", (unsigned long long)version);
     if (!json_object_object_get_ex(root, "npus", &v))
         return fail(rd, "key 'npus': missing");
-    if (config_json_uint(rd->path, "npus", v, UINT32_MAX, &npus, rd->err, rd->err_len) != 0)
+    if (uint_value(rd, v, "npus", rd->total ? UINT32_MAX : MAX_RANKS, &npus) != 0)
         return -1;
-    if (npus != rd->total)
+    if (rd->total && npus != rd->total)
         return fail(rd, "key 'npus': the workload has %llu NPUs but the network %u", (unsigned long long)npus,
                     rd->total);
+    if (npus == 0)
+        return fail(rd, "key 'npus': a workload of no ranks");
+    if (!rd->total && alloc_role_of(rd, (uint32_t)npus, m) != 0)
+        return -1;
     json_object *roles;
     if (!json_object_object_get_ex(root, "roles", &roles) || !json_object_is_type(roles, json_type_array) ||
-        json_object_array_length(roles) == 0 || json_object_array_length(roles) > ROLE_MAP_MAX_ROLES)
-        return fail(rd, "key 'roles': expected a list of 1 to %u roles", ROLE_MAP_MAX_ROLES);
+        json_object_array_length(roles) == 0 || json_object_array_length(roles) > MAX_ROLES)
+        return fail(rd, "key 'roles': expected a list of 1 to %u roles", MAX_ROLES);
     m->n_roles = (uint32_t)json_object_array_length(roles);
     m->roles = calloc(m->n_roles, sizeof *m->roles);
     if (!m->roles)
@@ -162,31 +203,53 @@ static int read_map(reader *rd, json_object *root, role_map *m)
     return 0;
 }
 
-int role_map_load(const char *path, uint32_t total_npus, role_map *out, char *err, size_t err_len)
+static int alloc_role_of(reader *rd, uint32_t ranks, vet_roles *m)
+{
+    rd->total = ranks;
+    m->n_ranks = ranks;
+    m->role_of = malloc((size_t)ranks * sizeof *m->role_of);
+    if (!m->role_of)
+        return fail(rd, "out of memory");
+    for (uint32_t x = 0; x < ranks; x++)
+        m->role_of[x] = NO_ROLE;
+    return 0;
+}
+
+int vet_roles_load(const char *path, uint32_t ranks, vet_roles *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    reader rd = {.path = path, .err = err, .err_len = err_len, .total = total_npus};
-    json_object *root = config_json_load(path, err, err_len);
-    if (!root)
+    reader rd = {.path = path, .err = err, .err_len = err_len, .total = ranks};
+    char shown[200];
+    json_object *root;
+    if (json_doc_load(path, msg_escape(path, shown, sizeof shown), ROLES_MAX_BYTES, "16 MiB, not a role map", &root,
+                      err, err_len) != 0)
         return -1;
-    out->n_npus = total_npus;
-    out->role_of = malloc((size_t)(total_npus ? total_npus : 1) * sizeof *out->role_of);
-    int rc = out->role_of ? 0 : fail(&rd, "out of memory");
-    for (uint32_t x = 0; rc == 0 && x < total_npus; x++)
-        out->role_of[x] = NO_ROLE;
+    int rc = 0;
+    if (!json_object_is_type(root, json_type_object))
+        rc = fail(&rd, "expected an object with format, version, npus and roles");
+    if (rc == 0 && ranks)
+        rc = alloc_role_of(&rd, ranks, out);
     if (rc == 0)
         rc = read_map(&rd, root, out);
     json_object_put(root);
     if (rc != 0)
-        role_map_free(out);
+        vet_roles_free(out);
     return rc;
 }
 
-void role_map_free(role_map *m)
+void vet_roles_free(vet_roles *m)
 {
     for (uint32_t k = 0; m->roles && k < m->n_roles; k++)
         free(m->roles[k].trace);
     free(m->roles);
     free(m->role_of);
     memset(m, 0, sizeof *m);
+}
+
+int64_t vet_roles_peer(const vet_roles *m, uint32_t x, int64_t peer)
+{
+    if (x >= m->n_ranks || peer < 0 || peer >= (int64_t)m->n_ranks)
+        return -1;
+    int64_t p = peer + (int64_t)x - (int64_t)m->roles[m->role_of[x]].rank;
+    return p >= 0 && p < (int64_t)m->n_ranks ? p : -1;
 }

@@ -1,0 +1,120 @@
+/* The send/receive check of a compact workload (tools/etcmd/p2p_roles.c):
+ * role traces' messages relabelled over the ranks of each role, matched
+ * once per (sending role, offset, receiving role), counted per rank. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "etcmd/p2p_roles.h"
+
+typedef struct calls {
+    char log[512];
+    int n;
+} calls;
+
+static void record(void *ctx, const p2p_entry *e, const char *name, uint32_t x, int64_t peer)
+{
+    calls *c = ctx;
+    char item[96];
+    snprintf(item, sizeof item, "%s%s@%u->%lld", c->n++ ? " " : "", name, x, (long long)peer);
+    strcat(c->log, item);
+    (void)e;
+}
+
+/* role r's message as its trace holds it (written for rank `rank`) */
+static void add(p2p_set *s, uint32_t role, uint32_t rank, int send, int64_t peer, int64_t tag, uint64_t size,
+                const char *name)
+{
+    p2p_entry e = {.src = send ? rank : peer, .dst = send ? peer : rank, .tag = tag, .size = size, .rank = role,
+                   .send = send, .id = 0};
+    assert_int_equal(p2p_add(s, &e, name), 0);
+}
+
+static vet_roles roles_of(uint32_t *role_of, uint32_t n, vet_role *roles, uint32_t n_roles)
+{
+    return (vet_roles){.roles = roles, .n_roles = n_roles, .n_ranks = n, .role_of = role_of};
+}
+
+/* Two pipeline stages of two ranks each: ranks 0, 1 send to 2, 3. */
+static void test_stages_match_for_every_rank(void **state)
+{
+    (void)state;
+    uint32_t role_of[] = {0, 0, 1, 1};
+    vet_role r[] = {{.rank = 0}, {.rank = 2}};
+    vet_roles m = roles_of(role_of, 4, r, 2);
+    p2p_set s = {0};
+    add(&s, 0, 0, 1, 2, 1, 8, "s");
+    add(&s, 0, 0, 1, 2, 1, 8, "s2");
+    add(&s, 1, 2, 0, 0, 1, 8, "r");
+    add(&s, 1, 2, 0, 0, 1, 8, "r2");
+    calls c = {0};
+    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 4);
+    assert_int_equal(c.n, 0);
+    p2p_free(&s);
+}
+
+/* Sizes differ: the send and the receive are each reported once, with the
+ * lowest rank that runs them and its peer. */
+static void test_mismatch_named_with_a_rank(void **state)
+{
+    (void)state;
+    uint32_t role_of[] = {0, 0, 1, 1};
+    vet_role r[] = {{.rank = 0}, {.rank = 2}};
+    vet_roles m = roles_of(role_of, 4, r, 2);
+    p2p_set s = {0};
+    add(&s, 0, 0, 1, 2, 1, 8, "s");
+    add(&s, 1, 2, 0, 0, 1, 16, "r");
+    calls c = {0};
+    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 0);
+    assert_string_equal(c.log, "s@0->2 r@2->0");
+    p2p_free(&s);
+}
+
+/* Role 0 runs on ranks 0, 1 and 3, role 1 on rank 2: rank 0's send meets
+ * rank 2's receive; rank 1's goes to rank 3, whose trace (role 0's) has no
+ * receive; rank 3's leaves the ranks (said once). */
+static void test_irregular_roles(void **state)
+{
+    (void)state;
+    uint32_t role_of[] = {0, 0, 1, 0};
+    vet_role r[] = {{.rank = 0}, {.rank = 2}};
+    vet_roles m = roles_of(role_of, 4, r, 2);
+    p2p_set s = {0};
+    add(&s, 0, 0, 1, 2, 5, 8, "s");
+    add(&s, 1, 2, 0, 0, 5, 8, "r");
+    calls c = {0};
+    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 1);
+    assert_string_equal(c.log, "s@3->5 s@1->3");
+    p2p_free(&s);
+}
+
+/* A receive whose senders' role sends nothing at that offset: found from
+ * the receiving side. */
+static void test_receive_without_any_send(void **state)
+{
+    (void)state;
+    uint32_t role_of[] = {0, 1};
+    vet_role r[] = {{.rank = 0}, {.rank = 1}};
+    vet_roles m = roles_of(role_of, 2, r, 2);
+    p2p_set s = {0};
+    add(&s, 1, 1, 0, 0, 2, 4, "r");
+    calls c = {0};
+    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 0);
+    assert_string_equal(c.log, "r@1->0");
+    p2p_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stages_match_for_every_rank),
+        cmocka_unit_test(test_mismatch_named_with_a_rank),
+        cmocka_unit_test(test_irregular_roles),
+        cmocka_unit_test(test_receive_without_any_send),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
