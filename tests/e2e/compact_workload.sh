@@ -95,9 +95,16 @@ echo '{"format": "vimana-roles", "version": 1, "npus": 128, "roles": ['"$roles"'
 "$VIMANA_ET" validate "$T/t/gpt" 2>"$T/err" && fail "sends out of the workload pass"
 expect_eq "$(grep -c "$send: COMM_SEND to rank 32, written for rank 0, is 128 for rank 96, not a rank of this \
 128-rank workload" "$T/err")" 1 "validate: a peer outside the ranks"
-# Commands that need every rank's own trace say so.
-expect_error "vimana-et synth: $T/c/gpt: a compact workload ($T/c/gpt.roles.json, 128 ranks in 4 traces): this \
-command reads each rank's own trace (generate them without --single-file)" "$VIMANA_ET" synth fit "$T/c/gpt" -o "$T/m.json"
+# synth reads every rank's role trace relabelled: the model is the per-rank one, byte for byte.
+"$VIMANA_ET" synth fit "$T/r/gpt" --groups "$T/r/gpt.groups.json" -o "$T/m.r.json" || fail "synth fit per rank"
+"$VIMANA_ET" synth fit "$T/c/gpt" --groups "$T/c/gpt.groups.json" -o "$T/m.c.json" || fail "synth fit compact"
+cmp -s "$T/m.r.json" "$T/m.c.json" || fail "synth fit: the compact workload's model differs from the per-rank one's"
+"$VIMANA_ET" synth compare "$T/r/gpt" "$T/r/gpt" --json >"$T/cmp.rr" || fail "synth compare per rank"
+"$VIMANA_ET" synth compare "$T/r/gpt" "$T/c/gpt" --json >"$T/cmp.rc" || fail "synth compare compact"
+cmp -s "$T/cmp.rr" "$T/cmp.rc" || fail "synth compare: the compact workload is not the per-rank one: $(cat "$T/cmp.rc")"
+# obfuscate, which writes every rank's trace, says it needs them.
+expect_error "vimana-et obfuscate: $T/c/gpt: a compact workload ($T/c/gpt.roles.json, 128 ranks in 4 traces): this \
+command reads each rank's own trace (generate them without --single-file)" "$VIMANA_ET" obfuscate "$T/c/gpt" -o "$T/o"
 expect_error "vimana-et stats: error: $T/b.roles.json: key 'npus': a workload of no ranks" \
     sh -c "printf '{\"format\": \"vimana-roles\", \"version\": 1, \"npus\": 0, \"roles\": []}' >'$T/b.roles.json' &&
     exec '$VIMANA_ET' stats '$T/b'"

@@ -127,6 +127,21 @@ int et_files_resolve_ranks(const char *prog, const char *arg, et_files *out)
     return -1;
 }
 
+size_t et_files_n_ranks(const et_files *f)
+{
+    return f->roles.n_roles ? f->roles.n_ranks : f->n;
+}
+
+const char *et_files_rank(const et_files *f, size_t x, int64_t *peer_shift)
+{
+    *peer_shift = 0;
+    if (f->roles.n_roles == 0)
+        return f->paths[x];
+    uint32_t k = f->roles.role_of[x];
+    *peer_shift = (int64_t)x - (int64_t)f->roles.roles[k].rank;
+    return f->paths[k];
+}
+
 size_t et_files_ranks_of(const et_files *f, size_t k)
 {
     if (f->roles.n_roles == 0)

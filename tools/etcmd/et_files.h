@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vimana/et_roles.h"
 
@@ -24,6 +25,11 @@ typedef struct et_files {
 
 /* The number of ranks that run files->paths[k]: 1, or a role's ranks. */
 size_t et_files_ranks_of(const et_files *f, size_t k);
+/* Rank by rank: how many ranks there are (files, or a compact workload's
+ * ranks), and rank x's trace with the shift its peers take (x - the rank
+ * the trace was written for; 0 for a rank's own file). */
+size_t et_files_n_ranks(const et_files *f);
+const char *et_files_rank(const et_files *f, size_t x, int64_t *peer_shift);
 
 /* Returns 0, or -1 after printing "PROG: ARG: ..." when nothing matches
  * (or "PROG: error: MAP: ..." for a role map it cannot read),

@@ -24,7 +24,8 @@ static const char usage[] =
     "Usage: vimana-et synth fit PREFIX_OR_FILE... -o MODEL.json [--groups GROUPS.json]\n"
     "       vimana-et synth sample --model MODEL.json --npus N [--seed S] -o PREFIX\n"
     "       vimana-et synth compare PREFIX_A PREFIX_B [--json]\n"
-    "fit: learn the statistics of ET sets (each PREFIX.0.et, PREFIX.1.et, ...) into a JSON\n"
+    "fit: learn the statistics of ET sets (each PREFIX.0.et, PREFIX.1.et, ..., or a compact\n"
+    "workload's PREFIX.roles.json, every rank reading its role's trace relabelled) into a JSON\n"
     "model: the node-kind mix, per kind the distribution of durations and sizes (exact\n"
     "value/count pairs, or 1 % quantiles), kind transitions, fan-in, dependency distances,\n"
     "and from the first set the communication skeleton sampling replays: communicators\n"
@@ -43,7 +44,7 @@ static const char usage[] =
     "20 values in each set, and pooled). See docs/synth.md.\n";
 
 /* Adds every node of one file; returns 0 or -1 after printing one line. */
-static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks)
+static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks, int64_t peer_shift)
 {
     vet_error err;
     vet_reader *r = vet_reader_open(path, &err);
@@ -52,7 +53,7 @@ static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks)
         return -1;
     }
     const vet_node *n;
-    int rc = fit_model_begin_file(m, rank, n_ranks) == 0 ? 1 : -2;
+    int rc = fit_model_begin_file(m, rank, n_ranks, peer_shift) == 0 ? 1 : -2;
     while (rc == 1 && (rc = vet_reader_next(r, &n, &err)) == 1)
         if (fit_model_add(m, n) != 0)
             rc = -2;
@@ -74,11 +75,16 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
 {
     for (int i = 0; i < n_inputs; i++) {
         et_files files;
-        if (et_files_resolve_ranks(PROG, inputs[i], &files) != 0)
+        if (et_files_resolve(PROG, inputs[i], &files) != 0)
             return -1;
+        /* a compact workload: each rank reads its role's trace, relabelled */
         int rc = 0;
-        for (size_t k = 0; k < files.n && rc == 0; k++)
-            rc = fit_file(m, files.paths[k], k, files.n);
+        size_t n = et_files_n_ranks(&files);
+        for (size_t x = 0; x < n && rc == 0; x++) {
+            int64_t shift;
+            const char *path = et_files_rank(&files, x, &shift);
+            rc = fit_file(m, path, x, n, shift);
+        }
         et_files_free(&files);
         if (rc != 0)
             return -1;

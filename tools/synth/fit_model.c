@@ -96,12 +96,12 @@ const char *fit_kind_name(enum fit_kind k)
     return "coll_other";
 }
 
-int fit_model_begin_file(fit_model *m, size_t rank, size_t n_ranks)
+int fit_model_begin_file(fit_model *m, size_t rank, size_t n_ranks, int64_t peer_shift)
 {
     m->files++;
     m->sets += rank == 0 ? 1 : 0;
     m->prev = -1;
-    return fit_skeleton_begin_file(m->skeleton, rank, n_ranks);
+    return fit_skeleton_begin_file(m->skeleton, rank, n_ranks, peer_shift);
 }
 
 int fit_model_end_file(fit_model *m)

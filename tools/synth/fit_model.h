@@ -36,8 +36,9 @@ fit_model *fit_model_new(const comm_groups *groups);
 void fit_model_free(fit_model *m);
 
 /* Starts rank `rank` of a set of n_ranks files (the transition chain
- * restarts; rank 0 starts a new set). Returns 0, or -1 when out of memory. */
-int fit_model_begin_file(fit_model *m, size_t rank, size_t n_ranks);
+ * restarts; rank 0 starts a new set), its peers shifted by peer_shift
+ * (fit_skeleton.h). Returns 0, or -1 when out of memory. */
+int fit_model_begin_file(fit_model *m, size_t rank, size_t n_ranks, int64_t peer_shift);
 /* Adds one node. Returns 0, or -1 when out of memory. */
 int fit_model_add(fit_model *m, const vet_node *n);
 /* Ends the current file. Returns 0, or -1 when out of memory. */

@@ -66,6 +66,7 @@ struct fit_skeleton {
     size_t sets;
     bool active; /* the first set is the one learned */
     size_t rank, n_ranks;
+    int64_t peer_shift;  /* added to the current file's peers */
     sk_events ev;        /* the current rank's events */
     idmap ids;           /* event node id -> index in ev */
     uint64_t locals;     /* local nodes of the current file so far */
@@ -139,8 +140,9 @@ static int need_step(fit_skeleton *k, size_t i)
     return 0;
 }
 
-int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks)
+int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks, int64_t peer_shift)
 {
+    k->peer_shift = peer_shift;
     if (rank == 0)
         k->sets++;
     k->active = k->sets == 1;
@@ -231,8 +233,11 @@ static void read_event(const fit_skeleton *k, const vet_node *n, int kind, sk_ev
     event_deps(k, n, e);
     vet_node_uint64(n, "comm_size", 0, &e->size);
     e->pg = pg_number(n);
-    if (vet_node_int64(n, kind == FIT_SEND ? "comm_dst" : "comm_src", (int64_t)k->rank, &v) != VET_ATTR_OK)
-        v = (int64_t)k->rank;
+    if (vet_node_int64(n, kind == FIT_SEND ? "comm_dst" : "comm_src", INT64_MIN, &v) != VET_ATTR_OK ||
+        v == INT64_MIN)
+        v = (int64_t)k->rank;   /* absent or unusable: the rank itself */
+    else if (v >= 0 && v <= INT32_MAX)
+        v += k->peer_shift;   /* a rank: relabelled (a shift is below 2^32 in size) */
     e->peer = v;
     const vet_attr *a = vet_node_attr(n, "involved_dim");
     if (a && a->kind == VET_BOOL_LIST) {

@@ -34,8 +34,10 @@ typedef struct fit_skeleton fit_skeleton;
 fit_skeleton *fit_skeleton_new(const comm_groups *groups);
 void fit_skeleton_free(fit_skeleton *k);
 
-/* Starts rank `rank` of a set of n_ranks files. Returns 0 or -1 (memory). */
-int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks);
+/* Starts rank `rank` of a set of n_ranks files; the file's peers are
+ * shifted by peer_shift (a compact workload's role trace, written for
+ * another rank: rank - that rank; else 0). Returns 0 or -1 (memory). */
+int fit_skeleton_begin_file(fit_skeleton *k, size_t rank, size_t n_ranks, int64_t peer_shift);
 /* Adds the next node of the file. Returns 0 or -1 (memory). */
 int fit_skeleton_add(fit_skeleton *k, const vet_node *n, int fit_kind);
 /* Ends the file (compares its events with rank 0's). Returns 0 or -1. */

@@ -78,11 +78,13 @@ static int read_file(const char *prog, const char *path, set_stats *s)
 static int read_set(const char *prog, const char *arg, set_stats *s)
 {
     et_files files;
-    if (et_files_resolve_ranks(prog, arg, &files) != 0)
+    if (et_files_resolve(prog, arg, &files) != 0)
         return -1;
+    /* a compact workload: each rank's role trace, once per rank */
     int rc = 0;
-    for (size_t k = 0; k < files.n && rc == 0; k++)
-        rc = read_file(prog, files.paths[k], s);
+    int64_t shift;
+    for (size_t x = 0; x < et_files_n_ranks(&files) && rc == 0; x++)
+        rc = read_file(prog, et_files_rank(&files, x, &shift), s);
     et_files_free(&files);
     for (int k = 0; rc == 0 && k < FIT_KINDS; k++) {
         dist_sort(s->duration[k].v, s->duration[k].n);
