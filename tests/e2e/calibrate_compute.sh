@@ -40,6 +40,28 @@ expect_error "$P: $T/outlier.csv:20: 4096 x 4096 x 4096: modelled 274.034 us, me
 [ -f "$T/o/device.json" ] || fail "--max-error: no device.json left"
 expect_ok "$ET" calibrate-compute "$T/outlier.csv" -o "$T/o" --max-error off
 
+# A Kineto trace (tests/data/kineto/README.md): one row per shape, the median of its calls'
+# kernel times (36.5, 41, 38 us: 38), a split-K GEMM's two kernels summed (150 + 5.25 us),
+# the fp32 and the shapeless calls left out; rows named by their first call's event.
+K="$VIMANA_SRCDIR/tests/data/kineto/gemm_bf16_trace.json"
+"$ET" calibrate-compute "$K" -o "$T/k" --max-error off >"$T/out" || fail "calibrate-compute on a Kineto trace"
+expect_eq "$(head -n 1 "$T/out")" "$K: 4 GEMM calls of 16-bit inputs in 2 shapes (1 of other types and 1 without a \
+shape left out)" "Kineto: the summary"
+expect_eq "$(grep 'traceEvents' "$T/k/fit-report.md" | cut -d'|' -f2-6)" " gemm_bf16_trace.json traceEvents[1] | 2048 \
+| 4096 | 1024 | 38.000 
+ gemm_bf16_trace.json traceEvents[12] | 8192 | 512 | 8192 | 155.250 " "Kineto: the rows"
+# the same rows as a CSV fit the same device
+printf 'm,n,k,us\n2048,4096,1024,38\n8192,512,8192,155.25\n' >"$T/k.csv"
+"$ET" calibrate-compute "$T/k.csv" -o "$T/kcsv" --max-error off >/dev/null || fail "the CSV of the trace's rows"
+cmp -s "$T/k/device.json" "$T/kcsv/device.json" || fail "Kineto: the device differs from the CSV's"
+# a trace without 16-bit GEMMs (the corpus' PARAM DLRM step: fp32), and a broken one
+cp "$VIMANA_SRCDIR/tests/data/kineto/gemm_bf16_trace.json" "$T/t.json"
+sed -i 's/c10::BFloat16/float/g' "$T/t.json"
+expect_error "$P: $T/t.json: no 16-bit aten::mm or aten::addmm with its shape and kernels (5 of other types, 1 without \
+Input Dims: profile with record_shapes=True)" "$ET" calibrate-compute "$T/t.json" -o "$T/e"
+printf '{"traceEvents": [' >"$T/cut.json"
+expect_error "$P: $T/cut.json: malformed JSON at line 1, column 18: unexpected end of input, expected a value" "$ET" calibrate-compute "$T/cut.json" -o "$T/e"
+
 # one-line errors
 printf 'm,n,us\n1,2,3\n' >"$T/nok.csv"
 expect_error "$P: $T/nok.csv:1: expected a header naming the columns m, n, k and one of us or tflops" \

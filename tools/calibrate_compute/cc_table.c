@@ -93,10 +93,19 @@ static int row(const char *path, uint32_t line, char *text, const columns *c, cc
     r->seconds = c->us >= 0 ? v * 1e-6 : flops / (v * 1e12);
     r->file = path;
     r->line = line;
+    r->is_event = false;
     return 0;
 }
 
-static int push(cc_table *t, const cc_row *r)
+const char *cc_row_where(const cc_row *r, char *buf, size_t len)
+{
+    const char *base = strrchr(r->file, '/');
+    base = base ? base + 1 : r->file;
+    snprintf(buf, len, r->is_event ? "%s traceEvents[%u]" : "%s:%u", base, r->line);
+    return buf;
+}
+
+int cc_table_push(cc_table *t, const cc_row *r)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
@@ -136,7 +145,7 @@ int cc_table_read(const char *path, cc_table *t, char *msg, size_t len)
         }
         cc_row r;
         rc = row(path, line, p, &c, &r, msg, len);
-        if (rc == 0 && push(t, &r) != 0)
+        if (rc == 0 && cc_table_push(t, &r) != 0)
             rc = fail_msg(msg, len, "%s: out of memory", path);
     }
     if (rc == 0 && ferror(f))

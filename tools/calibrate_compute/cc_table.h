@@ -7,6 +7,7 @@
 #ifndef VIMANA_TOOLS_CC_TABLE_H
 #define VIMANA_TOOLS_CC_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +15,8 @@ typedef struct cc_row {
     uint64_t m, n, k;
     double seconds;       /* measured time of one GEMM */
     const char *file;     /* as given on the command line */
-    uint32_t line;
+    uint32_t line;        /* in the CSV file, or (is_event) the index in a Kineto trace's traceEvents */
+    bool is_event;
 } cc_row;
 
 typedef struct cc_table {
@@ -24,6 +26,10 @@ typedef struct cc_table {
 
 /* Appends the rows of `path`. Returns 0, or -1 with one line in msg. */
 int cc_table_read(const char *path, cc_table *t, char *msg, size_t len);
+/* Appends one row. Returns 0, or -1 when out of memory. */
+int cc_table_push(cc_table *t, const cc_row *r);
+/* "FILE:LINE" or "FILE traceEvents[N]", FILE without its folders. */
+const char *cc_row_where(const cc_row *r, char *buf, size_t len);
 void cc_table_free(cc_table *t);
 
 #endif

@@ -2,12 +2,14 @@
  * (docs/transformer.md, "Calibrating a device"). */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "calibrate_compute/cc_fit.h"
+#include "calibrate_compute/cc_kineto.h"
 #include "calibrate_compute/cc_table.h"
 #include "common/cli.h"
 #include "transformer/tf_device_file.h"
@@ -17,7 +19,7 @@
 #define DEFAULT_MAX_ERROR_PCT 25.0
 
 static const char usage[] =
-    "Usage: vimana-et calibrate-compute GEMMS.csv... -o DIR [--device h100|a100|PATH]\n"
+    "Usage: vimana-et calibrate-compute GEMMS.csv|TRACE.json... -o DIR [--device h100|a100|PATH]\n"
     "         [--max-error PCT]\n"
     "Fits the GEMM part of the transformer generator's kernel model -- its efficiency\n"
     "at full utilisation and a CTA's fixed cost in steps of K -- to measured 16-bit\n"
@@ -25,8 +27,11 @@ static const char usage[] =
     "DIR/fit-report.md (every row: measured, modelled, error).\n"
     "GEMMS.csv: a header naming the columns m, n, k and us (the GEMM's time in\n"
     "microseconds) or tflops (its rate); other columns are ignored, '#' lines are\n"
-    "comments. Measure under the load training runs at (all GPUs busy): the fit takes\n"
-    "the times as given.\n"
+    "comments. TRACE.json (or .json.gz): a Kineto trace of the PyTorch profiler with\n"
+    "record_shapes=True: each 16-bit aten::mm / aten::addmm, its shape from Input Dims\n"
+    "and its time the kernels it launched; one row per shape, the median of its calls.\n"
+    "Measure under the load training runs at (all GPUs busy): the fit takes the times\n"
+    "as given.\n"
     "Options:\n"
     "  -o, --out DIR    the device folder, created if missing (required)\n"
     "  --device D       the device whose other figures (peaks, SMs, tile, attention and\n"
@@ -132,11 +137,11 @@ static void write_report(FILE *f, const struct tf_device *d, const cc_table *t, 
     fprintf(f, "# Compute fit report\n\nDevice %s: GEMM efficiency %.4f at full utilisation, a CTA's fixed cost %g "
                "steps of K (tile %u x %u, %u SMs, %g TFLOP/s). Rows: %zu; root-mean-square log error %.4f.\n\n",
             d->name, d->gemm_efficiency, d->k_fixed, d->tile_m, d->tile_n, d->sms, d->peak_flops / 1e12, t->n, rms);
-    fputs("| file:line | m | n | k | measured (us) | modelled (us) | error (%) |\n|---|---:|---:|---:|---:|---:|---:|\n", f);
+    fputs("| row | m | n | k | measured (us) | modelled (us) | error (%) |\n|---|---:|---:|---:|---:|---:|---:|\n", f);
     for (size_t i = 0; i < t->n; i++) {
         const cc_row *r = &t->rows[i];
-        const char *base = strrchr(r->file, '/');
-        fprintf(f, "| %s:%u | %llu | %llu | %llu | %.3f | %.3f | %+.2f |\n", base ? base + 1 : r->file, r->line,
+        char where[300];
+        fprintf(f, "| %s | %llu | %llu | %llu | %.3f | %.3f | %+.2f |\n", cc_row_where(r, where, sizeof where),
                 (unsigned long long)r->m, (unsigned long long)r->n, (unsigned long long)r->k, r->seconds * 1e6,
                 cc_model_seconds(d, r) * 1e6, error_pct(d, r));
     }
@@ -175,8 +180,13 @@ static int check_max_error(const args *a, const struct tf_device *d, const cc_ta
     }
     if (a->max_error_pct < 0 || !worst || fabs(we) <= a->max_error_pct)
         return 0;
-    cli_error(PROG, "%s:%u: %llu x %llu x %llu: modelled %.3f us, measured %.3f us (%+.1f %%), beyond --max-error %g %%; "
-              "device.json and fit-report.md left in %s", worst->file, worst->line, (unsigned long long)worst->m,
+    char where[4200];
+    if (worst->is_event)
+        snprintf(where, sizeof where, "%s traceEvents[%u]", worst->file, worst->line);
+    else
+        snprintf(where, sizeof where, "%s:%u", worst->file, worst->line);
+    cli_error(PROG, "%s: %llu x %llu x %llu: modelled %.3f us, measured %.3f us (%+.1f %%), beyond --max-error %g %%; "
+              "device.json and fit-report.md left in %s", where, (unsigned long long)worst->m,
               (unsigned long long)worst->n, (unsigned long long)worst->k, cc_model_seconds(d, worst) * 1e6,
               worst->seconds * 1e6, we, a->max_error_pct, a->out);
     return 1;
@@ -190,11 +200,18 @@ static int run(const args *a)
     if (base_device(a->device, &d) != 0)
         return 2;
     for (int i = 0; i < a->n_files; i++) {
-        if (cc_table_read(a->files[i], &t, msg, sizeof msg) != 0) {
+        cc_kineto_stats st;
+        bool trace = cc_kineto_is_trace(a->files[i]);
+        if ((trace ? cc_kineto_read(a->files[i], &t, &st, msg, sizeof msg) : cc_table_read(a->files[i], &t, msg,
+                                                                                             sizeof msg)) != 0) {
             cli_error(PROG, "%s", msg);
             cc_table_free(&t);
             return 1;
         }
+        if (trace)
+            printf("%s: %zu GEMM call%s of 16-bit inputs in %zu shape%s (%zu of other types and %zu without a shape "
+                   "left out)\n", a->files[i], st.calls, st.calls == 1 ? "" : "s", st.shapes, st.shapes == 1 ? "" : "s",
+                   st.other_dtype, st.no_shape);
     }
     double rms = cc_fit(&d, &t);
     int rc = 0;

@@ -34,7 +34,7 @@ typedef struct field {
 
 typedef struct event_fields {
     field cat, name, ph, ts, dur, tid, id;           /* cat, name: string content */
-    field ext, rf, corr, stream, pg;                 /* args members, raw values */
+    field ext, rf, corr, stream, pg, dims, types;    /* args members, raw values */
 } event_fields;
 
 typedef struct kineto_parser {
@@ -124,6 +124,10 @@ static int read_args(json_scan *s, event_fields *e)
             f = &e->stream;
         else if (js_span_equals(b, key, "Process Group Name"))
             f = &e->pg;
+        else if (js_span_equals(b, key, "Input Dims"))
+            f = &e->dims;
+        else if (js_span_equals(b, key, "Input type"))
+            f = &e->types;
         if (f ? read_raw_field(s, f) : js_skip_value(s, NULL))
             return -1;
     }
@@ -323,6 +327,8 @@ static int add_cpu_op(kineto_parser *p, size_t index, const event_fields *e)
     op->excl = op->dur;
     op->seq = (uint32_t)index;
     op->host = K_NONE;
+    op->input_dims = e->dims.present ? e->dims.span : (tl_span){0, 0};
+    op->input_types = e->types.present ? e->types.span : (tl_span){0, 0};
     k->n_cpu++;
     return 0;
 }

@@ -46,6 +46,7 @@ typedef struct k_cpu_op {
     uint32_t seq;             /* index in traceEvents */
     uint32_t flags;
     uint32_t host;            /* host node linked to this op (link_plan.c) */
+    tl_span input_dims, input_types;   /* args "Input Dims", "Input type" as JSON text; len 0 = absent */
 } k_cpu_op;
 
 typedef struct k_launch {
