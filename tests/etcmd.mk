@@ -47,7 +47,7 @@ EXTRA_DIST += $(SYNTH_E2E)
 # vimana-et generate transformer (tools/transformer).
 check_PROGRAMS += tests/unit/test_transformer
 tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c tools/transformer/tf_model.c \
-	tools/transformer/tf_device.c tools/transformer/tf_kernels.c
+	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_memory.c
 tests_unit_test_transformer_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_LDADD = $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_transformer

@@ -151,6 +151,27 @@ expect_error "$P: --dp-bucket-bytes: expected at least 1 byte, got '0'" $G $E --
 expect_error "$P: --dp-bucket-bytes: expected a size such as 1048576, 64KiB, 1MiB or 1MB, got '1XB'" \
     $G $E --dp-bucket-bytes 1XB
 [ -e "$T/e" ] && fail "an error left output behind"
+expect_error "$P: --memory-capacity: expected a size above 0 (e.g. 80GiB), got '0'" $G $E --memory-capacity 0
+
+# --- memory (docs/transformer.md, "Memory") ----------------------------------------
+# GPT-3 175B (L 96, h 12288, 96 heads, F 49152, s 2048, V 51200, b 1). On 8 GPUs (TP 8) without
+# recomputation a rank holds 21.9 G parameters (18 bytes each in bf16 mixed precision) and
+# 96 layers x 579 MB of activations (Korthikanti: 10sbh + (24sbh + 5as^2)/8): refused, nothing
+# written. On 64 (TP 8 x PP 8) with full recomputation (2sbh a layer, 8 micro-batches in flight
+# on stage 0) every rank fits.
+GPT3="--layers 96 --hidden 12288 --heads 96 --ffn 49152 --seq 2048 --vocab 51200 --micro-batch 1"
+expect_error "$P: rank 0 needs 418.96 GiB, 338.96 GiB more than --memory-capacity 80.00 GiB (parameters 40.79 GiB, \
+gradients 81.59 GiB, optimizer 244.76 GiB, activations 51.82 GiB); nothing written" \
+    $G $GPT3 --global-batch 8 --tp 8 --pp 1 --dp 1 --memory-capacity 80GiB --out "$T/m8/g"
+[ -e "$T/m8" ] && fail "a rank beyond --memory-capacity left output behind"
+$G $GPT3 --global-batch 64 --tp 8 --pp 8 --dp 1 --recompute full --memory-capacity 80GiB --single-file \
+    --out "$T/m64/g" >"$T/mem" || fail "175B on TP 8 x PP 8 with full recomputation does not fit"
+expect_eq "$(head -n 2 "$T/mem")" "memory: rank 0: 51.57 GiB (parameters 5.21 GiB, gradients 10.42 GiB, optimizer \
+31.25 GiB, activations 4.69 GiB)
+memory: rank 8: 49.50 GiB (parameters 5.06 GiB, gradients 10.12 GiB, optimizer 30.38 GiB, activations 3.94 GiB)" \
+    "memory lines"
+expect_eq "$(wc -l <"$T/mem")" 8 "one memory line per pipeline stage"
+
 # An output that cannot be created (a directory in the way of rank 3).
 mkdir -p "$T/wf/g.3.et"
 expect_error "$P: $T/wf/g.3.et: cannot create: Is a directory" $G $L2 --out "$T/wf/g"

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "transformer/tf_kernels.h"
+#include "transformer/tf_memory.h"
 #include "transformer/tf_model.h"
 
 static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
@@ -299,6 +300,62 @@ static void device_calibration(void **state)
     assert_float_equal(h100.attn_fwd_efficiency, 0.50 * 0.849, 1e-12);
 }
 
+/* Korthikanti et al.'s per-layer activations with F = 4h, where the paper's
+ * closed forms hold: s = 48, b = 2, h = 96, a = 6, T = 3, so sbh = 9216
+ * and 5as/(hT) = 5. */
+static void korthikanti_activations(void **state)
+{
+    (void)state;
+    struct tf_config c = config(3, 1, 1);
+    c.seq = 48;
+    c.ffn = 384;
+    uint64_t sbh = 48 * 2 * 96;
+    assert_int_equal(tf_layer_activations(&c), sbh * (10 + 24 / 3 + 5));   /* sbh(10 + 24/T + 5as/(hT)) */
+    c.sp = true;
+    assert_int_equal(tf_layer_activations(&c), sbh * (34 + 15) / 3);       /* sbh(34 + 5as/h) / T */
+    c.recompute = TF_RECOMPUTE_SELECTIVE;
+    assert_int_equal(tf_layer_activations(&c), sbh * 34 / 3);
+    c.sp = false;
+    assert_int_equal(tf_layer_activations(&c), sbh * (10 + 24 / 3));
+    c.recompute = TF_RECOMPUTE_FULL;
+    assert_int_equal(tf_layer_activations(&c), 2 * sbh);
+    c.sp = true;
+    assert_int_equal(tf_layer_activations(&c), 2 * sbh / 3);
+}
+
+/* A rank's memory by hand: L = 4, h = 96, F = 288, V = 120, s = 32, b = 2,
+ * P = 2, D = 2, M = 3, 1F1B. A layer: 4h^2 + 2hF = 92160 parameters; stage
+ * 0 holds 2 layers and the embedding (11520), stage 1 2 layers and the LM
+ * head. A layer's activations per micro-batch: 18sbh + 4sbF + 5as^2b =
+ * 110592 + 73728 + 61440 = 245760; stage 0 keeps min(P, M) = 2 micro-batches
+ * in flight and the embedding's dropout mask (sbh = 6144) for each, stage
+ * 1 one, and the logits in fp32 (4sbV = 30720). */
+static void memory_by_hand(void **state)
+{
+    (void)state;
+    struct tf_config c = config(1, 2, 2);
+    struct tf_memory m;
+    tf_memory_of(&c, 0, &m);
+    assert_int_equal(m.params, 195840 * 2);
+    assert_int_equal(m.grads, 195840 * 4);
+    assert_int_equal(m.optimizer, 195840 * 12);
+    assert_int_equal(m.activations, 245760 * 2 * 2 + 6144 * 2);
+    tf_memory_of(&c, 1, &m);
+    assert_int_equal(m.activations, 245760 * 2 + 30720);
+    assert_int_equal(tf_memory_total(&m), 195840 * 18 + 245760 * 2 + 30720);
+    /* the distributed optimizer shards the optimizer over D = 2; fp16
+     * keeps 16-bit gradients and an fp32 copy in the optimizer */
+    c.dist_optimizer = true;
+    c.fp16 = true;
+    tf_memory_of(&c, 1, &m);
+    assert_int_equal(m.grads, 195840 * 2);
+    assert_int_equal(m.optimizer, 97920 * 16);
+    /* GPipe keeps all three micro-batches of stage 0 */
+    c.gpipe = true;
+    tf_memory_of(&c, 0, &m);
+    assert_int_equal(m.activations, 245760 * 2 * 3 + 6144 * 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +371,8 @@ int main(void)
         cmocka_unit_test(gemm_shapes),
         cmocka_unit_test(attention_kernels),
         cmocka_unit_test(device_calibration),
+        cmocka_unit_test(korthikanti_activations),
+        cmocka_unit_test(memory_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

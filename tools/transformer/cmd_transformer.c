@@ -13,6 +13,7 @@
 #include "common/cli.h"
 #include "transformer/tf_device_file.h"
 #include "transformer/tf_durations.h"
+#include "transformer/tf_memory.h"
 #include "transformer/tf_model.h"
 #include "transformer/tf_write.h"
 
@@ -28,7 +29,7 @@ static const char usage[] =
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
     "         [--precision bf16|fp16|fp8] [--durations FILE] [--single-file]\n"
-    "         --out PREFIX\n"
+    "         [--memory-capacity SIZE] --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
     "--comm-group-configuration). Rank = t + T*(d + D*p): TP fastest, then DP, then PP.\n"
@@ -95,7 +96,13 @@ static const char usage[] =
     "  --single-file   the compact form for any rank count: PREFIX.stageP.et, the trace\n"
     "                  of stage P's first rank, PREFIX.roles.json (which ranks run each,\n"
     "                  relabelled) and PREFIX.groups.json; vimana reads it as PREFIX\n"
+    "  --memory-capacity SIZE  a GPU's memory (e.g. 80GiB): exit 1, writing nothing,\n"
+    "                  when a rank needs more, naming the first such rank\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
+    "Prints one line per pipeline stage (its ranks hold the same): memory: rank R:\n"
+    "X GiB (parameters, gradients, optimizer states as Megatron-LM keeps them in\n"
+    "mixed precision; activations by Korthikanti et al. for the recomputation mode,\n"
+    "times the micro-batches the schedule keeps in flight).\n"
     "See docs/transformer.md for the formulas.\n";
 
 /* Where each numeric flag lands in the configuration. */
@@ -253,6 +260,7 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
             return -1;
         }
         c->fp8 = rc > 0 && strcmp(v, "fp8") == 0;
+        c->fp16 = rc > 0 && strcmp(v, "fp16") == 0;
         return rc;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--schedule", &v)) != 0) {
@@ -292,6 +300,15 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
             return -1;
         }
         return rc;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--memory-capacity", &v)) != 0) {
+        if (rc < 0 || cli_size(PROG, "--memory-capacity", v, &c->memory_capacity) != 0)
+            return -1;
+        if (c->memory_capacity == 0) {
+            cli_error(PROG, "--memory-capacity: expected a size above 0 (e.g. 80GiB), got '%s'", v);
+            return -1;
+        }
+        return 1;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--dp-bucket-bytes", &v)) != 0) {
         if (rc < 0 || cli_size(PROG, "--dp-bucket-bytes", v, &c->dp_bucket_bytes) != 0)
@@ -402,6 +419,44 @@ static int write_all(const struct tf_config *c, const char *prefix)
     return 0;
 }
 
+static double gib(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+static void memory_parts(char *buf, size_t len, const struct tf_memory *m)
+{
+    snprintf(buf, len, "parameters %.2f GiB, gradients %.2f GiB, optimizer %.2f GiB, activations %.2f GiB",
+             gib(m->params), gib(m->grads), gib(m->optimizer), gib(m->activations));
+}
+
+/* One line per pipeline stage; 1 after one line naming the first rank
+ * beyond --memory-capacity, else 0. */
+static int report_memory(const struct tf_config *c)
+{
+    char parts[256];
+    for (uint64_t p = 0; p < c->pp; p++) {
+        struct tf_memory m;
+        tf_memory_of(c, p, &m);
+        uint64_t rank = tf_rank_of(c, (struct tf_coords){0, 0, p}), total = tf_memory_total(&m);
+        memory_parts(parts, sizeof parts, &m);
+        if (c->memory_capacity && total > c->memory_capacity) {
+            cli_error(PROG, "rank %" PRIu64 " needs %.2f GiB, %.2f GiB more than --memory-capacity %.2f GiB (%s); "
+                      "nothing written", rank, gib(total), gib(total - c->memory_capacity), gib(c->memory_capacity),
+                      parts);
+            return 1;
+        }
+    }
+    for (uint64_t p = 0; p < c->pp; p++) {
+        struct tf_memory m;
+        tf_memory_of(c, p, &m);
+        memory_parts(parts, sizeof parts, &m);
+        printf("memory: rank %" PRIu64 ": %.2f GiB (%s)\n", tf_rank_of(c, (struct tf_coords){0, 0, p}),
+               gib(tf_memory_total(&m)), parts);
+    }
+    return 0;
+}
+
 int generate_transformer(int argc, char **argv)
 {
     struct tf_config c;
@@ -413,6 +468,8 @@ int generate_transformer(int argc, char **argv)
         cli_error(PROG, "--out: path too long");
         return 2;
     }
+    if (report_memory(&c) != 0)
+        return 1;
     if (cli_make_parent_dirs(PROG, out) != 0)
         return 1;
     return write_all(&c, out);

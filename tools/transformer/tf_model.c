@@ -265,6 +265,21 @@ uint64_t tf_layer_params(const struct tf_config *c)
     return 4 * h * (h / c->tp) + 2 * h * (c->ffn / c->tp);
 }
 
+uint64_t tf_warmup(const struct tf_config *c, uint64_t p)
+{
+    uint64_t total = tf_micro_batches(c) * c->virtual_stages;
+    uint64_t w = c->pp - 1 - p;
+    if (c->virtual_stages > 1)
+        w = tf_micro_batches(c) == c->pp ? total : w * 2 + (c->virtual_stages - 1) * c->pp;
+    return c->gpipe || w > total ? total : w;
+}
+
+uint64_t tf_in_flight(const struct tf_config *c, uint64_t p)
+{
+    uint64_t total = tf_micro_batches(c) * c->virtual_stages, w = tf_warmup(c, p);
+    return w + 1 < total ? w + 1 : total;
+}
+
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
 {
     uint64_t params = tf_layers_per_stage(c) * tf_layer_params(c);

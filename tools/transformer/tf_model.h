@@ -49,11 +49,13 @@ struct tf_config {
     enum tf_recompute recompute; /* activation recomputation before each layer's backward */
     bool tp_cross_entropy; /* the vocabulary-parallel cross-entropy's TP all-reduces */
     bool single_file;     /* output: one trace per pipeline stage and PREFIX.roles.json */
+    uint64_t memory_capacity; /* > 0: refuse a rank whose memory (tf_memory.h) exceeds it, in bytes */
     bool pp_scatter_gather; /* without SP: pipeline messages of 1/T, all-gathered over TP */
     bool tp_comm_overlap; /* TP collectives overlapped with the compute beside them */
     bool overlap_grad_reduce;  /* DP buckets issued during the backward (else all after it) */
     bool overlap_param_gather; /* --dist-optimizer: the parameter all-gathers during the forward */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
+    bool fp16;            /* --precision fp16: 16-bit gradients (bf16 and fp8 keep fp32 ones) */
     bool fp8;             /* --precision fp8: the GEMMs in FP8 (Transformer Engine) */
     struct tf_device device;
     enum tf_compute_model compute_model;
@@ -78,6 +80,15 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len);
 uint64_t tf_ranks(const struct tf_config *c);
 uint64_t tf_micro_batches(const struct tf_config *c);   /* B / (b * D) */
 uint64_t tf_layers_per_stage(const struct tf_config *c);
+/* Warm-up forwards of stage p over its M * V virtual micro-batches.
+ * 1F1B (PipeDream-Flush, as Megatron-LM): min(P-1-p, M), so at most P-p
+ * micro-batches are in flight on it. Interleaved: (P-1-p)*2 + (V-1)*P, or
+ * all when M = P (Megatron-LM's forward_backward_pipelining_with_
+ * interleaving). GPipe: all. */
+uint64_t tf_warmup(const struct tf_config *c, uint64_t p);
+/* The most virtual micro-batches whose activations stage p holds at once:
+ * its warm-up forwards and the one after them (at most all of them). */
+uint64_t tf_in_flight(const struct tf_config *c, uint64_t p);
 /* L / (P * V): the layers of one model chunk. */
 uint64_t tf_layers_per_chunk(const struct tf_config *c);
 /* The first layer of chunk v on stage p: virtual stage v * P + p. */

@@ -629,25 +629,12 @@ static void run_backward(struct emit *e, uint64_t k)
     backward(e, mb, v);
 }
 
-/* Warm-up forwards of stage p. 1F1B (PipeDream-Flush, as Megatron-LM):
- * min(P-1-p, M), so at most P-p micro-batches are in flight on it.
- * Interleaved: (P-1-p)*2 + (V-1)*P, or all when M = P (Megatron-LM's
- * forward_backward_pipelining_with_interleaving). GPipe: all. */
-static uint64_t warmup_of(const struct emit *e, uint64_t total)
-{
-    const struct tf_config *c = e->c;
-    uint64_t w = c->pp - 1 - e->at.p;
-    if (c->virtual_stages > 1)
-        w = tf_micro_batches(c) == c->pp ? total : w * 2 + (c->virtual_stages - 1) * c->pp;
-    return c->gpipe || w > total ? total : w;
-}
-
 /* The warm-up forwards, then one forward and one backward in turn, then
  * the remaining backwards, over the V*M virtual micro-batches. */
 static void schedule(struct emit *e)
 {
     uint64_t total = tf_micro_batches(e->c) * e->c->virtual_stages;
-    uint64_t warmup = warmup_of(e, total);
+    uint64_t warmup = tf_warmup(e->c, e->at.p);
     uint64_t fwd = 0, bwd = 0;
     while (fwd < warmup && !e->failed)
         run_forward(e, fwd++);

@@ -1,0 +1,64 @@
+/* A rank's memory (see the header; docs/transformer.md derives it). */
+#include "transformer/tf_memory.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static uint64_t saturate(u128 v)
+{
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+uint64_t tf_layer_activations(const struct tf_config *c)
+{
+    u128 t = c->tp, sbh = (u128)c->seq * c->micro_batch * c->hidden, sbf = (u128)c->seq * c->micro_batch * c->ffn;
+    u128 core = (u128)5 * c->heads * c->seq * c->seq * c->micro_batch;   /* softmax, its dropout and mask */
+    switch (c->recompute) {
+    case TF_RECOMPUTE_FULL:
+        return saturate(c->sp ? 2 * sbh / t : 2 * sbh);
+    case TF_RECOMPUTE_SELECTIVE:
+        core = 0;
+        break;
+    case TF_RECOMPUTE_NONE:
+    default:
+        break;
+    }
+    /* the layer norms, the QKV and first MLP inputs and the two dropout
+     * masks (10sbh) are whole on every TP rank unless SP splits them */
+    u128 split = 8 * sbh + 4 * sbf + core;
+    return saturate(c->sp ? (10 * sbh + split) / t : 10 * sbh + split / t);
+}
+
+/* Bytes a parameter costs in mixed precision (Megatron-LM's distributed
+ * optimizer guide): 16-bit weights; fp32 gradients (bf16, fp8) or 16-bit
+ * ones (fp16); the optimizer's fp32 master weights, Adam's two moments
+ * and, with fp16, an fp32 copy of the gradient. */
+static uint64_t grad_bytes(const struct tf_config *c)
+{
+    return c->fp16 ? 2 : 4;
+}
+
+static uint64_t optimizer_bytes(const struct tf_config *c)
+{
+    return c->fp16 ? 16 : 12;
+}
+
+void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m)
+{
+    uint64_t params = tf_rank_params(c, p);
+    m->params = params * 2;
+    m->grads = params * grad_bytes(c);
+    m->optimizer = tf_optimizer_params(c, p) * optimizer_bytes(c);
+    u128 act = (u128)tf_layer_activations(c) * tf_layers_per_chunk(c) * tf_in_flight(c, p);
+    u128 sb = (u128)c->seq * c->micro_batch, t = c->tp;
+    if (p == 0)   /* the embedding's dropout mask, per micro-batch in flight */
+        act += (c->sp ? sb * c->hidden / t : sb * c->hidden) * tf_in_flight(c, p);
+    if (p + 1 == c->pp)   /* the vocabulary-parallel logits in fp32, one micro-batch at a time */
+        act += 4 * sb * (c->vocab / c->tp);
+    m->activations = saturate(act);
+}
+
+uint64_t tf_memory_total(const struct tf_memory *m)
+{
+    u128 sum = (u128)m->params + m->grads + m->optimizer + m->activations;
+    return saturate(sum);
+}

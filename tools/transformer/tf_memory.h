@@ -1,0 +1,34 @@
+/*
+ * tf_memory.h - what one rank of the transformer holds at its peak
+ * (docs/transformer.md, "Memory"): parameters, gradients and optimizer
+ * states as Megatron-LM keeps them in mixed precision (the distributed
+ * optimizer shards the optimizer over DP), and activations by Korthikanti
+ * et al., "Reducing Activation Recomputation in Large Transformer Models"
+ * (2022), per layer and micro-batch, times the layers of a model chunk and
+ * the micro-batches the pipeline schedule keeps in flight. Pure arithmetic.
+ */
+#ifndef VIMANA_TOOLS_TF_MEMORY_H
+#define VIMANA_TOOLS_TF_MEMORY_H
+
+#include <stdint.h>
+
+#include "transformer/tf_model.h"
+
+struct tf_memory {
+    uint64_t params, grads, optimizer, activations;   /* bytes */
+};
+
+/* One layer's activations for one micro-batch on one rank, in bytes
+ * (16-bit tensors, 1-byte dropout masks), with s tokens, b sequences,
+ * hidden h, FFN f, a heads, T-way TP:
+ *   no recomputation:    10sbh + (8sbh + 4sbf + 5as^2b)/T, with SP all of it / T
+ *   selective:           10sbh + (8sbh + 4sbf)/T,          with SP (18sbh + 4sbf)/T
+ *   full:                2sbh (the layer's input),         with SP 2sbh/T
+ * (f = 4h gives the paper's sbh(10 + 24/T + 5as/(hT)) and sbh(34 + 5as/h)/T). */
+uint64_t tf_layer_activations(const struct tf_config *c);
+
+/* A rank of pipeline stage p (every rank of a stage holds the same). */
+void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m);
+uint64_t tf_memory_total(const struct tf_memory *m);
+
+#endif
