@@ -12,6 +12,7 @@ libvimana_core_la_SOURCES = \
 	core/config/nccl_params.c core/config/nccl_params.h \
 	core/config/memory_config.c core/config/memory_config.h \
 	core/config/comm_group_config.c core/config/comm_group_config.h \
+	core/config/npu_scale.c core/config/npu_scale.h \
 	core/config/run_options.h \
 	core/system/context.c core/system/context.h \
 	core/trace/trace_graph.c core/trace/trace_graph.h \

@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -23,7 +23,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_tf_device \
 	tests/fuzz/fuzz_sweep_spec \
 	tests/fuzz/fuzz_jobs_spec \
-	tests/fuzz/fuzz_role_map
+	tests/fuzz/fuzz_role_map \
+	tests/fuzz/fuzz_npu_scale
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -117,6 +118,15 @@ tests_fuzz_fuzz_role_map_SOURCES = tests/fuzz/fuzz_role_map.c $(fuzz_common_sour
 tests_fuzz_fuzz_role_map_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_role_map_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_role_map_LDADD = libvimana_core.la
+
+check_PROGRAMS += tests/fuzz/replay_npu_scale
+tests_fuzz_replay_npu_scale_SOURCES = tests/fuzz/fuzz_npu_scale.c $(fuzz_replay_sources)
+tests_fuzz_replay_npu_scale_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_replay_npu_scale_LDADD = libvimana_core.la
+tests_fuzz_fuzz_npu_scale_SOURCES = tests/fuzz/fuzz_npu_scale.c $(fuzz_common_sources)
+tests_fuzz_fuzz_npu_scale_CPPFLAGS = $(fuzz_core_cppflags)
+tests_fuzz_fuzz_npu_scale_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_npu_scale_LDADD = libvimana_core.la
 
 check_PROGRAMS += tests/fuzz/replay_text_workload
 tests_fuzz_replay_text_workload_SOURCES = tests/fuzz/fuzz_text_workload.c $(fuzz_replay_sources)

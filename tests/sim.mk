@@ -236,8 +236,8 @@ TESTS += tests/e2e/backend_check.sh
 EXTRA_DIST += tests/e2e/backend_check.sh
 
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
-TESTS += tests/e2e/sim_traps.sh
-EXTRA_DIST += tests/e2e/sim_traps.sh
+TESTS += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh
+EXTRA_DIST += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh
 
 # Single-trace workloads (PREFIX.et), shared identical traces, symmetry
 # detection and the exact reduced simulation (issue 14).

@@ -21,6 +21,7 @@ typedef struct sim_options {
     uint32_t queues_per_dim;
     double injection_scale;
     double compute_scale;        /* multiplies compute durations (1 = as in the trace) */
+    const char *npu_compute_scale; /* --npu-compute-scale: per-NPU multipliers (config/npu_scale.h), or NULL */
     double comm_scale;           /* multiplies message and collective sizes (1 = as in the trace) */
     bool rendezvous;
     bool drop_missing_deps;      /* ignore dependencies on absent node ids */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/npu_scale.h"
 #include "sim/backend_loader.h"
 #include "sim/job_net.h"
 #include "sim/jobs_generate.h"
@@ -58,6 +59,7 @@ typedef struct net_run {
     job_run *jobs;
     uint32_t n_jobs;
     uint32_t n_npus;            /* of the physical network */
+    double *npu_scale;          /* --npu-compute-scale over the network's NPUs, or NULL */
     FILE *timeline;             /* --timeline, shared by the jobs, or NULL */
     bool timeline_first;
     char error[1200];           /* the run's first error line (without "vimana: error: ") */
@@ -228,6 +230,23 @@ static int job_options(net_run *jr, job_run *j, const sim_options *base, bool wi
     return 0;
 }
 
+/* --npu-compute-scale names the network's NPUs: the job's rank r runs on
+ * NPU npus[r] and takes its multiplier. */
+static int job_npu_scale(net_run *jr, job_run *j)
+{
+    if (!jr->npu_scale)
+        return 0;
+    const job_spec *js = j->spec;
+    j->s.npu_scale = malloc((js->n_npus ? js->n_npus : 1) * sizeof *j->s.npu_scale);
+    if (!j->s.npu_scale) {
+        sim_fail(&j->s, "out of memory");
+        return -1;
+    }
+    for (uint32_t r = 0; r < js->n_npus; r++)
+        j->s.npu_scale[r] = jr->npu_scale[js->npus ? js->npus[r] : r];
+    return 0;
+}
+
 /* Sets up the job's context on its view, as a single run sets up its own
  * on the backend, and starts it (now, or from an event at its start). */
 static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options *base, FILE *log, bool with_files,
@@ -247,7 +266,8 @@ static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options 
     job_view_attach(&j->view, &jr->net, index, &j->s, js->dims, js->n_dims, js->npus);
     j->s.hooks.failed = job_failed;
     j->s.hooks.failed_ctx = j;
-    if (sim_load_configs(&j->s) != 0 || system_init(&j->s) != 0 || workload_load_all(&j->run) != 0 ||
+    if (sim_load_configs(&j->s) != 0 || job_npu_scale(jr, j) != 0 || system_init(&j->s) != 0 ||
+        workload_load_all(&j->run) != 0 ||
         outputs_open_tenant(&j->s, &j->run, &j->tenant, &j->outs) != 0)
         return -1;
     if (j->start == 0)
@@ -280,6 +300,8 @@ static void job_free(job_run *j)
     sys_config_free(&j->s.cfg);
     mem_config_free(&j->s.mem);
     comm_group_config_free(&j->s.groups);
+    free(j->s.npu_scale);
+    j->s.npu_scale = NULL;
     if (j->out)
         fclose(j->out);
     free(j->text);
@@ -333,6 +355,11 @@ static int run_some(net_run *jr, const jobs_spec *spec, const size_t *which, uin
         run_fail(jr, "%s", err);
         return -1;
     }
+    if (base->npu_compute_scale &&
+        npu_scale_load(base->npu_compute_scale, jr->n_npus, &jr->npu_scale, err, sizeof err) != 0) {
+        run_fail(jr, "%s", err);
+        return -1;
+    }
     job_net_init(&jr->net, jr->lb.desc, jr->be_ctx, jr->views, n);
     /* Output files and start times are the run of all jobs' (`place`);
      * an alone run writes no file and starts at 0. */
@@ -383,6 +410,8 @@ static void run_free(net_run *jr)
     job_net_fini(&jr->net);
     free(jr->jobs);
     free(jr->views);
+    free(jr->npu_scale);
+    jr->npu_scale = NULL;
     jr->jobs = NULL;
     jr->views = NULL;
 }

@@ -41,6 +41,9 @@ static const flag_spec flags[] = {
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
     {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to VALUE/log.log, its errors to VALUE/err.log"},
     {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},
+    {"npu-compute-scale", ARG_STRING, OPT(npu_compute_scale), "JSON of compute-time multipliers per NPU or NPU "
+                                                              "range, e.g. {\"3\": 2.0, \"8-15\": 0.5}: stragglers, "
+                                                              "mixed GPUs (with --jobs: the network's NPUs)"},
     {"comm-scale", ARG_SCALE, OPT(comm_scale), "multiplies every message and collective size (default 1)"},
 };
 

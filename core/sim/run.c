@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config/npu_scale.h"
 #include "sim/log_files.h"
 #include "sim/network_host.h"
 #include "sim/outputs.h"
@@ -101,6 +102,12 @@ int sim_load_configs(sim *s)
             sim_fail(s, "%s", err);
             return -1;
         }
+    }
+    /* with --jobs the file names the network's NPUs: jobs_run.c maps them */
+    if (s->opt->npu_compute_scale && !s->opt->jobs &&
+        npu_scale_load(s->opt->npu_compute_scale, s->n_npus, &s->npu_scale, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return -1;
     }
     warn_short_algorithm_lists(s);
     return 0;
@@ -349,6 +356,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     sys_config_free(&s.cfg);
     mem_config_free(&s.mem);
     comm_group_config_free(&s.groups);
+    free(s.npu_scale);
     return status;
 }
 

@@ -262,6 +262,12 @@ void symmetry_check(const sim *s, const wl_run *r, bool shipped_analytical, symm
         snprintf(out->why, sizeof out->why, "--no-symmetry");
         return;
     }
+    for (uint32_t x = 1; s->npu_scale && x < s->n_npus; x++)
+        if (s->npu_scale[x] != s->npu_scale[0]) {
+            not_eligible(out, "--npu-compute-scale gives NPU %u %g times the compute time and NPU %u %g times", x,
+                         s->npu_scale[x], 0, s->npu_scale[0]);
+            return;
+        }
     /* NPU 0's nodes first: a trace with SEND/RECV nodes is parsed for
      * each NPU, so its NPUs never share one even when the bytes match. */
     bool alike = nodes_symmetric(s, &r->wl[0], out) && npus_alike(s, r, out);

@@ -78,14 +78,16 @@ int sim_scale_u64(uint64_t x, double scale, uint64_t max, uint64_t *out)
  * run cannot wrap. */
 #define MAX_COMPUTE_TICKS (UINT64_MAX >> 2)
 
-vimana_tick sim_compute_ticks(sim *s, vimana_tick ticks, const char *trace, uint64_t node_id)
+vimana_tick sim_compute_ticks(sim *s, uint32_t npu, vimana_tick ticks, const char *trace, uint64_t node_id)
 {
     uint64_t scaled;
-    if (s->opt->compute_scale == 1.0)
+    double npu_scale = s->npu_scale ? s->npu_scale[npu] : 1.0, scale = s->opt->compute_scale * npu_scale;
+    if (scale == 1.0)
         return ticks;
-    if (sim_scale_u64(ticks, s->opt->compute_scale, MAX_COMPUTE_TICKS, &scaled) != 0) {
-        sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g is out of range", trace,
-                 (unsigned long long)node_id, (unsigned long long)ticks, s->opt->compute_scale);
+    if (sim_scale_u64(ticks, scale, MAX_COMPUTE_TICKS, &scaled) != 0) {
+        sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g and NPU %u's --npu-compute-scale %g "
+                    "is out of range", trace, (unsigned long long)node_id, (unsigned long long)ticks,
+                 s->opt->compute_scale, npu, npu_scale);
         return 0;
     }
     return scaled == 0 && ticks > 0 ? 1 : scaled;

@@ -111,6 +111,10 @@ typedef struct sim {
      * dst arrives at dst's representative as the relabelling that takes
      * dst there makes it. */
     const struct npu_relabel *roles;
+    /* --npu-compute-scale: [n_npus] multipliers of each NPU's compute
+     * durations (on top of --compute-scale), or NULL: all 1. Freed with
+     * the configurations. */
+    double *npu_scale;
 
     slab streams, datasets, bundles, rdv;
     sim_hooks hooks;
@@ -158,10 +162,11 @@ static inline void sim_enter(sim *s)
  * *out; -1 when the result exceeds max. Scale 1 returns x unchanged. */
 int sim_scale_u64(uint64_t x, double scale, uint64_t max, uint64_t *out);
 
-/* A compute node's duration in ticks under --compute-scale: scaled and
- * rounded as sim_scale_u64, at least one tick when ticks is not 0. On
- * overflow records an error naming the node and returns 0. */
-vimana_tick sim_compute_ticks(sim *s, vimana_tick ticks, const char *trace, uint64_t node_id);
+/* A compute node's duration in ticks on NPU `npu` under --compute-scale
+ * and --npu-compute-scale: times their product (a double), rounded as
+ * sim_scale_u64, at least one tick when ticks is not 0. On overflow
+ * records an error naming the node and returns 0. */
+vimana_tick sim_compute_ticks(sim *s, uint32_t npu, vimana_tick ticks, const char *trace, uint64_t node_id);
 
 /* Schedules a host function on the backend's event loop. The function
  * must start with sim_enter(s): it is an entry from the backend. */

@@ -200,7 +200,7 @@ static void issue_replay(sim *s, workload *w, uint32_t i)
     if (!replay_ticks(s, w, i, &runtime))
         return;
     if (node->duration_us && node->type == VET_COMP_NODE) {
-        runtime = sim_compute_ticks(s, runtime, w->path, node->id);
+        runtime = sim_compute_ticks(s, w->npu, runtime, w->path, node->id);
         if (s->failed)
             return;
     }
@@ -251,7 +251,7 @@ static void issue_roofline(sim *s, workload *w, uint32_t i)
                  compute_bound ? cfg->peak_perf_flops / 1e12 : cfg->local_mem_bw_Bps / 1e9, cfg->path);
         return;
     }
-    runtime = sim_compute_ticks(s, runtime, w->path, node->id);
+    runtime = sim_compute_ticks(s, w->npu, runtime, w->path, node->id);
     if (s->failed)
         return;
     w->tics_gpu_ops += runtime;
