@@ -24,7 +24,7 @@ expect_ok "$ET" stats "$T/p/p.1.et"
 grep -q 'COMP_NODE  *1$' "$T/out" || fail "idle rank is one COMP node"
 
 # Errors: one line naming the problem, exit 2.
-expect_error "vimana-et generate: unknown kind 'allreduce' (expected all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes, send-recv or transformer)" \
+expect_error "vimana-et generate: unknown kind 'allreduce' (expected all-reduce, all-gather, reduce-scatter, all-to-all, three-nodes, send-recv, chakra or transformer)" \
     "$ET" generate allreduce --npus 2 --out "$T/x"
 expect_error "vimana-et generate: missing --npus N" "$ET" generate all-reduce --out "$T/x"
 expect_error "vimana-et generate: --npus: expected a non-negative integer, got 'four'" "$ET" generate all-reduce --npus four --out "$T/x"
@@ -87,4 +87,32 @@ for spec in 0to1_1MiB_2:2:1 0to1_1MiB_8:8:1 0to3_1MiB_8:8:3; do
         r=$((r + 1))
     done
 done
+
+# chakra: the reference chakra_generator's 14 microbenchmarks, 28 files for 2 NPUs, byte for byte
+# (tests/data/et/chakra-generator: the reference's output), node ids counted across the files.
+CG="$VIMANA_SRCDIR/tests/data/et/chakra-generator"
+expect_ok "$ET" generate chakra --npus 2 --out "$T/cg/sub"
+expect_eq "$(ls "$T/cg/sub" | wc -l)" 28 "chakra: 28 files"
+for f in "$CG"/*.et; do
+    cmp -s "$f" "$T/cg/sub/$(basename "$f")" || fail "chakra: $(basename "$f") differs from the reference's"
+done
+# other sizes (the reference's --default_* spellings too) and more NPUs
+expect_ok "$ET" generate chakra --npus 3 --default_runtime 7 --tensor-size 2KiB --comm-size 1MiB --out "$T/cg3"
+expect_eq "$(ls "$T/cg3" | wc -l)" 42 "chakra: 42 files for 3 NPUs"
+"$ET" json "$T/cg3/two_comp_nodes_dependent.2.et" >"$T/dep.json"
+want='{"global_metadata":{"version":"1.0.0"},"nodes":[{"id":"22","name":"COMP_NODE","type":"COMP_NODE",'
+want="$want"'"duration_micros":"7","attr":[{"name":"is_cpu_op","bool_val":false}]},{"id":"23","name":"COMP_NODE",'
+want="$want"'"type":"COMP_NODE","data_deps":["22"],"duration_micros":"7","attr":[{"name":"is_cpu_op","bool_val":false}]}]}'
+expect_eq "$(tr -d ' \n' <"$T/dep.json")" "$want" "chakra: ids across files (3 + 3 + 3 + 3 + 6 nodes before), --runtime"
+expect_eq "$("$ET" json "$T/cg3/ALL_GATHER.1.et" | grep -A1 comm_size | tail -n 1 | tr -d ' ')" '"int64_val":"1048576"' \
+    "chakra: --comm-size"
+expect_eq "$("$ET" json "$T/cg3/BARRIER.0.et" | grep -A1 comm_size | tail -n 1 | tr -d ' ')" '"int64_val":"0"' \
+    "chakra: BARRIER's comm_size stays 0"
+expect_ok "$ET" validate "$T/cg3/two_comp_nodes_dependent"
+expect_error "vimana-et generate: chakra: --size does not apply (its sizes are --runtime, --tensor-size and --comm-size)" \
+    "$ET" generate chakra --npus 2 --size 1MiB --out "$T/e"
+expect_error "vimana-et generate: --runtime, --tensor-size and --comm-size apply to chakra only" \
+    "$ET" generate all-reduce --npus 2 --runtime 3 --out "$T/e"
+expect_error "vimana-et generate: --npus: chakra writes 14 files a rank: expected 1 to 65536 ranks, got 65537" \
+    "$ET" generate chakra --npus 65537 --out "$T/e"
 finish

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "etcmd/gen_chakra.h"
 #include "transformer/cmd_transformer.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
@@ -29,6 +30,13 @@ static const char usage[] =
     "  send-recv\n"
     "      rank SRC sends BYTES to rank DST; DST posts the matching receive; every\n"
     "      other rank runs one 0 us compute node\n"
+    "  chakra\n"
+    "      Chakra's chakra_generator microbenchmarks, byte for byte: --out is a folder\n"
+    "      of NAME.RANK.et for one_metadata_node_all_types, one_remote_mem_load_node,\n"
+    "      one_remote_mem_store_node, one_comp_node, two_comp_nodes_independent,\n"
+    "      two_comp_nodes_dependent, ALL_REDUCE, ALL_TO_ALL, ALL_GATHER,\n"
+    "      REDUCE_SCATTER, BROADCAST, BARRIER, one_comm_send_node, one_comm_recv_node\n"
+    "      (node ids counted across the files, as the reference does)\n"
     "  transformer\n"
     "      one training iteration of a GPT-style model with TP x PP x DP ranks\n"
     "      (its own options: vimana-et generate transformer --help)\n"
@@ -40,11 +48,17 @@ static const char usage[] =
     "  --src RANK      send-recv: the sender (default 0)\n"
     "  --dst RANK      send-recv: the receiver (default 1)\n"
     "  --tag TAG       send-recv: the message tag (default 0)\n"
+    "  --runtime US    chakra: compute nodes' duration in us (default 5; alias\n"
+    "                  --default_runtime)\n"
+    "  --tensor-size BYTES  chakra: memory and send/recv nodes' tensor_size (default\n"
+    "                  1024; alias --default_tensor_size)\n"
+    "  --comm-size BYTES    chakra: collectives' comm_size (default 65536, BARRIER 0;\n"
+    "                  alias --default_comm_size)\n"
     "  --single-file   write only PREFIX.et, the same bytes as PREFIX.0.et: vimana\n"
     "                  runs it on every NPU when PREFIX.0.et does not exist (not for\n"
     "                  send-recv, whose ranks differ)\n";
 
-enum kind { K_COLL, K_THREE_NODES, K_SEND_RECV };
+enum kind { K_COLL, K_THREE_NODES, K_SEND_RECV, K_CHAKRA };
 
 struct options {
     enum kind kind;
@@ -53,6 +67,8 @@ struct options {
     uint64_t npus, size, src, dst, tag;
     int size_given;
     bool single_file;        /* PREFIX.et only: rank 0's trace, run by every rank */
+    struct gen_chakra_options chakra;   /* K_CHAKRA's sizes */
+    int chakra_given;        /* one of --runtime, --tensor-size, --comm-size was given */
     const char *out;
 };
 
@@ -86,12 +102,16 @@ static int parse_kind(const char *text, struct options *o)
         o->kind = K_SEND_RECV;
         return 0;
     }
+    if (strcmp(text, "chakra") == 0) {
+        o->kind = K_CHAKRA;
+        return 0;
+    }
     if (strcmp(text, "transformer") == 0) {
         cli_error(PROG, "transformer: the kind must come first (vimana-et generate transformer --help)");
         return -1;
     }
     cli_error(PROG, "unknown kind '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
-                    "three-nodes, send-recv or transformer)", text);
+                    "three-nodes, send-recv, chakra or transformer)", text);
     return -1;
 }
 
@@ -103,6 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof *o);
     o->size = MIB;
     o->dst = 1;
+    o->chakra = (struct gen_chakra_options){.runtime_us = 5, .tensor_size = 1024, .comm_size = 65536};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
@@ -126,6 +147,20 @@ static int parse_args(int argc, char **argv, struct options *o)
             if (rc < 0)
                 return 2;
             o->out = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--runtime|--default-runtime|--default_runtime", &v)) != 0) {
+            if (rc < 0 || cli_u64(PROG, "--runtime", v, &o->chakra.runtime_us) != 0)
+                return 2;
+            o->chakra_given = 1;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--tensor-size|--default-tensor-size|--default_tensor_size",
+                                    &v)) != 0) {
+            if (rc < 0 || cli_size(PROG, "--tensor-size", v, &o->chakra.tensor_size) != 0)
+                return 2;
+            o->chakra_given = 1;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--comm-size|--default-comm-size|--default_comm_size", &v)) !=
+                   0) {
+            if (rc < 0 || cli_size(PROG, "--comm-size", v, &o->chakra.comm_size) != 0)
+                return 2;
+            o->chakra_given = 1;
         } else if ((rc = cli_option(PROG, argc, argv, &i, "--src", &v)) != 0) {
             if (rc < 0 || cli_u64(PROG, "--src", v, &o->src) != 0)
                 return 2;
@@ -168,6 +203,25 @@ static int parse_args(int argc, char **argv, struct options *o)
     }
     if (!o->out) {
         cli_error(PROG, "missing --out PREFIX");
+        return 2;
+    }
+    if (o->kind == K_CHAKRA && (o->size_given || o->single_file)) {
+        cli_error(PROG, "chakra: %s does not apply (its sizes are --runtime, --tensor-size and --comm-size)",
+                  o->size_given ? "--size" : "--single-file");
+        return 2;
+    }
+    if (o->kind != K_CHAKRA && o->chakra_given) {
+        cli_error(PROG, "--runtime, --tensor-size and --comm-size apply to chakra only");
+        return 2;
+    }
+    if (o->kind == K_CHAKRA && o->npus > 65536) {
+        cli_error(PROG, "--npus: chakra writes 14 files a rank: expected 1 to 65536 ranks, got %" PRIu64, o->npus);
+        return 2;
+    }
+    if (o->kind == K_CHAKRA && (o->chakra.comm_size > INT64_MAX || o->chakra.runtime_us > INT64_MAX)) {
+        cli_error(PROG, "--%s: %" PRIu64 " does not fit its 64-bit signed field",
+                  o->chakra.comm_size > INT64_MAX ? "comm-size" : "runtime",
+                  o->chakra.comm_size > INT64_MAX ? o->chakra.comm_size : o->chakra.runtime_us);
         return 2;
     }
     if (o->kind != K_SEND_RECV && (src_given || dst_given || tag_given)) {
@@ -320,6 +374,7 @@ static int write_rank(const struct options *o, uint64_t rank, vet_builder *b)
         case K_COLL: rc = collective_rank(o, rank, w, b, &err); break;
         case K_THREE_NODES: rc = three_nodes_rank(w, b, &err); break;
         case K_SEND_RECV: rc = send_recv_rank(o, rank, w, b, &err); break;
+        case K_CHAKRA: break;   /* written by gen_chakra_write */
         }
     }
     if (rc != 0) {
@@ -342,6 +397,16 @@ int cmd_generate(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (o.kind == K_CHAKRA) {
+        /* --out is the folder of the files: make it and its parents */
+        char inside[4200];
+        snprintf(inside, sizeof inside, "%s/x", o.out);
+        if (strlen(o.out) > 4000 || cli_make_parent_dirs(PROG, inside) != 0)
+            return 1;
+        o.chakra.npus = o.npus;
+        o.chakra.dir = o.out;
+        return gen_chakra_write(PROG, &o.chakra) == 0 ? 0 : 1;
+    }
     if (cli_make_parent_dirs(PROG, o.out) != 0)
         return 1;
     vet_builder *b = vet_builder_new();

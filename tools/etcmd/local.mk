@@ -8,6 +8,7 @@ vimana_et_SOURCES += \
 	tools/etcmd/cmd_io.c tools/etcmd/cmd_io.h \
 	tools/etcmd/cmd_json.c \
 	tools/etcmd/cmd_generate.c \
+	tools/etcmd/gen_chakra.c tools/etcmd/gen_chakra.h \
 	tools/etcmd/cmd_validate.c \
 	tools/etcmd/p2p_match.c tools/etcmd/p2p_match.h \
 	tools/etcmd/p2p_roles.c tools/etcmd/p2p_roles.h \
