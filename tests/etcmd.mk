@@ -15,7 +15,8 @@ TESTS += tests/unit/test_etcmd_json
 
 check_PROGRAMS += tests/unit/test_etcmd_corpus
 tests_unit_test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
-	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c
+	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c \
+	tools/merge/et_master.c tools/trace_link/input_file.c tools/trace_link/diag.c tools/common/fail_msg.c
 tests_unit_test_etcmd_corpus_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
 TESTS += tests/unit/test_etcmd_corpus
@@ -29,7 +30,7 @@ TESTS += tests/unit/test_p2p_roles
 ETCMD_E2E = \
 	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
 	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh \
-	tests/e2e/etcmd_inputs.sh
+	tests/e2e/etcmd_inputs.sh tests/e2e/etcmd_merge.sh
 TESTS += $(ETCMD_E2E)
 EXTRA_DIST += $(ETCMD_E2E)
 

@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -24,7 +24,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_sweep_spec \
 	tests/fuzz/fuzz_jobs_spec \
 	tests/fuzz/fuzz_role_map \
-	tests/fuzz/fuzz_npu_scale
+	tests/fuzz/fuzz_npu_scale \
+	tests/fuzz/fuzz_et_master
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -44,7 +45,7 @@ tests_fuzz_libfuzz_tools_la_SOURCES = \
 	$(trace_link_sources) \
 	$(linkmap_sources) tools/timeline/report_model.c \
 	tools/etcmd/sink.c tools/etcmd/pyfmt.c tools/etcmd/json_out.c tools/etcmd/json_in.c \
-	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c \
+	tools/etcmd/json_to_et.c tools/etcmd/cmd_io.c tools/etcmd/cmd_json.c tools/etcmd/et_files.c tools/merge/et_master.c \
 	tools/common/cli.c tools/common/pyfloat.c \
 	tools/common/pyjson_string.c tools/common/idmap.c tools/common/json_doc.c \
 	tools/synth/synth_model.c tools/synth/synth_sample.c tools/synth/dist.c tools/synth/jitter.c \
@@ -183,6 +184,15 @@ tests_fuzz_fuzz_linkmap_SOURCES = tests/fuzz/fuzz_linkmap.c $(fuzz_common_source
 tests_fuzz_fuzz_linkmap_CPPFLAGS = $(fuzz_tools_cppflags) $(JSON_C_CFLAGS)
 tests_fuzz_fuzz_linkmap_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_linkmap_LDADD = tests/fuzz/libfuzz_tools.la
+
+check_PROGRAMS += tests/fuzz/replay_et_master
+tests_fuzz_replay_et_master_SOURCES = tests/fuzz/fuzz_et_master.c $(fuzz_replay_sources)
+tests_fuzz_replay_et_master_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_replay_et_master_LDADD = tests/fuzz/libfuzz_tools.la -lm
+tests_fuzz_fuzz_et_master_SOURCES = tests/fuzz/fuzz_et_master.c $(fuzz_common_sources)
+tests_fuzz_fuzz_et_master_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_fuzz_et_master_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_et_master_LDADD = tests/fuzz/libfuzz_tools.la -lm
 
 check_PROGRAMS += tests/fuzz/replay_synth_model
 tests_fuzz_replay_synth_model_SOURCES = tests/fuzz/fuzz_synth_model.c $(fuzz_replay_sources)

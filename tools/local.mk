@@ -25,4 +25,5 @@ include $(srcdir)/tools/linkmap/local.mk
 include $(srcdir)/tools/synth/local.mk
 include $(srcdir)/tools/transformer/local.mk
 include $(srcdir)/tools/calibrate_compute/local.mk
+include $(srcdir)/tools/merge/local.mk
 EXTRA_DIST += tools/README.md

@@ -216,7 +216,7 @@ int cmd_stats(int argc, char **argv)
         char title[600];
         if (compact)
             snprintf(title, sizeof title, "%s (the trace of %" PRIu64 " rank%s)", files.paths[i], ranks, plural(ranks));
-        print_stats(compact ? title : files.paths[i], &one);
+        print_stats(compact ? title : et_files_shown(&files, i), &one);
         merge(&total, &one, ranks);
     }
     if (rc == 0 && compact) {

@@ -55,7 +55,8 @@ typedef struct graph_problem {
 
 typedef struct vctx {
     const et_files *files;
-    const char *path;       /* the file being checked */
+    const char *path;       /* the file being checked, as problems name it */
+    const char *file_path;  /* ... and where it is read (a master trace's ranks: a split copy) */
     size_t file;            /* its index */
     long rank;              /* its rank (a compact workload: the rank its trace was written for), or -1 */
     bool ranked;            /* a prefix or a compact workload: peers are ranks of it */
@@ -324,7 +325,7 @@ static void report_graph_problems(vctx *v)
     for (size_t i = 0; i < v->n_gp; i++)
         if (n_want == 0 || want[n_want - 1] != want[i])
             want[n_want++] = want[i];
-    char **names = fetch_names(v->path, want, n_want);
+    char **names = fetch_names(v->file_path, want, n_want);
     for (size_t i = 0; i < v->n_gp; i++)
         print_graph_problem(v, &v->gp[i], names ? name_of(v->gp[i].node, want, names, n_want) : "?");
     for (size_t i = 0; names && i < n_want; i++)
@@ -375,11 +376,12 @@ static void add_to_graph(vctx *v, const vet_node *n)
 static void validate_file(vctx *v, size_t index)
 {
     vet_error err;
-    v->path = v->files->paths[index];
+    v->path = et_files_shown(v->files, index);
+    v->file_path = v->files->paths[index];
     v->file = index;
     v->rank = v->files->is_prefix ? (long)index
               : v->files->roles.n_roles ? (long)v->files->roles.roles[index].rank : -1;
-    vet_reader *r = vet_reader_open(v->path, &err);
+    vet_reader *r = vet_reader_open(v->file_path, &err);
     if (!r) {
         fprintf(stderr, "%s\n", err.msg);
         v->problems++;
@@ -419,15 +421,15 @@ static void validate_file(vctx *v, size_t index)
 static void unmatched(void *ctx, const p2p_entry *e, const char *name)
 {
     vctx *v = ctx;
-    const char *path = v->files->paths[e->rank];
+    const char *path = et_files_shown(v->files, e->rank);
     if (e->send)
         node_problem(v, path, e->id, name,
                      "COMM_SEND to rank %" PRId64 " (tag %" PRId64 ", %" PRIu64 " bytes) has no matching "
-                     "COMM_RECV in %s", e->dst, e->tag, e->size, v->files->paths[e->dst]);
+                     "COMM_RECV in %s", e->dst, e->tag, e->size, et_files_shown(v->files, e->dst));
     else
         node_problem(v, path, e->id, name,
                      "COMM_RECV from rank %" PRId64 " (tag %" PRId64 ", %" PRIu64 " bytes) has no matching "
-                     "COMM_SEND in %s", e->src, e->tag, e->size, v->files->paths[e->src]);
+                     "COMM_SEND in %s", e->src, e->tag, e->size, et_files_shown(v->files, e->src));
 }
 
 /* A compact workload's message some rank's copy leaves without a partner

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "merge/et_master.h"
 
 #include "util/input_file.h"
 
@@ -54,6 +57,49 @@ static int rank_path(const char *prog, const char *prefix, size_t rank, char *bu
 
 static int compact(const char *prog, const char *arg, et_files *out);
 
+/* A master trace's ranks, split into a temporary folder. */
+static int master(const char *prog, const char *arg, et_files *out)
+{
+    char tmpl[] = "/tmp/vimana-master.XXXXXX", msg[600], prefix[64], path[96], shown[4200];
+    size_t n = 0;
+    if (!mkdtemp(tmpl)) {
+        fprintf(stderr, "%s: error: %s: cannot make a temporary folder to split it in\n", prog, arg);
+        return -1;
+    }
+    snprintf(prefix, sizeof prefix, "%s/rank", tmpl);
+    int rc = et_master_split(arg, prefix, &n, msg, sizeof msg);
+    bool split = rc == 0;
+    if (!split)
+        fprintf(stderr, "%s: error: %s\n", prog, msg);
+    out->is_prefix = true;
+    if (rc == 0 && (!(out->shown = calloc(n ? n : 1, sizeof *out->shown)) || !(out->tmpdir = strdup(tmpl))))
+        rc = -1;
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        snprintf(path, sizeof path, "%s.%zu.et", prefix, k);
+        snprintf(shown, sizeof shown, "%s (rank %zu)", arg, k);
+        if (add(out, path) != 0 || !(out->shown[k] = strdup(shown)))
+            rc = -1;
+    }
+    if (rc == 0)
+        return 0;
+    if (split)
+        fprintf(stderr, "%s: out of memory\n", prog);
+    for (size_t k = 0; k < n; k++) {   /* every split file, listed in paths or not */
+        snprintf(path, sizeof path, "%s.%zu.et", prefix, k);
+        remove(path);
+    }
+    rmdir(tmpl);
+    free(out->tmpdir);
+    out->tmpdir = NULL;
+    et_files_free(out);
+    return -1;
+}
+
+const char *et_files_shown(const et_files *f, size_t k)
+{
+    return f->shown && f->shown[k] ? f->shown[k] : f->paths[k];
+}
+
 int et_files_resolve(const char *prog, const char *arg, et_files *out)
 {
     memset(out, 0, sizeof *out);
@@ -66,6 +112,9 @@ int et_files_resolve(const char *prog, const char *arg, et_files *out)
     int rc = 0, found = 0;
     if (usable(prog, arg) != 0) {
         found = -1;
+    } else if (is_file(arg) && et_master_is(arg)) {
+        free(buf);
+        return master(prog, arg, out);
     } else if (is_file(arg)) {
         rc = add(out, arg);
     } else {
@@ -154,8 +203,17 @@ size_t et_files_ranks_of(const et_files *f, size_t k)
 
 void et_files_free(et_files *f)
 {
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->tmpdir)
+            remove(f->paths[i]);
         free(f->paths[i]);
+        if (f->shown)
+            free(f->shown[i]);
+    }
+    if (f->tmpdir)
+        rmdir(f->tmpdir);
+    free(f->tmpdir);
+    free(f->shown);
     free(f->paths);
     vet_roles_free(&f->roles);
     memset(f, 0, sizeof *f);

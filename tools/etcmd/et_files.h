@@ -3,7 +3,8 @@
  * when it exists, else PREFIX.0.et, PREFIX.1.et, ... up to the first
  * missing rank (PREFIX.k.et.gz is used where PREFIX.k.et is absent), else
  * the traces of a compact workload's role map PREFIX.roles.json
- * (vimana/et_roles.h), one per role.
+ * (vimana/et_roles.h), one per role. A master trace (vimana-et merge) is
+ * its ranks, split into a temporary folder.
  */
 #ifndef VIMANA_ETCMD_ET_FILES_H
 #define VIMANA_ETCMD_ET_FILES_H
@@ -21,7 +22,14 @@ typedef struct et_files {
     /* A compact workload (roles.n_roles > 0): paths[k] is role k's trace,
      * run by roles.n_ranks ranks in all. */
     vet_roles roles;
+    /* A master trace (vimana-et merge): its ranks split into the folder
+     * tmpdir (removed by et_files_free), shown[k] "MASTER (rank k)". */
+    char *tmpdir;
+    char **shown;
 } et_files;
+
+/* The name problems give paths[k]: itself, or a master's rank. */
+const char *et_files_shown(const et_files *f, size_t k);
 
 /* The number of ranks that run files->paths[k]: 1, or a role's ranks. */
 size_t et_files_ranks_of(const et_files *f, size_t k);

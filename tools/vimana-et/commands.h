@@ -20,5 +20,7 @@ int cmd_linkmap(int argc, char **argv);
 int cmd_obfuscate(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_calibrate_compute(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 #endif

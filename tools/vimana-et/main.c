@@ -25,6 +25,8 @@ static const struct command commands[] = {
     {"obfuscate", cmd_obfuscate, "rewrite ETs for sharing: neutral names, only what the simulator reads"},
     {"synth", cmd_synth, "learn a model of ET sets, draw new ETs from it, compare sets (synth fit/sample/compare)"},
     {"calibrate-compute", cmd_calibrate_compute, "fit the transformer generator's GEMM model to measured GEMMs"},
+    {"merge", cmd_merge, "write a distributed ET set as one master trace (lossless)"},
+    {"split", cmd_split, "write the rank files of a master trace back"},
 };
 
 static void usage(FILE *out)
