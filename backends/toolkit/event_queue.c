@@ -29,6 +29,11 @@ typedef struct {
     uint32_t bucket; /* NIL = empty slot */
 } hash_slot;
 
+typedef struct {
+    vimana_tick time;
+    uint32_t bucket;
+} heap_rec;
+
 struct vimana_evq {
     vimana_tick now;
     uint64_t executed;
@@ -45,7 +50,8 @@ struct vimana_evq {
     uint32_t slot_mask;    /* capacity - 1 (power of two) */
     uint32_t slot_used;
 
-    uint32_t *heap;        /* bucket indices, min-heap on time */
+    heap_rec *heap;        /* min-heap on time: each entry keeps its tick, so a
+                            * sift compares without loading the bucket */
     uint32_t heap_len, heap_cap;
 
     /* Bursts of events tend to target the same tick: remember the last
@@ -225,29 +231,28 @@ static bool heap_push(vimana_evq *q, uint32_t bucket)
     vimana_tick t = q->buckets[bucket].time;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (q->buckets[q->heap[parent]].time <= t)
+        if (q->heap[parent].time <= t)
             break;
         q->heap[i] = q->heap[parent];
         i = parent;
     }
-    q->heap[i] = bucket;
+    q->heap[i] = (heap_rec){t, bucket};
     return true;
 }
 
 static uint32_t heap_pop(vimana_evq *q)
 {
-    uint32_t top = q->heap[0];
-    uint32_t last = q->heap[--q->heap_len];
-    vimana_tick t = q->buckets[last].time;
+    uint32_t top = q->heap[0].bucket;
+    heap_rec last = q->heap[--q->heap_len];
+    vimana_tick t = last.time;
     uint32_t i = 0;
     for (;;) {
         uint32_t child = 2 * i + 1;
         if (child >= q->heap_len)
             break;
-        if (child + 1 < q->heap_len &&
-            q->buckets[q->heap[child + 1]].time < q->buckets[q->heap[child]].time)
+        if (child + 1 < q->heap_len && q->heap[child + 1].time < q->heap[child].time)
             child++;
-        if (q->buckets[q->heap[child]].time >= t)
+        if (q->heap[child].time >= t)
             break;
         q->heap[i] = q->heap[child];
         i = child;
