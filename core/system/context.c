@@ -85,9 +85,13 @@ vimana_tick sim_compute_ticks(sim *s, uint32_t npu, vimana_tick ticks, const cha
     if (scale == 1.0)
         return ticks;
     if (sim_scale_u64(ticks, scale, MAX_COMPUTE_TICKS, &scaled) != 0) {
-        sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g and NPU %u's --npu-compute-scale %g "
-                    "is out of range", trace, (unsigned long long)node_id, (unsigned long long)ticks,
-                 s->opt->compute_scale, npu, npu_scale);
+        if (s->npu_scale)
+            sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g and NPU %u's --npu-compute-scale %g "
+                        "is out of range", trace, (unsigned long long)node_id, (unsigned long long)ticks,
+                     s->opt->compute_scale, npu, npu_scale);
+        else
+            sim_fail(s, "%s: node %llu: duration %llu ns times --compute-scale=%g is out of range", trace,
+                     (unsigned long long)node_id, (unsigned long long)ticks, s->opt->compute_scale);
         return 0;
     }
     return scaled == 0 && ticks > 0 ? 1 : scaled;

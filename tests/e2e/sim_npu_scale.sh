@@ -88,6 +88,10 @@ bad '{"x": 2.0}' "key 'x': expected an NPU (\"3\") or a range of NPUs (\"8-15\")
 bad '{"1": 0}' "key '1': 0 is not a number in (0, 1e6]"
 bad '{"1": "fast"}' "key '1': \"fast\" is not a number in (0, 1e6]"
 bad '[2.0]' "line 1, column 1: expected a JSON object ('{'), got '['"
+echo '{"0-3": 1e6}' >"$T/huge.json"
+expect_error "vimana: error: $T/c.et: node 1: duration 100000 ns times --compute-scale=1e+18 and NPU 0's \
+--npu-compute-scale 1e+06 is out of range" "$VIMANA" --workload-configuration="$T/c" --system-configuration="$SYS" \
+    --network-configuration="$T/sw4.yml" --npu-compute-scale="$T/huge.json" --compute-scale=1e18
 expect_error "vimana: error: $T/none.json: Unable to open file: No such file or directory" "$VIMANA" --workload-configuration="$T/c" \
     --system-configuration="$SYS" --network-configuration="$T/sw4.yml" --npu-compute-scale="$T/none.json"
 finish
