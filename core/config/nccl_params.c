@@ -72,6 +72,11 @@ static const nccl_param_info table[] = {
     {"nvlink-dims", "count", "the first this many dimensions are NVLink / NVSwitch", 0, 16, true, 1,
      P(nvlink_dims)},
     {"nvls", "flag", "1: the NVLink dimensions have NVLink SHARP (NVSwitch multicast)", 0, 1, true, 1, P(nvls)},
+    {"tuner", "flag",
+     "1: each call runs the algorithm and protocol whose time the model estimates lowest on the links' "
+     "bandwidths, as NCCL's tuner does (ll-max-bytes, ll128-max-bytes, threshold-ranks, tree-max-bytes and "
+     "nvls-min-bytes are then unused); 0: those thresholds choose",
+     0, 1, true, 0, P(tuner)},
 };
 #define N_PARAMS (sizeof table / sizeof table[0])
 

@@ -42,6 +42,7 @@ typedef struct nccl_params {
     double tree_efficiency;           /* tree steps' rate / ring steps' on the same links */
     double nvlink_dims;               /* the first this many dimensions are NVLink / NVSwitch */
     double nvls;                      /* 1: the NVLink dimensions have NVLink SHARP switches */
+    double tuner;                     /* 1: algorithm and protocol by the model's estimate (NCCL's tuner) */
 } nccl_params;
 
 /* One parameter of the table. */

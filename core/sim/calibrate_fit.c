@@ -87,17 +87,29 @@ size_t calib_call_phases(const vimana_net_config *net, const calib_point *pt, ca
     return n;
 }
 
+_Static_assert(NCCL_MAX_DIMS >= VIMANA_NET_MAX_DIMS, "a flat ring's route holds every dimension");
+
 void calib_phase_plan(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph, bool first,
                       nccl_plan *out)
 {
     if (ph->flat_dims < 2) {
-        nccl_plan_phase(p, ph->coll, ph->link.npus, ph->dim, ph->in, first, out);
+        nccl_plan_phase(p, ph->coll, ph->link.npus, ph->dim, ph->link.bytes_per_ns, ph->in, first, out);
         return;
     }
     uint32_t size[VIMANA_NET_MAX_DIMS];
-    for (uint32_t d = 0; d < ph->flat_dims; d++)
+    /* the links the tuner weighs: every dimension of more than one NPU, as
+     * the simulator's flat ring */
+    nccl_route route = {0};
+    for (uint32_t d = 0; d < ph->flat_dims; d++) {
         size[d] = net->dims[d].npus;
-    nccl_plan_call(p, ph->coll, ph->link.npus, nccl_flat_nvlink_only(p, size, ph->flat_dims), ph->in, first, out);
+        if (size[d] < 2)
+            continue;
+        route.dim[route.n_dims] = d;
+        route.bytes_per_ns[route.n_dims++] = net->dims[d].bytes_per_ns;
+    }
+    route.rails = nccl_flat_rails(p, size, ph->flat_dims);
+    nccl_plan_call(p, ph->coll, ph->link.npus, nccl_flat_nvlink_only(p, size, ph->flat_dims), ph->in, first, &route,
+                   out);
 }
 
 /* saturating at 2^63: far past any measurement, so its error is huge */

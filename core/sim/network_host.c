@@ -79,9 +79,10 @@ static int check_multi_dim(network_host *nh)
     return -1;
 }
 
-/* Nothing in the timing reads a dimension's bandwidth (the backend times
- * messages itself); --report shows it, so it must be a number. Optional in
- * the ABI: a backend without dim_bandwidth() reports none. */
+/* The backend times messages itself; --report shows a dimension's
+ * bandwidth and the nccl model's tuner estimates each algorithm's time
+ * from it, so it must be a number. Optional in the ABI: a backend without
+ * dim_bandwidth() reports none (dim_bytes_per_ns stays 0). */
 static int check_bandwidths(network_host *nh)
 {
     sim *s = nh->s;
@@ -94,6 +95,9 @@ static int check_bandwidths(network_host *nh)
                         "finite and greater than 0)", s->opt->network, s->be->name, bw, d);
             return -1;
         }
+        /* GB/s as ASTRA-sim reads it (2^30 bytes), as the network YAML's
+         * reader converts it for calibrate's closed form */
+        s->dim_bytes_per_ns[d] = bw * (1 << 30) / 1000000000.0;
     }
     return 0;
 }

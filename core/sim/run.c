@@ -79,6 +79,21 @@ static void warn_short_algorithm_lists(sim *s)
     }
 }
 
+/* The nccl model's tuner (nccl.tuner 1) weighs each algorithm's time on
+ * the links' bandwidths: a backend that reports none cannot run it. */
+static int check_tuner_links(sim *s)
+{
+    bool tuner = false;
+    for (int k = 0; k < COLL_KINDS; k++)
+        tuner |= s->cfg.nccl[k].tuner != 0;
+    if (!tuner || s->dim_bytes_per_ns[0] > 0)
+        return 0;
+    sim_fail(s, "%s: key 'nccl.tuner': network backend '%s' reports no dimension bandwidth, which the tuner "
+                "weighs each algorithm by; set tuner 0 or use a backend with dim_bandwidth (analytical, "
+                "congestion_aware)", s->cfg.path, s->be->name);
+    return -1;
+}
+
 int sim_load_configs(sim *s)
 {
     char err[1024];
@@ -110,7 +125,7 @@ int sim_load_configs(sim *s)
         return -1;
     }
     warn_short_algorithm_lists(s);
-    return 0;
+    return check_tuner_links(s);
 }
 
 /* run() returned with messages the backend accepted but never delivered:

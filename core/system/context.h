@@ -87,6 +87,7 @@ typedef struct sim {
     uint32_t n_npus;
     uint32_t n_dims;
     uint32_t dim_size[SIM_MAX_DIMS];
+    double dim_bytes_per_ns[SIM_MAX_DIMS];   /* the backend's dim_bandwidth as bytes/ns; 0: it reports none */
 
     struct npu_sys *sys;         /* [n_npus] */
     struct queue_state *queues;  /* [n_npus * queues_per_npu]: system.h npu_queues */

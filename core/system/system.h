@@ -85,7 +85,10 @@ typedef struct phase_run {
     uint32_t M;
     union {                     /* per algorithm: one phase runs one */
         int64_t rank_offset;    /* HalvingDoubling */
-        vimana_tick step_sent;  /* nccl: when the current step's messages left */
+        struct {                /* nccl */
+            vimana_tick step_sent;        /* when the current step's messages left */
+            uint8_t nccl_algo, nccl_proto; /* the call's choice, made at its start */
+        };
     };
     double multiplier;
     /* doubleBinaryTree */

@@ -48,13 +48,13 @@ check "$D/mi300x-8gpu_all_reduce_perf.txt" 31 8 7.5 12.5 --system "$T/no-nvls.js
 # --- two nodes, flattened into one dimension of all the ranks at the GPUs'
 # intra-node rate (calibrate takes one dimension) ---
 switch 16 450.0  # H100 / H200: NVLink 4, 450 GB/s per direction
-# Google Cloud A3 Mega (TCPXO between the nodes): 1.69 % / 3.40 %
+# Google Cloud A3 Mega (TCPXO between the nodes): 1.41 % / 4.25 %
 check "$D/h100-16gpu-2node_all_reduce_perf.txt" 31 16 5 15
 # Dell H200 + BlueField-3, NCCL 2.30.4: 4.74 % / 14.00 %; the least-squares
 # optimum alone 5.51 % at 64 MiB, 15.47 % at 128 KiB (128 KiB takes 81 us,
 # 256 KiB 63 us: NCCL leaves the tree for another algorithm there)
 check "$D/h200-16gpu-2node_all_reduce_perf.txt" 25 16 5 15
-# two processes of -g 8, 30 iterations: 8.47 % at 512 MiB, 17.68 % at 32 KiB.
+# two processes of -g 8, 30 iterations: 8.62 % from 1 MiB up, 5.91 % below.
 # Out of place and in place differ by up to 25 % from 64 to 256 MiB (the
 # run's noise), 32 -> 64 KiB jumps from 73 to 125 us and 512 KiB (557 us) is
 # slower than 1 MiB (463 us): NCCL's algorithm change across the NICs.

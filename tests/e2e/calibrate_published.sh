@@ -103,7 +103,7 @@ P="$VIMANA_SRCDIR/inputs/presets/hgx-h100"
 # predict N POINTS BIG SMALL: the N-GPU preset on the published N-GPU sweep
 predict() {
     expect_ok "$VIMANA" calibrate "$D/h100-${1}gpu_all_reduce_perf.txt" --topology "$P/${1}gpu/network.yml" \
-        --system "$P/${1}gpu/system.json" --check -o "$T/c" --max-error 60
+        --system "$P/${1}gpu/system.json" --check -o "$T/c" --max-error 70
     expect_eq "$(cat "$T/out")" "vimana calibrate: $2 points checked, not fitted; preset in $T/c (fit-report.md: per-size errors)" \
         "--check summary"
     cmp -s "$T/c/system.json" "$P/8gpu/system.json" || fail "--check changed the parameters"
@@ -111,34 +111,36 @@ predict() {
     grep -qF "Largest error from 1 MiB up: $3 %; below 1 MiB: $4 %" "$T/c/fit-report.md" ||
         fail "the ${1}-GPU prediction: $(grep Largest "$T/c/fit-report.md")"
 }
-predict 2 21 50.13 40.12
-predict 4 28 23.11 55.75
+predict 2 21 47.38 48.42
+predict 4 28 28.18 62.72
 # The any-count preset (inputs/presets/hgx-h100/system.json, fitted to the
-# 2-, 4- and 8-GPU sweeps together): the same parameters on each count
-# (against the 8-GPU preset's 50.13 / 40.12 % at 2 GPUs, 23.11 / 55.75 % at 4)
+# 2-, 4- and 8-GPU sweeps together, tuner 1): the same parameters on each
+# count (against the 8-GPU preset's 47.38 / 48.42 % at 2 GPUs, 28.18 / 62.72 %
+# at 4); the 4-GPU sweep's rows below 1 MiB, left out of the fit (one process
+# driving a VM's 4 GPUs: 24 us a call where the others take 13), stay 41 % off
 anycount() { # N TABLE BIG SMALL
     sed "s/\[ 8 \]/[ $1 ]/" "$P/network.yml" >"$T/any$1.yml"
     expect_ok "$VIMANA" calibrate "$2" --topology "$T/any$1.yml" --system "$P/system.json" --check -o "$T/a" \
-        --max-error 40
+        --max-error 45
     grep -qF "Largest error from 1 MiB up: $3 %; below 1 MiB: $4 %" "$T/a/fit-report.md" ||
         fail "any-count preset on $1 GPUs: $(grep Largest "$T/a/fit-report.md")"
 }
-anycount 2 "$D/h100-2gpu_all_reduce_perf.txt" 10.87 26.63
-anycount 4 "$D/h100-4gpu_all_reduce_perf.txt" 9.58 33.69
+anycount 2 "$D/h100-2gpu_all_reduce_perf.txt" 12.53 14.89
+anycount 4 "$D/h100-4gpu_all_reduce_perf.txt" 8.70 41.23
 "$VIMANA_SRCDIR/inputs/presets/with-ranks.sh" "$P/measured/dgx-h100-8gpu_all_reduce_perf.txt" 8 >"$T/dgx8.txt"
-anycount 8 "$T/dgx8.txt" 10.53 32.98
+anycount 8 "$T/dgx8.txt" 10.48 18.09
 # --max-error (default 25 %): a check or fit beyond it fails, naming its
 # worst row, and leaves the preset and report to be read
 rm -rf "$T/c"
 expect_error "vimana calibrate: error: $D/h100-4gpu_all_reduce_perf.txt:27: all_reduce on 4 ranks, 8 B: the --system \
-preset gives 10.784 us, measured 24.370 us (-55.7 %), beyond --max-error 25 % (is --topology the measured system?); \
+preset gives 9.084 us, measured 24.370 us (-62.7 %), beyond --max-error 25 % (is --topology the measured system?); \
 preset and fit-report.md left in $T/c" "$VIMANA" calibrate "$D/h100-4gpu_all_reduce_perf.txt" \
     --topology "$P/4gpu/network.yml" --system "$P/4gpu/system.json" --check -o "$T/c"
 [ -f "$T/c/fit-report.md" ] || fail "--max-error: no report left"
 # a fit on the wrong machine: the 16-GPU H100 pair's table on a 5 GB/s ring
 printf 'topology: [ Ring ]\nnpus_count: [ 16 ]\nbandwidth: [ 5.0 ]\nlatency: [ 5000.0 ]\n' >"$T/wrong.yml"
 expect_error "vimana calibrate: error: $D/h100-16gpu-2node_all_reduce_perf.txt:59: all_reduce on 16 ranks, 8589934592 B: \
-fitted 1500016.000 us, measured 47535.000 us (+3055.6 %), beyond --max-error 25 % (is --topology the measured system?); \
+fitted 1600046.000 us, measured 47535.000 us (+3266.0 %), beyond --max-error 25 % (is --topology the measured system?); \
 preset and fit-report.md left in $T/w" "$VIMANA" calibrate "$D/h100-16gpu-2node_all_reduce_perf.txt" \
     --topology "$T/wrong.yml" -o "$T/w"
 expect_ok "$VIMANA" calibrate "$D/h100-16gpu-2node_all_reduce_perf.txt" --topology "$T/wrong.yml" -o "$T/w" --max-error off

@@ -32,17 +32,26 @@ expect_ar() {
 }
 
 # Defaults, 1 MiB all-reduce on 8 NPUs of one switch: NVLS (>= nvls-min-bytes
-# 1 MiB), Simple, 2 steps of 1 MiB x 7/16 = 458752 B over 14 of 16 channels
-# (458752 / 32768) at 0.5 NVLS efficiency: 458752 / (0.5 x 14/16) = 1048576
-# wire bytes; a message: 2 hops x 500 + 1048576 / (50 x 2^30 / 10^9 B/ns) =
-# 20531.25 -> 20531 ticks. T = 6000 + 2 x (20531 + 10000) = 67062.
-expect_ar '{}' 67062 "nccl defaults, 1 MiB NVLS"
+# 1 MiB), Simple, 2 steps of 1 MiB x 9/16 = 589824 B (in + in/n a link)
+# over all 16 channels (589824 / 32768 = 18) at 0.5 NVLS efficiency:
+# 1179648 wire bytes; a message: 2 hops x 500 + 1179648 / (50 x 2^30 / 10^9
+# B/ns) = 22972.66 -> 22972 ticks. T = 6000 + 2 x (22972 + 10000) = 71944.
+expect_ar '{}' 71944 "nccl defaults, 1 MiB NVLS"
 
 # No SHARP: ring, LL128 (1 MiB <= 4 MiB), 14 steps of 131072 B over 4 of 16
 # channels at 0.9375 x 0.8: ceil(131072 / 0.1875) = 699051 B; a message
 # 1000 + 699051 / 53.6870912 = 14020.7 -> 14020; T = 6000 + 14 x (14020 + 1250)
 # = 219780.
 expect_ar '{"nvls": 0}' 219780 "nccl ring LL128"
+# The tuner (tuner 1: docs/nccl.md, "The tuner") without SHARP, the tree
+# allowed at every size: candidates ring LL128 205794 and Simple 224498 (LL
+# is bounded to 64 KiB), tree (3 levels, 6 steps of 349525 B on 10
+# channels) LL128 96834 and Simple 104526: tree LL128, ceil(349525 / (0.9375
+# x 0.8 x 10/16)) = 745654 B, a message floor(1000 + 745654 / 53.6870912) =
+# 14888; T = 6000 + 6 x (14888 + 1250) = 102828. With the default bounds
+# (no tree) the ring's LL128 stays: 219780, as the thresholds.
+expect_ar '{"nvls": 0, "tuner": 1, "tree-max-bytes": 9007199254740991}' 102828 "nccl tuner: tree LL128"
+expect_ar '{"nvls": 0, "tuner": 1}' 219780 "nccl tuner within the default bounds: ring LL128"
 # Launch overhead and protocol latency as given: 14 x 14020 = 196280.
 expect_ar '{"nvls": false, "launch-overhead-ns": 0, "ll128-hop-latency-ns": 0}' 196280 "nccl ring LL128 without waits"
 # One collective's own values ("nccl": {"all-reduce": {...}}) override the
@@ -65,12 +74,13 @@ without=$(run_ag "$T/ring.json")
 expect_eq "$((without - with))" 29800 "nccl: all-gather's own values apply to all-gather"
 
 # Two dimensions (baseline: an all-reduce per dimension): dimension 0 (4 NPUs,
-# NVLink) runs NVLS as above but 4 NPUs: 1 MiB x 3/8 = 393216 B over 12
-# channels, 1048576 wire bytes, T1 = 6000 + 2 x (20531 + 10000) = 67062;
+# NVLink) runs NVLS as above but 4 NPUs: 1 MiB x 5/8 = 655360 B over 16
+# channels, 1310720 wire bytes, a message floor(1000 + 1310720 / 53.6870912)
+# = 25414, T1 = 6000 + 2 x (25414 + 10000) = 76828;
 # dimension 1 (2 NPUs: ring; a NIC dimension: efficiency 0.9) pays no launch:
 # LL128, 2 steps of 524288 B, ceil(524288 / (0.9375 x 0.9)) = 621379 B, a
 # message 2 x 1000 + 621379 / 26.8435456 = 25148.2 -> 25148; T2 = 2 x (25148 +
-# 1250) = 52796. T = 119858.
+# 1250) = 52796. T = 129624.
 cat >"$T/two.yml" <<'YAML'
 topology: [ Switch, Switch ]
 npus_count: [ 4, 2 ]
@@ -81,12 +91,12 @@ sys "$T/default.json" '{}'
 sed 's/"localBWAware"/"baseline"/; s/\["nccl"\]/["nccl", "nccl"]/' "$T/default.json" >"$T/two.json"
 got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" \
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
-expect_eq "$got" 119858 "nccl on two dimensions"
+expect_eq "$got" 129624 "nccl on two dimensions"
 # Real messages: the congestion-aware backend carries them too (its own
 # link model, slower here than the closed form).
 got=$("$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/two.json" --network-backend=congestion_aware \
     --network-configuration="$T/two.yml" 2>"$T/err" | sed -n 's/^sys\[5\], Comm time: //p')
-[ -n "$got" ] && [ "$got" -gt 119858 ] || fail "nccl on congestion_aware: got '$got'"
+[ -n "$got" ] && [ "$got" -gt 129624 ] || fail "nccl on congestion_aware: got '$got'"
 
 # oneNccl on two nodes of 8 (Switch 8 x 300 GB/s, 250 ns; Switch 2 x 25
 # GB/s, 2000 ns; nvls 0, nic-hop-latency-ns 400), 8-byte all-reduce:
@@ -131,4 +141,11 @@ bad '{"reduce-scatter": {"channels": 0}}' "key 'nccl.reduce-scatter.channels': 0
 bad '{"ll-max-bytes": 1024, "ll128-max-bytes": 4096, "all-gather": {"ll-max-bytes": 8192}}' \
     "key 'nccl.all-gather.ll128-max-bytes': 4096 is below ll-max-bytes (8192)"
 bad '{"all-gather": {"all-reduce": {}}}' "key 'nccl.all-gather.all-reduce': unknown NCCL parameter (docs/nccl.md lists them)"
+bad '{"tuner": 2}' "key 'nccl.tuner': 2 is out of range (0 to 1)"
+# The tuner weighs the links' bandwidths: a backend that reports none (the
+# ABI test backend has no dim_bandwidth) stops the run at setup.
+sys "$T/tuner.json" '{"tuner": 1}'
+expect_error "vimana: error: $T/tuner.json: key 'nccl.tuner': network backend 'test' reports no dimension bandwidth, which the tuner weighs each algorithm by; set tuner 0 or use a backend with dim_bandwidth (analytical, congestion_aware)" \
+    "$VIMANA" --workload-configuration="$T/ar" --system-configuration="$T/tuner.json" \
+    --network-configuration="$T/switch8.yml" --network-backend="$VIMANA_BUILDDIR/tests/backends/abi_current.la"
 finish

@@ -30,6 +30,21 @@ for size in 8 524288 1048576 1073741824; do
         "$P/8gpu/fit-report.md")
     expect_eq "$got" "$want" "8gpu preset at $size B"
 done
+# The any-count preset (system.json, tuner 1: the model's estimate picks
+# algorithm and protocol): its report's rows on 2, 4 and 8 GPUs are the
+# simulation on that many NPUs of network.yml's switch.
+for n in 2 4 8; do
+    sed "s/^npus_count: \[ 8 \]/npus_count: [ $n ]/" "$P/network.yml" >"$T/any$n.yml"
+    for size in 1048576 4194304 134217728 1073741824; do
+        "$VIMANA_ET" generate all-reduce --npus "$n" --size "$size" --single-file --out "$T/any" >/dev/null || fail "generate"
+        want=$("$VIMANA" --workload-configuration="$T/any" --system-configuration="$P/system.json" \
+            --network-configuration="$T/any$n.yml" | sed -n "s/^sys\[$((n - 1))\], Comm time: //p")
+        got=$(awk -F'|' -v s="$size" -v n="$n" '$4 + 0 == n && $5 + 0 == s { gsub(/ /, "", $10); printf "%d", $10 * 1000 + 0.5 }' \
+            "$P/fit-report.md")
+        expect_eq "$got" "$want" "any-count preset, $n GPUs, $size B"
+    done
+done
+grep -q '"tuner": 1' "$P/system.json" || fail "the any-count preset runs the tuner"
 # The 2- and 4-GPU presets run (ring on 2, NVLS from nvls-min-bytes on 4).
 for n in 2 4; do
     "$VIMANA_ET" generate all-reduce --npus "$n" --size 1GiB --single-file --out "$T/ar$n" >/dev/null || fail "generate"

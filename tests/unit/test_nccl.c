@@ -114,8 +114,8 @@ static void test_ring_nic(void **state)
     run(&p, &w);
 }
 
-/* NVLS from 1 MiB: 2 steps of 1 MiB x 3/8 = 393216 B, Simple, at the NVLS
- * efficiency 0.25: 1572864 B; NVLS's own step latency 40:
+/* NVLS from 1 MiB: 2 steps of 1 MiB x 5/8 = 655360 B (each NPU's link
+ * carries in + in/n), Simple, at the NVLS efficiency 0.25: 2621440 B; NVLS's own step latency 40:
  * T = 1000 + 2 x (100 + 40) = 1280. Without SHARP (nvls 0) the same
  * call runs the ring: 6 steps of 262144 / 0.5 = 524288 B, T = 1780. */
 static void test_nvls(void **state)
@@ -123,7 +123,7 @@ static void test_nvls(void **state)
     (void)state;
     nccl_params p;
     test_params(&p);
-    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 1572864, 1280};
+    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 2621440, 1280};
     run(&p, &w);
     p.nvls = 0;
     want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
@@ -131,9 +131,9 @@ static void test_nvls(void **state)
 }
 
 /* NVLS's channel step: nvls-channels 2 below nvls-wide-min-bytes 2 MiB.
- * 1 MiB: 393216 B a step would use 384 channels, capped at 2 of the 4:
- * 393216 / (0.25 x 2/4) = 3145728 B. 2 MiB: 2097152 x 3/8 = 786432 B,
- * all 4 channels: 786432 / 0.25 = 3145728 B. The ring ignores the step:
+ * 1 MiB: 655360 B a step would use 640 channels, capped at 2 of the 4:
+ * 655360 / (0.25 x 2/4) = 5242880 B. 2 MiB: 2097152 x 5/8 = 1310720 B,
+ * all 4 channels: 1310720 / 0.25 = 5242880 B. The ring ignores the step:
  * 1 MiB without SHARP stays 524288 B (4 channels). The fake network
  * takes 100 ticks a message: T = 1280 and 1780 as in test_nvls. */
 static void test_nvls_channel_step(void **state)
@@ -143,9 +143,9 @@ static void test_nvls_channel_step(void **state)
     test_params(&p);
     p.nvls_channels = 2;
     p.nvls_wide_min_bytes = 2097152;
-    want narrow = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 3145728, 1280};
+    want narrow = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 5242880, 1280};
     run(&p, &narrow);
-    want wide = {COLL_ALL_REDUCE, 2097152, 2, {1, 1}, 3145728, 1280};
+    want wide = {COLL_ALL_REDUCE, 2097152, 2, {1, 1}, 5242880, 1280};
     run(&p, &wide);
     p.nvls = 0;
     want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
@@ -236,20 +236,20 @@ static void test_thresholds(void **state)
     nccl_params p;
     test_params(&p);
     nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 4096, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 4096, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 4097, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 4097, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL128);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 65537, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 65537, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
     assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, false, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, false, &plan);
     assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
     assert_int_equal(plan.launch_ticks, 0);
     /* NVLS only on an NVLink dimension, and not for two NPUs */
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 1048576, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 0, 1048576, true, &plan);
     assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 2, 0, 1048576, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 2, 0, 0, 1048576, true, &plan);
     assert_int_equal(plan.algo, NCCL_ALGO_RING);
 }
 
@@ -283,18 +283,18 @@ static void test_threshold_ranks(void **state)
     test_params(&p);
     p.threshold_ranks = 8;
     nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 2048, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 2048, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 2049, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 2049, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL128);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 32769, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 32769, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, true, &plan);
     assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
     p.threshold_ranks = 2;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 8192, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 8192, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 8193, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 8193, true, &plan);
     assert_int_equal(plan.proto, NCCL_PROTO_LL128);
 }
 
@@ -311,11 +311,11 @@ static void test_nic_hop(void **state)
     want nvlink = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
     run(&p, &nvlink);
     nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 262144, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 262144, true, &plan);
     assert_int_equal(plan.hop_ticks, 30);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 262144, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 0, 262144, true, &plan);
     assert_int_equal(plan.hop_ticks, 75);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 1048576, true, &plan);
+    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, true, &plan);
     assert_int_equal(plan.hop_ticks, 40);
     p.nvlink_dims = 0;
     want nic = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 81920, 2050};
@@ -388,6 +388,131 @@ static void test_flat_order(void **state)
     assert_true(nccl_flat_nvlink_only(&p, one_node, 2));
 }
 
+/* The unit parameters with the tuner on and its bounds open: every
+ * algorithm and protocol a candidate at every size. */
+static void tuner_params(nccl_params *p)
+{
+    test_params(p);
+    p->tuner = 1;
+    p->ll_max_bytes = 9007199254740991.0;
+    p->ll128_max_bytes = 9007199254740991.0;
+    p->tree_max_bytes = 9007199254740991.0;
+    p->nvls_min_bytes = 0;
+}
+
+/* The tuner (tuner 1, bounds open), 4 NPUs on NVLink at 1 byte
+ * per ns (docs/nccl.md, "The tuner"). 4 KiB all-reduce: ring LL 1000 +
+ * 6 x (16384 + 10) = 99364, LL128 1000 + 6 x (ceil(1024 / (0.9375 x 0.5 x
+ * 1/4)) + 20) = 53554, Simple 1000 + 6 x (8192 + 30) = 50332; tree (2
+ * levels, 4 steps of 2048 B on 2 channels) LL 1000 + 4 x (16384 + 10) =
+ * 66576, LL128 1000 + 4 x (8739 + 20) = 36036, Simple 1000 + 4 x (8192 +
+ * 30) = 33888; NVLS (2 steps of 4096 x 5/8 = 2560 B on 2 channels at
+ * 0.25) 1000 + 2 x (20480 + 40) = 42040: tree Simple. The thresholds
+ * alone would run ring LL; as the tuner's bounds (LL to 4 KiB, LL128 to
+ * 64 KiB, no tree, NVLS from 1 MiB) they leave the ring: Simple. */
+static void test_tuner_small(void **state)
+{
+    (void)state;
+    nccl_params p;
+    tuner_params(&p);
+    nccl_route link = {.n_dims = 1, .dim = {0}, .bytes_per_ns = {1.0}};
+    nccl_plan plan;
+    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_TREE);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    assert_int_equal(plan.steps, 4);
+    assert_int_equal(plan.step_bytes, 2048);
+    assert_true(nccl_plan_estimate(&p, &plan, &link) == 33888.0);
+    /* each candidate's estimate, forced */
+    static const struct {
+        enum nccl_algo a;
+        enum nccl_proto pr;
+        double ns;
+    } cands[] = {{NCCL_ALGO_RING, NCCL_PROTO_LL, 99364},     {NCCL_ALGO_RING, NCCL_PROTO_LL128, 53554},
+                 {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 50332}, {NCCL_ALGO_TREE, NCCL_PROTO_LL, 66576},
+                 {NCCL_ALGO_TREE, NCCL_PROTO_LL128, 36036},  {NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE, 42040}};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
+        nccl_params forced = p;
+        forced.tuner = 0;
+        forced.ll_max_bytes = cands[i].pr == NCCL_PROTO_LL ? 1e9 : 0;
+        forced.ll128_max_bytes = cands[i].pr == NCCL_PROTO_SIMPLE ? forced.ll_max_bytes : 1e9;
+        forced.tree_max_bytes = cands[i].a == NCCL_ALGO_TREE ? 1e9 : 0;
+        forced.nvls_min_bytes = cands[i].a == NCCL_ALGO_NVLS ? 0 : 1e9;
+        nccl_plan_call(&forced, COLL_ALL_REDUCE, 4, true, 4096, true, NULL, &plan);
+        assert_int_equal(plan.algo, cands[i].a);
+        assert_int_equal(plan.proto, cands[i].pr);
+        assert_true(nccl_plan_estimate(&p, &plan, &link) == cands[i].ns);
+    }
+    /* the thresholds as bounds */
+    nccl_params bounded;
+    test_params(&bounded);
+    bounded.tuner = 1;
+    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    /* without a route, or with a link of unknown rate, the thresholds choose */
+    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, NULL, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    link.bytes_per_ns[0] = 0;
+    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+}
+
+/* 1 MiB all-reduce, tuner 1 (bounds open), 1 byte per ns: ring Simple
+ * 1000 + 6 x (524288 + 30) = 3146908 (LL 1000 + 6 x (1048576 + 10) =
+ * 6292516, LL128 1000 + 6 x (559241 + 20) = 3356566); tree Simple 1000 + 4 x (1048576 + 30) =
+ * 4195424; NVLS at 0.25: 2 x 655360 / 0.25 = 2621440 B a step, 1000 + 2 x
+ * 2621480 = 5243960: ring. At nvls-efficiency 0.5 NVLS is 1000 + 2 x
+ * (1310720 + 40) = 2622520: NVLS. On 2 NPUs (no tree or NVLS) and for a
+ * reduce-scatter, the ring. A NIC dimension (nvlink_only false): no NVLS. */
+static void test_tuner_large(void **state)
+{
+    (void)state;
+    nccl_params p;
+    tuner_params(&p);
+    nccl_route link = {.n_dims = 1, .dim = {0}, .bytes_per_ns = {1.0}};
+    nccl_plan plan;
+    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 1048576, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    assert_true(nccl_plan_estimate(&p, &plan, &link) == 3146908.0);
+    p.nvls_efficiency = 0.5;
+    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 1048576, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
+    assert_int_equal(plan.step_bytes, 655360);
+    assert_true(nccl_plan_estimate(&p, &plan, &link) == 2622520.0);
+    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, false, 1048576, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    nccl_plan_call(&p, COLL_ALL_REDUCE, 2, true, 1048576, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    nccl_plan_call(&p, COLL_REDUCE_SCATTER, 4, true, 1048576, true, &link, &plan);
+    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+}
+
+/* A flat ring's estimate waits for its slowest link: two dimensions of 2
+ * (NVLink at 1 byte/ns, the NIC at 0.5), 1 MiB reduce-scatter, Simple
+ * (forced by the thresholds, tuner 0): 3 steps of 262144 B on 4 channels;
+ * NVLink 262144 / 0.5 = 524288 B -> 524288 ns + 30; NIC over 2 rails
+ * 262144 / (0.8 x 2) = 163840 B -> 327680 ns + 30: E = 1000 + 3 x 524318
+ * = 1573954. */
+static void test_tuner_flat_estimate(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    p.ll_max_bytes = 0;
+    p.ll128_max_bytes = 0;
+    nccl_route route = {.n_dims = 2, .dim = {0, 1}, .bytes_per_ns = {1.0, 0.5}, .rails = 2};
+    nccl_plan plan;
+    nccl_plan_call(&p, COLL_REDUCE_SCATTER, 4, false, 1048576, true, &route, &plan);
+    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    assert_true(nccl_plan_estimate(&p, &plan, &route) == 1573954.0);
+    route.bytes_per_ns[1] = 0.25;   /* the NIC now the slower: 655360 + 30 */
+    assert_true(nccl_plan_estimate(&p, &plan, &route) == 1000.0 + 3 * 655390.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
         cmocka_unit_test(test_nic_hop),
         cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
+        cmocka_unit_test(test_tuner_small),  cmocka_unit_test(test_tuner_large),
+        cmocka_unit_test(test_tuner_flat_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

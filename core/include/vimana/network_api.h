@@ -197,9 +197,10 @@ typedef struct vimana_link_stats_1_2 vimana_link_stats;
  * What the host (vimana) reads, honestly: the version fields and `name`
  * (in messages and --report); `capabilities` (above); every function but
  * sim_recv, which this host never calls (reserved: the host matches
- * messages itself); dim_bandwidth only for --report and its check (finite,
- * > 0: nothing in the host's timing uses a bandwidth, the backend times its
- * messages); num_links/link_stats/device_name only for --report; stop only
+ * messages itself); dim_bandwidth for --report and its check (finite,
+ * > 0) and for the nccl model's tuner (a system JSON's "nccl.tuner" 1
+ * weighs algorithms by it; without it such a run stops at setup): the
+ * backend still times every message; num_links/link_stats/device_name only for --report; stop only
  * when abi_minor >= 1 and device_name only when abi_minor >= 2, each when
  * struct_size covers it. `description` is for listings and tools; a run
  * does not read it.
@@ -223,7 +224,8 @@ struct vimana_backend_1_2 {
      * NPUs are numbered 0..npus-1 with dimension 0 varying fastest. */
     uint32_t (*num_dims)(void *ctx);
     uint32_t (*dim_size)(void *ctx, uint32_t dim);
-    /* GB/s (2^30 bytes). Optional (NULL: --report says null). The host
+    /* GB/s (2^30 bytes). Optional (NULL: --report says null; the nccl
+     * model's tuner refuses to run). The host
      * checks each dimension's value once, after init(): a value that is not
      * finite and greater than 0 stops the run naming the backend. */
     double (*dim_bandwidth)(void *ctx, uint32_t dim);

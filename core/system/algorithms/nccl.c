@@ -14,7 +14,8 @@
  * msg_size = wire bytes per message, P = the hop latency of each step
  * (ticks; below 2^32: a hop latency and the NIC's extra are at most 10^9 ns each),
  * step_sent = the tick the current step's messages left (the wait after
- * it hides hop-overlap of their time in the network) */
+ * it hides hop-overlap of their time in the network), nccl_algo and
+ * nccl_proto = the call's algorithm and protocol */
 
 /* A one* phase on a network of several dimensions: NCCL's flat ring over
  * every GPU of every node. Its messages cross different links (NVLink in
@@ -24,17 +25,44 @@ static bool flat(const sim *s, const phase_desc *p)
     return p->ring == RING_ALL && s->n_dims > 1;
 }
 
+_Static_assert(NCCL_MAX_DIMS >= SIM_MAX_DIMS, "a flat ring's route holds every dimension");
+
+/* The links the tuner weighs: the phase's dimension, or every dimension
+ * of more than one NPU a flat ring crosses. Only built with `tuner` 1. */
+static void route_of(const sim *s, const phase_desc *p, const nccl_params *np, nccl_route *r)
+{
+    r->n_dims = 0;
+    r->rails = 0;
+    if (!flat(s, p)) {
+        r->n_dims = 1;
+        r->dim[0] = p->dim;
+        r->bytes_per_ns[0] = s->dim_bytes_per_ns[p->dim];
+        return;
+    }
+    r->rails = nccl_flat_rails(np, s->dim_size, s->n_dims);
+    for (uint32_t d = 0; d < s->n_dims; d++) {
+        if (s->dim_size[d] < 2)
+            continue;
+        r->dim[r->n_dims] = d;
+        r->bytes_per_ns[r->n_dims++] = s->dim_bytes_per_ns[d];
+    }
+}
+
 static void plan_call(const sim *s, const stream *st, nccl_plan *plan)
 {
     const phase_desc *p = &st->cur;
     const nccl_params *np = &s->cfg.nccl[p->coll];
     /* the call's launch: its first phase only (next_phase counts from 1) */
     bool first = st->next_phase == 1;
-    if (flat(s, p))
-        nccl_plan_call(np, (enum coll_kind)p->coll, p->n, nccl_flat_nvlink_only(np, s->dim_size, s->n_dims),
-                       p->in_size, first, plan);
-    else
-        nccl_plan_phase(np, (enum coll_kind)p->coll, p->n, p->dim, p->in_size, first, plan);
+    nccl_route route;
+    if (np->tuner != 0)
+        route_of(s, p, np, &route);
+    /* NVLS needs NVLink on every dimension the call crosses */
+    bool nvlink_only = flat(s, p) ? nccl_flat_nvlink_only(np, s->dim_size, s->n_dims) : (double)p->dim < np->nvlink_dims;
+    nccl_plan_call(np, (enum coll_kind)p->coll, p->n, nvlink_only, p->in_size, first, np->tuner != 0 ? &route : NULL,
+                   plan);
+    if (!flat(s, p))
+        nccl_plan_link(np, p->dim, 0, plan);
 }
 
 /* The step of a flat ring: the ring runs in snake order (nccl_model.h);
@@ -51,7 +79,9 @@ static void send_flat_step(sim *s, stream *st, int32_t delta)
     uint32_t from = nccl_flat_npu(s->dim_size, s->n_dims, engine_ring_step(pos, -delta, p->n));
     uint32_t rails = nccl_flat_rails(np, s->dim_size, s->n_dims);
     nccl_plan out, in;
-    plan_call(s, st, &out);
+    /* the call's choice as its start made it: no tuner run per step */
+    nccl_plan_chosen(np, (enum coll_kind)p->coll, p->n, p->in_size, st->next_phase == 1, (enum nccl_algo)r->nccl_algo,
+                     (enum nccl_proto)r->nccl_proto, &out);
     in = out;
     nccl_plan_link(np, nccl_flat_dim(s->dim_size, s->n_dims, me, to), rails, &out);
     nccl_plan_link(np, nccl_flat_dim(s->dim_size, s->n_dims, from, me), rails, &in);
@@ -108,6 +138,8 @@ static void nccl_start(sim *s, stream *st)
     phase_run *r = &st->run;
     nccl_plan plan;
     plan_call(s, st, &plan);
+    r->nccl_algo = (uint8_t)plan.algo;
+    r->nccl_proto = (uint8_t)plan.proto;
     r->stream_count = plan.steps;
     r->msg_size = plan.wire_bytes;
     r->P = (uint32_t)plan.hop_ticks;

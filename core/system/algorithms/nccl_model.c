@@ -87,10 +87,13 @@ static void steps_of(enum nccl_algo a, enum coll_kind coll, uint32_t n, uint64_t
 {
     switch (a) {
     case NCCL_ALGO_NVLS:
-        /* reduce through the switch, multicast back: each NPU's egress and
-         * ingress carry in*(n-1)/n once, concurrently, over two hops */
+        /* the switch reads every NPU's whole buffer to reduce each NPU's
+         * 1/n (multimem load-reduce), then each NPU stores its reduced 1/n
+         * once and the switch multicasts it to all: each NPU's egress and
+         * ingress carry in + in/n, concurrently, over two hops - about the
+         * buffer whatever n, where a ring's 2(n-1)/n falls with n */
         out->steps = 2;
-        out->step_bytes = share_of(in, n - 1, 2 * (uint64_t)n);
+        out->step_bytes = share_of(in, n + 1, 2 * (uint64_t)n);
         return;
     case NCCL_ALGO_TREE: {
         /* up the tree and down again, pipelined: 2 depth steps of in/depth */
@@ -117,23 +120,135 @@ static double channel_cap(const nccl_params *p, enum nccl_algo a, uint64_t call_
     return p->channels;
 }
 
-void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
-                    bool first, nccl_plan *out)
+/* Steps, data per step and channels of algorithm `a` with protocol
+ * `proto` (algo, proto and call_bytes set in out). */
+static void plan_algo(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, nccl_plan *out)
 {
-    *out = (nccl_plan){0};
-    /* saturated: a size past 2^64 B is past every threshold anyway */
-    out->call_bytes = coll != COLL_ALL_GATHER ? in_size : n && in_size > UINT64_MAX / n ? UINT64_MAX : in_size * n;
-    out->launch_ticks = first ? ticks(p->launch_ns) : 0;
-    if (n < 2)
-        return;
-    out->algo = pick_algo(p, coll, n, nvlink_only, out->call_bytes);
-    out->proto = pick_proto(p, out->algo, n, out->call_bytes);
     steps_of(out->algo, coll, n, in_size, out);
     if (out->step_bytes == 0)
         out->step_bytes = 1;
     double per_channel = floor((double)out->step_bytes / p->channel_min_bytes);
     double cap = channel_cap(p, out->algo, out->call_bytes);
     out->channels_used = per_channel < 1 ? 1 : per_channel > cap ? (uint32_t)cap : (uint32_t)per_channel;
+}
+
+static bool route_known(const nccl_route *r)
+{
+    if (!r || r->n_dims == 0 || r->n_dims > NCCL_MAX_DIMS)
+        return false;
+    for (uint32_t i = 0; i < r->n_dims; i++)
+        if (!(r->bytes_per_ns[i] > 0))
+            return false;
+    return true;
+}
+
+/* The tuner's candidates: what NCCL could run for this call, within the
+ * thresholds, which here bound a choice rather than make it (NCCL's own
+ * protocol and algorithm limits). Tree and NVLS are all-reduces over
+ * more than 2 ranks, tree below tree-max-bytes, NVLS from nvls-min-bytes
+ * with SHARP switches on every dimension; LL up to ll-max-bytes, LL128 up
+ * to ll128-max-bytes (both x n / threshold-ranks), Simple always. */
+static bool algo_allowed(const nccl_params *p, enum nccl_algo a, enum coll_kind coll, uint32_t n, bool nvlink_only,
+                         uint64_t bytes)
+{
+    if (a == NCCL_ALGO_RING)
+        return true;
+    if (coll != COLL_ALL_REDUCE || n <= 2)
+        return false;
+    if (a == NCCL_ALGO_TREE)
+        return (double)bytes < p->tree_max_bytes;
+    return p->nvls != 0 && nvlink_only && (double)bytes >= p->nvls_min_bytes;
+}
+
+static bool proto_allowed(const nccl_params *p, enum nccl_algo a, enum nccl_proto pr, uint32_t n, uint64_t bytes)
+{
+    if (a == NCCL_ALGO_NVLS)
+        return pr == NCCL_PROTO_SIMPLE;   /* NVLS runs Simple only */
+    double scale = p->threshold_ranks > 0 ? (double)n / p->threshold_ranks : 1.0;
+    if (pr == NCCL_PROTO_LL)
+        return (double)bytes <= p->ll_max_bytes * scale;
+    if (pr == NCCL_PROTO_LL128)
+        return (double)bytes <= p->ll128_max_bytes * scale;
+    return true;
+}
+
+/* NCCL's tuner: of the candidates, the one of the lowest estimated time
+ * (strictly lower: the earlier wins a tie). Ring with Simple is always
+ * one. */
+static void plan_tuned(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
+                       const nccl_route *route, nccl_plan *out)
+{
+    nccl_plan best = *out, cand;
+    double best_ns = INFINITY;
+    for (int a = 0; a < NCCL_ALGOS; a++) {
+        if (!algo_allowed(p, (enum nccl_algo)a, coll, n, nvlink_only, out->call_bytes))
+            continue;
+        for (int pr = 0; pr < NCCL_PROTOS; pr++) {
+            if (!proto_allowed(p, (enum nccl_algo)a, (enum nccl_proto)pr, n, out->call_bytes))
+                continue;
+            cand = *out;
+            cand.algo = (enum nccl_algo)a;
+            cand.proto = (enum nccl_proto)pr;
+            plan_algo(p, coll, n, in_size, &cand);
+            double ns = nccl_plan_estimate(p, &cand, route);
+            if (ns < best_ns) {
+                best_ns = ns;
+                best = cand;
+            }
+        }
+    }
+    *out = best;
+}
+
+/* The call's bytes and launch: what every plan of the call shares. */
+static void plan_start(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, bool first,
+                       nccl_plan *out)
+{
+    *out = (nccl_plan){0};
+    /* saturated: a size past 2^64 B is past every threshold anyway */
+    out->call_bytes = coll != COLL_ALL_GATHER ? in_size : n && in_size > UINT64_MAX / n ? UINT64_MAX : in_size * n;
+    out->launch_ticks = first ? ticks(p->launch_ns) : 0;
+}
+
+void nccl_plan_chosen(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, bool first,
+                      enum nccl_algo algo, enum nccl_proto proto, nccl_plan *out)
+{
+    plan_start(p, coll, n, in_size, first, out);
+    if (n < 2)
+        return;
+    out->algo = algo;
+    out->proto = proto;
+    plan_algo(p, coll, n, in_size, out);
+}
+
+void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
+                    bool first, const nccl_route *route, nccl_plan *out)
+{
+    plan_start(p, coll, n, in_size, first, out);
+    if (n < 2)
+        return;
+    if (p->tuner != 0 && route_known(route)) {
+        plan_tuned(p, coll, n, nvlink_only, in_size, route, out);
+        return;
+    }
+    out->algo = pick_algo(p, coll, n, nvlink_only, out->call_bytes);
+    out->proto = pick_proto(p, out->algo, n, out->call_bytes);
+    plan_algo(p, coll, n, in_size, out);
+}
+
+double nccl_plan_estimate(const nccl_params *p, const nccl_plan *call, const nccl_route *route)
+{
+    double step = 0;
+    for (uint32_t i = 0; i < route->n_dims; i++) {
+        nccl_plan link = *call;
+        nccl_plan_link(p, route->dim[i], route->rails, &link);
+        double wire = (double)link.wire_bytes / route->bytes_per_ns[i];
+        double under = wire < (double)link.hop_ticks ? wire : (double)link.hop_ticks;
+        double t = wire + (double)link.hop_ticks - p->hop_overlap * under;
+        if (t > step)
+            step = t;
+    }
+    return (double)call->launch_ticks + (double)call->steps * step;
 }
 
 void nccl_plan_link(const nccl_params *p, uint32_t dim, uint32_t rails, nccl_plan *out)
@@ -169,10 +284,11 @@ void nccl_plan_link(const nccl_params *p, uint32_t dim, uint32_t rails, nccl_pla
     out->hop_ticks = ticks(hop);
 }
 
-void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
-                     bool first, nccl_plan *out)
+void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, double bytes_per_ns,
+                     uint64_t in_size, bool first, nccl_plan *out)
 {
-    nccl_plan_call(p, coll, n, on_nvlink(p, dim), in_size, first, out);
+    nccl_route route = {.n_dims = 1, .dim = {dim}, .bytes_per_ns = {bytes_per_ns}};
+    nccl_plan_call(p, coll, n, on_nvlink(p, dim), in_size, first, &route, out);
     nccl_plan_link(p, dim, 0, out);
 }
 

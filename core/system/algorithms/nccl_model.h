@@ -27,16 +27,43 @@ typedef struct nccl_plan {
     uint64_t launch_ticks;   /* before the first step (the call's first phase only) */
 } nccl_plan;
 
+#define NCCL_MAX_DIMS 16
+
+/* The links a call's steps cross, for the tuner's estimate (`tuner` 1):
+ * physical dimensions dim[0..n_dims) at bytes_per_ns each (GB/s per NPU
+ * and direction, as the backend reports them), `rails` as for
+ * nccl_plan_link (0: one dimension's link; above: a flat ring's NICs). */
+typedef struct nccl_route {
+    uint32_t n_dims;
+    uint32_t dim[NCCL_MAX_DIMS];
+    double bytes_per_ns[NCCL_MAX_DIMS];
+    uint32_t rails;
+} nccl_route;
+
 /* Plans the phase of collective `coll` over `n` NPUs of logical dimension
- * `dim` with `in_size` bytes entering; `first` when it is the call's first
- * phase (the launch overhead). */
-void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, uint64_t in_size,
-                     bool first, nccl_plan *out);
+ * `dim` (its link at `bytes_per_ns`, which only the tuner reads) with
+ * `in_size` bytes entering; `first` when it is the call's first phase
+ * (the launch overhead). */
+void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, double bytes_per_ns,
+                     uint64_t in_size, bool first, nccl_plan *out);
 /* The parts of the plan the whole phase shares: call bytes, launch,
  * algorithm, protocol, steps, data per step, channels. `nvlink_only`:
- * every dimension the ring spans is NVLink (NVLS needs it). */
+ * every dimension the ring spans is NVLink (NVLS needs it). With `tuner`
+ * 1 the algorithm and protocol are those of the lowest nccl_plan_estimate
+ * over `route` (ties: ring before tree before NVLS, LL before LL128
+ * before Simple); without a route, or a link of no known rate on it, the
+ * thresholds choose. */
 void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only, uint64_t in_size,
-                    bool first, nccl_plan *out);
+                    bool first, const nccl_route *route, nccl_plan *out);
+/* nccl_plan_call with the algorithm and protocol already chosen (a
+ * call's later steps re-plan the choice its start made). */
+void nccl_plan_chosen(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, bool first,
+                      enum nccl_algo algo, enum nccl_proto proto, nccl_plan *out);
+/* The tuner's estimate of a call planned by nccl_plan_call (ns): launch +
+ * steps x the slowest link's step on `route`, a step being its wire bytes
+ * over the link's rate and the protocol's wait after it (nccl_step_wait);
+ * the links' own latencies left out, as NCCL's tuner knows none. */
+double nccl_plan_estimate(const nccl_params *p, const nccl_plan *call, const nccl_route *route);
 /* The parts of a message over physical dimension `dim` (NVLink or NIC by
  * nvlink-dims): wire bytes and the wait after it. `rails` 0: the link of
  * one dimension (a channel has 1/channels of it); above 0: a flat ring's

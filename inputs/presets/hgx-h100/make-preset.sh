@@ -30,10 +30,20 @@ done
 # published 2- and 4-GPU H100 sweeps (tests/data/nccl-tests), each run on as
 # many NPUs of the switch, so that the per-call constant and the per-step
 # latency are told apart; network.yml is the 8-GPU box (write npus_count N
-# for N GPUs).
+# for N GPUs). The rank count changes which algorithm and protocol are
+# fastest, so the model chooses them as NCCL's tuner does (tuner 1: its own
+# estimate on the links; the thresholds only bound the choice). The fit
+# starts from fit-start.json (the previous joint fit, made with thresholds,
+# tuner 1): the cost has many valleys and the defaults settle in a worse one.
+# The 4-GPU sweep's rows below 1 MiB are left out: one process drove the 4
+# GPUs of a VM, and its per-call constant (24 us) is not the bare-metal
+# 2- and 8-GPU boxes' (13 us).
 inputs/presets/with-ranks.sh "$measured" 8 >"$tmp/dgx-h100-8gpu_all_reduce_perf.txt"
-"$VIMANA" calibrate tests/data/nccl-tests/h100-2gpu_all_reduce_perf.txt tests/data/nccl-tests/h100-4gpu_all_reduce_perf.txt \
-    "$tmp/dgx-h100-8gpu_all_reduce_perf.txt" --topology "$tmp/hgx8.yml" -o "$tmp/any" --max-error 40
+awk '!/^ +[0-9]+ +[0-9]+ / || $1 + 0 >= 1048576' tests/data/nccl-tests/h100-4gpu_all_reduce_perf.txt \
+    >"$tmp/h100-4gpu_all_reduce_perf.txt"
+"$VIMANA" calibrate tests/data/nccl-tests/h100-2gpu_all_reduce_perf.txt "$tmp/h100-4gpu_all_reduce_perf.txt" \
+    "$tmp/dgx-h100-8gpu_all_reduce_perf.txt" --topology "$tmp/hgx8.yml" --system "$here/fit-start.json" \
+    -o "$tmp/any" --max-error 40
 cp "$tmp/any/system.json" "$tmp/any/fit.svg" "$here/"
 topology 8 >"$here/network.yml"
 sed "s|$tmp/any/||g; s|$tmp/||g; s|^Topology: [^ ]*|Topology: network.yml|" "$tmp/any/fit-report.md" >"$here/fit-report.md"
