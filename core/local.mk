@@ -41,6 +41,7 @@ libvimana_core_la_SOURCES = \
 	core/workload/workload.h core/workload/trace_load.c core/workload/workload.c core/workload/report.c \
 	core/workload/breakdown.c core/workload/breakdown.h \
 	core/workload/families.c core/workload/families.h \
+	core/workload/tensor_mem.c core/workload/tensor_mem.h \
 	core/sim/step_breakdown.c core/sim/step_breakdown.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \

@@ -96,6 +96,12 @@ tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 # The NCCL-aware model: each algorithm and protocol with hand-computed ticks.
+check_PROGRAMS += tests/unit/test_tensor_mem
+tests_unit_test_tensor_mem_SOURCES = tests/unit/test_tensor_mem.c
+tests_unit_test_tensor_mem_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_tensor_mem_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_tensor_mem
+
 check_PROGRAMS += tests/unit/test_nccl
 tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
@@ -161,8 +167,8 @@ TESTS += tests/unit/test_shared_bus
 TESTS += tests/e2e/sim_errors.sh
 EXTRA_DIST += tests/e2e/sim_errors.sh
 # The NCCL-aware model: exact times on the analytical backend, bad parameters.
-TESTS += tests/e2e/nccl.sh
-EXTRA_DIST += tests/e2e/nccl.sh
+TESTS += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
+EXTRA_DIST += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
 # vimana calibrate: recovers known parameters, report = simulation, bad input.
 TESTS += tests/e2e/calibrate.sh
 EXTRA_DIST += tests/e2e/calibrate.sh

@@ -287,12 +287,15 @@ static void npu_row_json(FILE *f, uint32_t npu, const npu_stats *st)
         fprintf(f, ", \"compute_bound\": %.6f, \"compute_utilization\": %.6f, \"memory_utilization\": %.6f, "
                    "\"operation_intensity\": %.6f", st->compute_bound, st->compute_util, st->memory_util,
                 st->intensity);
+    if (st->has_tensors)
+        fprintf(f, ", \"peak_tensor_bytes\": %llu", (unsigned long long)st->peak_tensor_bytes);
     fputc('}', f);
 }
 
 static void npu_table_csv(sim *s, struct outputs *o)
 {
-    fputs("npu,finished,finish,exposed_communication,wall,cpu,gpu,comm,remote_mem,replay,invalid,overlap\n",
+    fputs("npu,finished,finish,exposed_communication,wall,cpu,gpu,comm,remote_mem,replay,invalid,overlap,"
+          "peak_tensor_bytes\n",
           o->report);
     for (uint32_t npu = 0; npu < s->n_npus; npu++) {
         const npu_stats *st = &o->npus[npu];
@@ -300,7 +303,11 @@ static void npu_table_csv(sim *s, struct outputs *o)
                 (unsigned long long)st->exposed, (unsigned long long)st->wall);
         for (int k = 0; k < KIND_COUNT; k++)
             fprintf(o->report, ",%llu", (unsigned long long)st->kind_time[k]);
-        fprintf(o->report, ",%llu\n", (unsigned long long)st->overlap);
+        fprintf(o->report, ",%llu,", (unsigned long long)st->overlap);
+        /* empty: the trace names no tensors */
+        if (st->has_tensors)
+            fprintf(o->report, "%llu", (unsigned long long)st->peak_tensor_bytes);
+        fputc('\n', o->report);
     }
 }
 

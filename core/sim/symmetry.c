@@ -155,7 +155,8 @@ static bool traces_alike(const wl_trace *a, const wl_trace *b)
         return false;
     for (uint32_t i = 0; i < a->n_nodes; i++) {
         const wl_node *x = &a->nodes[i], *y = &b->nodes[i];
-        if (!nodes_alike(x, y) || strcmp(a->names + x->name, b->names + y->name) != 0 || (!x->meta) != (!y->meta) ||
+        if (!nodes_alike(x, y) || strcmp(a->names + x->name, b->names + y->name) != 0 ||
+            !wl_tensors_same_io(&a->tensors, x->io, &b->tensors, y->io) || (!x->meta) != (!y->meta) ||
             (x->meta && strcmp(a->names + x->meta, b->names + y->meta) != 0))
             return false;
         for (uint32_t k = 0; k < x->n_children; k++)

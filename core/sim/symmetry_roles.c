@@ -276,7 +276,8 @@ static bool node_kept(roles_ctx *c, const wl_trace *ta, const wl_trace *tb, uint
         [VET_REDUCE_SCATTER] = COLL_REDUCE_SCATTER, [VET_ALL_TO_ALL] = COLL_ALL_TO_ALL,
     };
     const wl_node *a = &ta->nodes[i], *b = &tb->nodes[i];
-    if (!nodes_alike(a, b) || (ta != tb && strcmp(ta->names + a->name, tb->names + b->name) != 0))
+    if (!nodes_alike(a, b) || (ta != tb && strcmp(ta->names + a->name, tb->names + b->name) != 0) ||
+        !wl_tensors_same_io(&ta->tensors, a->io, &tb->tensors, b->io))
         return refuse(c, "NPU %u's node %llu differs from NPU %u's", x, (unsigned long long)a->id, c->perm[x]);
     for (uint32_t k = 0; ta != tb && k < a->n_children; k++)
         if (ta->children[a->child_start + k] != tb->children[b->child_start + k])

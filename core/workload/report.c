@@ -126,6 +126,11 @@ int workload_compute_stats(sim *s, const workload *w, npu_stats *st)
         roofline_stats(&s->cfg, w, st);
     for (int k = 0; k < KIND_COUNT; k++)
         free(by_kind[k]);
+    st->has_tensors = w->trace->tensors.n > 0;
+    if (rc == 0 && w->finished && wl_tensor_peak(w, &st->peak_tensor_bytes) != 0) {
+        sim_fail(s, "out of memory (report)");
+        rc = -1;
+    }
     return rc;
 }
 

@@ -31,6 +31,7 @@ typedef struct load_ctx {
     uint32_t npu;               /* the NPU the trace is read for (SEND/RECV checks) */
     const vet_node *n;
     size_t names_cap;           /* bytes allocated for t->names */
+    wl_tensor_builder *tensors; /* with --report: the nodes' tensors; else NULL */
 } load_ctx;
 
 static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -212,6 +213,9 @@ static int read_node(load_ctx *c, wl_node *out)
     out->duration_us = n->duration_micros;
     out->pg = WL_NO_GROUP;
     out->name = add_string(c, n->name);
+    char why[400];
+    if (c->tensors && wl_tensor_builder_add(c->tensors, n, &out->io, why, sizeof why) != 0)
+        return node_fail(c, "%s", why);
     if (vet_node_bool(n, "is_cpu_op", false, &out->is_cpu) == VET_ATTR_BADTYPE)
         return node_fail(c, "attribute is_cpu_op must be a bool (found %s)", kind_name(n, "is_cpu_op"));
     switch (n->type) {
@@ -447,6 +451,7 @@ static void trace_free(wl_trace *t)
     free(t->nodes);
     free(t->children);
     free(t->names);
+    wl_tensors_free(&t->tensors);
     free(t);
 }
 
@@ -485,6 +490,12 @@ static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
     if (!t)
         return NULL;
     load_ctx c = {.s = s, .t = t, .npu = npu, .names_cap = 1};
+    /* the tensors only feed --report's peak: no table without it */
+    if (s->opt->report && !(c.tensors = wl_tensor_builder_new())) {
+        trace_free(t);
+        sim_fail(s, "out of memory");
+        return NULL;
+    }
     trace_graph g;
     trace_graph_init(&g, sizeof(wl_node));
     trace_error err;
@@ -505,7 +516,10 @@ static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
         if (fit)
             t->names = fit;
         warn_dropped_deps(s, path, t);
+        if (c.tensors)
+            wl_tensor_builder_finish(c.tensors, &t->tensors);
     }
+    wl_tensor_builder_free(c.tensors);
     trace_graph_free(&g);
     if (rc == 0)
         return t;

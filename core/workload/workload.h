@@ -18,6 +18,7 @@
 #include "vimana/et_roles.h"
 #include "system/context.h"
 #include "trace/ready_set.h"
+#include "workload/tensor_mem.h"
 
 /* Hardware slots: at most one node in flight per slot. */
 enum wl_slot { SLOT_CPU, SLOT_GPU, SLOT_COMM, SLOT_NONE, SLOT_COUNT };
@@ -54,6 +55,7 @@ typedef struct wl_node {
     int64_t pg;                 /* communicator group, WL_NO_GROUP = all NPUs */
     uint64_t num_ops, tensor_size;
     uint32_t meta;              /* METADATA: offset of inputs.values in names, else 0 */
+    uint32_t io;                /* offset of its tensors in wl_trace.tensors (--report only), else 0 */
 } wl_node;
 
 /* One node's progress on one NPU. */
@@ -78,6 +80,7 @@ typedef struct wl_trace {
     uint64_t empty_records;     /* per-file warnings, repeated for each file sharing it */
     uint64_t dropped_deps;
     uint32_t n_invalid, first_invalid;  /* INVALID_NODE nodes (count, first index) */
+    wl_tensors tensors;         /* what the nodes write and read (read for --report; empty otherwise) */
 } wl_trace;
 
 struct wl_run;
@@ -187,6 +190,8 @@ typedef struct npu_stats {
     vimana_tick overlap;            /* GPU time overlapped by communication */
     bool roofline;
     double compute_bound, compute_util, memory_util, intensity;
+    bool has_tensors;               /* the trace names tensors (read with --report) */
+    uint64_t peak_tensor_bytes;     /* the most bytes of them live at one tick (tensor_mem.h) */
 } npu_stats;
 
 int workload_compute_stats(sim *s, const workload *w, npu_stats *out);

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_split2(data, size, &et0, &n0, &et1, &n1);
     char path[FUZZ_PATH_MAX], prefix[FUZZ_PATH_MAX];
     char workload[FUZZ_PATH_MAX + 32], sys[FUZZ_PATH_MAX + 32], net[FUZZ_PATH_MAX + 32];
-    char mem[FUZZ_PATH_MAX + 40], backend[FUZZ_PATH_MAX + 32];
+    char mem[FUZZ_PATH_MAX + 40], backend[FUZZ_PATH_MAX + 32], report[FUZZ_PATH_MAX + 32];
     fuzz_write("w.0.et", et0, n0, path);
     fuzz_write("w.1.et", et1, n1, path);
     snprintf(workload, sizeof workload, "--workload-configuration=%s", fuzz_path("w", prefix));
@@ -57,10 +57,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(mem, sizeof mem, "--remote-memory-configuration=%s",
              fuzz_write("memory.json", (const uint8_t *)memory_json, sizeof memory_json - 1, path));
     snprintf(backend, sizeof backend, "--network-backend=%s", backend_path());
-    char *argv[] = {"vimana", workload, sys, net, mem, backend, NULL};
+    /* --report: its figures (the tensors' peak among them) are read too */
+    snprintf(report, sizeof report, "--report=%s", fuzz_path("report.json", path));
+    char *argv[] = {"vimana", workload, sys, net, mem, backend, report, NULL};
     sim_options opt;
     char err[512];
-    if (sim_options_parse(6, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
+    if (sim_options_parse(7, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
         fprintf(stderr, "fuzz_sim: %s\n", err);
         abort();
     }
