@@ -5,8 +5,7 @@
 # position or key and the problem - never a 0-cycle answer, a hang, an
 # endless read or a message split over lines - or in a correct run.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs"
 M="$D/M-messages"
 T="$TEST_TMP"

@@ -30,10 +30,9 @@
 # that --compat also turns off): aten::item ends at 165002 and the wall is
 # the add kernel's end, 470002; exposed 470002 - 420000 = 50002.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
 
 DATA="$VIMANA_SRCDIR/tests/data/trace_link"
-GOLDEN="$VIMANA_SHARED/golden/inputs"
+GOLDEN="$VIMANA_SRCDIR/tests/data/golden-inputs"
 SIM_ARGS="--system-configuration=$GOLDEN/system/ring.json --network-configuration=$GOLDEN/network/ring2.yml"
 
 for r in 0 1; do

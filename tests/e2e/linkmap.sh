@@ -2,8 +2,7 @@
 # vimana-et linkmap: a real congestion_aware run drawn byte for byte, then a
 # hand-written report for the ordering, --top and the escaping.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 DATA="$VIMANA_SRCDIR/tests/data/linkmap"
 T="$TEST_TMP"
 lm() { "$VIMANA_ET" linkmap "$@"; }

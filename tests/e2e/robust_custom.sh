@@ -6,8 +6,7 @@
 # matched by a RECV on its peer (and vice versa), in communicator-group
 # ranks when the collective runs on a group.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs/C-custom-collective"
 T="$TEST_TMP"
 sim() { # DIR [NETWORK [FLAGS...]]: runs prefix wl with DIR/sys.json from DIR

@@ -5,8 +5,7 @@
 # report to stderr, which these line counts catch; at 6dd528c the phase
 # lists of unfinished chunks and running custom collectives leaked.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs/F6-leak-after-failure"
 T="$TEST_TMP"
 sim() { # PREFIX [SYSTEM]

@@ -5,8 +5,7 @@
 # exact line (at 6dd528c: a segfault, wrong cycles with exit 0, or an
 # undefined float-to-integer cast).
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs"
 T="$TEST_TMP"
 sim() { # PREFIX [SYSTEM [MEMORY]]

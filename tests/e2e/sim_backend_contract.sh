@@ -4,8 +4,7 @@
 # modules (tests/backends/misbehave.c) move a message between two NPUs in
 # 1000 ticks; the workload sends 1 MiB from NPU 0 to NPU 1.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 run() { # MODULE
     "$VIMANA" --workload-configuration="$G/workload/send_0to1_1MiB_2/send_0to1_1MiB_2" \
         --system-configuration="$G/system/ring.json" --network-configuration="$G/network/ring2.yml" \

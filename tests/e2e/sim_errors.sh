@@ -3,8 +3,7 @@
 # record and the problem, and a non-zero exit - never a crash or a hang.
 # Also the inputs the reference crashes on but Vimana simulates.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$TEST_TMP"
 RING2="$G/network/ring2.yml"
 RING8="$G/network/ring8.yml"

@@ -6,8 +6,7 @@
 # Switch it gives what a one-hop network gives (the tutorial ring figure),
 # not the analytical backend's two hops.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$VIMANA_SRCDIR/examples/backend-template"
 module="$VIMANA_BUILDDIR/tests/backends/template.la"
 run() { # workload system network expected

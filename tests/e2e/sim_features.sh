@@ -3,8 +3,7 @@
 # models, replay-only, BROADCAST, INVALID nodes, keys required only when
 # used, and the --report / --timeline outputs.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$TEST_TMP"
 RING2="$G/network/ring2.yml"
 SYS="$G/system/ring.json"

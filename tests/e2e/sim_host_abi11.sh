@@ -4,8 +4,7 @@
 # message takes 1000 ticks; `count=FILE` makes the backend write, at fini,
 # how many events ran after its injected fault and how many stop() dropped.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$TEST_TMP"
 B="$VIMANA_BUILDDIR/tests/backends"
 run() { # MODULE WORKLOAD NPUS [ARGS...]

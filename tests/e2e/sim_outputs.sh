@@ -4,8 +4,7 @@
 # --report valid UTF-8 JSON whatever bytes a node name holds, and
 # --logging-folder's log.log and err.log.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs"
 T="$TEST_TMP"
 P2P="$G/workload/send_0to1_1MiB_2/send_0to1_1MiB_2"

@@ -4,8 +4,7 @@
 # tick / byte (halves away from zero); 1 changes nothing; anything but a
 # finite number > 0 is refused.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$TEST_TMP"
 P2P="$G/workload/send_0to1_1MiB_2/send_0to1_1MiB_2"
 CAC="$G/workload/comp10_ar_comp5_1MiB_8/comp10_ar_comp5_1MiB_8"

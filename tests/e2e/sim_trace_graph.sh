@@ -5,8 +5,7 @@
 # with thousands of nodes ready at once issues them in id order (it used to
 # rescan every node after each completion).
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 T="$TEST_TMP"
 RING2="$G/network/ring2.yml"
 

@@ -4,8 +4,7 @@
 # gzip-compressed traces, the congestion_unaware backend name, a
 # communicator-group path containing "empty", and a SEND nobody receives.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-G="$VIMANA_SHARED/golden/inputs"
+G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs"
 T="$TEST_TMP"
 SYS="$G/system/ring.json"
