@@ -57,6 +57,7 @@ tests_unit_test_transformer_pb_SOURCES = tests/unit/test_transformer_pb.c tools/
 tests_unit_test_transformer_pb_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_transformer_pb
-TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh
+TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
+	tests/e2e/gen_transformer_tensors.sh
 TESTS += $(TRANSFORMER_E2E)
 EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py

@@ -350,10 +350,15 @@ static void memory_by_hand(void **state)
     tf_memory_of(&c, 1, &m);
     assert_int_equal(m.grads, 195840 * 2);
     assert_int_equal(m.optimizer, 97920 * 16);
-    /* GPipe keeps all three micro-batches of stage 0 */
+    /* GPipe keeps all three micro-batches of stage 0, and stage 1 all three
+     * micro-batches' logits (each waits for its backward) */
     c.gpipe = true;
     tf_memory_of(&c, 0, &m);
     assert_int_equal(m.activations, 245760 * 2 * 3 + 6144 * 3);
+    tf_memory_of(&c, 1, &m);
+    assert_int_equal(m.activations, 245760 * 2 * 3 + 30720 * 3);
+    assert_int_equal(tf_logits_bytes(&c), 30720);
+    assert_int_equal(tf_embed_mask_bytes(&c), 6144);
 }
 
 int main(void)

@@ -110,6 +110,41 @@ static void long_node(void **state)
     same_bytes(&s);
 }
 
+/* A string_list attribute (the tensors a node names, --tensors): empty
+ * strings, a list of one, and one whose message needs a two-byte length. */
+static void string_lists(void **state)
+{
+    (void)state;
+    char long_name[200];
+    memset(long_name, 't', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    const char *one[] = {"model_state"}, *pairs[] = {"act_mb3_layer7", "1572864", "", "0"},
+               *wide[] = {long_name, "18446744073709551615"};
+    const char *const *lists[] = {one, pairs, wide};
+    const size_t counts[] = {1, 4, 2};
+    for (size_t k = 0; k < 3; k++) {
+        vet_builder *b = vet_builder_new();
+        assert_non_null(b);
+        vet_builder_reset(b, 5, "fwd_mb3_layer7_attn", VET_COMP_NODE);
+        vet_builder_attr_bool(b, "is_cpu_op", false);
+        vet_attr a = {.name = "outputs", .doc_string = "", .kind = VET_STRING_LIST,
+                      .v.list = {counts[k], lists[k]}};
+        vet_builder_add_attr(b, &a);
+        assert_false(vet_builder_failed(b));
+        uint8_t *want;
+        size_t want_len;
+        assert_int_equal(vet_encode_node(vet_builder_node(b), &want, &want_len), 0);
+        vet_builder_free(b);
+        struct tf_pb_node r;
+        tf_pb_node_start(&r, 5, "fwd_mb3_layer7_attn", 19, VET_COMP_NODE, NULL, 0, 0);
+        tf_pb_attr_bool(&r, "is_cpu_op", 0);
+        tf_pb_attr_string_list(&r, "outputs", lists[k], counts[k]);
+        assert_int_equal(r.n, want_len);
+        assert_memory_equal(r.b, want, want_len);
+        free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +152,7 @@ int main(void)
         cmocka_unit_test(wide_values),
         cmocka_unit_test(negative_values),
         cmocka_unit_test(long_node),
+        cmocka_unit_test(string_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

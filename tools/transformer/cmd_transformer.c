@@ -29,7 +29,7 @@ static const char usage[] =
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
     "         [--precision bf16|fp16|fp8] [--durations FILE] [--single-file]\n"
-    "         [--memory-capacity SIZE] --out PREFIX\n"
+    "         [--memory-capacity SIZE] [--tensors] --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
     "--comm-group-configuration). Rank = t + T*(d + D*p): TP fastest, then DP, then PP.\n"
@@ -98,6 +98,10 @@ static const char usage[] =
     "                  relabelled) and PREFIX.groups.json; vimana reads it as PREFIX\n"
     "  --memory-capacity SIZE  a GPU's memory (e.g. 80GiB): exit 1, writing nothing,\n"
     "                  when a rank needs more, naming the first such rank\n"
+    "  --tensors       each node names the tensors it writes and reads (a layer's kept\n"
+    "                  activations, the logits, the model state) in its inputs/outputs\n"
+    "                  attributes, so that vimana --report gives each rank's simulated\n"
+    "                  peak memory (the memory: lines' figure, as the schedule runs)\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "Prints one line per pipeline stage (its ranks hold the same): memory: rank R:\n"
     "X GiB (parameters, gradients, optimizer states as Megatron-LM keeps them in\n"
@@ -283,6 +287,10 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         return parse_recompute(argc, argv, i, c);
     if (cli_flag(argv[*i], "--tp-comm-overlap")) {
         c->tp_comm_overlap = true;
+        return 1;
+    }
+    if (cli_flag(argv[*i], "--tensors")) {
+        c->tensors = true;
         return 1;
     }
     if (cli_flag(argv[*i], "--tp-cross-entropy")) {

@@ -42,6 +42,17 @@ static uint64_t optimizer_bytes(const struct tf_config *c)
     return c->fp16 ? 16 : 12;
 }
 
+uint64_t tf_embed_mask_bytes(const struct tf_config *c)
+{
+    u128 sbh = (u128)c->seq * c->micro_batch * c->hidden;
+    return saturate(c->sp ? sbh / c->tp : sbh);
+}
+
+uint64_t tf_logits_bytes(const struct tf_config *c)
+{
+    return saturate((u128)4 * c->seq * c->micro_batch * (c->vocab / c->tp));
+}
+
 void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m)
 {
     uint64_t params = tf_rank_params(c, p);
@@ -49,11 +60,13 @@ void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m)
     m->grads = params * grad_bytes(c);
     m->optimizer = tf_optimizer_params(c, p) * optimizer_bytes(c);
     u128 act = (u128)tf_layer_activations(c) * tf_layers_per_chunk(c) * tf_in_flight(c, p);
-    u128 sb = (u128)c->seq * c->micro_batch, t = c->tp;
     if (p == 0)   /* the embedding's dropout mask, per micro-batch in flight */
-        act += (c->sp ? sb * c->hidden / t : sb * c->hidden) * tf_in_flight(c, p);
-    if (p + 1 == c->pp)   /* the vocabulary-parallel logits in fp32, one micro-batch at a time */
-        act += 4 * sb * (c->vocab / c->tp);
+        act += (u128)tf_embed_mask_bytes(c) * tf_in_flight(c, p);
+    /* the vocabulary-parallel logits in fp32, from the LM head's forward to
+     * its backward: one micro-batch at a time in 1F1B, all of them in GPipe
+     * (vimana --report's simulated peak of --tensors traces showed it) */
+    if (p + 1 == c->pp)
+        act += (u128)tf_logits_bytes(c) * (c->gpipe ? tf_micro_batches(c) : 1);
     m->activations = saturate(act);
 }
 

@@ -27,6 +27,13 @@ struct tf_memory {
  * (f = 4h gives the paper's sbh(10 + 24/T + 5as/(hT)) and sbh(34 + 5as/h)/T). */
 uint64_t tf_layer_activations(const struct tf_config *c);
 
+/* The embedding's dropout mask of one micro-batch (1 byte an element, the
+ * rank's 1/T with SP), held by stage 0 while the micro-batch is in flight. */
+uint64_t tf_embed_mask_bytes(const struct tf_config *c);
+/* The vocabulary-parallel logits of one micro-batch in fp32, held by the
+ * last stage from the LM head's forward to its backward. */
+uint64_t tf_logits_bytes(const struct tf_config *c);
+
 /* A rank of pipeline stage p (every rank of a stage holds the same). */
 void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m);
 uint64_t tf_memory_total(const struct tf_memory *m);

@@ -54,6 +54,7 @@ struct tf_config {
     bool tp_comm_overlap; /* TP collectives overlapped with the compute beside them */
     bool overlap_grad_reduce;  /* DP buckets issued during the backward (else all after it) */
     bool overlap_param_gather; /* --dist-optimizer: the parameter all-gathers during the forward */
+    bool tensors;         /* --tensors: nodes name the tensors they write and read (vimana --report) */
     uint64_t elem_bytes;  /* 2 for bf16 / fp16 */
     bool fp16;            /* --precision fp16: 16-bit gradients (bf16 and fp8 keep fp32 ones) */
     bool fp8;             /* --precision fp8: the GEMMs in FP8 (Transformer Engine) */

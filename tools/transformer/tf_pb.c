@@ -18,6 +18,8 @@ enum {
     ATTR_UINT64 = 13 << 3 | 0,
     ATTR_BOOL = 27 << 3 | 0,
     ATTR_STRING = 29 << 3 | 2,
+    ATTR_STRING_LIST = 30 << 3 | 2,
+    LIST_VALUES = 1 << 3 | 2,
 };
 
 static size_t varint_len(uint64_t v)
@@ -125,6 +127,23 @@ void tf_pb_attr_string(struct tf_pb_node *r, const char *name, const char *v)
     varint(r, len);
     bytes_field(r, ATTR_NAME, name, name_len);
     bytes_field(r, ATTR_STRING, v, v_len);
+}
+
+void tf_pb_attr_string_list(struct tf_pb_node *r, const char *name, const char *const *v, size_t n)
+{
+    size_t name_len = strlen(name), list_len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(v[i]);
+        list_len += 1 + varint_len(l) + l;
+    }
+    size_t len = 1 + varint_len(name_len) + name_len + varint_len(ATTR_STRING_LIST) + varint_len(list_len) + list_len;
+    varint(r, NODE_ATTR);
+    varint(r, len);
+    bytes_field(r, ATTR_NAME, name, name_len);
+    varint(r, ATTR_STRING_LIST);
+    varint(r, list_len);
+    for (size_t i = 0; i < n; i++)
+        bytes_field(r, LIST_VALUES, v[i], strlen(v[i]));
 }
 
 size_t tf_pb_frame(const struct tf_pb_node *r, uint8_t *out)

@@ -34,6 +34,8 @@ void tf_pb_attr_int32(struct tf_pb_node *r, const char *name, int32_t v);
 void tf_pb_attr_int64(struct tf_pb_node *r, const char *name, int64_t v);
 void tf_pb_attr_uint64(struct tf_pb_node *r, const char *name, uint64_t v);
 void tf_pb_attr_string(struct tf_pb_node *r, const char *name, const char *v);
+/* A string_list attribute of n strings (the node must still fit TF_PB_NODE_MAX). */
+void tf_pb_attr_string_list(struct tf_pb_node *r, const char *name, const char *const *v, size_t n);
 
 /* Writes the record (length varint + node) to `out`, which has room for
  * TF_PB_RECORD_MAX bytes; returns the bytes written. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "transformer/tf_kernels.h"
+#include "transformer/tf_memory.h"
 #include "transformer/tf_pb.h"
 
 #define OUT_BUF_BYTES (1u << 20)
@@ -92,6 +93,12 @@ struct emit {
     int has_gate;
     uint64_t *gather;     /* [layer of the stage, chunk-major]: the all-gather its first forward waits
                            * for, or NO_GATHER (--overlap-param-gather) */
+    /* --tensors: what the next compute node writes (io_out) or reads, as
+     * name and size strings in turn */
+    const char *io_vals[4];
+    size_t io_n;
+    int io_out;
+    char io_name[2][48], io_size[2][24];
     uint64_t last_bucket; /* the DP bucket issued last, when has_bucket */
     int has_bucket;
     uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
@@ -156,6 +163,32 @@ static void comp_attrs(struct emit *e, struct tf_cost cost)
 /* A compute node on the chain; `recomputed`: a forward computed again for
  * its backward, whose FLOPs are hardware FLOPs, not the model's (vimana
  * --breakdown's MFU leaves them out). */
+/* --tensors: the next compute node writes (`out`) or reads tensor
+ * "<prefix><mb>[<infix><n>]" of `bytes`; a second call adds a second one. */
+static void io_tensor(struct emit *e, int out, const char *prefix, uint64_t mb, const char *infix, uint64_t n,
+                      uint64_t bytes)
+{
+    size_t k = e->io_n / 2;
+    if (!e->c->tensors || k >= 2)
+        return;
+    if (infix)
+        snprintf(e->io_name[k], sizeof e->io_name[k], "%s%" PRIu64 "%s%" PRIu64, prefix, mb, infix, n);
+    else
+        snprintf(e->io_name[k], sizeof e->io_name[k], "%s%" PRIu64, prefix, mb);
+    snprintf(e->io_size[k], sizeof e->io_size[k], "%" PRIu64, bytes);
+    e->io_vals[e->io_n++] = e->io_name[k];
+    e->io_vals[e->io_n++] = e->io_size[k];
+    e->io_out = out;
+}
+
+static void io_attrs(struct emit *e)
+{
+    if (e->io_n == 0)
+        return;
+    tf_pb_attr_string_list(&e->rec, e->io_out ? "outputs" : "inputs", e->io_vals, e->io_n);
+    e->io_n = 0;
+}
+
 static void comp_node(struct emit *e, const struct name *nm, const struct op *op, int recomputed)
 {
     e->before_comp = e->last;
@@ -164,6 +197,7 @@ static void comp_node(struct emit *e, const struct name *nm, const struct op *op
     comp_attrs(e, op->cost);
     if (recomputed)
         tf_pb_attr_bool(&e->rec, "is_recomputation", 1);
+    io_attrs(e);
     finish(e, 1);
 }
 
@@ -356,11 +390,21 @@ static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward
     }
     if (backward && e->c->recompute == TF_RECOMPUTE_SELECTIVE)
         recompute_core(e, mb, layer);
+    /* --tensors: the layer's kept activations (tf_memory.h), written from
+     * its forward's start, read until its backward's end; on the first
+     * layer of the model also the embedding's dropout mask */
+    uint64_t act = e->c->tensors ? tf_layer_activations(e->c) : 0;
     if (!backward) {
+        io_tensor(e, 1, "act_mb", mb, "_layer", layer, act);
+        if (layer == 0)
+            io_tensor(e, 1, "embed_mask_mb", mb, NULL, 0, tf_embed_mask_bytes(e->c));
         layer_part(e, mb, layer, 0, "_attn", &e->attn[0]);
         layer_part(e, mb, layer, 0, "_mlp", &e->mlp[0]);
     } else {
         layer_part(e, mb, layer, 1, "_mlp", &e->mlp[1]);
+        io_tensor(e, 0, "act_mb", mb, "_layer", layer, act);
+        if (layer == 0)
+            io_tensor(e, 0, "embed_mask_mb", mb, NULL, 0, tf_embed_mask_bytes(e->c));
         layer_part(e, mb, layer, 1, "_attn", &e->attn[1]);
     }
 }
@@ -388,6 +432,8 @@ static void head_pass(struct emit *e, uint64_t mb, int backward)
     name_set(&nm, backward ? "bwd_mb" : "fwd_mb");
     name_num(&nm, mb);
     name_add(&nm, "_lm_head");
+    /* --tensors: the fp32 logits, from the head's forward to its backward */
+    io_tensor(e, !backward, "logits_mb", mb, NULL, 0, tf_logits_bytes(e->c));
     comp(e, &nm, &e->head[backward]);
     if (!backward)
         cross_entropy(e, mb);
@@ -508,6 +554,18 @@ static void step(struct emit *e)
     name_set(&nm, "optimizer_step");
     start(e, &nm, VET_COMP_NODE, tf_op_micros(c, TF_OPTIMIZER, cost), e->has_bucket ? &e->last_bucket : NULL);
     comp_attrs(e, cost);
+    /* --tensors: parameters, gradients and optimizer states, held from the
+     * start (never written here) to the step's end */
+    if (c->tensors) {
+        struct tf_memory m;
+        tf_memory_of(c, e->at.p, &m);
+        m.activations = 0;
+        uint64_t state = tf_memory_total(&m);
+        char size[24];
+        snprintf(size, sizeof size, "%" PRIu64, state);
+        const char *vals[2] = {"model_state", size};
+        tf_pb_attr_string_list(&e->rec, "inputs", vals, 2);
+    }
     finish(e, 1);
     if (c->dist_optimizer && e->dp_group != 0 && !e->gather) {
         name_set(&nm, "dp_all_gather_params");
