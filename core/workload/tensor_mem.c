@@ -11,14 +11,21 @@
 #include "util/msg_escape.h"
 #include "workload/workload.h"
 
+/* A tensor being interned: its name (in the builder's arena), the name's
+ * hash (for growing the table) and whether a node wrote it yet. */
+typedef struct tensor_entry {
+    const char *name;
+    uint64_t hash;
+    bool written;
+} tensor_entry;
+
 struct wl_tensor_builder {
     uint32_t *slot;          /* open addressing: 1 + tensor id, 0 = empty */
     uint32_t mask;
-    const char **name;       /* [n]: in `names` */
-    uint64_t *hash;          /* [n]: for growing the table */
-    uint8_t *written;        /* [n] */
-    uint64_t *size;          /* [n] */
-    size_t cap;              /* of the four arrays above */
+    tensor_entry *entry;     /* [n] */
+    size_t entry_cap;
+    uint64_t *size;          /* [n]: handed over as wl_tensors.size */
+    size_t size_cap;
     uint32_t n;
     uint32_t *io;
     size_t io_cap;
@@ -34,16 +41,15 @@ wl_tensor_builder *wl_tensor_builder_new(void)
     return b;
 }
 
+/* Back to empty (its names too: they are not needed once loaded). */
 static void builder_clear(wl_tensor_builder *b)
 {
     free(b->slot);
-    free(b->name);
-    free(b->hash);
-    free(b->written);
+    free(b->entry);
     free(b->size);
     free(b->io);
     arena_free(&b->names);
-    memset(b, 0, sizeof *b);
+    *b = (wl_tensor_builder){0};
     arena_init(&b->names, 1 << 16);
 }
 
@@ -52,7 +58,6 @@ void wl_tensor_builder_free(wl_tensor_builder *b)
     if (!b)
         return;
     builder_clear(b);
-    arena_free(&b->names);
     free(b);
 }
 
@@ -95,7 +100,7 @@ static int rehash(wl_tensor_builder *b)
     if (!slot)
         return -1;
     for (uint32_t id = 0; id < b->n; id++) {
-        uint32_t k = (uint32_t)b->hash[id] & (size - 1);
+        uint32_t k = (uint32_t)b->entry[id].hash & (size - 1);
         while (slot[k])
             k = (k + 1) & (size - 1);
         slot[k] = id + 1;
@@ -113,7 +118,7 @@ static int64_t intern(wl_tensor_builder *b, const char *name, uint64_t size)
     if (b->mask) {
         for (uint32_t k = (uint32_t)h & b->mask; b->slot[k]; k = (k + 1) & b->mask) {
             uint32_t id = b->slot[k] - 1;
-            if (b->hash[id] == h && strcmp(b->name[id], name) == 0)
+            if (b->entry[id].hash == h && strcmp(b->entry[id].name, name) == 0)
                 return id;
         }
     }
@@ -122,28 +127,20 @@ static int64_t intern(wl_tensor_builder *b, const char *name, uint64_t size)
     /* at most half full */
     if ((uint64_t)(b->n + 1) * 2 > (uint64_t)b->mask + 1 && rehash(b) != 0)
         return -1;
-    size_t cap = b->cap;
-    if (grow_array((void **)&b->name, &cap, b->n + 1, sizeof *b->name, 64) != 0)
+    void *entry = b->entry, *sizes = b->size;
+    if (grow_array(&entry, &b->entry_cap, (size_t)b->n + 1, sizeof *b->entry, 64) != 0)
         return -1;
-    cap = b->cap;
-    if (grow_array((void **)&b->hash, &cap, b->n + 1, sizeof *b->hash, 64) != 0)
+    b->entry = entry;
+    if (grow_array(&sizes, &b->size_cap, (size_t)b->n + 1, sizeof *b->size, 64) != 0)
         return -1;
-    cap = b->cap;
-    if (grow_array((void **)&b->written, &cap, b->n + 1, sizeof *b->written, 64) != 0)
-        return -1;
-    cap = b->cap;
-    if (grow_array((void **)&b->size, &cap, b->n + 1, sizeof *b->size, 64) != 0)
-        return -1;
-    b->cap = cap;
+    b->size = sizes;
     size_t len = strlen(name) + 1;
     char *kept = arena_alloc(&b->names, len);
     if (!kept)
         return -1;
     memcpy(kept, name, len);
     uint32_t id = b->n++;
-    b->name[id] = kept;
-    b->hash[id] = h;
-    b->written[id] = 0;
+    b->entry[id] = (tensor_entry){.name = kept, .hash = h};
     b->size[id] = size;
     uint32_t k = (uint32_t)h & b->mask;
     while (b->slot[k])
@@ -221,12 +218,12 @@ static int add_list(wl_tensor_builder *b, const char *key, const vet_list *l, bo
         }
         if (!written)
             continue;
-        if (b->written[id]) {
+        if (b->entry[id].written) {
             snprintf(err, len, "attribute %s: tensor '%s' is written more than once (by this node or an earlier one)",
                      key, msg_escape(s[i], shown, sizeof shown));
             return -1;
         }
-        b->written[id] = 1;
+        b->entry[id].written = true;
         b->size[id] = size;   /* the writer's size stands */
     }
     return 0;
