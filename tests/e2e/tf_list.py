@@ -3,7 +3,7 @@
 # tests/e2e/gen_transformer*.sh.
 import json, sys
 TYPES = {"COMP_NODE": "COMP", "COMM_COLL_NODE": "COLL", "COMM_SEND_NODE": "SEND", "COMM_RECV_NODE": "RECV"}
-COLL = {"0": "AR", "2": "AG", "7": "RS"}
+COLL = {"0": "AR", "2": "AG", "6": "A2A", "7": "RS"}
 for n in json.load(sys.stdin)["nodes"]:
     a = {x["name"]: next(v for k, v in x.items() if k != "name") for x in n.get("attr", [])}
     t = TYPES[n["type"]]

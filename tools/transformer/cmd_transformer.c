@@ -14,6 +14,7 @@
 #include "transformer/tf_device_file.h"
 #include "transformer/tf_durations.h"
 #include "transformer/tf_memory.h"
+#include "transformer/tf_moe.h"
 #include "transformer/tf_model.h"
 #include "transformer/tf_write.h"
 
@@ -29,6 +30,8 @@ static const char usage[] =
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
     "         [--precision bf16|fp16|fp8] [--durations FILE] [--single-file]\n"
+    "         [--experts E [--top-k K] [--ep EP] [--moe-ffn F'] [--moe-every k]\n"
+    "          [--capacity-factor C] [--expert-skew S] [--seed N]]\n"
     "         [--memory-capacity SIZE] [--tensors] --out PREFIX\n"
     "One training iteration of a GPT-style model on T x P x D ranks: writes\n"
     "PREFIX.0.et ... PREFIX.(T*P*D-1).et and PREFIX.groups.json (for vimana\n"
@@ -102,11 +105,30 @@ static const char usage[] =
     "                  activations, the logits, the model state) in its inputs/outputs\n"
     "                  attributes, so that vimana --report gives each rank's simulated\n"
     "                  peak memory (the memory: lines' figure, as the schedule runs)\n"
+    "  --experts E     mixture of experts: the MLP of every k-th layer becomes a router,\n"
+    "                  an ALL_TO_ALL dispatch on the EP group, the rank's E/EP experts,\n"
+    "                  their TP collective and an ALL_TO_ALL combine (backward in reverse)\n"
+    "  --top-k K       experts a token goes to (1..E; default 2)\n"
+    "  --ep EP         expert parallelism, carved out of DP (divides D; default 1):\n"
+    "                  EP consecutive DP ranks share the experts; the experts' gradients\n"
+    "                  are reduced over the D/EP ranks that hold the same ones\n"
+    "  --moe-ffn F'    an expert's FFN width (divisible by T; default --ffn)\n"
+    "  --moe-every k   layer l has experts when l mod k = 0 (k divides a model chunk's\n"
+    "                  layers; default 1)\n"
+    "  --capacity-factor C  a sender gives an expert at most ceil(C*N*K/E) of its\n"
+    "                  N = b*s tokens' K copies, the rest dropped; the all-to-alls carry\n"
+    "                  the padded E*ceil(C*N*K/E)*h*2 bytes (default 0: dropless,\n"
+    "                  N*K*h*2)\n"
+    "  --expert-skew S  Zipf exponent of the experts' popularity in [0, 16] (default 0:\n"
+    "                  uniform): the busiest expert's rank computes longest\n"
+    "  --seed N        which experts are popular, drawn per layer (default 1)\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "Prints one line per pipeline stage (its ranks hold the same): memory: rank R:\n"
     "X GiB (parameters, gradients, optimizer states as Megatron-LM keeps them in\n"
     "mixed precision; activations by Korthikanti et al. for the recomputation mode,\n"
     "times the micro-batches the schedule keeps in flight).\n"
+    "With --experts also a moe: line: the all-to-all size and the tokens an expert\n"
+    "gets per micro-batch, mean and busiest.\n"
     "See docs/transformer.md for the formulas.\n";
 
 /* Where each numeric flag lands in the configuration. */
@@ -129,6 +151,12 @@ static uint64_t *field(struct tf_config *c, const char *flag)
         {"--dp", offsetof(struct tf_config, dp)},
         {"--dp-buckets", offsetof(struct tf_config, dp_buckets)},
         {"--virtual-stages", offsetof(struct tf_config, virtual_stages)},
+        {"--experts", offsetof(struct tf_config, moe.experts)},
+        {"--top-k", offsetof(struct tf_config, moe.top_k)},
+        {"--ep", offsetof(struct tf_config, moe.ep)},
+        {"--moe-ffn", offsetof(struct tf_config, moe.ffn)},
+        {"--moe-every", offsetof(struct tf_config, moe.every)},
+        {"--seed", offsetof(struct tf_config, moe.seed)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strcmp(flag, fields[i].flag) == 0)
@@ -139,19 +167,24 @@ static uint64_t *field(struct tf_config *c, const char *flag)
 static const char *const numeric_flags[] = {
     "--layers", "--hidden", "--heads", "--ffn", "--seq", "--vocab",
     "--micro-batch", "--global-batch", "--tp", "--pp", "--dp", "--dp-buckets", "--virtual-stages",
+    "--experts", "--top-k", "--ep", "--moe-ffn", "--moe-every", "--seed",
 };
 /* The flags before this index are required. */
 #define N_REQUIRED 11
 #define DP_BUCKETS_BIT 11
+#define EXPERTS_BIT 13
+#define TOP_K_BIT 14
+#define MOE_FFN_BIT 16
 #define N_NUMERIC (sizeof numeric_flags / sizeof numeric_flags[0])
 
-static int parse_efficiency(const char *text, double *out)
+/* A finite decimal number for `flag`; 0, or -1 after an error. */
+static int parse_number(const char *flag, const char *text, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno != 0 || !isfinite(v)) {
-        cli_error(PROG, "--efficiency: expected a number, got '%s'", text);
+        cli_error(PROG, "%s: expected a number, got '%s'", flag, text);
         return -1;
     }
     *out = v;
@@ -182,6 +215,7 @@ static int parse_device(const char *v, struct tf_device *out)
 /* Bits of `given` beyond the numeric flags'. */
 #define EFFICIENCY_BIT (1u << 20)
 #define KERNELS_BIT (1u << 21)
+#define MOE_DOUBLE_BIT (1u << 22)   /* --capacity-factor or --expert-skew */
 
 /* --recompute, --recompute full|selective or --recompute=KIND: a bare
  * --recompute is full (as before the kinds existed); the next argument is
@@ -228,7 +262,15 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
     if ((rc = cli_option(PROG, argc, argv, i, "--efficiency", &v)) != 0) {
         c->compute_model = TF_COMPUTE_ROOFLINE;
         *given |= EFFICIENCY_BIT;
-        return rc < 0 || parse_efficiency(v, &c->efficiency) != 0 ? -1 : 1;
+        return rc < 0 || parse_number("--efficiency", v, &c->efficiency) != 0 ? -1 : 1;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--capacity-factor", &v)) != 0) {
+        *given |= MOE_DOUBLE_BIT;
+        return rc < 0 || parse_number("--capacity-factor", v, &c->moe.capacity_factor) != 0 ? -1 : 1;
+    }
+    if ((rc = cli_option(PROG, argc, argv, i, "--expert-skew", &v)) != 0) {
+        *given |= MOE_DOUBLE_BIT;
+        return rc < 0 || parse_number("--expert-skew", v, &c->moe.skew) != 0 ? -1 : 1;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--compute-model", &v)) != 0) {
         if (rc > 0 && strcmp(v, "kernels") != 0 && strcmp(v, "roofline") != 0) {
@@ -330,6 +372,35 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
     return 0;
 }
 
+/* The MoE flags' defaults (top-2, no EP, --ffn wide experts, every layer,
+ * seed 1); each of them needs --experts. 0, or -1 after an error. */
+static int moe_defaults(struct tf_config *c, unsigned given)
+{
+    static const char *const moe_flags[] = {"--top-k", "--ep", "--moe-ffn", "--moe-every", "--seed"};
+    if (!(given & (1u << EXPERTS_BIT))) {
+        for (size_t k = 0; k < sizeof moe_flags / sizeof moe_flags[0]; k++) {
+            if (given & (1u << (TOP_K_BIT + k))) {
+                cli_error(PROG, "%s: needs --experts", moe_flags[k]);
+                return -1;
+            }
+        }
+        if (given & MOE_DOUBLE_BIT) {
+            cli_error(PROG, "--capacity-factor/--expert-skew: need --experts");
+            return -1;
+        }
+        return 0;
+    }
+    if (c->moe.experts == 0) {
+        cli_error(PROG, "--experts: expected 1 to 65536, got 0");
+        return -1;
+    }
+    if (!(given & (1u << TOP_K_BIT)))
+        c->moe.top_k = c->moe.experts < 2 ? c->moe.experts : 2;
+    if (!(given & (1u << MOE_FFN_BIT)))
+        c->moe.ffn = c->ffn;
+    return 0;
+}
+
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
 static int parse_args(int argc, char **argv, struct tf_config *c, const char **out)
 {
@@ -343,6 +414,9 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     c->pp_scatter_gather = true;
     c->overlap_grad_reduce = true;
     c->overlap_param_gather = true;
+    c->moe.ep = 1;
+    c->moe.every = 1;
+    c->moe.seed = 1;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_flag(argv[i], "-h|--help")) {
@@ -366,6 +440,8 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
         cli_error(PROG, "--precision: %s has no FP8 tensor cores (fp8 needs --device h100)", c->device.name);
         return 2;
     }
+    if (moe_defaults(c, given) != 0)
+        return 2;
     if (c->dp_bucket_bytes > 0 && (given & (1u << DP_BUCKETS_BIT))) {
         cli_error(PROG, "--dp-bucket-bytes: cannot be combined with --dp-buckets");
         return 2;
@@ -432,10 +508,51 @@ static double gib(uint64_t bytes)
     return (double)bytes / (1024.0 * 1024.0 * 1024.0);
 }
 
-static void memory_parts(char *buf, size_t len, const struct tf_memory *m)
+/* The parts of a stage-p rank's memory; with experts, the parameters'
+ * share that is the rank's local experts. */
+static void memory_parts(char *buf, size_t len, const struct tf_config *c, uint64_t p, const struct tf_memory *m)
 {
-    snprintf(buf, len, "parameters %.2f GiB, gradients %.2f GiB, optimizer %.2f GiB, activations %.2f GiB",
-             gib(m->params), gib(m->grads), gib(m->optimizer), gib(m->activations));
+    char experts[48] = "";
+    if (c->moe.experts)
+        snprintf(experts, sizeof experts, " [experts %.2f GiB]", gib(tf_rank_expert_params(c, p) * 2));
+    snprintf(buf, len, "parameters %.2f GiB%s, gradients %.2f GiB, optimizer %.2f GiB, activations %.2f GiB",
+             gib(m->params), experts, gib(m->grads), gib(m->optimizer), gib(m->activations));
+}
+
+/* With experts: the all-to-all size and the expert load per micro-batch,
+ * mean and busiest over the MoE layers (what --expert-skew does). */
+static int report_moe(const struct tf_config *c)
+{
+    uint64_t e = c->moe.experts, *loads = malloc(e * sizeof *loads);
+    void *scratch = malloc(tf_moe_scratch_bytes(c));
+    if (!loads || !scratch) {
+        free(loads);
+        free(scratch);
+        cli_error(PROG, "out of memory");
+        return 1;
+    }
+    uint64_t busiest = 0, busiest_layer = 0, busiest_expert = 0, sum = 0, count = 0;
+    for (uint64_t l = 0; l < c->layers; l++) {
+        if (!tf_is_moe_layer(c, l))
+            continue;
+        tf_moe_loads(c, l, loads, scratch);
+        for (uint64_t x = 0; x < e; x++) {
+            sum += loads[x];
+            count++;
+            if (loads[x] > busiest) {
+                busiest = loads[x];
+                busiest_layer = l;
+                busiest_expert = x;
+            }
+        }
+    }
+    free(loads);
+    free(scratch);
+    printf("moe: %" PRIu64 " expert%s, top-%" PRIu64 ", EP %" PRIu64 ": all-to-all %" PRIu64
+           " bytes a dispatch or combine; tokens an expert gets per micro-batch: mean %.1f, busiest %" PRIu64
+           " (layer %" PRIu64 ", expert %" PRIu64 ")\n", e, e == 1 ? "" : "s", c->moe.top_k, c->moe.ep, tf_moe_a2a_bytes(c),
+           (double)sum / (double)count, busiest, busiest_layer, busiest_expert);
+    return 0;
 }
 
 /* One line per pipeline stage; 1 after one line naming the first rank
@@ -447,7 +564,7 @@ static int report_memory(const struct tf_config *c)
         struct tf_memory m;
         tf_memory_of(c, p, &m);
         uint64_t rank = tf_rank_of(c, (struct tf_coords){0, 0, p}), total = tf_memory_total(&m);
-        memory_parts(parts, sizeof parts, &m);
+        memory_parts(parts, sizeof parts, c, p, &m);
         if (c->memory_capacity && total > c->memory_capacity) {
             cli_error(PROG, "rank %" PRIu64 " needs %.2f GiB, %.2f GiB more than --memory-capacity %.2f GiB (%s); "
                       "nothing written", rank, gib(total), gib(total - c->memory_capacity), gib(c->memory_capacity),
@@ -458,7 +575,7 @@ static int report_memory(const struct tf_config *c)
     for (uint64_t p = 0; p < c->pp; p++) {
         struct tf_memory m;
         tf_memory_of(c, p, &m);
-        memory_parts(parts, sizeof parts, &m);
+        memory_parts(parts, sizeof parts, c, p, &m);
         printf("memory: rank %" PRIu64 ": %.2f GiB (%s)\n", tf_rank_of(c, (struct tf_coords){0, 0, p}),
                gib(tf_memory_total(&m)), parts);
     }
@@ -476,7 +593,7 @@ int generate_transformer(int argc, char **argv)
         cli_error(PROG, "--out: path too long");
         return 2;
     }
-    if (report_memory(&c) != 0)
+    if (report_memory(&c) != 0 || (c.moe.experts && report_moe(&c) != 0))
         return 1;
     if (cli_make_parent_dirs(PROG, out) != 0)
         return 1;

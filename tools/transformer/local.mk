@@ -2,6 +2,7 @@
 vimana_et_SOURCES += \
 	tools/transformer/tf_model.c tools/transformer/tf_model.h \
 	tools/transformer/tf_memory.c tools/transformer/tf_memory.h \
+	tools/transformer/tf_moe.c tools/transformer/tf_moe.h \
 	tools/transformer/tf_device.c tools/transformer/tf_device.h \
 	tools/transformer/tf_device_file.c tools/transformer/tf_device_file.h \
 	tools/transformer/tf_kernels.c tools/transformer/tf_kernels.h \

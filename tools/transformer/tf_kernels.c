@@ -166,6 +166,35 @@ double tf_kernels_head(const struct tf_config *c, int backward)
     return layer_norm(c, backward) + linear(c, n, vt, h, backward) + cross_entropy(c);
 }
 
+/* The MoE block's first part: LayerNorm, the router GEMM (N x E by h) and
+ * the softmax and top-k over fp32 scores (read and written once each). */
+double tf_kernels_router(const struct tf_config *c, int backward)
+{
+    uint64_t n = (uint64_t)tokens(c), e = c->moe.experts;
+    double scores = (double)n * (double)e * 4;
+    return layer_norm(c, backward) + linear(c, n, e, c->hidden, backward) +
+           tf_stream_seconds(&c->device, 2 * scores);
+}
+
+/* The local experts: the tokens permuted into expert order and back
+ * (each read and written), per expert two GEMMs over its tokens and the
+ * GeLU between them, then bias + dropout + residual. An expert without
+ * tokens launches nothing. */
+double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint64_t first, uint64_t n, int backward)
+{
+    uint64_t h = c->hidden, ft = c->moe.ffn / c->tp;
+    double seconds = bias_dropout_add(c, backward), e = (double)c->elem_bytes;
+    for (uint64_t x = first; x < first + n; x++) {
+        uint64_t m = loads[x];
+        if (m == 0)
+            continue;
+        double act = (double)m * (double)ft;
+        seconds += tf_stream_seconds(&c->device, 4 * (double)m * (double)h * e) + linear(c, m, ft, h, backward) +
+                   tf_stream_seconds(&c->device, (backward ? 3.0 : 2.0) * act * e) + linear(c, m, h, ft, backward);
+    }
+    return seconds;
+}
+
 uint64_t tf_kernels_micros(double seconds)
 {
     double micros = ceil(seconds * 1e6);

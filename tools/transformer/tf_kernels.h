@@ -41,6 +41,13 @@ double tf_kernels_head(const struct tf_config *c, int backward);
  * recomputation runs again before the backward. */
 double tf_kernels_attn_core(const struct tf_config *c);
 
+/* A MoE layer's router (LayerNorm, router GEMM, softmax and top-k) and
+ * its local experts first .. first+n-1 given each expert's tokens
+ * (tf_moe.h): per expert the permutation in and out, two GEMMs and the
+ * GeLU, then bias + dropout + residual. */
+double tf_kernels_router(const struct tf_config *c, int backward);
+double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint64_t first, uint64_t n, int backward);
+
 /* Whole microseconds, rounded up, at least 1 (the unit of duration_micros). */
 uint64_t tf_kernels_micros(double seconds);
 

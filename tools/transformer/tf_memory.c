@@ -1,6 +1,8 @@
 /* A rank's memory (see the header; docs/transformer.md derives it). */
 #include "transformer/tf_memory.h"
 
+#include "transformer/tf_moe.h"
+
 __extension__ typedef unsigned __int128 u128;
 
 static uint64_t saturate(u128 v)
@@ -8,13 +10,15 @@ static uint64_t saturate(u128 v)
     return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-uint64_t tf_layer_activations(const struct tf_config *c)
+/* A layer's activations with `sbf` for the dense MLP's split part (0 in a
+ * MoE layer, whose experts' are counted apart). */
+static u128 layer_activations(const struct tf_config *c, u128 sbf)
 {
-    u128 t = c->tp, sbh = (u128)c->seq * c->micro_batch * c->hidden, sbf = (u128)c->seq * c->micro_batch * c->ffn;
+    u128 t = c->tp, sbh = (u128)c->seq * c->micro_batch * c->hidden;
     u128 core = (u128)5 * c->heads * c->seq * c->seq * c->micro_batch;   /* softmax, its dropout and mask */
     switch (c->recompute) {
     case TF_RECOMPUTE_FULL:
-        return saturate(c->sp ? 2 * sbh / t : 2 * sbh);
+        return c->sp ? 2 * sbh / t : 2 * sbh;
     case TF_RECOMPUTE_SELECTIVE:
         core = 0;
         break;
@@ -25,7 +29,26 @@ uint64_t tf_layer_activations(const struct tf_config *c)
     /* the layer norms, the QKV and first MLP inputs and the two dropout
      * masks (10sbh) are whole on every TP rank unless SP splits them */
     u128 split = 8 * sbh + 4 * sbf + core;
-    return saturate(c->sp ? (10 * sbh + split) / t : 10 * sbh + split / t);
+    return c->sp ? (10 * sbh + split) / t : 10 * sbh + split / t;
+}
+
+uint64_t tf_layer_activations(const struct tf_config *c)
+{
+    return saturate(layer_activations(c, (u128)c->seq * c->micro_batch * c->ffn));
+}
+
+uint64_t tf_layer_activations_of(const struct tf_config *c, uint64_t layer)
+{
+    if (!tf_is_moe_layer(c, layer))
+        return tf_layer_activations(c);
+    u128 act = layer_activations(c, 0);
+    if (c->recompute == TF_RECOMPUTE_FULL)
+        return saturate(act);
+    /* the router's fp32 scores, the experts' input tokens (whole on each
+     * TP rank) and their two F'/T-wide activations */
+    u128 n = tf_moe_tokens(c), m = tf_moe_memory_tokens(c);
+    act += 4 * n * c->moe.experts + 2 * m * c->hidden + 4 * m * (c->moe.ffn / c->tp);
+    return saturate(act);
 }
 
 /* Bytes a parameter costs in mixed precision (Megatron-LM's distributed
@@ -59,7 +82,11 @@ void tf_memory_of(const struct tf_config *c, uint64_t p, struct tf_memory *m)
     m->params = params * 2;
     m->grads = params * grad_bytes(c);
     m->optimizer = tf_optimizer_params(c, p) * optimizer_bytes(c);
-    u128 act = (u128)tf_layer_activations(c) * tf_layers_per_chunk(c) * tf_in_flight(c, p);
+    /* every model chunk has the same layers (--moe-every divides them) */
+    u128 chunk = 0;
+    for (uint64_t i = 0; i < tf_layers_per_chunk(c); i++)
+        chunk += tf_layer_activations_of(c, tf_chunk_first_layer(c, p, 0) + i);
+    u128 act = chunk * tf_in_flight(c, p);
     if (p == 0)   /* the embedding's dropout mask, per micro-batch in flight */
         act += (u128)tf_embed_mask_bytes(c) * tf_in_flight(c, p);
     /* the vocabulary-parallel logits in fp32, from the LM head's forward to

@@ -26,6 +26,12 @@ struct tf_memory {
  *   full:                2sbh (the layer's input),         with SP 2sbh/T
  * (f = 4h gives the paper's sbh(10 + 24/T + 5as/(hT)) and sbh(34 + 5as/h)/T). */
 uint64_t tf_layer_activations(const struct tf_config *c);
+/* Layer l's: a dense layer's as above; a MoE layer's has, instead of the
+ * 4sbf/T of the dense MLP, 4NE (the router's fp32 scores) + 2mh (the
+ * experts' input tokens) + 4mF'/T, with m = tf_moe_memory_tokens (N*K,
+ * or the capacity's padded E*ceil(C*N*K/E)); full recomputation keeps the
+ * layer's input only, 2sbh (/T with SP), as in a dense layer. */
+uint64_t tf_layer_activations_of(const struct tf_config *c, uint64_t layer);
 
 /* The embedding's dropout mask of one micro-batch (1 byte an element, the
  * rank's 1/T with SP), held by stage 0 while the micro-batch is in flight. */

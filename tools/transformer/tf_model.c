@@ -47,7 +47,67 @@ static bool figures_fit(const struct tf_config *c)
     uint64_t params = add(mul(c->layers, add(mul(4 * h, h, &ok), mul(2 * h, c->ffn, &ok), &ok), &ok),
                           mul(2 * h, c->vocab, &ok), &ok);
     mul(params, 24 + 2 * c->elem_bytes, &ok);
+    if (c->moe.experts) {
+        /* a MoE layer: the router (2shE), each token's K experts (4shF'),
+         * and the experts' parameters (E * 2hF' + hE) */
+        uint64_t e = c->moe.experts, f = c->moe.ffn;
+        uint64_t moe = add(mul(2 * s, mul(h, e, &ok), &ok), mul(4 * s, mul(c->moe.top_k, mul(h, f, &ok), &ok), &ok),
+                           &ok);
+        mul(3, mul(c->global_batch / c->dp, mul(c->layers, moe, &ok), &ok), &ok);
+        uint64_t experts = add(mul(e, mul(2 * h, f, &ok), &ok), mul(h, e, &ok), &ok);
+        mul(mul(c->layers, experts, &ok), 24 + 2 * c->elem_bytes, &ok);
+    }
     return ok;
+}
+
+static int moe_flag_error(char *msg, size_t len, const char *flag, const char *want, double got)
+{
+    snprintf(msg, len, "%s: expected %s, got %g", flag, want, got);
+    return -1;
+}
+
+/* The mixture-of-experts flags: each only with --experts, experts split
+ * evenly over EP, EP carved out of DP (Megatron-Core's expert parallelism
+ * without a separate expert TP size). */
+static int check_moe(const struct tf_config *c, char *msg, size_t len)
+{
+    const struct tf_moe *m = &c->moe;
+    if (m->experts == 0)
+        return 0;
+    if (m->experts > 65536)
+        return moe_flag_error(msg, len, "--experts", "1 to 65536", (double)m->experts);
+    if (m->top_k == 0 || m->top_k > m->experts) {
+        snprintf(msg, len, "--top-k: expected 1 to --experts %" PRIu64 ", got %" PRIu64, m->experts, m->top_k);
+        return -1;
+    }
+    if (m->ep == 0 || m->ep > MAX_RANKS)
+        return moe_flag_error(msg, len, "--ep", "1 to 1000000", (double)m->ep);
+    if (c->dp % m->ep != 0)
+        return not_divisible(msg, len, "--dp", c->dp, "--ep", m->ep);
+    if (m->experts % m->ep != 0)
+        return not_divisible(msg, len, "--experts", m->experts, "--ep", m->ep);
+    if (m->ffn == 0 || m->ffn > (1u << 24))
+        return moe_flag_error(msg, len, "--moe-ffn", "1 to 16777216", (double)m->ffn);
+    if (m->ffn % c->tp != 0)
+        return not_divisible(msg, len, "--moe-ffn", m->ffn, "--tp", c->tp);
+    if (!(m->capacity_factor == 0 || (m->capacity_factor > 0 && m->capacity_factor <= 1024)))
+        return moe_flag_error(msg, len, "--capacity-factor", "0 (dropless) or a number in (0, 1024]",
+                              m->capacity_factor);
+    if (!(m->skew >= 0 && m->skew <= 16))
+        return moe_flag_error(msg, len, "--expert-skew", "a number in [0, 16]", m->skew);
+    if (m->every == 0 || m->every > c->layers)
+        return moe_flag_error(msg, len, "--moe-every", "1 to --layers", (double)m->every);
+    /* so that every model chunk has the same layers */
+    if (tf_layers_per_chunk(c) % m->every != 0) {
+        snprintf(msg, len, "--moe-every: %" PRIu64 " does not divide the %" PRIu64 " layers of a model chunk",
+                 m->every, tf_layers_per_chunk(c));
+        return -1;
+    }
+    if (c->single_file) {
+        snprintf(msg, len, "--single-file: not with --experts (the ranks of a stage differ in their experts' load)");
+        return -1;
+    }
+    return 0;
 }
 
 static int check_positive(const struct tf_config *c, char *msg, size_t len)
@@ -134,6 +194,8 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
     }
     if (check_virtual_stages(c, msg, len) != 0)
         return -1;
+    if (check_moe(c, msg, len) != 0)
+        return -1;
     if (c->dp_buckets == 0 || tf_layers_per_chunk(c) % c->dp_buckets != 0) {
         if (c->virtual_stages == 1)
             snprintf(msg, len, "--dp-buckets: %" PRIu64 " does not divide the %" PRIu64
@@ -187,6 +249,29 @@ uint64_t tf_dp_group(const struct tf_config *c, uint64_t t, uint64_t p)
 {
     uint64_t tp_groups = c->tp > 1 ? c->dp * c->pp : 0;
     return c->dp > 1 ? 1 + tp_groups + t + c->tp * p : 0;
+}
+
+/* The ids taken by the TP and DP groups. */
+static uint64_t tp_dp_group_ids(const struct tf_config *c)
+{
+    return (c->tp > 1 ? c->dp * c->pp : 0) + (c->dp > 1 ? c->tp * c->pp : 0);
+}
+
+uint64_t tf_ep_group(const struct tf_config *c, struct tf_coords at)
+{
+    uint64_t ep = c->moe.experts ? c->moe.ep : 1;
+    return ep > 1 ? 1 + tp_dp_group_ids(c) + at.t + c->tp * (at.d / ep + c->dp / ep * at.p) : 0;
+}
+
+uint64_t tf_edp_group(const struct tf_config *c, struct tf_coords at)
+{
+    uint64_t ep = c->moe.experts ? c->moe.ep : 1;
+    if (ep == 1)
+        return tf_dp_group(c, at.t, at.p);
+    if (c->dp / ep == 1)
+        return 0;
+    uint64_t ep_groups = c->tp * (c->dp / ep) * c->pp;
+    return 1 + tp_dp_group_ids(c) + ep_groups + at.t + c->tp * (at.d % ep + ep * at.p);
 }
 
 /* QKV (6bsh^2), scores and context (4bs^2h), output projection (2bsh^2),
@@ -280,9 +365,47 @@ uint64_t tf_in_flight(const struct tf_config *c, uint64_t p)
     return w + 1 < total ? w + 1 : total;
 }
 
-uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
+bool tf_is_moe_layer(const struct tf_config *c, uint64_t layer)
 {
-    uint64_t params = tf_layers_per_stage(c) * tf_layer_params(c);
+    return c->moe.experts > 0 && layer % c->moe.every == 0;
+}
+
+uint64_t tf_layer_dp_params(const struct tf_config *c, uint64_t layer)
+{
+    uint64_t h = c->hidden;
+    if (!tf_is_moe_layer(c, layer))
+        return tf_layer_params(c);
+    /* the router (h x E) is replicated over TP, as in Megatron-Core */
+    return 4 * h * (h / c->tp) + h * c->moe.experts;
+}
+
+uint64_t tf_layer_expert_params(const struct tf_config *c, uint64_t layer)
+{
+    if (!tf_is_moe_layer(c, layer))
+        return 0;
+    return c->moe.experts / c->moe.ep * 2 * c->hidden * (c->moe.ffn / c->tp);
+}
+
+/* Sums f over the layers of stage p (every chunk of it). */
+static uint64_t stage_sum(const struct tf_config *c, uint64_t p, uint64_t (*f)(const struct tf_config *, uint64_t))
+{
+    uint64_t sum = 0, lpc = tf_layers_per_chunk(c);
+    for (uint64_t v = 0; v < c->virtual_stages; v++)
+        for (uint64_t i = 0; i < lpc; i++)
+            sum += f(c, tf_chunk_first_layer(c, p, v) + i);
+    return sum;
+}
+
+uint64_t tf_rank_expert_params(const struct tf_config *c, uint64_t p)
+{
+    return c->moe.experts ? stage_sum(c, p, tf_layer_expert_params) : 0;
+}
+
+/* The parameters of stage p reduced over DP: its layers' and the
+ * embedding's or LM head's. */
+static uint64_t rank_dp_params(const struct tf_config *c, uint64_t p)
+{
+    uint64_t params = c->moe.experts ? stage_sum(c, p, tf_layer_dp_params) : tf_layers_per_stage(c) * tf_layer_params(c);
     if (p == 0)
         params += c->hidden * (c->vocab / c->tp);
     if (p == c->pp - 1)
@@ -290,11 +413,19 @@ uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
     return params;
 }
 
+uint64_t tf_rank_params(const struct tf_config *c, uint64_t p)
+{
+    return rank_dp_params(c, p) + tf_rank_expert_params(c, p);
+}
+
 /* Buckets follow the backward pass: the last layers' gradients are ready
  * first. */
 uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k)
 {
-    uint64_t params = tf_layers_per_chunk(c) / c->dp_buckets * tf_layer_params(c);
+    uint64_t lpc = tf_layers_per_chunk(c), per = lpc / c->dp_buckets, first = tf_chunk_first_layer(c, p, v);
+    uint64_t params = 0;
+    for (uint64_t i = lpc - (k + 1) * per; i < lpc - k * per; i++)
+        params += tf_layer_dp_params(c, first + i);
     if (p == c->pp - 1 && v == c->virtual_stages - 1 && k == 0)
         params += c->hidden * (c->vocab / c->tp);
     if (p == 0 && v == 0 && k == c->dp_buckets - 1)
@@ -311,14 +442,20 @@ uint64_t tf_vocab_params(const struct tf_config *c)
  * so every rank updates the same shard size. */
 uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p)
 {
-    uint64_t params = tf_rank_params(c, p);
-    return c->dist_optimizer ? (params + c->dp - 1) / c->dp : params;
+    if (!c->dist_optimizer)
+        return tf_rank_params(c, p);
+    uint64_t dense = rank_dp_params(c, p), experts = tf_rank_expert_params(c, p);
+    uint64_t edp = c->moe.experts ? c->dp / c->moe.ep : 1;
+    return (dense + c->dp - 1) / c->dp + (experts + edp - 1) / edp;
 }
 
 uint64_t tf_model_params(const struct tf_config *c)
 {
-    uint64_t h = c->hidden;
-    return c->layers * (4 * h * h + 2 * h * c->ffn) + 2 * h * c->vocab;
+    uint64_t h = c->hidden, params = 2 * h * c->vocab;
+    for (uint64_t l = 0; l < c->layers; l++)
+        params += tf_is_moe_layer(c, l) ? 4 * h * h + h * c->moe.experts + c->moe.experts * 2 * h * c->moe.ffn
+                                        : 4 * h * h + 2 * h * c->ffn;
+    return params;
 }
 
 uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)

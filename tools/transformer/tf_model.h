@@ -36,6 +36,19 @@ enum tf_compute_model { TF_COMPUTE_KERNELS, TF_COMPUTE_ROOFLINE };
  * collectives) or selective (the attention core only, Korthikanti et al.). */
 enum tf_recompute { TF_RECOMPUTE_NONE, TF_RECOMPUTE_FULL, TF_RECOMPUTE_SELECTIVE };
 
+/* Mixture-of-experts layers (docs/transformer.md, "Mixture of experts");
+ * experts == 0 is a dense model. */
+struct tf_moe {
+    uint64_t experts;        /* E */
+    uint64_t top_k;          /* K: experts each token goes to */
+    uint64_t ep;             /* expert parallelism, carved out of DP: divides --dp */
+    uint64_t ffn;            /* an expert's FFN width (--moe-ffn, default --ffn) */
+    double capacity_factor;  /* C > 0: a sender's tokens per expert capped at ceil(C*N*K/E); 0 dropless */
+    double skew;             /* S: Zipf exponent of the experts' popularity, 0 uniform */
+    uint64_t seed;           /* which experts are popular, per layer */
+    uint64_t every;          /* layer l has experts when l % every == 0 */
+};
+
 struct tf_config {
     uint64_t layers, hidden, heads, ffn, seq, vocab;
     uint64_t micro_batch, global_batch;
@@ -62,6 +75,7 @@ struct tf_config {
     enum tf_compute_model compute_model;
     double efficiency;    /* the roofline's fraction of peak FLOP/s, (0, 1] */
     struct tf_durations durations; /* user-supplied, override the roofline */
+    struct tf_moe moe;
 };
 
 /* Where a rank sits: TP fastest, then DP, then PP. */
@@ -102,6 +116,13 @@ struct tf_coords tf_coords_of(const struct tf_config *c, uint64_t rank);
  * has a single member and so no collective runs on it. */
 uint64_t tf_tp_group(const struct tf_config *c, uint64_t d, uint64_t p);
 uint64_t tf_dp_group(const struct tf_config *c, uint64_t t, uint64_t p);
+/* Expert parallelism is carved out of DP: the EP group of a rank is the EP
+ * consecutive DP ranks d = k*EP .. k*EP+EP-1 (its EP index d % EP); the
+ * expert-data-parallel group the D/EP ranks of its EP index (d % EP equal),
+ * which reduce the experts' gradients. Their ids follow the DP groups';
+ * with EP = 1 the expert-DP group is the DP group. */
+uint64_t tf_ep_group(const struct tf_config *c, struct tf_coords at);
+uint64_t tf_edp_group(const struct tf_config *c, struct tf_coords at);
 
 /* Forward costs per rank and micro-batch; backward is twice each. */
 struct tf_cost tf_attn_fwd(const struct tf_config *c);
@@ -116,19 +137,31 @@ struct tf_cost tf_optimizer(const struct tf_config *c, uint64_t rank_params);
 uint64_t tf_activation_bytes(const struct tf_config *c);
 /* b * s * 4: one of the cross-entropy's TP all-reduces (an fp32 per token). */
 uint64_t tf_cross_entropy_bytes(const struct tf_config *c);
-/* Parameters held by the ranks of pipeline stage p (each TP rank). */
+/* Parameters held by the ranks of pipeline stage p (each TP rank),
+ * experts included. */
 uint64_t tf_rank_params(const struct tf_config *c, uint64_t p);
 /* Parameters of DP bucket k of model chunk v on stage p (0 = the first
  * issued: the chunk's last layers, plus the LM head on the last virtual
  * stage; the embedding goes into the last bucket of the first virtual
  * stage). The buckets of a rank sum to tf_rank_params. */
 uint64_t tf_bucket_params(const struct tf_config *c, uint64_t p, uint64_t v, uint64_t k);
-/* Parameters of one layer on one rank: 4h*h/T + 2h*F/T. */
+/* Parameters of one dense layer on one rank: 4h*h/T + 2h*F/T. */
 uint64_t tf_layer_params(const struct tf_config *c);
+/* Whether layer l (0-based, of the whole model) has experts. */
+bool tf_is_moe_layer(const struct tf_config *c, uint64_t layer);
+/* The parameters of layer l on one rank whose gradients are reduced over
+ * DP: a dense layer's, or a MoE layer's attention and router, 4h*h/T + h*E. */
+uint64_t tf_layer_dp_params(const struct tf_config *c, uint64_t layer);
+/* The parameters of layer l's local experts on one rank, reduced over the
+ * expert-data-parallel group: (E/EP) * 2h*F_moe/T, 0 on a dense layer. */
+uint64_t tf_layer_expert_params(const struct tf_config *c, uint64_t layer);
+/* The expert parameters of a stage-p rank (its layers' sum). */
+uint64_t tf_rank_expert_params(const struct tf_config *c, uint64_t p);
 /* The word embedding's (or the LM head's) parameters on one rank: h*V/T. */
 uint64_t tf_vocab_params(const struct tf_config *c);
 /* The parameters the optimizer of a stage-p rank updates: all of the rank's,
- * or with the distributed optimizer its 1/D shard, ceil(params / D). */
+ * or with the distributed optimizer its 1/D shard, ceil(params / D), of
+ * the dense ones and ceil(expert params / (D/EP)) of the experts'. */
 uint64_t tf_optimizer_params(const struct tf_config *c, uint64_t p);
 /* Parameters of the whole model. */
 uint64_t tf_model_params(const struct tf_config *c);

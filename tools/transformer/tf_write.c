@@ -12,6 +12,7 @@
 
 #include "transformer/tf_kernels.h"
 #include "transformer/tf_memory.h"
+#include "transformer/tf_moe.h"
 #include "transformer/tf_pb.h"
 
 #define OUT_BUF_BYTES (1u << 20)
@@ -103,6 +104,12 @@ struct emit {
     int has_bucket;
     uint64_t bucket_params; /* gradients computed since the chunk's last bucket */
     uint64_t bucket_index;  /* the next bucket's number within its chunk */
+    /* mixture of experts (c->moe.experts > 0) */
+    uint64_t ep_group, edp_group;
+    char ep_pg[24], edp_pg[24];
+    uint64_t a2a_bytes;     /* a dispatch or combine all-to-all */
+    struct op router[2];
+    struct op *experts;     /* [2 * the layer's index in the stage + backward]: the local experts */
     int failed;
 };
 
@@ -240,6 +247,20 @@ static void side_coll(struct emit *e, const struct name *nm, int64_t type, uint6
     e->side[e->n_side++] = id;
 }
 
+/* A gradient collective off the chain, after the bucket before it (one
+ * stream): an all-reduce of `params` gradients on `pg`, or with the
+ * distributed optimizer a reduce-scatter. */
+static void gradient_bucket(struct emit *e, const struct name *nm, uint64_t params, const char *pg)
+{
+    const struct tf_config *c = e->c;
+    uint64_t id = e->next_id;
+    start(e, nm, VET_COMM_COLL_NODE, 0, e->has_bucket ? &e->last_bucket : NULL);
+    coll_attrs(e, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, params * c->elem_bytes, pg);
+    finish(e, 0);
+    e->last_bucket = id;
+    e->has_bucket = 1;
+}
+
 /* The next DP bucket of model chunk v, holding the gradients computed
  * since the previous one; issued off the chain as soon as they are, so the
  * backward pass goes on under it. Buckets run one after the other (one
@@ -263,12 +284,27 @@ static void dp_bucket(struct emit *e, uint64_t v)
         name_num(&nm, e->bucket_index);
     }
     e->bucket_index++;
-    uint64_t id = e->next_id;
-    start(e, &nm, VET_COMM_COLL_NODE, 0, e->has_bucket ? &e->last_bucket : NULL);
-    coll_attrs(e, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, params * c->elem_bytes, e->dp_pg);
-    finish(e, 0);
-    e->last_bucket = id;
-    e->has_bucket = 1;
+    gradient_bucket(e, &nm, params, e->dp_pg);
+}
+
+/* The gradients of chunk v's local experts, reduced over the expert-DP
+ * group once the chunk's backward is done, after its last DP bucket
+ * (--overlap-grad-reduce; else all of them before the step). */
+static void expert_bucket(struct emit *e, uint64_t v)
+{
+    const struct tf_config *c = e->c;
+    uint64_t params = 0, lpc = tf_layers_per_chunk(c), first = tf_chunk_first_layer(c, e->at.p, v);
+    for (uint64_t i = 0; i < lpc; i++)
+        params += tf_layer_expert_params(c, first + i);
+    if (params == 0 || e->edp_group == 0 || !c->overlap_grad_reduce)
+        return;
+    struct name nm;
+    name_set(&nm, c->dist_optimizer ? "edp_reduce_scatter_expert_grads" : "edp_all_reduce_expert_grads");
+    if (c->virtual_stages > 1) {
+        name_add(&nm, "_chunk");
+        name_num(&nm, v);
+    }
+    gradient_bucket(e, &nm, params, e->edp_pg);
 }
 
 /* Whether the bucket being filled closes once local layer i of the chunk
@@ -382,26 +418,106 @@ static void recompute_core(struct emit *e, uint64_t mb, uint64_t layer)
     recomputation(e, &nm, &e->attn_core);
 }
 
+/* The local experts' op of `layer`, forward or backward. */
+static const struct op *expert_op(const struct emit *e, uint64_t layer, int backward)
+{
+    uint64_t lpc = tf_layers_per_chunk(e->c);
+    uint64_t index = layer / (lpc * e->c->pp) * lpc + layer % lpc;
+    return &e->experts[2 * index + (backward ? 1 : 0)];
+}
+
+/* "ep_all_to_all_<prefix><part>": tokens to their experts' ranks
+ * (dispatch) or back (combine), over the EP group. */
+static void moe_a2a(struct emit *e, const struct name *prefix, const char *part)
+{
+    struct name nm;
+    if (e->ep_group == 0)
+        return;
+    name_set(&nm, "ep_all_to_all_");
+    name_add(&nm, prefix->s);
+    name_add(&nm, part);
+    coll(e, &nm, VET_ALL_TO_ALL, e->a2a_bytes, e->ep_pg);
+}
+
+/* A MoE block's forward (or its recomputation) in place of the MLP: the
+ * router, the dispatch, the local experts, the TP collective of their
+ * row-parallel second GEMM, the combine (Megatron-Core's all-to-all
+ * dispatcher reduces over TP before it sends the tokens back). */
+static void moe_forward(struct emit *e, const struct name *prefix, uint64_t layer, int recomputed)
+{
+    struct name nm = *prefix;
+    name_add(&nm, "_router");
+    comp_node(e, &nm, &e->router[0], recomputed);
+    moe_a2a(e, prefix, "_dispatch");
+    nm = *prefix;
+    name_add(&nm, "_experts");
+    comp_node(e, &nm, expert_op(e, layer, 0), recomputed);
+    tp_comm(e, &nm);
+    moe_a2a(e, prefix, "_combine");
+}
+
+/* Its backward, in reverse: the combine's gradients to the experts, their
+ * backward with its TP collective, the dispatch's gradients back, the
+ * router's backward. */
+static void moe_backward(struct emit *e, const struct name *prefix, uint64_t layer)
+{
+    struct name nm = *prefix;
+    moe_a2a(e, prefix, "_combine");
+    name_add(&nm, "_experts");
+    comp(e, &nm, expert_op(e, layer, 1));
+    tp_comm(e, &nm);
+    moe_a2a(e, prefix, "_dispatch");
+    nm = *prefix;
+    name_add(&nm, "_router");
+    comp(e, &nm, &e->router[1]);
+}
+
+/* The MLP or MoE block of `layer`: forward, backward, or the forward
+ * recomputed (full recomputation). */
+static void mlp_block(struct emit *e, uint64_t mb, uint64_t layer, int backward, int recomputed)
+{
+    struct name prefix;
+    if (!tf_is_moe_layer(e->c, layer)) {
+        if (recomputed)
+            recompute_part(e, mb, layer, "_mlp", &e->mlp[0]);
+        else
+            layer_part(e, mb, layer, backward, "_mlp", &e->mlp[backward ? 1 : 0]);
+        return;
+    }
+    if (recomputed) {
+        name_set(&prefix, "rec_mb");
+        name_num(&prefix, mb);
+        name_add(&prefix, "_layer");
+        name_num(&prefix, layer);
+    } else {
+        layer_name(&prefix, backward, mb, layer, "");
+    }
+    if (backward && !recomputed)
+        moe_backward(e, &prefix, layer);
+    else
+        moe_forward(e, &prefix, layer, recomputed);
+}
+
 static void layer_pass(struct emit *e, uint64_t mb, uint64_t layer, int backward)
 {
     if (backward && e->c->recompute == TF_RECOMPUTE_FULL) {
         recompute_part(e, mb, layer, "_attn", &e->attn[0]);
-        recompute_part(e, mb, layer, "_mlp", &e->mlp[0]);
+        mlp_block(e, mb, layer, 0, 1);
     }
     if (backward && e->c->recompute == TF_RECOMPUTE_SELECTIVE)
         recompute_core(e, mb, layer);
     /* --tensors: the layer's kept activations (tf_memory.h), written from
      * its forward's start, read until its backward's end; on the first
      * layer of the model also the embedding's dropout mask */
-    uint64_t act = e->c->tensors ? tf_layer_activations(e->c) : 0;
+    uint64_t act = e->c->tensors ? tf_layer_activations_of(e->c, layer) : 0;
     if (!backward) {
         io_tensor(e, 1, "act_mb", mb, "_layer", layer, act);
         if (layer == 0)
             io_tensor(e, 1, "embed_mask_mb", mb, NULL, 0, tf_embed_mask_bytes(e->c));
         layer_part(e, mb, layer, 0, "_attn", &e->attn[0]);
-        layer_part(e, mb, layer, 0, "_mlp", &e->mlp[0]);
+        mlp_block(e, mb, layer, 0, 0);
     } else {
-        layer_part(e, mb, layer, 1, "_mlp", &e->mlp[1]);
+        mlp_block(e, mb, layer, 1, 0);
         io_tensor(e, 0, "act_mb", mb, "_layer", layer, act);
         if (layer == 0)
             io_tensor(e, 0, "embed_mask_mb", mb, NULL, 0, tf_embed_mask_bytes(e->c));
@@ -518,7 +634,7 @@ static void backward(struct emit *e, uint64_t mb, uint64_t v)
         layer_pass(e, mb, first + i, 1);
         if (!last_mb)
             continue;
-        e->bucket_params += tf_layer_params(c);
+        e->bucket_params += tf_layer_dp_params(c, first + i);
         if (i > 0 && bucket_closes(c, e->bucket_params, i))
             dp_bucket(e, v);
     }
@@ -532,6 +648,7 @@ static void backward(struct emit *e, uint64_t mb, uint64_t v)
         if (p == 0 && v == 0)
             e->bucket_params += tf_vocab_params(c);
         dp_bucket(e, v);
+        expert_bucket(e, v);
     }
 }
 
@@ -546,10 +663,14 @@ static void step(struct emit *e)
     /* Without --overlap-grad-reduce the gradients are reduced once the
      * backward pass is over, all of the rank's in one collective on the
      * chain (Megatron-LM's finalize_model_grads). */
+    uint64_t experts = tf_rank_expert_params(c, e->at.p), dense = tf_rank_params(c, e->at.p) - experts;
     if (!c->overlap_grad_reduce && e->dp_group != 0) {
         name_set(&nm, c->dist_optimizer ? "dp_reduce_scatter_grads" : "dp_all_reduce_grads");
-        coll(e, &nm, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE,
-             tf_rank_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+        coll(e, &nm, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, dense * c->elem_bytes, e->dp_pg);
+    }
+    if (!c->overlap_grad_reduce && e->edp_group != 0 && experts > 0) {
+        name_set(&nm, c->dist_optimizer ? "edp_reduce_scatter_expert_grads" : "edp_all_reduce_expert_grads");
+        coll(e, &nm, c->dist_optimizer ? VET_REDUCE_SCATTER : VET_ALL_REDUCE, experts * c->elem_bytes, e->edp_pg);
     }
     name_set(&nm, "optimizer_step");
     start(e, &nm, VET_COMP_NODE, tf_op_micros(c, TF_OPTIMIZER, cost), e->has_bucket ? &e->last_bucket : NULL);
@@ -571,7 +692,14 @@ static void step(struct emit *e)
         name_set(&nm, "dp_all_gather_params");
         /* Each DP rank contributes its updated shard (the all-gather's
          * input); the output is the rank's whole parameters again. */
-        coll(e, &nm, VET_ALL_GATHER, tf_optimizer_params(c, e->at.p) * c->elem_bytes, e->dp_pg);
+        coll(e, &nm, VET_ALL_GATHER, (dense + c->dp - 1) / c->dp * c->elem_bytes, e->dp_pg);
+    }
+    if (c->dist_optimizer && e->edp_group != 0 && experts > 0) {
+        /* the experts' shards, over the expert-DP group (after the step
+         * even with --overlap-param-gather) */
+        uint64_t edp = c->dp / c->moe.ep;
+        name_set(&nm, "edp_all_gather_expert_params");
+        coll(e, &nm, VET_ALL_GATHER, (experts + edp - 1) / edp * c->elem_bytes, e->edp_pg);
     }
 }
 
@@ -585,8 +713,9 @@ static uint64_t chunk_buckets(const struct emit *e, uint64_t v, uint64_t *params
     const struct tf_config *c = e->c;
     uint64_t lpc = tf_layers_per_chunk(c), k = 0;
     uint64_t acc = is_last_virtual(e, v) ? tf_vocab_params(c) : 0;
+    uint64_t first = tf_chunk_first_layer(c, e->at.p, v);
     for (uint64_t i = lpc; i-- > 0;) {
-        acc += tf_layer_params(c);
+        acc += tf_layer_dp_params(c, first + i);
         bucket_of[i] = k;
         if (i > 0 && bucket_closes(c, acc, i)) {
             params[k++] = acc;
@@ -733,6 +862,59 @@ static void prepare(struct emit *e, const struct tf_config *c, uint64_t rank)
     snprintf(e->dp_pg, sizeof e->dp_pg, "%" PRIu64, e->dp_group);
 }
 
+/* A MoE op from its forward cost: the roofline's, or the kernel model's
+ * `seconds` (--durations does not reach the MoE blocks). */
+static struct op moe_op(const struct tf_config *c, struct tf_cost fwd, unsigned times, double seconds)
+{
+    struct tf_cost cost = {times * fwd.flops, times * fwd.bytes};
+    struct op op = {cost, c->compute_model == TF_COMPUTE_ROOFLINE ? tf_duration_micros(c, cost)
+                                                                  : tf_kernels_micros(seconds)};
+    return op;
+}
+
+/* The rank's MoE figures: its EP and expert-DP groups, the all-to-all
+ * size, the router, and each MoE layer's local experts under that layer's
+ * loads (tf_moe.h). */
+static int prepare_moe(struct emit *e)
+{
+    const struct tf_config *c = e->c;
+    if (c->moe.experts == 0)
+        return 0;
+    e->ep_group = tf_ep_group(c, e->at);
+    e->edp_group = tf_edp_group(c, e->at);
+    snprintf(e->ep_pg, sizeof e->ep_pg, "%" PRIu64, e->ep_group);
+    snprintf(e->edp_pg, sizeof e->edp_pg, "%" PRIu64, e->edp_group);
+    e->a2a_bytes = tf_moe_a2a_bytes(c);
+    for (unsigned k = 0; k < 2; k++)
+        e->router[k] = moe_op(c, tf_router_fwd(c), k + 1, tf_kernels_router(c, (int)k));
+    uint64_t lpc = tf_layers_per_chunk(c), n = lpc * c->virtual_stages;
+    uint64_t ep_index = e->at.d % c->moe.ep, first = tf_moe_first_expert(c, ep_index);
+    uint64_t *loads = malloc(c->moe.experts * sizeof *loads);
+    void *scratch = malloc(tf_moe_scratch_bytes(c));
+    e->experts = malloc(2 * n * sizeof *e->experts);
+    if (!loads || !scratch || !e->experts) {
+        free(loads);
+        free(scratch);
+        snprintf(e->err->msg, sizeof e->err->msg, "out of memory");
+        return -1;
+    }
+    for (uint64_t v = 0; v < c->virtual_stages; v++) {
+        for (uint64_t i = 0; i < lpc; i++) {
+            uint64_t layer = tf_chunk_first_layer(c, e->at.p, v) + i;
+            if (!tf_is_moe_layer(c, layer))
+                continue;
+            tf_moe_loads(c, layer, loads, scratch);
+            struct tf_cost fwd = tf_experts_fwd(c, loads, ep_index);
+            for (unsigned k = 0; k < 2; k++)
+                e->experts[2 * (v * lpc + i) + k] =
+                    moe_op(c, fwd, k + 1, tf_kernels_experts(c, loads, first, tf_moe_local_experts(c), (int)k));
+        }
+    }
+    free(loads);
+    free(scratch);
+    return 0;
+}
+
 static int put_metadata(struct emit *e)
 {
     vet_metadata md = {.version = "0.0.4"};
@@ -760,7 +942,7 @@ int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, ui
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
         return -1;
     }
-    e.failed = put_metadata(&e) != 0;
+    e.failed = put_metadata(&e) != 0 || prepare_moe(&e) != 0;
     if (!e.failed && c->dist_optimizer && c->overlap_param_gather && e.dp_group != 0)
         e.failed = gather_params_early(&e) != 0;
     schedule(&e);
@@ -768,6 +950,7 @@ int tf_write_rank(const struct tf_config *c, uint64_t rank, const char *path, ui
         step(&e);
     flush(&e);
     free(e.gather);
+    free(e.experts);
     if (fclose(e.fp) != 0 && !e.failed) {
         snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
         return -1;
@@ -806,6 +989,20 @@ int tf_write_groups(const struct tf_config *c, const char *path, vet_error *err)
             if (tf_dp_group(c, t, p) != 0)
                 write_group(f, tf_dp_group(c, t, p), &first, c->dp, tf_rank_of(c, (struct tf_coords){t, 0, p}),
                             c->tp);
+    /* EP groups, one per (t, d / EP, p), then expert-DP ones per (t, d % EP, p) */
+    uint64_t ep = c->moe.experts ? c->moe.ep : 1;
+    for (uint64_t p = 0; p < c->pp && ep > 1; p++)
+        for (uint64_t k = 0; k < c->dp / ep; k++)
+            for (uint64_t t = 0; t < c->tp; t++) {
+                struct tf_coords at = {t, k * ep, p};
+                write_group(f, tf_ep_group(c, at), &first, ep, tf_rank_of(c, at), c->tp);
+            }
+    for (uint64_t p = 0; p < c->pp && ep > 1 && c->dp / ep > 1; p++)
+        for (uint64_t j = 0; j < ep; j++)
+            for (uint64_t t = 0; t < c->tp; t++) {
+                struct tf_coords at = {t, j, p};
+                write_group(f, tf_edp_group(c, at), &first, c->dp / ep, tf_rank_of(c, at), c->tp * ep);
+            }
     fputs(first ? "}\n" : "\n}\n", f);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
