@@ -46,6 +46,8 @@ libvimana_core_la_SOURCES = \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/network_host.c core/sim/network_host.h \
+	core/sim/network_faults.c core/sim/network_faults.h \
+	core/sim/fault_links.c core/sim/fault_links.h \
 	core/sim/link_report.c core/sim/link_report.h \
 	core/sim/device_name.c core/sim/device_name.h \
 	core/sim/run.c core/sim/run.h \

@@ -74,6 +74,18 @@ typedef struct congestion_aware {
     uint32_t n_links;
     message *msgs;
     uint32_t n_msgs, cap_msgs, free_msgs;
+    /* --network-faults (link_fault): per link its bandwidth factor now (1
+     * as built, 0 down) and the factor of its latest fault registered (for
+     * the partition check as of that fault's tick); the faults to apply at
+     * their ticks; the smallest factor any link will have (route_fits).
+     * NULL and 0 until a fault is registered. */
+    double *factor, *registered;
+    struct ca_fault {
+        uint32_t link;
+        double factor;
+    } *faults;
+    uint32_t n_faults;
+    double min_factor;
 } congestion_aware;
 
 static void log_error(congestion_aware *c, const char *msg)
@@ -209,6 +221,8 @@ static void hop_ticks(const congestion_aware *c, uint32_t link, const message *m
         bytes_per_ns = dim_of(c, m->dim)->bytes_per_ns;
         latency_ns = dim_of(c, m->dim)->latency_ns;
     }
+    if (c->factor)
+        bytes_per_ns *= c->factor[link];
     double serialization = (double)m->bytes / bytes_per_ns;
     *arrive = (vimana_tick)(latency_ns + serialization);
     *release = (vimana_tick)serialization;
@@ -305,6 +319,9 @@ static void ca_free(congestion_aware *c)
 {
     vimana_bt_fini(&c->bt);
     vimana_topo_free(c->topo);
+    free(c->factor);
+    free(c->registered);
+    free(c->faults);
     free(c->links);
     free(c->msgs);
     free(c);
@@ -393,6 +410,7 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
         return VIMANA_ERR_NOMEM;
     }
     c->free_msgs = NIL;
+    c->min_factor = 1;
     int rc = vimana_bt_init(&c->bt, params, host, err, err_len);
     if (rc == VIMANA_OK)
         rc = load_network(c, err, err_len);
@@ -441,7 +459,7 @@ static int route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t 
         if (s == t)
             continue;
         const vimana_net_dim *nd = dim_of(c, d);
-        double arrive = nd->latency_ns + (double)bytes / nd->bytes_per_ns;
+        double arrive = nd->latency_ns + (double)bytes / (nd->bytes_per_ns * c->min_factor);
         vimana_tick dim_route;
         if (!(arrive < VIMANA_TICK_LIMIT) ||
             __builtin_mul_overflow((vimana_tick)arrive, (vimana_tick)hops_in_dim(c, d, s, t), &dim_route) ||
@@ -458,7 +476,8 @@ static int graph_route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uin
 {
     /* The bound is far (a factor 4) below the limit: the rounding of the
      * doubles cannot matter. Only a route that might pass it is walked. */
-    double bound = c->max_hops * (c->worst_latency_ns + (double)bytes * c->worst_ns_per_byte + 1.0);
+    double bound =
+        c->max_hops * (c->worst_latency_ns + (double)bytes * c->worst_ns_per_byte / c->min_factor + 1.0);
     if (bound < 0x1p62 && (vimana_tick)bound <= UINT64_MAX - vimana_evq_now(c->bt.evq))
         return 0;
     uint32_t node = vimana_topo_npu_node(c->topo, src), end = vimana_topo_npu_node(c->topo, dst);
@@ -471,7 +490,7 @@ static int graph_route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uin
             return -1;
         }
         const vimana_topo_link *tl = vimana_topo_link_info(c->topo, link);
-        double arrive = tl->latency_ns + (double)bytes / tl->bytes_per_ns;
+        double arrive = tl->latency_ns + (double)bytes / (tl->bytes_per_ns * c->min_factor);
         if (!(arrive < VIMANA_TICK_LIMIT) || __builtin_add_overflow(route, (vimana_tick)arrive, &route) ||
             route > UINT64_MAX - vimana_evq_now(c->bt.evq))
             return report_late_arrival(c, src, dst, bytes, tl->bandwidth_gbps, tl->latency_ns);
@@ -513,6 +532,125 @@ static int ca_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     return VIMANA_OK;
 }
 
+/* ---- network faults (link_fault, ABI 1.4) ---------------------------------- */
+
+/* A link that just went down: the messages waiting for it go back to the
+ * node they were leaving and take the shortest remaining route from there
+ * (the one crossing it still arrives). */
+static void reroute_waiting(congestion_aware *c, uint32_t link)
+{
+    link_state *l = &c->links[link];
+    uint32_t mi = l->head, from = vimana_topo_link_info(c->topo, link)->src;
+    l->head = l->tail = NIL;
+    while (mi != NIL) {
+        uint32_t next = c->msgs[mi].next_pending;
+        c->msgs[mi].cur = from;
+        if (forward(c, mi) != 0) {
+            vimana_bt_fail(&c->bt, "congestion_aware: out of memory for the route cache");
+            return;
+        }
+        mi = next;
+    }
+}
+
+/* Fault k reaches its tick. */
+static void on_fault(void *ctx, uint64_t k)
+{
+    congestion_aware *c = ctx;
+    const struct ca_fault *f = &c->faults[k];
+    c->factor[f->link] = f->factor;
+    if (!c->topo)
+        return;
+    if (vimana_topo_set_link_down(c->topo, f->link, f->factor == 0) != 0) {
+        vimana_bt_fail(&c->bt, "congestion_aware: out of memory taking a link down");
+        return;
+    }
+    if (f->factor == 0)
+        reroute_waiting(c, f->link);
+}
+
+/* The links registered down as of the latest fault cut NPUs off: one line
+ * naming them (the first few) and the tick. */
+static int check_partition(congestion_aware *c, vimana_tick at, char *err, size_t err_len)
+{
+    uint8_t *down = malloc(c->n_links);
+    uint32_t cut[8];
+    if (!down) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    for (uint32_t l = 0; l < c->n_links; l++)
+        down[l] = c->registered[l] == 0;
+    long n = vimana_topo_cut_off(c->topo, down, cut, 8);
+    free(down);
+    if (n == 0)
+        return VIMANA_OK;
+    if (n < 0) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
+                                   n == 1 ? "NPU" : "NPUs");
+    for (long i = 0; i < n && i < 8 && used < err_len; i++)
+        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
+    if (used < err_len)
+        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
+                 n > 8 ? " and more" : "");
+    return VIMANA_ERR_CONFIG;
+}
+
+static int faults_alloc(congestion_aware *c)
+{
+    if (c->factor)
+        return 0;
+    c->factor = malloc(c->n_links * sizeof *c->factor);
+    c->registered = malloc(c->n_links * sizeof *c->registered);
+    if (!c->factor || !c->registered)
+        return -1;
+    for (uint32_t l = 0; l < c->n_links; l++)
+        c->factor[l] = c->registered[l] = 1;
+    return 0;
+}
+
+static int ca_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor, char *err, size_t err_len)
+{
+    congestion_aware *c = ctx;
+    if (link >= c->n_links || !(factor == 0 || (factor > 0 && factor <= VIMANA_FAULT_MAX_FACTOR))) {
+        snprintf(err, err_len, "congestion_aware: link %u of %u, bandwidth factor %g: out of range", link,
+                 c->n_links, factor);
+        return VIMANA_ERR_ARGUMENT;
+    }
+    if (factor == 0 && !c->topo) {
+        snprintf(err, err_len, "congestion_aware routes a network of dimensions in dimension order, with no "
+                 "other path for a link that is down: give the network as a topology file, or a bandwidth-factor");
+        return VIMANA_ERR_CONFIG;
+    }
+    struct ca_fault *grown = realloc(c->faults, (c->n_faults + 1) * sizeof *c->faults);
+    if (!grown || faults_alloc(c) != 0) {
+        if (grown)
+            c->faults = grown;
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    c->faults = grown;
+    c->registered[link] = factor;
+    if (factor == 0) {
+        int rc = check_partition(c, at, err, err_len);
+        if (rc != VIMANA_OK)
+            return rc;
+    }
+    if (factor > 0 && factor < c->min_factor)
+        c->min_factor = factor;
+    c->faults[c->n_faults] = (struct ca_fault){link, factor};
+    vimana_tick now = vimana_evq_now(c->bt.evq);
+    if (vimana_evq_schedule(c->bt.evq, at > now ? at - now : 0, on_fault, c, c->n_faults) != VIMANA_OK) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    c->n_faults++;
+    return VIMANA_OK;
+}
+
 /* Devices of a topology graph are named as its file numbers them
  * ("switch64"); a network YAML's get the host's default names. */
 static const char *ca_device_name(void *ctx, uint32_t device, char *buf, size_t len)
@@ -533,6 +671,7 @@ static const vimana_backend congestion_aware_backend = {
     VIMANA_BT_DEFAULTS,
     VIMANA_BT_LINK_STATS,
     .device_name = ca_device_name,
+    .link_fault = ca_link_fault,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

@@ -31,6 +31,7 @@ struct vimana_topo {
     uint32_t n_cached, cache_next, cache_cap;
     size_t cache_limit;
     uint32_t *bfs_queue;        /* n_nodes, allocated with the first table */
+    uint8_t *down;              /* per directed link: 1 when out of the routes; NULL: none is */
 };
 
 /* ---- errors ---------------------------------------------------------- */
@@ -683,6 +684,7 @@ void vimana_topo_free(vimana_topo *t)
     if (t->dist_to)
         drop_cache(t);
     free(t->bfs_queue);
+    free(t->down);
     free(t->node_dev);
     free(t->device_node);
     free(t->links);
@@ -703,8 +705,16 @@ size_t vimana_topo_route_cache_bytes(const vimana_topo *t)
     return (size_t)t->n_cached * t->n_nodes * sizeof(uint32_t);
 }
 
-/* Hop distances of every node to `dst` (BFS from dst; every link has its
- * reverse, so the distances out of dst are the distances into it). */
+/* Whether directed link l is in the routes, with the links of `down`
+ * (per link, 1 = out; NULL: all in). */
+static bool link_up(const uint8_t *down, uint32_t l)
+{
+    return !down || !down[l];
+}
+
+/* Hop distances of every node to `dst` (BFS from dst over the reverses of
+ * the links: link 2i+1 is link 2i backwards, so v reaches u over l^1 when
+ * u reaches v over l). */
 static void bfs_from(const vimana_topo *t, uint32_t dst, uint32_t *dist, uint32_t *queue)
 {
     for (uint32_t u = 0; u < t->n_nodes; u++)
@@ -716,7 +726,7 @@ static void bfs_from(const vimana_topo *t, uint32_t dst, uint32_t *dist, uint32_
         uint32_t u = queue[head++];
         for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
             uint32_t v = t->links[t->adj[i]].dst;
-            if (dist[v] == VIMANA_TOPO_NONE) {
+            if (dist[v] == VIMANA_TOPO_NONE && link_up(t->down, t->adj[i] ^ 1u)) {
                 dist[v] = dist[u] + 1;
                 queue[tail++] = v;
             }
@@ -792,17 +802,73 @@ uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, 
     /* The next hops one step closer, in link id order; take the
      * (h mod k)-th, then re-mix h for the next choice. */
     uint32_t k = 0;
+    if (dist[node] == VIMANA_TOPO_NONE)
+        return VIMANA_TOPO_NONE; /* links down cut the node off */
     for (uint32_t i = t->adj_start[node]; i < t->adj_start[node + 1]; i++)
-        k += dist[t->links[t->adj[i]].dst] + 1 == dist[node];
+        k += dist[t->links[t->adj[i]].dst] + 1 == dist[node] && link_up(t->down, t->adj[i]);
     uint32_t pick = k > 1 ? (uint32_t)(*ecmp % k) : 0;
     if (k > 1)
         *ecmp = mix64(*ecmp);
     for (uint32_t i = t->adj_start[node]; i < t->adj_start[node + 1]; i++) {
         uint32_t l = t->adj[i];
-        if (dist[t->links[l].dst] + 1 == dist[node] && pick-- == 0)
+        if (dist[t->links[l].dst] + 1 == dist[node] && link_up(t->down, l) && pick-- == 0)
             return l;
     }
-    return VIMANA_TOPO_NONE; /* not reached: the graph is connected */
+    return VIMANA_TOPO_NONE; /* not reached: a node one hop closer exists */
+}
+
+int vimana_topo_set_link_down(vimana_topo *t, uint32_t link, int down)
+{
+    if (link >= t->n_links)
+        return -1;
+    if (!t->down) {
+        if (!down)
+            return 0;
+        t->down = calloc(t->n_links, 1);
+        if (!t->down)
+            return -1;
+    }
+    if (t->down[link] == (down != 0))
+        return 0;
+    t->down[link] = down != 0;
+    /* every cached distance may have changed */
+    if (t->dist_to)
+        drop_cache(t);
+    return 0;
+}
+
+long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, size_t max)
+{
+    uint32_t *seen = calloc(t->n_nodes, sizeof *seen), *queue = malloc((size_t)t->n_nodes * sizeof *queue);
+    if (!seen || !queue) {
+        free(seen);
+        free(queue);
+        return -1;
+    }
+    uint32_t head = 0, tail = 0, start = t->device_node[0];
+    seen[start] = 1;
+    queue[tail++] = start;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
+            uint32_t v = t->links[t->adj[i]].dst;
+            if (!seen[v] && link_up(down, t->adj[i]) && link_up(down, t->adj[i] ^ 1u)) {
+                seen[v] = 1;
+                queue[tail++] = v;
+            }
+        }
+    }
+    long cut = 0;
+    for (uint32_t k = 0; k < t->n_npus; k++) {
+        if (seen[t->device_node[k]])
+            continue;
+        if ((size_t)cut < max)
+            npus[cut] = k;
+        cut++;
+    }
+    free(seen);
+    free(queue);
+    return cut;
 }
 
 long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint32_t *links, size_t max)

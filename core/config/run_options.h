@@ -23,6 +23,7 @@ typedef struct sim_options {
     double compute_scale;        /* multiplies compute durations (1 = as in the trace) */
     const char *npu_compute_scale; /* --npu-compute-scale: per-NPU multipliers (config/npu_scale.h), or NULL */
     double comm_scale;           /* multiplies message and collective sizes (1 = as in the trace) */
+    const char *network_faults;  /* --network-faults: link faults (sim/network_faults.h), or NULL */
     bool rendezvous;
     bool drop_missing_deps;      /* ignore dependencies on absent node ids */
     const char *timeline;        /* Chrome trace output, or NULL */

@@ -103,6 +103,14 @@ vimana_device_name_fn backend_device_name_fn(const vimana_backend *d)
     return d->device_name;
 }
 
+/* link_fault is a 1.4 field: the same rule again. */
+vimana_link_fault_fn backend_link_fault_fn(const vimana_backend *d)
+{
+    if (d->abi_minor < 4 || d->struct_size < offsetof(vimana_backend, link_fault) + sizeof(void *))
+        return NULL;
+    return d->link_fault;
+}
+
 bool backend_has_queue_stats(const vimana_backend *d)
 {
     return d->abi_minor >= 2;

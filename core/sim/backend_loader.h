@@ -51,6 +51,12 @@ bool backend_is_shipped(const loaded_backend *lb, const char *name);
 typedef const char *(*vimana_device_name_fn)(void *ctx, uint32_t device, char *buf, size_t len);
 vimana_device_name_fn backend_device_name_fn(const vimana_backend *desc);
 
+/* The descriptor's link_fault() when the backend's ABI version has that
+ * field (1.4 and later, struct_size covering it) and fills it; else NULL. */
+typedef int (*vimana_link_fault_fn)(void *ctx, uint32_t link, vimana_tick at, double bandwidth_factor, char *err,
+                                    size_t err_len);
+vimana_link_fault_fn backend_link_fault_fn(const vimana_backend *desc);
+
 /* Whether the backend's link counters include max_queue_ticks and
  * queue_ticks (ABI 1.2 and later); an older backend leaves them 0, which
  * means "not known", not "no wait". */

@@ -13,6 +13,7 @@
 
 #include "sim/backend_loader.h"
 #include "sim/device_name.h"
+#include "sim/fault_links.h"
 #include "util/decimal.h"
 
 static bool has_link_stats(const sim *s)
@@ -38,6 +39,34 @@ static void write_double(FILE *f, double v)
     fputs(buf, f);
 }
 
+static void json_name(FILE *f, const char *name);
+
+/* --network-faults as applied, in the order of their ticks: the link's
+ * names and device ids, the tick, and the bandwidth factor or down. */
+static void faults_json(const sim *s, FILE *f)
+{
+    if (!s->faults)
+        return;
+    fputs(", \"faults\": [", f);
+    for (size_t i = 0; i < s->n_faults; i++) {
+        const fault_link *fl = &s->faults[i];
+        fputs(i ? ", {\"link\": [" : "{\"link\": [", f);
+        json_name(f, fl->name[0]);
+        fputs(", ", f);
+        json_name(f, fl->name[1]);
+        fprintf(f, "], \"devices\": [%u, %u], \"at\": %llu, ", fl->device[0], fl->device[1],
+                (unsigned long long)fl->at);
+        if (fl->factor == 0) {
+            fputs("\"down\": true}", f);
+            continue;
+        }
+        fputs("\"bandwidth_factor\": ", f);
+        write_double(f, fl->factor);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 static void network_json(sim *s, FILE *f)
 {
     fputs(",\n\"network\": {\"dimensions\": [", f);
@@ -52,6 +81,7 @@ static void network_json(sim *s, FILE *f)
     fputs("]", f);
     if (has_link_stats(s))
         fprintf(f, ", \"num_links\": %u", s->be->num_links(s->be_ctx));
+    faults_json(s, f);
     fputc('}', f);
 }
 

@@ -45,6 +45,9 @@ static const flag_spec flags[] = {
                                                               "range, e.g. {\"3\": 2.0, \"8-15\": 0.5}: stragglers, "
                                                               "mixed GPUs (with --jobs: the network's NPUs)"},
     {"comm-scale", ARG_SCALE, OPT(comm_scale), "multiplies every message and collective size (default 1)"},
+    {"network-faults", ARG_STRING, OPT(network_faults), "YAML list of link faults from a tick on, e.g. - {link: "
+                                                        "[npu0, switch8], at: 5000, bandwidth-factor: 0.1} or "
+                                                        "down: true (congestion_aware, ns3_shim, garnet)"},
 };
 
 void sim_options_usage(FILE *out)
@@ -169,7 +172,7 @@ static enum options_result jobs_options_check(const sim_options *o, bool backend
                         : o->network ? "--network-configuration" : o->memory ? "--remote-memory-configuration"
                         : o->comm_group ? "--comm-group-configuration" : backend_given ? "--network-backend"
                         : o->progress ? "--progress" : o->run_stats ? "--run-stats"
-                        : o->breakdown ? "--breakdown" : NULL;
+                        : o->breakdown ? "--breakdown" : o->network_faults ? "--network-faults" : NULL;
     if (clash) {
         snprintf(err, len, "--jobs: %s does not apply (the jobs file names the network, the backend and each "
                            "job's workload and configurations; see docs/jobs.md)", clash);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config/npu_scale.h"
+#include "sim/fault_links.h"
 #include "sim/log_files.h"
 #include "sim/network_host.h"
 #include "sim/outputs.h"
@@ -125,6 +126,8 @@ int sim_load_configs(sim *s)
         return -1;
     }
     warn_short_algorithm_lists(s);
+    if (fault_links_apply(s) != 0)
+        return -1;
     return check_tuner_links(s);
 }
 
@@ -372,6 +375,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     mem_config_free(&s.mem);
     comm_group_config_free(&s.groups);
     free(s.npu_scale);
+    fault_links_free(&s);
     return status;
 }
 

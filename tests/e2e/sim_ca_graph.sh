@@ -258,7 +258,7 @@ expect_eq "$(grep -o '"dimensions": [^]]*]' "$T/custom.json")" \
     "Custom YAML: dimensions in --report"
 # The backend check passes on a graph.
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$NET/rail_32.txt"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.3: 14 checks passed" "backend-check on a graph"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.4: 14 checks passed" "backend-check on a graph"
 
 # NPU count against the traces: the host names the topology file and both
 # counts, in one line. Fewer traces (4) than the topology's 8 NPUs is an

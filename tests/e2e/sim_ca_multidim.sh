@@ -125,7 +125,7 @@ cu=$(sed 's/[^0-9]//g' "$T/analytical.fin") ca=$(sed 's/[^0-9]//g' "$T/congestio
 
 # ---- the backend check passes on a 2-D network -------------------------------
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$RS"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.3: 14 checks passed" "backend-check summary"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.4: 14 checks passed" "backend-check summary"
 
 # Too many links: FullyConnected 4096 x Ring 2 needs 8192 x 4096 + 2 x 8192
 # directed links, more than 4096 x 4096 = 16777216; one line naming the key.

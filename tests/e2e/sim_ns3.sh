@@ -132,10 +132,10 @@ expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/md_ns3
 # 65000-byte packets: the check sends 1 GiB messages (16 times fewer
 # packets than the default, the same checks).
 expect_ok "$VIMANA" backend-check ns3_shim --backend-options=packet=65000
-grep -qx 'vimana backend-check: ns3 1.3: 25 checks passed' "$T/out" || fail "backend-check: $(cat "$T/out")"
+grep -qx 'vimana backend-check: ns3 1.4: 25 checks passed' "$T/out" || fail "backend-check: $(cat "$T/out")"
 expect_ok "$VIMANA" backend-check ns3_shim --network-configuration="$NET/fat_tree_64.txt" \
     --backend-options=packet=65000
-grep -qx 'vimana backend-check: ns3 1.3: 14 checks passed' "$T/out" || fail "backend-check graph: $(cat "$T/out")"
+grep -qx 'vimana backend-check: ns3 1.4: 14 checks passed' "$T/out" || fail "backend-check graph: $(cat "$T/out")"
 
 # ---- a message that can never complete ends the run, never a hang -----------------
 # NPU 1 waits for tag 5, NPU 0 sends tag 0: ns-3 runs out of events after

@@ -112,7 +112,7 @@ congestion_aware ok 8 23600 188800 1.000000
 analytical ok 8 6520 52160 0.276271" "another baseline"
 
 # ---- backends that fail: an error row each, exit 1, never a crash ----------
-expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.3): major versions differ; rebuild the backend against this vimana's network_api.h" \
+expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.4): major versions differ; rebuild the backend against this vimana's network_api.h" \
     two --backends="analytical,$B/abi_wrong_major.la,$B/host11_failed.la,$B/bad_storm.la,$B/xval_abort.la,$B/template.la" \
     --timeout=1 --json="$TEST_TMP/f.json"
 grep -qxF "$P: $B/host11_failed.la: error: network backend host11_failed failed: host11: link 0 lost its message\\n(injected)" \

@@ -1,4 +1,4 @@
-/* The shipped backends on the toolkit, loaded as vimana loads them: ABI 1.3
+/* The shipped backends on the toolkit, loaded as vimana loads them: the current ABI
  * descriptors with stop, truthful capabilities, and congestion_aware's
  * link counters and stop through the toolkit. */
 #include <dlfcn.h>

@@ -35,7 +35,8 @@
  * vimana_backend.stop (both optional for the other side to use); 1.2 adds
  * the link counters max_queue_ticks and queue_ticks and the optional
  * vimana_backend.device_name; 1.3 adds the cache hints
- * vimana_host.will_deliver and will_run (optional for both sides).
+ * vimana_host.will_deliver and will_run (optional for both sides); 1.4 adds
+ * the optional vimana_backend.link_fault (vimana --network-faults).
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -52,7 +53,7 @@ extern "C" {
 #endif
 
 #define VIMANA_NETWORK_ABI_MAJOR 1
-#define VIMANA_NETWORK_ABI_MINOR 3
+#define VIMANA_NETWORK_ABI_MINOR 4
 
 /* The one exported symbol of every backend. */
 #define VIMANA_BACKEND_ENTRY_SYMBOL "vimana_backend_entry"
@@ -184,6 +185,10 @@ struct vimana_link_stats_1_2 {
 };
 typedef struct vimana_link_stats_1_2 vimana_link_stats;
 
+/* The largest bandwidth factor a link fault may give (network_api.h,
+ * link_fault). */
+#define VIMANA_FAULT_MAX_FACTOR 1e6
+
 /* The longest device name the host accepts from device_name(), in bytes
  * (without the terminating NUL). */
 #define VIMANA_DEVICE_NAME_MAX 63
@@ -280,7 +285,28 @@ struct vimana_backend_1_2 {
      */
     const char *(*device_name)(void *ctx, uint32_t device, char *buf, size_t len);
 
-    void *reserved[14];
+    /*
+     * Since 1.4, optional (NULL = absent: the host refuses --network-faults
+     * naming the backend; so it does without VIMANA_CAP_LINK_STATS, whose
+     * link numbering faults use). From tick `at` on, directed link `link`
+     * (0 .. num_links()-1) carries bandwidth_factor times its bandwidth --
+     * a message that starts crossing it from then on -- or, with
+     * bandwidth_factor 0, is down: no message is routed over it from then
+     * on, messages waiting for it are routed again over the remaining
+     * shortest paths from where they are, and the one crossing it at `at`
+     * still arrives. A later fault on the same link replaces the earlier one
+     * from its own tick. The host calls it after init() and before run(),
+     * once per fault, in the order of `at` (ties in file order), for both
+     * directions of a link the user named. Returns VIMANA_OK, or an error
+     * with one line in err: a link out of range, a factor that is not finite
+     * and in (0, 1e6] or 0, a fault the backend cannot model on this network
+     * (saying why), or down links that cut NPUs off from each other (naming
+     * them: the partition is refused before the run, not found in it).
+     */
+    int (*link_fault)(void *ctx, uint32_t link, vimana_tick at, double bandwidth_factor, char *err,
+                      size_t err_len);
+
+    void *reserved[13];
 };
 typedef struct vimana_backend_1_2 vimana_backend;
 

@@ -110,6 +110,20 @@ long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint3
  * route cache cannot be allocated. */
 uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, uint64_t *ecmp);
 
+/* Takes directed link `link` out of the routes (down != 0) or puts it
+ * back: later routes are the shortest over the links that are up (a link
+ * and its reverse, 2i and 2i+1, each count on their own). Drops the route
+ * cache. Returns 0, or -1 for a link out of range or without memory. Once
+ * links are down, vimana_topo_next_link returns VIMANA_TOPO_NONE from a
+ * node they cut off from the destination. */
+int vimana_topo_set_link_down(vimana_topo *t, uint32_t link, int down);
+
+/* The NPUs that the links marked in `down` (one byte per directed link, 1
+ * = down; a link counts as cut when either direction is) cut off from NPU
+ * 0: writes the first `max` NPU indexes, in order, and returns how many
+ * there are (0: connected), or -1 without memory. */
+long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, size_t max);
+
 /* The route cache keeps one table of 4 bytes per node for each destination
  * routed to, until it holds `bytes`; then the oldest table is reused. */
 void vimana_topo_set_route_cache_limit(vimana_topo *t, size_t bytes);
