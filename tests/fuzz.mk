@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master network_faults
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -25,7 +25,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_jobs_spec \
 	tests/fuzz/fuzz_role_map \
 	tests/fuzz/fuzz_npu_scale \
-	tests/fuzz/fuzz_et_master
+	tests/fuzz/fuzz_et_master \
+	tests/fuzz/fuzz_network_faults
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -164,6 +165,17 @@ tests_fuzz_fuzz_from_json_SOURCES = tests/fuzz/fuzz_from_json.c $(fuzz_common_so
 tests_fuzz_fuzz_from_json_CPPFLAGS = $(fuzz_tools_cppflags)
 tests_fuzz_fuzz_from_json_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_from_json_LDADD = tests/fuzz/libfuzz_tools.la
+
+check_PROGRAMS += tests/fuzz/replay_network_faults
+fuzz_faults_cppflags = $(fuzz_core_cppflags) -DFUZZ_SRCDIR='"$(abs_top_srcdir)"' \
+	-DFUZZ_CA_BACKEND='"$(abs_top_builddir)/backends/congestion_aware/.libs/congestion_aware.so"'
+tests_fuzz_replay_network_faults_SOURCES = tests/fuzz/fuzz_network_faults.c $(fuzz_replay_sources)
+tests_fuzz_replay_network_faults_CPPFLAGS = $(fuzz_faults_cppflags)
+tests_fuzz_replay_network_faults_LDADD = libvimana_core.la
+tests_fuzz_fuzz_network_faults_SOURCES = tests/fuzz/fuzz_network_faults.c $(fuzz_common_sources)
+tests_fuzz_fuzz_network_faults_CPPFLAGS = $(fuzz_faults_cppflags)
+tests_fuzz_fuzz_network_faults_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_network_faults_LDADD = libvimana_core.la
 
 check_PROGRAMS += tests/fuzz/replay_sim
 tests_fuzz_replay_sim_SOURCES = tests/fuzz/fuzz_sim.c $(fuzz_replay_sources)

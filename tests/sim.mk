@@ -333,6 +333,8 @@ EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
 # incast, the shipped topologies, bad topology files.
 TESTS += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
 EXTRA_DIST += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
+TESTS += tests/e2e/network_faults.sh
+EXTRA_DIST += tests/e2e/network_faults.sh
 # The Garnet-style flit-level backend: exact point-to-point and credit-bound
 # cycles, ring all-reduce vs analytical, incast, deadlock -> stalled,
 # backend-check, options.

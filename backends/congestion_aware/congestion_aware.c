@@ -643,11 +643,17 @@ static int ca_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
         c->min_factor = factor;
     c->faults[c->n_faults] = (struct ca_fault){link, factor};
     vimana_tick now = vimana_evq_now(c->bt.evq);
-    if (vimana_evq_schedule(c->bt.evq, at > now ? at - now : 0, on_fault, c, c->n_faults) != VIMANA_OK) {
+    c->n_faults++;
+    /* A fault of the current tick holds for the sends the host makes before
+     * run() too: applied now, not queued behind them. */
+    if (at <= now) {
+        on_fault(c, c->n_faults - 1);
+        return c->bt.failed ? VIMANA_ERR_NOMEM : VIMANA_OK;
+    }
+    if (vimana_evq_schedule(c->bt.evq, at - now, on_fault, c, c->n_faults - 1) != VIMANA_OK) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    c->n_faults++;
     return VIMANA_OK;
 }
 

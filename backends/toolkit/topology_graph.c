@@ -477,6 +477,26 @@ static int check_duplicates(load_ctx *c, const vimana_topo *t)
 }
 
 /* Every NPU must reach NPU 0 (links go both ways, so then all others). */
+/* Marks in `reached` (zeroed, one byte per node) the nodes NPU 0 reaches
+ * over links up in both directions (`down`: one byte per directed link, 1 =
+ * down; NULL: all up). `queue` holds n_nodes ids. */
+static void reach_from_npu0(const vimana_topo *t, const uint8_t *down, uint8_t *reached, uint32_t *queue)
+{
+    uint32_t head = 0, tail = 0, root = t->device_node[0];
+    reached[root] = 1;
+    queue[tail++] = root;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
+            uint32_t l = t->adj[i], v = t->links[l].dst;
+            if (!reached[v] && (!down || (!down[l] && !down[l ^ 1u]))) {
+                reached[v] = 1;
+                queue[tail++] = v;
+            }
+        }
+    }
+}
+
 static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line)
 {
     uint8_t *reached = calloc(t->n_nodes, 1);
@@ -486,19 +506,8 @@ static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line
         free(queue);
         return fail_at(c, 0, "out of memory for %u nodes", t->n_nodes);
     }
-    uint32_t head = 0, tail = 0, root = t->device_node[0];
-    reached[root] = 1;
-    queue[tail++] = root;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
-            uint32_t v = t->links[t->adj[i]].dst;
-            if (!reached[v]) {
-                reached[v] = 1;
-                queue[tail++] = v;
-            }
-        }
-    }
+    uint32_t root = t->device_node[0];
+    reach_from_npu0(t, NULL, reached, queue);
     int rc = 0;
     for (uint32_t k = 0; k < t->n_npus && rc == 0; k++) {
         uint32_t u = t->device_node[k];
@@ -839,25 +848,14 @@ int vimana_topo_set_link_down(vimana_topo *t, uint32_t link, int down)
 
 long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, size_t max)
 {
-    uint32_t *seen = calloc(t->n_nodes, sizeof *seen), *queue = malloc((size_t)t->n_nodes * sizeof *queue);
+    uint8_t *seen = calloc(t->n_nodes, 1);
+    uint32_t *queue = malloc((size_t)t->n_nodes * sizeof *queue);
     if (!seen || !queue) {
         free(seen);
         free(queue);
         return -1;
     }
-    uint32_t head = 0, tail = 0, start = t->device_node[0];
-    seen[start] = 1;
-    queue[tail++] = start;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        for (uint32_t i = t->adj_start[u]; i < t->adj_start[u + 1]; i++) {
-            uint32_t v = t->links[t->adj[i]].dst;
-            if (!seen[v] && link_up(down, t->adj[i]) && link_up(down, t->adj[i] ^ 1u)) {
-                seen[v] = 1;
-                queue[tail++] = v;
-            }
-        }
-    }
+    reach_from_npu0(t, down, seen, queue);
     long cut = 0;
     for (uint32_t k = 0; k < t->n_npus; k++) {
         if (seen[t->device_node[k]])

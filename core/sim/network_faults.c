@@ -23,12 +23,10 @@ typedef struct reader {
 static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...)
 {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    yaml_file_vfail(r->err, r->err_len, r->path, at, fmt, ap);
     va_end(ap);
-    snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, at->start_mark.line + 1, msg);
     return -1;
 }
 

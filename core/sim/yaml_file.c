@@ -79,3 +79,14 @@ int yaml_file_load(const char *path, const char *shown, const char *what, yaml_f
     fclose(fp);
     return rc;
 }
+
+int yaml_file_vfail(char *err, size_t len, const char *shown, const yaml_node_t *at, const char *fmt, va_list ap)
+{
+    char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (at)
+        snprintf(err, len, "%s:%zu: %s", shown, at->start_mark.line + 1, msg);
+    else
+        snprintf(err, len, "%s: %s", shown, msg);
+    return -1;
+}

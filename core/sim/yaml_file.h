@@ -3,6 +3,7 @@
 #ifndef VIMANA_SIM_YAML_FILE_H
 #define VIMANA_SIM_YAML_FILE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <yaml.h>
 
@@ -21,5 +22,10 @@ int yaml_file_load(const char *path, const char *shown, const char *what, yaml_f
  * with more documents after it): 0 with `doc` to delete, or -1 with the
  * same errors as yaml_file_load. */
 int yaml_file_first_document(const char *path, const char *shown, yaml_document_t *doc, char *err, size_t len);
+
+/* A reader's one-line error: "SHOWN:LINE: message" for a node (its line),
+ * "SHOWN: message" without one. Returns -1. */
+int yaml_file_vfail(char *err, size_t len, const char *shown, const yaml_node_t *at, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 
 #endif

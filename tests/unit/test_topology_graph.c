@@ -311,6 +311,52 @@ static void test_next_link_walks_route(void **state)
     walk_matches_route(NET "rail_32.txt");
 }
 
+/* Links down (vimana_topo_set_link_down) on tests/data/topology/fat_tree_8.txt:
+ * link line i is directed links 2i and 2i+1; lines 0-7 join NPU k to its
+ * leaf (8 or 9), line 8 is leaf 8 - spine 10 (links 16, 17), 9 leaf 8 -
+ * spine 11 (18, 19), 10 leaf 9 - spine 10 (20, 21), 11 leaf 9 - spine 11
+ * (22, 23). NPU 0 to NPU 4 goes 0, 16, 21, 9 (spine 10, the ECMP choice of
+ * (0, 4)); with link 16 down it goes over spine 11: 0, 18, 23, 9, and back
+ * when 16 comes up. */
+static void test_links_down(void **state)
+{
+    (void)state;
+    vimana_topo *t = load_ok(BAD "fat_tree_8.txt");
+    uint32_t links[8];
+    assert_int_equal(vimana_topo_route(t, 0, 4, links, 8), 4);
+    assert_int_equal(links[1], 16);
+    assert_int_equal(links[2], 21);
+    assert_int_equal(vimana_topo_set_link_down(t, 16, 1), 0);
+    assert_int_equal(vimana_topo_route(t, 0, 4, links, 8), 4);
+    uint32_t want[4] = {0, 18, 23, 9};
+    assert_memory_equal(links, want, sizeof want);
+    /* only 8 -> 10 is down: 4 -> 0 may still come down 10 -> 8 (link 17) */
+    assert_int_equal(vimana_topo_route(t, 4, 0, links, 8), 4);
+    assert_int_equal(vimana_topo_set_link_down(t, 16, 0), 0);
+    assert_int_equal(vimana_topo_route(t, 0, 4, links, 8), 4);
+    assert_int_equal(links[1], 16);
+    assert_int_equal(vimana_topo_set_link_down(t, 24, 1), -1);
+    /* the partition check: both spine links of leaf 8 cut NPUs 4-7 off
+     * from NPU 0; NPU 0's own link cuts every other NPU off */
+    uint8_t down[24] = {0};
+    uint32_t cut[8];
+    assert_int_equal(vimana_topo_cut_off(t, down, cut, 8), 0);
+    down[16] = down[17] = down[18] = down[19] = 1;
+    assert_int_equal(vimana_topo_cut_off(t, down, cut, 8), 4);
+    uint32_t far[4] = {4, 5, 6, 7};
+    assert_memory_equal(cut, far, sizeof far);
+    memset(down, 0, sizeof down);
+    down[1] = 1; /* one direction is enough */
+    assert_int_equal(vimana_topo_cut_off(t, down, cut, 2), 7);
+    assert_int_equal(cut[0], 1);
+    assert_int_equal(cut[1], 2);
+    /* with NPU 0 cut off, a route from it has no next link */
+    assert_int_equal(vimana_topo_set_link_down(t, 0, 1), 0);
+    assert_int_equal(vimana_topo_set_link_down(t, 1, 1), 0);
+    assert_int_equal(vimana_topo_route(t, 0, 4, links, 8), -1);
+    vimana_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_ecmp_hash),
         cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
         cmocka_unit_test(test_route_cache_bounded), cmocka_unit_test(test_next_link_walks_route),
+        cmocka_unit_test(test_links_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+/* Fuzz target: `vimana --network-faults FILE.yaml` (core/sim/network_faults.c
+ * reads it, core/sim/fault_links.c resolves its links, congestion_aware's
+ * link_fault takes them): the input is the faults file; the simulator runs
+ * a 1 MiB ring all-reduce of 8 NPUs (inputs/sweeps/workloads/ar_1MiB_8) on
+ * congestion_aware over a small fat tree, so bandwidth factors, links down
+ * (rerouted, in flight too) and partitions all run, with --report. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fuzz_input.h"
+#include "sim/options.h"
+#include "sim/run.h"
+
+/* tests/data/topology/fat_tree_8.txt: NPUs 0-3 under leaf 8, 4-7 under
+ * leaf 9, both leaves up to spines 10 and 11. */
+static const char topology[] =
+    "12 4 12\n8 9 10 11\n"
+    "0 8 400Gbps 500ns 0\n1 8 400Gbps 500ns 0\n2 8 400Gbps 500ns 0\n3 8 400Gbps 500ns 0\n"
+    "4 9 400Gbps 500ns 0\n5 9 400Gbps 500ns 0\n6 9 400Gbps 500ns 0\n7 9 400Gbps 500ns 0\n"
+    "8 10 800Gbps 1000ns 0\n8 11 800Gbps 1000ns 0\n9 10 800Gbps 1000ns 0\n9 11 800Gbps 1000ns 0\n";
+
+/* The backend stays mapped after the simulator unloads it (libFuzzer keeps
+ * pointers to its coverage counters): one extra reference, never released. */
+static void pin_backend(void)
+{
+    static void *pinned;
+    if (!pinned)
+        pinned = dlopen(FUZZ_CA_BACKEND, RTLD_NOW);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    pin_backend();
+    char path[FUZZ_PATH_MAX];
+    char faults[FUZZ_PATH_MAX + 32], net[FUZZ_PATH_MAX + 32], report[FUZZ_PATH_MAX + 32];
+    snprintf(faults, sizeof faults, "--network-faults=%s", fuzz_write("faults.yaml", data, size, path));
+    snprintf(net, sizeof net, "--network-configuration=%s",
+             fuzz_write("fat_tree.txt", (const uint8_t *)topology, sizeof topology - 1, path));
+    snprintf(report, sizeof report, "--report=%s", fuzz_path("report.json", path));
+    char *argv[] = {"vimana", "--workload-configuration=" FUZZ_SRCDIR "/inputs/sweeps/workloads/ar_1MiB_8",
+                    "--system-configuration=" FUZZ_SRCDIR "/inputs/system/ring.json", net,
+                    "--network-backend=" FUZZ_CA_BACKEND, faults, report, NULL};
+    sim_options opt;
+    char err[512];
+    if (sim_options_parse(7, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
+        fprintf(stderr, "fuzz_network_faults: %s\n", err);
+        abort();
+    }
+    const char *verbose = getenv("VIMANA_FUZZ_VERBOSE");
+    FILE *out = verbose && *verbose == '1' ? stderr : fopen("/dev/null", "w");
+    if (!out)
+        abort();
+    sim_run(&opt, out, out);
+    if (out != stderr)
+        fclose(out);
+    return 0;
+}
