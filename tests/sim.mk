@@ -354,3 +354,8 @@ EXTRA_DIST += tests/e2e/sim_trace_graph.sh
 # routes, backend-check, bad inputs.
 TESTS += tests/e2e/sim_ns3.sh
 EXTRA_DIST += tests/e2e/sim_ns3.sh
+# ns3_shim under --network-faults (skips with 77 likewise): bandwidth
+# factors from their tick, a link down rerouted, a partition and a link
+# down on a network of dimensions refused; exact times.
+TESTS += tests/e2e/sim_ns3_faults.sh
+EXTRA_DIST += tests/e2e/sim_ns3_faults.sh

@@ -56,6 +56,18 @@ void shim_topology_free(shim_topology *t);
  * cache cannot grow. */
 long shim_topology_route(shim_topology *t, uint32_t src, uint32_t dst, uint32_t *links, size_t max);
 
+/* Topology file only: the link a packet for NPU dst_npu takes out of
+ * device `device` over the links that are up now (vimana_topo_next_link;
+ * *ecmp is its ECMP state, started with vimana_topo_ecmp_hash). UINT32_MAX
+ * when the links down cut the device off from dst_npu, or the route cache
+ * cannot grow. */
+uint32_t shim_topology_next_link(shim_topology *t, uint32_t device, uint32_t dst_npu, uint64_t *ecmp);
+
+/* Topology file only: whether the links marked in `down` (one byte per
+ * directed link) cut NPUs off from NPU 0. VIMANA_OK; VIMANA_ERR_CONFIG with
+ * congestion_aware's line naming them and the tick `at`; VIMANA_ERR_NOMEM. */
+int shim_topology_check_partition(shim_topology *t, const uint8_t *down, vimana_tick at, char *err, size_t err_len);
+
 /* "npu3", "switch0" (YAML) or the topology file's node name. */
 const char *shim_topology_device_name(const shim_topology *t, uint32_t device, char *buf, size_t len);
 
