@@ -290,6 +290,17 @@ static void on_link_free(void *ctx, uint64_t link_index)
     start_on_link(c, (uint32_t)link_index, mi);
 }
 
+/* A message at node m->cur has no link onward: links down (since it was
+ * routed) cut the node off from its destination, or the route cache could
+ * not grow. */
+static void fail_no_route(congestion_aware *c, const message *m)
+{
+    char name[VIMANA_DEVICE_NAME_MAX + 1];
+    vimana_topo_node_name(c->topo, m->cur, name, sizeof name);
+    vimana_bt_fail(&c->bt, "congestion_aware: a message for NPU %u reached %s, which the links down cut off from it "
+                   "(or the route cache cannot grow)", m->dst, name);
+}
+
 static void on_arrival(void *ctx, uint64_t msg_index)
 {
     congestion_aware *c = ctx;
@@ -298,7 +309,7 @@ static void on_arrival(void *ctx, uint64_t msg_index)
     if (c->topo) {
         if (m->cur != vimana_topo_npu_node(c->topo, m->dst)) {
             if (forward(c, mi) != 0)
-                vimana_bt_fail(&c->bt, "congestion_aware: out of memory for the route cache");
+                fail_no_route(c, m);
             return;
         }
     } else if ((m->cur = next_device(c, m)) != m->dst) {
@@ -546,7 +557,7 @@ static void reroute_waiting(congestion_aware *c, uint32_t link)
         uint32_t next = c->msgs[mi].next_pending;
         c->msgs[mi].cur = from;
         if (forward(c, mi) != 0) {
-            vimana_bt_fail(&c->bt, "congestion_aware: out of memory for the route cache");
+            fail_no_route(c, &c->msgs[mi]);
             return;
         }
         mi = next;
@@ -570,33 +581,19 @@ static void on_fault(void *ctx, uint64_t k)
 }
 
 /* The links registered down as of the latest fault cut NPUs off: one line
- * naming them (the first few) and the tick. */
+ * naming them (the first few) and the tick (the toolkit's words). */
 static int check_partition(congestion_aware *c, vimana_tick at, char *err, size_t err_len)
 {
     uint8_t *down = malloc(c->n_links);
-    uint32_t cut[8];
     if (!down) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
     for (uint32_t l = 0; l < c->n_links; l++)
         down[l] = c->registered[l] == 0;
-    long n = vimana_topo_cut_off(c->topo, down, cut, 8);
+    int rc = vimana_topo_check_partition(c->topo, down, at, err, err_len);
     free(down);
-    if (n == 0)
-        return VIMANA_OK;
-    if (n < 0) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
-                                   n == 1 ? "NPU" : "NPUs");
-    for (long i = 0; i < n && i < 8 && used < err_len; i++)
-        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
-    if (used < err_len)
-        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
-                 n > 8 ? " and more" : "");
-    return VIMANA_ERR_CONFIG;
+    return rc == 0 ? VIMANA_OK : rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
 }
 
 static int faults_alloc(congestion_aware *c)

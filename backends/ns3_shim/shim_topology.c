@@ -161,26 +161,11 @@ uint32_t shim_topology_next_link(shim_topology *t, uint32_t device, uint32_t dst
     return vimana_topo_next_link(t->topo, vimana_topo_device_node(t->topo, device), dst_npu, ecmp);
 }
 
-/* congestion_aware's check and words (check_partition there), so that
- * both backends refuse a partition with the same line. */
+/* The toolkit's check and words, as every backend refuses a partition. */
 int shim_topology_check_partition(shim_topology *t, const uint8_t *down, vimana_tick at, char *err, size_t err_len)
 {
-    uint32_t cut[8];
-    long n = vimana_topo_cut_off(t->topo, down, cut, 8);
-    if (n == 0)
-        return VIMANA_OK;
-    if (n < 0) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
-                                   n == 1 ? "NPU" : "NPUs");
-    for (long i = 0; i < n && i < 8 && used < err_len; i++)
-        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
-    if (used < err_len)
-        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
-                 n > 8 ? " and more" : "");
-    return VIMANA_ERR_CONFIG;
+    int rc = vimana_topo_check_partition(t->topo, down, at, err, err_len);
+    return rc == 0 ? VIMANA_OK : rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
 }
 
 const char *shim_topology_device_name(const shim_topology *t, uint32_t device, char *buf, size_t len)

@@ -869,6 +869,26 @@ long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, si
     return cut;
 }
 
+int vimana_topo_check_partition(vimana_topo *t, const uint8_t *down, uint64_t at, char *err, size_t err_len)
+{
+    uint32_t cut[8];
+    long n = vimana_topo_cut_off(t, down, cut, 8);
+    if (n == 0)
+        return 0;
+    if (n < 0) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
+                                   n == 1 ? "NPU" : "NPUs");
+    for (long i = 0; i < n && i < 8 && used < err_len; i++)
+        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
+    if (used < err_len)
+        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
+                 n > 8 ? " and more" : "");
+    return 1;
+}
+
 long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint32_t *links, size_t max)
 {
     if (src_npu >= t->n_npus || dst_npu >= t->n_npus)

@@ -74,6 +74,12 @@ faults inflight "- {link: [switch10, switch9], at: 30000, down: true}"
 expect_ok run_ca "$T/a/a" "$FT" "$T/inflight.yaml"
 expect_eq "$(finish_of 4)" 88882 "rerouted in flight"
 
+# Both links of spine 10 down at 25000, while the message crosses leaf 8 ->
+# spine 10: no NPU is cut off, but the message is stranded at spine 10.
+faults strand "- {link: [switch8, switch10], at: 25000, down: true}" "- {link: [switch9, switch10], at: 25000, down: true}"
+expect_error "vimana: error: network backend congestion_aware failed: congestion_aware: a message for NPU 4 reached switch10, which the links down cut off from it (or the route cache cannot grow)" \
+    run_ca "$T/a/a" "$FT" "$T/strand.yaml"
+
 # Both spine links of leaf 8 down: NPUs 4-7 are cut off from NPU 0.
 faults cut "- {link: [switch8, switch10], at: 100, down: true}" "- {link: [switch8, switch11], at: 200, down: true}"
 expect_error "vimana: error: $T/cut.yaml:2: link [switch8, switch11]: the links down from tick 200 cut NPUs 4, 5, 6, 7 off from NPU 0 (a partition: no route is left between them)" \

@@ -124,6 +124,13 @@ int vimana_topo_set_link_down(vimana_topo *t, uint32_t link, int down);
  * there are (0: connected), or -1 without memory. */
 long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, size_t max);
 
+/* A backend's partition check for link_fault (network_api.h): 0 when the
+ * links of `down` cut no NPU off; 1 with one line in err, "the links down
+ * from tick AT cut NPUs 4, 5, 6, 7 off from NPU 0 (a partition: no route is
+ * left between them)" (the first 8 named, then "and more"); -1 with "out of
+ * memory". */
+int vimana_topo_check_partition(vimana_topo *t, const uint8_t *down, uint64_t at, char *err, size_t err_len);
+
 /* The route cache keeps one table of 4 bytes per node for each destination
  * routed to, until it holds `bytes`; then the oldest table is reused. */
 void vimana_topo_set_route_cache_limit(vimana_topo *t, size_t bytes);
