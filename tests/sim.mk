@@ -340,6 +340,11 @@ EXTRA_DIST += tests/e2e/network_faults.sh
 # backend-check, options.
 TESTS += tests/e2e/sim_garnet.sh
 EXTRA_DIST += tests/e2e/sim_garnet.sh
+# garnet's link faults (--network-faults): bandwidth factors from their
+# cycle, down links routed around (a waiting head chooses again, a
+# committed packet crosses), partitions and down links on dimensions refused.
+TESTS += tests/e2e/sim_garnet_faults.sh
+EXTRA_DIST += tests/e2e/sim_garnet_faults.sh
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.

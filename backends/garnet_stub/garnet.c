@@ -17,6 +17,11 @@
  * there from t + L + pipeline; the credit it frees when it leaves that
  * buffer reaches the upstream router L cycles later.
  *
+ * Network faults (link_fault, ABI 1.4): a bandwidth factor changes a link's
+ * serialiser rate from its cycle on; a link down (topology graphs) leaves
+ * the routes, packets waiting for it choose again at their router, those
+ * holding a VC of it cross it.
+ *
  * See backends/garnet_stub/README.md for the model, parameters and limits.
  *
  * Hot path: packets, VCs and output ports are dense arrays; a VC's flits
@@ -136,6 +141,18 @@ typedef struct garnet {
     uint32_t n_deliver, cap_deliver;
     vimana_tick next_cycle;
     uint64_t flit_hops, cycles;
+    /* --network-faults (link_fault): the faults to apply at their ticks,
+     * and per link the factor of its latest fault registered (for the
+     * partition check as of that fault's tick). A fault rewrites its
+     * link's link_info when it is due, so the cycle reads nothing more:
+     * without faults both stay NULL and a run is cycle for cycle what it
+     * was. */
+    struct gn_fault {
+        uint32_t link;
+        double factor;       /* 0: down */
+    } *faults;
+    uint32_t n_faults;
+    double *registered;
 } garnet;
 
 static void log_error(garnet *g, const char *msg)
@@ -334,6 +351,22 @@ static uint32_t route_advance(garnet *g, packet *p, uint32_t link)
     if (p->cur == p->target)
         enter_next_dim(g, p);
     return link_id(g, p->dim, p->cur, next_device(g, p));
+}
+
+/* Routing at a router found no link (VIMANA_TOPO_NONE): without faults the
+ * route cache could not grow; with links down the router may also be cut
+ * off from the packet's destination (a packet caught there when they went
+ * down). */
+static __attribute__((cold, noinline)) void no_route(garnet *g, const packet *p)
+{
+    char name[VIMANA_DEVICE_NAME_MAX + 1];
+    if (!g->faults) {
+        vimana_bt_fail(&g->bt, "garnet: out of memory for the route cache");
+        return;
+    }
+    vimana_bt_fail(&g->bt, "garnet: a packet for NPU %u at %s has no route left: the links down cut it off from "
+                   "its destination (or the route cache is out of memory)", p->dst,
+                   vimana_topo_node_name(g->topo, p->cur, name, sizeof name));
 }
 
 /* ---- slots: where a packet's flits wait at a router input ----------------- */
@@ -540,7 +573,7 @@ static void allocate_vcs(garnet *g, uint32_t o, vimana_tick t)
         wait_remove(g, o, prev, s);
         uint32_t out2 = route_advance(g, p, o);
         if (out2 == NIL) {
-            vimana_bt_fail(&g->bt, "garnet: out of memory for the route cache");
+            no_route(g, p);
             return;
         }
         *c = (vc_state){.pkt = slot_pkt(g, s), .owner = s, .out = out2, .out_vc = NIL, .credits = li->depth,
@@ -759,34 +792,56 @@ static int load_network(garnet *g, char *err, size_t err_len)
     return rc == 0 ? graph_layout(g, err, err_len) : VIMANA_ERR_CONFIG;
 }
 
-/* A link's timing: serialiser time per flit (32.32 cycles), latency in
- * cycles (rounded, at least 1) and VC depth (auto: enough flits to cover
- * a credit round trip, so that a lone packet runs at the link's rate). */
+/* The serialiser time of a flit on a link of this rate, in cycles. */
+static double flit_cycles(const garnet *g, double bytes_per_ns)
+{
+    return g->opt.flit_bytes / bytes_per_ns;
+}
+
+/* The link's rate: its serialiser time per flit (32.32 cycles). The
+ * caller has checked flit_cycles() < 2^31. */
+static void set_link_rate(garnet *g, uint32_t l, double bytes_per_ns)
+{
+    link_info *li = &g->li[l];
+    double step = flit_cycles(g, bytes_per_ns);
+    li->bytes_per_ns = bytes_per_ns;
+    li->step_cycles = (uint64_t)step;
+    double frac = (step - (double)li->step_cycles) * 0x1p32 + 0.5;
+    li->step_frac = frac >= 0x1p32 ? UINT32_MAX : (uint32_t)frac;
+}
+
+/* vc_depth=auto: enough flits to cover a credit round trip at this rate,
+ * so that a lone packet runs at the link's rate. */
+static uint32_t auto_depth(const garnet *g, uint32_t latency, double bytes_per_ns)
+{
+    double rtt = 2.0 * latency + g->opt.pipeline + 2.0;
+    double depth = rtt * bytes_per_ns / g->opt.flit_bytes + 2.0;
+    return depth > GN_MAX_AUTO_DEPTH ? GN_MAX_AUTO_DEPTH : (uint32_t)depth;
+}
+
+/* A link's timing: serialiser time per flit, latency in cycles (rounded,
+ * at least 1) and VC depth. */
 static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double latency_ns, char *err,
                            size_t err_len)
 {
     link_info *li = &g->li[l];
-    double step = g->opt.flit_bytes / bytes_per_ns;
-    if (!(latency_ns < GN_MAX_LATENCY) || !(step < 0x1p31)) {
+    if (!(latency_ns < GN_MAX_LATENCY) || !(flit_cycles(g, bytes_per_ns) < 0x1p31)) {
         snprintf(err, err_len, "%s: link %u: latency %g ns or bandwidth %g bytes/ns is outside what the garnet "
                  "backend simulates (latency below 2^32 cycles, a flit below 2^31 cycles)", g->bt.network_path,
                  l, latency_ns, bytes_per_ns);
         return VIMANA_ERR_CONFIG;
     }
-    li->bytes_per_ns = bytes_per_ns;
-    li->step_cycles = (uint64_t)step;
-    double frac = (step - (double)li->step_cycles) * 0x1p32 + 0.5;
-    li->step_frac = frac >= 0x1p32 ? UINT32_MAX : (uint32_t)frac;
+    set_link_rate(g, l, bytes_per_ns);
     double lat = latency_ns + 0.5;
     li->latency = lat < 1.0 ? 1u : (uint32_t)lat;
-    if (g->opt.vc_depth) {
-        li->depth = g->opt.vc_depth;
-        return VIMANA_OK;
-    }
-    double rtt = 2.0 * li->latency + g->opt.pipeline + 2.0;
-    double depth = rtt * bytes_per_ns / g->opt.flit_bytes + 2.0;
-    li->depth = depth > GN_MAX_AUTO_DEPTH ? GN_MAX_AUTO_DEPTH : (uint32_t)depth;
+    li->depth = g->opt.vc_depth ? g->opt.vc_depth : auto_depth(g, li->latency, bytes_per_ns);
     return VIMANA_OK;
+}
+
+/* The rate a link was built with (the fault's factor multiplies it). */
+static double built_rate(const garnet *g, uint32_t l)
+{
+    return g->topo ? vimana_topo_link_info(g->topo, l)->bytes_per_ns : dim_of(g, g->li[l].dim)->bytes_per_ns;
 }
 
 static int init_links(garnet *g, char *err, size_t err_len)
@@ -794,18 +849,16 @@ static int init_links(garnet *g, char *err, size_t err_len)
     if (!g->topo)
         vimana_net_layout_links(&g->lay, name_link, g);
     for (uint32_t l = 0; l < g->n_links; l++) {
-        double bpn, lat;
+        double lat;
         if (g->topo) {
             const vimana_topo_link *tl = vimana_topo_link_info(g->topo, l);
             vimana_bt_link_ends(&g->bt, l, vimana_topo_node_device(g->topo, tl->src),
                                 vimana_topo_node_device(g->topo, tl->dst));
-            bpn = tl->bytes_per_ns;
             lat = tl->latency_ns;
         } else {
-            bpn = dim_of(g, g->li[l].dim)->bytes_per_ns;
             lat = dim_of(g, g->li[l].dim)->latency_ns;
         }
-        int rc = set_link_timing(g, l, bpn, lat, err, err_len);
+        int rc = set_link_timing(g, l, built_rate(g, l), lat, err, err_len);
         if (rc != VIMANA_OK)
             return rc;
     }
@@ -829,6 +882,8 @@ static void gn_free(garnet *g)
     free(g->active);
     free(g->pkts);
     free(g->deliver);
+    free(g->faults);
+    free(g->registered);
     free(g);
 }
 
@@ -930,6 +985,177 @@ static int gn_run(void *ctx)
     return rc;
 }
 
+/* ---- network faults (link_fault, ABI 1.4) ---------------------------------- */
+/*
+ * A bandwidth factor rewrites the link's serialiser rate when its fault is
+ * due: flits that start crossing from that cycle on take flit_bytes / (factor
+ * x B) cycles each; the flit crossing then keeps its time. A link that goes
+ * down (factor 0, topology graphs only) leaves the routes computed from then
+ * on; packets holding a VC of it are committed (wormhole: their flits
+ * follow the head already) and cross it at the rate it had, those that chose
+ * it at their router but hold no VC of it yet choose again (reroute_waiting).
+ */
+
+/* The output a waiting slot's packet chose at its router. */
+static uint32_t *slot_out(garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_out : &g->vc[s].out;
+}
+
+/* A link that just went down: the packets in its waiting list (they chose
+ * it at its router, its source node, which route_first / route_advance
+ * left in their cur, and wait for a VC of it or for their head to get
+ * there) choose again there, over the shortest routes left, in their
+ * order. As congestion_aware's messages waiting for a link do. */
+static void reroute_waiting(garnet *g, uint32_t link)
+{
+    out_port *op = &g->outs[link];
+    uint32_t s = op->wait_head;
+    if (s == NIL)
+        return;
+    op->wait_head = op->wait_tail = NIL;
+    for (uint32_t next; s != NIL; s = next) {
+        next = *slot_next(g, s);
+        packet *p = &g->pkts[slot_pkt(g, s)];
+        uint32_t out = vimana_topo_next_link(g->topo, p->cur, p->dst, &p->ecmp);
+        if (out == VIMANA_TOPO_NONE) {
+            no_route(g, p);
+            return;
+        }
+        *slot_out(g, s) = out;
+        wait_append(g, out, s);
+    }
+    /* The cycle planned may be later: a packet can take a VC of its new
+     * link now. The fault's event runs before this tick's cycle (it was
+     * scheduled before run()), so this adds no second cycle. */
+    schedule_cycle(g, vimana_evq_now(g->bt.evq));
+}
+
+/* Fault k reaches its tick. */
+static void on_fault(void *ctx, uint64_t k)
+{
+    garnet *g = ctx;
+    const struct gn_fault *f = &g->faults[k];
+    if (f->factor > 0)
+        set_link_rate(g, f->link, built_rate(g, f->link) * f->factor);
+    if (!g->topo)
+        return;
+    if (vimana_topo_set_link_down(g->topo, f->link, f->factor == 0) != 0) {
+        vimana_bt_fail(&g->bt, "garnet: out of memory taking a link down");
+        return;
+    }
+    if (f->factor == 0)
+        reroute_waiting(g, f->link);
+}
+
+/* The links registered down as of the latest fault cut NPUs off: one line
+ * naming them (the first few) and the tick, as congestion_aware says it. */
+static int check_partition(garnet *g, vimana_tick at, char *err, size_t err_len)
+{
+    uint8_t *down = malloc(g->n_links);
+    uint32_t cut[8];
+    if (!down) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    for (uint32_t l = 0; l < g->n_links; l++)
+        down[l] = g->registered[l] == 0;
+    long n = vimana_topo_cut_off(g->topo, down, cut, 8);
+    free(down);
+    if (n == 0)
+        return VIMANA_OK;
+    if (n < 0) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
+                                   n == 1 ? "NPU" : "NPUs");
+    for (long i = 0; i < n && i < 8 && used < err_len; i++)
+        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
+    if (used < err_len)
+        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
+                 n > 8 ? " and more" : "");
+    return VIMANA_ERR_CONFIG;
+}
+
+static int faults_alloc(garnet *g)
+{
+    if (g->registered)
+        return 0;
+    g->registered = malloc((g->n_links ? g->n_links : 1) * sizeof *g->registered);
+    if (!g->registered)
+        return -1;
+    for (uint32_t l = 0; l < g->n_links; l++)
+        g->registered[l] = 1;
+    return 0;
+}
+
+/* vc_depth=auto promises that a lone packet runs at its link's rate: a
+ * link a fault makes faster gets the depth of its fastest rate. Faults
+ * come before run(), when no VC of the link has its buffer yet (a buffer,
+ * once there, keeps its depth). */
+static void deepen_auto_vcs(garnet *g, uint32_t link, double factor)
+{
+    link_info *li = &g->li[link];
+    if (g->opt.vc_depth || factor <= 1)
+        return;
+    for (uint32_t v = 0; v < g->opt.vcs; v++)
+        if (g->vc[link * g->opt.vcs + v].ring)
+            return;
+    uint32_t depth = auto_depth(g, li->latency, built_rate(g, link) * factor);
+    if (depth > li->depth)
+        li->depth = depth;
+}
+
+/* The fault's link and factor, checked: one line in err otherwise. */
+static int check_fault(garnet *g, uint32_t link, double factor, char *err, size_t err_len)
+{
+    if (link >= g->n_links || !(factor == 0 || (factor > 0 && factor <= VIMANA_FAULT_MAX_FACTOR))) {
+        snprintf(err, err_len, "garnet: link %u of %u, bandwidth factor %g: out of range", link, g->n_links,
+                 factor);
+        return VIMANA_ERR_ARGUMENT;
+    }
+    if (factor == 0 && !g->topo) {
+        snprintf(err, err_len, "garnet routes a network of dimensions in dimension order, with no other path for "
+                 "a link that is down: give the network as a topology file, or a bandwidth-factor");
+        return VIMANA_ERR_CONFIG;
+    }
+    double step = factor > 0 ? flit_cycles(g, built_rate(g, link) * factor) : 0;
+    if (!(step < 0x1p31)) {
+        snprintf(err, err_len, "garnet: link %u, bandwidth factor %g: a flit would take %g cycles on it, more than "
+                 "the garnet backend simulates (a flit below 2^31 cycles)", link, factor, step);
+        return VIMANA_ERR_CONFIG;
+    }
+    return VIMANA_OK;
+}
+
+static int gn_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor, char *err, size_t err_len)
+{
+    garnet *g = ctx;
+    int rc = check_fault(g, link, factor, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
+    struct gn_fault *grown = realloc(g->faults, (g->n_faults + 1) * sizeof *g->faults);
+    if (grown)
+        g->faults = grown;
+    if (!grown || faults_alloc(g) != 0) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    g->registered[link] = factor;
+    if (factor == 0 && (rc = check_partition(g, at, err, err_len)) != VIMANA_OK)
+        return rc;
+    deepen_auto_vcs(g, link, factor);
+    g->faults[g->n_faults] = (struct gn_fault){link, factor};
+    vimana_tick now = vimana_evq_now(g->bt.evq);
+    if (vimana_evq_schedule(g->bt.evq, at > now ? at - now : 0, on_fault, g, g->n_faults) != VIMANA_OK) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    g->n_faults++;
+    return VIMANA_OK;
+}
+
 static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t len)
 {
     const garnet *g = ctx;
@@ -950,6 +1176,7 @@ static const vimana_backend garnet_backend = {
     .schedule = vimana_bt_schedule, .now = vimana_bt_now, .run = gn_run, .stop = vimana_bt_stop,
     VIMANA_BT_LINK_STATS,
     .device_name = gn_device_name,
+    .link_fault = gn_link_fault,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

@@ -1,8 +1,11 @@
 /* The Garnet-style backend (backends/garnet_stub) through its descriptor,
  * as vimana loads it: exact delivery cycles of the flit-level rules,
  * round-robin sharing of a link by two packets, stop(), a deadlock that
- * ends the run as "stalled", options refused in init. */
+ * ends the run as "stalled", options refused in init, link faults (a
+ * bandwidth factor from a cycle on, a packet waiting for a VC of a link
+ * that goes down routed again, faults refused). */
 #include <dlfcn.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +98,7 @@ static void test_descriptor(void **state)
     assert_int_equal(be->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM);
     assert_non_null(be->stop);
     assert_non_null(be->device_name);
+    assert_non_null(be->link_fault);
 }
 
 /* One flit (16 bytes) sent at 0: ready at 0 + 1, leaves at 1, ejected at
@@ -232,6 +236,119 @@ static void test_bad_options(void **state)
     unlink(path);
 }
 
+/* 64 flits over the 50 B/ns link, its rate halved from cycle 11: flits 0
+ * to 31 leave at 1 + floor(0.32 k) <= 10; the serialiser is then free at
+ * 1 + 32 x 0.32 = 11.24, and flit 32 + j leaves at floor(11.24 + 0.64 j):
+ * the tail (j = 31) at floor(31.08) = 31, ejected at 31 + 501 = 532
+ * (522 at the full rate, 542 at half the rate from the start). */
+static void test_fault_factor_from_its_cycle(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/garnet_p2pXXXXXX", err[512] = "";
+    write_file(path, p2p_text);
+    static const struct {
+        vimana_tick at;
+        vimana_tick want;
+    } cases[] = {{11, 532}, {0, 542}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        host_rec h = {0};
+        vimana_host cb;
+        assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->link_fault(h.ctx, 0, cases[i].at, 0.5, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 1), VIMANA_OK);
+        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+        assert_int_equal(h.n, 1);
+        assert_int_equal(h.at[0], cases[i].want);
+        h.be->fini(h.ctx);
+    }
+    unlink(path);
+}
+
+/* NPUs 0, 1, 2 and switches 3, 4, 5; 16 B/ns (one flit a cycle) and 10 ns
+ * everywhere. NPUs 0 and 1 hang off switch 3, NPU 2 off switches 4 and 5,
+ * and switch 3 reaches both: directed links 4 (3 -> 4) and 6 (3 -> 5) are
+ * the two equal routes to NPU 2; the ECMP hash sends both packets below
+ * over link 4. */
+static const char diamond_text[] = "6 3 6\n3 4 5\n0 3 128Gbps 10ns 0\n1 3 128Gbps 10ns 0\n3 4 128Gbps 10ns 0\n"
+                                   "3 5 128Gbps 10ns 0\n4 2 128Gbps 10ns 0\n5 2 128Gbps 10ns 0\n";
+
+/* One VC per link; one-flit packets A (0 -> 2) and B (1 -> 2) sent at 0
+ * reach switch 3 at 1 + 10 + 1 = 12, both routed to link 4. A takes its VC
+ * at 12 and is ejected at 12 + 11 + 11 = 34; B waits for that VC, free
+ * again once A's flit has left it at switch 4 (at 23) and its credit is
+ * back at switch 3 (23 + 10 = 33): B takes it at 33 and is ejected at 33 +
+ * 11 + 11 = 55. With link 4 down from 15, B (waiting there for the VC)
+ * chooses again at switch 3: link 6 at 15, ejected at 15 + 11 + 11 = 37;
+ * A, committed to link 4, still crosses it. */
+static void test_fault_down_reroutes_a_waiting_packet(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/garnet_diamondXXXXXX", err[512] = "";
+    write_file(path, diamond_text);
+    for (int down = 0; down <= 1; down++) {
+        host_rec h = {0};
+        vimana_host cb;
+        assert_int_equal(open_backend(&h, &cb, path, "vcs=1", err, sizeof err), VIMANA_OK);
+        if (down)
+            assert_int_equal(h.be->link_fault(h.ctx, 4, 15, 0, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 16, 0, 1), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 1, 2, 16, 0, 2), VIMANA_OK);
+        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+        assert_int_equal(h.n, 2);
+        assert_int_equal(h.tokens[0], 1);
+        assert_int_equal(h.at[0], 34);
+        assert_int_equal(h.tokens[1], 2);
+        assert_int_equal(h.at[1], down ? 37 : 55);
+        vimana_link_stats s4 = {0}, s6 = {0};
+        assert_int_equal(h.be->link_stats(h.ctx, 4, &s4), VIMANA_OK);
+        assert_int_equal(h.be->link_stats(h.ctx, 6, &s6), VIMANA_OK);
+        assert_int_equal(s4.messages, down ? 1 : 2);
+        assert_int_equal(s6.messages, down ? 1 : 0);
+        h.be->fini(h.ctx);
+    }
+    unlink(path);
+}
+
+/* Faults refused in one line: out of range, too slow for the model, down
+ * on dimensions, a partition. */
+static void test_fault_refused(void **state)
+{
+    (void)state;
+    char p2p[] = "/tmp/garnet_p2pXXXXXX", ring[] = "/tmp/garnet_ringXXXXXX";
+    write_file(p2p, p2p_text);
+    write_file(ring, ring4_text);
+    static const struct {
+        int ring;
+        uint32_t link;
+        double factor;
+        int rc;
+        const char *message;
+    } cases[] = {
+        {0, 2, 0.5, VIMANA_ERR_ARGUMENT, "garnet: link 2 of 2, bandwidth factor 0.5: out of range"},
+        {0, 0, -1, VIMANA_ERR_ARGUMENT, "garnet: link 0 of 2, bandwidth factor -1: out of range"},
+        {0, 0, 2e6, VIMANA_ERR_ARGUMENT, "garnet: link 0 of 2, bandwidth factor 2e+06: out of range"},
+        {0, 0, NAN, VIMANA_ERR_ARGUMENT, "garnet: link 0 of 2, bandwidth factor nan: out of range"},
+        {0, 0, 1e-12, VIMANA_ERR_CONFIG, "garnet: link 0, bandwidth factor 1e-12: a flit would take 3.2e+11 cycles "
+                                         "on it, more than the garnet backend simulates (a flit below 2^31 cycles)"},
+        {0, 1, 0, VIMANA_ERR_CONFIG, "the links down from tick 5 cut NPU 1 off from NPU 0 (a partition: no route "
+                                     "is left between them)"},
+        {1, 0, 0, VIMANA_ERR_CONFIG, "garnet routes a network of dimensions in dimension order, with no other path "
+                                     "for a link that is down: give the network as a topology file, or a "
+                                     "bandwidth-factor"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        host_rec h = {0};
+        vimana_host cb;
+        char err[512] = "";
+        assert_int_equal(open_backend(&h, &cb, cases[i].ring ? ring : p2p, NULL, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->link_fault(h.ctx, cases[i].link, 5, cases[i].factor, err, sizeof err), cases[i].rc);
+        assert_string_equal(err, cases[i].message);
+        h.be->fini(h.ctx);
+    }
+    unlink(p2p);
+    unlink(ring);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +358,9 @@ int main(void)
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_deadlock_is_stalled),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_fault_factor_from_its_cycle),
+        cmocka_unit_test(test_fault_down_reroutes_a_waiting_packet),
+        cmocka_unit_test(test_fault_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
