@@ -1053,29 +1053,15 @@ static void on_fault(void *ctx, uint64_t k)
 static int check_partition(garnet *g, vimana_tick at, char *err, size_t err_len)
 {
     uint8_t *down = malloc(g->n_links);
-    uint32_t cut[8];
     if (!down) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
     for (uint32_t l = 0; l < g->n_links; l++)
         down[l] = g->registered[l] == 0;
-    long n = vimana_topo_cut_off(g->topo, down, cut, 8);
+    int rc = vimana_topo_check_partition(g->topo, down, at, err, err_len);
     free(down);
-    if (n == 0)
-        return VIMANA_OK;
-    if (n < 0) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    size_t used = (size_t)snprintf(err, err_len, "the links down from tick %llu cut %s", (unsigned long long)at,
-                                   n == 1 ? "NPU" : "NPUs");
-    for (long i = 0; i < n && i < 8 && used < err_len; i++)
-        used += (size_t)snprintf(err + used, err_len - used, "%s%u", i ? ", " : " ", cut[i]);
-    if (used < err_len)
-        snprintf(err + used, err_len - used, "%s off from NPU 0 (a partition: no route is left between them)",
-                 n > 8 ? " and more" : "");
-    return VIMANA_ERR_CONFIG;
+    return rc == 0 ? VIMANA_OK : rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
 }
 
 static int faults_alloc(garnet *g)
