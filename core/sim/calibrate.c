@@ -22,7 +22,7 @@
 static void usage(FILE *out)
 {
     fputs("Usage: vimana calibrate NCCL_TESTS_OUTPUT... --topology FILE -o DIR [--system FILE] [--check]\n"
-          "                        [--max-error PCT]\n"
+          "                        [--max-error PCT] [--nvlink-busbw GBPS|GPU]\n"
           "Fits the NCCL-aware collective model (docs/nccl.md) to the tables nccl-tests' *_perf programs\n"
           "print (all_reduce, all_gather, reduce_scatter, alltoall; one file per collective and rank\n"
           "count: the ranks its '#  Rank N' header lines list, else FILE's NPUs, on FILE's links) and\n"
@@ -41,6 +41,11 @@ static void usage(FILE *out)
           "                   other measurements) predict these\n"
           "  --max-error PCT  fail (exit 1, naming the row) when a row's |error| exceeds PCT %, after\n"
           "                   writing the preset and its report for inspection (default 25; 'off': never)\n"
+          "  --nvlink-busbw GBPS|GPU  the bus bandwidth NCCL's ring reaches at most over NVLink, in GB/s\n"
+          "                   (10^9 B/s): NCCL's own NVLink rate per link times the GPU's links, or a GPU\n"
+          "                   (v100 120, a100 240, h100 and h200 370.8, b200 721.8); the fit keeps\n"
+          "                   nvlink-efficiency at or below it on the topology's NVLink links (default: the\n"
+          "                   links' nominal rate)\n"
           "  -h, --help       this text\n"
           "The fit: least squares on the relative error of every row; where that leaves a row outside\n"
           "its target (5 % from 1 MiB up, 15 % below), a last minimax step is kept when it holds every\n"
@@ -54,6 +59,7 @@ typedef struct calib_args {
     const char *topology, *out_dir, *system;
     bool check;    /* --check: no fit, the report of the parameters as given */
     double max_error_pct; /* --max-error: the largest |error| accepted; < 0: any */
+    double nvlink_busbw;  /* --nvlink-busbw, GB/s (10^9 B/s); 0: none */
 } calib_args;
 
 #define DEFAULT_MAX_ERROR_PCT 25.0
@@ -75,6 +81,39 @@ static int parse_max_error(const char *v, double *out, FILE *err)
         return 2;
     }
     *out = pct;
+    return 0;
+}
+
+/* NCCL's NVLink rate per link times the GPU's NVLink links: what its ring
+ * over NVLink reaches at most (the nominal 25 / 50 GB/s a link carries
+ * framing NCCL does not count). */
+static const struct {
+    const char *gpu;
+    double gbps;
+} nvlink_busbw_of[] = {
+    {"v100", 6 * 20.0}, {"a100", 12 * 20.0}, {"h100", 18 * 20.6}, {"h200", 18 * 20.6}, {"b200", 18 * 40.1},
+};
+
+/* --nvlink-busbw's value: GB/s in (0, 10^6], or a GPU of the table. 0, or
+ * 2 after one error line. */
+static int parse_nvlink_busbw(const char *v, double *out, FILE *err)
+{
+    char *end, shown[128];
+    for (size_t i = 0; i < sizeof nvlink_busbw_of / sizeof nvlink_busbw_of[0]; i++)
+        if (strcmp(v, nvlink_busbw_of[i].gpu) == 0) {
+            *out = nvlink_busbw_of[i].gbps;
+            return 0;
+        }
+    errno = 0;
+    double gbps = strtod(v, &end);
+    if (errno != 0 || end == v || *end != '\0' || !(gbps > 0 && gbps <= 1e6)) {
+        fprintf(err,
+                PROG ": error: --nvlink-busbw: expected GB/s above 0 (e.g. 370.8) or one of v100, a100, h100, h200, "
+                     "b200, got '%s'\n",
+                msg_escape(v, shown, sizeof shown));
+        return 2;
+    }
+    *out = gbps;
     return 0;
 }
 
@@ -104,7 +143,7 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
     }
     a->max_error_pct = DEFAULT_MAX_ERROR_PCT;
     for (int i = 1; i < argc; i++) {
-        const char *v = NULL, **slot = NULL, *name = NULL, *max_error = NULL;
+        const char *v = NULL, **slot = NULL, *name = NULL, *max_error = NULL, *busbw = NULL;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(out);
             return -1;
@@ -121,6 +160,8 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
             slot = &a->system, name = "--system";
         else if (option(argv, argc, &i, "--max-error", &v))
             slot = &max_error, name = "--max-error";
+        else if (option(argv, argc, &i, "--nvlink-busbw", &v))
+            slot = &busbw, name = "--nvlink-busbw";
         else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char shown[128];
             fprintf(err, PROG ": error: unknown option '%s' (see vimana calibrate --help)\n",
@@ -136,6 +177,8 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
         }
         *slot = v;
         if (max_error && parse_max_error(max_error, &a->max_error_pct, err) != 0)
+            return 2;
+        if (busbw && parse_nvlink_busbw(busbw, &a->nvlink_busbw, err) != 0)
             return 2;
     }
     const char *missing = a->n_files == 0 ? "NCCL_TESTS_OUTPUT" : !a->topology ? "--topology" : !a->out_dir ? "--out" : NULL;
@@ -284,6 +327,7 @@ static int rows_of(const calib_data *data, enum coll_kind k, calib_data *sub)
         if (data->pts[i].coll == k)
             sub->pts[sub->n++] = data->pts[i];
     sub->cap = data->n;
+    sub->nvlink_efficiency_max = data->nvlink_efficiency_max;
     return 0;
 }
 
@@ -373,6 +417,18 @@ static int check_max_error(const calib_args *a, const calib_result *r, FILE *err
     return 1;
 }
 
+/* --nvlink-busbw as the highest nvlink-efficiency: the ceiling over the
+ * fastest NVLink dimension's rate as the backend reports it (GB/s of
+ * 2^30 B), so that no NVLink dimension's ring passes it; 0 without the
+ * option or an NVLink dimension. */
+static double nvlink_efficiency_max(const calib_args *a, const nccl_params *p, const vimana_net_config *net)
+{
+    double fastest = 0;
+    for (uint32_t d = 0; d < net->n_dims && (double)d < p->nvlink_dims; d++)
+        fastest = fmax(fastest, net->dims[d].bytes_per_ns);
+    return a->nvlink_busbw > 0 && fastest > 0 ? a->nvlink_busbw / fastest : 0;
+}
+
 static int run(const calib_args *a, FILE *out, FILE *err)
 {
     vimana_net_config net;
@@ -396,6 +452,7 @@ static int run(const calib_args *a, FILE *out, FILE *err)
     }
     for (size_t i = 0; i < data.n; i++)
         data.pts[i].hierarchical = hierarchical;
+    data.nvlink_efficiency_max = nvlink_efficiency_max(a, &p[COLL_ALL_REDUCE], &net);
     int rc = a->check ? 0 : fit_collectives(p, &net, &data, err);
     calib_result r = {p, &net, &data, a->topology, a->check, hierarchical};
     if (rc == 0)

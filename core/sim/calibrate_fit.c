@@ -397,6 +397,8 @@ static void bind(problem *pb, bool shares)
     for (int i = 0; i < pb->n; i++) {
         pb->lo[i] = pb->is_ns[i] ? 0 : 0.01;
         pb->hi[i] = pb->is_ns[i] ? 1e9 : 1;
+        if (pb->slot[i] == &p->nvlink_efficiency && pb->data->nvlink_efficiency_max > 0)
+            pb->hi[i] = fmax(pb->lo[i], fmin(1, pb->data->nvlink_efficiency_max));
     }
 }
 
@@ -1028,7 +1030,7 @@ static void hold_targets(nccl_params *p, const vimana_net_config *net, const cal
  * count (threshold-ranks the largest count measured: only rows on several
  * counts can tell); the last once more from the first start (the valley
  * the earlier stages settled in is not always the deepest). */
-void calib_fit(nccl_params *p, const vimana_net_config *net, const calib_data *data)
+static void fit_stages(nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS,
                                  FREE_SHARES | FREE_CHANNELS | SCALED_THRESHOLDS};
@@ -1052,4 +1054,22 @@ void calib_fit(nccl_params *p, const vimana_net_config *net, const calib_data *d
     overlap_step(p, net, data);
     polish(p, net, data, false);
     hold_targets(p, net, data);
+}
+
+/* The fit without the NVLink ceiling first: where it stays below, the
+ * ceiling changes nothing (a bound moves the descent into other valleys
+ * even where it does not bind); else again from the start, bounded. */
+void calib_fit(nccl_params *p, const vimana_net_config *net, const calib_data *data)
+{
+    calib_data unbounded = *data;
+    unbounded.nvlink_efficiency_max = 0;
+    nccl_params free_fit = *p;
+    fit_stages(&free_fit, net, &unbounded);
+    double max = data->nvlink_efficiency_max;
+    if (max <= 0 || free_fit.nvlink_efficiency <= max) {
+        *p = free_fit;
+        return;
+    }
+    p->nvlink_efficiency = fmin(p->nvlink_efficiency, max);
+    fit_stages(p, net, data);
 }

@@ -29,6 +29,10 @@ typedef struct calib_point {
 typedef struct calib_data {
     calib_point *pts;
     size_t n, cap;
+    /* The highest `nvlink-efficiency` the fit may reach (0: 1): NCCL's
+     * ring over NVLink moves data at most at its own NVLink rate
+     * (calibrate's --nvlink-busbw), below the links' nominal one. */
+    double nvlink_efficiency_max;
 } calib_data;
 
 /* Appends the rows of nccl-tests output `path`, measured on as many ranks

@@ -136,27 +136,27 @@ expect_ok "$ET" generate transformer --layers 4 --hidden 6144 --heads 64 --ffn 2
 P="$S/inputs/presets/dgx-a100"
 expect_ok "$VIMANA" --workload-configuration="$T/dgx/g" --system-configuration="$P/system.json" \
     --network-configuration="$P/network.yml" --comm-group-configuration="$T/dgx/g.groups.json"
-expect_eq "$(grep -c 'finished, 108617634 cycles, exposed communication 41504634 cycles' "$T/out")" 16 "DGX A100 step"
+expect_eq "$(grep -c 'finished, 128794304 cycles, exposed communication 61681304 cycles' "$T/out")" 16 "DGX A100 step"
 # --breakdown: where it went -- the TP group (8 NPUs, stride 1) and the DP
 # group across the NICs (2 NPUs, stride 8) each with its exposed time, the
 # FLOP/s against the preset's peak-perf; the rows add up to the finish
 expect_ok "$VIMANA" --workload-configuration="$T/dgx/g" --system-configuration="$P/system.json" \
     --network-configuration="$P/network.yml" --comm-group-configuration="$T/dgx/g.groups.json" --breakdown
-expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished last, at 108617634 cycles):
-  compute                                              67113000 cycles  61.79 %
-  exposed, group 1 (8 NPUs, stride 1)                  17513344 cycles  16.12 %
-  exposed, group 3 (2 NPUs, stride 8)                  23991290 cycles  22.09 %
+expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished last, at 128794304 cycles):
+  compute                                              67113000 cycles  52.11 %
+  exposed, group 1 (8 NPUs, stride 1)                  23453824 cycles  18.21 %
+  exposed, group 3 (2 NPUs, stride 8)                  38227480 cycles  29.68 %
   exposed, pipeline messages in flight                        0 cycles   0.00 %
   exposed, pipeline bubble                                    0 cycles   0.00 %
   exposed, other                                              0 cycles   0.00 %
-  FLOPs 1.389e+13 (num_ops of the compute nodes): 127.9 TFLOP/s, 41.0 % of peak-perf 312 TFLOP/s
-  model FLOPs 1.369e+13 (without recomputation): 126.0 TFLOP/s, 40.4 % of peak-perf 312 TFLOP/s" "breakdown"
+  FLOPs 1.389e+13 (num_ops of the compute nodes): 107.9 TFLOP/s, 34.6 % of peak-perf 312 TFLOP/s
+  model FLOPs 1.369e+13 (without recomputation): 106.3 TFLOP/s, 34.1 % of peak-perf 312 TFLOP/s" "breakdown"
 # model FLOPs (the selective recomputation's attn_core nodes carry
 # is_recomputation and are left out): per replica 72*B*s*L*h^2*(1 + s/6h +
 # V/12Lh) with B = 4, L = 4 = 1.0947e14, over its 8 ranks 1.368e13
 expect_eq "$(list "$T/dgx/g.0.et" | grep -c ' COMP rec_')" 16 "selective: 4 layers x 4 micro-batches"
 expect_eq "$("$ET" json "$T/dgx/g.0.et" | grep -c '"is_recomputation"')" 16 "recomputation marked"
-expect_eq $((67113000 + 17513344 + 23991290)) 108617634 "breakdown adds up"
+expect_eq $((67113000 + 23453824 + 38227480)) 128794304 "breakdown adds up"
 # --overlap-param-gather (the default with --dist-optimizer): the updated
 # parameters are all-gathered at the iteration's start, bucket by bucket in
 # forward order -- bucket 1 (layers 0-1 and the embedding), then bucket 0
@@ -181,14 +181,14 @@ sim_dgx() { # PREFIX: the breakdown's first three rows
         --network-configuration="$P/network.yml" --comm-group-configuration="$1.groups.json" --breakdown
     sed -n '/^breakdown/,$p' "$T/out" | sed -n 1,4p
 }
-expect_eq "$(sim_dgx "$T/pg/g")" "breakdown of NPU 0 (finished last, at 106738432 cycles):
-  compute                                              67113000 cycles  62.88 %
-  exposed, group 1 (8 NPUs, stride 1)                  27613888 cycles  25.87 %
-  exposed, group 3 (2 NPUs, stride 8)                  12011544 cycles  11.25 %" "overlapped parameter gather"
-expect_eq "$(sim_dgx "$T/pg0/g")" "breakdown of NPU 0 (finished last, at 107127533 cycles):
-  compute                                              67113000 cycles  62.65 %
-  exposed, group 1 (8 NPUs, stride 1)                  22013116 cycles  20.55 %
-  exposed, group 3 (2 NPUs, stride 8)                  18001417 cycles  16.80 %" "parameter gather at the end"
+expect_eq "$(sim_dgx "$T/pg/g")" "breakdown of NPU 0 (finished last, at 126916128 cycles):
+  compute                                              67113000 cycles  52.88 %
+  exposed, group 1 (8 NPUs, stride 1)                  40672976 cycles  32.05 %
+  exposed, group 3 (2 NPUs, stride 8)                  19130152 cycles  15.07 %" "overlapped parameter gather"
+expect_eq "$(sim_dgx "$T/pg0/g")" "breakdown of NPU 0 (finished last, at 127304716 cycles):
+  compute                                              67113000 cycles  52.72 %
+  exposed, group 1 (8 NPUs, stride 1)                  31512900 cycles  24.75 %
+  exposed, group 3 (2 NPUs, stride 8)                  28678816 cycles  22.53 %" "parameter gather at the end"
 # --overlap-grad-reduce off: no bucket during the backward, all of the
 # rank's gradients (2 x 113246208 + 2 x 39321600 params x 2 bytes) reduced
 # after it, on the chain; then Adam on the rank's half, 28 bytes a parameter
