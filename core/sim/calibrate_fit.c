@@ -363,11 +363,18 @@ static bool several_step_counts(const vimana_net_config *net, const calib_data *
     return false;
 }
 
-/* Whether the topology has both NVLink and NIC dimensions: then both
- * rates, and the NIC's extra step latency, can be told apart. */
-static bool both_link_kinds(const nccl_params *p, const vimana_net_config *net)
+/* Whether the topology has both NVLink and NIC dimensions and a row
+ * reaches past the NVLink ones: then both rates, and the NIC's extra step
+ * latency, can be told apart (rows on one node say nothing of the NIC:
+ * its parameters keep their start). */
+static bool both_link_kinds(const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
-    return p->nvlink_dims >= 1 && (double)net->n_dims > p->nvlink_dims;
+    if (!(p->nvlink_dims >= 1 && (double)net->n_dims > p->nvlink_dims))
+        return false;
+    for (size_t i = 0; i < data->n; i++)
+        if ((double)calib_prefix_dims(net, data->pts[i].npus) > p->nvlink_dims)
+            return true;
+    return false;
 }
 
 /* Binds the continuous parameters the fit moves: the per-step latencies
@@ -390,7 +397,7 @@ static void bind(problem *pb, bool shares)
         pb->slot[pb->n] = fractions[i], pb->is_ns[pb->n++] = false;
     if (several_step_counts(pb->net, pb->data))
         pb->slot[pb->n] = &p->launch_ns, pb->is_ns[pb->n++] = true;
-    if (both_link_kinds(p, pb->net)) {
+    if (both_link_kinds(p, pb->net, pb->data)) {
         pb->slot[pb->n] = &p->nic_efficiency, pb->is_ns[pb->n++] = false;
         pb->slot[pb->n] = &p->nic_hop_ns, pb->is_ns[pb->n++] = true;
     }
@@ -525,7 +532,7 @@ static void solve_latencies(problem *pb);
  * when it is cheaper than *best_cost (ties keep the earlier one). */
 static void keep_if_cheaper(problem *pb, bool refit, nccl_params *best, double *best_cost)
 {
-    if (refit && both_link_kinds(&pb->base, pb->net))
+    if (refit && both_link_kinds(&pb->base, pb->net, pb->data))
         solve_latencies(pb);
     if (refit)
         nelder_mead(pb, NM_SHORT);
@@ -700,7 +707,7 @@ static void channel_values(problem *pb, bool refit)
 static void discrete_pass(problem *pb, const double *cands, size_t n, bool refit)
 {
     nccl_params *p = &pb->base;
-    bool channels_first = both_link_kinds(p, pb->net);
+    bool channels_first = both_link_kinds(p, pb->net, pb->data);
     if (channels_first)
         channel_values(pb, refit);
     try_values(pb, &p->ll_max_bytes, cands, n, refit);
@@ -1034,7 +1041,7 @@ static void fit_stages(nccl_params *p, const vimana_net_config *net, const calib
 {
     static const int stages[] = {0, FREE_SHARES, FREE_SHARES | FREE_CHANNELS,
                                  FREE_SHARES | FREE_CHANNELS | SCALED_THRESHOLDS};
-    if (both_link_kinds(p, net))
+    if (both_link_kinds(p, net, data))
         start_latencies(p, net, data);
     const nccl_params start = *p;
     double best = INFINITY;

@@ -41,6 +41,19 @@ check "$D/b200-8gpu_all_gather_perf.txt" 28 8 5 15 --nvlink-busbw b200
 grep -q '"nvlink-efficiency": 0.68985,' "$T/p/system.json" || fail "--nvlink-busbw b200 changed the all-gather fit"
 check "$D/b200-8gpu_all_gather_perf.txt" 28 8 14.5 15 --nvlink-busbw 600 --max-error off
 grep -q '"nvlink-efficiency": 0.620882,' "$T/p/system.json" || fail "--nvlink-busbw 600 is not the ceiling"
+# rows on one node of a two-node topology say nothing of the NIC: its
+# parameters keep their start (they drifted to 1017.7 ns and 0.497954, and
+# the node's fit into another valley) and the fit is the one-node fit
+printf 'topology: [ Switch, Switch ]\nnpus_count: [ 8, 2 ]\nbandwidth: [ 900.0, 50.0 ]\nlatency: [ 250.0, 1000.0 ]\n' \
+    >"$T/net2.yml"
+printf '{"preferred-dataset-splits": 1, "all-reduce-implementation": ["nccl"],\n "nccl": {"nic-efficiency": 0.5, "nic-hop-latency-ns": 777}}\n' \
+    >"$T/nic.json"
+"$VIMANA_SRCDIR/inputs/presets/with-ranks.sh" "$D/b200-8gpu_all_gather_perf.txt" 8 >"$T/b200ag8.txt"
+expect_ok "$VIMANA" calibrate "$T/b200ag8.txt" --topology "$T/net2.yml" --system "$T/nic.json" -o "$T/p"
+expect_eq "$(grep -E '"(nic-hop-latency-ns|nic-efficiency|nvlink-efficiency)"' "$T/p/system.json" | tr -d ' ')" \
+    '"nic-hop-latency-ns":777,
+"nvlink-efficiency":0.68985,
+"nic-efficiency":0.5,' "one node's rows on two: the NIC's parameters as given"
 # all-to-all: 4.60 % / 3.71 %; the least-squares optimum leaves 4 MiB
 # (38.8 us, slower than 8 MiB's 34.2) at 5.04 %, and the last step, which
 # walks the worst row against its target down, holds every row

@@ -302,7 +302,9 @@ static void device_calibration(void **state)
 
 /* Korthikanti et al.'s per-layer activations with F = 4h, where the paper's
  * closed forms hold: s = 48, b = 2, h = 96, a = 6, T = 3, so sbh = 9216
- * and 5as/(hT) = 5. */
+ * and 5as/(hT) = 5. The paper's attention is unfused (the roofline
+ * model's); FlashAttention (the kernel model's) keeps only each row's fp32
+ * log-sum-exp, 4asb = 2304 bytes, instead of 5as^2b. */
 static void korthikanti_activations(void **state)
 {
     (void)state;
@@ -310,6 +312,11 @@ static void korthikanti_activations(void **state)
     c.seq = 48;
     c.ffn = 384;
     uint64_t sbh = 48 * 2 * 96;
+    assert_int_equal(tf_layer_activations(&c), sbh * (10 + 24 / 3) + 2304 / 3);
+    c.sp = true;
+    assert_int_equal(tf_layer_activations(&c), (sbh * 34 + 2304) / 3);
+    c.sp = false;
+    c.compute_model = TF_COMPUTE_ROOFLINE;
     assert_int_equal(tf_layer_activations(&c), sbh * (10 + 24 / 3 + 5));   /* sbh(10 + 24/T + 5as/(hT)) */
     c.sp = true;
     assert_int_equal(tf_layer_activations(&c), sbh * (34 + 15) / 3);       /* sbh(34 + 5as/h) / T */
@@ -324,10 +331,10 @@ static void korthikanti_activations(void **state)
 }
 
 /* A rank's memory by hand: L = 4, h = 96, F = 288, V = 120, s = 32, b = 2,
- * P = 2, D = 2, M = 3, 1F1B. A layer: 4h^2 + 2hF = 92160 parameters; stage
+ * a = 6, P = 2, D = 2, M = 3, 1F1B. A layer: 4h^2 + 2hF = 92160 parameters; stage
  * 0 holds 2 layers and the embedding (11520), stage 1 2 layers and the LM
- * head. A layer's activations per micro-batch: 18sbh + 4sbF + 5as^2b =
- * 110592 + 73728 + 61440 = 245760; stage 0 keeps min(P, M) = 2 micro-batches
+ * head. A layer's activations per micro-batch: 18sbh + 4sbF + 4asb
+ * (FlashAttention's log-sum-exp) = 110592 + 73728 + 1536 = 185856; stage 0 keeps min(P, M) = 2 micro-batches
  * in flight and the embedding's dropout mask (sbh = 6144) for each, stage
  * 1 one, and the logits in fp32 (4sbV = 30720). */
 static void memory_by_hand(void **state)
@@ -339,10 +346,10 @@ static void memory_by_hand(void **state)
     assert_int_equal(m.params, 195840 * 2);
     assert_int_equal(m.grads, 195840 * 4);
     assert_int_equal(m.optimizer, 195840 * 12);
-    assert_int_equal(m.activations, 245760 * 2 * 2 + 6144 * 2);
+    assert_int_equal(m.activations, 185856 * 2 * 2 + 6144 * 2);
     tf_memory_of(&c, 1, &m);
-    assert_int_equal(m.activations, 245760 * 2 + 30720);
-    assert_int_equal(tf_memory_total(&m), 195840 * 18 + 245760 * 2 + 30720);
+    assert_int_equal(m.activations, 185856 * 2 + 30720);
+    assert_int_equal(tf_memory_total(&m), 195840 * 18 + 185856 * 2 + 30720);
     /* the distributed optimizer shards the optimizer over D = 2; fp16
      * keeps 16-bit gradients and an fp32 copy in the optimizer */
     c.dist_optimizer = true;
@@ -354,9 +361,9 @@ static void memory_by_hand(void **state)
      * micro-batches' logits (each waits for its backward) */
     c.gpipe = true;
     tf_memory_of(&c, 0, &m);
-    assert_int_equal(m.activations, 245760 * 2 * 3 + 6144 * 3);
+    assert_int_equal(m.activations, 185856 * 2 * 3 + 6144 * 3);
     tf_memory_of(&c, 1, &m);
-    assert_int_equal(m.activations, 245760 * 2 * 3 + 30720 * 3);
+    assert_int_equal(m.activations, 185856 * 2 * 3 + 30720 * 3);
     assert_int_equal(tf_logits_bytes(&c), 30720);
     assert_int_equal(tf_embed_mask_bytes(&c), 6144);
 }

@@ -62,27 +62,54 @@ double tf_gemm_seconds(const struct tf_device *d, double peak, uint64_t m, uint6
     return compute > memory ? compute : memory;
 }
 
+/* Where a linear layer's activation input comes from: a LayerNorm, whose
+ * Transformer Engine kernel writes the FP8 copy itself, or another kernel
+ * (its bf16 output cast apart). Megatron-Core's LM head and MoE router are
+ * not Transformer Engine modules: their GEMMs stay 16-bit under FP8. */
+enum linear_input { FROM_LAYER_NORM, FROM_KERNEL, NOT_FP8 };
+
 /* FP8 GEMMs (Transformer Engine) run at the FP8 peak on 1-byte operands;
  * everything else stays in 16 bits. */
-static double gemm_peak(const struct tf_config *c)
+static double gemm_peak(const struct tf_config *c, enum linear_input in)
 {
-    return c->fp8 ? c->device.peak_fp8 : c->device.peak_flops;
+    return c->fp8 && in != NOT_FP8 ? c->device.peak_fp8 : c->device.peak_flops;
 }
 
-static uint64_t gemm_elem(const struct tf_config *c)
+static uint64_t gemm_elem(const struct tf_config *c, enum linear_input in)
 {
-    return c->fp8 ? 1 : c->elem_bytes;
+    return c->fp8 && in != NOT_FP8 ? 1 : c->elem_bytes;
+}
+
+/* Transformer Engine's quantisation around an FP8 GEMM (m x k input, m x
+ * n output): Hopper's FP8 GEMMs take both operands K-major, so a tensor
+ * used by two GEMMs on different axes is written in FP8 twice, as is and
+ * transposed. Forward: the input's cast-transpose reads 2 bytes and writes
+ * 1 + 1 an element; after a LayerNorm, which writes the FP8 copy in place
+ * of its bf16 one (a byte less), only the transpose (read 1, write 1) is
+ * left: 1 byte net. Backward: the output gradient's cast-transpose, 4
+ * bytes an element. The weights' FP8 copies are made once a step, not
+ * per micro-batch, and are left out. */
+static double fp8_quantisation(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum linear_input in,
+                               int backward)
+{
+    if (!c->fp8 || in == NOT_FP8)
+        return 0;
+    double elems = backward ? (double)m * (double)n : (double)m * (double)k;
+    double bytes_each = backward || in == FROM_KERNEL ? 4 : 1;
+    return tf_stream_seconds(&c->device, bytes_each * elems);
 }
 
 /* A linear layer's forward (m x k by k x n), or its backward: the data
  * gradient (m x n by n x k) and the weight gradient (k x m by m x n). */
-static double linear(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, int backward)
+static double linear(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum linear_input in,
+                     int backward)
 {
     const struct tf_device *d = &c->device;
+    double peak = gemm_peak(c, in), quantise = fp8_quantisation(c, m, n, k, in, backward);
+    uint64_t e = gemm_elem(c, in);
     if (!backward)
-        return tf_gemm_seconds(d, gemm_peak(c), m, n, k, gemm_elem(c));
-    return tf_gemm_seconds(d, gemm_peak(c), m, k, n, gemm_elem(c)) +
-           tf_gemm_seconds(d, gemm_peak(c), k, n, m, gemm_elem(c));
+        return quantise + tf_gemm_seconds(d, peak, m, n, k, e);
+    return quantise + tf_gemm_seconds(d, peak, m, k, n, e) + tf_gemm_seconds(d, peak, k, n, m, e);
 }
 
 /* Tokens of one micro-batch on a rank: all b*s in the tensor-parallel
@@ -139,16 +166,16 @@ static double attn_core_backward(const struct tf_config *c)
 double tf_kernels_attn(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, ht = c->hidden / c->tp;
-    return layer_norm(c, backward) + linear(c, n, 3 * ht, h, backward) +
-           (backward ? attn_core_backward(c) : tf_kernels_attn_core(c)) + linear(c, n, h, ht, backward) +
+    return layer_norm(c, backward) + linear(c, n, 3 * ht, h, FROM_LAYER_NORM, backward) +
+           (backward ? attn_core_backward(c) : tf_kernels_attn_core(c)) + linear(c, n, h, ht, FROM_KERNEL, backward) +
            bias_dropout_add(c, backward);
 }
 
 double tf_kernels_mlp(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, ft = c->ffn / c->tp;
-    return layer_norm(c, backward) + linear(c, n, ft, h, backward) + bias_gelu(c, backward) +
-           linear(c, n, h, ft, backward) + bias_dropout_add(c, backward);
+    return layer_norm(c, backward) + linear(c, n, ft, h, FROM_LAYER_NORM, backward) + bias_gelu(c, backward) +
+           linear(c, n, h, ft, FROM_KERNEL, backward) + bias_dropout_add(c, backward);
 }
 
 /* The vocabulary-parallel cross-entropy works on fp32 logits: forward
@@ -163,7 +190,7 @@ static double cross_entropy(const struct tf_config *c)
 double tf_kernels_head(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, vt = c->vocab / c->tp;
-    return layer_norm(c, backward) + linear(c, n, vt, h, backward) + cross_entropy(c);
+    return layer_norm(c, backward) + linear(c, n, vt, h, NOT_FP8, backward) + cross_entropy(c);
 }
 
 /* The MoE block's first part: LayerNorm, the router GEMM (N x E by h) and
@@ -172,7 +199,7 @@ double tf_kernels_router(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), e = c->moe.experts;
     double scores = (double)n * (double)e * 4;
-    return layer_norm(c, backward) + linear(c, n, e, c->hidden, backward) +
+    return layer_norm(c, backward) + linear(c, n, e, c->hidden, NOT_FP8, backward) +
            tf_stream_seconds(&c->device, 2 * scores);
 }
 
@@ -189,8 +216,9 @@ double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint
         if (m == 0)
             continue;
         double act = (double)m * (double)ft;
-        seconds += tf_stream_seconds(&c->device, 4 * (double)m * (double)h * e) + linear(c, m, ft, h, backward) +
-                   tf_stream_seconds(&c->device, (backward ? 3.0 : 2.0) * act * e) + linear(c, m, h, ft, backward);
+        seconds += tf_stream_seconds(&c->device, 4 * (double)m * (double)h * e) + linear(c, m, ft, h, FROM_KERNEL, backward) +
+                   tf_stream_seconds(&c->device, (backward ? 3.0 : 2.0) * act * e) +
+                   linear(c, m, h, ft, FROM_KERNEL, backward);
     }
     return seconds;
 }

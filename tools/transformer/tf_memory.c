@@ -15,7 +15,11 @@ static uint64_t saturate(u128 v)
 static u128 layer_activations(const struct tf_config *c, u128 sbf)
 {
     u128 t = c->tp, sbh = (u128)c->seq * c->micro_batch * c->hidden;
-    u128 core = (u128)5 * c->heads * c->seq * c->seq * c->micro_batch;   /* softmax, its dropout and mask */
+    /* unfused attention (the roofline model's) keeps the softmax, its
+     * dropout and mask, 5as^2b; FlashAttention (the kernel model's) keeps
+     * no s x s tensor, only each row's fp32 log-sum-exp, 4asb */
+    u128 core = c->compute_model == TF_COMPUTE_ROOFLINE ? (u128)5 * c->heads * c->seq * c->seq * c->micro_batch
+                                                        : (u128)4 * c->heads * c->seq * c->micro_batch;
     switch (c->recompute) {
     case TF_RECOMPUTE_FULL:
         return c->sp ? 2 * sbh / t : 2 * sbh;

@@ -10,7 +10,8 @@
 #             (2 Azure ND A100 v4 nodes, 8 x HDR a node); A100 has no NVLink SHARP.
 #   dgx-h100: NVLink 4 at 450 GB/s, NDR 400 Gb/s = 50 GB/s a GPU; fitted jointly
 #             to one DGX H100's 8-GPU sweep (inputs/presets/hgx-h100/measured/,
-#             its 8 ranks run on the node's NVSwitch) and a 2-node H200 sweep with
+#             its 8 ranks run on the node's NVSwitch), an HGX H100 node's
+#             all-gather and reduce-scatter and a 2-node H200 sweep with
 #             one 400 Gb/s NIC a GPU (tests/data/nccl-tests/h200-16gpu-2node_...;
 #             H200's NVLink is H100's).
 set -eu
@@ -41,12 +42,15 @@ network 450.0 50.0 >"$here/dgx-h100/network.yml"
     --system "$tmp/no-nvls.json" -o "$tmp/a100" --nvlink-busbw a100
 "$here/with-ranks.sh" "$here/hgx-h100/measured/dgx-h100-8gpu_all_reduce_perf.txt" 8 >"$tmp/dgx-h100-8gpu_all_reduce_perf.txt"
 # From the HGX-H100 preset (one node, 2 - 8 GPUs, NCCL's tuner): first the
-# two-node table alone, then both tables together, each under NCCL's NVLink
-# ceiling, so that NVLS (not a ring faster than NCCL's) carries the node's
-# large all-reduces
+# two-node table alone, then it, the node's all-reduce and an HGX H100
+# node's all-gather and reduce-scatter (tests/data/nccl-tests/h100-8gpu-hgx_*:
+# the node's rings, which its all-reduce, run by NVLS, does not show)
+# together, each under NCCL's NVLink ceiling, so that NVLS (not a ring
+# faster than NCCL's) carries the node's large all-reduces
 "$VIMANA" calibrate "$data/h200-16gpu-2node_all_reduce_perf.txt" --topology "$here/dgx-h100/network.yml" \
     --system "$here/hgx-h100/system.json" -o "$tmp/h200" --nvlink-busbw h100 --max-error off
 "$VIMANA" calibrate "$data/h200-16gpu-2node_all_reduce_perf.txt" "$tmp/dgx-h100-8gpu_all_reduce_perf.txt" \
+    "$data/h100-8gpu-hgx_all_gather_perf.txt" "$data/h100-8gpu-hgx_reduce_scatter_perf.txt" \
     --topology "$here/dgx-h100/network.yml" --system "$tmp/h200/system.json" -o "$tmp/h100" --nvlink-busbw h100
 # the GPU's peak (vimana --breakdown reports the FLOP/s reached against it)
 # and HBM bandwidth; neither changes a collective
