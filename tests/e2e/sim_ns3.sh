@@ -55,6 +55,16 @@ got=$(run ns3_shim "$T/ar/ar" "$SYS/ring.json" "$NET/ring8.yml")
 expect_eq "$ana" 117780 "analytical ring8 all-reduce"
 expect_eq "$got" 117780 "ns3 ring8 all-reduce"
 within "$got" "$ana" 5 || fail "ring8 all-reduce $got not within 5 % of $ana"
+# endpoint-delay 0: deliveries land inside a nanosecond (headers) and the
+# host asks for events at the current tick; those ran at the tick's start,
+# in ns-3's past (448 of 10,984 events, up to -979 ps), and ns-3 without
+# asserts ran its clock backwards. Now they run at once; the shim fails a
+# run whose host events go back in time, so this run proves none does.
+sed 's/"endpoint-delay": 10/"endpoint-delay": 0/' "$SYS/ring.json" >"$T/ed0.json"
+"$VIMANA" --workload-configuration="$T/ar/ar" --system-configuration="$T/ed0.json" \
+    --network-configuration="$NET/switch8.yml" --network-backend=ns3_shim >"$T/out" 2>&1 ||
+    fail "endpoint-delay 0: $(cat "$T/out")"
+expect_eq "$(grep -c 'finished' "$T/out")" 8 "endpoint-delay 0: every NPU finishes"
 # Switch8, ring algorithm: two hops a message (packets pipelined through
 # the switch: one extra packet time and delay per step), 2.9 % slower.
 ana=$(run analytical "$T/ar/ar" "$SYS/ring.json" "$NET/switch8.yml")
