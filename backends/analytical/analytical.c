@@ -104,6 +104,8 @@ static int cu_init(const vimana_backend_params *params, const vimana_host *host,
     }
     int rc = vimana_bt_init(&a->bt, params, host, err, err_len);
     if (rc == VIMANA_OK)
+        rc = vimana_bt_no_options(params, "analytical", err, err_len);
+    if (rc == VIMANA_OK)
         rc = load_network(a, err, err_len);
     /* The queue holds the host's events and the deliveries only, so the
      * host's look-ahead hints reach all of them. They pay when the host's

@@ -424,6 +424,8 @@ static int ca_init(const vimana_backend_params *params, const vimana_host *host,
     c->min_factor = 1;
     int rc = vimana_bt_init(&c->bt, params, host, err, err_len);
     if (rc == VIMANA_OK)
+        rc = vimana_bt_no_options(params, "congestion_aware", err, err_len);
+    if (rc == VIMANA_OK)
         rc = load_network(c, err, err_len);
     if (rc != VIMANA_OK) {
         ca_free(c);

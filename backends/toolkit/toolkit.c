@@ -44,6 +44,15 @@ int vimana_bt_init(vimana_bt *bt, const vimana_backend_params *params, const vim
     return VIMANA_OK;
 }
 
+int vimana_bt_no_options(const vimana_backend_params *params, const char *name, char *err, size_t err_len)
+{
+    const char *o = params ? params->options : NULL;
+    if (!o || !*o)
+        return VIMANA_OK;
+    snprintf(err, err_len, "%s: backend option '%.*s': %s takes no options", name, (int)strcspn(o, ","), o, name);
+    return VIMANA_ERR_CONFIG;
+}
+
 void vimana_bt_use_lookahead(vimana_bt *bt)
 {
     if (bt->evq && bt->host.will_deliver && bt->host.will_run)

@@ -38,6 +38,7 @@ typedef struct xval_args {
     double tolerance;
     double timeout_s;
     const char *csv, *json, *plot;
+    const char *backend_options; /* --backend-options: items for all, NAME:items for one backend */
     char **pass;            /* the simulator's options, given to every run */
     int n_pass;
 } xval_args;
@@ -49,7 +50,8 @@ static void usage(FILE *out)
             "                   --network-configuration=FILE [--backends=NAME,...] [OPTIONS]\n\n"
             "Runs one workload with each network backend (every one vimana finds, or those named),\n"
             "each in its own process, and prints per backend the finish time (the last NPU's, and\n"
-            "the sum over NPUs), its ratio to the baseline's, the wall time and the peak memory.\n"
+            "the sum over NPUs), its ratio to the baseline's, the CPU and wall time and the peak\n"
+            "memory; a run's warnings are shown, each line after its backend's name.\n"
             "Exits 1 when a backend fails or, with --tolerance, a ratio leaves the band; 2 for bad\n"
             "usage. Every other option is a vimana option, given to every run.\n\nOptions:\n");
     static const char *const rows[][2] = {
@@ -57,6 +59,7 @@ static void usage(FILE *out)
         {"--baseline=NAME", "the backend the ratios are to (default analytical; run first)"},
         {"--tolerance=X", "fail when a finish time differs from the baseline's by more than X times it"},
         {"--timeout=SECONDS", "stop a backend's run after this long (an error row; default none)"},
+        {"--backend-options=ITEM,...", "K=V for every backend, NAME:K=V for backend NAME only (e.g. garnet:vcs=64)"},
         {"--csv=FILE", "also write the table as CSV"},
         {"--json=FILE", "also write the table as JSON"},
         {"--plot=FILE.svg", "draw the finish times as an SVG bar chart"},
@@ -85,10 +88,25 @@ static int list_add(name_list *l, const char *name, size_t len)
     return 0;
 }
 
+/* The length of a backend's name without a trailing ".so" or ".la":
+ * "analytical", "analytical.so" and "analytical.la" are one backend (a
+ * path with a folder stays its own). */
+static size_t stem_len(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && (!strcmp(name + n - 3, ".so") || !strcmp(name + n - 3, ".la")) ? n - 3 : n;
+}
+
+static bool same_backend(const char *a, const char *b)
+{
+    size_t n = stem_len(a);
+    return n == stem_len(b) && !strncmp(a, b, n);
+}
+
 static bool list_has(const name_list *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->names[i], name))
+        if (same_backend(l->names[i], name))
             return true;
     return false;
 }
@@ -155,7 +173,8 @@ static int split_backends(const char *spec, name_list *l, FILE *err)
         }
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         if (list_has(l, name)) {
-            fprintf(err, PROG ": error: --backends: '%s' is listed twice\n", msg_escape(name, esc, sizeof esc));
+            fprintf(err, PROG ": error: --backends: '%s' is listed twice (a name with or without .so or .la is one "
+                         "backend)\n", msg_escape(name, esc, sizeof esc));
             return -1;
         }
         if (list_add(l, p, len) != 0)
@@ -170,7 +189,7 @@ static int split_backends(const char *spec, name_list *l, FILE *err)
 static int baseline_first(name_list *l, const char *baseline)
 {
     size_t at = 0;
-    while (at < l->n && strcmp(l->names[at], baseline) != 0)
+    while (at < l->n && !same_backend(l->names[at], baseline))
         at++;
     if (at == l->n && list_add(l, baseline, strlen(baseline)) != 0)
         return -1;
@@ -234,7 +253,8 @@ static int own_flag(const char *name, char **argv, int argc, int *i, const char 
  * -1 after an error line. */
 static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
 {
-    static const char *const names[] = {"backends", "baseline", "tolerance", "timeout", "csv", "json", "plot"};
+    static const char *const names[] = {"backends", "baseline", "tolerance", "timeout", "csv", "json", "plot",
+                                        "backend-options"};
     const char *v = NULL;
     size_t k = 0;
     while (k < sizeof names / sizeof names[0] && !own_flag(names[k], argv, argc, i, &v))
@@ -252,7 +272,8 @@ static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
     case 3: return parse_number("timeout", v, true, &a->timeout_s, err) ? -1 : 1;
     case 4: a->csv = v; return 1;
     case 5: a->json = v; return 1;
-    default: a->plot = v; return 1;
+    case 6: a->plot = v; return 1;
+    default: a->backend_options = v; return 1;
     }
 }
 
@@ -262,7 +283,7 @@ static int parse_args(int argc, char **argv, xval_args *a, FILE *err)
 {
     memset(a, 0, sizeof *a);
     a->baseline = "analytical";
-    a->pass = calloc((size_t)argc + 3, sizeof *a->pass);
+    a->pass = calloc((size_t)argc + 4, sizeof *a->pass);
     if (!a->pass) {
         fprintf(err, PROG ": error: out of memory\n");
         return -1;
@@ -286,6 +307,58 @@ static int parse_args(int argc, char **argv, xval_args *a, FILE *err)
     else if (r != OPTIONS_RUN)
         fprintf(err, PROG ": error: --version cannot be used with xval\n");
     return r == OPTIONS_RUN ? 0 : -1;
+}
+
+/* ---- per-backend options ------------------------------------------------------ */
+
+/* An item of --backend-options is NAME:K=V when a ':' comes before any
+ * '=' (K=V alone is for every backend); *name_len is NAME's length, 0
+ * for an item for all. */
+static const char *option_item(const char *item, size_t len, size_t *name_len)
+{
+    size_t colon = strcspn(item, ":="), eq = strcspn(item, "=");
+    *name_len = colon < len && colon < eq && item[colon] == ':' ? colon : 0;
+    return *name_len ? item + colon + 1 : item;
+}
+
+/* Every NAME: of --backend-options names a backend of the comparison. */
+static int check_backend_options(const xval_args *a, const name_list *l, FILE *err)
+{
+    const char *o = a->backend_options;
+    for (const char *p = o; p && *p;) {
+        size_t len = strcspn(p, ","), name_len;
+        option_item(p, len, &name_len);
+        char name[256], esc[600];
+        snprintf(name, sizeof name, "%.*s", (int)(name_len < sizeof name ? name_len : sizeof name - 1), p);
+        if (name_len && !list_has(l, name)) {
+            fprintf(err, PROG ": error: --backend-options: '%s' names no backend of this comparison\n",
+                    msg_escape(name, esc, sizeof esc));
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+/* "--backend-options=" and the items for `backend` (those for all, then
+ * its own, in the order given) into buf; an empty string when there are
+ * none. */
+static void options_for(const xval_args *a, const char *backend, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = a->backend_options; p && *p;) {
+        size_t len = strcspn(p, ","), name_len;
+        const char *kv = option_item(p, len, &name_len);
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(name_len < sizeof name ? name_len : sizeof name - 1), p);
+        if (!name_len || same_backend(name, backend)) {
+            int n = snprintf(buf + used, size - used, "%s%.*s", used ? "," : "--backend-options=",
+                             (int)(len - (size_t)(kv - p)), kv);
+            used = n > 0 && (size_t)n < size - used ? used + (size_t)n : used;
+        }
+        p += len + (p[len] == ',');
+    }
 }
 
 /* ---- output files ------------------------------------------------------------ */
@@ -361,19 +434,46 @@ static int make_run_dir(run_dir *d, FILE *err)
 
 /* Runs backend number i: its report and standard error are files of the
  * run folder, removed afterwards. */
-static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row *row)
+/* The run's warning lines on xval's standard error, named by the
+ * backend (the child's "vimana: " dropped; its own "NAME: " kept when it
+ * has one): a comparison must not hide what a run complained of. */
+static void show_warnings(const char *errfile, const char *backend, FILE *err)
 {
-    char report[1100], errfile[1100], backend_opt[300], report_opt[1200];
+    FILE *f = fopen(errfile, "r");
+    if (!f)
+        return;
+    char line[1024], name[300];
+    msg_escape(backend, name, sizeof name);
+    size_t n = strlen(name);
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, "warning"))
+            continue;
+        const char *text = strncmp(line, "vimana: ", 8) ? line : line + 8;
+        bool named = !strncmp(text, name, n) && text[n] == ':';
+        fprintf(err, PROG ": %s%s%s%s", named ? "" : name, named ? "" : ": ", text, strchr(text, '\n') ? "" : "\n");
+    }
+    fclose(f);
+}
+
+static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row *row, FILE *err)
+{
+    char report[1100], errfile[1100], backend_opt[300], report_opt[1200], options[4200];
     snprintf(report, sizeof report, "%s/%zu.json", d->path, i);
     snprintf(errfile, sizeof errfile, "%s/%zu.err", d->path, i);
     snprintf(backend_opt, sizeof backend_opt, "--network-backend=%s", row->backend);
     snprintf(report_opt, sizeof report_opt, "--report=%s", report);
-    a->pass[a->n_pass] = backend_opt;
-    a->pass[a->n_pass + 1] = report_opt;
-    a->pass[a->n_pass + 2] = NULL;
+    options_for(a, row->backend, options, sizeof options);
+    int n = a->n_pass;
+    a->pass[n++] = backend_opt;
+    a->pass[n++] = report_opt;
+    if (options[0])
+        a->pass[n++] = options;
+    a->pass[n] = NULL;
     xval_child c = {.argv = a->pass, .report = report, .stderr_path = errfile, .timeout_s = a->timeout_s};
     xval_child_run(&c, row);
     a->pass[a->n_pass] = NULL;
+    if (row->status != XVAL_ERROR)
+        show_warnings(errfile, row->backend, err);
     unlink(report);
     unlink(errfile);
 }
@@ -450,7 +550,7 @@ static int run_all(const xval_args *a, const name_list *l, xval_table *t, FILE *
         return -1;
     for (size_t i = 0; i < l->n; i++) {
         snprintf(t->rows[i].backend, sizeof t->rows[i].backend, "%s", l->names[i]);
-        run_backend(a, &d, i, &t->rows[i]);
+        run_backend(a, &d, i, &t->rows[i], err);
     }
     rmdir(d.path);
     return 0;
@@ -462,7 +562,7 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
     out_files o = {0};
     xval_table t = {.baseline = a->baseline, .has_tolerance = a->has_tolerance, .tolerance = a->tolerance};
     int status = 2;
-    if (backend_names(a, &l, err) != 0 || open_outputs(a, &o, err) != 0)
+    if (backend_names(a, &l, err) != 0 || check_backend_options(a, &l, err) != 0 || open_outputs(a, &o, err) != 0)
         goto done;
     t.rows = calloc(l.n, sizeof *t.rows);
     if (!t.rows) {

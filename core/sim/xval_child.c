@@ -1,7 +1,9 @@
 /*
  * xval_child.c - spawn, time and measure one backend's run, then read its
  * report (spawning and reading are sim/child_run.h's). Wall time is the
- * child's whole life (loading included), as a user would see it; peak memory is the child's own ru_maxrss from wait4().
+ * child's whole life (loading included), as a user would see it; CPU time
+ * (what a shared, noisy machine does not inflate) and peak memory are the
+ * child's own ru_utime + ru_stime and ru_maxrss from wait4().
  */
 /* posix_spawn, wait4, nanosleep, clock_gettime. */
 #define _DEFAULT_SOURCE
@@ -100,6 +102,8 @@ void xval_child_run(const xval_child *c, xval_row *row)
     memset(&ru, 0, sizeof ru);
     bool timed_out = wait_child(pid, c->timeout_s, &t0, &status, &ru) == 1;
     row->wall_s = child_run_seconds_since(&t0);
+    row->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
     row->peak_kib = ru.ru_maxrss;
     row->measured = true;
     if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)

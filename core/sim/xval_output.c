@@ -20,10 +20,10 @@ const char *xval_status_name(xval_status s)
 
 /* ---- the table ------------------------------------------------------------ */
 
-enum { COL_BACKEND, COL_STATUS, COL_NPUS, COL_FINISH, COL_SUM, COL_RATIO, COL_WALL, COL_PEAK, N_COLS };
+enum { COL_BACKEND, COL_STATUS, COL_NPUS, COL_FINISH, COL_SUM, COL_RATIO, COL_CPU, COL_WALL, COL_PEAK, N_COLS };
 
 static const char *const headers[N_COLS] = {"backend", "status", "npus", "finish", "finish_sum",
-                                            "ratio", "wall_s", "peak_mib"};
+                                            "ratio", "cpu_s", "wall_s", "peak_mib"};
 
 typedef struct cells {
     char c[N_COLS][272];
@@ -38,6 +38,7 @@ static void row_cells(const xval_row *r, cells *out)
     snprintf(out->c[COL_FINISH], sizeof out->c[0], ran ? "%" PRIu64 : "-", r->finish);
     snprintf(out->c[COL_SUM], sizeof out->c[0], ran ? "%" PRIu64 : "-", r->finish_sum);
     snprintf(out->c[COL_RATIO], sizeof out->c[0], r->has_ratio ? "%.6f" : "-", r->ratio);
+    snprintf(out->c[COL_CPU], sizeof out->c[0], r->measured ? "%.3f" : "-", r->cpu_s);
     snprintf(out->c[COL_WALL], sizeof out->c[0], r->measured ? "%.3f" : "-", r->wall_s);
     snprintf(out->c[COL_PEAK], sizeof out->c[0], r->measured ? "%.1f" : "-", (double)r->peak_kib / 1024.0);
 }
@@ -86,7 +87,7 @@ void xval_write_table(FILE *out, const xval_table *t)
 
 void xval_write_csv(FILE *out, const xval_table *t)
 {
-    fputs("backend,status,npus,finish,finish_sum,ratio,wall_seconds,peak_memory_kib,error\n", out);
+    fputs("backend,status,npus,finish,finish_sum,ratio,cpu_seconds,wall_seconds,peak_memory_kib,error\n", out);
     for (size_t i = 0; i < t->n; i++) {
         const xval_row *r = &t->rows[i];
         csv_out_field(out, r->backend);
@@ -100,9 +101,9 @@ void xval_write_csv(FILE *out, const xval_table *t)
             fprintf(out, "%.6f", r->ratio);
         fputc(',', out);
         if (r->measured)
-            fprintf(out, "%.6f,%ld", r->wall_s, r->peak_kib);
+            fprintf(out, "%.6f,%.6f,%ld", r->cpu_s, r->wall_s, r->peak_kib);
         else
-            fputc(',', out);
+            fputs(",,", out);
         fputc(',', out);
         csv_out_field(out, r->status == XVAL_ERROR ? r->error : "");
         fputc('\n', out);
@@ -125,6 +126,10 @@ static void json_row(FILE *out, const xval_row *r)
         fprintf(out, ", \"ratio\": %.6f", r->ratio);
     else
         fputs(", \"ratio\": null", out);
+    if (r->measured)
+        fprintf(out, ", \"cpu_seconds\": %.6f", r->cpu_s);
+    else
+        fputs(", \"cpu_seconds\": null", out);
     child_run_json_cost(out, r->measured, r->wall_s, r->peak_kib, r->status == XVAL_ERROR ? r->error : NULL);
     fputc('}', out);
 }

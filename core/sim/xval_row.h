@@ -22,7 +22,8 @@ typedef struct xval_row {
     uint64_t finish_sum;    /* the sum of the NPUs' finish ticks */
     bool has_ratio;         /* false when this run or the baseline's failed */
     double ratio;           /* finish / the baseline's finish */
-    bool measured;          /* a process ran: wall_s and peak_kib are known */
+    bool measured;          /* a process ran: cpu_s, wall_s and peak_kib are known */
+    double cpu_s;           /* CPU seconds of the child process (user + system) */
     double wall_s;          /* wall-clock seconds of the child process */
     long peak_kib;          /* its peak resident memory (ru_maxrss), KiB */
 } xval_row;

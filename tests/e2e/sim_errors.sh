@@ -125,4 +125,11 @@ expect_ok sim plain "$RING2"
 plain=$(grep -m1 -o 'finished, [0-9]* cycles' "$T/out")
 expect_ok sim meta "$RING2"
 expect_eq "$(grep -c "$plain" "$T/out")" 2 "all-reduce after a METADATA node"
+
+# A backend without options refuses --backend-options (one meant for
+# garnet or ns3_shim is not ignored)
+for b in analytical congestion_aware; do
+    expect_error "vimana: error: $b: backend option 'vcs=16': $b takes no options" \
+        sim meta "$RING2" --network-backend=$b --backend-options=vcs=16,cc=dcqcn
+done
 finish

@@ -28,10 +28,13 @@ two() { "$VIMANA" xval --workload-configuration="$TEST_TMP/ar2" --system-configu
 
 # deterministic FILE: the table's first six columns (the rest vary).
 deterministic() { awk '{ print $1, $2, $3, $4, $5, $6 }' "$1"; }
-# csv_fixed FILE: the CSV without wall_seconds and peak_memory_kib.
-csv_fixed() { cut -d, -f1-6,9 "$1"; }
-# json_fixed FILE: the JSON with those two values replaced by "X".
-json_fixed() { sed 's/"wall_seconds": [0-9.]*/"wall_seconds": X/; s/"peak_memory_kib": [0-9]*/"peak_memory_kib": X/' "$1"; }
+# csv_fixed FILE: the CSV without cpu_seconds, wall_seconds and peak_memory_kib.
+csv_fixed() { cut -d, -f1-6,10 "$1"; }
+# json_fixed FILE: the JSON with those three values replaced by "X".
+json_fixed() {
+    sed 's/"cpu_seconds": [0-9.]*/"cpu_seconds": X/; s/"wall_seconds": [0-9.]*/"wall_seconds": X/
+         s/"peak_memory_kib": [0-9]*/"peak_memory_kib": X/' "$1"
+}
 
 # ---- an uncongested ring: both backends agree, even with tolerance 0 ------
 expect_ok ring --backends=analytical,congestion_aware --tolerance=0 --csv="$TEST_TMP/r.csv" \
@@ -40,23 +43,24 @@ expect_eq "$(deterministic "$TEST_TMP/out")" "backend status npus finish finish_
 analytical ok 8 117780 942240 1.000000
 congestion_aware ok 8 117780 942240 1.000000" "ring table"
 expect_eq "$(head -1 "$TEST_TMP/out")" \
-    "backend           status  npus  finish  finish_sum     ratio  wall_s  peak_mib" "ring table header"
-# Wall time (seconds, 3 decimals) and peak memory (MiB, 1 decimal) are there.
-expect_eq "$(awk 'NR > 1 && $7 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $8 ~ /^[0-9]+\.[0-9]$/' "$TEST_TMP/out" | wc -l)" 2 \
-    "ring table: wall time and memory"
+    "backend           status  npus  finish  finish_sum     ratio  cpu_s  wall_s  peak_mib" "ring table header"
+# CPU and wall time (seconds, 3 decimals) and peak memory (MiB, 1 decimal) are there.
+expect_eq "$(awk 'NR > 1 && $7 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $8 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ &&
+    $9 ~ /^[0-9]+\.[0-9]$/' "$TEST_TMP/out" | wc -l)" 2 "ring table: CPU and wall time and memory"
 expect_eq "$(cat "$TEST_TMP/err")" "" "ring: stderr"
 expect_eq "$(csv_fixed "$TEST_TMP/r.csv")" "backend,status,npus,finish,finish_sum,ratio,error
 analytical,ok,8,117780,942240,1.000000,
 congestion_aware,ok,8,117780,942240,1.000000," "ring CSV"
-expect_eq "$(awk -F, 'NR > 1 && $7 ~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ && $8 ~ /^[1-9][0-9]*$/' "$TEST_TMP/r.csv" | wc -l)" 2 \
-    "ring CSV: wall time and memory"
+expect_eq "$(awk -F, 'NR > 1 && $7 ~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ &&
+    $8 ~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ && $9 ~ /^[1-9][0-9]*$/' \
+    "$TEST_TMP/r.csv" | wc -l)" 2 "ring CSV: CPU and wall time and memory"
 expect_eq "$(json_fixed "$TEST_TMP/r.json")" "{
 \"generator\": \"vimana $("$VIMANA" --version | sed -n 's/^vimana \([^ ]*\) .*/\1/p')\",
 \"baseline\": \"analytical\",
 \"tolerance\": 0,
 \"backends\": [
-{\"backend\": \"analytical\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null},
-{\"backend\": \"congestion_aware\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null}
+{\"backend\": \"analytical\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"cpu_seconds\": X, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null},
+{\"backend\": \"congestion_aware\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"cpu_seconds\": X, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null}
 ]
 }" "ring JSON"
 cat >"$TEST_TMP/want.svg" <<'EOF'
@@ -154,6 +158,27 @@ expect_eq "$(awk 'NR == 2 { print $1 }' "$TEST_TMP/out")" analytical "default li
 grep -q '^congestion_aware  *ok  *8  *117780 ' "$TEST_TMP/out" || fail "default list: no congestion_aware row"
 grep -q '^zz_template  *ok ' "$TEST_TMP/out" || fail "default list: no module of VIMANA_BACKEND_PATH"
 
+# ---- per-backend options, each backend once, the runs' warnings ------------------
+# NAME:K=V goes to NAME only: congestion_aware refuses it (it takes none),
+# analytical never sees it
+ring --backends=analytical,congestion_aware --backend-options=congestion_aware:x=1 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$?" 1 "per-backend option: exit status"
+expect_eq "$(deterministic "$TEST_TMP/out" | sed -n 2,3p)" "analytical ok 8 117780 942240 1.000000
+congestion_aware error - - - -" "per-backend option: rows"
+expect_eq "$(cat "$TEST_TMP/err")" \
+    "$P: congestion_aware: error: congestion_aware: backend option 'x=1': congestion_aware takes no options" \
+    "per-backend option: the refusal"
+# analytical.so is the baseline analytical: one run
+expect_ok ring --backends=analytical.so
+expect_eq "$(deterministic "$TEST_TMP/out" | sed 1d)" "analytical.so ok 8 117780 942240 1.000000" "analytical.so once"
+# a run's warnings, after its backend's name
+sed 's/^latency:/frobnicate: 1\nlatency:/' "$IN/network/ring8.yml" >"$TEST_TMP/ring8w.yml"
+expect_ok "$VIMANA" xval --workload-configuration="$TEST_TMP/ar" --system-configuration="$IN/system/ring.json" \
+    --network-configuration="$TEST_TMP/ring8w.yml" --backends=analytical,congestion_aware
+expect_eq "$(cat "$TEST_TMP/err")" "$P: analytical: warning: $TEST_TMP/ring8w.yml:$(grep -n frobnicate "$TEST_TMP/ring8w.yml" | cut -d: -f1): unknown key 'frobnicate' ignored
+$P: congestion_aware: warning: $TEST_TMP/ring8w.yml:$(grep -n frobnicate "$TEST_TMP/ring8w.yml" | cut -d: -f1): unknown key 'frobnicate' ignored" \
+    "the runs' warnings"
+
 # ---- usage errors: one line, status 2 ------------------------------------------
 usage_error() { # LINE ARGS...
     line=$1
@@ -173,7 +198,12 @@ usage_error "$P: error: --tolerance needs a value (--tolerance=VALUE)" ring --to
 usage_error "$P: error: --timeout: expected a positive number, got '0'" ring --timeout=0
 usage_error "$P: error: --backends: empty name in 'analytical,,congestion_aware'" \
     ring --backends=analytical,,congestion_aware
-usage_error "$P: error: --backends: 'analytical' is listed twice" ring --backends=analytical,analytical
+usage_error "$P: error: --backends: 'analytical' is listed twice (a name with or without .so or .la is one backend)" \
+    ring --backends=analytical,analytical
+usage_error "$P: error: --backends: 'analytical.so' is listed twice (a name with or without .so or .la is one backend)" \
+    ring --backends=analytical,analytical.so
+usage_error "$P: error: --backend-options: 'garnet' names no backend of this comparison" \
+    ring --backends=analytical,congestion_aware --backend-options=garnet:vcs=64
 usage_error "$P: error: --backends: a name is longer than 255 bytes" ring --backends="analytical,$(printf '%0300d' 0)"
 usage_error "$P: error: --network-backend cannot be used with xval: use --backends=NAME,..." \
     ring --network-backend=analytical

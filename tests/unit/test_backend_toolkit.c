@@ -97,6 +97,22 @@ static void act(void *arg, uint64_t data)
             vimana_bt_fail(&f->bt, "mynet: link %d broke", 7 + i);
 }
 
+/* A backend without options refuses any, naming the first item; none or
+ * an empty string pass. */
+static void test_no_options(void **state)
+{
+    (void)state;
+    char err[128] = "";
+    vimana_backend_params p = {0};
+    assert_int_equal(vimana_bt_no_options(NULL, "x", err, sizeof err), VIMANA_OK);
+    assert_int_equal(vimana_bt_no_options(&p, "x", err, sizeof err), VIMANA_OK);
+    p.options = "";
+    assert_int_equal(vimana_bt_no_options(&p, "x", err, sizeof err), VIMANA_OK);
+    p.options = "vcs=16,cc=dcqcn";
+    assert_int_equal(vimana_bt_no_options(&p, "analytical", err, sizeof err), VIMANA_ERR_CONFIG);
+    assert_string_equal(err, "analytical: backend option 'vcs=16': analytical takes no options");
+}
+
 static void test_default_loop_fifo_and_monotonic(void **state)
 {
     (void)state;
@@ -397,6 +413,7 @@ static void test_escape(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_options),
         cmocka_unit_test(test_default_loop_fifo_and_monotonic),
         cmocka_unit_test(test_stop_ends_run_after_the_event),
         cmocka_unit_test(test_fail_reports_once_through_host_failed),

@@ -24,12 +24,12 @@ static xval_table fixed_table(void)
     memset(rows, 0, sizeof rows);
     rows[0] = (xval_row){.backend = "analytical", .status = XVAL_OK, .npus = 8, .finish = 6520,
                          .finish_sum = 52160, .has_ratio = true, .ratio = 1.0, .measured = true,
-                         .wall_s = 0.25, .peak_kib = 4096};
+                         .cpu_s = 0.2, .wall_s = 0.25, .peak_kib = 4096};
     rows[1] = (xval_row){.backend = "congestion_aware", .status = XVAL_OUTSIDE, .npus = 8, .finish = 23600,
                          .finish_sum = 188800, .has_ratio = true, .ratio = 23600.0 / 6520.0, .measured = true,
-                         .wall_s = 1.5, .peak_kib = 10240};
+                         .cpu_s = 1.375, .wall_s = 1.5, .peak_kib = 10240};
     rows[2] = (xval_row){.backend = "./a<b>&\"c\",d.so", .status = XVAL_ERROR, .measured = true,
-                         .wall_s = 0.125, .peak_kib = 2048};
+                         .cpu_s = 0.0625, .wall_s = 0.125, .peak_kib = 2048};
     snprintf(rows[2].error, sizeof rows[2].error, "%s", "./a<b>&\"c\",d.so: cannot load network backend: file not found (looked in: /opt/v)");
     rows[3] = (xval_row){.backend = "garnet_stub", .status = XVAL_ERROR};
     snprintf(rows[3].error, sizeof rows[3].error, "%s", "timed out after 2 s (killed)");
@@ -62,12 +62,12 @@ static void test_table(void **state)
     (void)state;
     xval_table t = fixed_table();
     expect_written(xval_write_table, &t,
-                   "backend           status   npus  finish  finish_sum     ratio  wall_s  peak_mib\n"
-                   "analytical        ok          8    6520       52160  1.000000   0.250       4.0\n"
-                   "congestion_aware  outside     8   23600      188800  3.619632   1.500      10.0\n"
-                   "./a<b>&\"c\",d.so   error       -       -           -         -   0.125       2.0  "
+                   "backend           status   npus  finish  finish_sum     ratio  cpu_s  wall_s  peak_mib\n"
+                   "analytical        ok          8    6520       52160  1.000000  0.200   0.250       4.0\n"
+                   "congestion_aware  outside     8   23600      188800  3.619632  1.375   1.500      10.0\n"
+                   "./a<b>&\"c\",d.so   error       -       -           -         -  0.062   0.125       2.0  "
                    "./a<b>&\"c\",d.so: cannot load network backend: file not found (looked in: /opt/v)\n"
-                   "garnet_stub       error       -       -           -         -       -         -  "
+                   "garnet_stub       error       -       -           -         -      -       -         -  "
                    "timed out after 2 s (killed)\n");
 }
 
@@ -76,12 +76,12 @@ static void test_csv(void **state)
     (void)state;
     xval_table t = fixed_table();
     expect_written(xval_write_csv, &t,
-                   "backend,status,npus,finish,finish_sum,ratio,wall_seconds,peak_memory_kib,error\n"
-                   "analytical,ok,8,6520,52160,1.000000,0.250000,4096,\n"
-                   "congestion_aware,outside,8,23600,188800,3.619632,1.500000,10240,\n"
-                   "\"./a<b>&\"\"c\"\",d.so\",error,,,,,0.125000,2048,"
+                   "backend,status,npus,finish,finish_sum,ratio,cpu_seconds,wall_seconds,peak_memory_kib,error\n"
+                   "analytical,ok,8,6520,52160,1.000000,0.200000,0.250000,4096,\n"
+                   "congestion_aware,outside,8,23600,188800,3.619632,1.375000,1.500000,10240,\n"
+                   "\"./a<b>&\"\"c\"\",d.so\",error,,,,,0.062500,0.125000,2048,"
                    "\"./a<b>&\"\"c\"\",d.so: cannot load network backend: file not found (looked in: /opt/v)\"\n"
-                   "garnet_stub,error,,,,,,,timed out after 2 s (killed)\n");
+                   "garnet_stub,error,,,,,,,,timed out after 2 s (killed)\n");
 }
 
 static void test_json(void **state)
@@ -92,17 +92,19 @@ static void test_json(void **state)
                    "{\n\"generator\": \"vimana " PACKAGE_VERSION "\",\n\"baseline\": \"analytical\",\n"
                    "\"tolerance\": 0.05,\n\"backends\": [\n"
                    "{\"backend\": \"analytical\", \"status\": \"ok\", \"npus\": 8, \"finish\": 6520, "
-                   "\"finish_sum\": 52160, \"ratio\": 1.000000, \"wall_seconds\": 0.250000, "
+                   "\"finish_sum\": 52160, \"ratio\": 1.000000, \"cpu_seconds\": 0.200000, \"wall_seconds\": 0.250000, "
                    "\"peak_memory_kib\": 4096, \"error\": null},\n"
                    "{\"backend\": \"congestion_aware\", \"status\": \"outside\", \"npus\": 8, \"finish\": 23600, "
-                   "\"finish_sum\": 188800, \"ratio\": 3.619632, \"wall_seconds\": 1.500000, "
+                   "\"finish_sum\": 188800, \"ratio\": 3.619632, \"cpu_seconds\": 1.375000, \"wall_seconds\": 1.500000, "
                    "\"peak_memory_kib\": 10240, \"error\": null},\n"
                    "{\"backend\": \"./a<b>&\\\"c\\\",d.so\", \"status\": \"error\", \"npus\": null, \"finish\": null, "
-                   "\"finish_sum\": null, \"ratio\": null, \"wall_seconds\": 0.125000, \"peak_memory_kib\": 2048, "
+                   "\"finish_sum\": null, \"ratio\": null, \"cpu_seconds\": 0.062500, \"wall_seconds\": 0.125000, "
+                   "\"peak_memory_kib\": 2048, "
                    "\"error\": \"./a<b>&\\\"c\\\",d.so: cannot load network backend: file not found (looked in: "
                    "/opt/v)\"},\n"
                    "{\"backend\": \"garnet_stub\", \"status\": \"error\", \"npus\": null, \"finish\": null, "
-                   "\"finish_sum\": null, \"ratio\": null, \"wall_seconds\": null, \"peak_memory_kib\": null, "
+                   "\"finish_sum\": null, \"ratio\": null, \"cpu_seconds\": null, \"wall_seconds\": null, "
+                   "\"peak_memory_kib\": null, "
                    "\"error\": \"timed out after 2 s (killed)\"}\n"
                    "]\n}\n");
 }

@@ -104,6 +104,13 @@ void vimana_bt_use_lookahead(vimana_bt *bt);
 /* Frees what the toolkit allocated (not bt itself). Safe on a zeroed bt. */
 void vimana_bt_fini(vimana_bt *bt);
 
+/* For a backend that takes no --backend-options: VIMANA_OK when
+ * params->options is NULL or empty, else VIMANA_ERR_CONFIG with "NAME:
+ * backend option 'FIRST': NAME takes no options" in err (FIRST: the first
+ * comma-separated item), so that an option meant for another backend is
+ * refused rather than ignored. */
+int vimana_bt_no_options(const vimana_backend_params *params, const char *name, char *err, size_t err_len);
+
 /* Reads the network YAML at bt->network_path into bt->net (see
  * vimana/network_yaml.h); unknown keys become host warnings. Returns
  * VIMANA_OK, or VIMANA_ERR_CONFIG with the one-line reason in err. */
