@@ -13,8 +13,9 @@
  * start in cycle t while the serialiser frees before t + 1, so a fast link
  * moves several flits per cycle and a slow one one flit every few cycles.
  * A flit sent in cycle t is written into the downstream VC at t + L (L =
- * the link latency in cycles, at least 1) and may win switch allocation
- * there from t + L + pipeline; the credit it frees when it leaves that
+ * the link latency in cycles, at least 1) - a flit longer than a cycle
+ * at T + L, T the cycle its tail leaves the serialiser in - and may win
+ * switch allocation there from then + pipeline; the credit it frees when it leaves that
  * buffer reaches the upstream router L cycles later.
  *
  * Network faults (link_fault, ABI 1.4): a bandwidth factor changes a link's
@@ -627,10 +628,6 @@ static void send_flit(garnet *g, uint32_t o, uint32_t v, vimana_tick t)
     uint64_t k = slot_pop(g, s, t);
     if (k == 0)
         vimana_bt_link_queued(&g->bt, o, t - ready);
-    uint32_t at = c->fhead + c->fcount;
-    c->ring[at >= li->depth ? at - li->depth : at] = t + li->latency + g->opt.pipeline;
-    c->fcount++;
-    c->credits--;
     if (op->free_cycle < t) {
         op->free_cycle = t;
         op->free_frac = 0;
@@ -638,6 +635,14 @@ static void send_flit(garnet *g, uint32_t o, uint32_t v, vimana_tick t)
     uint64_t frac = (uint64_t)op->free_frac + li->step_frac;
     op->free_cycle += li->step_cycles + (frac >> 32);
     op->free_frac = (uint32_t)frac;
+    /* A flit shorter than a cycle crosses within its cycle; a longer one
+     * is written downstream when its tail has left the serialiser (the
+     * cycle the serialiser frees in), not when its head has. */
+    vimana_tick tail = li->step_cycles ? op->free_cycle : t;
+    uint32_t at = c->fhead + c->fcount;
+    c->ring[at >= li->depth ? at - li->depth : at] = tail + li->latency + g->opt.pipeline;
+    c->fcount++;
+    c->credits--;
     op->rr = v + 1 == g->opt.vcs ? 0 : v + 1;
     g->flit_hops++;
     if (k + 1 == g->pkts[c->pkt].flits) {

@@ -8,7 +8,8 @@
 #  - a link of B bytes/ns takes flit k (from 0) of a lone packet at cycle
 #    s + floor(k * 16 / B), s = the head's first cycle;
 #  - a flit sent at cycle c is ready at the next router (or ejected at the
-#    destination) at c + L + pipeline, L = the link latency in cycles;
+#    destination) at c + L + pipeline, L = the link latency in cycles (a
+#    flit longer than a cycle: c its tail's cycle);
 #  - the message is delivered when its tail flit is ejected.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 T="$TEST_TMP"
@@ -50,6 +51,15 @@ within 2 "$got" 21471.52 "1 MiB point-to-point vs size/bandwidth + latency"
 # ticks, no queueing (the head left in the cycle it was ready).
 expect_eq "$(awk -F, '$1 == 0 && $2 == 1 { print $3 "," $4 "," $5 "," $9 "," $10 }' "$T/p2p.links.csv")" \
     "1048576,1,20971,0,0" "point-to-point link record"
+
+# One flit longer than a cycle is written downstream when its tail has
+# left: 64 KiB in a single 65536-byte flit over 50 B/ns takes the
+# serialiser 1310.72 cycles: ready at 1, the tail leaves in cycle 1 +
+# 1310 = 1311, ejected at 1311 + 500 + 1 = 1812 - as the 4096 16-byte
+# flits of (b) below (1812), not 1 + 500 + 1 = 502 as before.
+"$VIMANA_ET" generate send-recv --npus 2 --size 64KiB --out "$T/p64/f" >/dev/null || fail "generate 64 KiB"
+expect_eq "$(finish_of garnet "$T/p64/f" "$P2P" --backend-options=flit_bytes=65536)" 1812 "one 64 KiB flit"
+expect_eq "$(finish_of garnet "$T/p64/f" "$P2P")" 1812 "64 KiB in 16-byte flits"
 
 # ---- (b) credit flow control limits a long message ---------------------------
 # 64 KiB = 4096 flits, one VC of 4 flits: the 4 credits cover 4 flits
