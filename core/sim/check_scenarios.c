@@ -410,6 +410,49 @@ static void check_link_stats(check_target *t, mock_host *mh)
                    PRIu64 " delivered", link_messages, messages);
 }
 
+/* An NPU's links in all, bytes per ns: at most size - 1 links in each
+ * dimension (fully connected), each at the dimension's dim_bandwidth (GB/s
+ * of 2^30 B). 0 when the backend reports no bandwidth. */
+static double egress_bytes_per_ns(const check_target *t, mock_host *mh)
+{
+    const vimana_backend *d = t->be;
+    if (!BACKEND_DESC_COVERS(d, dim_bandwidth) || !d->dim_bandwidth)
+        return 0;
+    double sum = 0;
+    for (uint32_t i = 0, nd = d->num_dims(mh->ctx); i < nd; i++) {
+        double bw = d->dim_bandwidth(mh->ctx, i);
+        if (!(isfinite(bw) && bw > 0))
+            return 0;
+        sum += (double)(d->dim_size(mh->ctx, i) - 1) * bw * 1073741824.0 / 1e9;
+    }
+    return sum;
+}
+
+/* No message arrives faster than its bytes leave its source over every
+ * link the source has (a physical bound from the network's own rates, not
+ * a model: a backend delivering 1 GiB in 1 ns fails it). One line, for the
+ * first message below the bound. */
+static void check_lower_bound(check_target *t, mock_host *mh)
+{
+    double egress = egress_bytes_per_ns(t, mh);
+    if (egress <= 0)
+        return;
+    for (size_t i = 0; i < mh->n_msgs; i++) {
+        const mock_message *m = &mh->msgs[i];
+        if (m->expect_refusal || m->status != VIMANA_OK || !m->deliveries || m->delivered_at < m->sent_at)
+            continue;
+        double floor_ticks = floor((double)m->bytes / egress);
+        if ((double)(m->delivered_at - m->sent_at) + 1 < floor_ticks) {
+            char what[160];
+            check_fail(t->rep, CHECK_DELIVERY, "%s arrived %" PRIu64 " ticks after it was sent, faster than its "
+                       "source's links allow: at least %.0f ticks (%" PRIu64 " bytes over %.1f bytes/ns, every link "
+                       "of the NPU at its dim_bandwidth)", mock_describe(mh, i, what, sizeof what),
+                       (uint64_t)(m->delivered_at - m->sent_at), floor_ticks, m->bytes, egress);
+            return;
+        }
+    }
+}
+
 static void check_delivery(check_target *t, const net_config *cfg, uint32_t npus)
 {
     scenario sc = {.npus = npus};
@@ -428,8 +471,10 @@ static void check_delivery(check_target *t, const net_config *cfg, uint32_t npus
     run_context(t, mh);
     mock_check_events_ran(mh);
     mock_check_all_delivered(mh);
-    if (!mh->halted)
+    if (!mh->halted) {
+        check_lower_bound(t, mh);
         check_link_stats(t, mh);
+    }
     close_context(mh);
 }
 

@@ -148,6 +148,14 @@ expect_error "$P: FAIL: link-stats: link_stats(0): max_queue_ticks 400 is more t
     check "$B/host12_bad_queue.la" --network-configuration="$RING2"
 only_check link-stats
 summary_is "$P: host12_bad_queue 1.2: 1 of 13 checks failed"
+# Faster than physics: 1 MiB (and 1 GiB) in 1000 ticks on links of 100 GB/s
+# (107.4 bytes/ns): a delivery's lower bound is its bytes over every link
+# of its source (a backend delivering everything at once passed before).
+expect_error "$P: FAIL: delivery: token 0x564d00000000000c (NPU 1 -> 0, 1048576 bytes, sent at tick 123456789) \
+arrived 1000 ticks after it was sent, faster than its source's links allow: at least 9765 ticks (1048576 bytes over \
+107.4 bytes/ns, every link of the NPU at its dim_bandwidth)" \
+    check "$B/host12_too_fast.la" --network-configuration="$RING2"
+summary_is "$P: host12_too_fast 1.2: 1 of 13 checks failed"
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
 expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
     check "$B/host11_links.la" --network-configuration="$RING2"
