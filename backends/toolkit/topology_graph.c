@@ -313,6 +313,12 @@ static int parse_link(parse_state *p, const line_tokens *t, size_t line)
     const char *rest;
     if (!split_quantity(t->tok[4], &e, &rest) || *rest || !(e >= 0 && e <= 1))
         return fail_at(p->c, line, "%s: error rate '%s' must be a number from 0 to 1", what, t->tok[4]);
+    /* Refused, not ignored: no model built on the toolkit drops or
+     * retransmits packets, and a run on a lossy link would quietly time a
+     * lossless one. */
+    if (e > 0)
+        return fail_at(p->c, line, "%s: error rate '%s': no Vimana backend drops packets; write 0 (lossless)", what,
+                       t->tok[4]);
     l->error_rate = e;
     l[1] = l[0];
     l[1].src = dst;

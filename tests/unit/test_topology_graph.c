@@ -87,6 +87,8 @@ static void test_bad_inputs(void **state)
     expect_error("self_loop.txt", ":4: link 1 -> 1 connects a node to itself");
     expect_error("short_link.txt", ":4: link 1: expected '<src> <dst> <rate> <delay> <error_rate>', found 4 words");
     expect_error("bad_error_rate.txt", ":4: link 1 -> 2: error rate '2' must be a number from 0 to 1");
+    expect_error("lossy_link.txt", ":4: link 1 -> 2: error rate '0.001': no Vimana backend drops packets; write 0 "
+                                   "(lossless)");
     /* Not a topology at all: left to vimana_net_load, which has the words
      * for an empty or missing network file. */
     vimana_topo *t = NULL;

@@ -46,7 +46,7 @@ typedef struct vimana_topo_link {
     double bandwidth_gbps;    /* GB/s, 1 GB = 2^30 bytes */
     double bytes_per_ns;      /* the same rate in bytes per tick (ns) */
     double latency_ns;        /* delay in ticks (ns) */
-    double error_rate;        /* as written; not modelled by the toolkit */
+    double error_rate;        /* 0: the reader refuses a lossy link (no Vimana model drops packets) */
     uint32_t line;            /* the line of the file that declared it */
 } vimana_topo_link;
 
