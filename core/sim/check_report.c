@@ -39,7 +39,7 @@ void check_use(check_report *r, enum check_id id)
 void check_fail(check_report *r, enum check_id id, const char *fmt, ...)
 {
     r->used[id] = true;
-    if (r->found[id]++ >= CHECK_MAX_LINES)
+    if (r->found[id]++ >= CHECK_MAX_LINES || !r->err)
         return;
     print_prefix(r, id);
     va_list ap;
@@ -63,7 +63,7 @@ void check_close(check_report *r)
         r->checks++;
         if (r->found[id] > 0)
             r->failed++;
-        if (r->found[id] > CHECK_MAX_LINES) {
+        if (r->found[id] > CHECK_MAX_LINES && r->err) {
             print_prefix(r, (enum check_id)id);
             unsigned long more = r->found[id] - CHECK_MAX_LINES;
             fprintf(r->err, "%lu more violation%s like these\n", more, more == 1 ? "" : "s");

@@ -46,6 +46,7 @@ typedef struct check_report {
 
 const char *check_name(enum check_id id);
 
+/* err NULL: a quiet report that counts and prints nothing (a probe run). */
 void check_report_init(check_report *r, FILE *err);
 /* Starts a scope (closing the previous one). */
 void check_scope(check_report *r, const char *scope);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/backend_loader.h"
 #include "sim/device_name.h"
@@ -26,10 +27,27 @@ typedef struct scenario {
     check_target *t;
     uint32_t npus;
     bool stop_sent;
+    uint64_t largest;   /* delivery's largest message (1 GiB, or less for a slow backend) */
 } scenario;
 
+/* Delivery's message sizes; the last is the scenario's `largest`. */
 static const uint64_t message_sizes[] = {1, 3, 4096, 1u << 20, 1u << 30};
 #define N_SIZES (sizeof message_sizes / sizeof message_sizes[0])
+#define LARGEST_SIZE (1ull << 30)
+/* The CPU seconds delivery's largest messages may take together: a slower
+ * backend gets smaller ones (down to 1 MiB) unless --full. */
+#define DELIVERY_BUDGET_S 1.0
+#define PROBE_BYTES (1ull << 20)
+/* A backend that moves the probe's 1 MiB in less CPU than this keeps
+ * 1 GiB whatever the projection: the timing of a fast backend is noise
+ * (a loaded machine, sanitizers), and its run takes seconds anyway. */
+#define PROBE_FAST_S 1e-4
+
+static uint64_t message_size(const mock_host *mh, size_t k)
+{
+    const scenario *sc = mh->user;
+    return k % N_SIZES == N_SIZES - 1 ? sc->largest : message_sizes[k % N_SIZES];
+}
 
 /* run() storms and cannot be stopped: the command gives its verdict. */
 static void abandon_run(mock_host *mh)
@@ -275,7 +293,7 @@ static void send_wave(mock_host *mh, uint64_t wave)
     for (uint32_t k = 0; k < sample_count(npus); k++) {
         uint32_t src = sample_npu(npus, k), dst = (uint32_t)((src + 1 + wave) % npus);
         if (dst != src)
-            send_valid(mh, src, dst, message_sizes[(k + wave) % N_SIZES], 0);
+            send_valid(mh, src, dst, message_size(mh, k + wave), 0);
     }
 }
 
@@ -317,7 +335,7 @@ static void send_first_wave(mock_host *mh, uint32_t npus)
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n; b++, k++)
             if (a != b)
-                send_valid(mh, sample_npu(npus, a), sample_npu(npus, b), message_sizes[k % N_SIZES],
+                send_valid(mh, sample_npu(npus, a), sample_npu(npus, b), message_size(mh, k),
                            k < REPLYING_MESSAGES + 1 ? 1 : 0);
 }
 
@@ -453,9 +471,71 @@ static void check_lower_bound(check_target *t, mock_host *mh)
     }
 }
 
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* How many of delivery's messages have the largest size: the first wave's
+ * pairs and the three later waves', as they are sent. */
+static uint64_t largest_messages(uint32_t npus)
+{
+    uint32_t n = sample_count(npus);
+    uint64_t count = 0, k = 0;
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++, k++)
+            count += a != b && k % N_SIZES == N_SIZES - 1;
+    for (uint64_t wave = 0; wave < 3; wave++)
+        for (uint32_t j = 0; j < n; j++)
+            count += (j + wave) % N_SIZES == N_SIZES - 1;
+    return count;
+}
+
+/* Delivery's largest message for this backend: one message of 1 MiB is
+ * timed (CPU) and the size halved from 1 GiB until the largest messages
+ * fit DELIVERY_BUDGET_S, at least 1 MiB; 1 GiB with --full, or when the
+ * probe cannot run (the scenario reports why). A smaller size is said in
+ * one note line. */
+static uint64_t size_for_speed(check_target *t, const net_config *cfg, uint32_t npus)
+{
+    /* a backend without stop() that storms would never return from the
+     * probe's run(): only the scenario itself may find that out */
+    if (t->full || !BACKEND_DESC_COVERS(t->be, stop) || !t->be->stop)
+        return LARGEST_SIZE;
+    scenario probe = {.npus = npus, .largest = LARGEST_SIZE};
+    check_report quiet;
+    check_report_init(&quiet, NULL);
+    check_target qt = *t;
+    qt.rep = &quiet;
+    mock_host *mh = open_context(&qt, cfg, &probe);
+    if (!mh)
+        return LARGEST_SIZE;
+    mh->abandon = NULL;
+    double t0 = cpu_seconds();
+    size_t i = 0;
+    int rc = mock_send(mh, 0, 1, PROBE_BYTES, false, 0, &i);
+    if (rc == VIMANA_OK)
+        rc = mock_run(mh);
+    double took = cpu_seconds() - t0;
+    bool delivered = rc == VIMANA_OK && i < mh->n_msgs && mh->msgs[i].deliveries == 1;
+    close_context(mh);
+    if (!delivered || took < PROBE_FAST_S)
+        return LARGEST_SIZE;
+    uint64_t largest = LARGEST_SIZE, count = largest_messages(npus);
+    while (largest > PROBE_BYTES && (double)count * (double)(largest / PROBE_BYTES) * took > DELIVERY_BUDGET_S)
+        largest /= 2;
+    if (largest < LARGEST_SIZE && t->rep->err)
+        fprintf(t->rep->err, "vimana backend-check: note: delivery%s%s%s: one 1 MiB message took %.2f ms of CPU, so "
+                "its largest messages are %" PRIu64 " MiB, not 1 GiB (--full for 1 GiB)\n", cfg->scope ? " (" : "",
+                cfg->scope ? cfg->scope : "", cfg->scope ? ")" : "", took * 1e3, largest >> 20);
+    return largest;
+}
+
 static void check_delivery(check_target *t, const net_config *cfg, uint32_t npus)
 {
-    scenario sc = {.npus = npus};
+    scenario sc = {.npus = npus, .largest = size_for_speed(t, cfg, npus)};
     mock_host *mh = open_context(t, cfg, &sc);
     if (!mh)
         return;

@@ -40,6 +40,7 @@ typedef struct check_target {
     check_report *rep;
     const vimana_backend *be;
     const char *options;          /* --backend-options, or NULL */
+    bool full;                    /* --full: delivery's 1 GiB messages whatever the backend's speed */
     /* Called when run() storms and the backend has no stop(): gives the
      * verdict and ends the process (run() would never return). */
     void (*abandon)(void *user);

@@ -18,6 +18,8 @@
  *   BAD_NAME   device_name() gives the switch a name with a newline
  *   BAD_QUEUE  counts the longest wait but not the sum of waits
  *   TOO_FAST   reports 100 GB/s, yet a 1 GiB message takes 1000 ticks too
+ *   SLOW       spends 2 ms of CPU per MiB a message carries in sim_send
+ *              (backend-check sizes its messages to a slow backend)
  * With HOST_LINKS 1 it keeps link statistics (VIMANA_CAP_LINK_STATS): link
  * k is NPU k -> the switch (device `npus`) and carries every message NPU k
  * sends, 1000 busy ticks each; the j-th message on a link (j = 1, 2, ...)
@@ -33,6 +35,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "vimana/event_queue.h"
@@ -48,6 +51,7 @@
 #define BAD_NAME 7
 #define BAD_QUEUE 8
 #define TOO_FAST 9
+#define SLOW 10
 
 #ifndef HOST_LINKS
 #define HOST_LINKS 0
@@ -209,6 +213,11 @@ static int h_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
     if (src >= n->npus || dst >= n->npus || src == dst || bytes == 0)
         return VIMANA_ERR_ARGUMENT;
     count_message(n, src, bytes);
+    if (HOST_FAULT == SLOW) {
+        clock_t until = clock() + (clock_t)((double)bytes / 1048576.0 * 0.002 * CLOCKS_PER_SEC);
+        while (clock() < until)
+            ;
+    }
     return enqueue(ctx, 1000, arrive, ctx, token);
 }
 

@@ -156,6 +156,15 @@ arrived 1000 ticks after it was sent, faster than its source's links allow: at l
 107.4 bytes/ns, every link of the NPU at its dim_bandwidth)" \
     check "$B/host12_too_fast.la" --network-configuration="$RING2"
 summary_is "$P: host12_too_fast 1.2: 1 of 13 checks failed"
+# A slow backend (2 ms of CPU a MiB) gets smaller messages: its timed
+# 1 MiB says 1 GiB ones would take it far past a second; a note says how
+# large they are, and every check still passes.
+expect_ok check "$B/host12_slow.la" --network-configuration="$VIMANA_SRCDIR/inputs/network/ring8.yml" \
+    --backend-options=npus=8
+summary_is "$P: host12_slow 1.2: 13 checks passed"
+grep -qxE "$P: note: delivery: one 1 MiB message took [0-9]+\.[0-9][0-9] ms of CPU, so its largest messages are \
+(1|2|4|8|16|32|64|128|256|512) MiB, not 1 GiB \(--full for 1 GiB\)" "$TEST_TMP/err" ||
+    fail "slow backend: no note: $(cat "$TEST_TMP/err")"
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
 expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
     check "$B/host11_links.la" --network-configuration="$RING2"
@@ -174,6 +183,8 @@ expect_error "$P: error: --network-configuration needs a file (--network-configu
 expect_error "$P: error: more than one backend given (one PLUGIN per run)" check analytical congestion_aware
 expect_ok check --help
 grep -q "^Usage: vimana backend-check PLUGIN" "$TEST_TMP/out" || fail "backend-check --help shows no usage"
+# The man page documents every option of `vimana backend-check --help`.
+help_in_man "BACKEND CHECK" backend-check
 expect_ok "$VIMANA" --help
 grep -q "vimana backend-check PLUGIN" "$TEST_TMP/out" || fail "vimana --help does not mention backend-check"
 finish
