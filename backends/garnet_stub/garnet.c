@@ -635,10 +635,12 @@ static void send_flit(garnet *g, uint32_t o, uint32_t v, vimana_tick t)
     uint64_t frac = (uint64_t)op->free_frac + li->step_frac;
     op->free_cycle += li->step_cycles + (frac >> 32);
     op->free_frac = (uint32_t)frac;
-    /* A flit shorter than a cycle crosses within its cycle; a longer one
-     * is written downstream when its tail has left the serialiser (the
-     * cycle the serialiser frees in), not when its head has. */
-    vimana_tick tail = li->step_cycles ? op->free_cycle : t;
+    /* A flit of a cycle or less crosses within its cycle; a longer one is
+     * written downstream from the cycle its tail leaves the serialiser in
+     * (the serialiser frees at free_cycle + free_frac: the tail is in the
+     * cycle before when that is a whole cycle), not from its head's. */
+    bool long_flit = li->step_cycles > 1 || (li->step_cycles == 1 && li->step_frac > 0);
+    vimana_tick tail = !long_flit ? t : op->free_frac ? op->free_cycle : op->free_cycle - 1;
     uint32_t at = c->fhead + c->fcount;
     c->ring[at >= li->depth ? at - li->depth : at] = tail + li->latency + g->opt.pipeline;
     c->fcount++;
