@@ -259,8 +259,12 @@ static int parse_rate(parse_state *p, const char *tok, size_t line, const char *
         return fail_at(p->c, line, "%s: rate '%s': unknown unit '%s' (bps, Kbps, Mbps, Gbps, Tbps, Bps, KBps, "
                        "MBps, GBps, TBps)", what, tok, unit);
     double bits_per_s = v * u->factor;
-    if (!(bits_per_s > 0) || !isfinite(bits_per_s))
+    if (!(bits_per_s > 0))
         return fail_at(p->c, line, "%s: rate '%s' must be above zero", what, tok);
+    /* 10^21 bit/s: far past any link, and what a byte's time in ticks
+     * still resolves (1e300Tbps was reported as "must be above zero") */
+    if (!(bits_per_s <= 1e21))
+        return fail_at(p->c, line, "%s: rate '%s' is too large (at most 1000000000Tbps)", what, tok);
     l->bytes_per_ns = bits_per_s / 8.0 / 1e9;
     l->bandwidth_gbps = bits_per_s / 8.0 / 1073741824.0;
     /* One byte must take a representable number of ticks. */

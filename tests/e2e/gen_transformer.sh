@@ -251,7 +251,10 @@ expect_error "$P: --vocab: 101 is not divisible by --tp 2" $G $ALL --tp 2 --pp 1
 expect_error "$P: --seq: 16 is not divisible by --tp (with --sp) 3" $G $ALL --tp 3 --pp 1 --dp 1 --heads 3 --hidden 48 --ffn 48 --vocab 96 --sp
 expect_error "$P: --global-batch: 4 is not divisible by --micro-batch 1 x --dp 3" $G $ALL --tp 1 --pp 1 --dp 3
 expect_error "$P: --tp 1000 x --pp 1000 x --dp 2: more than 1000000 ranks" $G $ALL --tp 1000 --pp 1000 --dp 2
-expect_error "$P: --efficiency: expected a number in (0, 1], got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
+expect_error "$P: --efficiency: expected a number from 0.000001 to 1, got 1.5" $G $ALL --tp 1 --pp 1 --dp 1 --efficiency 1.5
+# 1e-300 crashed (UBSan) on a duration cast out of uint64's range
+expect_error "$P: --efficiency: expected a number from 0.000001 to 1, got 1e-300" $G $ALL --tp 1 --pp 1 --dp 1 \
+    --efficiency 1e-300
 expect_error "$P: --device: unknown device 'tpu' (expected h100, a100, or a device file: a path, see docs/transformer.md)" \
     $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
 expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'fp4'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp4

@@ -74,6 +74,8 @@ static void test_bad_inputs(void **state)
                  ":5: NPU 2 (node 2) cannot reach NPU 0 (node 0): the network is disconnected");
     expect_error("zero_bandwidth.txt", ":3: link 0 -> 2: rate '0Gbps' must be above zero");
     expect_error("negative_bandwidth.txt", ":3: link 0 -> 2: rate '-5Gbps' must be above zero");
+    /* was "must be above zero" */
+    expect_error("huge_rate.txt", ":4: link 1 -> 2: rate '1e300Tbps' is too large (at most 1000000000Tbps)");
     expect_error("bad_rate_unit.txt", ":4: link 1 -> 2: rate '100Gbit': unknown unit 'Gbit' (bps, Kbps, Mbps, "
                                       "Gbps, Tbps, Bps, KBps, MBps, GBps, TBps)");
     expect_error("bad_delay_unit.txt", ":4: link 1 -> 2: delay '1min': unknown unit 'min' (s, ms, us, ns, ps)");

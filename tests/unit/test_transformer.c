@@ -202,7 +202,7 @@ static void checks_name_the_flag(void **state)
     rejects(c, "--vocab: 121 is not divisible by --tp 2");
     c = config(1, 1, 1);
     c.efficiency = 0;
-    rejects(c, "--efficiency: expected a number in (0, 1], got 0");
+    rejects(c, "--efficiency: expected a number from 0.000001 to 1, got 0");
 }
 
 /* ceil to whole microseconds, at least 1. */

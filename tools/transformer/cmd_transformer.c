@@ -87,7 +87,7 @@ static const char usage[] =
     "                  and published benchmarks; docs/transformer.md, \"Device files\")\n"
     "  --compute-model M  kernels (default: the device's calibrated kernel model) or\n"
     "                  roofline: max(FLOPs/(peak*E), bytes/bandwidth) per node\n"
-    "  --efficiency E  the roofline's fraction of peak FLOP/s, in (0, 1]; default 0.5;\n"
+    "  --efficiency E  the roofline's fraction of peak FLOP/s, 0.000001 to 1; default 0.5;\n"
     "                  implies --compute-model roofline\n"
     "  --durations FILE  JSON object of durations in whole microseconds replacing\n"
     "                  the model's, per kind: attn_fwd, attn_bwd, mlp_fwd, mlp_bwd,\n"

@@ -226,7 +226,7 @@ double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint
 uint64_t tf_kernels_micros(double seconds)
 {
     double micros = ceil(seconds * 1e6);
-    return micros < 1 ? 1 : (uint64_t)micros;
+    return micros < 1 ? 1 : micros >= 0x1p63 ? (uint64_t)1 << 63 : (uint64_t)micros;
 }
 
 /* The kernel model's seconds for an operator kind; the optimizer's bytes

@@ -206,8 +206,10 @@ int tf_config_check(const struct tf_config *c, char *msg, size_t len)
                      tf_layers_per_chunk(c));
         return -1;
     }
-    if (!(c->efficiency > 0 && c->efficiency <= 1)) {
-        snprintf(msg, len, "--efficiency: expected a number in (0, 1], got %g", c->efficiency);
+    /* below 10^-6 of peak a GEMM's time is no model of a GPU, and its
+     * microseconds leave what a trace's 64-bit duration holds */
+    if (!(c->efficiency >= 1e-6 && c->efficiency <= 1)) {
+        snprintf(msg, len, "--efficiency: expected a number from 0.000001 to 1, got %g", c->efficiency);
         return -1;
     }
     if (!figures_fit(c)) {
@@ -464,7 +466,9 @@ uint64_t tf_duration_micros(const struct tf_config *c, struct tf_cost cost)
     double compute_s = (double)cost.flops / (peak * c->efficiency);
     double memory_s = (double)cost.bytes / c->device.mem_bw;
     double micros = ceil((compute_s > memory_s ? compute_s : memory_s) * 1e6);
-    return micros < 1 ? 1 : (uint64_t)micros;
+    /* saturated, never an out-of-range cast (the simulator refuses a
+     * duration past its clock) */
+    return micros < 1 ? 1 : micros >= 0x1p63 ? (uint64_t)1 << 63 : (uint64_t)micros;
 }
 
 const char *tf_op_kind_name(enum tf_op_kind kind)
