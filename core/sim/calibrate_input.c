@@ -118,6 +118,12 @@ static int parse_time(reader *r, const char *text, double *out)
         char b[96];
         return row_fail(r, "time '%s' is not a positive number of microseconds", shown(text, b, sizeof b));
     }
+    /* one call of more than 11.6 days is a broken table, not a
+     * measurement (1e300 was accepted and fitted) */
+    if (v > 1e12) {
+        char b[96];
+        return row_fail(r, "time '%s' is above 10^12 microseconds (11.6 days for one call)", shown(text, b, sizeof b));
+    }
     *out = v * 1000.0;
     return 0;
 }

@@ -104,6 +104,10 @@ expect_error "vimana calibrate: error: $T/size_all_reduce.txt:2: size '8x' is no
 printf '# all_reduce_perf\n\n8 2 float sum -1 fast 0 0 0 13.0 0 0 0\n' >"$T/time_all_reduce.txt"
 expect_error "vimana calibrate: error: $T/time_all_reduce.txt:3: time 'fast' is not a positive number of microseconds" \
     cal "$T/time_all_reduce.txt"
+# 1e300 us was accepted (and fitted)
+printf '# all_reduce_perf\n8 2 float sum -1 1e300 0 0 0 13.0 0 0 0\n' >"$T/huge_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/huge_all_reduce.txt:2: time '1e300' is above 10^12 microseconds (11.6 days for one call)" \
+    cal "$T/huge_all_reduce.txt"
 printf '8 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/unnamed.txt"
 expect_error "vimana calibrate: error: $T/unnamed.txt:1: cannot tell the collective: name the file after the nccl-tests program (all_reduce_perf, ...)" \
     cal "$T/unnamed.txt"
