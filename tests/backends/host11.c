@@ -20,6 +20,8 @@
  *   TOO_FAST   reports 100 GB/s, yet a 1 GiB message takes 1000 ticks too
  *   SLOW       spends 2 ms of CPU per MiB a message carries in sim_send
  *              (backend-check sizes its messages to a slow backend)
+ *   SLOW_FIXED spends 2 ms of CPU per message whatever its size (a slow
+ *              fixed cost: backend-check keeps 1 GiB messages)
  * With HOST_LINKS 1 it keeps link statistics (VIMANA_CAP_LINK_STATS): link
  * k is NPU k -> the switch (device `npus`) and carries every message NPU k
  * sends, 1000 busy ticks each; the j-th message on a link (j = 1, 2, ...)
@@ -52,6 +54,7 @@
 #define BAD_QUEUE 8
 #define TOO_FAST 9
 #define SLOW 10
+#define SLOW_FIXED 11
 
 #ifndef HOST_LINKS
 #define HOST_LINKS 0
@@ -213,8 +216,9 @@ static int h_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
     if (src >= n->npus || dst >= n->npus || src == dst || bytes == 0)
         return VIMANA_ERR_ARGUMENT;
     count_message(n, src, bytes);
-    if (HOST_FAULT == SLOW) {
-        clock_t until = clock() + (clock_t)((double)bytes / 1048576.0 * 0.002 * CLOCKS_PER_SEC);
+    if (HOST_FAULT == SLOW || HOST_FAULT == SLOW_FIXED) {
+        double mib = HOST_FAULT == SLOW ? (double)bytes / 1048576.0 : 1.0;
+        clock_t until = clock() + (clock_t)(mib * 0.002 * CLOCKS_PER_SEC);
         while (clock() < until)
             ;
     }

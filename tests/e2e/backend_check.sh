@@ -162,9 +162,16 @@ summary_is "$P: host12_too_fast 1.2: 1 of 13 checks failed"
 expect_ok check "$B/host12_slow.la" --network-configuration="$VIMANA_SRCDIR/inputs/network/ring8.yml" \
     --backend-options=npus=8
 summary_is "$P: host12_slow 1.2: 13 checks passed"
-grep -qxE "$P: note: delivery: one 1 MiB message took [0-9]+\.[0-9][0-9] ms of CPU, so its largest messages are \
+grep -qxE "$P: note: delivery: one 1 MiB message took [0-9]+\.[0-9][0-9] ms of CPU and one of 4 MiB [0-9]+\.[0-9][0-9] ms, \
+so its largest messages are \
 (1|2|4|8|16|32|64|128|256|512) MiB, not 1 GiB \(--full for 1 GiB\)" "$TEST_TMP/err" ||
     fail "slow backend: no note: $(cat "$TEST_TMP/err")"
+# A backend whose cost is per message, not per byte (2 ms each, as a
+# sanitized message-level model on a slow machine): 4 MiB costs what 1 MiB
+# does, so 1 GiB messages stay and no note is printed (CI once cut
+# congestion_aware to 128 MiB from its 1 MiB probe alone).
+passes host12_slow_fixed "$B/host12_slow_fixed.la" --network-configuration="$VIMANA_SRCDIR/inputs/network/ring8.yml" \
+    --backend-options=npus=8
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
 expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
     check "$B/host11_links.la" --network-configuration="$RING2"
