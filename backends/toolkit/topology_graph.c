@@ -191,6 +191,8 @@ typedef struct {
     load_ctx *c;
     enum stage stage;
     uint32_t n_nodes, n_switches, n_link_lines, links_read;
+    uint32_t switches_read;     /* ids of the switch list read so far */
+    bool simai;                 /* SimAI's header: the switch ids may span lines */
     size_t header_line, dims_line;
     uint8_t *is_switch;
     vimana_topo_link *links;    /* grown as lines are read, not by the header's count */
@@ -198,19 +200,59 @@ typedef struct {
     uint32_t n_dims, dims[VIMANA_TOPO_MAX_DIMS];
 } parse_state;
 
-static int parse_header(parse_state *p, const line_tokens *t, size_t line)
+/* SimAI's header, "<nodes> <gpus_per_server> <nvswitches> <switches>
+ * <links> <gpu_type> [<gpus_per_node>]": NVSwitches and switches are both
+ * switches here (routes are shortest paths either way); the GPU type and
+ * the per-server counts are checked for sense, and say nothing more. */
+static int parse_simai_header(parse_state *p, const line_tokens *t, size_t line)
 {
-    if (t->n != 3)
-        return fail_at(p->c, line, "expected the header '<nodes> <switches> <links>', found %zu words", t->n);
+    uint32_t per_server, nvswitches, switches, per_node;
     if (!parse_count(t->tok[0], VIMANA_TOPO_MAX_NODES, &p->n_nodes) || p->n_nodes == 0)
         return fail_at(p->c, line, "node count '%s' must be a whole number from 1 to %u", t->tok[0],
                        VIMANA_TOPO_MAX_NODES);
-    if (!parse_count(t->tok[1], p->n_nodes, &p->n_switches))
-        return fail_at(p->c, line, "switch count '%s' must be a whole number from 0 to the node count %u",
+    if (!parse_count(t->tok[1], p->n_nodes, &per_server) || per_server == 0)
+        return fail_at(p->c, line, "GPUs per server '%s' must be a whole number from 1 to the node count %u",
                        t->tok[1], p->n_nodes);
-    if (!parse_count(t->tok[2], VIMANA_TOPO_MAX_LINK_LINES, &p->n_link_lines))
-        return fail_at(p->c, line, "link count '%s' must be a whole number from 0 to %u", t->tok[2],
+    if (!parse_count(t->tok[2], p->n_nodes, &nvswitches))
+        return fail_at(p->c, line, "NVSwitch count '%s' must be a whole number from 0 to the node count %u",
+                       t->tok[2], p->n_nodes);
+    if (!parse_count(t->tok[3], p->n_nodes - nvswitches, &switches))
+        return fail_at(p->c, line, "switch count '%s' must be a whole number from 0 to %u (the nodes that are "
+                       "not NVSwitches)", t->tok[3], p->n_nodes - nvswitches);
+    if (!parse_count(t->tok[4], VIMANA_TOPO_MAX_LINK_LINES, &p->n_link_lines))
+        return fail_at(p->c, line, "link count '%s' must be a whole number from 0 to %u", t->tok[4],
                        VIMANA_TOPO_MAX_LINK_LINES);
+    if (t->tok[5][0] >= '0' && t->tok[5][0] <= '9')
+        return fail_at(p->c, line, "GPU type '%s' must be a name (A100, H100, ...), not a number", t->tok[5]);
+    if (t->n == 7 && (!parse_count(t->tok[6], p->n_nodes, &per_node) || per_node == 0))
+        return fail_at(p->c, line, "GPUs per node '%s' must be a whole number from 1 to the node count %u",
+                       t->tok[6], p->n_nodes);
+    p->n_switches = nvswitches + switches;
+    p->simai = true;
+    return 0;
+}
+
+/* The header: ns-3's three words or SimAI's six (or seven). */
+static int parse_header(parse_state *p, const line_tokens *t, size_t line)
+{
+    if (t->n == 6 || t->n == 7) {
+        if (parse_simai_header(p, t, line) != 0)
+            return -1;
+    } else if (t->n != 3) {
+        return fail_at(p->c, line, "expected the header '<nodes> <switches> <links>' (ns-3) or '<nodes> "
+                       "<gpus_per_server> <nvswitches> <switches> <links> <gpu_type>' (SimAI), found %zu words",
+                       t->n);
+    } else {
+        if (!parse_count(t->tok[0], VIMANA_TOPO_MAX_NODES, &p->n_nodes) || p->n_nodes == 0)
+            return fail_at(p->c, line, "node count '%s' must be a whole number from 1 to %u", t->tok[0],
+                           VIMANA_TOPO_MAX_NODES);
+        if (!parse_count(t->tok[1], p->n_nodes, &p->n_switches))
+            return fail_at(p->c, line, "switch count '%s' must be a whole number from 0 to the node count %u",
+                           t->tok[1], p->n_nodes);
+        if (!parse_count(t->tok[2], VIMANA_TOPO_MAX_LINK_LINES, &p->n_link_lines))
+            return fail_at(p->c, line, "link count '%s' must be a whole number from 0 to %u", t->tok[2],
+                           VIMANA_TOPO_MAX_LINK_LINES);
+    }
     uint32_t npus = p->n_nodes - p->n_switches;
     if (npus == 0)
         return fail_at(p->c, line, "every node is a switch: the topology has no NPU");
@@ -225,7 +267,9 @@ static int parse_header(parse_state *p, const line_tokens *t, size_t line)
     return 0;
 }
 
-/* The switch line: any number of ids, read word by word. */
+/* The switch line: any number of ids, read word by word. ns-3's file has
+ * them on one line; SimAI's reader takes them as a stream of words (its
+ * NVSwitches, then its switches), so there they may span lines. */
 static int parse_switches(parse_state *p, const char *s, size_t len, size_t line)
 {
     char tok[TOKEN_MAX];
@@ -239,12 +283,17 @@ static int parse_switches(parse_state *p, const char *s, size_t len, size_t line
                            p->n_nodes);
         if (p->is_switch[id])
             return fail_at(p->c, line, "switch %u is listed twice", id);
+        if (p->simai && p->switches_read == p->n_switches)
+            return fail_at(p->c, line, "the header announces %u NVSwitches and switches, the list has more",
+                           p->n_switches);
         p->is_switch[id] = 1;
+        p->switches_read++;
         n++;
     }
-    if (n != p->n_switches)
+    if (!p->simai && n != p->n_switches)
         return fail_at(p->c, line, "the header announces %u switches, this line has %zu", p->n_switches, n);
-    p->stage = p->n_link_lines ? STAGE_LINKS : STAGE_DONE;
+    if (p->switches_read == p->n_switches)
+        p->stage = p->n_link_lines ? STAGE_LINKS : STAGE_DONE;
     return 0;
 }
 
@@ -397,6 +446,9 @@ static int parse_file(parse_state *p, FILE *fp)
         return -1;
     if (ferror(fp))
         return fail_at(p->c, 0, "read error: %s", strerror(errno));
+    if (p->stage == STAGE_SWITCHES && p->simai)
+        return fail_at(p->c, p->header_line, "the header announces %u NVSwitches and switches, the file lists %u",
+                       p->n_switches, p->switches_read);
     if (p->stage == STAGE_SWITCHES)
         return fail_at(p->c, p->header_line, "the header announces %u switches, the file has no switch line",
                        p->n_switches);

@@ -89,6 +89,10 @@ static void test_bad_inputs(void **state)
     expect_error("self_loop.txt", ":4: link 1 -> 1 connects a node to itself");
     expect_error("short_link.txt", ":4: link 1: expected '<src> <dst> <rate> <delay> <error_rate>', found 4 words");
     expect_error("bad_error_rate.txt", ":4: link 1 -> 2: error rate '2' must be a number from 0 to 1");
+    /* SimAI's header (six or seven words; its switch ids may span lines) */
+    expect_error("simai_short_switches.txt", ":1: the header announces 7 NVSwitches and switches, the file lists 6");
+    expect_error("simai_long_switches.txt", ":2: the header announces 7 NVSwitches and switches, the list has more");
+    expect_error("simai_gpu_type.txt", ":1: GPU type '100' must be a name (A100, H100, ...), not a number");
     expect_error("lossy_link.txt", ":4: link 1 -> 2: error rate '0.001': no Vimana backend drops packets; write 0 "
                                    "(lossless)");
     /* Not a topology at all: left to vimana_net_load, which has the words
@@ -100,6 +104,28 @@ static void test_bad_inputs(void **state)
     assert_string_equal(err, "");
     assert_int_equal(vimana_topo_load(BAD "missing.txt", &t, err, sizeof err), 1);
     assert_int_equal(vimana_topo_load(BAD, &t, err, sizeof err), 1);
+}
+
+/* SimAI's topology header: 2 servers of 4 GPUs, an NVSwitch each, GPU g
+ * on rail switch 10 + g % 4, the rails under one spine (14). NVSwitch and
+ * switch ids span two lines, as a stream reader allows. Within a server
+ * the NVSwitch is the shortest path (the GPUs are on different rails),
+ * across servers on one rail the rail switch. */
+static void test_simai_header(void **state)
+{
+    (void)state;
+    vimana_topo *t = load_ok(BAD "simai_rail_8.txt");
+    assert_int_equal(vimana_topo_num_nodes(t), 15);
+    assert_int_equal(vimana_topo_num_npus(t), 8);
+    assert_int_equal(vimana_topo_num_switches(t), 7);
+    assert_int_equal(vimana_topo_num_links(t), 40);
+    uint32_t r[8];
+    assert_int_equal(vimana_topo_route(t, 0, 1, r, 8), 2);
+    assert_int_equal(vimana_topo_link_info(t, r[0])->dst, 8);
+    assert_int_equal(vimana_topo_route(t, 1, 5, r, 8), 2);
+    assert_int_equal(vimana_topo_link_info(t, r[0])->dst, 11);
+    assert_int_equal(vimana_topo_route(t, 0, 5, r, 8), 4);
+    vimana_topo_free(t);
 }
 
 /* The network YAML form: topology: [ Custom ] + topology-file (+ dims). */
@@ -364,7 +390,7 @@ static void test_links_down(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_simai_header),
         cmocka_unit_test(test_custom_yaml),
         cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_device_node),
         cmocka_unit_test(test_ecmp_hash),
