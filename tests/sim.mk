@@ -21,6 +21,14 @@ tests_unit_test_topology_graph_SOURCES = tests/unit/test_topology_graph.c
 tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS) -DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topology_graph_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topology_graph
+# ns3_shim's reader of upstream's config.txt: C, built without ns-3
+check_PROGRAMS += tests/unit/test_ns3_upstream
+tests_unit_test_ns3_upstream_SOURCES = tests/unit/test_ns3_upstream.c backends/ns3_shim/upstream_config.c \
+	backends/ns3_shim/upstream_config.h
+tests_unit_test_ns3_upstream_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends/ns3_shim \
+	-DTOPO_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_test_ns3_upstream_LDADD = libvimana_backend.la $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_ns3_upstream
 
 # The shipped backends, loaded as vimana loads them: descriptors,
 # capabilities, congestion_aware's link counters and stop.
