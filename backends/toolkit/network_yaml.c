@@ -26,6 +26,8 @@ typedef struct {
     const char *path;
     char *err;
     size_t err_len;
+    const vimana_net_ext *ext; /* NULL: none */
+    bool ext_seen[VIMANA_NET_EXT_MAX];
 } load_ctx;
 
 static int fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -144,6 +146,66 @@ static int skip_value(load_ctx *c, yaml_parser_t *p, const char *key, size_t key
     return 0;
 }
 
+/* The backend's own key `k` (an index into ext->keys), its value read as
+ * a list of plain values and handed to ext->key. */
+static int read_ext_key(load_ctx *c, yaml_parser_t *p, size_t k, const char *name, size_t line)
+{
+    if (c->ext_seen[k])
+        return fail(c, "line %zu: key '%s' given twice", line, name);
+    c->ext_seen[k] = true;
+    scalar_list list;
+    memset(&list, 0, sizeof list);
+    yaml_event_t ev;
+    int rc = 0;
+    if (!yaml_parser_parse(p, &ev))
+        return fail(c, "line %zu: %s", p->problem_mark.line + 1, p->problem ? p->problem : "YAML error");
+    if (ev.type == YAML_SCALAR_EVENT) {
+        rc = add_item(c, &ev, &list);
+    } else if (ev.type == YAML_SEQUENCE_START_EVENT) {
+        yaml_event_delete(&ev);
+        while (rc == 0) {
+            if (!yaml_parser_parse(p, &ev)) {
+                rc = fail(c, "line %zu: %s", p->problem_mark.line + 1, p->problem ? p->problem : "YAML error");
+                break;
+            }
+            if (ev.type == YAML_SEQUENCE_END_EVENT) {
+                yaml_event_delete(&ev);
+                break;
+            }
+            if (ev.type != YAML_SCALAR_EVENT || list.n == VIMANA_NET_MAX_DIMS + 1) {
+                bool scalar = ev.type == YAML_SCALAR_EVENT;
+                yaml_event_delete(&ev);
+                rc = scalar ? fail(c, "line %zu: '%s' has more than %d entries", line, name, VIMANA_NET_MAX_DIMS + 1)
+                            : fail(c, "line %zu: '%s' must be a value or a list of plain values", line, name);
+                break;
+            }
+            rc = add_item(c, &ev, &list);
+        }
+    } else {
+        yaml_event_delete(&ev);
+        rc = fail(c, "line %zu: '%s' must be a value or a list of plain values", line, name);
+    }
+    if (rc == 0) {
+        char why[300] = "";
+        if (c->ext->key(c->ext->ctx, c->ext->keys[k], (const char *const *)list.items, list.n, why, sizeof why) != 0)
+            rc = fail(c, "line %zu: %s: %s", line, name, why[0] ? why : "refused by the backend");
+    }
+    for (size_t i = 0; i < list.n; i++)
+        free(list.items[i]);
+    return rc;
+}
+
+/* The index of a backend's own key, or -1. */
+static int ext_key_index(const load_ctx *c, const char *name)
+{
+    if (!c->ext || !c->ext->key)
+        return -1;
+    for (size_t k = 0; k < c->ext->n_keys; k++)
+        if (strcmp(c->ext->keys[k], name) == 0)
+            return (int)k;
+    return -1;
+}
+
 static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
                           void (*warn)(void *, const char *), void *warn_ctx)
 {
@@ -164,9 +226,12 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
             msg_escape((const char *)ev.data.scalar.value, name, sizeof name);
             size_t line = ev.start_mark.line + 1;
             yaml_event_delete(&ev);
-            int key = key_index(name);
+            int key = key_index(name), own = ext_key_index(c, name);
             if (key >= 0) {
                 if (read_list(c, p, key, &lists[key]) != 0)
+                    return -1;
+            } else if (own >= 0) {
+                if (read_ext_key(c, p, (size_t)own, name, line) != 0)
                     return -1;
             } else {
                 /* Skipped first, so that a value too deep to skip gives
@@ -214,9 +279,17 @@ static int parse_topology(load_ctx *c, const char *text, enum vimana_net_topolog
             return 0;
         }
     }
-    char shown[100];
-    return fail(c, "Topology name %s not supported (expected Ring, FullyConnected or Switch)",
-                msg_escape(text, shown, sizeof shown));
+    char shown[100], own[300] = "";
+    for (size_t i = 0; c->ext && i < c->ext->n_topologies; i++) {
+        if (strcmp(c->ext->topologies[i], text) == 0) {
+            *out = (enum vimana_net_topology)(VIMANA_NET_EXT_FIRST + (int)i);
+            return 0;
+        }
+        size_t used = strlen(own);
+        snprintf(own + used, sizeof own - used, ", %s", c->ext->topologies[i]);
+    }
+    return fail(c, "Topology name %s not supported (expected Ring, FullyConnected%s or Switch)",
+                msg_escape(text, shown, sizeof shown), own);
 }
 
 /* Hops of the longest route inside one building block. */
@@ -227,7 +300,7 @@ static double longest_route(const vimana_net_dim *d)
     case VIMANA_NET_FULLY_CONNECTED: return 1;
     case VIMANA_NET_SWITCH: return 2;
     }
-    return 1;
+    return (double)d->npus; /* a backend's own: at most every NPU of the dimension */
 }
 
 /* Range checks of one dimension. The time of a message is truncated to a
@@ -315,11 +388,29 @@ static int build_config(load_ctx *c, scalar_list *lists, vimana_net_config *out)
     return 0;
 }
 
-int vimana_net_load(const char *path, vimana_net_config *out, char *err, size_t err_len,
-                        void (*warn)(void *ctx, const char *message), void *warn_ctx)
+/* A backend's additions that would shadow a built-in name, or too many. */
+static int check_ext(load_ctx *c, const vimana_net_ext *ext)
 {
-    load_ctx c = {path, err, err_len};
+    static const char *const builtin[] = {"Ring", "FullyConnected", "Switch"};
+    if (ext->n_topologies > VIMANA_NET_EXT_MAX || ext->n_keys > VIMANA_NET_EXT_MAX)
+        return fail(c, "the backend declares more than %d topology names or keys of its own", VIMANA_NET_EXT_MAX);
+    for (size_t i = 0; i < ext->n_topologies; i++)
+        for (size_t b = 0; b < 3; b++)
+            if (!ext->topologies[i] || strcmp(ext->topologies[i], builtin[b]) == 0)
+                return fail(c, "the backend's own topology name %zu is missing or built in", i);
+    for (size_t k = 0; k < ext->n_keys; k++)
+        if (!ext->keys[k] || key_index(ext->keys[k]) >= 0)
+            return fail(c, "the backend's own key %zu is missing or built in", k);
+    return 0;
+}
+
+int vimana_net_load_ext(const char *path, const vimana_net_ext *ext, vimana_net_config *out, char *err,
+                        size_t err_len, void (*warn)(void *ctx, const char *message), void *warn_ctx)
+{
+    load_ctx c = {path, err, err_len, ext, {false}};
     char why[128];
+    if (ext && check_ext(&c, ext) != 0)
+        return -1;
     if (input_file_check(path, why, sizeof why) != 0)
         return fail(&c, "%s", why);
     FILE *fp = fopen(path, "rb");
@@ -340,6 +431,12 @@ int vimana_net_load(const char *path, vimana_net_config *out, char *err, size_t 
     yaml_parser_delete(&parser);
     fclose(fp);
     return rc;
+}
+
+int vimana_net_load(const char *path, vimana_net_config *out, char *err, size_t err_len,
+                        void (*warn)(void *ctx, const char *message), void *warn_ctx)
+{
+    return vimana_net_load_ext(path, NULL, out, err, err_len, warn, warn_ctx);
 }
 
 const char *vimana_net_topology_name(enum vimana_net_topology t)

@@ -76,15 +76,20 @@ static void forward_warning(void *ctx, const char *message)
     bt->host.log(bt->host.host, VIMANA_LOG_WARNING, message);
 }
 
-int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len)
+int vimana_bt_load_network_ext(vimana_bt *bt, const vimana_net_ext *ext, char *err, size_t err_len)
 {
     if (!bt->network_path) {
         snprintf(err, err_len, "no network configuration given");
         return VIMANA_ERR_CONFIG;
     }
-    if (vimana_net_load(bt->network_path, &bt->net, err, err_len, forward_warning, bt) != 0)
+    if (vimana_net_load_ext(bt->network_path, ext, &bt->net, err, err_len, forward_warning, bt) != 0)
         return VIMANA_ERR_CONFIG;
     return VIMANA_OK;
+}
+
+int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len)
+{
+    return vimana_bt_load_network_ext(bt, NULL, err, err_len);
 }
 
 /* ---- descriptor defaults -------------------------------------------------- */

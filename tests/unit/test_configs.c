@@ -405,6 +405,73 @@ static void test_network_errors(void **state)
     assert_non_null(strstr(err, ": line "));
 }
 
+/* A backend's own names and keys (vimana_net_ext): a "Mesh" dimension
+ * gets VIMANA_NET_EXT_FIRST + 1; "vcs" and "routing" reach the backend's
+ * callback with their values; its refusal gets the file and line. */
+typedef struct seen_keys {
+    char text[256];
+} seen_keys;
+
+static int own_key(void *ctx, const char *name, const char *const *values, size_t n, char *err, size_t err_len)
+{
+    seen_keys *seen = ctx;
+    size_t used = strlen(seen->text);
+    snprintf(seen->text + used, sizeof seen->text - used, "%s=", name);
+    for (size_t i = 0; i < n; i++) {
+        used = strlen(seen->text);
+        snprintf(seen->text + used, sizeof seen->text - used, "%s%s", i ? "," : "", values[i]);
+    }
+    used = strlen(seen->text);
+    snprintf(seen->text + used, sizeof seen->text - used, ";");
+    if (strcmp(name, "vcs") == 0 && strcmp(values[0], "0") == 0) {
+        snprintf(err, err_len, "must be at least 1");
+        return -1;
+    }
+    return 0;
+}
+
+static void test_network_backend_extension(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"Torus2D", "Mesh"};
+    static const char *const keys[] = {"vcs", "routing"};
+    seen_keys seen = {""};
+    vimana_net_ext ext = {names, 2, keys, 2, own_key, &seen};
+    vimana_net_config net;
+    char err[512];
+    const char *f = write_file("topology: [ Mesh, Switch ]\nnpus_count: [ 16, 2 ]\nbandwidth: [ 50, 25 ]\n"
+                               "latency: [ 500, 1000 ]\nvcs: 4\nrouting: [ xy, minimal ]\n");
+    assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), 0);
+    assert_int_equal(net.n_dims, 2);
+    assert_int_equal(net.total_npus, 32);
+    assert_int_equal((int)net.dims[0].topology, VIMANA_NET_EXT_FIRST + 1);
+    assert_int_equal(net.dims[1].topology, VIMANA_NET_SWITCH);
+    assert_string_equal(seen.text, "vcs=4;routing=xy,minimal;");
+    /* without the extension: the name is refused as before */
+    assert_int_equal(vimana_net_load(f, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "Topology name Mesh not supported (expected Ring, FullyConnected or Switch)");
+    /* an unknown name lists the backend's own */
+    f = write_file("topology: [ Dragonfly ]\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\n");
+    assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "Topology name Dragonfly not supported (expected Ring, FullyConnected, Torus2D, Mesh or Switch)");
+    /* the backend's refusal, with its line; a key twice; a nested value */
+    f = write_file("topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\nvcs: 0\n");
+    assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "line 5: vcs: must be at least 1");
+    f = write_file("topology: [ Ring ]\nvcs: 2\nvcs: 3\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\n");
+    assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "line 3: key 'vcs' given twice");
+    f = write_file("topology: [ Ring ]\nrouting: { a: 1 }\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\n");
+    assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "line 2: 'routing' must be a value or a list of plain values");
+    /* a backend that would shadow a built-in name */
+    static const char *const bad[] = {"Ring"};
+    vimana_net_ext shadow = {bad, 1, NULL, 0, NULL, NULL};
+    assert_int_equal(vimana_net_load_ext(f, &shadow, &net, err, sizeof err, NULL, NULL), -1);
+    expect_error(err, "the backend's own topology name 0 is missing or built in");
+    unlink(path);
+}
+
 static void net_refused(const char *text, const char *want)
 {
     vimana_net_config net;
@@ -579,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_per_node_map_errors),
         cmocka_unit_test(test_network_three_dims),
         cmocka_unit_test(test_network_errors),
+        cmocka_unit_test(test_network_backend_extension),
         cmocka_unit_test(test_network_ranges),
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_memory_ranges),

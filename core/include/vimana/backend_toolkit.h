@@ -116,6 +116,10 @@ int vimana_bt_no_options(const vimana_backend_params *params, const char *name, 
  * VIMANA_OK, or VIMANA_ERR_CONFIG with the one-line reason in err. */
 int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len);
 
+/* The same with the backend's own topology names and keys
+ * (vimana_net_ext, vimana/network_yaml.h). */
+int vimana_bt_load_network_ext(vimana_bt *bt, const vimana_net_ext *ext, char *err, size_t err_len);
+
 /* ---- the descriptor's defaults (ctx starts with a vimana_bt) ------------ */
 
 int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);

@@ -58,7 +58,41 @@ typedef struct vimana_net_config {
 int vimana_net_load(const char *path, vimana_net_config *out, char *err, size_t err_len,
                         void (*warn)(void *ctx, const char *message), void *warn_ctx);
 
-/* "Ring", "FullyConnected", "Switch". */
+/*
+ * A backend's own additions to the file (vimana_net_load_ext): topology
+ * names and top-level keys of its own, for a model the three built-in
+ * building blocks do not describe (a mesh, a dragonfly, a router's VC
+ * count). Without it, an unknown name is refused and an unknown key is
+ * warned about and skipped.
+ */
+#define VIMANA_NET_EXT_FIRST 16 /* the topology value of topologies[0] */
+#define VIMANA_NET_EXT_MAX 16   /* at most this many names, and keys */
+typedef struct vimana_net_ext {
+    /* A dimension named topologies[i] gets the topology value
+     * VIMANA_NET_EXT_FIRST + i (cast to enum vimana_net_topology). Its
+     * npus_count, bandwidth and latency are read and checked as any
+     * dimension's; the longest route is taken to be npus_count hops. The
+     * toolkit's layout helpers (vimana/net_layout.h) know only Ring,
+     * FullyConnected and Switch: a backend lays out its own names itself. */
+    const char *const *topologies;
+    size_t n_topologies;
+    /* Top-level keys the backend reads. The value of keys[i] (one plain
+     * value, or a list of them) is handed to `key` with the key's name;
+     * key() returns 0, or -1 with the reason in err, which the reader
+     * prefixes with "PATH: line N: NAME: ". Each key at most once. */
+    const char *const *keys;
+    size_t n_keys;
+    int (*key)(void *ctx, const char *name, const char *const *values, size_t n_values, char *err,
+               size_t err_len);
+    void *ctx;
+} vimana_net_ext;
+
+/* vimana_net_load with a backend's additions (ext may be NULL: the same as
+ * vimana_net_load). A name or key that is also a built-in one is refused. */
+int vimana_net_load_ext(const char *path, const vimana_net_ext *ext, vimana_net_config *out, char *err,
+                        size_t err_len, void (*warn)(void *ctx, const char *message), void *warn_ctx);
+
+/* "Ring", "FullyConnected", "Switch"; "?" for a backend's own. */
 const char *vimana_net_topology_name(enum vimana_net_topology t);
 
 /* Coordinate of `npu` in dimension d (dimension 0 varies fastest). */
