@@ -59,7 +59,7 @@ static int key_index(const char *name)
 
 /* The error for an event that is not what `key` needs; an alias gets its
  * own words, as this reader does not resolve them. Deletes the event. */
-static int wrong_event(load_ctx *c, yaml_event_t *ev, int key, const char *need)
+static int wrong_event(load_ctx *c, yaml_event_t *ev, const char *name, const char *need)
 {
     size_t line = ev->start_mark.line + 1;
     if (ev->type == YAML_ALIAS_EVENT) {
@@ -67,10 +67,10 @@ static int wrong_event(load_ctx *c, yaml_event_t *ev, int key, const char *need)
         msg_escape((const char *)ev->data.alias.anchor, anchor, sizeof anchor);
         yaml_event_delete(ev);
         return fail(c, "line %zu: '%s': YAML aliases (*%s) are not supported; write the values out", line,
-                    key_names[key], anchor);
+                    name, anchor);
     }
     yaml_event_delete(ev);
-    return fail(c, "line %zu: '%s' must be %s", line, key_names[key], need);
+    return fail(c, "line %zu: '%s' must be %s", line, name, need);
 }
 
 /* Keeps the text of a scalar event (deleted here) in the list. */
@@ -84,21 +84,22 @@ static int add_item(load_ctx *c, yaml_event_t *ev, scalar_list *list)
     return 0;
 }
 
-/* Reads the value of a known key: a sequence of scalars (or one scalar). */
-static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
+/* Reads the value of a known key `name`: a sequence of scalars (or one
+ * scalar), each key once. */
+static int read_list(load_ctx *c, yaml_parser_t *p, const char *name, scalar_list *list)
 {
     yaml_event_t ev;
     if (!yaml_parser_parse(p, &ev))
         return fail(c, "line %zu: %s", p->problem_mark.line + 1, p->problem ? p->problem : "YAML error");
     if (list->seen) {
         yaml_event_delete(&ev);
-        return fail(c, "key '%s' given twice", key_names[key]);
+        return fail(c, "key '%s' given twice", name);
     }
     list->seen = true;
     if (ev.type == YAML_SCALAR_EVENT)
         return add_item(c, &ev, list);
     if (ev.type != YAML_SEQUENCE_START_EVENT)
-        return wrong_event(c, &ev, key, "a list");
+        return wrong_event(c, &ev, name, "a list");
     yaml_event_delete(&ev);
     for (;;) {
         if (!yaml_parser_parse(p, &ev))
@@ -108,10 +109,10 @@ static int read_list(load_ctx *c, yaml_parser_t *p, int key, scalar_list *list)
             return 0;
         }
         if (ev.type != YAML_SCALAR_EVENT)
-            return wrong_event(c, &ev, key, "a list of plain values");
+            return wrong_event(c, &ev, name, "a list of plain values");
         if (list->n == VIMANA_NET_MAX_DIMS + 1) {
             yaml_event_delete(&ev);
-            return fail(c, "'%s' has more than %d entries", key_names[key], VIMANA_NET_MAX_DIMS);
+            return fail(c, "'%s' has more than %d entries", name, VIMANA_NET_MAX_DIMS);
         }
         if (add_item(c, &ev, list) != 0)
             return -1;
@@ -146,45 +147,15 @@ static int skip_value(load_ctx *c, yaml_parser_t *p, const char *key, size_t key
     return 0;
 }
 
-/* The backend's own key `k` (an index into ext->keys), its value read as
- * a list of plain values and handed to ext->key. */
+/* The backend's own key `k` (an index into ext->keys): its value read as
+ * the built-in keys' are and handed to ext->key. */
 static int read_ext_key(load_ctx *c, yaml_parser_t *p, size_t k, const char *name, size_t line)
 {
-    if (c->ext_seen[k])
-        return fail(c, "line %zu: key '%s' given twice", line, name);
-    c->ext_seen[k] = true;
     scalar_list list;
     memset(&list, 0, sizeof list);
-    yaml_event_t ev;
-    int rc = 0;
-    if (!yaml_parser_parse(p, &ev))
-        return fail(c, "line %zu: %s", p->problem_mark.line + 1, p->problem ? p->problem : "YAML error");
-    if (ev.type == YAML_SCALAR_EVENT) {
-        rc = add_item(c, &ev, &list);
-    } else if (ev.type == YAML_SEQUENCE_START_EVENT) {
-        yaml_event_delete(&ev);
-        while (rc == 0) {
-            if (!yaml_parser_parse(p, &ev)) {
-                rc = fail(c, "line %zu: %s", p->problem_mark.line + 1, p->problem ? p->problem : "YAML error");
-                break;
-            }
-            if (ev.type == YAML_SEQUENCE_END_EVENT) {
-                yaml_event_delete(&ev);
-                break;
-            }
-            if (ev.type != YAML_SCALAR_EVENT || list.n == VIMANA_NET_MAX_DIMS + 1) {
-                bool scalar = ev.type == YAML_SCALAR_EVENT;
-                yaml_event_delete(&ev);
-                rc = scalar ? fail(c, "line %zu: '%s' has more than %d entries", line, name, VIMANA_NET_MAX_DIMS + 1)
-                            : fail(c, "line %zu: '%s' must be a value or a list of plain values", line, name);
-                break;
-            }
-            rc = add_item(c, &ev, &list);
-        }
-    } else {
-        yaml_event_delete(&ev);
-        rc = fail(c, "line %zu: '%s' must be a value or a list of plain values", line, name);
-    }
+    list.seen = c->ext_seen[k];
+    c->ext_seen[k] = true;
+    int rc = read_list(c, p, name, &list);
     if (rc == 0) {
         char why[300] = "";
         if (c->ext->key(c->ext->ctx, c->ext->keys[k], (const char *const *)list.items, list.n, why, sizeof why) != 0)
@@ -228,7 +199,7 @@ static int parse_document(load_ctx *c, yaml_parser_t *p, scalar_list *lists,
             yaml_event_delete(&ev);
             int key = key_index(name), own = ext_key_index(c, name);
             if (key >= 0) {
-                if (read_list(c, p, key, &lists[key]) != 0)
+                if (read_list(c, p, key_names[key], &lists[key]) != 0)
                     return -1;
             } else if (own >= 0) {
                 if (read_ext_key(c, p, (size_t)own, name, line) != 0)

@@ -460,10 +460,10 @@ static void test_network_backend_extension(void **state)
     expect_error(err, "line 5: vcs: must be at least 1");
     f = write_file("topology: [ Ring ]\nvcs: 2\nvcs: 3\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\n");
     assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
-    expect_error(err, "line 3: key 'vcs' given twice");
+    expect_error(err, "key 'vcs' given twice");
     f = write_file("topology: [ Ring ]\nrouting: { a: 1 }\nnpus_count: [ 4 ]\nbandwidth: [ 1 ]\nlatency: [ 1 ]\n");
     assert_int_equal(vimana_net_load_ext(f, &ext, &net, err, sizeof err, NULL, NULL), -1);
-    expect_error(err, "line 2: 'routing' must be a value or a list of plain values");
+    expect_error(err, "line 2: 'routing' must be a list");
     /* a backend that would shadow a built-in name */
     static const char *const bad[] = {"Ring"};
     vimana_net_ext shadow = {bad, 1, NULL, 0, NULL, NULL};
