@@ -246,8 +246,8 @@ tests_backends_bad_descriptor_la_SOURCES = $(MISBEHAVE_SRC)
 tests_backends_bad_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=DESCRIPTOR -DBACKEND_NAME='"bad_descriptor"'
 tests_backends_bad_descriptor_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_bad_descriptor_la_LIBADD = $(MISBEHAVE_LIBADD)
-TESTS += tests/e2e/backend_check.sh
-EXTRA_DIST += tests/e2e/backend_check.sh
+TESTS += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
+EXTRA_DIST += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
 
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
 TESTS += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh

@@ -41,7 +41,7 @@ static void usage(FILE *out)
                  "backend name or path, found as --network-backend finds it. Without\n"
                  "--network-configuration it uses a built-in YAML Ring of 8 NPUs (and a 2-D network for\n"
                  "MULTI_DIM backends). Delivery's largest messages are 1 GiB, or smaller for a backend\n"
-                 "whose timed 1 MiB and 4 MiB messages say they would take more than 1 s of CPU (a note\n"
+                 "whose timed 1 MiB and larger messages say they would take more than 1 s of CPU (a note\n"
                  "says so).\n"
                  "Prints one line per violation on stderr and a summary; exits 0 only if all pass.\n\nOptions:\n"
                  "  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--network-configuration=FILE",

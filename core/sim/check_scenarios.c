@@ -38,9 +38,14 @@ static const uint64_t message_sizes[] = {1, 3, 4096, 1u << 20, 1u << 30};
  * backend gets smaller ones (down to 1 MiB) unless --full. */
 #define DELIVERY_BUDGET_S 1.0
 #define PROBE_BYTES (1ull << 20)
-/* the second probe's size in MiB: large enough that a per-byte cost
- * stands out of the timer's noise */
-#define PROBE_LARGE_MIB 4u
+/* The second probe's size in MiB: as large as PROBE_LARGE_S of CPU allows
+ * at the first probe's rate (between 4 and 64 MiB), so that a per-byte
+ * cost stands out of the timer's noise on a loaded machine: with 4 MiB, a
+ * fixed 2 ms per message measured 2.42 and 2.83 ms and was taken for a
+ * per-byte cost. */
+#define PROBE_LARGE_MIN_MIB 4u
+#define PROBE_LARGE_MAX_MIB 64u
+#define PROBE_LARGE_S 0.25
 /* A backend that moves the probe's 1 MiB in less CPU than this keeps
  * 1 GiB whatever the projection: the timing of a fast backend is noise
  * (a loaded machine, sanitizers), and its run takes seconds anyway. */
@@ -521,7 +526,7 @@ static double probe_cpu(check_target *t, const net_config *cfg, uint32_t npus, u
 }
 
 /* Delivery's largest message for this backend: one message of 1 MiB and
- * one of PROBE_LARGE_MIB are timed (CPU); what a MiB more costs is their
+ * a larger one (PROBE_LARGE_*) are timed (CPU); what a MiB more costs is their
  * difference, so a backend whose work does not grow with the bytes (one
  * event per message) keeps 1 GiB however slow its fixed cost is on this
  * machine. The size is halved from 1 GiB until the largest messages fit
@@ -537,10 +542,13 @@ static uint64_t size_for_speed(check_target *t, const net_config *cfg, uint32_t 
     double small = probe_cpu(t, cfg, npus, PROBE_BYTES);
     if (small < PROBE_FAST_S)
         return LARGEST_SIZE;
-    double large = probe_cpu(t, cfg, npus, PROBE_LARGE_MIB * PROBE_BYTES);
+    double fit = PROBE_LARGE_S / small;
+    uint32_t large_mib = fit >= PROBE_LARGE_MAX_MIB ? PROBE_LARGE_MAX_MIB
+                         : fit <= PROBE_LARGE_MIN_MIB ? PROBE_LARGE_MIN_MIB : (uint32_t)fit;
+    double large = probe_cpu(t, cfg, npus, (uint64_t)large_mib * PROBE_BYTES);
     if (large < 0)
         return LARGEST_SIZE;
-    double per_mib = large > small ? (large - small) / (double)(PROBE_LARGE_MIB - 1) : 0.0;
+    double per_mib = large > small ? (large - small) / (double)(large_mib - 1) : 0.0;
     uint64_t largest = LARGEST_SIZE, count = largest_messages(npus);
     while (largest > PROBE_BYTES &&
            (double)count * (small + per_mib * (double)(largest / PROBE_BYTES - 1)) > DELIVERY_BUDGET_S)
@@ -549,7 +557,7 @@ static uint64_t size_for_speed(check_target *t, const net_config *cfg, uint32_t 
         fprintf(t->rep->err, "vimana backend-check: note: delivery%s%s%s: one 1 MiB message took %.2f ms of CPU "
                 "and one of %u MiB %.2f ms, so its largest messages are %" PRIu64 " MiB, not 1 GiB (--full for 1 GiB)\n",
                 cfg->scope ? " (" : "", cfg->scope ? cfg->scope : "", cfg->scope ? ")" : "", small * 1e3,
-                (unsigned)PROBE_LARGE_MIB, large * 1e3, largest >> 20);
+                large_mib, large * 1e3, largest >> 20);
     return largest;
 }
 

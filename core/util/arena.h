@@ -9,6 +9,8 @@
 #ifndef VIMANA_UTIL_ARENA_H
 #define VIMANA_UTIL_ARENA_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 
 typedef struct arena_chunk arena_chunk;

@@ -6,6 +6,8 @@
 #ifndef VIMANA_UTIL_DECIMAL_H
 #define VIMANA_UTIL_DECIMAL_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

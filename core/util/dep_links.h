@@ -9,6 +9,8 @@
 #ifndef VIMANA_UTIL_DEP_LINKS_H
 #define VIMANA_UTIL_DEP_LINKS_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -10,6 +10,8 @@
 #ifndef VIMANA_UTIL_FILE_DIGEST_H
 #define VIMANA_UTIL_FILE_DIGEST_H
 
+#include "util/exported_names.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -14,6 +14,8 @@
 #ifndef VIMANA_UTIL_HUGE_PAGES_H
 #define VIMANA_UTIL_HUGE_PAGES_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 
 /* Arrays below this size are left alone: they fit the TLB anyway. */

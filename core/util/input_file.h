@@ -9,6 +9,8 @@
 #ifndef VIMANA_UTIL_INPUT_FILE_H
 #define VIMANA_UTIL_INPUT_FILE_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 #include <stdio.h>
 

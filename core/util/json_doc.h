@@ -9,6 +9,8 @@
 #ifndef VIMANA_UTIL_JSON_DOC_H
 #define VIMANA_UTIL_JSON_DOC_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 
 #include <json-c/json.h>

@@ -21,7 +21,7 @@ libvimana_util_la_SOURCES = \
 	core/util/slab.c core/util/slab.h \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/xml_text.c core/util/xml_text.h \
-	core/util/grow.h core/util/ticks.h
+	core/util/grow.h core/util/ticks.h core/util/exported_names.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
 libvimana_util_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
 libvimana_util_la_LIBADD = $(JSON_C_LIBS)

@@ -10,6 +10,8 @@
 #ifndef VIMANA_UTIL_MSG_ESCAPE_H
 #define VIMANA_UTIL_MSG_ESCAPE_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 
 /* Writes the escaped form of the NUL-terminated `s` into buf (buf_len > 0

@@ -9,6 +9,8 @@
 #ifndef VIMANA_UTIL_SLAB_H
 #define VIMANA_UTIL_SLAB_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 
 typedef struct slab {

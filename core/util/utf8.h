@@ -8,6 +8,8 @@
 #ifndef VIMANA_UTIL_UTF8_H
 #define VIMANA_UTIL_UTF8_H
 
+#include "util/exported_names.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,8 @@
 #ifndef VIMANA_UTIL_XML_TEXT_H
 #define VIMANA_UTIL_XML_TEXT_H
 
+#include "util/exported_names.h"
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -1,0 +1,43 @@
+/*
+ * util/exported_names.h - the names under which libvimana_util exports its
+ * functions.
+ *
+ * The library is installed (libvimana_et and the backend toolkit link it),
+ * so its symbols share one namespace with every program that links them: a
+ * program defining its own arena_alloc would take over the library's
+ * allocator. Every util header includes this file, which gives each
+ * function a vimana_util_ prefix at the symbol level while the code keeps
+ * its short names. A new exported function gets its line here (the
+ * symbols test, tests/e2e/exported_symbols.sh, lists any that lacks one).
+ */
+#ifndef VIMANA_UTIL_EXPORTED_NAMES_H
+#define VIMANA_UTIL_EXPORTED_NAMES_H
+
+#define arena_alloc vimana_util_arena_alloc
+#define arena_free vimana_util_arena_free
+#define arena_init vimana_util_arena_init
+#define arena_reset vimana_util_arena_reset
+#define decimal_ratio vimana_util_decimal_ratio
+#define dep_links_build vimana_util_dep_links_build
+#define dep_links_cycle_text vimana_util_dep_links_cycle_text
+#define dep_links_find_cycle vimana_util_dep_links_find_cycle
+#define file_digest_bytes vimana_util_file_digest_bytes
+#define file_digest_keep vimana_util_file_digest_keep
+#define file_digest_of vimana_util_file_digest_of
+#define file_same_bytes vimana_util_file_same_bytes
+#define huge_pages_advise vimana_util_huge_pages_advise
+#define input_file_check vimana_util_input_file_check
+#define input_file_open vimana_util_input_file_open
+#define json_doc_load vimana_util_json_doc_load
+#define json_doc_parse vimana_util_json_doc_parse
+#define msg_escape vimana_util_msg_escape
+#define msg_escape_n vimana_util_msg_escape_n
+#define slab_alloc vimana_util_slab_alloc
+#define slab_destroy vimana_util_slab_destroy
+#define slab_free vimana_util_slab_free
+#define slab_init vimana_util_slab_init
+#define utf8_encode vimana_util_utf8_encode
+#define utf8_valid vimana_util_utf8_valid
+#define xml_text vimana_util_xml_text
+
+#endif
