@@ -53,27 +53,48 @@
 #define GN_MAX_LATENCY 4294967295.0
 #define GN_MAX_AUTO_DEPTH (1u << 17)
 #define GN_MAX_FLITS (1ull << 32)
+/* packet_flits when not given (see README: Packets and flits). */
+#define GN_DEFAULT_PACKET_FLITS 0u
 
 /* ---- options ------------------------------------------------------------- */
 
 typedef struct {
-    uint32_t flit_bytes; /* bytes per flit (Garnet 2.0: 16) */
-    uint32_t vcs;        /* virtual channels per input port (4) */
-    uint32_t vc_depth;   /* flits per VC; 0 = auto (a credit round trip) */
-    uint32_t pipeline;   /* router pipeline cycles (1) */
-    uint32_t stats;      /* log flit-hops per second at the end of run */
+    uint32_t flit_bytes;   /* bytes per flit (Garnet 2.0: 16) */
+    uint32_t vcs;          /* virtual channels per input port (4) */
+    uint32_t vc_depth;     /* flits per VC; 0 = auto (a credit round trip) */
+    uint32_t pipeline;     /* router pipeline cycles (1) */
+    uint32_t stats;        /* log flit-hops per second at the end of run */
+    uint32_t packet_flits; /* flits per packet; 0 = max (one packet a message) */
+    uint32_t eject_flits;  /* flits an NI ejects per cycle; 0 = auto (its fastest incoming link's rate) */
 } gn_options;
 
 /* ---- state --------------------------------------------------------------- */
 
-/* A message in flight: one packet of ceil(bytes / flit_bytes) flits. The
- * injection fields are the NI's queue (the packet's source buffer). */
+/* A message in flight. It is cut into packets of packet_flits flits one
+ * at a time, at the NI: the next packet is cut when the previous one takes
+ * its VC on the first link, so a message holds few packets however long it
+ * is. The NI injects its flits in order (sent); the host is told when every
+ * flit has been ejected (ejected == flits). */
 typedef struct {
     uint64_t token;
     uint64_t bytes;
     uint64_t flits;
+    uint64_t cut;            /* flits already cut into packets */
+    uint64_t sent;           /* flits the NI has put on the first link, in order */
+    uint64_t ejected;        /* flits ejected at the destination */
+    vimana_tick ready;       /* when its first packet may take part in allocation */
+    uint32_t src, dst;
+    uint32_t next_free;      /* free-list chain */
+} message;
+
+/* A packet: flits [first, first + flits) of its message. The injection
+ * fields are the NI's queue (the packet's source buffer). */
+typedef struct {
+    uint64_t first;
+    uint64_t flits;
     uint64_t inj_fwd;        /* flits the NI has put on the first link */
-    vimana_tick inj_ready;   /* when the NI's flits may take part in switch allocation */
+    vimana_tick inj_ready;   /* when the head may take part in VC allocation at the NI */
+    uint32_t msg;
     uint32_t inj_out, inj_out_vc, inj_next; /* first output, its VC, waiting-list (or free-list) chain */
     uint32_t dst;            /* destination NPU */
     uint32_t cur;            /* the device (YAML) or node (graph) the head is routed from */
@@ -94,7 +115,8 @@ typedef struct {
 typedef struct {
     uint32_t pkt;            /* packet whose flits it holds; NIL once its tail left */
     uint32_t owner;          /* upstream slot sending into it; NIL once that sent its tail */
-    uint32_t out, out_vc;    /* the packet's output at the downstream router, and its VC there */
+    uint32_t out, out_vc;    /* the packet's output at the downstream router, and its VC there
+                              * (0 once granted for an ejection port, which has no VCs) */
     uint32_t next;           /* chain of the output's waiting list */
     uint32_t credits;        /* free slots the upstream router knows of */
     uint32_t fhead, fcount;  /* flits in flight or buffered: ring of ready times */
@@ -104,16 +126,43 @@ typedef struct {
     vimana_tick *ring;       /* [0, depth) flits, [depth, 2 depth) credits */
 } vc_state;
 
+/* A serialiser: the next flit may start at cycle + frac / 2^32, that is in
+ * any cycle t >= cycle (a flit may start in t while it frees before t + 1). */
+typedef struct {
+    vimana_tick cycle;
+    uint32_t frac;
+} serialiser;
+
+/* The time a serialiser takes per flit: cycles + frac / 2^32. */
+typedef struct {
+    uint64_t cycles;
+    uint32_t frac;
+} flit_time;
+
 /* An output port: a link (ids 0..n_links-1) or an NPU's ejection port. */
 typedef struct {
-    vimana_tick free_cycle;  /* serialiser: the next flit may start at free_cycle + free_frac / 2^32 */
-    uint32_t free_frac;
+    serialiser ser;          /* the link's, or the ejection port's (eject_flits) */
     uint32_t wait_head, wait_tail; /* slots whose packet waits for a VC here (FIFO) */
-    uint32_t n_owned;        /* VCs held by an upstream slot */
     uint32_t n_busy;         /* VCs holding a packet */
-    uint32_t rr;             /* round-robin pointer of switch allocation */
+    uint32_t rr;             /* switch allocation: the input port first in round-robin order */
+    uint32_t req_head;       /* input ports requesting it in this cycle */
     uint32_t active;
 } out_port;
+
+/* An input port of a router's crossbar: the downstream end of link l (id
+ * l; its slots are the link's VCs) or the NI's injection port onto link l
+ * (id n_links + l; its slots are the NI's packets that hold a VC of l).
+ * Separable switch allocation: in each cycle an input port picks one slot,
+ * round robin, and sends only that slot's flits, at most as many as its
+ * serialiser (its link's rate) lets start in the cycle. */
+typedef struct {
+    serialiser ser;
+    uint32_t rr;             /* VC index first in round-robin order */
+    uint32_t pick;           /* slot picked in this cycle */
+    uint32_t n_holding;      /* slots holding an output (a VC, or an ejection port) */
+    uint32_t req_next;       /* chain of its output's requests */
+    uint32_t active;
+} in_port;
 
 typedef struct {
     uint64_t step_cycles;    /* flit_bytes / bytes_per_ns: the serialiser time of a flit */
@@ -122,6 +171,7 @@ typedef struct {
     uint32_t depth;          /* flits per VC */
     uint32_t dim;            /* YAML: its dimension */
     double bytes_per_ns;
+    flit_time in_step;       /* the crossbar input ports it feeds: its fastest rate (built, or a faster fault's) */
 } link_info;
 
 typedef struct garnet {
@@ -133,11 +183,19 @@ typedef struct garnet {
     uint32_t n_links;
     link_info *li;
     out_port *outs;          /* n_links + npus */
+    in_port *ins;            /* 2 n_links */
     vc_state *vc;            /* n_links * vcs */
-    uint32_t *active;        /* output ports with work */
+    uint32_t *active;        /* output ports with packets waiting for a VC */
     uint32_t n_active;
+    uint32_t *active_in;     /* input ports holding an output */
+    uint32_t n_active_in;
+    uint32_t *req_outs;      /* output ports requested in this cycle */
+    uint32_t n_req_outs;
+    flit_time *ej_step;      /* per NPU: its ejection port's time per flit */
     packet *pkts;
-    uint32_t n_pkts, cap_pkts, free_pkts, in_flight;
+    uint32_t n_pkts, cap_pkts, free_pkts;
+    message *msgs;
+    uint32_t n_msgs, cap_msgs, free_msgs, in_flight;
     uint64_t *deliver;       /* tokens whose tail was ejected this cycle */
     uint32_t n_deliver, cap_deliver;
     vimana_tick next_cycle;
@@ -167,15 +225,17 @@ typedef struct {
     const char *key;
     size_t offset;
     uint32_t lo, hi;
-    bool allow_auto;
+    const char *word;        /* a keyword accepted for the value 0 (auto, max), or NULL */
 } option_spec;
 
 static const option_spec option_specs[] = {
-    {"flit_bytes", offsetof(gn_options, flit_bytes), 1, 65536, false},
-    {"vcs", offsetof(gn_options, vcs), 1, 64, false},
-    {"vc_depth", offsetof(gn_options, vc_depth), 1, 1u << 20, true},
-    {"pipeline", offsetof(gn_options, pipeline), 1, 1000, false},
-    {"stats", offsetof(gn_options, stats), 0, 1, false},
+    {"flit_bytes", offsetof(gn_options, flit_bytes), 1, 65536, NULL},
+    {"vcs", offsetof(gn_options, vcs), 1, 64, NULL},
+    {"vc_depth", offsetof(gn_options, vc_depth), 1, 1u << 20, "auto"},
+    {"pipeline", offsetof(gn_options, pipeline), 1, 1000, NULL},
+    {"stats", offsetof(gn_options, stats), 0, 1, NULL},
+    {"packet_flits", offsetof(gn_options, packet_flits), 0, 1u << 20, "max"},
+    {"eject_flits", offsetof(gn_options, eject_flits), 1, 65536, "auto"},
 };
 
 static int parse_option(gn_options *o, const char *item, size_t n, char *err, size_t len)
@@ -196,7 +256,7 @@ static int parse_option(gn_options *o, const char *item, size_t n, char *err, si
         const char *v = eq + 1;
         size_t vlen = n - klen - 1;
         uint32_t *field = (uint32_t *)((char *)o + s->offset);
-        if (s->allow_auto && vlen == 4 && strncmp(v, "auto", 4) == 0) {
+        if (s->word && vlen == strlen(s->word) && strncmp(v, s->word, vlen) == 0) {
             *field = 0;
             return 0;
         }
@@ -205,21 +265,22 @@ static int parse_option(gn_options *o, const char *item, size_t n, char *err, si
         for (; j < vlen && j < 12 && v[j] >= '0' && v[j] <= '9'; j++)
             x = x * 10 + (uint64_t)(v[j] - '0');
         if (vlen == 0 || j != vlen || x < s->lo || x > s->hi) {
-            snprintf(err, len, "garnet: --backend-options: '%s': %s must be an integer from %u to %u%s", quoted,
-                     s->key, s->lo, s->hi, s->allow_auto ? " or auto" : "");
+            snprintf(err, len, "garnet: --backend-options: '%s': %s must be an integer from %u to %u%s%s", quoted,
+                     s->key, s->lo, s->hi, s->word ? " or " : "", s->word ? s->word : "");
             return -1;
         }
         *field = (uint32_t)x;
         return 0;
     }
     snprintf(err, len, "garnet: --backend-options: unknown key in '%s' (known: flit_bytes, vcs, vc_depth, "
-             "pipeline, stats)", quoted);
+             "pipeline, stats, packet_flits, eject_flits)", quoted);
     return -1;
 }
 
 static int parse_options(gn_options *o, const char *s, char *err, size_t len)
 {
-    *o = (gn_options){.flit_bytes = 16, .vcs = 4, .vc_depth = 0, .pipeline = 1, .stats = 0};
+    *o = (gn_options){.flit_bytes = 16, .vcs = 4, .vc_depth = 0, .pipeline = 1, .stats = 0,
+                      .packet_flits = GN_DEFAULT_PACKET_FLITS, .eject_flits = 0};
     if (!s)
         return 0;
     while (*s) {
@@ -387,28 +448,56 @@ static uint32_t *slot_out_vc(garnet *g, uint32_t s)
     return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_out_vc : &g->vc[s].out_vc;
 }
 
+/* The output a slot's packet takes at its router. */
+static uint32_t *slot_out(garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_out : &g->vc[s].out;
+}
+
 static uint32_t link_of_vc(const garnet *g, uint32_t s)
 {
     return s / g->opt.vcs;
 }
 
-/* The ready time of the slot's next flit, or NO_CYCLE if none is there. */
+/* The crossbar input port a slot belongs to: its link's downstream end, or
+ * the NI's injection port onto its first link. */
+static uint32_t input_of(const garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? g->n_links + g->pkts[s & ~INJ_BIT].inj_out : link_of_vc(g, s);
+}
+
+/* The ready time of the slot's next flit, or NO_CYCLE if none is there. The
+ * NI sends a message's flits in order: a packet's flits wait until the
+ * packets cut before it have all left. */
 static vimana_tick slot_front(const garnet *g, uint32_t s)
 {
     if (s & INJ_BIT) {
         const packet *p = &g->pkts[s & ~INJ_BIT];
-        return p->inj_fwd < p->flits ? p->inj_ready : NO_CYCLE;
+        if (p->inj_fwd == p->flits || g->msgs[p->msg].sent != p->first + p->inj_fwd)
+            return NO_CYCLE;
+        return p->inj_ready;
     }
     const vc_state *v = &g->vc[s];
     return v->fcount ? v->ring[v->fhead] : NO_CYCLE;
+}
+
+/* When the slot's head may take part in VC allocation: at the NI before
+ * the packets ahead of it have left (a packet takes its VC while the one
+ * before streams), elsewhere when the head is in the buffer. */
+static vimana_tick slot_head_ready(const garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? g->pkts[s & ~INJ_BIT].inj_ready : slot_front(g, s);
 }
 
 /* The slot's next flit leaves its buffer in cycle t: its credit starts back
  * upstream. Returns the flit's index in its packet. */
 static uint64_t slot_pop(garnet *g, uint32_t s, vimana_tick t)
 {
-    if (s & INJ_BIT)
-        return g->pkts[s & ~INJ_BIT].inj_fwd++;
+    if (s & INJ_BIT) {
+        packet *p = &g->pkts[s & ~INJ_BIT];
+        g->msgs[p->msg].sent++;
+        return p->inj_fwd++;
+    }
     vc_state *v = &g->vc[s];
     const link_info *li = &g->li[link_of_vc(g, s)];
     v->fhead = v->fhead + 1 == li->depth ? 0 : v->fhead + 1;
@@ -419,10 +508,11 @@ static uint64_t slot_pop(garnet *g, uint32_t s, vimana_tick t)
     return v->fwd++;
 }
 
-/* The slot's tail left in cycle t: its VC may be allocated again once the
- * tail's credit is back upstream. */
+/* The slot's tail left in cycle t: it holds no output any more, and a VC
+ * may be allocated again once the tail's credit is back upstream. */
 static void slot_release(garnet *g, uint32_t s, vimana_tick t)
 {
+    g->ins[input_of(g, s)].n_holding--;
     if (s & INJ_BIT)
         return;
     vc_state *v = &g->vc[s];
@@ -437,6 +527,19 @@ static void activate(garnet *g, uint32_t o)
     if (!g->outs[o].active) {
         g->outs[o].active = 1;
         g->active[g->n_active++] = o;
+    }
+}
+
+/* The slot now holds its output (a VC there, or the ejection port): its
+ * input port takes part in switch allocation. */
+static void hold_output(garnet *g, uint32_t s, uint32_t out_vc)
+{
+    *slot_out_vc(g, s) = out_vc;
+    in_port *in = &g->ins[input_of(g, s)];
+    in->n_holding++;
+    if (!in->active) {
+        in->active = 1;
+        g->active_in[g->n_active_in++] = input_of(g, s);
     }
 }
 
@@ -464,7 +567,7 @@ static void wait_remove(garnet *g, uint32_t o, uint32_t prev, uint32_t s)
         op->wait_tail = prev;
 }
 
-/* ---- packets --------------------------------------------------------------- */
+/* ---- messages and packets --------------------------------------------------- */
 
 static uint32_t pkt_alloc(garnet *g)
 {
@@ -483,7 +586,51 @@ static void pkt_free(garnet *g, uint32_t i)
 {
     g->pkts[i].inj_next = g->free_pkts;
     g->free_pkts = i;
+}
+
+static uint32_t msg_alloc(garnet *g)
+{
+    if (g->free_msgs != NIL) {
+        uint32_t i = g->free_msgs;
+        g->free_msgs = g->msgs[i].next_free;
+        return i;
+    }
+    if (g->n_msgs >= NIL ||
+        vimana_bt_pool_grow((void **)&g->msgs, &g->cap_msgs, g->n_msgs, sizeof *g->msgs) != VIMANA_OK)
+        return NIL;
+    return g->n_msgs++;
+}
+
+static void msg_free(garnet *g, uint32_t i)
+{
+    g->msgs[i].next_free = g->free_msgs;
+    g->free_msgs = i;
     g->in_flight--;
+}
+
+/* Cuts message m's next packet (packet_flits flits, or what is left) at its
+ * NI, ready for VC allocation at `ready`. VIMANA_OK, or an error code (the
+ * packet pool or the route cache cannot grow). */
+static int cut_packet(garnet *g, uint32_t m, vimana_tick ready)
+{
+    message *msg = &g->msgs[m];
+    uint64_t left = msg->flits - msg->cut;
+    uint64_t n = g->opt.packet_flits && g->opt.packet_flits < left ? g->opt.packet_flits : left;
+    uint32_t pi = pkt_alloc(g);
+    if (pi == NIL)
+        return VIMANA_ERR_NOMEM;
+    msg = &g->msgs[m];
+    packet *p = &g->pkts[pi];
+    *p = (packet){.first = msg->cut, .flits = n, .inj_ready = ready, .msg = m, .inj_out_vc = NIL,
+                  .inj_next = NIL, .dst = msg->dst};
+    p->inj_out = route_first(g, p, msg->src);
+    if (p->inj_out == NIL) {
+        pkt_free(g, pi);
+        return VIMANA_ERR_NOMEM;
+    }
+    msg->cut += n;
+    wait_append(g, p->inj_out, INJ_BIT | pi);
+    return VIMANA_OK;
 }
 
 /* ---- the cycle ------------------------------------------------------------ */
@@ -499,41 +646,6 @@ static void schedule_cycle(garnet *g, vimana_tick at)
         vimana_bt_fail(&g->bt, "garnet: out of memory scheduling a cycle");
 }
 
-/* Ejection: every flit ready at the destination leaves the network; the
- * tail's ejection delivers the message. */
-static bool visit_eject(garnet *g, uint32_t o, vimana_tick t)
-{
-    out_port *op = &g->outs[o];
-    bool moved = false;
-    for (uint32_t prev = NIL, s = op->wait_head, next; s != NIL; s = next) {
-        next = g->vc[s].next;
-        uint32_t pi = g->vc[s].pkt;
-        bool tail = false;
-        while (slot_front(g, s) <= t) {
-            moved = true;
-            if (slot_pop(g, s, t) + 1 == g->pkts[pi].flits) {
-                tail = true;
-                break;
-            }
-        }
-        if (!tail) {
-            prev = s;
-            continue;
-        }
-        wait_remove(g, o, prev, s);
-        slot_release(g, s, t);
-        if (g->n_deliver == g->cap_deliver &&
-            vimana_bt_pool_grow((void **)&g->deliver, &g->cap_deliver, g->n_deliver, sizeof *g->deliver) !=
-                VIMANA_OK) {
-            vimana_bt_fail(&g->bt, "garnet: out of memory");
-            return moved;
-        }
-        g->deliver[g->n_deliver++] = g->pkts[pi].token;
-        pkt_free(g, pi);
-    }
-    return moved;
-}
-
 static bool lazy_ring(vc_state *v, uint32_t depth)
 {
     if (!v->ring)
@@ -541,15 +653,55 @@ static bool lazy_ring(vc_state *v, uint32_t depth)
     return v->ring != NULL;
 }
 
+/* Slot s (at the head of link o's waiting list) takes VC v of link o in
+ * cycle t: its packet is routed one router on, where it waits for a VC of
+ * its next link or holds the ejection port at once. */
+static bool take_vc(garnet *g, uint32_t o, uint32_t s, uint32_t v, vimana_tick t)
+{
+    const link_info *li = &g->li[o];
+    uint32_t vi = o * g->opt.vcs + v;
+    vc_state *c = &g->vc[vi];
+    if (!lazy_ring(c, li->depth)) {
+        vimana_bt_fail(&g->bt, "garnet: out of memory for a virtual channel's buffer");
+        return false;
+    }
+    uint32_t pi = slot_pkt(g, s);
+    packet *p = &g->pkts[pi];
+    uint32_t out2 = route_advance(g, p, o);
+    if (out2 == NIL) {
+        no_route(g, p);
+        return false;
+    }
+    *c = (vc_state){.pkt = pi, .owner = s, .out = out2, .out_vc = NIL, .credits = li->depth, .ring = c->ring};
+    hold_output(g, s, v);
+    g->outs[o].n_busy++;
+    /* Link statistics count the message once, with its first packet. */
+    const message *msg = &g->msgs[p->msg];
+    if (p->first == 0)
+        vimana_bt_link_count(&g->bt, o, msg->bytes,
+                             (vimana_tick)((double)msg->flits * g->opt.flit_bytes / li->bytes_per_ns));
+    if (out2 >= g->n_links)
+        hold_output(g, vi, 0);
+    else
+        wait_append(g, out2, vi);
+    /* The NI cuts the message's next packet now, so that it may take its
+     * VC while this one streams. */
+    if ((s & INJ_BIT) && msg->cut < msg->flits && cut_packet(g, p->msg, t) != VIMANA_OK) {
+        vimana_bt_fail(&g->bt, "garnet: out of memory");
+        return false;
+    }
+    return true;
+}
+
 /* VC allocation on link o: waiting packets whose head is here take a free
- * VC of their class, first come first served. */
-static void allocate_vcs(garnet *g, uint32_t o, vimana_tick t)
+ * VC of their class, first come first served. Returns whether any did. */
+static bool allocate_vcs(garnet *g, uint32_t o, vimana_tick t)
 {
     out_port *op = &g->outs[o];
-    const link_info *li = &g->li[o];
+    bool any = false;
     for (uint32_t prev = NIL, s = op->wait_head, next; s != NIL && op->n_busy < g->opt.vcs; s = next) {
         next = *slot_next(g, s);
-        if (slot_front(g, s) > t) {
+        if (slot_head_ready(g, s) > t) {
             prev = s;
             continue;
         }
@@ -565,27 +717,12 @@ static void allocate_vcs(garnet *g, uint32_t o, vimana_tick t)
             prev = s;
             continue;
         }
-        uint32_t vi = o * g->opt.vcs + v;
-        vc_state *c = &g->vc[vi];
-        if (!lazy_ring(c, li->depth)) {
-            vimana_bt_fail(&g->bt, "garnet: out of memory for a virtual channel's buffer");
-            return;
-        }
         wait_remove(g, o, prev, s);
-        uint32_t out2 = route_advance(g, p, o);
-        if (out2 == NIL) {
-            no_route(g, p);
-            return;
-        }
-        *c = (vc_state){.pkt = slot_pkt(g, s), .owner = s, .out = out2, .out_vc = NIL, .credits = li->depth,
-                        .ring = c->ring};
-        *slot_out_vc(g, s) = v;
-        op->n_owned++;
-        op->n_busy++;
-        vimana_bt_link_count(&g->bt, o, p->bytes, (vimana_tick)((double)p->flits * g->opt.flit_bytes /
-                                                                   li->bytes_per_ns));
-        wait_append(g, out2, vi);
+        if (!take_vc(g, o, s, v, t))
+            return any;
+        any = true;
     }
+    return any;
 }
 
 /* Credits whose return has arrived by cycle t become usable. */
@@ -598,81 +735,169 @@ static void absorb_credits(vc_state *c, uint32_t depth, vimana_tick t)
     }
 }
 
-/* The next VC (round robin from op->rr) whose owner has a ready flit and a
- * credit for it, or NIL. */
-static uint32_t pick_vc(garnet *g, uint32_t o, vimana_tick t)
+/* Advances a serialiser by one flit started in cycle t; returns the cycle
+ * the flit's tail leaves in (t for a flit of a cycle or less: it crosses
+ * within its cycle). */
+static vimana_tick serialise(serialiser *se, flit_time ft, vimana_tick t)
 {
-    out_port *op = &g->outs[o];
-    uint32_t n = g->opt.vcs, depth = g->li[o].depth;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t v = op->rr + i >= n ? op->rr + i - n : op->rr + i;
-        vc_state *c = &g->vc[o * n + v];
-        if (c->owner == NIL || slot_front(g, c->owner) > t)
-            continue;
-        if (c->credits == 0)
-            absorb_credits(c, depth, t);
-        if (c->credits)
-            return v;
+    if (se->cycle < t) {
+        se->cycle = t;
+        se->frac = 0;
     }
-    return NIL;
+    uint64_t frac = (uint64_t)se->frac + ft.frac;
+    se->cycle += ft.cycles + (frac >> 32);
+    se->frac = (uint32_t)frac;
+    bool long_flit = ft.cycles > 1 || (ft.cycles == 1 && ft.frac > 0);
+    return !long_flit ? t : se->frac ? se->cycle : se->cycle - 1;
 }
 
-/* Sends one flit of VC v's owner onto link o in cycle t. */
-static void send_flit(garnet *g, uint32_t o, uint32_t v, vimana_tick t)
+static flit_time link_flit_time(const garnet *g, uint32_t l)
 {
-    out_port *op = &g->outs[o];
+    return (flit_time){g->li[l].step_cycles, g->li[l].step_frac};
+}
+
+/* Whether slot s may send a flit to its output in cycle t: a ready flit, a
+ * credit for its VC there (an ejection port needs none), and an output
+ * serialiser that lets a flit start. */
+static bool slot_can_send(garnet *g, uint32_t s, vimana_tick t)
+{
+    if (*slot_out_vc(g, s) == NIL || slot_front(g, s) > t)
+        return false;
+    uint32_t o = *slot_out(g, s);
+    if (g->outs[o].ser.cycle > t)
+        return false;
+    if (o >= g->n_links)
+        return true;
+    vc_state *c = &g->vc[o * g->opt.vcs + *slot_out_vc(g, s)];
+    if (c->credits == 0)
+        absorb_credits(c, g->li[o].depth, t);
+    return c->credits > 0;
+}
+
+/* Input port i's slot of VC index v (NIL if none holds an output there). */
+static uint32_t input_slot(const garnet *g, uint32_t i, uint32_t v)
+{
+    if (i < g->n_links) {
+        uint32_t s = i * g->opt.vcs + v;
+        return g->vc[s].pkt != NIL && g->vc[s].out_vc != NIL ? s : NIL;
+    }
+    uint32_t owner = g->vc[(i - g->n_links) * g->opt.vcs + v].owner;
+    return owner != NIL && (owner & INJ_BIT) ? owner : NIL;
+}
+
+/* Switch allocation, input stage: input port i picks one slot that can
+ * send, round robin over its VCs, and requests that slot's output. */
+static void input_request(garnet *g, uint32_t i, vimana_tick t)
+{
+    in_port *in = &g->ins[i];
+    in->pick = NIL;
+    if (in->ser.cycle > t)
+        return;
+    for (uint32_t k = 0, n = g->opt.vcs; k < n; k++) {
+        uint32_t v = in->rr + k >= n ? in->rr + k - n : in->rr + k;
+        uint32_t s = input_slot(g, i, v);
+        if (s == NIL || !slot_can_send(g, s, t))
+            continue;
+        in->pick = s;
+        uint32_t o = *slot_out(g, s);
+        if (g->outs[o].req_head == NIL)
+            g->req_outs[g->n_req_outs++] = o;
+        in->req_next = g->outs[o].req_head;
+        g->outs[o].req_head = i;
+        return;
+    }
+}
+
+/* The requesting input of output o next in round-robin order (from o's
+ * pointer) whose picked slot can still send a flit in cycle t, or NIL. */
+static uint32_t next_granted(garnet *g, uint32_t o, vimana_tick t)
+{
+    uint32_t n_in = 2 * g->n_links, rr = g->outs[o].rr, best = NIL, best_d = UINT32_MAX;
+    for (uint32_t i = g->outs[o].req_head; i != NIL; i = g->ins[i].req_next) {
+        uint32_t d = i >= rr ? i - rr : i + n_in - rr;
+        if (d < best_d && g->ins[i].ser.cycle <= t && g->ins[i].pick != NIL && slot_can_send(g, g->ins[i].pick, t)) {
+            best = i;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* Ejection of slot s's next flit at NPU port o: the tail of a message's
+ * last packet delivers it. */
+static void eject_flit(garnet *g, uint32_t s, vimana_tick t)
+{
+    uint32_t pi = g->vc[s].pkt;
+    packet *p = &g->pkts[pi];
+    if (slot_pop(g, s, t) + 1 < p->flits)
+        return;
+    slot_release(g, s, t);
+    message *msg = &g->msgs[p->msg];
+    msg->ejected += p->flits;
+    uint32_t m = p->msg;
+    pkt_free(g, pi);
+    if (msg->ejected < msg->flits)
+        return;
+    if (g->n_deliver == g->cap_deliver &&
+        vimana_bt_pool_grow((void **)&g->deliver, &g->cap_deliver, g->n_deliver, sizeof *g->deliver) != VIMANA_OK) {
+        vimana_bt_fail(&g->bt, "garnet: out of memory");
+        return;
+    }
+    g->deliver[g->n_deliver++] = msg->token;
+    msg_free(g, m);
+}
+
+/* Sends slot s's next flit onto link o in cycle t (its serialiser was
+ * advanced by the caller; `tail` is the cycle the flit's tail leaves in). */
+static void send_flit(garnet *g, uint32_t o, uint32_t s, vimana_tick t, vimana_tick tail)
+{
     const link_info *li = &g->li[o];
+    uint32_t v = *slot_out_vc(g, s);
     vc_state *c = &g->vc[o * g->opt.vcs + v];
-    uint32_t s = c->owner;
     vimana_tick ready = slot_front(g, s);
     uint64_t k = slot_pop(g, s, t);
-    if (k == 0)
+    const packet *p = &g->pkts[c->pkt];
+    if (k == 0 && p->first == 0)
         vimana_bt_link_queued(&g->bt, o, t - ready);
-    if (op->free_cycle < t) {
-        op->free_cycle = t;
-        op->free_frac = 0;
-    }
-    uint64_t frac = (uint64_t)op->free_frac + li->step_frac;
-    op->free_cycle += li->step_cycles + (frac >> 32);
-    op->free_frac = (uint32_t)frac;
-    /* A flit of a cycle or less crosses within its cycle; a longer one is
-     * written downstream from the cycle its tail leaves the serialiser in
-     * (the serialiser frees at free_cycle + free_frac: the tail is in the
-     * cycle before when that is a whole cycle), not from its head's. */
-    bool long_flit = li->step_cycles > 1 || (li->step_cycles == 1 && li->step_frac > 0);
-    vimana_tick tail = !long_flit ? t : op->free_frac ? op->free_cycle : op->free_cycle - 1;
     uint32_t at = c->fhead + c->fcount;
     c->ring[at >= li->depth ? at - li->depth : at] = tail + li->latency + g->opt.pipeline;
     c->fcount++;
     c->credits--;
-    op->rr = v + 1 == g->opt.vcs ? 0 : v + 1;
     g->flit_hops++;
-    if (k + 1 == g->pkts[c->pkt].flits) {
+    if (k + 1 == p->flits) {
         c->owner = NIL;
-        op->n_owned--;
         slot_release(g, s, t);
     }
 }
 
-static bool visit_link(garnet *g, uint32_t o, vimana_tick t)
+/* Switch allocation, output stage: output o grants its requesting inputs
+ * round robin, one flit a grant, while its serialiser lets a flit start in
+ * cycle t and a requesting input can still send. */
+static bool output_grant(garnet *g, uint32_t o, vimana_tick t)
 {
-    out_port *op = &g->outs[o];
-    if (op->wait_head != NIL)
-        allocate_vcs(g, o, t);
     bool moved = false;
-    while (op->n_owned && op->free_cycle <= t) {
-        uint32_t v = pick_vc(g, o, t);
-        if (v == NIL)
+    flit_time out_ft = o < g->n_links ? link_flit_time(g, o) : g->ej_step[o - g->n_links];
+    while (g->outs[o].ser.cycle <= t) {
+        uint32_t i = next_granted(g, o, t);
+        if (i == NIL)
             break;
-        send_flit(g, o, v, t);
+        in_port *in = &g->ins[i];
+        uint32_t s = in->pick;
+        uint32_t v = s & INJ_BIT ? g->pkts[s & ~INJ_BIT].inj_out_vc : s % g->opt.vcs;
+        in->rr = v + 1 == g->opt.vcs ? 0 : v + 1;
+        g->outs[o].rr = i + 1 == 2 * g->n_links ? 0 : i + 1;
+        serialise(&in->ser, g->li[i < g->n_links ? i : i - g->n_links].in_step, t);
+        vimana_tick tail = serialise(&g->outs[o].ser, out_ft, t);
+        if (o < g->n_links)
+            send_flit(g, o, s, t, tail);
+        else
+            eject_flit(g, s, t);
         moved = true;
+        if (g->bt.failed)
+            break;
     }
+    g->outs[o].req_head = NIL;
     return moved;
-}
-
-static bool port_has_work(const garnet *g, uint32_t o)
-{
-    return g->outs[o].wait_head != NIL || g->outs[o].n_owned;
 }
 
 static void consider(vimana_tick *best, vimana_tick at, vimana_tick t)
@@ -687,29 +912,33 @@ static void consider(vimana_tick *best, vimana_tick at, vimana_tick t)
 static vimana_tick next_wake(garnet *g, vimana_tick t)
 {
     vimana_tick best = NO_CYCLE;
-    for (uint32_t i = 0; i < g->n_active; i++) {
-        uint32_t o = g->active[i];
-        const out_port *op = &g->outs[o];
-        for (uint32_t s = op->wait_head; s != NIL; s = *slot_next(g, s))
-            consider(&best, slot_front(g, s), t);
-        if (o >= g->n_links)
-            continue;
-        uint32_t depth = g->li[o].depth;
-        bool ready = false;
+    for (uint32_t k = 0; k < g->n_active; k++) {
+        uint32_t o = g->active[k];
+        for (uint32_t s = g->outs[o].wait_head; s != NIL; s = *slot_next(g, s))
+            consider(&best, slot_head_ready(g, s), t);
+        for (uint32_t v = 0; v < g->opt.vcs; v++)
+            if (g->vc[o * g->opt.vcs + v].pkt == NIL)
+                consider(&best, g->vc[o * g->opt.vcs + v].free_at, t);
+    }
+    for (uint32_t k = 0; k < g->n_active_in; k++) {
+        uint32_t i = g->active_in[k];
         for (uint32_t v = 0; v < g->opt.vcs; v++) {
-            const vc_state *c = &g->vc[o * g->opt.vcs + v];
-            if (c->pkt == NIL)
-                consider(&best, c->free_at, t);
-            if (c->owner == NIL)
+            uint32_t s = input_slot(g, i, v);
+            if (s == NIL)
                 continue;
-            vimana_tick f = slot_front(g, c->owner);
+            vimana_tick f = slot_front(g, s);
             consider(&best, f, t);
-            ready |= f <= t;
-            if (c->ccount)
-                consider(&best, c->ring[depth + c->chead], t);
+            uint32_t o = *slot_out(g, s);
+            if (o < g->n_links) {
+                const vc_state *c = &g->vc[o * g->opt.vcs + *slot_out_vc(g, s)];
+                if (c->ccount)
+                    consider(&best, c->ring[g->li[o].depth + c->chead], t);
+            }
+            if (f <= t) {
+                consider(&best, g->outs[o].ser.cycle, t);
+                consider(&best, g->ins[i].ser.cycle, t);
+            }
         }
-        if (ready)
-            consider(&best, op->free_cycle, t);
     }
     return best;
 }
@@ -721,6 +950,50 @@ static void stalled(garnet *g, vimana_tick t)
                    g->in_flight == 1 ? "" : "s", (unsigned long long)t);
 }
 
+/* VC allocation on every link with packets waiting for a VC; the links
+ * whose waiting list empties leave the active list. */
+static bool allocation_pass(garnet *g, vimana_tick t)
+{
+    bool any = false;
+    uint32_t n = g->n_active, w = 0;
+    for (uint32_t k = 0; k < n && !g->bt.failed; k++) {
+        uint32_t o = g->active[k];
+        any |= allocate_vcs(g, o, t);
+        if (g->outs[o].wait_head != NIL)
+            g->active[w++] = o;
+        else
+            g->outs[o].active = 0;
+    }
+    /* Links activated during the pass (packets routed on) were appended. */
+    for (uint32_t k = n; k < g->n_active; k++)
+        g->active[w++] = g->active[k];
+    g->n_active = w;
+    return any;
+}
+
+/* Separable switch allocation: every input port requests, then every
+ * output port requested grants; inputs that hold no output any more leave
+ * the active list. */
+static bool switch_pass(garnet *g, vimana_tick t)
+{
+    bool moved = false;
+    g->n_req_outs = 0;
+    for (uint32_t k = 0; k < g->n_active_in; k++)
+        input_request(g, g->active_in[k], t);
+    for (uint32_t k = 0; k < g->n_req_outs && !g->bt.failed; k++)
+        moved |= output_grant(g, g->req_outs[k], t);
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < g->n_active_in; k++) {
+        uint32_t i = g->active_in[k];
+        if (g->ins[i].n_holding)
+            g->active_in[w++] = i;
+        else
+            g->ins[i].active = 0;
+    }
+    g->n_active_in = w;
+    return moved;
+}
+
 static void on_cycle(void *ctx, uint64_t tick)
 {
     garnet *g = ctx;
@@ -729,27 +1002,16 @@ static void on_cycle(void *ctx, uint64_t tick)
     g->next_cycle = NO_CYCLE;
     g->cycles++;
     vimana_tick t = tick;
-    bool moved = false;
-    uint32_t n = g->n_active, w = 0;
-    for (uint32_t i = 0; i < n && !g->bt.failed; i++) {
-        uint32_t o = g->active[i];
-        moved |= o < g->n_links ? visit_link(g, o, t) : visit_eject(g, o, t);
-        if (port_has_work(g, o))
-            g->active[w++] = o;
-        else
-            g->outs[o].active = 0;
-    }
-    /* Ports activated during the pass (VC allocation) were appended. */
-    for (uint32_t i = n; i < g->n_active; i++)
-        g->active[w++] = g->active[i];
-    g->n_active = w;
+    bool moved = allocation_pass(g, t);
+    if (!g->bt.failed)
+        moved |= switch_pass(g, t);
     if (g->bt.failed)
         return;
     uint32_t k = g->n_deliver;
     g->n_deliver = 0;
     for (uint32_t i = 0; i < k && !g->bt.failed; i++)
         g->bt.host.delivered(g->bt.host.host, g->deliver[i]);
-    if (g->n_active == 0 || g->bt.failed)
+    if ((g->n_active == 0 && g->n_active_in == 0) || g->bt.failed)
         return;
     vimana_tick next = moved ? t + 1 : next_wake(g, t);
     if (next == NO_CYCLE)
@@ -805,16 +1067,26 @@ static double flit_cycles(const garnet *g, double bytes_per_ns)
     return g->opt.flit_bytes / bytes_per_ns;
 }
 
-/* The link's rate: its serialiser time per flit (32.32 cycles). The
- * caller has checked flit_cycles() < 2^31. */
+/* The time per flit at `bytes_per_ns` (32.32 cycles; the caller has
+ * checked it is below 2^31 cycles). */
+static flit_time rate_flit_time(const garnet *g, double bytes_per_ns)
+{
+    double step = flit_cycles(g, bytes_per_ns);
+    flit_time ft = {(uint64_t)step, 0};
+    double frac = (step - (double)ft.cycles) * 0x1p32 + 0.5;
+    ft.frac = frac >= 0x1p32 ? UINT32_MAX : (uint32_t)frac;
+    return ft;
+}
+
+/* The link's rate: its serialiser time per flit. The caller has checked
+ * flit_cycles() < 2^31. */
 static void set_link_rate(garnet *g, uint32_t l, double bytes_per_ns)
 {
     link_info *li = &g->li[l];
-    double step = flit_cycles(g, bytes_per_ns);
+    flit_time ft = rate_flit_time(g, bytes_per_ns);
     li->bytes_per_ns = bytes_per_ns;
-    li->step_cycles = (uint64_t)step;
-    double frac = (step - (double)li->step_cycles) * 0x1p32 + 0.5;
-    li->step_frac = frac >= 0x1p32 ? UINT32_MAX : (uint32_t)frac;
+    li->step_cycles = ft.cycles;
+    li->step_frac = ft.frac;
 }
 
 /* vc_depth=auto: enough flits to cover a credit round trip at this rate,
@@ -839,6 +1111,7 @@ static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double la
         return VIMANA_ERR_CONFIG;
     }
     set_link_rate(g, l, bytes_per_ns);
+    li->in_step = rate_flit_time(g, bytes_per_ns);
     double lat = latency_ns + 0.5;
     li->latency = lat < 1.0 ? 1u : (uint32_t)lat;
     li->depth = g->opt.vc_depth ? g->opt.vc_depth : auto_depth(g, li->latency, bytes_per_ns);
@@ -849,6 +1122,53 @@ static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double la
 static double built_rate(const garnet *g, uint32_t l)
 {
     return g->topo ? vimana_topo_link_info(g->topo, l)->bytes_per_ns : dim_of(g, g->li[l].dim)->bytes_per_ns;
+}
+
+static bool faster(flit_time a, flit_time b)
+{
+    return a.cycles < b.cycles || (a.cycles == b.cycles && a.frac < b.frac);
+}
+
+/* The ejection port of an NPU: eject_flits flits a cycle, or (auto) what
+ * its fastest incoming link delivers at the rate it was built with; an
+ * NPU no link reaches ejects a flit a cycle. A fault making a link faster
+ * raises it (raise_eject_rate); a slower link leaves it. */
+static void set_eject_rate(garnet *g, uint32_t npu)
+{
+    flit_time *ft = &g->ej_step[npu];
+    if (g->opt.eject_flits) {
+        uint32_t n = g->opt.eject_flits;
+        *ft = n == 1 ? (flit_time){1, 0} : (flit_time){0, (uint32_t)(0x1p32 / n)};
+        return;
+    }
+    double fastest = 0;
+    for (uint32_t l = 0; l < g->n_links; l++)
+        if (g->bt.links[l].dst_device == npu && g->li[l].bytes_per_ns > fastest)
+            fastest = g->li[l].bytes_per_ns;
+    *ft = fastest > 0 ? rate_flit_time(g, fastest) : (flit_time){1, 0};
+}
+
+/* eject_flits=auto promises an NPU ejects what its fastest link delivers:
+ * a link into it that a fault makes faster raises its rate (faults come
+ * before run()). */
+static void raise_eject_rate(garnet *g, uint32_t link, double factor)
+{
+    uint32_t npu = g->bt.links[link].dst_device;
+    if (g->opt.eject_flits || factor <= 1 || npu >= g->npus)
+        return;
+    flit_time ft = rate_flit_time(g, built_rate(g, link) * factor), *cur = &g->ej_step[npu];
+    if (faster(ft, *cur))
+        *cur = ft;
+}
+
+/* A crossbar input port runs at its link's fastest rate: a fault that
+ * makes the link faster raises it, a slower one leaves it (the flits sent
+ * before the fault still arrive at the old rate). */
+static void raise_input_rate(garnet *g, uint32_t link, double factor)
+{
+    flit_time ft = rate_flit_time(g, built_rate(g, link) * factor);
+    if (factor > 1 && faster(ft, g->li[link].in_step))
+        g->li[link].in_step = ft;
 }
 
 static int init_links(garnet *g, char *err, size_t err_len)
@@ -870,9 +1190,13 @@ static int init_links(garnet *g, char *err, size_t err_len)
             return rc;
     }
     for (uint32_t o = 0; o < g->n_links + g->npus; o++)
-        g->outs[o] = (out_port){.wait_head = NIL, .wait_tail = NIL};
+        g->outs[o] = (out_port){.wait_head = NIL, .wait_tail = NIL, .req_head = NIL};
+    for (uint32_t i = 0; i < 2 * g->n_links; i++)
+        g->ins[i] = (in_port){.pick = NIL, .req_next = NIL};
     for (uint64_t i = 0; i < (uint64_t)g->n_links * g->opt.vcs; i++)
-        g->vc[i] = (vc_state){.pkt = NIL, .owner = NIL, .next = NIL};
+        g->vc[i] = (vc_state){.pkt = NIL, .owner = NIL, .next = NIL, .out_vc = NIL};
+    for (uint32_t n = 0; n < g->npus; n++)
+        set_eject_rate(g, n);
     return VIMANA_OK;
 }
 
@@ -887,7 +1211,12 @@ static void gn_free(garnet *g)
     free(g->outs);
     free(g->vc);
     free(g->active);
+    free(g->ins);
+    free(g->active_in);
+    free(g->req_outs);
+    free(g->ej_step);
     free(g->pkts);
+    free(g->msgs);
     free(g->deliver);
     free(g->faults);
     free(g->registered);
@@ -901,7 +1230,12 @@ static int alloc_state(garnet *g)
     g->outs = calloc(ports, sizeof *g->outs);
     g->vc = calloc(g->n_links ? (size_t)g->n_links * g->opt.vcs : 1, sizeof *g->vc);
     g->active = calloc(ports, sizeof *g->active);
-    if (!g->li || !g->outs || !g->vc || !g->active || vimana_bt_links_alloc(&g->bt, g->n_links) != VIMANA_OK)
+    g->ins = calloc(2 * (size_t)g->n_links + 1, sizeof *g->ins);
+    g->active_in = calloc(2 * (size_t)g->n_links + 1, sizeof *g->active_in);
+    g->req_outs = calloc(ports, sizeof *g->req_outs);
+    g->ej_step = calloc(g->npus ? g->npus : 1, sizeof *g->ej_step);
+    if (!g->li || !g->outs || !g->vc || !g->active || !g->ins || !g->active_in || !g->req_outs || !g->ej_step ||
+        vimana_bt_links_alloc(&g->bt, g->n_links) != VIMANA_OK)
         return VIMANA_ERR_NOMEM;
     return VIMANA_OK;
 }
@@ -915,6 +1249,7 @@ static int gn_init(const vimana_backend_params *params, const vimana_host *host,
         return VIMANA_ERR_NOMEM;
     }
     g->free_pkts = NIL;
+    g->free_msgs = NIL;
     g->next_cycle = NO_CYCLE;
     int rc = parse_options(&g->opt, params->options, err, err_len) == 0 ? VIMANA_OK : VIMANA_ERR_CONFIG;
     if (rc == VIMANA_OK)
@@ -953,24 +1288,21 @@ static int gn_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
         log_error(g, msg);
         return VIMANA_ERR_ARGUMENT;
     }
-    uint32_t pi = pkt_alloc(g);
-    if (pi == NIL) {
+    uint32_t m = msg_alloc(g);
+    if (m == NIL) {
         log_error(g, "garnet: out of memory");
         return VIMANA_ERR_NOMEM;
     }
     vimana_tick now = vimana_evq_now(g->bt.evq);
-    packet *p = &g->pkts[pi];
-    *p = (packet){.token = token, .bytes = bytes, .flits = flits, .inj_ready = now + g->opt.pipeline,
-                  .inj_out_vc = NIL, .inj_next = NIL, .dst = dst};
-    p->inj_out = route_first(g, p, src);
-    if (p->inj_out == NIL) {
-        g->pkts[pi].inj_next = g->free_pkts;
-        g->free_pkts = pi;
+    g->msgs[m] = (message){.token = token, .bytes = bytes, .flits = flits, .src = src, .dst = dst};
+    int rc = cut_packet(g, m, now + g->opt.pipeline);
+    if (rc != VIMANA_OK) {
+        g->msgs[m].next_free = g->free_msgs;
+        g->free_msgs = m;
         log_error(g, "garnet: out of memory for the route cache");
-        return VIMANA_ERR_NOMEM;
+        return rc;
     }
     g->in_flight++;
-    wait_append(g, p->inj_out, INJ_BIT | pi);
     schedule_cycle(g, now + g->opt.pipeline);
     return VIMANA_OK;
 }
@@ -1002,12 +1334,6 @@ static int gn_run(void *ctx)
  * follow the head already) and cross it at the rate it had, those that chose
  * it at their router but hold no VC of it yet choose again (reroute_waiting).
  */
-
-/* The output a waiting slot's packet chose at its router. */
-static uint32_t *slot_out(garnet *g, uint32_t s)
-{
-    return s & INJ_BIT ? &g->pkts[s & ~INJ_BIT].inj_out : &g->vc[s].out;
-}
 
 /* A link that just went down: the packets in its waiting list (they chose
  * it at its router, its source node, which route_first / route_advance
@@ -1139,6 +1465,8 @@ static int gn_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
     if (factor == 0 && (rc = check_partition(g, at, err, err_len)) != VIMANA_OK)
         return rc;
     deepen_auto_vcs(g, link, factor);
+    raise_eject_rate(g, link, factor);
+    raise_input_rate(g, link, factor);
     g->faults[g->n_faults] = (struct gn_fault){link, factor};
     vimana_tick now = vimana_evq_now(g->bt.evq);
     if (vimana_evq_schedule(g->bt.evq, at > now ? at - now : 0, on_fault, g, g->n_faults) != VIMANA_OK) {

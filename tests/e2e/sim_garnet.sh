@@ -159,7 +159,9 @@ grep -q '^vimana: garnet: info: 65536 flit-hops, [0-9]* cycles simulated, [0-9.]
 bad() { # OPTIONS MESSAGE
     expect_error "vimana: error: garnet: --backend-options: $2" run_on garnet "$T/p2p/f" "$P2P" --backend-options="$1"
 }
-bad foo=1 "unknown key in 'foo=1' (known: flit_bytes, vcs, vc_depth, pipeline, stats)"
+bad foo=1 "unknown key in 'foo=1' (known: flit_bytes, vcs, vc_depth, pipeline, stats, packet_flits, eject_flits)"
+bad packet_flits=-1 "'packet_flits=-1': packet_flits must be an integer from 0 to 1048576 or max"
+bad eject_flits=0 "'eject_flits=0': eject_flits must be an integer from 1 to 65536 or auto"
 bad vcs=0 "'vcs=0': vcs must be an integer from 1 to 64"
 bad vcs=65 "'vcs=65': vcs must be an integer from 1 to 64"
 bad flit_bytes=abc "'flit_bytes=abc': flit_bytes must be an integer from 1 to 65536"
