@@ -166,6 +166,117 @@ static void test_two_packets_share_a_link(void **state)
     unlink(path);
 }
 
+/* Two NPUs on one link of 16 bytes per ns (one 16-byte flit a cycle), 10
+ * ns: flit c sent at cycle c is ready downstream at c + 10 + 1. */
+static const char p2p16_text[] = "2 0 1\n\n0 1 128Gbps 10ns 0\n";
+
+/* One message of 10 flits (160 B) sent at 0, cut into packets of 4, 4 and
+ * 2 flits (packet_flits=4). The NI cuts the next packet when the one before
+ * takes its VC, and sends a message's flits in order, one a cycle:
+ * P0 takes VC0 at 1 and sends at 1..4; P1 (cut at 1) takes VC1 at 2 and
+ * sends at 5..8 (after P0's tail); P2 (cut at 2) needs a third VC.
+ *  - vcs=4: P2 takes VC2 at 3 and sends at 9, 10: the tail is ejected at
+ *    10 + 11 = 21, as one packet of 10 flits (packet_flits=max) is.
+ *  - vcs=2: P2 waits for VC0, free once P0's tail (sent at 4, ejected at
+ *    15) has its credit back upstream, at 15 + 10 = 25: it sends at 25, 26
+ *    and is ejected at 26 + 11 = 37. */
+static void test_three_packets_one_link(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/garnet_p2p16XXXXXX", err[512] = "";
+    write_file(path, p2p16_text);
+    static const struct {
+        const char *options;
+        vimana_tick want;
+    } cases[] = {{"packet_flits=4", 21}, {"packet_flits=4,vcs=2", 37}, {"packet_flits=max", 21}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        host_rec h = {0};
+        vimana_host cb;
+        assert_int_equal(open_backend(&h, &cb, path, cases[i].options, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 160, 0, 9), VIMANA_OK);
+        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+        assert_int_equal(h.n, 1);
+        assert_int_equal(h.tokens[0], 9);
+        assert_int_equal(h.at[0], cases[i].want);
+        /* The link counts the message once, not once a packet. */
+        vimana_link_stats st = {0};
+        assert_int_equal(h.be->link_stats(h.ctx, 0, &st), VIMANA_OK);
+        assert_int_equal(st.bytes, 160);
+        assert_int_equal(st.messages, 1);
+        h.be->fini(h.ctx);
+    }
+    unlink(path);
+}
+
+/* NPUs 0, 1, 2 and switch 3: link 0 (0 -> 3) at 32 B/ns (2 flits a cycle),
+ * links 2 (3 -> 1) and 4 (3 -> 2) at 16 B/ns (1 flit a cycle), all 10 ns.
+ * NPU 0 sends A (8 flits) to NPU 1 and B (8 flits) to NPU 2 at 0. Its NI
+ * serves one packet a cycle, 2 flits each: A0 A1 at 1, B0 B1 at 2, A2 A3 at
+ * 3, ..., B6 B7 at 8, ready at switch 3 11 cycles later (A's at 12, 14,
+ * 16, 18; B's at 13, 15, 17, 19). At the switch both packets sit in the
+ * input port of link 0, which picks one of them a cycle (separable
+ * allocation): A0 to link 2 at 12, B0 to link 4 at 13 (round robin: B's
+ * VC is next), A1 at 14, B1 at 15, ..., A7 at 26, B7 at 27, ejected at 26
+ * + 11 = 37 and 27 + 11 = 38. With input speedup (every input sending to
+ * every output at once) A7 would leave at 19 and B7 at 20 (30 and 31). */
+static const char fork_text[] = "4 1 3\n3\n0 3 256Gbps 10ns 0\n3 1 128Gbps 10ns 0\n3 2 128Gbps 10ns 0\n";
+
+static void test_one_input_two_outputs(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/garnet_forkXXXXXX", err[512] = "";
+    host_rec h = {0};
+    vimana_host cb;
+    write_file(path, fork_text);
+    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
+    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 128, 0, 1), VIMANA_OK);
+    assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 128, 0, 2), VIMANA_OK);
+    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+    assert_int_equal(h.n, 2);
+    assert_int_equal(h.tokens[0], 1);
+    assert_int_equal(h.at[0], 37);
+    assert_int_equal(h.tokens[1], 2);
+    assert_int_equal(h.at[1], 38);
+    h.be->fini(h.ctx);
+    unlink(path);
+}
+
+/* NPUs 0 and 1 each have a link of 16 B/ns (1 flit a cycle), 10 ns, to NPU
+ * 2: links 0 (0 -> 2) and 2 (1 -> 2). Each sends 8 flits at 0: they leave
+ * at 1..8 on both links and are ready at NPU 2 at 12..19. NPU 2 ejects 1
+ * flit a cycle (eject_flits=auto: what its fastest link delivers), its
+ * ejection port granting the two input ports round robin: A0 at 12, B0 at
+ * 13, A1 at 14, ..., A7 at 26, B7 at 27: the incast is limited by the
+ * ejection port, not the links. With eject_flits=2 every flit is ejected
+ * as it arrives: both at 19. */
+static const char incast_text[] = "3 0 2\n\n0 2 128Gbps 10ns 0\n1 2 128Gbps 10ns 0\n";
+
+static void test_incast_limited_by_ejection(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/garnet_incastXXXXXX", err[512] = "";
+    write_file(path, incast_text);
+    static const struct {
+        const char *options;
+        vimana_tick a, b;
+    } cases[] = {{NULL, 26, 27}, {"eject_flits=1", 26, 27}, {"eject_flits=2", 19, 19}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        host_rec h = {0};
+        vimana_host cb;
+        assert_int_equal(open_backend(&h, &cb, path, cases[i].options, err, sizeof err), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 128, 0, 1), VIMANA_OK);
+        assert_int_equal(h.be->sim_send(h.ctx, 1, 2, 128, 0, 2), VIMANA_OK);
+        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
+        assert_int_equal(h.n, 2);
+        assert_int_equal(h.tokens[0], 1);
+        assert_int_equal(h.at[0], cases[i].a);
+        assert_int_equal(h.tokens[1], 2);
+        assert_int_equal(h.at[1], cases[i].b);
+        h.be->fini(h.ctx);
+    }
+    unlink(path);
+}
+
 /* stop() from inside delivered(): run() returns with the other message
  * still in flight. */
 static void test_stop(void **state)
@@ -230,6 +341,10 @@ static void test_bad_options(void **state)
         {"vc_depth=-1", "garnet: --backend-options: 'vc_depth=-1': vc_depth must be an integer from 1 to 1048576 "
                         "or auto"},
         {"stats=2", "garnet: --backend-options: 'stats=2': stats must be an integer from 0 to 1"},
+        {"packet_flits=many", "garnet: --backend-options: 'packet_flits=many': packet_flits must be an integer "
+                              "from 0 to 1048576 or max"},
+        {"eject_flits=65537", "garnet: --backend-options: 'eject_flits=65537': eject_flits must be an integer "
+                              "from 1 to 65536 or auto"},
         {"flit_bytes=\n", "garnet: --backend-options: 'flit_bytes=\\n': flit_bytes must be an integer from 1 to "
                           "65536"},
     };
@@ -362,6 +477,9 @@ int main(void)
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test(test_one_flit),
         cmocka_unit_test(test_two_packets_share_a_link),
+        cmocka_unit_test(test_three_packets_one_link),
+        cmocka_unit_test(test_one_input_two_outputs),
+        cmocka_unit_test(test_incast_limited_by_ejection),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_deadlock_is_stalled),
         cmocka_unit_test(test_bad_options),
