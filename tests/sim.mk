@@ -366,6 +366,10 @@ EXTRA_DIST += tests/e2e/sim_garnet.sh
 # committed packet crosses), partitions and down links on dimensions refused.
 TESTS += tests/e2e/sim_garnet_faults.sh
 EXTRA_DIST += tests/e2e/sim_garnet_faults.sh
+# The 64-NPU incast: garnet's default options within 20 % of ns3_shim's
+# (that part skipped when ns3_shim is not built).
+TESTS += tests/e2e/sim_garnet_incast.sh
+EXTRA_DIST += tests/e2e/sim_garnet_incast.sh tests/data/garnet/switch64.yml
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.

@@ -759,23 +759,28 @@ static flit_time link_flit_time(const garnet *g, uint32_t l)
 /* Whether slot s may send a flit to its output in cycle t: a ready flit, a
  * credit for its VC there (an ejection port needs none), and an output
  * serialiser that lets a flit start. */
-static bool slot_can_send(garnet *g, uint32_t s, vimana_tick t)
+static inline bool slot_can_send(garnet *g, uint32_t s, vimana_tick t)
 {
-    if (*slot_out_vc(g, s) == NIL || slot_front(g, s) > t)
+    uint32_t ov = *slot_out_vc(g, s);
+    if (ov == NIL)
         return false;
     uint32_t o = *slot_out(g, s);
     if (g->outs[o].ser.cycle > t)
         return false;
-    if (o >= g->n_links)
-        return true;
-    vc_state *c = &g->vc[o * g->opt.vcs + *slot_out_vc(g, s)];
-    if (c->credits == 0)
-        absorb_credits(c, g->li[o].depth, t);
-    return c->credits > 0;
+    /* The cheap tests first: a VC out of credits is the common wait. */
+    if (o < g->n_links) {
+        vc_state *c = &g->vc[o * g->opt.vcs + ov];
+        if (c->credits == 0) {
+            if (c->ccount == 0 || c->ring[g->li[o].depth + c->chead] > t)
+                return false;
+            absorb_credits(c, g->li[o].depth, t);
+        }
+    }
+    return slot_front(g, s) <= t;
 }
 
 /* Input port i's slot of VC index v (NIL if none holds an output there). */
-static uint32_t input_slot(const garnet *g, uint32_t i, uint32_t v)
+static inline uint32_t input_slot(const garnet *g, uint32_t i, uint32_t v)
 {
     if (i < g->n_links) {
         uint32_t s = i * g->opt.vcs + v;
