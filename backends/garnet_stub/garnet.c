@@ -25,12 +25,23 @@
  *
  * See backends/garnet_stub/README.md for the model, parameters and limits.
  *
- * Hot path: packets, VCs and output ports are dense arrays; a VC's flits
- * are a ring of their ready times and its returning credits a ring of
- * arrival times, allocated once per VC (the first time it is used) and
- * reused; nothing is allocated per flit. Only output ports with work are
- * visited in a cycle, and a cycle in which no flit moved jumps the clock to
- * the next time anything can change; with nothing in flight no cycle runs.
+ * Packets: a message is cut into packets of packet_flits flits (default:
+ * one packet), each its own wormhole unit with its own VC on every link;
+ * the NI cuts the next packet when the one before takes its VC, and sends
+ * a message's flits in order. Switch allocation is separable: each crossbar
+ * input port (a link's downstream end, or an NI's injection port onto a
+ * link) picks one VC a cycle, round robin; each output port grants the
+ * inputs that picked it round robin, a flit a grant, as its serialiser
+ * allows. An NPU ejects at most eject_flits flits a cycle.
+ *
+ * Hot path: messages, packets, VCs and ports are dense arrays (messages
+ * and packets with free lists); a VC's flits are a ring of their ready
+ * times and its returning credits a ring of arrival times, allocated once
+ * per VC (the first time it is used) and reused; nothing is allocated per
+ * flit. Only output ports with packets waiting for a VC and input ports
+ * holding an output are visited in a cycle, and a cycle in which no flit
+ * moved jumps the clock to the next time anything can change; with nothing
+ * in flight no cycle runs.
  */
 #include <stdbool.h>
 #include <stdio.h>
