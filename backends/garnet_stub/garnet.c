@@ -169,7 +169,7 @@ typedef struct {
 typedef struct {
     serialiser ser;
     uint32_t rr;             /* VC index first in round-robin order */
-    uint32_t pick;           /* slot picked in this cycle */
+    uint32_t pick, pick_v;   /* slot picked in this cycle, and its VC index */
     uint32_t n_holding;      /* slots holding an output (a VC, or an ejection port) */
     uint32_t req_next;       /* chain of its output's requests */
     uint32_t active;
@@ -749,7 +749,7 @@ static void absorb_credits(vc_state *c, uint32_t depth, vimana_tick t)
 /* Advances a serialiser by one flit started in cycle t; returns the cycle
  * the flit's tail leaves in (t for a flit of a cycle or less: it crosses
  * within its cycle). */
-static vimana_tick serialise(serialiser *se, flit_time ft, vimana_tick t)
+static inline vimana_tick serialise(serialiser *se, flit_time ft, vimana_tick t)
 {
     if (se->cycle < t) {
         se->cycle = t;
@@ -815,6 +815,7 @@ static void input_request(garnet *g, uint32_t i, vimana_tick t)
         if (s == NIL || !slot_can_send(g, s, t))
             continue;
         in->pick = s;
+        in->pick_v = v;
         uint32_t o = *slot_out(g, s);
         if (g->outs[o].req_head == NIL)
             g->req_outs[g->n_req_outs++] = o;
@@ -893,14 +894,20 @@ static bool output_grant(garnet *g, uint32_t o, vimana_tick t)
 {
     bool moved = false;
     flit_time out_ft = o < g->n_links ? link_flit_time(g, o) : g->ej_step[o - g->n_links];
+    /* With one input requesting (the common case) no round robin is
+     * needed: it sends while both serialisers and its slot allow. */
+    bool alone = g->ins[g->outs[o].req_head].req_next == NIL;
+    uint32_t i = NIL;
     while (g->outs[o].ser.cycle <= t) {
-        uint32_t i = next_granted(g, o, t);
+        if (!alone || i == NIL)
+            i = next_granted(g, o, t);
+        else if (g->ins[i].ser.cycle > t || !slot_can_send(g, g->ins[i].pick, t))
+            i = NIL;
         if (i == NIL)
             break;
         in_port *in = &g->ins[i];
         uint32_t s = in->pick;
-        uint32_t v = s & INJ_BIT ? g->pkts[s & ~INJ_BIT].inj_out_vc : s % g->opt.vcs;
-        in->rr = v + 1 == g->opt.vcs ? 0 : v + 1;
+        in->rr = in->pick_v + 1 == g->opt.vcs ? 0 : in->pick_v + 1;
         g->outs[o].rr = i + 1 == 2 * g->n_links ? 0 : i + 1;
         serialise(&in->ser, g->li[i < g->n_links ? i : i - g->n_links].in_step, t);
         vimana_tick tail = serialise(&g->outs[o].ser, out_ft, t);
