@@ -60,6 +60,22 @@ expect_eq "$(awk -F, '$1 == 0 && $2 == 1 { print $3 "," $4 "," $5 "," $9 "," $10
 "$VIMANA_ET" generate send-recv --npus 2 --size 64KiB --out "$T/p64/f" >/dev/null || fail "generate 64 KiB"
 expect_eq "$(finish_of garnet "$T/p64/f" "$P2P" --backend-options=flit_bytes=65536)" 1812 "one 64 KiB flit"
 expect_eq "$(finish_of garnet "$T/p64/f" "$P2P")" 1812 "64 KiB in 16-byte flits"
+# The same on ring8.yml (50 GB/s = 53.687 B/ns, 500 ns): 65536 / 53.687 =
+# 1220.70 cycles, so the tail (of the one flit, or flit 4095 at 1 +
+# floor(4095 x 16 / 53.687) = 1 + 1220) leaves in cycle 1221: 1221 + 501 =
+# 1722 either way.
+"$VIMANA_ET" generate send-recv --npus 8 --size 64KiB --out "$T/r64/f" >/dev/null || fail "generate ring 64 KiB"
+expect_eq "$(finish_of garnet "$T/r64/f" "$NET/ring8.yml" --backend-options=flit_bytes=65536)" 1722 \
+    "one 64 KiB flit on ring8"
+expect_eq "$(finish_of garnet "$T/r64/f" "$NET/ring8.yml")" 1722 "64 KiB in 16-byte flits on ring8"
+# In 4 packets of 1024 flits (packet_flits=1024), each on a VC of its own
+# (the NI cuts packet j + 1 when packet j takes its VC: VCs at 1, 2, 3, 4):
+# the NI's injection port sends from one packet a cycle, so the cycle of a
+# packet's tail gives the next packet nothing. P0's flit k leaves at 1 +
+# 0.32 k, its tail at 1 + 327.36 (cycle 328); P1 starts at 329 (tail 656),
+# P2 at 657 (984), P3 at 985 (1312): ejected at 1312 + 501 = 1813.
+expect_eq "$(finish_of garnet "$T/p64/f" "$P2P" --backend-options=packet_flits=1024)" 1813 \
+    "64 KiB in 4 packets of 1024 flits"
 
 # ---- (b) credit flow control limits a long message ---------------------------
 # 64 KiB = 4096 flits, one VC of 4 flits: the 4 credits cover 4 flits
