@@ -74,6 +74,11 @@ xval_sources = core/sim/xval.c core/sim/xval.h core/sim/xval_row.h \
 	core/sim/xval_child.c core/sim/xval_child.h \
 	core/sim/xval_output.c core/sim/xval_output.h \
 	core/sim/xval_plot.c core/sim/xval_plot.h \
+	core/sim/xval_report.c core/sim/xval_report.h \
+	core/sim/xval_diverge.c core/sim/xval_diverge.h \
+	core/sim/xval_diverge_output.c core/sim/xval_diverge_output.h \
+	core/sim/xval_diverge_plot.c core/sim/xval_diverge_plot.h \
+	core/sim/svg_chart.c core/sim/svg_chart.h \
 	core/sim/child_run.c core/sim/child_run.h \
 	core/sim/csv_out.c core/sim/csv_out.h
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/svg_chart.h"
 #include "util/msg_escape.h"
 #include "util/xml_text.h"
 
@@ -23,8 +24,6 @@ enum {
 
 static const char *const metric_names[] = {"finish", "finish_sum", "exposed_mean", "wall_seconds",
                                            "peak_memory_kib"};
-static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
 int sweep_plot_parse(const sweep_spec *s, const char *text, sweep_plot_spec *out, char *err, size_t len)
 {
@@ -63,15 +62,6 @@ static bool metric_of(const sweep_result *r, sweep_metric m, double *v)
     case PLOT_PEAK_MEMORY: *v = (double)r->peak_kib; break;
     }
     return true;
-}
-
-/* The top of the y axis: 1, 2 or 5 times a power of ten, at least max. */
-static double nice_top(double max)
-{
-    if (max <= 0)
-        return 1;
-    double p = pow(10, floor(log10(max)));
-    return max <= p ? p : max <= 2 * p ? 2 * p : max <= 5 * p ? 5 * p : 10 * p;
 }
 
 /* Whether points p and q lie on one line: same values on every other axis. */
@@ -162,13 +152,10 @@ void sweep_plot_write(FILE *f, const sweep_table *t, const sweep_plot_spec *ps)
     for (size_t p = 0; p < t->n_points; p++)
         if (metric_of(&t->results[p], ps->metric, &v) && v > max)
             max = v;
-    double top = nice_top(max);
-    fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
-            "<text x=\"16\" y=\"28\" font-size=\"16\" font-weight=\"bold\">%s against ",
-            WIDTH, HEIGHT, WIDTH, HEIGHT, WIDTH, HEIGHT, metric_names[ps->metric]);
+    double top = svg_chart_nice_top(max);
+    svg_chart_begin(f, WIDTH, HEIGHT);
+    fprintf(f, "<text x=\"16\" y=\"28\" font-size=\"16\" font-weight=\"bold\">%s against ",
+            metric_names[ps->metric]);
     xml_text(f, t->spec->axes[ps->axis].name, SIZE_MAX);
     fputs("</text>\n<text x=\"16\" y=\"46\">", f);
     xml_text(f, t->spec->path, SIZE_MAX);
@@ -181,7 +168,7 @@ void sweep_plot_write(FILE *f, const sweep_table *t, const sweep_plot_spec *ps)
             first = !same_series(t, ps->axis, p, q);
         if (!first)
             continue;
-        const char *colour = colours[line % (sizeof colours / sizeof colours[0])];
+        const char *colour = svg_chart_colour(line);
         series(f, t, ps, p, top, colour, false);
         series(f, t, ps, p, top, colour, true);
         legend(f, t, ps->axis, p, (int)line++, colour);

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,8 +21,12 @@
 #include "sim/backend_loader.h"
 #include "sim/options.h"
 #include "sim/xval_child.h"
+#include "sim/xval_diverge.h"
+#include "sim/xval_diverge_output.h"
+#include "sim/xval_diverge_plot.h"
 #include "sim/xval_output.h"
 #include "sim/xval_plot.h"
+#include "sim/xval_report.h"
 #include "util/msg_escape.h"
 
 #define PROG "vimana xval"
@@ -38,6 +43,10 @@ typedef struct xval_args {
     double tolerance;
     double timeout_s;
     const char *csv, *json, *plot;
+    const char *divergence_plot; /* --divergence-plot: per-collective durations as SVG */
+    bool has_npu;           /* --npu given: checked against the runs' NPU count */
+    uint32_t npu;           /* whose collectives the divergence report compares */
+    size_t top_links;       /* links shown in the divergence report's text */
     const char *backend_options; /* --backend-options: items for all, NAME:items for one backend */
     char **pass;            /* the simulator's options, given to every run */
     int n_pass;
@@ -51,7 +60,10 @@ static void usage(FILE *out)
             "Runs one workload with each network backend (every one vimana finds, or those named),\n"
             "each in its own process, and prints per backend the finish time (the last NPU's, and\n"
             "the sum over NPUs), its ratio to the baseline's, the CPU and wall time and the peak\n"
-            "memory; a run's warnings are shown, each line after its backend's name.\n"
+            "memory; a run's warnings are shown, each line after its backend's name. Then, with two\n"
+            "backends or more, where they differ: one NPU's collectives with each backend's duration\n"
+            "and its ratio to the baseline's, the first collective outside the band, and the links\n"
+            "whose records differ most among the backends that count per-link traffic.\n"
             "Exits 1 when a backend fails or, with --tolerance, a ratio leaves the band; 2 for bad\n"
             "usage. Every other option is a vimana option, given to every run.\n\nOptions:\n");
     static const char *const rows[][2] = {
@@ -60,9 +72,12 @@ static void usage(FILE *out)
         {"--tolerance=X", "fail when a finish time differs from the baseline's by more than X times it"},
         {"--timeout=SECONDS", "stop a backend's run after this long (an error row; default none)"},
         {"--backend-options=ITEM,...", "K=V for every backend, NAME:K=V for backend NAME only (e.g. garnet:vcs=64)"},
-        {"--csv=FILE", "also write the table as CSV"},
-        {"--json=FILE", "also write the table as JSON"},
+        {"--csv=FILE", "also write the table as CSV (and FILE.collectives.csv, FILE.links.csv)"},
+        {"--json=FILE", "also write the table and the divergence report as JSON"},
         {"--plot=FILE.svg", "draw the finish times as an SVG bar chart"},
+        {"--npu=N", "the NPU whose collectives are compared (default 0)"},
+        {"--top-links=N", "links shown in the divergence report (default 10; all in --csv and --json)"},
+        {"--divergence-plot=FILE.svg", "draw each backend's per-collective durations as SVG lines"},
         {"--help", "show this help"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
@@ -237,6 +252,23 @@ static int parse_number(const char *flag, const char *v, bool positive, double *
     return 0;
 }
 
+/* A whole number from `min` to `max` (decimal digits only: no sign, no
+ * exponent, which strtoull would take or wrap). */
+static int parse_count(const char *flag, const char *v, unsigned long long min, unsigned long long max,
+                       unsigned long long *out, FILE *err)
+{
+    char *end, esc[256];
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!v[0] || strspn(v, "0123456789") != strlen(v) || *end || errno || x < min || x > max) {
+        fprintf(err, PROG ": error: --%s: expected a whole number from %llu to %llu, got '%s'\n", flag, min, max,
+                msg_escape(v, esc, sizeof esc));
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 /* The value of `--name=V` or `--name V` when arg is that flag: 1 with *value
  * set (NULL when missing), 0 when arg is another flag. */
 static int own_flag(const char *name, char **argv, int argc, int *i, const char **value)
@@ -249,11 +281,26 @@ static int own_flag(const char *name, char **argv, int argc, int *i, const char 
     return 1;
 }
 
+/* --npu or --top-links: 1 when stored, -1 after an error line. */
+static int own_count(const char *flag, const char *v, unsigned long long min, unsigned long long max, xval_args *a,
+                     FILE *err)
+{
+    unsigned long long x;
+    if (parse_count(flag, v, min, max, &x, err) != 0)
+        return -1;
+    if (!strcmp(flag, "npu"))
+        a->npu = (uint32_t)x;
+    else
+        a->top_links = (size_t)x;
+    return 1;
+}
+
 /* 1 when argv[*i] is one of xval's own options (stored), 0 when it is not,
  * -1 after an error line. */
 static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
 {
-    static const char *const names[] = {"backends", "baseline", "tolerance", "timeout", "csv", "json", "plot",
+    static const char *const names[] = {"backends", "baseline",  "tolerance", "timeout",         "csv",
+                                        "json",     "plot",      "npu",       "top-links",       "divergence-plot",
                                         "backend-options"};
     const char *v = NULL;
     size_t k = 0;
@@ -273,6 +320,9 @@ static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
     case 4: a->csv = v; return 1;
     case 5: a->json = v; return 1;
     case 6: a->plot = v; return 1;
+    case 7: a->has_npu = true; return own_count("npu", v, 0, UINT32_MAX, a, err);
+    case 8: return own_count("top-links", v, 1, SIZE_MAX, a, err);
+    case 9: a->divergence_plot = v; return 1;
     default: a->backend_options = v; return 1;
     }
 }
@@ -283,6 +333,7 @@ static int parse_args(int argc, char **argv, xval_args *a, FILE *err)
 {
     memset(a, 0, sizeof *a);
     a->baseline = "analytical";
+    a->top_links = 10;
     a->pass = calloc((size_t)argc + 4, sizeof *a->pass);
     if (!a->pass) {
         fprintf(err, PROG ": error: out of memory\n");
@@ -364,8 +415,22 @@ static void options_for(const xval_args *a, const char *backend, char *buf, size
 /* ---- output files ------------------------------------------------------------ */
 
 typedef struct out_files {
-    FILE *csv, *json, *plot;
+    FILE *csv, *json, *plot, *divergence_plot;
+    FILE *collectives_csv, *links_csv;  /* beside --csv */
+    char collectives_path[4200], links_path[4200];
 } out_files;
+
+/* FILE.collectives.csv and FILE.links.csv beside --csv=FILE.csv (or
+ * FILE, when it does not end in .csv), as --report FILE.csv names its
+ * tables. */
+static void side_csv_paths(const char *csv, out_files *o)
+{
+    size_t len = strlen(csv);
+    if (len >= 4 && !strcmp(csv + len - 4, ".csv"))
+        len -= 4;
+    snprintf(o->collectives_path, sizeof o->collectives_path, "%.*s.collectives.csv", (int)len, csv);
+    snprintf(o->links_path, sizeof o->links_path, "%.*s.links.csv", (int)len, csv);
+}
 
 static FILE *open_output(const char *path, FILE *err)
 {
@@ -383,8 +448,13 @@ static FILE *open_output(const char *path, FILE *err)
 static int open_outputs(const xval_args *a, out_files *o, FILE *err)
 {
     memset(o, 0, sizeof *o);
-    if ((a->csv && !(o->csv = open_output(a->csv, err))) || (a->json && !(o->json = open_output(a->json, err))) ||
-        (a->plot && !(o->plot = open_output(a->plot, err))))
+    if (a->csv)
+        side_csv_paths(a->csv, o);
+    if ((a->csv && !(o->csv = open_output(a->csv, err))) ||
+        (a->csv && !(o->collectives_csv = open_output(o->collectives_path, err))) ||
+        (a->csv && !(o->links_csv = open_output(o->links_path, err))) ||
+        (a->json && !(o->json = open_output(a->json, err))) || (a->plot && !(o->plot = open_output(a->plot, err))) ||
+        (a->divergence_plot && !(o->divergence_plot = open_output(a->divergence_plot, err))))
         return -1;
     return 0;
 }
@@ -407,6 +477,9 @@ static int close_outputs(const xval_args *a, out_files *o, FILE *err)
     int rc = close_output(o->csv, a->csv, err);
     rc |= close_output(o->json, a->json, err);
     rc |= close_output(o->plot, a->plot, err);
+    rc |= close_output(o->divergence_plot, a->divergence_plot, err);
+    rc |= close_output(o->collectives_csv, o->collectives_path, err);
+    rc |= close_output(o->links_csv, o->links_path, err);
     memset(o, 0, sizeof *o);
     return rc;
 }
@@ -455,7 +528,8 @@ static void show_warnings(const char *errfile, const char *backend, FILE *err)
     fclose(f);
 }
 
-static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row *row, FILE *err)
+static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row *row, xval_detail *detail,
+                        FILE *err)
 {
     char report[1100], errfile[1100], backend_opt[300], report_opt[1200], options[4200];
     snprintf(report, sizeof report, "%s/%zu.json", d->path, i);
@@ -472,8 +546,13 @@ static void run_backend(const xval_args *a, const run_dir *d, size_t i, xval_row
     xval_child c = {.argv = a->pass, .report = report, .stderr_path = errfile, .timeout_s = a->timeout_s};
     xval_child_run(&c, row);
     a->pass[a->n_pass] = NULL;
-    if (row->status != XVAL_ERROR)
+    if (row->status != XVAL_ERROR) {
         show_warnings(errfile, row->backend, err);
+        /* A report the finish times were read from is this vimana's own:
+         * it fails to parse only when memory runs out; the backend then
+         * takes no part in the divergence report. */
+        xval_report_read(report, a->npu, detail);
+    }
     unlink(report);
     unlink(errfile);
 }
@@ -521,15 +600,41 @@ static int report_problems(const xval_table *t, FILE *err)
     return problems;
 }
 
-static void write_outputs(const xval_table *t, const out_files *o, FILE *out)
+/* The divergence report (v NULL with fewer than two backends: nothing to
+ * compare) follows the table in each form. */
+static void write_outputs(const xval_table *t, const xval_divergence *v, size_t top_links, const out_files *o,
+                          FILE *out)
 {
     xval_write_table(out, t);
+    if (v)
+        xval_diverge_write_text(out, t, v, top_links);
     if (o->csv)
         xval_write_csv(o->csv, t);
+    if (o->collectives_csv && v)
+        xval_diverge_write_collectives_csv(o->collectives_csv, t, v);
+    if (o->links_csv && v)
+        xval_diverge_write_links_csv(o->links_csv, t, v);
     if (o->json)
-        xval_write_json(o->json, t);
+        xval_write_json(o->json, t, v);
     if (o->plot)
         xval_plot_write(o->plot, t);
+    if (o->divergence_plot && v)
+        xval_diverge_plot_write(o->divergence_plot, t, v);
+}
+
+/* --npu names an NPU of the runs: the first run that finished says how
+ * many there are. Returns 0, or -1 after an error line. */
+static int check_npu(const xval_args *a, const xval_table *t, FILE *err)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->rows[i].status != XVAL_ERROR) {
+            if (a->npu < t->rows[i].npus)
+                return 0;
+            fprintf(err, PROG ": error: --npu=%" PRIu32 ": the runs have %" PRIu32 " NPUs (0 to %" PRIu32 ")\n",
+                    a->npu, t->rows[i].npus, t->rows[i].npus - 1);
+            return -1;
+        }
+    return 0;
 }
 
 static int backend_names(const xval_args *a, name_list *l, FILE *err)
@@ -543,14 +648,14 @@ static int backend_names(const xval_args *a, name_list *l, FILE *err)
     return 0;
 }
 
-static int run_all(const xval_args *a, const name_list *l, xval_table *t, FILE *err)
+static int run_all(const xval_args *a, const name_list *l, xval_table *t, xval_detail *details, FILE *err)
 {
     run_dir d;
     if (make_run_dir(&d, err) != 0)
         return -1;
     for (size_t i = 0; i < l->n; i++) {
         snprintf(t->rows[i].backend, sizeof t->rows[i].backend, "%s", l->names[i]);
-        run_backend(a, &d, i, &t->rows[i], err);
+        run_backend(a, &d, i, &t->rows[i], &details[i], err);
     }
     rmdir(d.path);
     return 0;
@@ -561,19 +666,30 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
     name_list l = {0};
     out_files o = {0};
     xval_table t = {.baseline = a->baseline, .has_tolerance = a->has_tolerance, .tolerance = a->tolerance};
+    xval_detail *details = NULL;
+    xval_divergence v = {0};
+    bool compared = false;
     int status = 2;
     if (backend_names(a, &l, err) != 0 || check_backend_options(a, &l, err) != 0 || open_outputs(a, &o, err) != 0)
         goto done;
     t.rows = calloc(l.n, sizeof *t.rows);
-    if (!t.rows) {
+    details = calloc(l.n, sizeof *details);
+    if (!t.rows || !details) {
         fprintf(err, PROG ": error: out of memory\n");
         goto done;
     }
     t.n = l.n;
-    if (run_all(a, &l, &t, err) != 0)
+    if (run_all(a, &l, &t, details, err) != 0 || check_npu(a, &t, err) != 0)
         goto done;
     compare(&t, a);
-    write_outputs(&t, &o, out);
+    if (t.n >= 2) {
+        if (xval_diverge(details, t.n, a->npu, a->has_tolerance ? a->tolerance : 0, &v) != 0) {
+            fprintf(err, PROG ": error: out of memory\n");
+            goto done;
+        }
+        compared = true;
+    }
+    write_outputs(&t, compared ? &v : NULL, a->top_links, &o, out);
     status = report_problems(&t, err) ? 1 : 0;
     if (fflush(out) != 0 || ferror(out)) {
         fprintf(err, PROG ": error: standard output: write failed\n");
@@ -583,6 +699,11 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
         status = 2;
 done:
     close_outputs(a, &o, err);
+    if (compared)
+        xval_divergence_free(&v);
+    for (size_t i = 0; details && i < t.n; i++)
+        xval_detail_free(&details[i]);
+    free(details);
     free(t.rows);
     list_free(&l);
     return status;

@@ -12,6 +12,7 @@
 #include "sim/child_run.h"
 #include "sim/csv_out.h"
 #include "sim/json_out.h"
+#include "sim/xval_diverge_output.h"
 
 const char *xval_status_name(xval_status s)
 {
@@ -134,7 +135,7 @@ static void json_row(FILE *out, const xval_row *r)
     fputc('}', out);
 }
 
-void xval_write_json(FILE *out, const xval_table *t)
+void xval_write_json(FILE *out, const xval_table *t, const xval_divergence *v)
 {
     fprintf(out, "{\n\"generator\": \"vimana %s\",\n\"baseline\": ", PACKAGE_VERSION);
     json_out_string(out, t->baseline);
@@ -148,5 +149,10 @@ void xval_write_json(FILE *out, const xval_table *t)
         fputs(i ? ",\n" : "\n", out);
         json_row(out, &t->rows[i]);
     }
-    fputs("\n]\n}\n", out);
+    fputs("\n]", out);
+    if (v) {
+        fputs(",\n", out);
+        xval_diverge_write_json(out, t, v);
+    }
+    fputs("\n}\n", out);
 }

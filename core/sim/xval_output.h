@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "sim/xval_diverge.h"
 #include "sim/xval_row.h"
 
 /* "ok", "outside", "error". */
@@ -18,6 +19,8 @@ const char *xval_status_name(xval_status s);
 
 void xval_write_table(FILE *out, const xval_table *t);
 void xval_write_csv(FILE *out, const xval_table *t);
-void xval_write_json(FILE *out, const xval_table *t);
+/* With v (NULL for none), the divergence report as member "divergence"
+ * (sim/xval_diverge_output.h). */
+void xval_write_json(FILE *out, const xval_table *t, const xval_divergence *v);
 
 #endif

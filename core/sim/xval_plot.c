@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/svg_chart.h"
 #include "util/xml_text.h"
 
 enum {
@@ -46,14 +47,11 @@ static int bar_width(uint64_t finish, uint64_t longest)
 
 static void header(FILE *f, const xval_table *t, int height)
 {
+    svg_chart_begin(f, WIDTH, height);
     fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
             "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Finish time per network backend"
             "</text>\n<text x=\"%d\" y=\"48\">ticks (1 tick = 1 ns) of the last NPU to finish; ratios to ",
-            WIDTH, height, WIDTH, height, WIDTH, height, MARGIN, MARGIN);
+            MARGIN, MARGIN);
     xml_text(f, t->baseline, SIZE_MAX);
     if (t->has_tolerance)
         fprintf(f, ", tolerance %.10g", t->tolerance);

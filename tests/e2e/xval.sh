@@ -26,8 +26,9 @@ incast() { "$VIMANA" xval --workload-configuration="$TEST_TMP/a2a" --system-conf
 two() { "$VIMANA" xval --workload-configuration="$TEST_TMP/ar2" --system-configuration="$IN/system/ring.json" \
     --network-configuration="$RING2" "$@"; }
 
-# deterministic FILE: the table's first six columns (the rest vary).
-deterministic() { awk '{ print $1, $2, $3, $4, $5, $6 }' "$1"; }
+# deterministic FILE: the finish-time table's first six columns (the rest
+# vary); the table ends at the first empty line (the divergence report follows).
+deterministic() { awk 'NF == 0 { exit } { print $1, $2, $3, $4, $5, $6 }' "$1"; }
 # csv_fixed FILE: the CSV without cpu_seconds, wall_seconds and peak_memory_kib.
 csv_fixed() { cut -d, -f1-6,10 "$1"; }
 # json_fixed FILE: the JSON with those three values replaced by "X".
@@ -61,7 +62,26 @@ expect_eq "$(json_fixed "$TEST_TMP/r.json")" "{
 \"backends\": [
 {\"backend\": \"analytical\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"cpu_seconds\": X, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null},
 {\"backend\": \"congestion_aware\", \"status\": \"ok\", \"npus\": 8, \"finish\": 117780, \"finish_sum\": 942240, \"ratio\": 1.000000, \"cpu_seconds\": X, \"wall_seconds\": X, \"peak_memory_kib\": X, \"error\": null}
+],
+\"divergence\": {
+\"npu\": 0,
+\"band\": 0,
+\"collectives\": [
+{\"node\": 0, \"name\": \"all_reduce_8npus_1MB\", \"type\": \"ALL_REDUCE\", \"bytes\": 1048576, \"durations\": [117780, 117780], \"ratios\": [1.000000, 1.000000], \"outside\": [false, false]}
+],
+\"first_outside\": null,
+\"link_totals\": [{\"backend\": \"congestion_aware\", \"bytes\": 14680064, \"busy_ticks\": 273280, \"max_queue_ticks\": 0}],
+\"links\": [
+{\"src_device\": 0, \"dst_device\": 1, \"src\": \"npu0\", \"dst\": \"npu1\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 1, \"dst_device\": 2, \"src\": \"npu1\", \"dst\": \"npu2\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 2, \"dst_device\": 3, \"src\": \"npu2\", \"dst\": \"npu3\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 3, \"dst_device\": 4, \"src\": \"npu3\", \"dst\": \"npu4\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 4, \"dst_device\": 5, \"src\": \"npu4\", \"dst\": \"npu5\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 5, \"dst_device\": 6, \"src\": \"npu5\", \"dst\": \"npu6\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 6, \"dst_device\": 7, \"src\": \"npu6\", \"dst\": \"npu7\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]},
+{\"src_device\": 7, \"dst_device\": 0, \"src\": \"npu7\", \"dst\": \"npu0\", \"busy_spread\": 1.000000, \"queue_diff\": 0, \"backends\": [{\"backend\": \"congestion_aware\", \"bytes\": 1835008, \"busy_ticks\": 34160, \"max_queue_ticks\": 0}]}
 ]
+}
 }" "ring JSON"
 cat >"$TEST_TMP/want.svg" <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>
@@ -114,6 +134,68 @@ expect_ok incast --backends=analytical --baseline=congestion_aware
 expect_eq "$(deterministic "$TEST_TMP/out")" "backend status npus finish finish_sum ratio
 congestion_aware ok 8 23600 188800 1.000000
 analytical ok 8 6520 52160 0.276271" "another baseline"
+
+# ---- the divergence report: where the backends differ ---------------------------
+# The tutorial graph (a 1 MiB all-reduce, node 1, then a 2 MiB all-gather,
+# node 2) on a Switch of 8: congestion_aware queues at the switch. With the
+# band 1.5 the all-reduce (2.29 times analytical's) is inside it and the
+# all-gather (7.34 times) the first outside. ca2 is congestion_aware again
+# under another name: a second backend with link statistics, so that the
+# links are compared (identical: spread 1, no queue difference).
+"$VIMANA_ET" generate three-nodes --npus 8 --out "$TEST_TMP/tn" >/dev/null || fail "generate three-nodes"
+mkdir "$TEST_TMP/ca2"
+ln -s "$VIMANA_BUILDDIR/backends/congestion_aware/.libs/congestion_aware.so" "$TEST_TMP/ca2/ca2.so"
+tutorial() { VIMANA_BACKEND_PATH="$TEST_TMP/ca2:${VIMANA_BACKEND_PATH:-}" "$VIMANA" xval \
+    --workload-configuration="$TEST_TMP/tn" --system-configuration="$IN/system/direct.json" \
+    --network-configuration="$IN/network/switch8.yml" "$@"; }
+tutorial --backends=analytical,congestion_aware,ca2 --tolerance=1.5 --npu=3 --top-links=2 --csv="$TEST_TMP/d.csv" \
+    --json="$TEST_TMP/d.json" --divergence-plot="$TEST_TMP/d.svg" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$?" 1 "divergence: exit status (finish times outside the band)"
+expect_eq "$(sed '1,/^$/d' "$TEST_TMP/out")" "collectives of NPU 3: duration in ticks per backend, ratio to analytical (* outside the band 1.5)
+node  name            type          bytes  analytical  congestion_aware  ratio         ca2  ratio
+   1  All-Reduce-1MB  ALL_REDUCE  1048576       20860             47700  2.286673    47700  2.286673
+   2  All-Gather-2MB  ALL_GATHER  2097152       43140            316560  7.337969*  316560  7.337969*
+first collective outside the band 1.5: node 2 'All-Gather-2MB' (ALL_GATHER, 2097152 bytes, NPU 3): analytical 43140, congestion_aware 316560 (7.337969), ca2 316560 (7.337969)
+
+links: the 2 of 16 that differ most (busy-ticks spread, then worst-queue difference); analytical: no link statistics
+link           backend               bytes  busy_ticks  max_queue  busy_spread  queue_diff
+npu0->switch0  congestion_aware   16515072      307580      58590     1.000000           0
+               ca2                16515072      307580      58590
+npu1->switch0  congestion_aware   16515072      307580      58590     1.000000           0
+               ca2                16515072      307580      58590
+total          congestion_aware  264241152     4921280      58590
+               ca2               264241152     4921280      58590" "divergence report"
+expect_eq "$(cat "$TEST_TMP/d.collectives.csv")" "npu,node,name,type,bytes,backend,duration,ratio,outside
+3,1,All-Reduce-1MB,ALL_REDUCE,1048576,analytical,20860,1.000000,
+3,1,All-Reduce-1MB,ALL_REDUCE,1048576,congestion_aware,47700,2.286673,no
+3,1,All-Reduce-1MB,ALL_REDUCE,1048576,ca2,47700,2.286673,no
+3,2,All-Gather-2MB,ALL_GATHER,2097152,analytical,43140,1.000000,
+3,2,All-Gather-2MB,ALL_GATHER,2097152,congestion_aware,316560,7.337969,yes
+3,2,All-Gather-2MB,ALL_GATHER,2097152,ca2,316560,7.337969,yes" "divergence: collectives CSV"
+# every link of both backends (16 used), ranked, in the links CSV
+expect_eq "$(sed -n '1,3p' "$TEST_TMP/d.links.csv")" \
+    "rank,src_device,dst_device,src,dst,backend,bytes,busy_ticks,max_queue_ticks,busy_spread,queue_diff
+1,0,8,npu0,switch0,congestion_aware,16515072,307580,58590,1.000000,0
+1,0,8,npu0,switch0,ca2,16515072,307580,58590,1.000000,0" "divergence: links CSV"
+expect_eq "$(wc -l <"$TEST_TMP/d.links.csv")" 33 "divergence: links CSV, 16 links of 2 backends"
+grep -qxF '"first_outside": {"index": 1, "node": 2},' "$TEST_TMP/d.json" || fail "divergence JSON: first_outside"
+grep -qxF '{"node": 2, "name": "All-Gather-2MB", "type": "ALL_GATHER", "bytes": 2097152, "durations": [43140, 316560, 316560], "ratios": [1.000000, 7.337969, 7.337969], "outside": [false, true, true]}' \
+    "$TEST_TMP/d.json" || fail "divergence JSON: the all-gather"
+grep -qF '<line x1="570" y1="60" x2="570" y2="340" stroke="#d7191c" stroke-dasharray="4 3"/>' "$TEST_TMP/d.svg" ||
+    fail "divergence SVG: the mark of the first collective outside"
+grep -qF '<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="90,328 570,316"/>' "$TEST_TMP/d.svg" ||
+    fail "divergence SVG: analytical's line"
+# Without --tolerance any difference counts; analytical alone has no links.
+tutorial --backends=analytical,congestion_aware >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$(grep -e '^first' -e '^no coll' -e '^links' "$TEST_TMP/out")" "first collective differing (no --tolerance): node 1 'All-Reduce-1MB' (ALL_REDUCE, 1048576 bytes, NPU 0): analytical 20860, congestion_aware 47700 (2.286673)
+links: only congestion_aware counts per-link traffic, nothing to compare (analytical: no link statistics)" \
+    "divergence without tolerance"
+expect_ok tutorial --backends=congestion_aware,ca2 --baseline=congestion_aware --tolerance=0
+expect_eq "$(grep -e '^first' -e '^no coll' "$TEST_TMP/out")" "no collective outside the band 0" "divergence: none outside"
+# One backend: nothing to compare, no report.
+expect_ok tutorial --backends=analytical
+expect_eq "$(wc -l <"$TEST_TMP/out")" 2 "one backend: the table alone"
+expect_eq "$(ls "$TMPDIR")" "" "temporary files left behind after the divergence report"
 
 # ---- backends that fail: an error row each, exit 1, never a crash ----------
 expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.4): major versions differ; rebuild the backend against this vimana's network_api.h" \
@@ -204,6 +286,18 @@ usage_error "$P: error: --backends: 'analytical.so' is listed twice (a name with
     ring --backends=analytical,analytical.so
 usage_error "$P: error: --backend-options: 'garnet' names no backend of this comparison" \
     ring --backends=analytical,congestion_aware --backend-options=garnet:vcs=64
+usage_error "$P: error: --npu: expected a whole number from 0 to 4294967295, got 'x'" ring --npu=x
+usage_error "$P: error: --npu: expected a whole number from 0 to 4294967295, got '-1'" ring --npu=-1
+usage_error "$P: error: --npu: expected a whole number from 0 to 4294967295, got '4294967296'" ring --npu=4294967296
+usage_error "$P: error: --npu needs a value (--npu=VALUE)" ring --npu=
+usage_error "$P: error: --top-links: expected a whole number from 1 to 18446744073709551615, got '0'" \
+    ring --top-links=0
+usage_error "$P: error: --top-links: expected a whole number from 1 to 18446744073709551615, got '1e3'" \
+    ring --top-links=1e3
+usage_error "$P: error: $TEST_TMP/none/d.svg: cannot write: No such file or directory" \
+    ring --backends=analytical --divergence-plot="$TEST_TMP/none/d.svg"
+# --npu beyond the workload's NPUs: known once a run has finished
+usage_error "$P: error: --npu=8: the runs have 8 NPUs (0 to 7)" ring --backends=analytical,congestion_aware --npu=8
 usage_error "$P: error: --backends: a name is longer than 255 bytes" ring --backends="analytical,$(printf '%0300d' 0)"
 usage_error "$P: error: --network-backend cannot be used with xval: use --backends=NAME,..." \
     ring --network-backend=analytical

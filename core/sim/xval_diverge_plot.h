@@ -1,0 +1,20 @@
+/*
+ * xval_diverge_plot.h - `vimana xval --divergence-plot=FILE.svg`: one
+ * NPU's collectives in the baseline's order along x, each backend's
+ * duration as a line of dots, so that a reader sees where the lines
+ * separate; a dashed red line marks the first collective outside the band.
+ * Only deterministic figures, integer coordinates: the same results give
+ * the same bytes.
+ */
+#ifndef VIMANA_SIM_XVAL_DIVERGE_PLOT_H
+#define VIMANA_SIM_XVAL_DIVERGE_PLOT_H
+
+#include <stdio.h>
+
+#include "sim/xval_diverge.h"
+#include "sim/xval_row.h"
+
+/* Write errors are left to the caller's check of the stream. */
+void xval_diverge_plot_write(FILE *out, const xval_table *t, const xval_divergence *v);
+
+#endif
