@@ -16,3 +16,11 @@ tests_backends_xval_abort_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 
 TESTS += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 EXTRA_DIST += tests/e2e/xval.sh tests/e2e/xval_backends.sh
+
+# The divergence report's comparison on hand-made reports.
+check_PROGRAMS += tests/unit/test_xval_diverge
+tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c \
+	core/sim/xval_diverge.c core/sim/xval_diverge_output.c core/sim/csv_out.c
+tests_unit_test_xval_diverge_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_xval_diverge_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_xval_diverge
