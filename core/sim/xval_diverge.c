@@ -23,21 +23,100 @@ bool xval_diverge_ratio(uint64_t duration, uint64_t baseline, double *ratio)
 
 /* ---- collectives ------------------------------------------------------------ */
 
-/* Where node `node` sits in a backend's list, or -1. Lists are short (one
- * NPU's collectives), and this runs once per node and backend. */
-static long find_node(const xval_detail *d, uint64_t node)
+/* One backend's records sorted by key (then by position), so that a
+ * record is found by binary search: the runs of a large workload hold
+ * thousands of collectives and links, and every one is looked up in every
+ * backend. */
+typedef struct index_entry {
+    uint64_t k1, k2;        /* node id and 0, or src_device and dst_device */
+    size_t pos;             /* in the backend's list */
+} index_entry;
+
+typedef struct key_index {
+    index_entry *e;
+    size_t n;
+} key_index;
+
+static int by_key(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < d->n_colls; i++)
-        if (d->colls[i].node == node)
-            return (long)i;
-    return -1;
+    const index_entry *a = pa, *b = pb;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1 ? -1 : 1;
+    if (a->k2 != b->k2)
+        return a->k2 < b->k2 ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int index_build(key_index *x, size_t n)
+{
+    x->n = n;
+    x->e = calloc(n ? n : 1, sizeof *x->e);
+    return x->e ? 0 : -1;
+}
+
+/* The position of the first record with key (k1, k2), or -1. */
+static long index_find(const key_index *x, uint64_t k1, uint64_t k2)
+{
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const index_entry *m = &x->e[mid];
+        if (m->k1 < k1 || (m->k1 == k1 && m->k2 < k2))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < x->n && x->e[lo].k1 == k1 && x->e[lo].k2 == k2 ? (long)x->e[lo].pos : -1;
+}
+
+/* Per backend, its collectives by node id and its links by (src, dst);
+ * empty for a backend that did not run (or has no link statistics). */
+typedef struct indexes {
+    key_index *colls, *links;
+    size_t n;
+} indexes;
+
+static void indexes_free(indexes *ix)
+{
+    for (size_t b = 0; b < ix->n; b++) {
+        free(ix->colls ? ix->colls[b].e : NULL);
+        free(ix->links ? ix->links[b].e : NULL);
+    }
+    free(ix->colls);
+    free(ix->links);
+}
+
+static int indexes_build(const xval_detail *d, size_t n, indexes *ix)
+{
+    ix->n = n;
+    ix->colls = calloc(n ? n : 1, sizeof *ix->colls);
+    ix->links = calloc(n ? n : 1, sizeof *ix->links);
+    if (!ix->colls || !ix->links)
+        return -1;
+    for (size_t b = 0; b < n; b++) {
+        size_t nc = d[b].ran ? d[b].n_colls : 0, nl = d[b].ran && d[b].has_links ? d[b].n_links : 0;
+        if (index_build(&ix->colls[b], nc) != 0 || index_build(&ix->links[b], nl) != 0)
+            return -1;
+        for (size_t i = 0; i < nc; i++)
+            ix->colls[b].e[i] = (index_entry){d[b].colls[i].node, 0, i};
+        for (size_t i = 0; i < nl; i++)
+            ix->links[b].e[i] = (index_entry){d[b].links[i].src_device, d[b].links[i].dst_device, i};
+        qsort(ix->colls[b].e, nc, sizeof *ix->colls[b].e, by_key);
+        qsort(ix->links[b].e, nl, sizeof *ix->links[b].e, by_key);
+    }
+    return 0;
+}
+
+static long find_node(const indexes *ix, size_t b, uint64_t node)
+{
+    return index_find(&ix->colls[b], node, 0);
 }
 
 /* Whether an earlier backend already listed the node (its row exists). */
-static bool listed_before(const xval_detail *d, size_t b, uint64_t node)
+static bool listed_before(const indexes *ix, size_t b, uint64_t node)
 {
     for (size_t k = 0; k < b; k++)
-        if (d[k].ran && find_node(&d[k], node) >= 0)
+        if (find_node(ix, k, node) >= 0)
             return true;
     return false;
 }
@@ -61,7 +140,7 @@ static int by_order(const void *pa, const void *pb)
 
 /* The union of the nodes, in the baseline's order (nodes only a later
  * backend reported come after, in that backend's order). */
-static order_key *node_order(const xval_detail *d, size_t n, size_t *count)
+static order_key *node_order(const xval_detail *d, const indexes *ix, size_t n, size_t *count)
 {
     size_t total = 0;
     for (size_t b = 0; b < n; b++)
@@ -72,7 +151,7 @@ static order_key *node_order(const xval_detail *d, size_t n, size_t *count)
     size_t k = 0;
     for (size_t b = 0; b < n; b++)
         for (size_t i = 0; d[b].ran && i < d[b].n_colls; i++)
-            if (find_node(&d[b], d[b].colls[i].node) == (long)i && !listed_before(d, b, d[b].colls[i].node))
+            if (find_node(ix, b, d[b].colls[i].node) == (long)i && !listed_before(ix, b, d[b].colls[i].node))
                 keys[k++] = (order_key){b, d[b].colls[i].start, d[b].colls[i].node, &d[b].colls[i]};
     qsort(keys, k, sizeof *keys, by_order);
     *count = k;
@@ -85,7 +164,8 @@ static bool leaves_band(uint64_t duration, uint64_t baseline, double tolerance)
     return fabs((double)duration - (double)baseline) > tolerance * (double)baseline;
 }
 
-static int fill_row(const xval_detail *d, size_t n, const order_key *key, double tolerance, xval_coll_row *row)
+static int fill_row(const xval_detail *d, const indexes *ix, size_t n, const order_key *key, double tolerance,
+                    xval_coll_row *row)
 {
     row->what = key->what;
     row->duration = calloc(n, sizeof *row->duration);
@@ -94,7 +174,7 @@ static int fill_row(const xval_detail *d, size_t n, const order_key *key, double
     if (!row->duration || !row->has || !row->outside)
         return -1;
     for (size_t b = 0; b < n; b++) {
-        long i = d[b].ran ? find_node(&d[b], key->node) : -1;
+        long i = find_node(ix, b, key->node);
         row->has[b] = i >= 0;
         row->duration[b] = i >= 0 ? d[b].colls[i].duration : 0;
     }
@@ -103,17 +183,18 @@ static int fill_row(const xval_detail *d, size_t n, const order_key *key, double
     return 0;
 }
 
-static int compare_collectives(const xval_detail *d, size_t n, double tolerance, xval_divergence *v)
+static int compare_collectives(const xval_detail *d, const indexes *ix, size_t n, double tolerance,
+                               xval_divergence *v)
 {
     size_t count = 0;
-    order_key *keys = node_order(d, n, &count);
+    order_key *keys = node_order(d, ix, n, &count);
     if (!keys)
         return -1;
     v->rows = calloc(count ? count : 1, sizeof *v->rows);
     int rc = v->rows ? 0 : -1;
     for (size_t k = 0; rc == 0 && k < count; k++) {
         v->n_rows = k + 1;
-        rc = fill_row(d, n, &keys[k], tolerance, &v->rows[k]);
+        rc = fill_row(d, ix, n, &keys[k], tolerance, &v->rows[k]);
         for (size_t b = 1; rc == 0 && b < n && !v->has_first; b++)
             if (v->rows[k].outside[b]) {
                 v->has_first = true;
@@ -126,18 +207,15 @@ static int compare_collectives(const xval_detail *d, size_t n, double tolerance,
 
 /* ---- links ---------------------------------------------------------------------- */
 
-static long find_link(const xval_detail *d, uint64_t src, uint64_t dst)
+static long find_link(const indexes *ix, size_t b, uint64_t src, uint64_t dst)
 {
-    for (size_t i = 0; i < d->n_links; i++)
-        if (d->links[i].src_device == src && d->links[i].dst_device == dst)
-            return (long)i;
-    return -1;
+    return index_find(&ix->links[b], src, dst);
 }
 
-static bool link_listed_before(const xval_detail *d, size_t b, const xval_link *l)
+static bool link_listed_before(const indexes *ix, size_t b, const xval_link *l)
 {
     for (size_t k = 0; k < b; k++)
-        if (d[k].ran && d[k].has_links && find_link(&d[k], l->src_device, l->dst_device) >= 0)
+        if (find_link(ix, k, l->src_device, l->dst_device) >= 0)
             return true;
     return false;
 }
@@ -164,14 +242,14 @@ static void link_spread(const xval_detail *d, size_t n, xval_link_row *row)
     row->queue_diff = qhi >= qlo ? qhi - qlo : 0;
 }
 
-static int fill_link(const xval_detail *d, size_t n, const xval_link *what, xval_link_row *row)
+static int fill_link(const xval_detail *d, const indexes *ix, size_t n, const xval_link *what, xval_link_row *row)
 {
     row->what = what;
     row->per = calloc(n, sizeof *row->per);
     if (!row->per)
         return -1;
     for (size_t b = 0; b < n; b++) {
-        long i = d[b].ran && d[b].has_links ? find_link(&d[b], what->src_device, what->dst_device) : -1;
+        long i = find_link(ix, b, what->src_device, what->dst_device);
         if (i >= 0)
             row->per[b] = d[b].links[i];
         else
@@ -214,7 +292,7 @@ static void link_totals(const xval_detail *d, size_t n, xval_link_total *t)
     }
 }
 
-static int compare_links(const xval_detail *d, size_t n, xval_divergence *v)
+static int compare_links(const xval_detail *d, const indexes *ix, size_t n, xval_divergence *v)
 {
     size_t total = 0;
     v->stats = calloc(n ? n : 1, sizeof *v->stats);
@@ -232,9 +310,9 @@ static int compare_links(const xval_detail *d, size_t n, xval_divergence *v)
     link_totals(d, n, v->totals);
     for (size_t b = 0; b < n; b++)
         for (size_t i = 0; d[b].ran && d[b].has_links && i < d[b].n_links; i++)
-            if (!link_listed_before(d, b, &d[b].links[i]) &&
-                find_link(&d[b], d[b].links[i].src_device, d[b].links[i].dst_device) == (long)i &&
-                fill_link(d, n, &d[b].links[i], &v->links[v->n_links++]) != 0)
+            if (!link_listed_before(ix, b, &d[b].links[i]) &&
+                find_link(ix, b, d[b].links[i].src_device, d[b].links[i].dst_device) == (long)i &&
+                fill_link(d, ix, n, &d[b].links[i], &v->links[v->n_links++]) != 0)
                 return -1;
     qsort(v->links, v->n_links, sizeof *v->links, by_rank);
     return 0;
@@ -247,11 +325,15 @@ int xval_diverge(const xval_detail *d, size_t n, uint32_t npu, double tolerance,
     out->npu = npu;
     out->tolerance = tolerance;
     out->has_baseline = n > 0 && d[0].ran;
-    if (compare_collectives(d, n, tolerance, out) != 0 || compare_links(d, n, out) != 0) {
+    indexes ix = {0};
+    int rc = indexes_build(d, n, &ix) == 0 && compare_collectives(d, &ix, n, tolerance, out) == 0 &&
+                     compare_links(d, &ix, n, out) == 0
+                 ? 0
+                 : -1;
+    indexes_free(&ix);
+    if (rc != 0)
         xval_divergence_free(out);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 void xval_divergence_free(xval_divergence *v)

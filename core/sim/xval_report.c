@@ -33,8 +33,12 @@ static int read_collectives(json_object *root, uint32_t npu, xval_detail *d)
     json_object *arr = NULL;
     if (!json_object_object_get_ex(root, "collectives", &arr) || !json_object_is_type(arr, json_type_array))
         return 0;
-    size_t n = json_object_array_length(arr);
-    d->colls = calloc(n ? n : 1, sizeof *d->colls);
+    /* Every NPU's records are there: the chosen NPU's are counted first,
+     * so that memory follows one NPU's collectives, not the whole report. */
+    size_t n = json_object_array_length(arr), mine = 0;
+    for (size_t i = 0; i < n; i++)
+        mine += field_u64(json_object_array_get_idx(arr, i), "npu", NULL) == npu;
+    d->colls = calloc(mine ? mine : 1, sizeof *d->colls);
     if (!d->colls)
         return -1;
     for (size_t i = 0; i < n; i++) {
