@@ -123,8 +123,12 @@ static void write_collectives(FILE *out, const xval_table *t, const xval_diverge
 {
     char base[300], band[64];
     msg_escape(t->baseline, base, sizeof base);
-    fprintf(out, "\ncollectives of NPU %" PRIu32 ": duration in ticks per backend, ratio to %s (* %s)\n", v->npu,
-            base, band_words(t, band, sizeof band));
+    if (t->has_tolerance)
+        snprintf(band, sizeof band, "* outside the band %.10g", t->tolerance);
+    else
+        snprintf(band, sizeof band, "* any difference: no --tolerance");
+    fprintf(out, "\ncollectives of NPU %" PRIu32 ": duration in ticks per backend, ratio to %s (%s)\n", v->npu, base,
+            band);
     if (v->n_rows == 0) {
         fputs("none reported\n", out);
         return;
@@ -175,8 +179,9 @@ void xval_diverge_first_line(FILE *out, const xval_table *t, const xval_divergen
 /* ---- text: the links --------------------------------------------------------------- */
 
 /* "BEFORE NAME, NAME: no link statistics" for the backends that ran
- * without them (nothing when every one has them). */
-static void without_stats(FILE *out, const xval_table *t, const xval_divergence *v, const char *before)
+ * without them (nothing when every one has them, or failed). Returns
+ * whether it wrote anything. */
+static bool without_stats(FILE *out, const xval_table *t, const xval_divergence *v, const char *before)
 {
     char esc[300];
     bool any = false;
@@ -187,6 +192,7 @@ static void without_stats(FILE *out, const xval_table *t, const xval_divergence 
         }
     if (any)
         fputs(": no link statistics", out);
+    return any;
 }
 
 static void link_name(char *cell, const xval_link *l)
@@ -259,8 +265,7 @@ static void write_links(FILE *out, const xval_table *t, const xval_divergence *v
                     msg_escape(t->rows[only].backend, esc, sizeof esc));
         else
             fputs("no backend counts per-link traffic, nothing to compare", out);
-        without_stats(out, t, v, " (");
-        fputs(v->n_link_backends < v->n_backends ? ")\n" : "\n", out);
+        fputs(without_stats(out, t, v, " (") ? ")\n" : "\n", out);
         return;
     }
     size_t shown = top < v->n_links ? top : v->n_links;

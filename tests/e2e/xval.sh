@@ -192,6 +192,16 @@ links: only congestion_aware counts per-link traffic, nothing to compare (analyt
     "divergence without tolerance"
 expect_ok tutorial --backends=congestion_aware,ca2 --baseline=congestion_aware --tolerance=0
 expect_eq "$(grep -e '^first' -e '^no coll' "$TEST_TMP/out")" "no collective outside the band 0" "divergence: none outside"
+# A backend that failed has "-" for each duration and is not named among
+# those without link statistics.
+tutorial --backends=congestion_aware,"$B/xval_abort.la" --baseline=congestion_aware >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$(sed '1,/^$/d' "$TEST_TMP/out")" "collectives of NPU 0: duration in ticks per backend, ratio to congestion_aware (* any difference: no --tolerance)
+node  name            type          bytes  congestion_aware  $B/xval_abort.la  ratio
+   1  All-Reduce-1MB  ALL_REDUCE  1048576             47700  $(printf '%*s' $((${#B} + 14)) -)  -
+   2  All-Gather-2MB  ALL_GATHER  2097152            316560  $(printf '%*s' $((${#B} + 14)) -)  -
+no collective differs (no --tolerance)
+
+links: only congestion_aware counts per-link traffic, nothing to compare" "divergence with a failed backend"
 # One backend: nothing to compare, no report.
 expect_ok tutorial --backends=analytical
 expect_eq "$(wc -l <"$TEST_TMP/out")" 2 "one backend: the table alone"

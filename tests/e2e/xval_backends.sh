@@ -43,6 +43,16 @@ expect_eq "$(rows "$TEST_TMP/incast.csv" | wc -l)" "$(count)" "incast: every bac
 slow=$(rows "$TEST_TMP/incast.csv" | awk '$1 != "analytical" && $2 > 1.0 { n++ } END { print n + 0 }')
 expect_eq "$slow" "$(($(count) - 1))" "incast: every congestion-modelling backend is slower than analytical"
 
+# The divergence report compares the links of every backend but analytical
+# (which has no link statistics): the Switch's 16 links, each in every one.
+expect_eq "$(grep '^links: ' "$TEST_TMP/out")" \
+    "links: the 10 of 16 that differ most (busy-ticks spread, then worst-queue difference); analytical: no link statistics" \
+    "incast: links compared"
+expect_eq "$(awk -F, 'NR > 1 { print $6 }' "$TEST_TMP/incast.links.csv" | sort | uniq -c | awk '{ print $1 }' | sort -u)" 16 \
+    "incast: every link of every backend with link statistics in the links CSV"
+expect_eq "$(awk -F, 'NR > 1 && !seen[$6]++ { k++ } END { print k }' "$TEST_TMP/incast.links.csv")" "$(($(count) - 1))" \
+    "incast: the backends with link statistics"
+
 # ---- one large message: within 2 % of latency + size / bandwidth -------------
 # 64 MiB over 50 GB/s (2^30 bytes) and 500 ns: 500 + 2^26 / 53.687 = 1250500
 # ticks, which is what analytical gives.
