@@ -20,7 +20,8 @@ EXTRA_DIST += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 # The divergence report's comparison on hand-made reports.
 check_PROGRAMS += tests/unit/test_xval_diverge
 tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c \
-	core/sim/xval_diverge.c core/sim/xval_diverge_output.c core/sim/csv_out.c
+	core/sim/xval_diverge.c core/sim/xval_diverge_output.c core/sim/xval_diverge_plot.c core/sim/svg_chart.c \
+	core/sim/csv_out.c
 tests_unit_test_xval_diverge_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_diverge_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_xval_diverge

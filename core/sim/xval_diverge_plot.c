@@ -60,13 +60,15 @@ static void axes(FILE *f, const xval_divergence *v, double top)
 }
 
 /* The backend's durations: a polyline through the collectives it has
- * (broken where it has none), and a dot on each. */
+ * (broken where it has none; a lone point is its dot only), and a dot on
+ * each. */
 static void series(FILE *f, const xval_divergence *v, size_t b, double top, const char *colour)
 {
     bool open = false;
     for (size_t k = 0; k < v->n_rows; k++) {
         const xval_coll_row *r = &v->rows[k];
-        if (!r->has[b]) {
+        bool next = k + 1 < v->n_rows && v->rows[k + 1].has[b];
+        if (!r->has[b] || (!open && !next)) {
             fputs(open ? "\"/>\n" : "", f);
             open = false;
             continue;

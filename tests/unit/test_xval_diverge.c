@@ -13,6 +13,7 @@
 
 #include "sim/xval_diverge.h"
 #include "sim/xval_diverge_output.h"
+#include "sim/xval_diverge_plot.h"
 
 static xval_coll coll(uint64_t node, const char *name, uint64_t start, uint64_t duration)
 {
@@ -123,6 +124,187 @@ static void test_first_line(void **state)
     xval_divergence_free(&v);
 }
 
+/* What writer writes for the fixture (three backends, band 0.05), as a
+ * NUL-terminated string the caller frees. */
+static char *written(void (*writer)(FILE *, const xval_table *, const xval_divergence *))
+{
+    fill();
+    xval_row rows[3] = {{.backend = "analytical"}, {.backend = "garnet"}, {.backend = "ns3_shim"}};
+    xval_table t = {.rows = rows, .n = 3, .baseline = "analytical", .has_tolerance = true, .tolerance = 0.05};
+    xval_divergence v;
+    assert_int_equal(xval_diverge(details, 3, 0, 0.05, &v), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    writer(f, &t, &v);
+    assert_int_equal(fclose(f), 0);
+    xval_divergence_free(&v);
+    return buf;
+}
+
+static void expect_written(void (*writer)(FILE *, const xval_table *, const xval_divergence *), const char *want)
+{
+    char *got = written(writer);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void text_top2(FILE *f, const xval_table *t, const xval_divergence *v)
+{
+    xval_diverge_write_text(f, t, v, 2);
+}
+
+/* The three parts; '*' on the ratios outside the band; "-" where a
+ * backend has no record or no ratio; the two links used by one backend
+ * only, then the totals over all links. */
+static void test_text(void **state)
+{
+    (void)state;
+    expect_written(text_top2,
+                   "\n"
+                   "collectives of NPU 0: duration in ticks per backend, ratio to analytical (* outside the band 0.05)"
+                   "\n"
+                   "node  name   type          bytes  analytical  garnet  ratio      ns3_shim  ratio\n"
+                   "   5  embed  ALL_TO_ALL  1048576        1000    1000  1.000000       1049  1.049000\n"
+                   "   7  a2a    ALL_TO_ALL  1048576        2000    2100  1.050000       2101  1.050500*\n"
+                   "   9  ag     ALL_TO_ALL  1048576         500     600  1.200000*         -  -\n"
+                   "  11  late   ALL_TO_ALL  1048576           -       -  -                40  -\n"
+                   "first collective outside the band 0.05: node 7 'a2a' (ALL_TO_ALL, 1048576 bytes, NPU 0): analytical"
+                   " 2000, garnet 2100 (1.050000), ns3_shim 2101 (1.050500)\n"
+                   "\n"
+                   "links: the 2 of 4 that differ most (busy-ticks spread, then worst-queue difference); analytical: no"
+                   " link statistics\n"
+                   "link       backend   bytes  busy_ticks  max_queue  busy_spread  queue_diff\n"
+                   "sw8->npu2  garnet       50           5          0            -           0\n"
+                   "           ns3_shim      0           0          0\n"
+                   "sw8->npu3  garnet        0           0          0            -           0\n"
+                   "           ns3_shim     50           5          0\n"
+                   "total      garnet      250          25          5\n"
+                   "           ns3_shim    250          35         30\n");
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    expect_written(xval_diverge_write_collectives_csv,
+                   "npu,node,name,type,bytes,backend,duration,ratio,outside\n"
+                   "0,5,embed,ALL_TO_ALL,1048576,analytical,1000,1.000000,\n"
+                   "0,5,embed,ALL_TO_ALL,1048576,garnet,1000,1.000000,no\n"
+                   "0,5,embed,ALL_TO_ALL,1048576,ns3_shim,1049,1.049000,no\n"
+                   "0,7,a2a,ALL_TO_ALL,1048576,analytical,2000,1.000000,\n"
+                   "0,7,a2a,ALL_TO_ALL,1048576,garnet,2100,1.050000,no\n"
+                   "0,7,a2a,ALL_TO_ALL,1048576,ns3_shim,2101,1.050500,yes\n"
+                   "0,9,ag,ALL_TO_ALL,1048576,analytical,500,1.000000,\n"
+                   "0,9,ag,ALL_TO_ALL,1048576,garnet,600,1.200000,yes\n"
+                   "0,9,ag,ALL_TO_ALL,1048576,ns3_shim,,,\n"
+                   "0,11,late,ALL_TO_ALL,1048576,analytical,,,\n"
+                   "0,11,late,ALL_TO_ALL,1048576,garnet,,,\n"
+                   "0,11,late,ALL_TO_ALL,1048576,ns3_shim,40,,\n");
+    expect_written(xval_diverge_write_links_csv,
+                   "rank,src_device,dst_device,src,dst,backend,bytes,busy_ticks,max_queue_ticks,busy_spread,queue_diff"
+                   "\n"
+                   "1,8,2,sw8,npu2,garnet,50,5,0,,0\n"
+                   "1,8,2,sw8,npu2,ns3_shim,0,0,0,,0\n"
+                   "2,8,3,sw8,npu3,garnet,0,0,0,,0\n"
+                   "2,8,3,sw8,npu3,ns3_shim,50,5,0,,0\n"
+                   "3,0,8,npu0,sw8,garnet,100,10,5,2.000000,0\n"
+                   "3,0,8,npu0,sw8,ns3_shim,100,20,5,2.000000,0\n"
+                   "4,1,8,npu1,sw8,garnet,100,10,0,1.000000,30\n"
+                   "4,1,8,npu1,sw8,ns3_shim,100,10,30,1.000000,30\n");
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    expect_written(xval_diverge_write_json,
+                   "\"divergence\": {\n"
+                   "\"npu\": 0,\n"
+                   "\"band\": 0.05,\n"
+                   "\"collectives\": [\n"
+                   "{\"node\": 5, \"name\": \"embed\", \"type\": \"ALL_TO_ALL\", \"bytes\": 1048576, \"durations\": [10"
+                   "00, 1000, 1049], \"ratios\": [1.000000, 1.000000, 1.049000], \"outside\": [false, false, false]},\n"
+                   "{\"node\": 7, \"name\": \"a2a\", \"type\": \"ALL_TO_ALL\", \"bytes\": 1048576, \"durations\": [2000"
+                   ", 2100, 2101], \"ratios\": [1.000000, 1.050000, 1.050500], \"outside\": [false, false, true]},\n"
+                   "{\"node\": 9, \"name\": \"ag\", \"type\": \"ALL_TO_ALL\", \"bytes\": 1048576, \"durations\": [500, "
+                   "600, null], \"ratios\": [1.000000, 1.200000, null], \"outside\": [false, true, false]},\n"
+                   "{\"node\": 11, \"name\": \"late\", \"type\": \"ALL_TO_ALL\", \"bytes\": 1048576, \"durations\": [nu"
+                   "ll, null, 40], \"ratios\": [null, null, null], \"outside\": [false, false, false]}\n"
+                   "],\n"
+                   "\"first_outside\": {\"index\": 1, \"node\": 7},\n"
+                   "\"link_totals\": [{\"backend\": \"garnet\", \"bytes\": 250, \"busy_ticks\": 25, \"max_queue_ticks\""
+                   ": 5}, {\"backend\": \"ns3_shim\", \"bytes\": 250, \"busy_ticks\": 35, \"max_queue_ticks\": 30}],\n"
+                   "\"links\": [\n"
+                   "{\"src_device\": 8, \"dst_device\": 2, \"src\": \"sw8\", \"dst\": \"npu2\", \"busy_spread\": null, "
+                   "\"queue_diff\": 0, \"backends\": [{\"backend\": \"garnet\", \"bytes\": 50, \"busy_ticks\": 5, \"max"
+                   "_queue_ticks\": 0}, {\"backend\": \"ns3_shim\", \"bytes\": 0, \"busy_ticks\": 0, \"max_queue_ticks"
+                   "\": 0}]},\n"
+                   "{\"src_device\": 8, \"dst_device\": 3, \"src\": \"sw8\", \"dst\": \"npu3\", \"busy_spread\": null, "
+                   "\"queue_diff\": 0, \"backends\": [{\"backend\": \"garnet\", \"bytes\": 0, \"busy_ticks\": 0, \"max_"
+                   "queue_ticks\": 0}, {\"backend\": \"ns3_shim\", \"bytes\": 50, \"busy_ticks\": 5, \"max_queue_ticks"
+                   "\": 0}]},\n"
+                   "{\"src_device\": 0, \"dst_device\": 8, \"src\": \"npu0\", \"dst\": \"sw8\", \"busy_spread\": 2.0000"
+                   "00, \"queue_diff\": 0, \"backends\": [{\"backend\": \"garnet\", \"bytes\": 100, \"busy_ticks\": 10,"
+                   " \"max_queue_ticks\": 5}, {\"backend\": \"ns3_shim\", \"bytes\": 100, \"busy_ticks\": 20, \"max_que"
+                   "ue_ticks\": 5}]},\n"
+                   "{\"src_device\": 1, \"dst_device\": 8, \"src\": \"npu1\", \"dst\": \"sw8\", \"busy_spread\": 1.0000"
+                   "00, \"queue_diff\": 30, \"backends\": [{\"backend\": \"garnet\", \"bytes\": 100, \"busy_ticks\": 10"
+                   ", \"max_queue_ticks\": 0}, {\"backend\": \"ns3_shim\", \"bytes\": 100, \"busy_ticks\": 10, \"max_qu"
+                   "eue_ticks\": 30}]}\n"
+                   "]\n"
+                   "}");
+}
+
+/* Node 11 only in ns3_shim: the others' lines stop at node 9; the dashed
+ * mark at node 7, the second of four collectives (x = 90 + 480 / 3). */
+static void test_plot(void **state)
+{
+    (void)state;
+    expect_written(xval_diverge_plot_write,
+                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"820\" height=\"420\" viewBox=\"0 0 820 420\" font"
+                   "-family=\"sans-serif\" font-size=\"12\">\n"
+                   "<rect width=\"820\" height=\"420\" fill=\"#ffffff\"/>\n"
+                   "<text x=\"16\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Collective durations of NPU 0 per net"
+                   "work backend</text>\n"
+                   "<text x=\"16\" y=\"46\">ticks (1 tick = 1 ns); ratios to analytical, tolerance 0.05</text>\n"
+                   "<path d=\"M90 60V340H570\" fill=\"none\" stroke=\"#000000\"/>\n"
+                   "<text x=\"84\" y=\"344\" text-anchor=\"end\">0</text>\n"
+                   "<text x=\"84\" y=\"274\" text-anchor=\"end\">1250</text>\n"
+                   "<text x=\"84\" y=\"204\" text-anchor=\"end\">2500</text>\n"
+                   "<text x=\"84\" y=\"134\" text-anchor=\"end\">3750</text>\n"
+                   "<text x=\"84\" y=\"64\" text-anchor=\"end\">5000</text>\n"
+                   "<text x=\"90\" y=\"358\" text-anchor=\"middle\">5</text>\n"
+                   "<text x=\"250\" y=\"358\" text-anchor=\"middle\">7</text>\n"
+                   "<text x=\"410\" y=\"358\" text-anchor=\"middle\">9</text>\n"
+                   "<text x=\"570\" y=\"358\" text-anchor=\"middle\">11</text>\n"
+                   "<text x=\"330\" y=\"380\" text-anchor=\"middle\">collective (node id), in the baseline's order</tex"
+                   "t>\n"
+                   "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"90,284 250,228 410,312\"/>\n"
+                   "<circle cx=\"90\" cy=\"284\" r=\"3\" fill=\"#1f77b4\"/>\n"
+                   "<circle cx=\"250\" cy=\"228\" r=\"3\" fill=\"#1f77b4\"/>\n"
+                   "<circle cx=\"410\" cy=\"312\" r=\"3\" fill=\"#1f77b4\"/>\n"
+                   "<line x1=\"600\" y1=\"64\" x2=\"620\" y2=\"64\" stroke=\"#1f77b4\" stroke-width=\"2\"/>\n"
+                   "<text x=\"626\" y=\"68\">analytical</text>\n"
+                   "<polyline fill=\"none\" stroke=\"#ff7f0e\" stroke-width=\"2\" points=\"90,284 250,222 410,306\"/>\n"
+                   "<circle cx=\"90\" cy=\"284\" r=\"3\" fill=\"#ff7f0e\"/>\n"
+                   "<circle cx=\"250\" cy=\"222\" r=\"3\" fill=\"#ff7f0e\"/>\n"
+                   "<circle cx=\"410\" cy=\"306\" r=\"3\" fill=\"#ff7f0e\"/>\n"
+                   "<line x1=\"600\" y1=\"82\" x2=\"620\" y2=\"82\" stroke=\"#ff7f0e\" stroke-width=\"2\"/>\n"
+                   "<text x=\"626\" y=\"86\">garnet</text>\n"
+                   "<polyline fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"2\" points=\"90,281 250,222\"/>\n"
+                   "<circle cx=\"90\" cy=\"281\" r=\"3\" fill=\"#2ca02c\"/>\n"
+                   "<circle cx=\"250\" cy=\"222\" r=\"3\" fill=\"#2ca02c\"/>\n"
+                   "<circle cx=\"570\" cy=\"338\" r=\"3\" fill=\"#2ca02c\"/>\n"
+                   "<line x1=\"600\" y1=\"100\" x2=\"620\" y2=\"100\" stroke=\"#2ca02c\" stroke-width=\"2\"/>\n"
+                   "<text x=\"626\" y=\"104\">ns3_shim</text>\n"
+                   "<line x1=\"250\" y1=\"60\" x2=\"250\" y2=\"340\" stroke=\"#d7191c\" stroke-dasharray=\"4 3\"/>\n"
+                   "<text x=\"254\" y=\"56\" fill=\"#d7191c\">first outside: node 7</text>\n"
+                   "</svg>\n");
+}
+
 static void test_links(void **state)
 {
     (void)state;
@@ -186,7 +368,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collectives), cmocka_unit_test(test_first_line),
         cmocka_unit_test(test_links),       cmocka_unit_test(test_failed_baseline),
-        cmocka_unit_test(test_ratio),
+        cmocka_unit_test(test_ratio),       cmocka_unit_test(test_text),
+        cmocka_unit_test(test_csv),         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_plot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
