@@ -44,7 +44,6 @@ typedef struct xval_args {
     double timeout_s;
     const char *csv, *json, *plot;
     const char *divergence_plot; /* --divergence-plot: per-collective durations as SVG */
-    bool has_npu;           /* --npu given: checked against the runs' NPU count */
     uint32_t npu;           /* whose collectives the divergence report compares */
     size_t top_links;       /* links shown in the divergence report's text */
     const char *backend_options; /* --backend-options: items for all, NAME:items for one backend */
@@ -320,7 +319,7 @@ static int own_option(char **argv, int argc, int *i, xval_args *a, FILE *err)
     case 4: a->csv = v; return 1;
     case 5: a->json = v; return 1;
     case 6: a->plot = v; return 1;
-    case 7: a->has_npu = true; return own_count("npu", v, 0, UINT32_MAX, a, err);
+    case 7: return own_count("npu", v, 0, UINT32_MAX, a, err);
     case 8: return own_count("top-links", v, 1, SIZE_MAX, a, err);
     case 9: a->divergence_plot = v; return 1;
     default: a->backend_options = v; return 1;
