@@ -181,10 +181,16 @@ expect_eq "$(wc -l <"$TEST_TMP/d.links.csv")" 33 "divergence: links CSV, 16 link
 grep -qxF '"first_outside": {"index": 1, "node": 2},' "$TEST_TMP/d.json" || fail "divergence JSON: first_outside"
 grep -qxF '{"node": 2, "name": "All-Gather-2MB", "type": "ALL_GATHER", "bytes": 2097152, "durations": [43140, 316560, 316560], "ratios": [1.000000, 7.337969, 7.337969], "outside": [false, true, true]}' \
     "$TEST_TMP/d.json" || fail "divergence JSON: the all-gather"
-grep -qF '<line x1="570" y1="60" x2="570" y2="340" stroke="#d7191c" stroke-dasharray="4 3"/>' "$TEST_TMP/d.svg" ||
+grep -qF '<line x1="570" y1="60" x2="570" y2="580" stroke="#d7191c" stroke-dasharray="4 3"/>' "$TEST_TMP/d.svg" ||
     fail "divergence SVG: the mark of the first collective outside"
-grep -qF '<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="90,328 570,316"/>' "$TEST_TMP/d.svg" ||
-    fail "divergence SVG: analytical's line"
+grep -qF '<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="90,271 570,261"/>' "$TEST_TMP/d.svg" ||
+    fail "divergence SVG: analytical's durations"
+# ratios: 2.286673 and 7.337969 of a panel of 220 pixels up to 10, from y = 580
+grep -qF '<polyline fill="none" stroke="#ff7f0e" stroke-width="2" points="90,530 570,419"/>' "$TEST_TMP/d.svg" ||
+    fail "divergence SVG: congestion_aware's ratios"
+# the band 1 +- 1.5, cut at 0: from 2.5 (y 525) down to 0 (y 580)
+grep -qF '<rect x="90" y="525" width="480" height="55" fill="#e0e0e0"/>' "$TEST_TMP/d.svg" ||
+    fail "divergence SVG: the band"
 # Without --tolerance any difference counts; analytical alone has no links.
 tutorial --backends=analytical,congestion_aware >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 expect_eq "$(grep -e '^first' -e '^no coll' -e '^links' "$TEST_TMP/out")" "first collective differing (no --tolerance): node 1 'All-Reduce-1MB' (ALL_REDUCE, 1048576 bytes, NPU 0): analytical 20860, congestion_aware 47700 (2.286673)
