@@ -76,7 +76,7 @@ static void usage(FILE *out)
         {"--plot=FILE.svg", "draw the finish times as an SVG bar chart"},
         {"--npu=N", "the NPU whose collectives are compared (default 0)"},
         {"--top-links=N", "links shown in the divergence report (default 10; all in --csv and --json)"},
-        {"--divergence-plot=FILE.svg", "draw each backend's per-collective durations as SVG lines"},
+        {"--divergence-plot=FILE.svg", "draw each backend's per-collective durations and ratios as SVG lines"},
         {"--help", "show this help"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)

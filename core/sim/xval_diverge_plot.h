@@ -1,8 +1,9 @@
 /*
  * xval_diverge_plot.h - `vimana xval --divergence-plot=FILE.svg`: one
  * NPU's collectives in the baseline's order along x, each backend's
- * duration as a line of dots, so that a reader sees where the lines
- * separate; a dashed red line marks the first collective outside the band.
+ * duration and its ratio to the baseline's as lines of dots (two panels),
+ * so that a reader sees where the lines separate; the band is shaded and
+ * a dashed red line marks the first collective outside it.
  * Only deterministic figures, integer coordinates: the same results give
  * the same bytes.
  */
