@@ -599,25 +599,26 @@ static int report_problems(const xval_table *t, FILE *err)
     return problems;
 }
 
-/* The divergence report (v NULL with fewer than two backends: nothing to
- * compare) follows the table in each form. */
+/* The divergence report follows the table in each form; on standard
+ * output only with two backends or more (one has nothing to compare with),
+ * while the files always get it, so that a script finds them. */
 static void write_outputs(const xval_table *t, const xval_divergence *v, size_t top_links, const out_files *o,
                           FILE *out)
 {
     xval_write_table(out, t);
-    if (v)
+    if (t->n >= 2)
         xval_diverge_write_text(out, t, v, top_links);
     if (o->csv)
         xval_write_csv(o->csv, t);
-    if (o->collectives_csv && v)
+    if (o->collectives_csv)
         xval_diverge_write_collectives_csv(o->collectives_csv, t, v);
-    if (o->links_csv && v)
+    if (o->links_csv)
         xval_diverge_write_links_csv(o->links_csv, t, v);
     if (o->json)
         xval_write_json(o->json, t, v);
     if (o->plot)
         xval_plot_write(o->plot, t);
-    if (o->divergence_plot && v)
+    if (o->divergence_plot)
         xval_diverge_plot_write(o->divergence_plot, t, v);
 }
 
@@ -666,8 +667,7 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
     out_files o = {0};
     xval_table t = {.baseline = a->baseline, .has_tolerance = a->has_tolerance, .tolerance = a->tolerance};
     xval_detail *details = NULL;
-    xval_divergence v = {0};
-    bool compared = false;
+    xval_divergence v = {0}; /* freed as it is (empty) when the runs did not happen */
     int status = 2;
     if (backend_names(a, &l, err) != 0 || check_backend_options(a, &l, err) != 0 || open_outputs(a, &o, err) != 0)
         goto done;
@@ -681,14 +681,11 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
     if (run_all(a, &l, &t, details, err) != 0 || check_npu(a, &t, err) != 0)
         goto done;
     compare(&t, a);
-    if (t.n >= 2) {
-        if (xval_diverge(details, t.n, a->npu, a->has_tolerance ? a->tolerance : 0, &v) != 0) {
-            fprintf(err, PROG ": error: out of memory\n");
-            goto done;
-        }
-        compared = true;
+    if (xval_diverge(details, t.n, a->npu, a->has_tolerance ? a->tolerance : 0, &v) != 0) {
+        fprintf(err, PROG ": error: out of memory\n");
+        goto done;
     }
-    write_outputs(&t, compared ? &v : NULL, a->top_links, &o, out);
+    write_outputs(&t, &v, a->top_links, &o, out);
     status = report_problems(&t, err) ? 1 : 0;
     if (fflush(out) != 0 || ferror(out)) {
         fprintf(err, PROG ": error: standard output: write failed\n");
@@ -698,8 +695,7 @@ static int cross_validate(xval_args *a, FILE *out, FILE *err)
         status = 2;
 done:
     close_outputs(a, &o, err);
-    if (compared)
-        xval_divergence_free(&v);
+    xval_divergence_free(&v);
     for (size_t i = 0; details && i < t.n; i++)
         xval_detail_free(&details[i]);
     free(details);

@@ -208,9 +208,16 @@ node  name            type          bytes  congestion_aware  $B/xval_abort.la  r
 no collective differs (no --tolerance)
 
 links: only congestion_aware counts per-link traffic, nothing to compare" "divergence with a failed backend"
-# One backend: nothing to compare, no report.
-expect_ok tutorial --backends=analytical
+# One backend: nothing to compare, the table alone on standard output; the
+# files still get its records.
+expect_ok tutorial --backends=analytical --csv="$TEST_TMP/one.csv"
 expect_eq "$(wc -l <"$TEST_TMP/out")" 2 "one backend: the table alone"
+expect_eq "$(cat "$TEST_TMP/one.collectives.csv")" "npu,node,name,type,bytes,backend,duration,ratio,outside
+0,1,All-Reduce-1MB,ALL_REDUCE,1048576,analytical,20860,1.000000,
+0,2,All-Gather-2MB,ALL_GATHER,2097152,analytical,43140,1.000000," "one backend: its collectives CSV"
+expect_eq "$(cat "$TEST_TMP/one.links.csv")" \
+    "rank,src_device,dst_device,src,dst,backend,bytes,busy_ticks,max_queue_ticks,busy_spread,queue_diff" \
+    "one backend without link statistics: the links CSV's header"
 expect_eq "$(ls "$TMPDIR")" "" "temporary files left behind after the divergence report"
 
 # ---- backends that fail: an error row each, exit 1, never a crash ----------
