@@ -189,8 +189,8 @@ static int parse_args(int argc, char **argv, calib_args *a, FILE *out, FILE *err
     return 0;
 }
 
-/* Whether the all-reduce of `cfg` runs "nccl" on each of several
- * dimensions: then calibrate keeps that composition (one phase per
+/* Whether the all-reduce of `cfg` runs an NCCL-model algorithm (its
+ * descriptor's nccl_model) on each of several dimensions: then calibrate keeps that composition (one phase per
  * dimension, localBWAware) instead of NCCL's flat ring (oneNccl). */
 static bool lists_nccl_per_dimension(const sys_config *cfg)
 {
@@ -199,7 +199,7 @@ static bool lists_nccl_per_dimension(const sys_config *cfg)
     algo_registry builtin = {0};
     for (uint32_t d = 0; d < n; d++) {
         const algorithm *alg = algo_registry_get(&builtin, impl[d].id);
-        if (impl[d].one || !alg || strcmp(alg->name, "nccl") != 0)
+        if (impl[d].one || !alg || !alg->nccl_model)
             return false;
     }
     return n > 1;

@@ -46,6 +46,10 @@ typedef struct algorithm {
 
     /* ---- properties ---- */
     enum algo_symmetry symmetry; /* on one dimension (the one* variants cross dimensions: never) */
+    /* Its times come from the NCCL cost model (system/nccl_model), whose
+     * parameters `vimana calibrate` fits: calibrate keeps a system JSON's
+     * per-dimension composition only of such algorithms. */
+    bool nccl_model;
 
     /* ---- phase plan: when a chunk's phases are built ---- */
     /* Refuses a phase it cannot run (ring size, collective type): returns

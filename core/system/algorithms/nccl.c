@@ -163,6 +163,7 @@ const algorithm algorithm_nccl = {
     /* on one dimension or group ring: peers by index +- step, a plan that
      * depends on the ring's size and dimension, not on the index */
     .symmetry = ALGO_ROTATION,
+    .nccl_model = true,
     .start = nccl_start,
     .step = nccl_step,
 };
