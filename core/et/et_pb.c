@@ -9,24 +9,6 @@ _Static_assert(sizeof(protobuf_c_boolean) == sizeof(int), "bool list items are i
 _Static_assert((int)CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_BYTES_LIST == (int)VET_BYTES_LIST,
                "value kinds are protobuf field numbers");
 
-static void *arena_pb_alloc(void *data, size_t size)
-{
-    return arena_alloc(data, size ? size : 1);
-}
-
-static void arena_pb_free(void *data, void *ptr)
-{
-    (void)data;
-    (void)ptr;
-}
-
-void et_pb_arena_allocator(ProtobufCAllocator *alloc, arena *a)
-{
-    alloc->alloc = arena_pb_alloc;
-    alloc->free = arena_pb_free;
-    alloc->allocator_data = a;
-}
-
 /* Every list wrapper message has the same shape: base, n_values, values. */
 typedef struct {
     ProtobufCMessage base;

@@ -10,9 +10,6 @@
 #include "util/arena.h"
 #include "vimana/et.h"
 
-/* A protobuf-c allocator that takes memory from an arena; free is a no-op. */
-void et_pb_arena_allocator(ProtobufCAllocator *alloc, arena *a);
-
 /* protobuf-c -> view. Arrays the view needs are taken from `a`; strings and
  * lists point into the protobuf-c message, which must outlive the view.
  * Return 0, or -1 when out of memory. */
