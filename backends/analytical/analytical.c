@@ -3,7 +3,7 @@
  *
  * Every message is independent: it costs hops x latency + size / bandwidth
  * of the lowest dimension in which source and destination differ, truncated
- * once to whole ticks (shared/spec/simulator.md section 11). No link state.
+ * once to whole ticks (the reference's behaviour, docs/simulator.md). No link state.
  *
  * On a topology graph (vimana/topology_graph.h) the same idea follows the
  * route congestion_aware takes: the sum of its links' latencies plus size /

@@ -1,6 +1,6 @@
 /*
  * congestion_aware.so - link-level, store-and-forward analytical network
- * (shared/spec/simulator.md section 12), on any number of Ring /
+ * (the reference's behaviour, docs/simulator.md), on any number of Ring /
  * FullyConnected / Switch dimensions routed dimension-order, or on a
  * topology graph read from a file (vimana/topology_graph.h), routed by
  * shortest path with the toolkit's ECMP choice.

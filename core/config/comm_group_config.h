@@ -1,5 +1,5 @@
 /* comm_group_config.h - communicator groups: {"<id>": [npu, ...], ...}
- * (shared/spec/simulator.md section 8). The member order is kept: it is the
+ * (the reference's behaviour, docs/simulator.md). The member order is kept: it is the
  * order of the group's ring. */
 #ifndef VIMANA_CONFIG_COMM_GROUP_CONFIG_H
 #define VIMANA_CONFIG_COMM_GROUP_CONFIG_H

@@ -1,4 +1,4 @@
-/* memory_config.h - the remote-memory JSON (shared/spec/simulator.md s. 7). */
+/* memory_config.h - the remote-memory JSON (the reference's behaviour, docs/simulator.md). */
 #ifndef VIMANA_CONFIG_MEMORY_CONFIG_H
 #define VIMANA_CONFIG_MEMORY_CONFIG_H
 

@@ -1,5 +1,5 @@
 /*
- * system_config.h - the system JSON (shared/spec/simulator.md section 5):
+ * system_config.h - the system JSON (the reference's behaviour, docs/simulator.md):
  * scheduling, chunking, collective algorithms per dimension, memory and
  * compute rates. Every NPU uses the same parsed configuration.
  */

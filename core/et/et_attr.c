@@ -1,5 +1,5 @@
 /* Attribute lookup and typed reads with the simulator feeder's lenient
- * coercion rules (shared/spec/chakra-et-format.md section 4.3). */
+ * coercion rules (the reference's behaviour, docs/vimana-et.md). */
 #include <string.h>
 
 #include "vimana/et.h"

@@ -1,6 +1,6 @@
 /*
  * options.h - the simulator's command line: the ASTRA-sim flags
- * (shared/spec/simulator.md section 2) plus Vimana's own.
+ * (the reference's behaviour, docs/simulator.md) plus Vimana's own.
  */
 #ifndef VIMANA_SIM_OPTIONS_H
 #define VIMANA_SIM_OPTIONS_H

@@ -1,6 +1,6 @@
 /*
- * Collective -> chunks -> phases (shared/spec/simulator.md sections 13.2 -
- * 13.4, 13.10, 13.12). Chunks are generated one at a time: each chunk's
+ * Collective -> chunks -> phases (the reference's behaviour, docs/simulator.md). Chunks are generated
+ * one at a time: each chunk's
  * phases take their queues from the NPU's allocators, then its stream is
  * created and queued (and started when its queue has room) before the next
  * chunk is built.

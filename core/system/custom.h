@@ -1,6 +1,6 @@
 /*
  * custom.h - collectives defined by Chakra ETs (MSCCL-style algorithms,
- * shared/spec/simulator.md section 13.10). Each NPU runs the ET at its
+ * the reference's behaviour, docs/simulator.md). Each NPU runs the ET at its
  * position; SEND/RECV nodes become messages, COMP nodes waits.
  */
 #ifndef VIMANA_SYSTEM_CUSTOM_H

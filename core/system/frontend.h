@@ -1,7 +1,6 @@
 /*
  * frontend.h - how the system and workload layers send: tag classes and the
- * optional rendezvous handshake (shared/spec/simulator.md sections 9.2 and
- * 13.11) on top of the matching tables.
+ * optional rendezvous handshake (the reference's behaviour, docs/simulator.md) on top of the matching tables.
  */
 #ifndef VIMANA_SYSTEM_FRONTEND_H
 #define VIMANA_SYSTEM_FRONTEND_H

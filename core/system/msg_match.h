@@ -1,6 +1,6 @@
 /*
- * msg_match.h - send/receive matching between NPUs (shared/spec/simulator.md
- * section 9.1), kept in the core so every backend gets the same semantics.
+ * msg_match.h - send/receive matching between NPUs (the reference's behaviour, docs/simulator.md),
+ * kept in the core so every backend gets the same semantics.
  *
  * Messages are matched on (tag, src, dst, size): the k-th send with a key
  * matches the k-th receive with that key. A send's callback runs when the

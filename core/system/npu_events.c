@@ -1,5 +1,5 @@
 /*
- * Per-NPU event coalescing (shared/spec/simulator.md section 13.1).
+ * Per-NPU event coalescing (the reference's behaviour, docs/simulator.md).
  *
  * Each NPU keeps a list of work per future tick. Only the first registration
  * for a tick schedules a backend event; later ones for the same tick join

@@ -1,5 +1,5 @@
 /*
- * The phase core (shared/spec/simulator.md sections 13.6 - 13.9): what
+ * The phase core (the reference's behaviour, docs/simulator.md): what
  * every algorithm's phase is made of - bundles (the endpoint delay, or the
  * memory bus, then the reduction cost), messages under the stream's tag,
  * the exit - and the dispatch of a phase's events to its algorithm's step

@@ -1,6 +1,6 @@
 /*
  * remote_mem.h - the analytical remote-memory model for MEM_LOAD and
- * MEM_STORE nodes (shared/spec/simulator.md section 7): per-NPU expansion
+ * MEM_STORE nodes (the reference's behaviour, docs/simulator.md): per-NPU expansion
  * (unlimited concurrency), per-node expansion (one request at a time per
  * node) and a memory pool (one at a time in the whole system).
  */

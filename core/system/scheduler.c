@@ -1,5 +1,5 @@
 /*
- * Queues and phase-to-phase movement (shared/spec/simulator.md section 13.5).
+ * Queues and phase-to-phase movement (the reference's behaviour, docs/simulator.md).
  *
  * Every dimension owns Q queues; a queue runs at most T = ceil(A/Q) streams
  * at once and keeps the others waiting in priority order. A stream that

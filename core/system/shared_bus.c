@@ -1,6 +1,6 @@
 /*
- * The shared memory bus of "model-shared-bus": 1 (shared/spec/simulator.md
- * section 13.8), ported rule by rule from the reference's MemBus, LogGP and
+ * The shared memory bus of "model-shared-bus": 1 (the reference's behaviour, docs/simulator.md),
+ * ported rule by rule from the reference's MemBus, LogGP and
  * MemMovRequest (astra-sim/astra-sim astra-sim/system/), because every quirk
  * of it moves ticks.
  *

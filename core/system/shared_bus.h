@@ -1,7 +1,7 @@
 /*
  * shared_bus.h - the LogGP model of an NPU's memory bus used for packet
  * bundles when the system JSON sets "model-shared-bus": 1
- * (shared/spec/simulator.md section 13.8; reference: astra-sim/astra-sim
+ * (the reference's behaviour, docs/simulator.md; reference: astra-sim/astra-sim
  * astra-sim/system/{MemBus,LogGP,MemMovRequest}.cc).
  *
  * Every NPU owns one bus with two half-duplex LogGP endpoints, the NPU side

@@ -1,7 +1,7 @@
 /*
  * system.h - the system layer's state: per-NPU event lists, queues,
  * collectives (datasets), their chunks (streams) and the phases each chunk
- * runs through (shared/spec/simulator.md section 13).
+ * runs through (the reference's behaviour, docs/simulator.md).
  * Requests come from the layer above with a completion (sim_done, in
  * system/context.h) that runs once when they are done; this layer never
  * looks at who asked.

@@ -1,4 +1,4 @@
-/* The per-NPU finish report (shared/spec/simulator.md section 4.1). */
+/* The per-NPU finish report (the reference's behaviour, docs/simulator.md). */
 #include <stdlib.h>
 
 #include "workload/workload.h"

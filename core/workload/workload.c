@@ -1,5 +1,5 @@
 /*
- * Issuing and completing workload nodes (shared/spec/simulator.md 14.2-14.7).
+ * Issuing and completing workload nodes (the reference's behaviour, docs/simulator.md).
  * Every request handed to the system layer carries node_done (the workload
  * and the node index) as its completion.
  *

@@ -1,7 +1,7 @@
 /*
  * workload.h - the workload layer: one Chakra ET per NPU, walked in
- * dependency order with per-NPU hardware slots (shared/spec/simulator.md
- * section 14), and the per-NPU finish report (section 4.1).
+ * dependency order with per-NPU hardware slots (the reference's behaviour, docs/simulator.md), and the
+ * per-NPU finish report.
  *
  * The layer sits on the system layer: it hands every collective, message
  * and remote-memory access down with a completion (sim_done) that brings
@@ -152,7 +152,7 @@ const wl_trace *workload_npu_trace(const wl_run *r, uint32_t npu);
 void workload_fire_all(wl_run *r);
 const char *workload_node_name(const workload *w, uint32_t node);
 
-/* The roofline figures of a node (shared/spec/simulator.md 14.5). */
+/* The roofline figures of a node (the reference's behaviour, docs/simulator.md). */
 typedef struct wl_roofline {
     double intensity, perf, compute_util, mem_util;
     bool memory_bound;

@@ -1,5 +1,5 @@
 /* Step 4 of the reference converter: each host node becomes one Chakra
- * node (shared/spec/chakra-tools.md §7): type, duration, attributes and,
+ * node (the reference's behaviour, docs/vimana-et.md): type, duration, attributes and,
  * for NCCL kernels, the communication fields. */
 #include <math.h>
 #include <stdlib.h>

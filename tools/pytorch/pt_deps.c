@@ -1,4 +1,4 @@
-/* Steps 5-7 of the reference converter (shared/spec/chakra-tools.md §7):
+/* Steps 5-7 of the reference converter (the reference's behaviour, docs/vimana-et.md):
  * control -> data dependencies, dangling-node removal, cycle check. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +46,8 @@ static bool node_ts(const pt_graph *g, uint32_t i, double *ts)
 
 /* sync_dep: the reference only adds an entry when the earlier node's
  * start_time_micros is smaller than this node's, which it never sets, so
- * none is ever added. Vimana (option sync_deps, shared/spec/chakra-tools.md
- * §13) adds those whose node exists and started strictly earlier by `ts`. */
+ * none is ever added. Vimana (option sync_deps, the reference's behaviour, docs/vimana-et.md) adds
+ * those whose node exists and started strictly earlier by `ts`. */
 static int add_sync_deps(pt_graph *g, uint32_t i, pt_error *err)
 {
     const pj_value *list = g->trace->nodes[i].field[PT_F_SYNC_DEP];

@@ -1,7 +1,7 @@
 /*
  * pt_graph.h - the Chakra nodes the PyTorch converter builds from a host
  * trace, one record per trace node (same index), filled by the stages of
- * shared/spec/chakra-tools.md §7:
+ * the reference's behaviour, docs/vimana-et.md:
  *   pt_convert_nodes()   step 4: types, durations, attributes, comm fields
  *   pt_derive_p2p()      (Vimana) peers and tags of SEND/RECV nodes
  *   pt_add_data_deps()   step 5: control -> data dependencies

@@ -1,5 +1,5 @@
-/* Peers and tags of SEND/RECV nodes (Vimana; shared/spec/chakra-tools.md
- * §13). The reference writes SEND/RECV nodes without comm_src, comm_dst and
+/* Peers and tags of SEND/RECV nodes (Vimana; the reference's behaviour, docs/vimana-et.md). The
+ * reference writes SEND/RECV nodes without comm_src, comm_dst and
  * comm_tag, so a simulator cannot match them. The kernel's
  * record_param_comms op records the peer's rank in its process group
  * (PyTorch passes the destination rank for "send" and the source rank for

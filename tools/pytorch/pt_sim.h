@@ -1,6 +1,6 @@
 /*
- * pt_sim.h - the reference converter's --simulate (shared/spec/
- * chakra-tools.md §7 step 9): a list scheduler whose clock advances 1 µs
+ * pt_sim.h - the reference converter's --simulate (docs/vimana-et.md): a
+ * list scheduler whose clock advances 1 µs
  * per step, running one CPU node at a time and one GPU node per stream.
  * Vimana computes the same schedule event by event, jumping over steps in
  * which nothing can change, so long traces take time linear in their size

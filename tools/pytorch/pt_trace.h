@@ -1,7 +1,7 @@
 /*
  * pt_trace.h - a PyTorch host execution trace (or trace_link's "ET+"
- * output) as the reference converter sees it (shared/spec/chakra-tools.md
- * §4 and §7 steps 1-3): the metadata, every node with the fields the
+ * output) as the reference converter sees it (the reference's behaviour, docs/vimana-et.md): the
+ * metadata, every node with the fields the
  * converter reads (a node's `attrs` entries override same-named fields, as
  * the reference's setattr() does), its classification, and the parent /
  * child links.

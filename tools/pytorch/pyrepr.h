@@ -2,7 +2,7 @@
  * pyrepr.h - Python 3 str()/repr() of JSON values, as CPython 3.11 renders
  * the objects json.load() returns. The reference PyTorch converter stores
  * str(node["inputs"]["values"]) etc. in the Chakra IOInfo strings, so these
- * bytes must match Python's exactly (shared/spec/chakra-tools.md §7.1):
+ * bytes must match Python's exactly (the reference's behaviour, docs/vimana-et.md):
  * lists "[a, b]", dicts "{'k': v}", True/False/None, shortest-round-trip
  * floats ("1e-05", "1e+16", "inf"), and strings quoted and escaped the way
  * unicode_repr() does it.

@@ -1,6 +1,6 @@
 /*
  * algorithm.h - what a collective algorithm is to the system layer
- * (shared/spec/simulator.md sections 13.6 - 13.9): its names in the system
+ * (the reference's behaviour, docs/simulator.md): its names in the system
  * JSON, how it checks and plans a phase, and its step rules. Each family
  * defines one descriptor in its own file (ring.c, direct.c, ...) and
  * registry.c lists the built-ins; docs/algorithms.md says how to add one.

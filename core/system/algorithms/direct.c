@@ -1,4 +1,4 @@
-/* Direct (shared/spec/simulator.md section 13.7): the peers rotate one
+/* Direct (the reference's behaviour, docs/simulator.md): the peers rotate one
  * NPU further after each packet, skipping the NPU itself; up to `window`
  * packets in flight ("directN"; 0 or more than n-1: n-1). "oneDirect"
  * runs it on one ring over every NPU. */

@@ -1,4 +1,4 @@
-/* DoubleBinaryTree (shared/spec/simulator.md section 13.9): each phase is
+/* DoubleBinaryTree (the reference's behaviour, docs/simulator.md): each phase is
  * one whole all-reduce up and down a binary tree over the ring; the
  * chunks of a dimension alternate between a max-rooted and a min-rooted
  * tree. Power-of-two rings only. */

@@ -1,4 +1,4 @@
-/* HalvingDoubling (shared/spec/simulator.md section 13.8): log2(n) steps
+/* HalvingDoubling (the reference's behaviour, docs/simulator.md): log2(n) steps
  * with partners 1, 2, 4, ... ring steps away (all-gather: n/2, ... 1), the
  * message halving (doubling) each step; an all-reduce goes out and back.
  * One packet in flight. Power-of-two rings only, no all-to-all. */

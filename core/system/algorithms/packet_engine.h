@@ -1,6 +1,6 @@
 /*
  * packet_engine.h - the packet engine Ring, Direct and HalvingDoubling
- * share (shared/spec/simulator.md sections 13.6 - 13.8). The start inserts
+ * share (the reference's behaviour, docs/simulator.md). The start inserts
  * P packets; every insert hands a packet to a bundle; every bundle back
  * (PHASE_GENERAL) frees a slot and sends the oldest packet; every receipt
  * (PHASE_RECEIVED) inserts the next packet. The algorithms differ only in

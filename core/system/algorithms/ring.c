@@ -1,4 +1,4 @@
-/* Ring (shared/spec/simulator.md section 13.6): every packet goes to the
+/* Ring (the reference's behaviour, docs/simulator.md): every packet goes to the
  * next NPU round the ring and comes from the previous one; one packet in
  * flight. "oneRing" runs it on one ring over every NPU. */
 #include "system/algorithms/packet_engine.h"
