@@ -5,7 +5,7 @@ tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_
 tests_unit_test_convert_text_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_convert_text_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
 
-# The corpus comparison needs ../shared (skipped without it, e.g. in distcheck);
-# the input tests use only tests/data/text.
+# The corpus comparison reads tests/data/corpus (all of ../shared/corpus
+# when present); the input tests use only tests/data/text.
 TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh
 EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh

@@ -1,7 +1,9 @@
 # Tests: cmocka unit tests (tests/unit/test_*.c) and end-to-end shell tests
 # (tests/e2e/*.sh) that run the real binaries. Each area keeps its list in a
-# fragment. A shell test exits 77 to be reported as skipped (e.g. when
-# ../shared is not beside the source tree, as in `make distcheck`).
+# fragment. A shell test exits 77 to be reported as skipped (a missing
+# optional tool). Reference data comes from tests/data, or from ../shared
+# when it is beside the source tree (tests/data/README.md); set
+# VIMANA_SHARED=/nonexistent to run without it.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 # Include roots as for the code under test (Makefile.am): a test of the core

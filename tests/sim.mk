@@ -92,7 +92,7 @@ tests_backends_abi_no_entry_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 
 # End-to-end: the golden cases and bad inputs, against the real binaries.
 TESTS += tests/e2e/sim_golden.sh
-EXTRA_DIST += tests/e2e/sim_golden.sh
+EXTRA_DIST += tests/e2e/sim_golden.sh tests/e2e/run_golden_cases.sh
 
 # The real system layer on a recording fake network.
 check_PROGRAMS += tests/unit/test_algorithms tests/unit/test_scheduler
@@ -159,7 +159,7 @@ EXTRA_DIST += examples/backend-template/Makefile examples/backend-template/READM
 TESTS += tests/e2e/sim_example_backend.sh
 EXTRA_DIST += tests/e2e/sim_example_backend.sh
 
-# Converted corpus workloads: every row of shared/corpus/expected/simulated.md.
+# Converted corpus workloads: the rows of corpus/expected/simulated.md (tests/data, or all of ../shared).
 TESTS += tests/e2e/sim_corpus.sh
 EXTRA_DIST += tests/e2e/sim_corpus.sh
 

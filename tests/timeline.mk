@@ -17,7 +17,7 @@ tests_unit_test_timeline_log_SOURCES = tests/unit/test_timeline_log.c $(timeline
 tests_unit_test_timeline_log_CPPFLAGS = $(timeline_test_cppflags)
 tests_unit_test_timeline_log_LDADD = libvimana_util.la $(CMOCKA_LIBS) -lm
 
-# The corpus and simulator tests need ../shared (skipped without it).
+# The corpus and simulator tests read tests/data/corpus and golden-inputs.
 timeline_e2e = tests/e2e/timeline_corpus.sh tests/e2e/timeline_sim.sh \
 	tests/e2e/timeline_report.sh tests/e2e/timeline_errors.sh
 TESTS += $(timeline_e2e)

@@ -17,7 +17,7 @@ tests_unit_test_trace_link_pipeline_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)
 
 # Fixtures and error cases use tests/data/trace_link only; the corpus test
-# needs ../shared (skipped without it, e.g. in distcheck).
+# reads tests/data/corpus (or ../shared/corpus when present).
 trace_link_e2e = tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
 	tests/e2e/trace_link_corpus.sh tests/e2e/trace_link_orphans.sh tests/e2e/trace_link_inputs.sh
 TESTS += $(trace_link_e2e)

@@ -105,11 +105,9 @@ for f in w.0.et w.1.et w.2.et w.3.et w.groups.json; do
 done
 
 # -- the MICRO'24 tutorial workload (57 layers) on 8 NPUs in two
-# model-parallel groups of 4, simulated on a ring of 8 (needs ../shared;
-# without it the checks above still count)
-[ -d "$VIMANA_SHARED/golden" ] || { echo "note: $VIMANA_SHARED not present, tutorial checks skipped"; finish; }
-G=$VIMANA_SHARED/golden/inputs
-TUT=$VIMANA_SHARED/corpus/text/micro2024-demo2/Transformer_HybridParallel.txt
+# model-parallel groups of 4, simulated on a ring of 8
+G=$REF/golden/inputs
+TUT=$REF/corpus/text/micro2024-demo2/Transformer_HybridParallel.txt
 mkdir -p "$T/t"
 expect_ok convert "$TUT" "$T/t/w" 8 --model-parallel-npu-group 4
 for rank in 0 5; do
@@ -152,7 +150,7 @@ expect_eq "$(grep -c 'finished, 224548 cycles, exposed communication 14548 cycle
 # checkpoints 2 and 11; layer 19's input-gradient step first re-runs the
 # forward of layers 11-18, layer 10's that of layers 2-9: 6 x 21 + 2 x 16
 # nodes, the re-run collectives on the model-parallel group
-TUTC=$VIMANA_SHARED/corpus/text/micro2024-demo2/Transformer_HybridParallel_Fwd_In_Bckwd.txt
+TUTC=$REF/corpus/text/micro2024-demo2/Transformer_HybridParallel_Fwd_In_Bckwd.txt
 mkdir -p "$T/c"
 expect_ok convert "$TUTC" "$T/c/w" 8 --model-parallel-npu-group 4
 expect_eq "$(flat "$T/c/w.0.et" | grep -c .)" 158 "checkpointed tutorial: nodes"

@@ -123,14 +123,12 @@ if command -v dot > /dev/null 2>&1; then
     dot -Tsvg "$T/h.dot" -o "$T/h.svg" || fail "dot -Tsvg refused the three-nodes graph"
     "$ET" dot "$T/g.et" | dot -Tsvg -o "$T/g.svg" || fail "dot -Tsvg refused the escaped graph"
     grep -q '<svg' "$T/h.svg" || fail "no SVG"
-    if [ -d "$VIMANA_SHARED/golden" ]; then
-        "$ET" dot "$VIMANA_SHARED/corpus/et/astra-sim-custom-collectives/custom_allreduce.0.et" |
-            dot -Tsvg -o "$T/c.svg" || fail "dot -Tsvg refused the custom collective graph"
-        # A 262-node PyTorch trace: Graphviz's unbounded layout takes minutes
-        # on it; vimana-et bounds it (nslimit) and draws it in seconds.
-        expect_ok "$ET" dot "$VIMANA_SHARED/corpus/expected/pytorch/1.0.2-chakra.0.0.4/1.0.2-chakra.0.0.4.et" \
-            -o "$T/pt.svg"
-        expect_eq "$(grep -c '<g id="node' "$T/pt.svg")" 262 "nodes drawn of the PyTorch trace"
-    fi
+    "$ET" dot "$REF/corpus/et/astra-sim-custom-collectives/custom_allreduce.0.et" |
+        dot -Tsvg -o "$T/c.svg" || fail "dot -Tsvg refused the custom collective graph"
+    # A 262-node PyTorch trace: Graphviz's unbounded layout takes minutes
+    # on it; vimana-et bounds it (nslimit) and draws it in seconds.
+    expect_ok "$ET" dot "$REF/corpus/expected/pytorch/1.0.2-chakra.0.0.4/1.0.2-chakra.0.0.4.et" \
+        -o "$T/pt.svg"
+    expect_eq "$(grep -c '<g id="node' "$T/pt.svg")" 262 "nodes drawn of the PyTorch trace"
 fi
 finish

@@ -65,11 +65,10 @@ for f in "$T"/rand*.et "$T"/hit*.et; do
     done
 done
 
-[ -d "$VIMANA_SHARED/golden" ] || { [ "$TEST_FAILURES" -eq 0 ] && require_shared; finish; }
 # Pre-0.0.4 files: one through every command, the rest through validate
 # (test_et_corpus checks all of them through the library).
 old_msg="record 0 (byte offset 0): pre-0.0.4 Chakra file (schema too old): the first record is a Node, not a GlobalMetadata; regenerate it with Chakra 0.0.4 or later"
-O=$VIMANA_SHARED/corpus/et/chakra-old-standard_output
+O=$REF/corpus/et/chakra-old-standard_output
 check "$O/one_comp_node.0.et" "$O/one_comp_node.0.et: $old_msg"
 for f in "$O"/*.et; do
     expect_error "$f: $old_msg" "$ET" validate "$f"

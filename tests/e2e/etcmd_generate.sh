@@ -47,10 +47,9 @@ expect_error "vimana-et generate: $T/nodir/file.txt: cannot create directory: No
 expect_ok "$ET" generate --help
 grep -q '^Usage: vimana-et generate KIND' "$T/out" || fail "--help"
 
-[ -d "$VIMANA_SHARED/golden" ] || { [ "$TEST_FAILURES" -eq 0 ] && require_shared; finish; }
 
 # ASTRA-sim's microbenchmark ETs, byte for byte.
-M=$VIMANA_SHARED/corpus/et/astra-sim-microbenchmarks
+M=$REF/corpus/et/astra-sim-microbenchmarks
 for coll in all_reduce all_gather reduce_scatter all_to_all; do
     kind=$(echo "$coll" | tr _ -)
     expect_ok "$ET" generate "$kind" --npus 4 --size 1MiB --out "$T/$coll/$coll"
@@ -58,7 +57,7 @@ for coll in all_reduce all_gather reduce_scatter all_to_all; do
         cmp -s "$T/$coll/$coll.$r.et" "$M/$coll/4npus_1MB/$coll.$r.et" || fail "$coll rank $r differs"
     done
 done
-G=$VIMANA_SHARED/golden/inputs/workload
+G=$REF/golden/inputs/workload
 for spec in all_reduce:8 all_gather:16 all_to_all:16 reduce_scatter:4; do
     coll=${spec%:*}
     n=${spec#*:}

@@ -73,8 +73,7 @@ expect_error "vimana-et stats: $T/none: no such file, and no $T/none.0.et" "$ET"
 : > "$T/empty.et"
 expect_error "$T/empty.et: empty file: a Chakra ET starts with a GlobalMetadata record" "$ET" stats "$T/empty.et"
 
-[ -d "$VIMANA_SHARED/golden" ] || { [ "$TEST_FAILURES" -eq 0 ] && require_shared; finish; }
-expect_ok "$ET" stats "$VIMANA_SHARED/corpus/et/astra-sim-custom-collectives/custom_allreduce"
+expect_ok "$ET" stats "$REF/corpus/et/astra-sim-custom-collectives/custom_allreduce"
 sed -n '/^total/,$p' "$T/out" > "$T/total"
 cat > "$T/want" <<WANT
 total (8 files)

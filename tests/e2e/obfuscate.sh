@@ -6,11 +6,10 @@
 # the documented bound, --round-sizes rounds sizes up, (4) `vimana-et
 # validate` accepts the output, (5) bad input gets one line.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
 
 ET=$VIMANA_ET
 T=$TEST_TMP
-CASES="$VIMANA_SHARED/golden/cases"
+CASES="$REF/golden/cases"
 
 # The value of KEY in a golden .case file (paths made absolute).
 case_key() { # CASE KEY
@@ -65,8 +64,8 @@ check_set() { # CASE PREFIX NPUS LABEL
         cmp -s "$T/want" "$T/got" || { fail "$4: cycles differ"; diff "$T/want" "$T/got" >&2; }
 }
 
-check_set demo2-dgx-mlp-cu "$VIMANA_SHARED/corpus/et/micro2024-demo2/MLP_ModelParallel" 32 mlp
-check_set demo1-ring-ar-cu "$VIMANA_SHARED/corpus/et/micro2024-demo1/allreduce" 8 demo1
+check_set demo2-dgx-mlp-cu "$REF/corpus/et/micro2024-demo2/MLP_ModelParallel" 32 mlp
+check_set demo1-ring-ar-cu "$REF/corpus/et/micro2024-demo1/allreduce" 8 demo1
 check_set ring2-roofline-cu "$(case_key ring2-roofline-cu workload)" 2 roofline
 check_set ring8-groups-ar-ca "$(case_key ring8-groups-ar-ca workload)" 8 groups
 check_set ring8-hoti3nodes-ca "$(case_key ring8-hoti3nodes-ca workload)" 8 hoti
@@ -76,8 +75,8 @@ expect_ok "$ET" generate three-nodes --npus 8 --out "$T/gen/three"
 check_set ring8-hoti3nodes-ca "$T/gen/three" 8 three
 
 # PyTorch ETs converted by the reference tools (48000 named nodes each).
-zcat "$VIMANA_SHARED/corpus/expected/pytorch/host_0/host_0.et.gz" > "$T/host.0.et"
-zcat "$VIMANA_SHARED/corpus/expected/pytorch/host_1/host_1.et.gz" > "$T/host.1.et"
+zcat "$REF/corpus/expected/pytorch/host_0/host_0.et.gz" > "$T/host.0.et"
+zcat "$REF/corpus/expected/pytorch/host_1/host_1.et.gz" > "$T/host.1.et"
 check_set ring2-mixed_p2p_ar-cu "$T/host" 2 pytorch
 
 # PyTorch process groups in a METADATA node: only pg_name and ranks stay,
@@ -152,7 +151,7 @@ expect_eq "$(grep -c '"string_val": "x"\|"bytes_val": "eA=="\|^       "x"$' "$T/
 durations() { # FILE
     "$ET" json "$1" | sed -n 's/.*"duration_micros": "\([0-9]*\)".*/\1/p'
 }
-J="$VIMANA_SHARED/corpus/et/micro2024-demo2/MLP_ModelParallel"
+J="$REF/corpus/et/micro2024-demo2/MLP_ModelParallel"
 expect_ok "$ET" obfuscate "$J" -o "$T/j1" --jitter 0.1 --seed 42
 expect_ok "$ET" obfuscate "$J" -o "$T/j2" --jitter=0.1 --seed=42
 expect_ok "$ET" obfuscate "$J" -o "$T/j3" --jitter 0.1 --seed 43

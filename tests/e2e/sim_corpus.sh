@@ -4,8 +4,7 @@
 # the Ring 8, Switch 8 and Ring 4 tables, the 32-NPU cross-check and the
 # PyTorch host-trace conversions.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
-C="$VIMANA_SHARED/corpus"
+C="$REF/corpus"
 MD="$C/expected/simulated.md"
 SYS="$C/configs/hoti2024-demo2/Ring_sys.json"
 MEM="$C/configs/hoti2024-demo2/RemoteMemory.json"
@@ -38,12 +37,18 @@ awk -F'|' '/^\| [A-Za-z0-9_-]+\/[A-Za-z0-9_-]+ \| n[0-9]+p[0-9] \| (Ring_8|Switc
 while read -r work variant net cu cu_exp ca ca_exp; do
     name=${work##*/}
     prefix="$C/expected/text/$work/$variant/$name"
+    # tests/data carries a subset of the converted workloads
+    have_shared || [ -e "$prefix.0.et" ] || continue
     npus=${variant#n}; npus=${npus%p*}
     check "$prefix" "$SYS" "$(network_file "$net")" analytical "$cu" "$cu_exp" "$npus"
     check "$prefix" "$SYS" "$(network_file "$net")" congestion_aware "$ca" "$ca_exp" "$npus"
     rows=$((rows + 1))
 done <"$TEST_TMP/rows"
-expect_eq "$rows" 72 "rows read from simulated.md"
+if have_shared; then
+    expect_eq "$rows" 72 "rows read from simulated.md"
+else
+    [ "$rows" -ge 40 ] || fail "only $rows rows of simulated.md checked"
+fi
 
 # 32-NPU cross-check on multi-dimensional networks the reference's
 # congestion-aware backend refuses. CU numbers are the reference's. CA routes

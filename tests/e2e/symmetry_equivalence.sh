@@ -18,11 +18,11 @@ cases=${SYMMETRY_CASES:-40}
 
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/symmetry_compare.sh"
 
-# Every golden case of the analytical backend (when ../shared is there),
+# Every golden case of the analytical backend (tests/data/golden, or ../shared),
 # each with the symmetry mode it gets.
 on_golden=0
-if [ -d "$VIMANA_SHARED/golden/cases" ]; then
-    for c in "$VIMANA_SHARED"/golden/cases/*.case; do
+if [ -d "$REF/golden/cases" ]; then
+    for c in "$REF"/golden/cases/*.case; do
         grep -q '^backend = analytical$' "$c" || continue
         key() { sed -n "s/^$1 = //p" "$c"; }
         base=$(dirname "$c")

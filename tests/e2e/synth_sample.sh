@@ -10,13 +10,12 @@
 # counts validate and simulate, no string of the source in the model, and
 # one-line errors for bad models and options.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
 
 ET=$VIMANA_ET
 T=$TEST_TMP
 S=$VIMANA_SRCDIR
-CASES="$VIMANA_SHARED/golden/cases"
-CORPUS="$VIMANA_SHARED/corpus/et"
+CASES="$REF/golden/cases"
+CORPUS="$REF/corpus/et"
 
 case_key() { # CASE KEY
     v=$(sed -n "s/^$2 = //p" "$CASES/$1.case")
@@ -151,7 +150,7 @@ expect_eq "$same $differ" "3 3" "seed 1 twice: same bytes; seed 2: other bytes"
 # need a multiple of 8 ranks: refused).
 expect_ok "$ET" synth sample --model "$T/demo1.json" --npus 16 --seed 1 -o "$T/n16/d"
 expect_ok "$ET" validate "$T/n16/d"
-R16="$S/inputs/system/ring.json $VIMANA_SHARED/golden/inputs/network/ring16.yml"
+R16="$S/inputs/system/ring.json $REF/golden/inputs/network/ring16.yml"
 expect_eq "$(step_time "$T/n16/d" "" $R16 | grep -c .)" 1 "demo1 on 16 ranks simulates"
 expect_ok "$ET" synth sample --model "$T/gpt.json" --npus 16 --seed 1 -o "$T/n16/g"
 expect_ok "$ET" validate "$T/n16/g"
@@ -178,7 +177,8 @@ expect_error "$P: --npus 1: a send at peer offset 1 would be the rank itself" \
 # The sample fitted again gives each transition between two local kinds
 # within 1 % of the local nodes of the source's count (shuffling the
 # kinds, as before, gave comp_gpu -> comp_gpu 397 times against 68).
-CH="$CORPUS/chakra-tests/chakra"
+CH=$(ref_file corpus/et/chakra-tests/chakra.0.et)
+CH=${CH%.0.et}
 expect_ok "$ET" synth fit "$CH.0.et" -o "$T/chakra.json"
 sed 's/\["other", 0, \([0-9]*\)\]/["all_reduce", 1024, \1]/g' "$T/chakra.json" > "$T/chakra-ar.json"
 # "FROM TO COUNT" for the transitions between comp_gpu and comp_cpu.
@@ -348,7 +348,7 @@ expect_error "$P: --npus 12: the model's 8 ranks play 2 roles (their events diff
 expect_ok "$ET" synth sample --model "$T/mixed-p2p.json" --npus 4 -o "$T/mp4/s"
 expect_ok "$ET" validate "$T/mp4/s"
 expect_eq "$(cat "$T/out")" "$T/mp4/s: valid (4 files, 14 nodes, 2 send/recv pairs matched)" "one-way send on 4 ranks"
-R4="$VIMANA_SHARED/golden/inputs/network/ring4.yml"
+R4="$REF/golden/inputs/network/ring4.yml"
 expect_eq "$(npu_cycles "$T/mp4/s" empty "$R4" 2 | wc -l)" 2 "the two replicas of 2 ranks finish alike"
 # Rank 0 sends 1 MiB to rank 1, which receives it: a receive of another
 # size, or an all-reduce of another size on rank 1, is refused.

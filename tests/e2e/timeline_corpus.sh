@@ -4,9 +4,8 @@
 # simulator log it cannot read (spdlog prefixes) gives the same bytes. The
 # default document has the same slices in true microseconds, tracks named.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
 
-C="$VIMANA_SHARED/corpus"
+C="$REF/corpus"
 EVENTS="$C/timeline/hoti2024_demo2_ring8.events.txt"
 LOG="$C/timeline/hoti2024_demo2_ring8.log"
 WANT="$C/expected/timeline/hoti2024_demo2_ring8.timeline.json"

@@ -6,10 +6,9 @@
 # ns; then all-gather 2 MiB 117780-405520 and COMP 50 us 117780-167780.
 # At 1000 MHz the reference's units are ms: 117780 cycles = 0.11778.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-require_shared
 
-G="$VIMANA_SHARED/golden/inputs"
-SYS="$VIMANA_SHARED/corpus/configs/vimana/Ring_sys_trace.json"
+G="$REF/golden/inputs"
+SYS="$REF/corpus/configs/vimana/Ring_sys_trace.json"
 T="$TEST_TMP"
 
 "$VIMANA" --workload-configuration="$G/workload/hoti_3nodes_8/hoti_3nodes_8" --system-configuration="$SYS" \

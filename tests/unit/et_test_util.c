@@ -81,6 +81,17 @@ const char *tu_shared(void)
     return stat(probe, &st) == 0 && S_ISDIR(st.st_mode) ? shared : NULL;
 }
 
+const char *tu_ref(void)
+{
+    static char data[4096];
+    const char *shared = tu_shared();
+    const char *src = getenv("VIMANA_SRCDIR");
+    if (shared)
+        return shared;
+    snprintf(data, sizeof data, "%s/tests/data", src ? src : ".");
+    return data;
+}
+
 static int bytes_equal(vet_bytes x, vet_bytes y)
 {
     return x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);

@@ -26,5 +26,8 @@ int tu_metadata_equal(const vet_metadata *a, const vet_metadata *b, char *why, s
 
 /* $VIMANA_SHARED when it names a directory holding golden/, else NULL. */
 const char *tu_shared(void);
+/* The reference data to read: tu_shared() when there, else
+ * $VIMANA_SRCDIR/tests/data (the same layout: corpus/, golden/, a subset). */
+const char *tu_ref(void);
 
 #endif
