@@ -24,6 +24,7 @@ include $(srcdir)/tools/timeline/local.mk
 include $(srcdir)/tools/linkmap/local.mk
 include $(srcdir)/tools/synth/local.mk
 include $(srcdir)/tools/transformer/local.mk
+include $(srcdir)/tools/inference/local.mk
 include $(srcdir)/tools/calibrate_compute/local.mk
 include $(srcdir)/tools/merge/local.mk
 EXTRA_DIST += tools/README.md

@@ -8,6 +8,7 @@
 
 #include "common/cli.h"
 #include "etcmd/gen_chakra.h"
+#include "inference/cmd_inference.h"
 #include "transformer/cmd_transformer.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
@@ -106,8 +107,8 @@ static int parse_kind(const char *text, struct options *o)
         o->kind = K_CHAKRA;
         return 0;
     }
-    if (strcmp(text, "transformer") == 0) {
-        cli_error(PROG, "transformer: the kind must come first (vimana-et generate transformer --help)");
+    if (strcmp(text, "transformer") == 0 || strcmp(text, "inference") == 0) {
+        cli_error(PROG, "%s: the kind must come first (vimana-et generate %s --help)", text, text);
         return -1;
     }
     cli_error(PROG, "unknown kind '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
@@ -394,6 +395,8 @@ int cmd_generate(int argc, char **argv)
     struct options o;
     if (argc > 1 && strcmp(argv[1], "transformer") == 0)
         return generate_transformer(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "inference") == 0)
+        return generate_inference(argc - 1, argv + 1);
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc == 1 ? 0 : 2;

@@ -62,22 +62,17 @@ double tf_gemm_seconds(const struct tf_device *d, double peak, uint64_t m, uint6
     return compute > memory ? compute : memory;
 }
 
-/* Where a linear layer's activation input comes from: a LayerNorm, whose
- * Transformer Engine kernel writes the FP8 copy itself, or another kernel
- * (its bf16 output cast apart). Megatron-Core's LM head and MoE router are
- * not Transformer Engine modules: their GEMMs stay 16-bit under FP8. */
-enum linear_input { FROM_LAYER_NORM, FROM_KERNEL, NOT_FP8 };
 
 /* FP8 GEMMs (Transformer Engine) run at the FP8 peak on 1-byte operands;
  * everything else stays in 16 bits. */
-static double gemm_peak(const struct tf_config *c, enum linear_input in)
+static double gemm_peak(const struct tf_config *c, enum tf_linear_input in)
 {
-    return c->fp8 && in != NOT_FP8 ? c->device.peak_fp8 : c->device.peak_flops;
+    return c->fp8 && in != TF_NOT_FP8 ? c->device.peak_fp8 : c->device.peak_flops;
 }
 
-static uint64_t gemm_elem(const struct tf_config *c, enum linear_input in)
+static uint64_t gemm_elem(const struct tf_config *c, enum tf_linear_input in)
 {
-    return c->fp8 && in != NOT_FP8 ? 1 : c->elem_bytes;
+    return c->fp8 && in != TF_NOT_FP8 ? 1 : c->elem_bytes;
 }
 
 /* Transformer Engine's quantisation around an FP8 GEMM (m x k input, m x
@@ -89,19 +84,19 @@ static uint64_t gemm_elem(const struct tf_config *c, enum linear_input in)
  * left: 1 byte net. Backward: the output gradient's cast-transpose, 4
  * bytes an element. The weights' FP8 copies are made once a step, not
  * per micro-batch, and are left out. */
-static double fp8_quantisation(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum linear_input in,
+static double fp8_quantisation(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum tf_linear_input in,
                                int backward)
 {
-    if (!c->fp8 || in == NOT_FP8)
+    if (!c->fp8 || in == TF_NOT_FP8)
         return 0;
     double elems = backward ? (double)m * (double)n : (double)m * (double)k;
-    double bytes_each = backward || in == FROM_KERNEL ? 4 : 1;
+    double bytes_each = backward || in == TF_FROM_KERNEL ? 4 : 1;
     return tf_stream_seconds(&c->device, bytes_each * elems);
 }
 
 /* A linear layer's forward (m x k by k x n), or its backward: the data
  * gradient (m x n by n x k) and the weight gradient (k x m by m x n). */
-static double linear(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum linear_input in,
+double tf_kernels_linear(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum tf_linear_input in,
                      int backward)
 {
     const struct tf_device *d = &c->device;
@@ -127,7 +122,7 @@ static double tokens_outside_tp(const struct tf_config *c)
 
 /* LayerNorm on the rank's tokens: reads x and writes y (forward); reads x
  * and dy, writes dx (backward). */
-static double layer_norm(const struct tf_config *c, int backward)
+double tf_kernels_layer_norm(const struct tf_config *c, int backward)
 {
     double elems = tokens_outside_tp(c) * (double)c->hidden;
     return tf_stream_seconds(&c->device, (backward ? 3.0 : 2.0) * elems * (double)c->elem_bytes);
@@ -136,7 +131,7 @@ static double layer_norm(const struct tf_config *c, int backward)
 /* Megatron-LM's fused bias + dropout + residual add: reads the input and
  * the residual, writes the sum and a one-byte mask; backward reads the
  * gradient and the mask, writes the input's gradient. */
-static double bias_dropout_add(const struct tf_config *c, int backward)
+double tf_kernels_bias_dropout_add(const struct tf_config *c, int backward)
 {
     double elems = tokens_outside_tp(c) * (double)c->hidden, e = (double)c->elem_bytes;
     return tf_stream_seconds(&c->device, elems * (backward ? 2 * e + 1 : 3 * e + 1));
@@ -166,16 +161,16 @@ static double attn_core_backward(const struct tf_config *c)
 double tf_kernels_attn(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, ht = c->hidden / c->tp;
-    return layer_norm(c, backward) + linear(c, n, 3 * ht, h, FROM_LAYER_NORM, backward) +
-           (backward ? attn_core_backward(c) : tf_kernels_attn_core(c)) + linear(c, n, h, ht, FROM_KERNEL, backward) +
-           bias_dropout_add(c, backward);
+    return tf_kernels_layer_norm(c, backward) + tf_kernels_linear(c, n, 3 * ht, h, TF_FROM_LAYER_NORM, backward) +
+           (backward ? attn_core_backward(c) : tf_kernels_attn_core(c)) + tf_kernels_linear(c, n, h, ht, TF_FROM_KERNEL, backward) +
+           tf_kernels_bias_dropout_add(c, backward);
 }
 
 double tf_kernels_mlp(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, ft = c->ffn / c->tp;
-    return layer_norm(c, backward) + linear(c, n, ft, h, FROM_LAYER_NORM, backward) + bias_gelu(c, backward) +
-           linear(c, n, h, ft, FROM_KERNEL, backward) + bias_dropout_add(c, backward);
+    return tf_kernels_layer_norm(c, backward) + tf_kernels_linear(c, n, ft, h, TF_FROM_LAYER_NORM, backward) + bias_gelu(c, backward) +
+           tf_kernels_linear(c, n, h, ft, TF_FROM_KERNEL, backward) + tf_kernels_bias_dropout_add(c, backward);
 }
 
 /* The vocabulary-parallel cross-entropy works on fp32 logits: forward
@@ -190,7 +185,7 @@ static double cross_entropy(const struct tf_config *c)
 double tf_kernels_head(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), h = c->hidden, vt = c->vocab / c->tp;
-    return layer_norm(c, backward) + linear(c, n, vt, h, NOT_FP8, backward) + cross_entropy(c);
+    return tf_kernels_layer_norm(c, backward) + tf_kernels_linear(c, n, vt, h, TF_NOT_FP8, backward) + cross_entropy(c);
 }
 
 /* The MoE block's first part: LayerNorm, the router GEMM (N x E by h) and
@@ -199,7 +194,7 @@ double tf_kernels_router(const struct tf_config *c, int backward)
 {
     uint64_t n = (uint64_t)tokens(c), e = c->moe.experts;
     double scores = (double)n * (double)e * 4;
-    return layer_norm(c, backward) + linear(c, n, e, c->hidden, NOT_FP8, backward) +
+    return tf_kernels_layer_norm(c, backward) + tf_kernels_linear(c, n, e, c->hidden, TF_NOT_FP8, backward) +
            tf_stream_seconds(&c->device, 2 * scores);
 }
 
@@ -210,15 +205,15 @@ double tf_kernels_router(const struct tf_config *c, int backward)
 double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint64_t first, uint64_t n, int backward)
 {
     uint64_t h = c->hidden, ft = c->moe.ffn / c->tp;
-    double seconds = bias_dropout_add(c, backward), e = (double)c->elem_bytes;
+    double seconds = tf_kernels_bias_dropout_add(c, backward), e = (double)c->elem_bytes;
     for (uint64_t x = first; x < first + n; x++) {
         uint64_t m = loads[x];
         if (m == 0)
             continue;
         double act = (double)m * (double)ft;
-        seconds += tf_stream_seconds(&c->device, 4 * (double)m * (double)h * e) + linear(c, m, ft, h, FROM_KERNEL, backward) +
+        seconds += tf_stream_seconds(&c->device, 4 * (double)m * (double)h * e) + tf_kernels_linear(c, m, ft, h, TF_FROM_KERNEL, backward) +
                    tf_stream_seconds(&c->device, (backward ? 3.0 : 2.0) * act * e) +
-                   linear(c, m, h, ft, FROM_KERNEL, backward);
+                   tf_kernels_linear(c, m, h, ft, TF_FROM_KERNEL, backward);
     }
     return seconds;
 }

@@ -48,6 +48,22 @@ double tf_kernels_attn_core(const struct tf_config *c);
 double tf_kernels_router(const struct tf_config *c, int backward);
 double tf_kernels_experts(const struct tf_config *c, const uint64_t *loads, uint64_t first, uint64_t n, int backward);
 
+/* The building blocks of the nodes above, for the inference generator
+ * (tools/inference/), which composes its own nodes from them so that both
+ * generators share one compute model. Where a linear layer's activation
+ * input comes from: a LayerNorm, whose Transformer Engine kernel writes the
+ * FP8 copy itself, or another kernel (its bf16 output cast apart).
+ * Megatron-Core's LM head and MoE router are not Transformer Engine
+ * modules: their GEMMs stay 16-bit under FP8. */
+enum tf_linear_input { TF_FROM_LAYER_NORM, TF_FROM_KERNEL, TF_NOT_FP8 };
+/* A linear layer's forward (m x k by k x n), or its backward. */
+double tf_kernels_linear(const struct tf_config *c, uint64_t m, uint64_t n, uint64_t k, enum tf_linear_input in,
+                         int backward);
+/* LayerNorm and the fused bias + dropout + residual add on the
+ * micro-batch's b*s tokens (1/T of them with SP). */
+double tf_kernels_layer_norm(const struct tf_config *c, int backward);
+double tf_kernels_bias_dropout_add(const struct tf_config *c, int backward);
+
 /* Whole microseconds, rounded up, at least 1 (the unit of duration_micros). */
 uint64_t tf_kernels_micros(double seconds);
 

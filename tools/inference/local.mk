@@ -1,0 +1,6 @@
+# `vimana-et generate inference`: the inference workload (prefill, decode,
+# KV cache) on the training generator's compute model, ET writer, CLI.
+vimana_et_SOURCES += \
+	tools/inference/inf_model.c tools/inference/inf_model.h \
+	tools/inference/inf_write.c tools/inference/inf_write.h \
+	tools/inference/cmd_inference.c tools/inference/cmd_inference.h
