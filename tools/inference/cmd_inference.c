@@ -67,6 +67,8 @@ static const char *const numeric_flags[] = {
 };
 /* The flags before this index are required. */
 #define N_REQUIRED 10
+#define KV_HEADS_BIT (1u << 10)
+#define PREFILL_CHUNK_BIT (1u << 11)
 #define N_NUMERIC (sizeof numeric_flags / sizeof numeric_flags[0])
 
 static uint64_t *field(struct inf_config *c, size_t k)
@@ -159,9 +161,9 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
         cli_error(PROG, "inference: missing --out PREFIX");
         return 2;
     }
-    if (!(given & (1u << 10)))
+    if (!(given & KV_HEADS_BIT))
         c->kv_heads = c->heads;
-    if (!(given & (1u << 11)))
+    if (!(given & PREFILL_CHUNK_BIT))
         c->prefill_chunk = c->prompt_len;
     char msg[256];
     if (inf_config_check(c, msg, sizeof msg) != 0) {
