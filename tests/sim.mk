@@ -389,3 +389,14 @@ EXTRA_DIST += tests/e2e/sim_ns3.sh
 # down on a network of dimensions refused; exact times.
 TESTS += tests/e2e/sim_ns3_faults.sh
 EXTRA_DIST += tests/e2e/sim_ns3_faults.sh
+# ns3_shim's physics arithmetic (C, no ns-3 needed): the ECN rule at kmin
+# and kmax, DCQCN's rate updates and HPCC's window, by hand.
+check_PROGRAMS += tests/unit/test_ns3_cc_math
+tests_unit_test_ns3_cc_math_SOURCES = tests/unit/test_ns3_cc_math.c backends/ns3_shim/cc_math.c
+tests_unit_test_ns3_cc_math_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(srcdir)/backends
+tests_unit_test_ns3_cc_math_LDADD = $(CMOCKA_LIBS)
+TESTS += tests/unit/test_ns3_cc_math
+# ns3_shim with packet physics (buffers, PFC, ECN, ACKs, DCQCN, HPCC):
+# an 8-flow incast against a fluid model, a lossy run, bad options.
+TESTS += tests/e2e/sim_ns3_physics.sh
+EXTRA_DIST += tests/e2e/sim_ns3_physics.sh

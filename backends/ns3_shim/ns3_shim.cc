@@ -34,13 +34,16 @@
  * catches everything. Inputs ns-3 would abort on are refused before ns-3
  * sees them.
  */
+#include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <ns3/data-rate.h>
@@ -54,6 +57,7 @@
 #include <ns3/simulator.h>
 #include <ns3/tag.h>
 
+#include "ns3_shim/cc_math.h"
 #include "ns3_shim/shim_topology.h"
 #include "vimana/backend_toolkit.h"
 
@@ -72,11 +76,23 @@ const vimana_tick MAX_TICK = (vimana_tick)(INT64_MAX / 1000) - (1ull << 40);
 /* What each packet carries besides its length: its message, and, once
  * links going down or up have made its message's route stale, that it is
  * routed hop by hop (loose) with its own ECMP state. */
+/* With the physics options (Physics below) it also says what the packet
+ * is (data, or an ACK, NACK or CNP going back to the source), its sequence
+ * number (a data packet's index; an ACK's or NACK's next index expected),
+ * its ECN bit (CE on data, the echo on an ACK), its INT record (HPCC) and
+ * its message's generation (a slot reused after the message ended). */
+enum PacketKind : uint8_t { PK_DATA = 0, PK_ACK, PK_NACK, PK_CNP };
+
 class ShimTag : public ns3::Tag {
   public:
     uint32_t msg = 0;
     uint8_t loose = 0;
     uint64_t ecmp = 0;
+    uint8_t kind = PK_DATA;
+    uint8_t ecn = 0;
+    uint32_t seq = 0;
+    uint32_t info = UINT32_MAX;
+    uint32_t gen = 0;
 
     static ns3::TypeId GetTypeId()
     {
@@ -91,21 +107,62 @@ class ShimTag : public ns3::Tag {
         return tid;
     }
     ns3::TypeId GetInstanceTypeId() const override { return GetTypeId(); }
-    uint32_t GetSerializedSize() const override { return 13; }
+    uint32_t GetSerializedSize() const override { return 27; }
     void Serialize(ns3::TagBuffer b) const override
     {
         b.WriteU32(msg);
         b.WriteU8(loose);
         b.WriteU64(ecmp);
+        b.WriteU8(kind);
+        b.WriteU8(ecn);
+        b.WriteU32(seq);
+        b.WriteU32(info);
+        b.WriteU32(gen);
     }
     void Deserialize(ns3::TagBuffer b) override
     {
         msg = b.ReadU32();
         loose = b.ReadU8();
         ecmp = b.ReadU64();
+        kind = b.ReadU8();
+        ecn = b.ReadU8();
+        seq = b.ReadU32();
+        info = b.ReadU32();
+        gen = b.ReadU32();
     }
     void Print(std::ostream &os) const override { os << "msg=" << msg; }
 };
+
+enum CcMode { CC_NONE, CC_DCQCN, CC_HPCC };
+
+/* --backend-options, checked at init(). Rates in bit/s, times in ps. */
+struct Options {
+    uint32_t packet = DEFAULT_PACKET;
+    bool buffer_inf = true;
+    uint64_t buffer = 0; /* bytes per switch egress port */
+    bool pfc = false;
+    CcMode cc = CC_NONE;
+    bool ecn_given = false; /* an ecn_* key was given: the physics path, marks counted */
+    uint64_t ecn_kmin = 100000, ecn_kmax = 400000;
+    double ecn_pmax = 0.2;
+    bool ack_completion = false;
+    double dcqcn_rate_ai = 5e9, dcqcn_rate_hai = 10e9, dcqcn_min_rate = 100e6, dcqcn_g = 1.0 / 256;
+    int64_t dcqcn_timer_ps = 55000000;
+    double hpcc_eta = 0.95;
+    uint32_t hpcc_max_stage = 5;
+    double hpcc_rate_ai = 50e6;
+};
+
+/* DCQCN's constants that are not options (the paper's values): F, the
+ * byte counter B, the receiver's CNP interval N. */
+const uint32_t DCQCN_STAGES = 5;
+const uint64_t DCQCN_BYTE_COUNTER = 10ull * 1000 * 1000;
+const int64_t CNP_INTERVAL_PS = 50000000;
+/* ACK, NACK and CNP payload bytes (a RoCE ACK with its headers). */
+const uint32_t CTRL_BYTES = 62;
+/* Go-back-N's retransmission timeout on a lossy fabric (pfc=off, finite
+ * buffer): for drops no later packet reveals (the tail of a message). */
+const int64_t RTO_PS = 100000000;
 
 struct Message {
     uint64_t token = 0, bytes = 0, sent = 0, received = 0;
@@ -113,7 +170,33 @@ struct Message {
     uint32_t next_free = NIL;
     uint32_t route_epoch = 0;     /* Sim::route_epoch when `route` was chosen */
     std::vector<uint32_t> route;   /* directed link ids */
+    std::vector<uint32_t> rroute;  /* the way back, for ACKs (physics) */
     std::vector<uint32_t> entered; /* the links its packets have entered: it counts once on each */
+    /* Physics: sender and receiver state of one flow (a message). */
+    uint32_t gen = 0;              /* bumped when the slot is freed: stale packets and events see it */
+    uint32_t npkts = 0, snd_nxt = 0, snd_una = 0, max_sent = 0;
+    uint32_t rcv_next = 0, nack_for = NIL;
+    bool send_pending = false, rx_done = false;
+    int64_t last_cnp_ps = INT64_MIN, rto_at_ps = 0;
+    uint32_t timer_epoch = 0;
+    double rate_bps = 0, line_bps = 0, window = 0; /* pacing rate; HPCC window (bytes) */
+    int64_t base_rtt_ps = 0;
+    cc_dcqcn dcqcn;
+    cc_hpcc hpcc;
+};
+
+/* One queued packet of the physics path. */
+struct QItem {
+    Ptr<ns3::Packet> p;
+    uint32_t in_link;  /* the link it came in by (PFC's ingress accounting), NIL at its source */
+    uint32_t wire;     /* bytes on the wire */
+    int64_t enq_ps;
+};
+
+/* An HPCC packet's INT: the hops it has left, filled at each egress. */
+struct IntRec {
+    uint32_t n = 0, next_free = NIL;
+    cc_int_hop hop[CC_HPCC_MAX_HOPS];
 };
 
 /* A bandwidth factor's rate on a link from its tick on (link_fault). */
@@ -133,6 +216,20 @@ struct Link {
     bool down = false;               /* out of the routes now (a topology file) */
     int64_t free_at_ps = 0;
     uint64_t busy_ps = 0;
+    /* Physics: the shim's own egress FIFO in front of the device (the
+     * device gets a packet only when idle, so its queue stays empty). */
+    std::deque<QItem> q;
+    uint64_t qbytes = 0, tx_bytes = 0, ecn_marks = 0;
+    bool busy = false, paused = false, switch_egress = false;
+    int64_t paused_since = 0, latency_ps = 0;
+    uint64_t pause_ps = 0;
+    /* As the ingress of a switch: bytes that came in by it and wait in the
+     * switch, the PFC thresholds, and whether a pause is in force. */
+    uint64_t in_bytes = 0, xoff = 0, xon = 0;
+    bool pause_sent = false, pfc_ingress = false;
+    /* Senders whose first link this is, held while it is paused (PFC
+     * stops the NIC's scheduler, not only its wire): (message, generation). */
+    std::vector<std::pair<uint32_t, uint32_t>> held;
 };
 
 struct Sim;
@@ -152,9 +249,21 @@ namespace {
 /* ns-3's simulator is a process-wide singleton: one context at a time. */
 bool g_live = false;
 
+/* Run-wide counters of the physics path (logged at the end of run()). */
+struct PhysStats {
+    uint64_t drops = 0, retransmits = 0, timeouts = 0, nacks = 0, cnps = 0, pauses = 0, acks = 0;
+};
+
 struct Sim {
     ns3_shim *owner;
     uint32_t packet = DEFAULT_PACKET;
+    Options opt;
+    bool physics = false, acks = false, lossy = false;
+    uint64_t rng = 0x5eed0f1a2b3c4d5eull; /* ECN's draws: fixed seed, reproducible */
+    std::vector<std::vector<uint32_t>> rx_link; /* [device][ifindex]: the link a device receives */
+    std::vector<IntRec> ints;
+    uint32_t free_ints = NIL;
+    PhysStats st;
     std::vector<Ptr<ns3::Node>> nodes;
     uint32_t first_node_id = 0;
     std::vector<Link> links;
@@ -188,6 +297,31 @@ struct Sim {
     int AddFault(uint32_t link, vimana_tick at, double factor, char *err, size_t err_len);
     bool SetFault(uint32_t link, double factor);
     void OnFault(uint32_t link, double factor);
+    /* Physics (Options): own queues, PFC, ECN, ACKs, CC. */
+    int SetupPhysics(char *err, size_t err_len);
+    void StartPhys(uint32_t mi);
+    void SendPhys(uint32_t mi, uint32_t gen);
+    void Enqueue(uint32_t link, Ptr<ns3::Packet> p, uint32_t in_link, ShimTag &tag);
+    void Kick(uint32_t link);
+    void TxDone(uint32_t link);
+    void SetPaused(uint32_t link, bool on);
+    void Ingress(uint32_t in_link, uint32_t wire, bool in);
+    void SendCtrl(uint32_t mi, PacketKind kind, uint32_t seq, uint8_t ecn, uint32_t info);
+    void OnData(uint32_t mi, const ShimTag &tag, uint32_t size);
+    void OnCtrl(uint32_t mi, const ShimTag &tag);
+    void OnRto(uint32_t mi, uint32_t gen);
+    void OnDcqcnTimer(uint32_t mi, uint32_t gen, uint32_t epoch);
+    void ArmDcqcnTimer(Message &m, uint32_t mi);
+    void FreeMsg(uint32_t mi);
+    void Deliver(Message &m);
+    void SetRate(Message &m);
+    uint32_t AllocInt();
+    void FreeInt(uint32_t i);
+    uint32_t PacketBytes(const Message &m, uint32_t seq) const;
+    uint32_t NextHopPhys(Message &m, ShimTag &tag, uint32_t device);
+    bool Ready(const Message &m) const;
+    void LogPhysics();
+    void ReceivePhys(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, ShimTag &tag, uint32_t device);
     /* A host event runs at or after the ns-3 time it was scheduled from
      * (`from_ps`): an event scheduled in ns-3's past is run by an ns-3
      * built without asserts (Debian's) with its clock gone back, not
@@ -209,6 +343,7 @@ void Sim::Build()
 {
     const shim_topology &t = owner->topo;
     nodes.reserve(t.devices);
+    rx_link.resize(t.devices);
     for (uint32_t d = 0; d < t.devices; d++) {
         nodes.push_back(ns3::CreateObject<ns3::Node>());
         nodes.back()->RegisterProtocolHandler(ns3::MakeCallback(&Sim::Receive, this), 0, nullptr, false);
@@ -231,10 +366,18 @@ void Sim::Build()
             auto q = ns3::CreateObject<ns3::DropTailQueue<ns3::Packet>>();
             q->SetMaxSize(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, UINT32_MAX));
             ends[k]->SetQueue(q);
-            nodes[k ? sl.dst_device : sl.src_device]->AddDevice(ends[k]);
+            uint32_t dev = k ? sl.dst_device : sl.src_device;
+            uint32_t ifindex = nodes[dev]->AddDevice(ends[k]);
+            if (k) {
+                /* Which link a packet came in by: PFC accounts by ingress. */
+                if (rx_link[dev].size() <= ifindex)
+                    rx_link[dev].resize(ifindex + 1, NIL);
+                rx_link[dev][ifindex] = l;
+            }
             ends[k]->Attach(channel);
         }
         links[l].dev = ends[0];
+        links[l].latency_ps = (int64_t)(sl.latency_ns * 1000.0 + 0.5);
     }
     registered.assign(t.n_links, 1.0);
 }
@@ -307,6 +450,13 @@ bool Sim::Route(Message &m)
         return false;
     m.route.resize((size_t)hops);
     shim_topology_route(&owner->topo, m.src, m.dst, m.route.data(), (size_t)hops);
+    if (acks) {
+        long back = shim_topology_route(&owner->topo, m.dst, m.src, nullptr, 0);
+        if (back <= 0)
+            return false;
+        m.rroute.resize((size_t)back);
+        shim_topology_route(&owner->topo, m.dst, m.src, m.rroute.data(), (size_t)back);
+    }
     m.route_epoch = route_epoch;
     return true;
 }
@@ -372,6 +522,10 @@ void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, c
     }
     uint32_t device = dev->GetNode()->GetId() - first_node_id;
     Message &m = msgs[tag.msg];
+    if (physics) {
+        ReceivePhys(dev, p, tag, device);
+        return;
+    }
     if (device == m.dst) {
         m.received += p->GetSize();
         if (m.received < m.bytes)
@@ -398,6 +552,587 @@ void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, c
     else
         vimana_bt_fail(bt(), "ns3: a packet reached device %u, which is not on its route", device);
     ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
+}
+
+/* ---- physics (Options: buffers, PFC, ECN, ACKs, DCQCN, HPCC) -------------- */
+
+/* With any physics option the shim queues packets itself, one FIFO per
+ * directed link in front of its device, and hands the device a packet only
+ * when the link is idle and not paused: the device's own queue stays
+ * empty, so that a finite buffer, ECN marks, PFC pauses and INT see the
+ * real queue. Timing is the device's (the same serialisation), so with no
+ * drops, no pauses and no CC the packets move exactly as on the plain path. */
+
+/* The PFC thresholds of every link into a switch (README, "Physics"): the
+ * switch's buffer is `buffer` bytes per egress port, shared by its n
+ * ingress ports as buffer / n each; an ingress pauses its upstream when
+ * the bytes that came in by it and still wait in the switch exceed xoff =
+ * buffer / n - headroom, headroom being what can still arrive before the
+ * pause takes effect (2 x delay x rate on the wire and at the sender, and
+ * two packets being serialised); it resumes at xon = xoff - 2 packets.
+ * Every egress port then holds at most n x (xoff + headroom) = buffer:
+ * no drop. */
+int Sim::SetupPhysics(char *err, size_t err_len)
+{
+    const shim_topology &t = owner->topo;
+    std::vector<uint32_t> n_in(t.devices, 0);
+    for (uint32_t l = 0; l < t.n_links; l++) {
+        const shim_link &sl = t.links[l];
+        if (sl.bytes_per_ns <= 0)
+            continue;
+        links[l].switch_egress = sl.src_device >= t.npus;
+        if (sl.dst_device >= t.npus)
+            n_in[sl.dst_device]++;
+    }
+    if (!opt.pfc)
+        return VIMANA_OK;
+    const double wire = (double)(packet + PPP_HEADER);
+    for (uint32_t l = 0; l < t.n_links; l++) {
+        const shim_link &sl = t.links[l];
+        if (sl.bytes_per_ns <= 0 || sl.dst_device < t.npus)
+            continue;
+        double headroom = 2 * sl.bytes_per_ns * sl.latency_ns + 2 * wire;
+        double xoff = (double)opt.buffer / n_in[sl.dst_device] - headroom;
+        if (!(xoff >= 3 * wire)) {
+            snprintf(err, err_len, "ns3: backend option buffer=%" PRIu64 ": with pfc=on, switch %u's %u ingress ports "
+                     "need at least %.0f bytes each (PFC headroom %.0f for link %u's rate and delay, and 3 packets)",
+                     opt.buffer, sl.dst_device, n_in[sl.dst_device], headroom + 3 * wire, headroom, l);
+            return VIMANA_ERR_CONFIG;
+        }
+        Link &k = links[l];
+        k.pfc_ingress = true;
+        k.xoff = (uint64_t)xoff;
+        k.xon = (uint64_t)(xoff - 2 * wire);
+    }
+    return VIMANA_OK;
+}
+
+uint32_t Sim::AllocInt()
+{
+    uint32_t i = free_ints;
+    if (i != NIL) {
+        free_ints = ints[i].next_free;
+    } else {
+        ints.emplace_back();
+        i = (uint32_t)(ints.size() - 1);
+    }
+    ints[i].n = 0;
+    return i;
+}
+
+void Sim::FreeInt(uint32_t i)
+{
+    ints[i].next_free = free_ints;
+    free_ints = i;
+}
+
+uint32_t Sim::PacketBytes(const Message &m, uint32_t seq) const
+{
+    uint64_t left = m.bytes - (uint64_t)seq * packet;
+    return left < packet ? (uint32_t)left : packet;
+}
+
+/* Whether the sender may send its next packet now: one is left, and for
+ * HPCC the window has room. */
+bool Sim::Ready(const Message &m) const
+{
+    if (m.snd_nxt >= m.npkts)
+        return false;
+    return opt.cc != CC_HPCC || (double)(m.snd_nxt - m.snd_una) * packet < m.window;
+}
+
+static cc_dcqcn_params dcqcn_params(const Options &o, double line_bps)
+{
+    cc_dcqcn_params p;
+    p.line_bps = line_bps;
+    p.rate_ai_bps = o.dcqcn_rate_ai;
+    p.rate_hai_bps = o.dcqcn_rate_hai;
+    p.min_bps = o.dcqcn_min_rate < line_bps ? o.dcqcn_min_rate : line_bps;
+    p.g = o.dcqcn_g;
+    p.stages = DCQCN_STAGES;
+    p.byte_counter = DCQCN_BYTE_COUNTER;
+    return p;
+}
+
+static cc_hpcc_params hpcc_params(const Options &o, const Message &m, uint32_t packet)
+{
+    cc_hpcc_params p;
+    double t = (double)m.base_rtt_ps;
+    p.eta = o.hpcc_eta;
+    p.max_stage = o.hpcc_max_stage;
+    p.w_ai = o.hpcc_rate_ai / 8e12 * t;
+    p.w_init = m.line_bps / 8e12 * t;
+    p.w_min = packet;
+    if (p.w_init < p.w_min)
+        p.w_init = p.w_min;
+    p.t_ps = m.base_rtt_ps;
+    return p;
+}
+
+/* The pacing rate from the CC state: line rate without CC, DCQCN's
+ * current rate, HPCC's window over the base RTT (at most line rate). */
+void Sim::SetRate(Message &m)
+{
+    if (opt.cc == CC_DCQCN)
+        m.rate_bps = m.dcqcn.rc;
+    else if (opt.cc == CC_HPCC)
+        m.rate_bps = m.window * 8e12 / (double)m.base_rtt_ps;
+    else
+        m.rate_bps = m.line_bps;
+    if (m.rate_bps > m.line_bps)
+        m.rate_bps = m.line_bps;
+}
+
+/* A new message on the physics path: its flow state, the way back for
+ * its ACKs, its base RTT (HPCC's T: every hop's delay and one packet's
+ * serialisation out, one ACK's back), then its first packet. */
+void Sim::StartPhys(uint32_t mi)
+{
+    Message &m = msgs[mi];
+    m.npkts = (uint32_t)((m.bytes + packet - 1) / packet);
+    m.snd_nxt = m.snd_una = m.max_sent = m.rcv_next = 0;
+    m.nack_for = NIL;
+    m.send_pending = m.rx_done = false;
+    m.last_cnp_ps = INT64_MIN;
+    m.received = 0;
+    m.line_bps = (double)links[m.route[0]].rate.GetBitRate();
+    int64_t rtt = 0;
+    for (uint32_t l : m.route)
+        rtt += links[l].latency_ps + links[l].rate.CalculateBytesTxTime(packet + PPP_HEADER).GetTimeStep();
+    for (uint32_t l : m.rroute)
+        rtt += links[l].latency_ps + links[l].rate.CalculateBytesTxTime(CTRL_BYTES + PPP_HEADER).GetTimeStep();
+    m.base_rtt_ps = rtt > 0 ? rtt : 1;
+    if (opt.cc == CC_DCQCN) {
+        cc_dcqcn_params p = dcqcn_params(opt, m.line_bps);
+        cc_dcqcn_init(&m.dcqcn, &p);
+    } else if (opt.cc == CC_HPCC) {
+        cc_hpcc_params p = hpcc_params(opt, m, packet);
+        cc_hpcc_init(&m.hpcc, &p);
+        m.window = m.hpcc.w;
+    }
+    SetRate(m);
+    if (lossy) {
+        m.rto_at_ps = NowPs() + RTO_PS;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(RTO_PS), &Sim::OnRto, this, mi, m.gen);
+    }
+    SendPhys(mi, m.gen);
+}
+
+/* The paced sender: one packet now (a retransmission when go-back-N has
+ * moved snd_nxt back), the next after its time at the pacing rate (the
+ * first link's own rate without CC, as on the plain path). */
+void Sim::SendPhys(uint32_t mi, uint32_t gen)
+{
+    if (msgs[mi].gen != gen)
+        return; /* the message ended: a stale event */
+    Message &m = msgs[mi];
+    m.send_pending = false;
+    if (!Ready(m))
+        return; /* done, or the window is closed: an ACK or a timeout resumes */
+    if (links[m.route[0]].paused) {
+        /* PFC has paused the NIC: the flow waits, its rate unspent, and
+         * resumes with the link (SetPaused). */
+        m.send_pending = true;
+        links[m.route[0]].held.emplace_back(mi, gen);
+        return;
+    }
+    if (m.route_epoch != route_epoch && !Route(m)) {
+        vimana_bt_fail(bt(), "ns3: out of memory for the route cache");
+        ns3::Simulator::Stop();
+        return;
+    }
+    uint32_t seq = m.snd_nxt++;
+    uint32_t size = PacketBytes(m, seq);
+    if (seq < m.max_sent)
+        st.retransmits++;
+    else
+        m.max_sent = seq + 1;
+    Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(size);
+    ShimTag tag;
+    tag.msg = mi;
+    tag.gen = m.gen;
+    tag.seq = seq;
+    tag.info = opt.cc == CC_HPCC ? AllocInt() : NIL;
+    p->AddPacketTag(tag);
+    if (opt.cc == CC_DCQCN) {
+        cc_dcqcn_params dp = dcqcn_params(opt, m.line_bps);
+        cc_dcqcn_on_sent(&m.dcqcn, &dp, size);
+        SetRate(m);
+    }
+    uint32_t link = m.route[0];
+    ns3::Time gap = opt.cc == CC_NONE
+                        ? links[link].rate.CalculateBytesTxTime(size + PPP_HEADER)
+                        : ns3::PicoSeconds((int64_t)((size + PPP_HEADER) * 8e12 / m.rate_bps + 0.5));
+    Enqueue(link, p, NIL, tag);
+    m.send_pending = true;
+    ns3::Simulator::Schedule(gap, &Sim::SendPhys, this, mi, m.gen);
+}
+
+/* PFC's ingress accounting of a switch: `wire` bytes that came in by
+ * in_link enter (in) or leave the switch; crossing xoff sends a pause, and
+ * xon a resume, which reach the upstream transmitter one link delay later
+ * (the PFC frame's own serialisation is left out). */
+void Sim::Ingress(uint32_t in_link, uint32_t wire, bool in)
+{
+    if (in_link == NIL || !links[in_link].pfc_ingress)
+        return;
+    Link &k = links[in_link];
+    if (in) {
+        k.in_bytes += wire;
+        if (!k.pause_sent && k.in_bytes > k.xoff) {
+            k.pause_sent = true;
+            ns3::Simulator::Schedule(ns3::PicoSeconds(k.latency_ps), &Sim::SetPaused, this, in_link, true);
+        }
+        return;
+    }
+    k.in_bytes -= wire;
+    if (k.pause_sent && k.in_bytes <= k.xon) {
+        k.pause_sent = false;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(k.latency_ps), &Sim::SetPaused, this, in_link, false);
+    }
+}
+
+void Sim::SetPaused(uint32_t link, bool on)
+{
+    Link &l = links[link];
+    if (on == l.paused)
+        return;
+    l.paused = on;
+    if (on) {
+        l.paused_since = NowPs();
+        st.pauses++;
+        return;
+    }
+    l.pause_ps += (uint64_t)(NowPs() - l.paused_since);
+    Kick(link);
+    std::vector<std::pair<uint32_t, uint32_t>> held;
+    held.swap(l.held);
+    for (const auto &h : held)
+        if (msgs[h.first].gen == h.second)
+            SendPhys(h.first, h.second);
+    if (l.held.empty()) {
+        held.clear();
+        l.held.swap(held); /* keep the capacity: no allocation per pause */
+    }
+}
+
+/* A packet joins link's FIFO: dropped when a switch egress buffer cannot
+ * hold it, ECN-marked by the RED-like rule on the bytes ahead of it at a
+ * switch egress (data only). */
+void Sim::Enqueue(uint32_t link, Ptr<ns3::Packet> p, uint32_t in_link, ShimTag &tag)
+{
+    Link &l = links[link];
+    uint32_t wire = p->GetSize() + PPP_HEADER;
+    if (l.switch_egress && !opt.buffer_inf && l.qbytes + wire > opt.buffer) {
+        st.drops++;
+        if (tag.info != NIL)
+            FreeInt(tag.info);
+        return;
+    }
+    if (l.switch_egress && tag.kind == PK_DATA &&
+        cc_ecn_mark(l.qbytes, opt.ecn_kmin, opt.ecn_kmax, opt.ecn_pmax, &rng)) {
+        tag.ecn = 1;
+        l.ecn_marks++;
+        p->ReplacePacketTag(tag);
+    }
+    l.q.push_back(QItem{p, in_link, wire, NowPs()});
+    l.qbytes += wire;
+    Ingress(in_link, wire, true);
+    Kick(link);
+}
+
+/* The link's transmitter: the next packet to the device when idle and not
+ * paused; the counters as on the plain path (a data packet's wait is from
+ * its enqueue), and the INT hop of an HPCC packet (queue behind it, bytes
+ * sent, time, rate). */
+void Sim::Kick(uint32_t link)
+{
+    Link &l = links[link];
+    if (l.busy || l.paused || l.q.empty())
+        return;
+    QItem it = std::move(l.q.front());
+    l.q.pop_front();
+    l.qbytes -= it.wire;
+    Ingress(it.in_link, it.wire, false);
+    int64_t now = NowPs();
+    int64_t tx = l.rate.CalculateBytesTxTime(it.wire).GetTimeStep();
+    ShimTag tag;
+    it.p->PeekPacketTag(tag);
+    if (tag.kind == PK_DATA) {
+        if (msgs[tag.msg].gen == tag.gen)
+            Count(tag.msg, link, it.p->GetSize(), now - it.enq_ps);
+        else
+            bt()->links[link].bytes += it.p->GetSize();
+        if (tag.info != NIL) {
+            IntRec &r = ints[tag.info];
+            if (r.n < CC_HPCC_MAX_HOPS)
+                r.hop[r.n++] = cc_int_hop{l.qbytes, l.tx_bytes + it.wire, now, (double)l.rate.GetBitRate()};
+        }
+    }
+    l.busy_ps += (uint64_t)tx;
+    l.tx_bytes += it.wire;
+    l.busy = true;
+    if (!l.dev->Send(it.p, l.dev->GetBroadcast(), 0x0800)) {
+        vimana_bt_fail(bt(), "ns3: link %u refused a packet (device queue full)", link);
+        ns3::Simulator::Stop();
+        return;
+    }
+    ns3::Simulator::Schedule(ns3::PicoSeconds(tx), &Sim::TxDone, this, link);
+}
+
+void Sim::TxDone(uint32_t link)
+{
+    links[link].busy = false;
+    Kick(link);
+}
+
+/* An ACK, NACK or CNP from the receiver back to the sender, on the
+ * message's way back. */
+void Sim::SendCtrl(uint32_t mi, PacketKind kind, uint32_t seq, uint8_t ecn, uint32_t info)
+{
+    Message &m = msgs[mi];
+    if (m.route_epoch != route_epoch && !Route(m)) {
+        vimana_bt_fail(bt(), "ns3: out of memory for the route cache");
+        ns3::Simulator::Stop();
+        return;
+    }
+    Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(CTRL_BYTES);
+    ShimTag tag;
+    tag.msg = mi;
+    tag.gen = m.gen;
+    tag.kind = kind;
+    tag.seq = seq;
+    tag.ecn = ecn;
+    tag.info = info;
+    p->AddPacketTag(tag);
+    if (kind == PK_ACK)
+        st.acks++;
+    Enqueue(m.rroute[0], p, NIL, tag);
+}
+
+void Sim::Deliver(Message &m)
+{
+    uint64_t token = m.token;
+    owner->bt.host.delivered(owner->bt.host.host, token);
+}
+
+void Sim::FreeMsg(uint32_t mi)
+{
+    Message &m = msgs[mi];
+    m.route.clear();
+    m.rroute.clear();
+    m.entered.clear();
+    m.gen++;
+    m.next_free = free_msgs;
+    free_msgs = mi;
+}
+
+/* The receiver: in-order data is acknowledged (cumulative ACK, with the
+ * ECN echo and the INT record); a gap (a drop upstream) gets one NACK per
+ * missing packet; a duplicate a fresh ACK. A marked packet makes a CNP,
+ * at most one per CNP_INTERVAL per flow (DCQCN's notification point).
+ * Without ACKs (lossless, no CC, receiver completion) it only counts. */
+void Sim::OnData(uint32_t mi, const ShimTag &tag, uint32_t size)
+{
+    Message &m = msgs[mi];
+    if (!acks) {
+        m.received += size;
+        if (m.received < m.bytes)
+            return;
+        uint64_t token = m.token;
+        FreeMsg(mi);
+        owner->bt.host.delivered(owner->bt.host.host, token);
+        return;
+    }
+    int64_t now = NowPs();
+    if (opt.cc == CC_DCQCN && tag.ecn && (m.last_cnp_ps == INT64_MIN || now - m.last_cnp_ps >= CNP_INTERVAL_PS)) {
+        m.last_cnp_ps = now;
+        st.cnps++;
+        SendCtrl(mi, PK_CNP, 0, 0, NIL);
+    }
+    if (tag.seq == m.rcv_next) {
+        m.rcv_next++;
+        m.received += size;
+        SendCtrl(mi, PK_ACK, m.rcv_next, tag.ecn, tag.info);
+        if (m.rcv_next == m.npkts && !m.rx_done) {
+            m.rx_done = true;
+            if (!opt.ack_completion)
+                Deliver(m); /* m may move: the host may send */
+        }
+        return;
+    }
+    if (tag.info != NIL)
+        FreeInt(tag.info);
+    if (tag.seq > m.rcv_next) {
+        if (m.nack_for != m.rcv_next) {
+            m.nack_for = m.rcv_next;
+            st.nacks++;
+            SendCtrl(mi, PK_NACK, m.rcv_next, 0, NIL);
+        }
+        return;
+    }
+    SendCtrl(mi, PK_ACK, m.rcv_next, 0, NIL);
+}
+
+/* The sender's side of ACKs, NACKs and CNPs: the cumulative ACK moves
+ * snd_una (and the timeout); a NACK also moves snd_nxt back (go-back-N);
+ * HPCC's window follows the INT; a CNP cuts DCQCN's rate. The last ACK
+ * ends the message (and delivers it with completion=ack). */
+void Sim::OnCtrl(uint32_t mi, const ShimTag &tag)
+{
+    Message &m = msgs[mi];
+    if (tag.kind == PK_CNP) {
+        if (opt.cc == CC_DCQCN && m.snd_una < m.npkts) {
+            cc_dcqcn_params dp = dcqcn_params(opt, m.line_bps);
+            cc_dcqcn_on_cnp(&m.dcqcn, &dp);
+            SetRate(m);
+            ArmDcqcnTimer(m, mi);
+        }
+        return;
+    }
+    if (tag.seq > m.snd_una) {
+        m.snd_una = tag.seq;
+        m.rto_at_ps = NowPs() + RTO_PS;
+        if (m.snd_nxt < m.snd_una)
+            m.snd_nxt = m.snd_una;
+    }
+    if (tag.kind == PK_NACK && m.snd_nxt > tag.seq)
+        m.snd_nxt = tag.seq;
+    if (tag.info != NIL) {
+        if (opt.cc == CC_HPCC) {
+            cc_hpcc_params hp = hpcc_params(opt, m, packet);
+            const IntRec &r = ints[tag.info];
+            m.window = cc_hpcc_on_ack(&m.hpcc, &hp, r.hop, r.n, tag.seq, m.snd_nxt);
+            SetRate(m);
+        }
+        FreeInt(tag.info);
+    }
+    if (m.snd_una >= m.npkts) {
+        bool deliver = opt.ack_completion;
+        uint64_t token = m.token;
+        FreeMsg(mi);
+        if (deliver)
+            owner->bt.host.delivered(owner->bt.host.host, token);
+        return;
+    }
+    if (!m.send_pending)
+        SendPhys(mi, m.gen);
+}
+
+/* Go-back-N's timeout: no ACK progress for RTO_PS: resend from snd_una. */
+void Sim::OnRto(uint32_t mi, uint32_t gen)
+{
+    if (msgs[mi].gen != gen)
+        return;
+    Message &m = msgs[mi];
+    if (m.snd_una >= m.npkts)
+        return;
+    int64_t now = NowPs();
+    if (now < m.rto_at_ps) {
+        ns3::Simulator::Schedule(ns3::PicoSeconds(m.rto_at_ps - now), &Sim::OnRto, this, mi, gen);
+        return;
+    }
+    st.timeouts++;
+    m.snd_nxt = m.snd_una;
+    m.rto_at_ps = now + RTO_PS;
+    ns3::Simulator::Schedule(ns3::PicoSeconds(RTO_PS), &Sim::OnRto, this, mi, gen);
+    if (!m.send_pending)
+        SendPhys(mi, gen);
+}
+
+/* DCQCN's timer restarts at each rate decrease (the paper's reset of the
+ * counters); an older timer's event finds its epoch gone. */
+void Sim::ArmDcqcnTimer(Message &m, uint32_t mi)
+{
+    m.timer_epoch++;
+    ns3::Simulator::Schedule(ns3::PicoSeconds(opt.dcqcn_timer_ps), &Sim::OnDcqcnTimer, this, mi, m.gen,
+                             m.timer_epoch);
+}
+
+/* Alpha's decay and a rate increase step each period, until the rate is
+ * back at line rate (then nothing changes until the next CNP). */
+void Sim::OnDcqcnTimer(uint32_t mi, uint32_t gen, uint32_t epoch)
+{
+    if (msgs[mi].gen != gen || msgs[mi].timer_epoch != epoch)
+        return;
+    Message &m = msgs[mi];
+    if (m.snd_una >= m.npkts)
+        return;
+    cc_dcqcn_params dp = dcqcn_params(opt, m.line_bps);
+    cc_dcqcn_on_timer(&m.dcqcn, &dp);
+    SetRate(m);
+    if (m.dcqcn.rc < m.line_bps)
+        ns3::Simulator::Schedule(ns3::PicoSeconds(opt.dcqcn_timer_ps), &Sim::OnDcqcnTimer, this, mi, gen, epoch);
+}
+
+/* The link a control packet (going back to the source) leaves `device`
+ * by: the way back while current, else hop by hop (as NextHop). */
+uint32_t Sim::NextHopPhys(Message &m, ShimTag &tag, uint32_t device)
+{
+    if (tag.kind == PK_DATA)
+        return NextHop(m, tag, device);
+    if (!tag.loose && m.route_epoch == route_epoch) {
+        for (uint32_t link : m.rroute)
+            if (owner->topo.links[link].src_device == device)
+                return link;
+    }
+    if (!owner->topo.topo)
+        return NIL;
+    if (!tag.loose) {
+        tag.loose = 1;
+        tag.ecmp = vimana_topo_ecmp_hash(m.dst, m.src);
+    }
+    return shim_topology_next_link(&owner->topo, device, m.src, &tag.ecmp);
+}
+
+/* A packet arrives at `device` on the physics path. A packet of a message
+ * that has ended (a duplicate after go-back-N, a late CNP or ACK) leaves
+ * the network here. */
+void Sim::ReceivePhys(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, ShimTag &tag, uint32_t device)
+{
+    Message &m = msgs[tag.msg];
+    if (tag.gen != m.gen) {
+        if (tag.info != NIL)
+            FreeInt(tag.info);
+        return;
+    }
+    uint32_t target = tag.kind == PK_DATA ? m.dst : m.src;
+    if (device == target) {
+        if (tag.kind == PK_DATA)
+            OnData(tag.msg, tag, p->GetSize());
+        else
+            OnCtrl(tag.msg, tag);
+        return;
+    }
+    uint32_t link = NextHopPhys(m, tag, device);
+    if (link == NIL) {
+        vimana_bt_fail(bt(), "ns3: a packet for NPU %u reached device %u, which the links down cut off from it (or "
+                       "the route cache cannot grow)", target, device);
+        ns3::Simulator::Stop();
+        return;
+    }
+    Ptr<ns3::Packet> copy = p->Copy();
+    if (tag.loose)
+        copy->ReplacePacketTag(tag);
+    uint32_t ifindex = dev->GetIfIndex();
+    uint32_t in = ifindex < rx_link[device].size() ? rx_link[device][ifindex] : NIL;
+    Enqueue(link, copy, in, tag);
+}
+
+/* One line at the end of run(): what the physics did in all. */
+void Sim::LogPhysics()
+{
+    uint64_t marks = 0, pause_ps = 0;
+    for (const Link &l : links) {
+        marks += l.ecn_marks;
+        pause_ps += l.pause_ps;
+    }
+    char msg[400];
+    snprintf(msg, sizeof msg, "ns3: physics: %" PRIu64 " ECN marks, %" PRIu64 " CNPs, %" PRIu64 " pauses (%" PRIu64
+             " ticks), %" PRIu64 " drops, %" PRIu64 " NACKs, %" PRIu64 " timeouts, %" PRIu64 " packets resent, %"
+             PRIu64 " ACKs", marks, st.cnps, st.pauses, pause_ps / 1000, st.drops, st.nacks, st.timeouts,
+             st.retransmits, st.acks);
+    owner->bt.host.log(owner->bt.host.host, VIMANA_LOG_INFO, msg);
 }
 
 /* ---- network faults (link_fault, ABI 1.4) ---------------------------------- */
@@ -478,8 +1213,123 @@ void Sim::OnFault(uint32_t link, double factor)
 
 /* ---- options ---------------------------------------------------------------- */
 
-/* "packet=BYTES" (the only key). */
-int parse_options(const char *options, uint32_t *packet, char *err, size_t err_len)
+const char KNOWN_OPTIONS[] = "packet=BYTES, buffer=BYTES|inf, pfc=on|off, cc=none|dcqcn|hpcc, ecn_kmin=BYTES, "
+                             "ecn_kmax=BYTES, ecn_pmax=0..1, completion=receiver|ack, dcqcn_rate_ai=Mbit/s, "
+                             "dcqcn_rate_hai=Mbit/s, dcqcn_min_rate=Mbit/s, dcqcn_g=0..1, dcqcn_timer=us, "
+                             "hpcc_eta=0..1, hpcc_max_stage=N, hpcc_rate_ai=Mbit/s";
+
+/* A whole number: digits only (no sign, no spaces), at most max. */
+bool parse_whole(const std::string &v, uint64_t max, uint64_t *out)
+{
+    if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(v.c_str(), nullptr, 10);
+    if (errno || x > max)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* A finite real number in [lo, hi] (lo excluded when open_lo). */
+bool parse_real(const std::string &v, double lo, double hi, bool open_lo, double *out)
+{
+    if (v.empty() || v.find_first_of(" \t\n") != std::string::npos)
+        return false;
+    char *end = nullptr;
+    double x = strtod(v.c_str(), &end);
+    if (*end || !(x >= lo && x <= hi) || (open_lo && x == lo))
+        return false;
+    *out = x;
+    return true;
+}
+
+/* One key=value into *o, or the reason it is refused (empty: unknown key). */
+std::string parse_option(const std::string &key, const std::string &v, Options *o, bool *known)
+{
+    *known = true;
+    uint64_t u = 0;
+    double d = 0;
+    const uint64_t MAX_BYTES = 1ull << 50;
+    if (key == "packet") {
+        if (!parse_whole(v, MAX_PACKET, &u) || u < MIN_PACKET)
+            return "packet must be a whole number of bytes from " + std::to_string(MIN_PACKET) + " to " +
+                   std::to_string(MAX_PACKET);
+        o->packet = (uint32_t)u;
+    } else if (key == "buffer") {
+        if (v == "inf") {
+            o->buffer_inf = true;
+        } else if (parse_whole(v, MAX_BYTES, &u) && u > 0) {
+            o->buffer_inf = false;
+            o->buffer = u;
+        } else {
+            return "buffer must be inf or a whole number of bytes from 1 to 2^50";
+        }
+    } else if (key == "pfc") {
+        if (v != "on" && v != "off")
+            return "pfc must be on or off";
+        o->pfc = v == "on";
+    } else if (key == "cc") {
+        if (v == "none")
+            o->cc = CC_NONE;
+        else if (v == "dcqcn")
+            o->cc = CC_DCQCN;
+        else if (v == "hpcc")
+            o->cc = CC_HPCC;
+        else
+            return "cc must be none, dcqcn or hpcc";
+    } else if (key == "ecn_kmin" || key == "ecn_kmax") {
+        if (!parse_whole(v, MAX_BYTES, &u))
+            return key + " must be a whole number of bytes up to 2^50";
+        (key == "ecn_kmin" ? o->ecn_kmin : o->ecn_kmax) = u;
+        o->ecn_given = true;
+    } else if (key == "ecn_pmax") {
+        if (!parse_real(v, 0, 1, false, &d))
+            return "ecn_pmax must be a number from 0 to 1";
+        o->ecn_pmax = d;
+        o->ecn_given = true;
+    } else if (key == "completion") {
+        if (v != "receiver" && v != "ack")
+            return "completion must be receiver or ack";
+        o->ack_completion = v == "ack";
+    } else if (key == "dcqcn_rate_ai" || key == "dcqcn_rate_hai" || key == "dcqcn_min_rate" ||
+               key == "hpcc_rate_ai") {
+        if (!parse_real(v, 0, 1e9, true, &d))
+            return key + " must be a rate in Mbit/s above 0 and at most 1e9";
+        double bps = d * 1e6;
+        if (key == "dcqcn_rate_ai")
+            o->dcqcn_rate_ai = bps;
+        else if (key == "dcqcn_rate_hai")
+            o->dcqcn_rate_hai = bps;
+        else if (key == "dcqcn_min_rate")
+            o->dcqcn_min_rate = bps;
+        else
+            o->hpcc_rate_ai = bps;
+    } else if (key == "dcqcn_g") {
+        if (!parse_real(v, 0, 1, true, &d))
+            return "dcqcn_g must be a number above 0 and at most 1";
+        o->dcqcn_g = d;
+    } else if (key == "dcqcn_timer") {
+        if (!parse_real(v, 0, 1e9, true, &d) || d * 1e6 < 1)
+            return "dcqcn_timer must be a time in us from 0.000001 to 1e9";
+        o->dcqcn_timer_ps = (int64_t)(d * 1e6 + 0.5);
+    } else if (key == "hpcc_eta") {
+        if (!parse_real(v, 0, 1, true, &d))
+            return "hpcc_eta must be a number above 0 and at most 1";
+        o->hpcc_eta = d;
+    } else if (key == "hpcc_max_stage") {
+        if (!parse_whole(v, 1000000, &u))
+            return "hpcc_max_stage must be a whole number from 0 to 1000000";
+        o->hpcc_max_stage = (uint32_t)u;
+    } else {
+        *known = false;
+    }
+    return std::string();
+}
+
+/* Comma-separated key=value pairs (KNOWN_OPTIONS), then what only the
+ * whole set can say: kmin above kmax, PFC without a finite buffer. */
+int parse_options(const char *options, Options *o, char *err, size_t err_len)
 {
     if (!options || !*options)
         return VIMANA_OK;
@@ -491,19 +1341,34 @@ int parse_options(const char *options, uint32_t *packet, char *err, size_t err_l
         pos = comma == std::string::npos ? all.size() + 1 : comma + 1;
         char shown[200];
         vimana_bt_escape(item.c_str(), shown, sizeof shown);
-        if (item.compare(0, 7, "packet=") == 0) {
-            char *end = nullptr;
-            unsigned long long v = strtoull(item.c_str() + 7, &end, 10);
-            if (item.size() == 7 || *end || v < MIN_PACKET || v > MAX_PACKET) {
-                snprintf(err, err_len, "ns3: backend option '%s': packet must be a whole number of bytes from %u "
-                         "to %u", shown, MIN_PACKET, MAX_PACKET);
-                return VIMANA_ERR_CONFIG;
-            }
-            *packet = (uint32_t)v;
-        } else {
-            snprintf(err, err_len, "ns3: unknown backend option '%s' (known: packet=BYTES)", shown);
+        size_t eq = item.find('=');
+        bool known = false;
+        std::string why;
+        if (eq != std::string::npos)
+            why = parse_option(item.substr(0, eq), item.substr(eq + 1), o, &known);
+        if (!known) {
+            snprintf(err, err_len, "ns3: unknown backend option '%s' (known: %s)", shown, KNOWN_OPTIONS);
             return VIMANA_ERR_CONFIG;
         }
+        if (!why.empty()) {
+            snprintf(err, err_len, "ns3: backend option '%s': %s", shown, why.c_str());
+            return VIMANA_ERR_CONFIG;
+        }
+    }
+    if (o->ecn_kmin > o->ecn_kmax) {
+        snprintf(err, err_len, "ns3: backend options: ecn_kmin (%" PRIu64 ") is above ecn_kmax (%" PRIu64 ")",
+                 o->ecn_kmin, o->ecn_kmax);
+        return VIMANA_ERR_CONFIG;
+    }
+    if (o->pfc && o->buffer_inf) {
+        snprintf(err, err_len, "ns3: backend option pfc=on needs a finite buffer=BYTES (PFC pauses as a switch "
+                 "buffer fills; an infinite one never does)");
+        return VIMANA_ERR_CONFIG;
+    }
+    if (!o->buffer_inf && o->buffer < (uint64_t)o->packet + PPP_HEADER) {
+        snprintf(err, err_len, "ns3: backend option buffer=%" PRIu64 " holds no packet of %u bytes (packet + a "
+                 "2-byte header)", o->buffer, o->packet + PPP_HEADER);
+        return VIMANA_ERR_CONFIG;
     }
     return VIMANA_OK;
 }
@@ -573,8 +1438,8 @@ void set_resolution()
 
 int setup(ns3_shim *s, const vimana_backend_params *params, char *err, size_t err_len)
 {
-    uint32_t packet = DEFAULT_PACKET;
-    int rc = parse_options(params ? params->options : nullptr, &packet, err, err_len);
+    Options opt;
+    int rc = parse_options(params ? params->options : nullptr, &opt, err, err_len);
     if (rc == VIMANA_OK)
         rc = shim_topology_load(&s->topo, &s->bt, err, err_len);
     if (rc == VIMANA_OK)
@@ -594,9 +1459,14 @@ int setup(ns3_shim *s, const vimana_backend_params *params, char *err, size_t er
     set_resolution();
     g_live = true;
     s->sim = new Sim(s);
-    s->sim->packet = packet;
-    s->sim->Build();
-    return VIMANA_OK;
+    Sim *sim = s->sim;
+    sim->packet = opt.packet;
+    sim->opt = opt;
+    sim->lossy = !opt.buffer_inf && !opt.pfc;
+    sim->acks = opt.cc != CC_NONE || opt.ack_completion || sim->lossy;
+    sim->physics = sim->acks || !opt.buffer_inf || opt.pfc || opt.ecn_given;
+    sim->Build();
+    return sim->physics ? sim->SetupPhysics(err, err_len) : VIMANA_OK;
 }
 
 int shim_init(const vimana_backend_params *params, const vimana_host *host, void **ctx, char *err, size_t err_len)
@@ -664,6 +1534,11 @@ int shim_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t, u
         }
         sim->route_buf.resize((size_t)hops);
         shim_topology_route(&s->topo, src, dst, sim->route_buf.data(), (size_t)hops);
+        if (sim->physics && (bytes - 1) / sim->packet >= UINT32_MAX) {
+            log_error(s, "ns3: a message of %" PRIu64 " bytes is more than 2^32 - 1 packets of %u bytes (the "
+                      "physics options number packets in 32 bits)", bytes, sim->packet);
+            return VIMANA_ERR_ARGUMENT;
+        }
         vimana_tick now = (vimana_tick)(Sim::NowPs() / 1000);
         if (!route_fits(s, sim->route_buf, bytes, now, sim->min_factor)) {
             log_error(s, "ns3: a message of %" PRIu64 " bytes from NPU %u to NPU %u would arrive after %" PRIu64
@@ -679,7 +1554,15 @@ int shim_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t, u
         m.dst = dst;
         m.route = sim->route_buf;
         m.route_epoch = sim->route_epoch;
-        sim->SendNext(mi);
+        if (!sim->physics) {
+            sim->SendNext(mi);
+            return VIMANA_OK;
+        }
+        if (sim->acks && !sim->Route(m)) {
+            log_error(s, "ns3: out of memory for the route cache");
+            return VIMANA_ERR_NOMEM;
+        }
+        sim->StartPhys(mi);
         return VIMANA_OK;
     } catch (const std::bad_alloc &) {
         log_error(s, "ns3: out of memory");
@@ -733,6 +1616,8 @@ int shim_run(void *ctx)
     ns3_shim *s = static_cast<ns3_shim *>(ctx);
     try {
         ns3::Simulator::Run();
+        if (s->sim->physics)
+            s->sim->LogPhysics();
         return s->bt.failed ? VIMANA_ERR_INTERNAL : VIMANA_OK;
     } catch (const std::bad_alloc &) {
         vimana_bt_fail(&s->bt, "ns3: out of memory");
@@ -757,7 +1642,14 @@ int shim_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
     ns3_shim *s = static_cast<ns3_shim *>(ctx);
     if (link < s->topo.n_links)
         s->bt.links[link].busy_ticks = s->sim->links[link].busy_ps / 1000;
-    return vimana_bt_link_stats(ctx, link, out);
+    int rc = vimana_bt_link_stats(ctx, link, out);
+    if (rc == VIMANA_OK) {
+        const Link &l = s->sim->links[link];
+        uint64_t pause = l.pause_ps + (l.paused ? (uint64_t)(Sim::NowPs() - l.paused_since) : 0);
+        out->ecn_marks = l.ecn_marks;
+        out->pause_ticks = pause / 1000;
+    }
+    return rc;
 }
 
 /* What link_fault refuses before anything is registered, in one line:

@@ -116,6 +116,11 @@ bool backend_has_queue_stats(const vimana_backend *d)
     return d->abi_minor >= 2;
 }
 
+bool backend_has_physics_stats(const vimana_backend *d)
+{
+    return d->abi_minor >= 5;
+}
+
 static bool has_slash(const char *s)
 {
     return strchr(s, '/') != NULL;

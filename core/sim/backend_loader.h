@@ -62,6 +62,11 @@ vimana_link_fault_fn backend_link_fault_fn(const vimana_backend *desc);
  * means "not known", not "no wait". */
 bool backend_has_queue_stats(const vimana_backend *desc);
 
+/* Whether the backend's link counters include ecn_marks and pause_ticks
+ * (ABI 1.5 and later); an older backend leaves them 0, which means "not
+ * known". */
+bool backend_has_physics_stats(const vimana_backend *desc);
+
 /* True when the executable `exe` (a resolved path) is the build tree's own
  * program: `build_dir`/NAME or libtool's `build_dir`/.libs/NAME. Only such a
  * vimana looks for backends in the build tree. */

@@ -93,6 +93,7 @@ static void network_json(sim *s, FILE *f)
 typedef struct link_row {
     vimana_link_stats st;
     bool queue_known;  /* the backend fills max_queue_ticks and queue_ticks (ABI 1.2) */
+    bool physics_known; /* the backend fills ecn_marks and pause_ticks (ABI 1.5) */
     char util[DECIMAL_RATIO_MAX];
     char src[DEVICE_NAME_SIZE], dst[DEVICE_NAME_SIZE];
 } link_row;
@@ -131,6 +132,7 @@ static int read_row(sim *s, uint32_t i, vimana_tick end, link_row *r, bool *used
     if (!*used)
         return 0;
     r->queue_known = backend_has_queue_stats(s->be);
+    r->physics_known = backend_has_physics_stats(s->be);
     decimal_ratio(r->util, r->st.busy_ticks, end, UTILISATION_PLACES);
     if (read_name(s, r->st.src_device, r->src) != 0 || read_name(s, r->st.dst_device, r->dst) != 0)
         return -1;
@@ -176,6 +178,15 @@ static void queue_value(FILE *f, const link_row *r, vimana_tick v, const char *u
         fputs(unknown, f);
 }
 
+/* A 1.5 counter, or the text for "unknown" of a pre-1.5 backend. */
+static void physics_value(FILE *f, const link_row *r, uint64_t v, const char *unknown)
+{
+    if (r->physics_known)
+        fprintf(f, "%llu", (unsigned long long)v);
+    else
+        fputs(unknown, f);
+}
+
 /* The fields after the 1.0 ones are appended, so that a reader of the
  * older records finds its fields where they were. */
 static void row_json(FILE *f, const link_row *r)
@@ -192,6 +203,10 @@ static void row_json(FILE *f, const link_row *r)
     queue_value(f, r, st->max_queue_ticks, "null");
     fputs(", \"queue_ticks\": ", f);
     queue_value(f, r, st->queue_ticks, "null");
+    fputs(", \"ecn_marks\": ", f);
+    physics_value(f, r, st->ecn_marks, "null");
+    fputs(", \"pause_ticks\": ", f);
+    physics_value(f, r, st->pause_ticks, "null");
     fputc('}', f);
 }
 
@@ -207,6 +222,10 @@ static void row_csv(FILE *f, const link_row *r)
     queue_value(f, r, st->max_queue_ticks, "");
     fputc(',', f);
     queue_value(f, r, st->queue_ticks, "");
+    fputc(',', f);
+    physics_value(f, r, st->ecn_marks, "");
+    fputc(',', f);
+    physics_value(f, r, st->pause_ticks, "");
     fputc('\n', f);
 }
 
@@ -247,7 +266,7 @@ static int links_csv(sim *s, const char *report_path, vimana_tick end)
         free(path);
         return -1;
     }
-    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks\n", f);
+    fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks\n", f);
     uint32_t n = s->be->num_links(s->be_ctx);
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {

@@ -10,7 +10,8 @@
  *         exact decimal, 6 places rounded half up; devices are NPUs first,
  *         then switches; then, appended in ABI 1.2: src, dst (the device
  *         names, sim/device_name.h), max_queue_ticks and queue_ticks, null
- *         for a backend older than 1.2);
+ *         for a backend older than 1.2; then, appended in ABI 1.5:
+ *         ecn_marks and pause_ticks, null for a backend older than 1.5);
  *   CSV   the links as a third table, FILE.links.csv (with the capability).
  */
 #ifndef VIMANA_SIM_LINK_REPORT_H

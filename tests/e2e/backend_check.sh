@@ -59,17 +59,17 @@ B0="$TEST_TMP/bw0.yml"
 printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 0 ]\nlatency: [ 500, 500 ]\n' >"$B0"
 expect_error "$P: FAIL: init: init() returned status 1 for $B0: $B0: bandwidth (0) should be larger than 0" \
     check congestion_aware --network-configuration="$B0"
-summary_is "$P: congestion_aware 1.4: 1 of 3 checks failed"
+summary_is "$P: congestion_aware 1.5: 1 of 3 checks failed"
 # congestion_aware models several dimensions: a 2-D Ring x Switch passes.
 R2="$TEST_TMP/r2.yml"
 printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >"$R2"
 expect_ok check congestion_aware --network-configuration="$R2"
-summary_is "$P: congestion_aware 1.4: 14 checks passed"
+summary_is "$P: congestion_aware 1.5: 14 checks passed"
 expect_error "$P: FAIL: init: init() returned status 1 for $TEST_TMP/none.yml: $TEST_TMP/none.yml: cannot open: No such file or directory" \
     check analytical --network-configuration="$TEST_TMP/none.yml"
 
 # Wrong ABI major: refused by the loader, with its message.
-expect_error "$P: FAIL: load: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.4): major versions differ; rebuild the backend against this vimana's network_api.h" \
+expect_error "$P: FAIL: load: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.5): major versions differ; rebuild the backend against this vimana's network_api.h" \
     check "$B/abi_wrong_major.la"
 summary_is "$P: $B/abi_wrong_major.la: 1 of 1 checks failed"
 
@@ -77,48 +77,48 @@ summary_is "$P: $B/abi_wrong_major.la: 1 of 1 checks failed"
 expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered twice (at tick 1000 and 1000)" \
     check "$B/bad_twice.la" --network-configuration="$RING2"
 only_check delivery
-summary_is "$P: bad_twice 1.4: 1 of 10 checks failed"
+summary_is "$P: bad_twice 1.5: 1 of 10 checks failed"
 
 # Never delivers.
 expect_error "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" \
     check "$B/bad_never.la" --network-configuration="$RING2"
 only_check stall
-summary_is "$P: bad_never 1.4: 1 of 10 checks failed"
+summary_is "$P: bad_never 1.5: 1 of 10 checks failed"
 
 # Time going backwards.
 expect_error "$P: FAIL: clock: now() returned 0 after 1000 (time went backwards)" \
     check "$B/bad_backwards.la" --network-configuration="$RING2"
-summary_is "$P: bad_backwards 1.4: 3 of 10 checks failed"
+summary_is "$P: bad_backwards 1.5: 3 of 10 checks failed"
 
 # Delivers from inside sim_send (and again later, from its event).
 expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered from inside sim_send() (deliver from a scheduled event instead)" \
     check "$B/bad_in_send.la" --network-configuration="$RING2"
 only_check delivery
-summary_is "$P: bad_in_send 1.4: 1 of 10 checks failed"
+summary_is "$P: bad_in_send 1.5: 1 of 10 checks failed"
 
 # Changes the token: unknown deliveries, and the real ones never arrive.
 expect_error "$P: FAIL: delivery: delivered an unknown token 0x564d010000000005 at tick 1000 (the token must come back unchanged)" \
     check "$B/bad_unknown.la" --network-configuration="$RING2"
 grep -qxF "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" "$TEST_TMP/err" ||
     fail "bad_unknown: no stall line"
-summary_is "$P: bad_unknown 1.4: 2 of 10 checks failed"
+summary_is "$P: bad_unknown 1.5: 2 of 10 checks failed"
 
 # Delivers for ever and has no stop(): the check gives its verdict and ends.
 expect_error "$P: FAIL: run: more than 1000000 events and deliveries in one run() (an event storm: run() would not return)" \
     check "$B/bad_storm.la" --network-configuration="$RING2"
-summary_is "$P: bad_storm 1.4: 2 of 10 checks failed"
+summary_is "$P: bad_storm 1.5: 2 of 10 checks failed"
 
 # stop() that lets the rest of the tick run.
 expect_error "$P: FAIL: stop: 3 events ran after stop() was called at tick 10 (run() must return once the event in progress has finished)" \
     check "$B/bad_late_stop.la" --network-configuration="$RING2"
 only_check stop
-summary_is "$P: bad_late_stop 1.4: 1 of 11 checks failed"
+summary_is "$P: bad_late_stop 1.5: 1 of 11 checks failed"
 
 # Runs a zero-delay event at once, inside schedule().
 expect_error "$P: FAIL: schedule: event #2 (delay 0) ran inside schedule() (an event runs from run(), after the events queued before it for its tick)" \
     check "$B/bad_inline_zero.la" --network-configuration="$RING2"
 only_check schedule
-summary_is "$P: bad_inline_zero 1.4: 1 of 10 checks failed"
+summary_is "$P: bad_inline_zero 1.5: 1 of 10 checks failed"
 
 # A faulty descriptor: one line per fault; no name, so the summary names the file.
 check "$B/bad_descriptor.la" --network-configuration="$RING2" >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&

@@ -20,7 +20,7 @@ lm() { "$VIMANA_ET" linkmap "$@"; }
 expect_ok "$VIMANA" --workload-configuration="$G/workload/send_0to1_1MiB_8/send_0to1_1MiB_8" \
     --system-configuration="$G/system/ring.json" --network-configuration="$G/network/switch8.yml" \
     --network-backend=congestion_aware --report="$T/sw.json"
-grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.487519, "src": "npu0", "dst": "switch0", "max_queue_ticks": 0, "queue_ticks": 0},' \
+grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.487519, "src": "npu0", "dst": "switch0", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},' \
     "$T/sw.json" || fail "switch8 link record: $(grep src_device "$T/sw.json")"
 expect_ok lm "$T/sw.json" -o "$T/sw.svg"
 cmp -s "$T/sw.svg" "$DATA/send_0to1_switch8.svg" || {

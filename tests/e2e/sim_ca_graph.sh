@@ -51,10 +51,10 @@ finished 4 65912
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 46.566128730773926}], "num_links": 24},
 "links": [
-{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "npu0", "dst": "switch8", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 9, "dst_device": 4, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "switch9", "dst": "npu4", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 8, "dst_device": 10, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch8", "dst": "switch10", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 10, "dst_device": 9, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch10", "dst": "switch9", "max_queue_ticks": 0, "queue_ticks": 0}
+{"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "npu0", "dst": "switch8", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 9, "dst_device": 4, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "switch9", "dst": "npu4", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 8, "dst_device": 10, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch8", "dst": "switch10", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 10, "dst_device": 9, "bytes": 1048576, "messages": 1, "busy_ticks": 10485, "utilisation": 0.159076, "src": "switch10", "dst": "switch9", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0}
 ]
 }
 JSON
@@ -258,7 +258,7 @@ expect_eq "$(grep -o '"dimensions": [^]]*]' "$T/custom.json")" \
     "Custom YAML: dimensions in --report"
 # The backend check passes on a graph.
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$NET/rail_32.txt"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.4: 14 checks passed" "backend-check on a graph"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.5: 14 checks passed" "backend-check on a graph"
 
 # NPU count against the traces: the host names the topology file and both
 # counts, in one line. Fewer traces (4) than the topology's 8 NPUs is an

@@ -55,9 +55,9 @@ finished 7 41561
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 4, "bandwidth_gbps": 50}, {"dim": 1, "npus": 2, "bandwidth_gbps": 100}], "num_links": 32},
 "links": [
-{"src_device": 0, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.469936, "src": "npu0", "dst": "npu3", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 3, "dst_device": 11, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956, "src": "npu3", "dst": "switch3", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 11, "dst_device": 7, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956, "src": "switch3", "dst": "npu7", "max_queue_ticks": 0, "queue_ticks": 0}
+{"src_device": 0, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.469936, "src": "npu0", "dst": "npu3", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 3, "dst_device": 11, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956, "src": "npu3", "dst": "switch3", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 11, "dst_device": 7, "bytes": 1048576, "messages": 1, "busy_ticks": 9765, "utilisation": 0.234956, "src": "switch3", "dst": "npu7", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0}
 ]
 }
 JSON
@@ -98,7 +98,7 @@ finished 5 70358
 # 8 -> 1 carried both (busy 2 x 19531), 1 -> 5 both (busy 2 x 9765).
 # Devices by their default names (switch 8 is "switch0"). NPU 2's message
 # waited 19531 ticks for 8 -> 1 (NPU 0's held it): worst and total 19531.
-printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks\n0,8,1048576,1,19531,0.277595,npu0,switch0,0,0\n2,8,1048576,1,19531,0.277595,npu2,switch0,0,0\n8,1,2097152,2,39062,0.555189,switch0,npu1,19531,19531\n1,5,2097152,2,19530,0.27758,npu1,npu5,0,0\n' \
+printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks\n0,8,1048576,1,19531,0.277595,npu0,switch0,0,0,0,0\n2,8,1048576,1,19531,0.277595,npu2,switch0,0,0,0,0\n8,1,2097152,2,39062,0.555189,switch0,npu1,19531,19531,0,0\n1,5,2097152,2,19530,0.27758,npu1,npu5,0,0,0,0\n' \
     >"$T/want.csv"
 cmp -s "$T/want.csv" "$T/fifo.links.csv" || fail "FIFO links (CSV): $(cat "$T/fifo.links.csv")"
 
@@ -125,7 +125,7 @@ cu=$(sed 's/[^0-9]//g' "$T/analytical.fin") ca=$(sed 's/[^0-9]//g' "$T/congestio
 
 # ---- the backend check passes on a 2-D network -------------------------------
 expect_ok "$VIMANA" backend-check congestion_aware --network-configuration="$RS"
-expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.4: 14 checks passed" "backend-check summary"
+expect_eq "$(cat "$T/out")" "vimana backend-check: congestion_aware 1.5: 14 checks passed" "backend-check summary"
 
 # Too many links: FullyConnected 4096 x Ring 2 needs 8192 x 4096 + 2 x 8192
 # directed links, more than 4096 x 4096 = 16777216; one line naming the key.

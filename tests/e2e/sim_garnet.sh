@@ -161,10 +161,10 @@ expect_ok "$VIMANA" backend-check garnet --network-configuration="$NET/ring8.yml
 expect_eq "$(finish_of garnet "$T/ft/f" "$VIMANA_SRCDIR/tests/data/topology/fat_tree_8.txt" \
     --report="$T/ft.csv")" 23976 "4 hops of the fat-tree"
 cat >"$T/want.csv" <<'CSV'
-0,8,1048576,1,20971,0.874666,npu0,switch8,0,0
-9,4,1048576,1,20971,0.874666,switch9,npu4,0,0
-8,10,1048576,1,10485,0.437312,switch8,switch10,0,0
-10,9,1048576,1,10485,0.437312,switch10,switch9,0,0
+0,8,1048576,1,20971,0.874666,npu0,switch8,0,0,0,0
+9,4,1048576,1,20971,0.874666,switch9,npu4,0,0,0,0
+8,10,1048576,1,10485,0.437312,switch8,switch10,0,0,0,0
+10,9,1048576,1,10485,0.437312,switch10,switch9,0,0,0,0
 CSV
 tail -n +2 "$T/ft.links.csv" | cmp -s - "$T/want.csv" || fail "fat-tree links: $(cat "$T/ft.links.csv")"
 

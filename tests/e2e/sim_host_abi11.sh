@@ -94,9 +94,9 @@ expect_ok send03 "$T/ca.json"
 cat >"$T/want.json" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 50}], "num_links": 16},
 "links": [
-{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu0", "dst": "npu1", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 1, "dst_device": 2, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu1", "dst": "npu2", "max_queue_ticks": 0, "queue_ticks": 0},
-{"src_device": 2, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu2", "dst": "npu3", "max_queue_ticks": 0, "queue_ticks": 0}
+{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu0", "dst": "npu1", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 1, "dst_device": 2, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu1", "dst": "npu2", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
+{"src_device": 2, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu2", "dst": "npu3", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0}
 ]
 }
 JSON
@@ -104,7 +104,7 @@ tail -n 7 "$T/ca.json" >"$T/got.json"
 cmp -s "$T/want.json" "$T/got.json" || fail "congestion_aware links (JSON): $(cat "$T/got.json")"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/ca.json" || fail "report is not JSON"
 expect_ok send03 "$T/ca.csv"
-printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks\n0,1,1048576,1,19531,0.325013,npu0,npu1,0,0\n1,2,1048576,1,19531,0.325013,npu1,npu2,0,0\n2,3,1048576,1,19531,0.325013,npu2,npu3,0,0\n' \
+printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks\n0,1,1048576,1,19531,0.325013,npu0,npu1,0,0,0,0\n1,2,1048576,1,19531,0.325013,npu1,npu2,0,0,0,0\n2,3,1048576,1,19531,0.325013,npu2,npu3,0,0,0,0\n' \
     >"$T/want.csv"
 cmp -s "$T/want.csv" "$T/ca.links.csv" || fail "congestion_aware links (CSV): $(cat "$T/ca.links.csv")"
 
@@ -121,26 +121,26 @@ ar8() { # MODULE REPORT
         --network-backend="$B/$1.la" --backend-options=npus=8 --report="$2"
 }
 expect_ok ar8 host12_ok "$T/h12.json"
-grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1835008, "messages": 56, "busy_ticks": 56000, "utilisation": 0.501702, "src": "gpu0", "dst": "sw,\"0\"", "max_queue_ticks": 5600, "queue_ticks": 159600},' \
+grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1835008, "messages": 56, "busy_ticks": 56000, "utilisation": 0.501702, "src": "gpu0", "dst": "sw,\"0\"", "max_queue_ticks": 5600, "queue_ticks": 159600, "ecn_marks": null, "pause_ticks": null},' \
     "$T/h12.json" || fail "1.2 link record: $(grep -m1 src_device "$T/h12.json")"
 expect_eq "$(grep -c '"src_device"' "$T/h12.json")" 8 "1.2: one record per link"
 python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["links"][7]; assert l["src"] == "gpu7" and l["dst"] == "sw,\"0\"", l' \
     "$T/h12.json" || fail "1.2 report: names do not read back through a JSON parser"
 # CSV (RFC 4180): the name with a comma and quotes is quoted, quotes doubled.
 expect_ok ar8 host12_ok "$T/h12.csv"
-expect_eq "$(head -n 2 "$T/h12.links.csv")" 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks
-0,8,1835008,56,56000,0.501702,gpu0,"sw,""0""",5600,159600' "1.2 links CSV"
-python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1]))); assert len(r) == 9 and all(len(x) == 10 for x in r) and r[8][7] == "sw,\"0\"", r' \
+expect_eq "$(head -n 2 "$T/h12.links.csv")" 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks
+0,8,1835008,56,56000,0.501702,gpu0,"sw,""0""",5600,159600,,' "1.2 links CSV"
+python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1]))); assert len(r) == 9 and all(len(x) == 12 for x in r) and r[8][7] == "sw,\"0\"", r' \
     "$T/h12.links.csv" || fail "1.2 links CSV does not read back through a CSV parser"
 
 # The same backend built as ABI 1.1 (host11_links) fills the device_name
 # slot and the 1.2 counters anyway: the host reads neither. Default names
 # (NPUs first, then switches), and the waits are unknown: null / empty.
 expect_ok ar8 host11_links "$T/h11.json"
-grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1835008, "messages": 56, "busy_ticks": 56000, "utilisation": 0.501702, "src": "npu0", "dst": "switch0", "max_queue_ticks": null, "queue_ticks": null},' \
+grep -qxF '{"src_device": 0, "dst_device": 8, "bytes": 1835008, "messages": 56, "busy_ticks": 56000, "utilisation": 0.501702, "src": "npu0", "dst": "switch0", "max_queue_ticks": null, "queue_ticks": null, "ecn_marks": null, "pause_ticks": null},' \
     "$T/h11.json" || fail "1.1 link record: $(grep -m1 src_device "$T/h11.json")"
 expect_ok ar8 host11_links "$T/h11.csv"
-expect_eq "$(sed -n 2p "$T/h11.links.csv")" '0,8,1835008,56,56000,0.501702,npu0,switch0,,' "1.1 links CSV"
+expect_eq "$(sed -n 2p "$T/h11.links.csv")" '0,8,1835008,56,56000,0.501702,npu0,switch0,,,,' "1.1 links CSV"
 
 # A device name the host refuses (a newline): one line naming the backend.
 expect_error 'vimana: error: network backend host12_bad_name: device_name(8) returned a name with byte 0x0a at offset 2 (names are printable ASCII)' \

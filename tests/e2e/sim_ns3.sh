@@ -36,7 +36,7 @@ expect_eq "$got" 20040 "p2p finish"
 within "$got" 20031.25 2 || fail "p2p $got not within 2 % of 20031.25"
 # Link record: the message's bytes, busy = the 256 packets' serialisation
 # (19540.78 ns, ticks rounded down), no wait.
-grep -qF '{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19540, "utilisation": 0.97505, "src": "npu0", "dst": "npu1", "max_queue_ticks": 0, "queue_ticks": 0}' \
+grep -qF '{"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19540, "utilisation": 0.97505, "src": "npu0", "dst": "npu1", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0}' \
     "$T/p2p.json" || fail "p2p link record: $(grep src_device "$T/p2p.json")"
 
 # The packet size option: 65000-byte packets, 17 of them: 1048610 B on the
@@ -93,8 +93,8 @@ case "$up" in
 *'"bytes": 917504, "messages": 28, "busy_ticks": 17098,'*) ;;
 *) fail "a2a up-link record: $up" ;;
 esac
-maxq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\)}.*/\1/p')
-sumq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\)}.*/\2/p')
+maxq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\),.*/\1/p')
+sumq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\),.*/\2/p')
 [ "${maxq:-0}" -gt 0 ] && [ "$maxq" -le "${sumq:-0}" ] || fail "a2a up-link waits: max $maxq, total $sumq"
 
 # ---- a topology graph: congestion_aware's route (ECMP choice) -----------------
@@ -142,10 +142,10 @@ expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/md_ns3
 # 65000-byte packets: the check sends 1 GiB messages (16 times fewer
 # packets than the default, the same checks).
 expect_ok "$VIMANA" backend-check ns3_shim --backend-options=packet=65000
-grep -qx 'vimana backend-check: ns3 1.4: 25 checks passed' "$T/out" || fail "backend-check: $(cat "$T/out")"
+grep -qx 'vimana backend-check: ns3 1.5: 25 checks passed' "$T/out" || fail "backend-check: $(cat "$T/out")"
 expect_ok "$VIMANA" backend-check ns3_shim --network-configuration="$NET/fat_tree_64.txt" \
     --backend-options=packet=65000
-grep -qx 'vimana backend-check: ns3 1.4: 14 checks passed' "$T/out" || fail "backend-check graph: $(cat "$T/out")"
+grep -qx 'vimana backend-check: ns3 1.5: 14 checks passed' "$T/out" || fail "backend-check graph: $(cat "$T/out")"
 
 # ---- a message that can never complete ends the run, never a hang -----------------
 # NPU 1 waits for tag 5, NPU 0 sends tag 0: ns-3 runs out of events after
@@ -176,7 +176,7 @@ printf 'topology: [ FullyConnected ]\nnpus_count: [ 1024 ]\nbandwidth: [ 50 ]\nl
 expect_error "vimana: error: $T/fc1024.yml: npus_count: this network needs more than 262144 links, more than the ns3 backend supports" \
     "$VIMANA" --workload-configuration="$T/fc/p" --system-configuration="$SYS/ring.json" \
     --network-configuration="$T/fc1024.yml" --network-backend=ns3_shim
-expect_error "vimana: error: ns3: unknown backend option 'mtu=9000' (known: packet=BYTES)" \
+expect_error "vimana: error: ns3: unknown backend option 'mtu=9000' (known: packet=BYTES, buffer=BYTES|inf, pfc=on|off, cc=none|dcqcn|hpcc, ecn_kmin=BYTES, ecn_kmax=BYTES, ecn_pmax=0..1, completion=receiver|ack, dcqcn_rate_ai=Mbit/s, dcqcn_rate_hai=Mbit/s, dcqcn_min_rate=Mbit/s, dcqcn_g=0..1, dcqcn_timer=us, hpcc_eta=0..1, hpcc_max_stage=N, hpcc_rate_ai=Mbit/s)" \
     "$VIMANA" --workload-configuration="$T/p2p/p" --system-configuration="$SYS/ring.json" \
     --network-configuration="$NET/ring8.yml" --network-backend=ns3_shim --backend-options=mtu=9000
 expect_error "vimana: error: ns3: backend option 'packet=12': packet must be a whole number of bytes from 64 to 65000" \

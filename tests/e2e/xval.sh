@@ -221,7 +221,7 @@ expect_eq "$(cat "$TEST_TMP/one.links.csv")" \
 expect_eq "$(ls "$TMPDIR")" "" "temporary files left behind after the divergence report"
 
 # ---- backends that fail: an error row each, exit 1, never a crash ----------
-expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.4): major versions differ; rebuild the backend against this vimana's network_api.h" \
+expect_error "$P: $B/abi_wrong_major.la: error: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is not compatible with this vimana (ABI 1.5): major versions differ; rebuild the backend against this vimana's network_api.h" \
     two --backends="analytical,$B/abi_wrong_major.la,$B/host11_failed.la,$B/bad_storm.la,$B/xval_abort.la,$B/template.la" \
     --timeout=1 --json="$TEST_TMP/f.json"
 grep -qxF "$P: $B/host11_failed.la: error: network backend host11_failed failed: host11: link 0 lost its message\\n(injected)" \

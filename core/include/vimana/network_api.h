@@ -36,7 +36,9 @@
  * the link counters max_queue_ticks and queue_ticks and the optional
  * vimana_backend.device_name; 1.3 adds the cache hints
  * vimana_host.will_deliver and will_run (optional for both sides); 1.4 adds
- * the optional vimana_backend.link_fault (vimana --network-faults).
+ * the optional vimana_backend.link_fault (vimana --network-faults); 1.5
+ * adds the link counters ecn_marks and pause_ticks (struct
+ * vimana_link_stats_1_5; vimana_link_stats_1_2 stays for older backends).
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -53,7 +55,7 @@ extern "C" {
 #endif
 
 #define VIMANA_NETWORK_ABI_MAJOR 1
-#define VIMANA_NETWORK_ABI_MINOR 4
+#define VIMANA_NETWORK_ABI_MINOR 5
 
 /* The one exported symbol of every backend. */
 #define VIMANA_BACKEND_ENTRY_SYMBOL "vimana_backend_entry"
@@ -183,7 +185,25 @@ struct vimana_link_stats_1_2 {
     vimana_tick max_queue_ticks;
     vimana_tick queue_ticks;
 };
-typedef struct vimana_link_stats_1_2 vimana_link_stats;
+
+/* Since 1.5: the 1.2 fields, in the same places, then the counters of a
+ * backend with packet-level physics. A backend without ECN or PFC fills
+ * them 0 (nothing was marked, nothing paused). The host reads them only
+ * from a backend with abi_minor >= 5 and reports them as unknown (null in
+ * JSON, empty in CSV) otherwise. */
+struct vimana_link_stats_1_5 {
+    uint32_t src_device, dst_device;
+    uint64_t bytes;
+    uint64_t messages;
+    vimana_tick busy_ticks;
+    vimana_tick max_queue_ticks;
+    vimana_tick queue_ticks;
+    /* Packets marked Congestion Experienced (ECN) at this link's queue. */
+    uint64_t ecn_marks;
+    /* How long this link's transmitter was paused by its far end (PFC). */
+    vimana_tick pause_ticks;
+};
+typedef struct vimana_link_stats_1_5 vimana_link_stats;
 
 /* The largest bandwidth factor a link fault may give (network_api.h,
  * link_fault). */
