@@ -1,6 +1,6 @@
 /*
  * ns3_shim.so - Vimana's network traffic on real ns-3 (Debian libns3-dev
- * 3.37) behind the C descriptor of vimana/network_api.h (ABI 1.4).
+ * 3.37) behind the C descriptor of vimana/network_api.h (ABI 1.5).
  *
  * The network (shim_topology.h: a network YAML or a topology file, the same
  * devices, links and routes as congestion_aware) becomes ns-3 nodes, one per
@@ -17,6 +17,13 @@
  * serialise one (paced at the link's rate), and the destination counts the
  * bytes that arrive: the host is told of the message at the ns-3 time its
  * last byte arrives. Each packet carries a 2-byte PPP header on the wire.
+ *
+ * Physics (options buffer, pfc, cc, ecn_*, completion; README "Physics"):
+ * the shim's own FIFO per link in front of the device (so that drops, ECN
+ * marks, PFC pauses and INT see the real queue), ACKs/NACKs/CNPs back to
+ * the source, go-back-N on a lossy fabric, and DCQCN or HPCC at the sender
+ * (their arithmetic in cc_math.c). Without those options the plain path
+ * above runs, unchanged.
  *
  * Faults (link_fault): registered before run(), each takes effect at its
  * tick (an ns-3 event; at once for tick 0). A bandwidth factor sets the
@@ -88,6 +95,7 @@ class ShimTag : public ns3::Tag {
     uint32_t msg = 0;
     uint8_t loose = 0;
     uint64_t ecmp = 0;
+    bool phys = false; /* the fields below travel (the physics path only: the plain path's tag stays 13 bytes) */
     uint8_t kind = PK_DATA;
     uint8_t ecn = 0;
     uint32_t seq = 0;
@@ -107,12 +115,15 @@ class ShimTag : public ns3::Tag {
         return tid;
     }
     ns3::TypeId GetInstanceTypeId() const override { return GetTypeId(); }
-    uint32_t GetSerializedSize() const override { return 27; }
+    /* The physics fields follow when bit 7 of the `loose` byte says so. */
+    uint32_t GetSerializedSize() const override { return phys ? 27 : 13; }
     void Serialize(ns3::TagBuffer b) const override
     {
         b.WriteU32(msg);
-        b.WriteU8(loose);
+        b.WriteU8((uint8_t)(loose | (phys ? 0x80 : 0)));
         b.WriteU64(ecmp);
+        if (!phys)
+            return;
         b.WriteU8(kind);
         b.WriteU8(ecn);
         b.WriteU32(seq);
@@ -122,8 +133,12 @@ class ShimTag : public ns3::Tag {
     void Deserialize(ns3::TagBuffer b) override
     {
         msg = b.ReadU32();
-        loose = b.ReadU8();
+        uint8_t l = b.ReadU8();
+        loose = l & 1;
+        phys = (l & 0x80) != 0;
         ecmp = b.ReadU64();
+        if (!phys)
+            return;
         kind = b.ReadU8();
         ecn = b.ReadU8();
         seq = b.ReadU32();
@@ -749,6 +764,7 @@ void Sim::SendPhys(uint32_t mi, uint32_t gen)
         m.max_sent = seq + 1;
     Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(size);
     ShimTag tag;
+    tag.phys = true;
     tag.msg = mi;
     tag.gen = m.gen;
     tag.seq = seq;
@@ -898,6 +914,7 @@ void Sim::SendCtrl(uint32_t mi, PacketKind kind, uint32_t seq, uint8_t ecn, uint
     }
     Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(CTRL_BYTES);
     ShimTag tag;
+    tag.phys = true;
     tag.msg = mi;
     tag.gen = m.gen;
     tag.kind = kind;
