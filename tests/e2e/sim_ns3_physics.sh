@@ -134,6 +134,32 @@ for k in 1 2; do
 done
 expect_eq "$(link "$T/two.json" 3 0 pause_ticks)" 0 "two flows: the switch's port is never paused"
 
+# The pause/resume timeline, 17 packets a flow (69632 B), same network
+# and buffer. P = 327.84 ns a packet, D = 1000 ns. Packet i of each flow
+# leaves its NPU at i P and is in the switch at A_i = (i + 1) P + D, NPU
+# 1's before NPU 2's (its receive event was scheduled first); the port to
+# NPU 0 starts one packet at each A_j, in arrival order f1p0, f2p0, f1p1,
+# ... (position j), arrivals of a tick before its dequeue. NPU 2's
+# packets are the odd positions: at A_9 the switch holds positions 9..19,
+# six of them NPU 2's (24588 B > xoff 20490): a pause, at NPU 2 from
+# 10 P + 2 D = 5278.4 ns. NPU 1's (even positions) reach six at A_10
+# (positions 10..20): paused from 11 P + 2 D = 5606.24. Both have sent
+# their 17th packet (at 16 P = 5245.44) by then. xon is 3 packets: NPU 2
+# is down to 3 (positions 29, 31, 33) once position 27 leaves, at A_27 =
+# 28 P + D: resumed at 28 P + 2 D = 11179.52, paused 5901.12 ns; NPU 1
+# once position 26 leaves: resumed at 27 P + 2 D = 10851.68, paused
+# 5245.44. The port never idles: the 34th packet arrives at 35 P + 2 D =
+# 13474.4, as without PFC.
+FLOW_SIZE=69632 flows 3 "$T/t17/t" 1:0 2:0 || fail "flows (17 packets)"
+"$VIMANA" --workload-configuration="$T/t17/t" --system-configuration="$SYS" --network-configuration="$T/sw3.txt" \
+    --network-backend=ns3_shim --backend-options=pfc=on,buffer=161058 --report="$T/t17.json" >"$T/run.out" 2>&1 ||
+    fail "17-packet PFC run: $(tail -n 3 "$T/run.out")"
+expect_eq "$(finish_of 0)" 13474 "17 packets: finish"
+expect_eq "$(link "$T/t17.json" 1 3 pause_ticks)" 5245 "17 packets: NPU 1 paused"
+expect_eq "$(link "$T/t17.json" 2 3 pause_ticks)" 5901 "17 packets: NPU 2 paused"
+expect_eq "$(physics_line)" "0 ECN marks, 0 CNPs, 2 pauses (11146 ticks), 0 drops, 0 NACKs, 0 timeouts, 0 packets resent, 0 ACKs" \
+    "17 packets: one pause each"
+
 # ---- bad options: one line each --------------------------------------------------
 bad() { # OPTIONS MESSAGE
     expect_error "vimana: error: $2" "$VIMANA" --workload-configuration="$T/two/two" --system-configuration="$SYS" \
