@@ -843,6 +843,14 @@ void Sim::Enqueue(uint32_t link, Ptr<ns3::Packet> p, uint32_t in_link, ShimTag &
         st.drops++;
         if (tag.info != NIL)
             FreeInt(tag.info);
+        if (opt.pfc) {
+            /* The thresholds hold at the configured rates; a bandwidth
+             * factor above 1 upstream can beat them. Without ACKs
+             * (cc=none) nothing would resend the packet: fail, naming it. */
+            vimana_bt_fail(bt(), "ns3: link %u dropped a packet with pfc=on (its %" PRIu64 "-byte buffer overflowed: "
+                           "a bandwidth factor above 1 upstream outran the PFC headroom)", link, opt.buffer);
+            ns3::Simulator::Stop();
+        }
         return;
     }
     if (l.switch_egress && tag.kind == PK_DATA &&
