@@ -47,7 +47,6 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <new>
 #include <string>
 #include <utility>
@@ -203,9 +202,43 @@ struct Message {
 /* One queued packet of the physics path. */
 struct QItem {
     Ptr<ns3::Packet> p;
-    uint32_t in_link;  /* the link it came in by (PFC's ingress accounting), NIL at its source */
-    uint32_t wire;     /* bytes on the wire */
-    int64_t enq_ps;
+    uint32_t in_link = NIL; /* the link it came in by (PFC's ingress accounting), NIL at its source */
+    uint32_t wire = 0;      /* bytes on the wire */
+    int64_t enq_ps = 0;
+};
+
+/* A FIFO on a ring that only grows (by doubling): std::deque allocates
+ * and frees a node every few dozen packets; this allocates only while a
+ * queue reaches a new depth. */
+template <typename T> class Fifo {
+  public:
+    bool empty() const { return count_ == 0; }
+    T &front() { return buf_[head_]; }
+    void push_back(T &&v)
+    {
+        if (count_ == buf_.size())
+            Grow();
+        buf_[(head_ + count_) % buf_.size()] = std::move(v);
+        count_++;
+    }
+    void pop_front()
+    {
+        buf_[head_] = T();
+        head_ = (head_ + 1) % buf_.size();
+        count_--;
+    }
+
+  private:
+    void Grow()
+    {
+        std::vector<T> bigger(buf_.empty() ? 16 : buf_.size() * 2);
+        for (size_t i = 0; i < count_; i++)
+            bigger[i] = std::move(buf_[(head_ + i) % buf_.size()]);
+        buf_.swap(bigger);
+        head_ = 0;
+    }
+    std::vector<T> buf_;
+    size_t head_ = 0, count_ = 0;
 };
 
 /* An HPCC packet's INT: the hops it has left, filled at each egress. */
@@ -233,7 +266,7 @@ struct Link {
     uint64_t busy_ps = 0;
     /* Physics: the shim's own egress FIFO in front of the device (the
      * device gets a packet only when idle, so its queue stays empty). */
-    std::deque<QItem> q;
+    Fifo<QItem> q;
     uint64_t qbytes = 0, tx_bytes = 0, ecn_marks = 0;
     bool busy = false, paused = false, switch_egress = false;
     int64_t paused_since = 0, latency_ps = 0;
