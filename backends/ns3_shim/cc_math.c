@@ -112,7 +112,9 @@ double cc_hpcc_measure(cc_hpcc *s, const cc_hpcc_params *p, const cc_int_hop *ho
         bool any = false;
         for (uint32_t i = 0; i < n; i++) {
             int64_t dt = hops[i].ts_ps - s->prev[i].ts_ps;
-            if (dt <= 0 || hops[i].bps <= 0)
+            /* A port's byte count only grows: a smaller one is another
+             * port (the route changed under a fault): no sample. */
+            if (dt <= 0 || hops[i].bps <= 0 || hops[i].tx_bytes < s->prev[i].tx_bytes)
                 continue;
             /* bytes per ps -> bit/s: x 8e12. */
             double tx_bps = (double)(hops[i].tx_bytes - s->prev[i].tx_bytes) * 8e12 / (double)dt;

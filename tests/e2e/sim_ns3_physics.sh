@@ -160,6 +160,18 @@ expect_eq "$(link "$T/t17.json" 2 3 pause_ticks)" 5901 "17 packets: NPU 2 paused
 expect_eq "$(physics_line)" "0 ECN marks, 0 CNPs, 2 pauses (11146 ticks), 0 drops, 0 NACKs, 0 timeouts, 0 packets resent, 0 ACKs" \
     "17 packets: one pause each"
 
+# ---- completion=ack on one message ------------------------------------------------
+# 1 MiB from NPU 0 to NPU 1 on ring8 (50 GB/s = 53.6870912 B/ns, 500 ns):
+# the last byte arrives at 20040.78 (sim_ns3.sh); its ACK (64 B on the
+# wire, 1.19 ns) on the idle way back arrives 501.19 later: 20541.97.
+"$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 1 --size 1MiB --out "$T/p2p/p" >/dev/null || fail "generate p2p"
+for o in completion=ack cc=dcqcn,completion=ack; do
+    "$VIMANA" --workload-configuration="$T/p2p/p" --system-configuration="$SYS" \
+        --network-configuration="$VIMANA_SRCDIR/inputs/network/ring8.yml" --network-backend=ns3_shim \
+        --backend-options=$o >"$T/run.out" 2>&1 || fail "p2p $o: $(tail -n 3 "$T/run.out")"
+    expect_eq "$(finish_of 1)" 20541 "p2p, $o"
+done
+
 # ---- bad options: one line each --------------------------------------------------
 bad() { # OPTIONS MESSAGE
     expect_error "vimana: error: $2" "$VIMANA" --workload-configuration="$T/two/two" --system-configuration="$SYS" \
