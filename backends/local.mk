@@ -45,6 +45,7 @@ backends_congestion_aware_congestion_aware_la_LIBADD = libvimana_backend.la
 if HAVE_NS3
 backend_LTLIBRARIES += backends/ns3_shim/ns3_shim.la
 backends_ns3_shim_ns3_shim_la_SOURCES = backends/ns3_shim/ns3_shim.cc backends/ns3_shim/shim_topology.c \
+	backends/ns3_shim/upstream_config.c backends/ns3_shim/upstream_config.h \
 	backends/ns3_shim/shim_topology.h backends/ns3_shim/cc_math.c backends/ns3_shim/cc_math.h
 backends_ns3_shim_ns3_shim_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
 backends_ns3_shim_ns3_shim_la_CFLAGS = $(BACKEND_CFLAGS)

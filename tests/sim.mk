@@ -25,7 +25,7 @@ TESTS += tests/unit/test_topology_graph
 check_PROGRAMS += tests/unit/test_ns3_upstream
 tests_unit_test_ns3_upstream_SOURCES = tests/unit/test_ns3_upstream.c backends/ns3_shim/upstream_config.c \
 	backends/ns3_shim/upstream_config.h
-tests_unit_test_ns3_upstream_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends/ns3_shim \
+tests_unit_test_ns3_upstream_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends \
 	-DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_ns3_upstream_LDADD = libvimana_backend.la $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_ns3_upstream
@@ -398,5 +398,5 @@ tests_unit_test_ns3_cc_math_LDADD = $(CMOCKA_LIBS)
 TESTS += tests/unit/test_ns3_cc_math
 # ns3_shim with packet physics (buffers, PFC, ECN, ACKs, DCQCN, HPCC):
 # an 8-flow incast against a fluid model, a lossy run, bad options.
-TESTS += tests/e2e/sim_ns3_physics.sh
-EXTRA_DIST += tests/e2e/sim_ns3_physics.sh
+TESTS += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
+EXTRA_DIST += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh

@@ -47,6 +47,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <utility>
@@ -65,6 +66,7 @@
 
 #include "ns3_shim/cc_math.h"
 #include "ns3_shim/shim_topology.h"
+#include "ns3_shim/upstream_config.h"
 #include "vimana/backend_toolkit.h"
 
 namespace {
@@ -1494,10 +1496,53 @@ void set_resolution()
 
 /* ---- the descriptor ------------------------------------------------------------ */
 
+/* Upstream astra-network-ns3's config.txt given as the network
+ * configuration (upstream_config.h): its TOPOLOGY_FILE becomes the
+ * network, its keys the options, before the user's --backend-options
+ * (a key given twice takes the later value). The keys with no effect here
+ * are named in one info line. */
+int read_upstream(ns3_shim *s, const vimana_backend_params *params, std::string *options, char *err,
+                  size_t err_len)
+{
+    *options = params && params->options ? params->options : "";
+    if (!s->bt.network_path || !ns3_upstream_is_config(s->bt.network_path))
+        return VIMANA_OK;
+    std::unique_ptr<ns3_upstream> u(new ns3_upstream());
+    if (ns3_upstream_read(s->bt.network_path, u.get(), err, err_len) != 0)
+        return VIMANA_ERR_CONFIG;
+    vimana_topo *t = nullptr;
+    int rc = vimana_topo_load(u->topology, &t, err, err_len);
+    if (rc == 1)
+        snprintf(err, err_len, "%s: TOPOLOGY_FILE %s is not an ns-3 topology .txt", s->bt.network_path,
+                 u->topology);
+    if (rc != 0)
+        return VIMANA_ERR_CONFIG;
+    char opts[1024];
+    rc = ns3_upstream_options(u.get(), t, opts, sizeof opts, err, err_len);
+    vimana_topo_free(t);
+    if (rc != 0)
+        return VIMANA_ERR_CONFIG;
+    char *topology = strdup(u->topology);
+    if (!topology) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    if (u->no_effect[0])
+        vimana_bt_log(&s->bt, VIMANA_LOG_INFO, "%s: read as upstream's config.txt (%s); no effect here: %s",
+                      s->bt.network_path, opts, u->no_effect);
+    free(s->bt.network_path);
+    s->bt.network_path = topology;
+    *options = options->empty() ? std::string(opts) : std::string(opts) + "," + *options;
+    return VIMANA_OK;
+}
+
 int setup(ns3_shim *s, const vimana_backend_params *params, char *err, size_t err_len)
 {
     Options opt;
-    int rc = parse_options(params ? params->options : nullptr, &opt, err, err_len);
+    std::string options;
+    int rc = read_upstream(s, params, &options, err, err_len);
+    if (rc == VIMANA_OK)
+        rc = parse_options(options.c_str(), &opt, err, err_len);
     if (rc == VIMANA_OK)
         rc = shim_topology_load(&s->topo, &s->bt, err, err_len);
     if (rc == VIMANA_OK)

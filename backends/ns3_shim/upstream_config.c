@@ -5,7 +5,7 @@
  * ns3_upstream_options turns that into the shim's backend options once the
  * topology (its link rates, its switches' ports) is known.
  */
-#include "upstream_config.h"
+#include "ns3_shim/upstream_config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -551,6 +551,8 @@ int ns3_upstream_options(const ns3_upstream *u, vimana_topo *t, char *opts, size
     if (dflt.cc_mode < 0)
         dflt.cc_mode = 1;
     put_cc(&o, &dflt);
+    /* upstream completes a message at its sender's last ACK */
+    put(&o, ",completion=ack");
     uint32_t ports = widest_switch(t);
     if (ports) {
         /* upstream switches are lossless: PFC is always on */
@@ -558,7 +560,10 @@ int ns3_upstream_options(const ns3_upstream *u, vimana_topo *t, char *opts, size
         put(&o, ",pfc=on,buffer=%llu", (unsigned long long)(mb * 1048576.0 / ports));
     }
     ecn_rule rule = {0};
-    if (ports && u->enable_qcn != 0 && (u->kmin.n || u->kmax.n || u->pmax.n)) {
+    if (ports && u->enable_qcn == 0) {
+        /* QCN off: no switch marks; thresholds no queue reaches */
+        put(&o, ",ecn_kmin=%llu,ecn_kmax=%llu", 1ull << 50, 1ull << 50);
+    } else if (ports && (u->kmin.n || u->kmax.n || u->pmax.n)) {
         if (switch_ecn(u, t, &rule, err, err_len) != 0)
             return -1;
         put(&o, ",ecn_kmin=%.0f,ecn_kmax=%.0f,ecn_pmax=%.10g", rule.kmin * 1000, rule.kmax * 1000, rule.pmax);

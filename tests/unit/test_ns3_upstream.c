@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "upstream_config.h"
+#include "ns3_shim/upstream_config.h"
 
 #ifndef TOPO_SRCDIR
 #define TOPO_SRCDIR "."
@@ -37,7 +37,7 @@ static void test_upstream_sample(void **state)
     vimana_topo *t = NULL;
     assert_int_equal(vimana_topo_load(u.topology, &t, err, sizeof err), 0);
     assert_int_equal(ns3_upstream_options(&u, t, opts, sizeof opts, err, sizeof err), 0);
-    assert_string_equal(opts, "packet=1000,cc=none,pfc=on,buffer=4194304,ecn_kmin=800000,ecn_kmax=3200000,"
+    assert_string_equal(opts, "packet=1000,cc=none,completion=ack,pfc=on,buffer=4194304,ecn_kmin=800000,ecn_kmax=3200000,"
                               "ecn_pmax=0.2");
     /* in the file's order */
     assert_string_equal(u.no_effect, "USE_DYNAMIC_PFC_THRESHOLD, FLOW_FILE, TRACE_FILE, TRACE_OUTPUT_FILE, "
@@ -83,14 +83,15 @@ static void expect_options(const char *lines, const char *want)
 static void test_cc_modes(void **state)
 {
     (void)state;
-    expect_options("", "packet=1000,cc=dcqcn,pfc=on,buffer=2097152");
+    expect_options("", "packet=1000,cc=dcqcn,completion=ack,pfc=on,buffer=2097152");
     expect_options("CC_MODE 1\nRATE_AI 50Mb/s\nRATE_HAI 100Mb/s\nMIN_RATE 100Mb/s\nEWMA_GAIN 0.00390625\n"
                    "RP_TIMER 900\nBUFFER_SIZE 32\nPACKET_PAYLOAD_SIZE 4096\n",
                    "packet=4096,cc=dcqcn,dcqcn_rate_ai=50,dcqcn_rate_hai=100,dcqcn_min_rate=100,"
-                   "dcqcn_g=0.00390625,dcqcn_timer=900,pfc=on,buffer=4194304");
+                   "dcqcn_g=0.00390625,dcqcn_timer=900,completion=ack,pfc=on,buffer=4194304");
     expect_options("CC_MODE 3\nU_TARGET 0.95\nMI_THRESH 0\nRATE_AI 1Gb/s\nENABLE_QCN 0\n"
                    "KMIN_MAP 1 400000000000 800\nKMAX_MAP 1 400000000000 3200\nPMAX_MAP 1 400000000000 0.2\n",
-                   "packet=1000,cc=hpcc,hpcc_eta=0.95,hpcc_max_stage=0,hpcc_rate_ai=1000,pfc=on,buffer=2097152");
+                   "packet=1000,cc=hpcc,hpcc_eta=0.95,hpcc_max_stage=0,hpcc_rate_ai=1000,completion=ack,pfc=on,buffer=2097152,"
+                   "ecn_kmin=1125899906842624,ecn_kmax=1125899906842624");
 }
 
 static void expect_error(const char *lines, const char *message)
