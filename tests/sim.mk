@@ -316,7 +316,8 @@ tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
 # whose 1.2 slot and counters the host must not read.
 check_LTLIBRARIES += tests/backends/host12_ok.la tests/backends/host12_bad_name.la tests/backends/host11_links.la \
 	tests/backends/host12_bad_queue.la tests/backends/host12_too_fast.la tests/backends/host12_slow.la \
-	tests/backends/host12_slow_fixed.la
+	tests/backends/host12_slow_fixed.la tests/backends/host15_options.la tests/backends/host15_bad_options.la \
+	tests/backends/host14_options.la
 tests_backends_host12_ok_la_SOURCES = $(HOST11_SRC)
 tests_backends_host12_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host12_ok"'
 tests_backends_host12_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
@@ -341,6 +342,20 @@ tests_backends_host12_slow_fixed_la_SOURCES = $(HOST11_SRC)
 tests_backends_host12_slow_fixed_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=SLOW_FIXED -DHOST_LINKS=1 -DBACKEND_NAME='"host12_slow_fixed"'
 tests_backends_host12_slow_fixed_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_host12_slow_fixed_la_LIBADD = libvimana_backend.la
+# ABI 1.5's options table: listed (host15_options), a key twice
+# (host15_bad_options), set in a 1.4 descriptor (host14_options)
+tests_backends_host15_options_la_SOURCES = $(HOST11_SRC)
+tests_backends_host15_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=5 -DHOST_OPTIONS=1 -DBACKEND_NAME='"host15_options"'
+tests_backends_host15_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host15_options_la_LIBADD = libvimana_backend.la
+tests_backends_host15_bad_options_la_SOURCES = $(HOST11_SRC)
+tests_backends_host15_bad_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=5 -DHOST_FAULT=BAD_OPTIONS -DBACKEND_NAME='"host15_bad_options"'
+tests_backends_host15_bad_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host15_bad_options_la_LIBADD = libvimana_backend.la
+tests_backends_host14_options_la_SOURCES = $(HOST11_SRC)
+tests_backends_host14_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=4 -DHOST_OPTIONS=1 -DBACKEND_NAME='"host14_options"'
+tests_backends_host14_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host14_options_la_LIBADD = libvimana_backend.la
 tests_backends_host11_links_la_SOURCES = $(HOST11_SRC)
 tests_backends_host11_links_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host11_links"'
 tests_backends_host11_links_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)

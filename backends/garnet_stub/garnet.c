@@ -1506,6 +1506,21 @@ static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t 
     return vimana_topo_device_name(g->topo, g->npus, device, buf, len);
 }
 
+/* --backend-options as `vimana backend-check garnet --options` lists them
+ * (gn_parse_options reads them; README.md, "Options"). */
+static const vimana_backend_option garnet_options[] = {
+    {"flit_bytes", "1 to 65536 (bytes)", "16", "bytes per flit (Garnet 2.0: 16)", "65536"},
+    {"vcs", "1 to 64", "4", "virtual channels per link (Garnet 2.0: 4 per vnet)", NULL},
+    {"vc_depth", "1 to 1048576, auto", "auto", "flits per VC; auto: a credit round trip of the link at its rate",
+     NULL},
+    {"pipeline", "1 to 1000 (cycles)", "1", "router pipeline cycles (Garnet 2.0: 1)", NULL},
+    {"stats", "0, 1", "0", "1: log flit-hops, cycles and flit-hops per second at the end of the run", NULL},
+    {"packet_flits", "0 to 1048576, max", "max", "flits per packet; max or 0: one packet a message", NULL},
+    {"eject_flits", "1 to 65536, auto", "auto",
+     "flits an NPU's ejection port takes a cycle; auto: what its fastest incoming link delivers", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static const vimana_backend garnet_backend = {
     VIMANA_BACKEND_HEADER_INIT,
     .name = "garnet",
@@ -1521,6 +1536,7 @@ static const vimana_backend garnet_backend = {
     VIMANA_BT_LINK_STATS,
     .device_name = gn_device_name,
     .link_fault = gn_link_fault,
+    .options = garnet_options,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

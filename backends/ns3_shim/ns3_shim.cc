@@ -1811,6 +1811,32 @@ const char *shim_device_name(void *ctx, uint32_t device, char *buf, size_t len)
     return shim_topology_device_name(&static_cast<ns3_shim *>(ctx)->topo, device, buf, len);
 }
 
+/* --backend-options as `vimana backend-check ns3_shim --options` lists
+ * them (parse_option reads them; README.md, "Options"). */
+const vimana_backend_option ns3_options[] = {
+    {"packet", "64 to 65000 (bytes)", "4096", "payload bytes per packet", "65000"},
+    {"buffer", "inf, 1 to 2^50 (bytes)", "inf", "buffer of each switch egress port; a packet that does not fit is "
+     "dropped", nullptr},
+    {"pfc", "on, off", "off", "lossless: a switch ingress pauses its upstream transmitter (needs a finite buffer)",
+     nullptr},
+    {"cc", "none, dcqcn, hpcc", "none", "the sender: line rate, DCQCN (rate, CNPs) or HPCC (window from INT)",
+     nullptr},
+    {"ecn_kmin", "bytes", "100000", "no ECN mark with this many bytes queued or fewer", nullptr},
+    {"ecn_kmax", "bytes, >= ecn_kmin", "400000", "above this every data packet is marked", nullptr},
+    {"ecn_pmax", "0 to 1", "0.2", "marking probability at ecn_kmax", nullptr},
+    {"completion", "receiver, ack", "receiver", "delivered() at the last byte's arrival or at the sender's last ACK",
+     nullptr},
+    {"dcqcn_rate_ai", "Mbit/s, > 0", "5000", "DCQCN additive increase step", nullptr},
+    {"dcqcn_rate_hai", "Mbit/s, > 0", "10000", "DCQCN hyper increase step", nullptr},
+    {"dcqcn_min_rate", "Mbit/s, > 0", "100", "floor of DCQCN's rate", nullptr},
+    {"dcqcn_g", "(0, 1]", "1/256", "gain of DCQCN's alpha EWMA", nullptr},
+    {"dcqcn_timer", "us, > 0", "55", "DCQCN's rate increase timer and alpha's decay period", nullptr},
+    {"hpcc_eta", "(0, 1]", "0.95", "HPCC's target utilisation", nullptr},
+    {"hpcc_max_stage", "0 to 1000000", "5", "HPCC's additive steps before a multiplicative one", nullptr},
+    {"hpcc_rate_ai", "Mbit/s, > 0", "50", "HPCC's additive step, as a rate", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
 vimana_backend make_descriptor()
 {
     vimana_backend d;
@@ -1819,8 +1845,9 @@ vimana_backend make_descriptor()
     d.abi_minor = VIMANA_NETWORK_ABI_MINOR;
     d.struct_size = (uint32_t)sizeof(vimana_backend);
     d.name = "ns3";
-    d.description = "packet-level network on ns-3 (point-to-point links, lossless FIFO queues, a rate-based "
-                    "sender, the routes of congestion_aware)";
+    d.description = "packet-level network on ns-3 (point-to-point links, the routes of congestion_aware; by "
+                    "default lossless FIFOs and line-rate senders, optionally finite buffers, PFC, ECN, DCQCN or "
+                    "HPCC)";
     d.capabilities = VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM;
     d.init = shim_init;
     d.fini = shim_fini;
@@ -1836,6 +1863,7 @@ vimana_backend make_descriptor()
     d.stop = shim_stop;
     d.device_name = shim_device_name;
     d.link_fault = shim_link_fault;
+    d.options = ns3_options;
     return d;
 }
 

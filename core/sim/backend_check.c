@@ -34,7 +34,7 @@ typedef struct bcheck {
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: vimana backend-check PLUGIN [--network-configuration=FILE] [--backend-options=KEY=VALUE,...]\n"
-                 "                            [--full]\n\n"
+                 "                            [--full] [--options]\n\n"
                  "Checks a network backend against the network API contract on a mock host (no workload):\n"
                  "its descriptor, init, topology, event order, clock, message delivery, invalid sends,\n"
                  "run() returning, link statistics, device names and stop() where present. PLUGIN is a\n"
@@ -44,9 +44,10 @@ static void usage(FILE *out)
                  "whose timed 1 MiB and larger messages say they would take more than 1 s of CPU (a note\n"
                  "says so).\n"
                  "Prints one line per violation on stderr and a summary; exits 0 only if all pass.\n\nOptions:\n"
-                 "  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--network-configuration=FILE",
+                 "  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--network-configuration=FILE",
             "the network configuration given to init()", "--backend-options=VALUE", "options given to init()",
-            "--full", "delivery's 1 GiB messages whatever the backend's speed", "--help", "show this help");
+            "--full", "delivery's 1 GiB messages whatever the backend's speed", "--options",
+            "print the backend's options table (ABI 1.5) and run no check", "--help", "show this help");
 }
 
 static void summary(bcheck *bc)
@@ -142,7 +143,7 @@ static int prepare_configs(bcheck *bc, const char *network)
 
 typedef struct check_args {
     const char *plugin, *network, *options;
-    bool full;
+    bool full, list_options;
 } check_args;
 
 /* 0 to run, 1 for --help, -1 after an error line. */
@@ -164,6 +165,8 @@ static int parse_args(int argc, char **argv, check_args *a, FILE *err)
             a->options = arg + 18;
         else if (!strcmp(arg, "--full"))
             a->full = true;
+        else if (!strcmp(arg, "--options"))
+            a->list_options = true;
         else if (arg[0] == '-' && arg[1]) {
             char esc[256];
             fprintf(err, "vimana backend-check: error: unknown option '%s' (see vimana backend-check --help)\n",
@@ -216,6 +219,52 @@ static int check_backend(bcheck *bc, const check_args *a, loaded_backend *lb)
     return rc == 0 ? 0 : 2;
 }
 
+/* --options: the backend's options table (ABI 1.5), one row per key,
+ * columns as wide as their longest text. */
+static void print_options(FILE *out, const char *name, const vimana_backend *d)
+{
+    const vimana_backend_option *o = backend_options_table(d);
+    size_t n = 0, wk = 3, wv = 6, wd = 7;
+    for (; o && o[n].key && n < VIMANA_BACKEND_MAX_OPTIONS; n++) {
+        size_t k = strlen(o[n].key), v = o[n].values ? strlen(o[n].values) : 0;
+        size_t f = o[n].fallback ? strlen(o[n].fallback) : 0;
+        wk = k > wk ? k : wk;
+        wv = v > wv ? v : wv;
+        wd = f > wd ? f : wd;
+    }
+    if (n == 0) {
+        fprintf(out, "vimana backend-check: %s %u.%u lists no options%s\n", name, d->abi_major, d->abi_minor,
+                d->abi_minor < 5 ? " (the options table is since ABI 1.5)" : "");
+        return;
+    }
+    fprintf(out, "vimana backend-check: %s %u.%u: %zu options (--backend-options=KEY=VALUE,...)\n", name,
+            d->abi_major, d->abi_minor, n);
+    fprintf(out, "%-*s  %-*s  %-*s  %s\n", (int)wk, "key", (int)wv, "values", (int)wd, "default", "what it changes");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%-*s  %-*s  %-*s  %s", (int)wk, o[i].key, (int)wv, o[i].values ? o[i].values : "",
+                (int)wd, o[i].fallback ? o[i].fallback : "", o[i].help ? o[i].help : "");
+        if (o[i].faster)
+            fprintf(out, " (faster: %s)", o[i].faster);
+        fputc('\n', out);
+    }
+}
+
+/* --options: load, print the table, unload. 0, or 2 when it cannot load. */
+static int list_options(const check_args *a, FILE *out, FILE *err)
+{
+    const char *plugin = strcmp(a->plugin, "congestion_unaware") ? a->plugin : "analytical";
+    loaded_backend lb;
+    char why[1024], esc[1024], name[256];
+    if (backend_load(plugin, &lb, why, sizeof why) != 0) {
+        fprintf(err, "vimana backend-check: error: %s\n", msg_escape(why, esc, sizeof esc));
+        return 2;
+    }
+    msg_escape(lb.desc->name ? lb.desc->name : plugin, name, sizeof name);
+    print_options(out, name, lb.desc);
+    backend_unload(&lb);
+    return 0;
+}
+
 int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
 {
     check_args a;
@@ -225,6 +274,8 @@ int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
             usage(out);
         return parsed > 0 ? 0 : 2;
     }
+    if (a.list_options)
+        return list_options(&a, out, err);
     bcheck *bc = calloc(1, sizeof *bc);
     if (!bc) {
         fprintf(err, "vimana backend-check: error: out of memory\n");

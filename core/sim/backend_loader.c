@@ -111,6 +111,14 @@ vimana_link_fault_fn backend_link_fault_fn(const vimana_backend *d)
     return d->link_fault;
 }
 
+/* options is a 1.5 field: the same rule again. */
+const vimana_backend_option *backend_options_table(const vimana_backend *d)
+{
+    if (d->abi_minor < 5 || d->struct_size < offsetof(vimana_backend, options) + sizeof(void *))
+        return NULL;
+    return d->options;
+}
+
 bool backend_has_queue_stats(const vimana_backend *d)
 {
     return d->abi_minor >= 2;

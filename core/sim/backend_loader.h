@@ -57,6 +57,9 @@ typedef int (*vimana_link_fault_fn)(void *ctx, uint32_t link, vimana_tick at, do
                                     size_t err_len);
 vimana_link_fault_fn backend_link_fault_fn(const vimana_backend *desc);
 
+/* The options table (a 1.5 field), or NULL for an older backend or none. */
+const vimana_backend_option *backend_options_table(const vimana_backend *desc);
+
 /* Whether the backend's link counters include max_queue_ticks and
  * queue_ticks (ABI 1.2 and later); an older backend leaves them 0, which
  * means "not known", not "no wait". */

@@ -100,6 +100,62 @@ static void check_capabilities(check_target *t, const vimana_backend *d)
                    "VIMANA_CAP_LINK_STATS");
 }
 
+/* One row of the options table (1.5): a key of a-z, 0-9 and '_', and the
+ * three texts a listing prints. */
+static bool check_option_row(check_target *t, size_t i, const vimana_backend_option *o)
+{
+    for (const char *c = o->key; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) {
+            check_fail(t->rep, CHECK_DESCRIPTOR, "options[%zu]: key has a byte other than a-z, 0-9 and '_' "
+                       "(0x%02x)", i, (unsigned char)*c);
+            return false;
+        }
+    const char *texts[] = {o->values, o->fallback, o->help};
+    static const char *names[] = {"values", "fallback", "help"};
+    for (int k = 0; k < 3; k++)
+        if (!texts[k] || !texts[k][0]) {
+            check_fail(t->rep, CHECK_DESCRIPTOR, "options[%zu] (%s): %s is %s", i, o->key, names[k],
+                       texts[k] ? "empty" : "NULL");
+            return false;
+        }
+    if (o->faster && !o->faster[0]) {
+        check_fail(t->rep, CHECK_DESCRIPTOR, "options[%zu] (%s): faster is empty (NULL when there is none)", i,
+                   o->key);
+        return false;
+    }
+    return true;
+}
+
+/* The 1.5 options table: ended by a NULL key within
+ * VIMANA_BACKEND_MAX_OPTIONS rows, each row sound, no key twice. */
+static void check_options_table(check_target *t, const vimana_backend *d)
+{
+    if (d->abi_minor < 5 && BACKEND_DESC_COVERS(d, options) && d->options) {
+        check_fail(t->rep, CHECK_DESCRIPTOR, "options is set in an ABI %u.%u descriptor (options is since 1.5: "
+                   "declare abi_minor 5, e.g. with VIMANA_BACKEND_HEADER_INIT)", d->abi_major, d->abi_minor);
+        return;
+    }
+    const vimana_backend_option *o = backend_options_table(d);
+    for (size_t i = 0; o && o[i].key; i++) {
+        if (i == VIMANA_BACKEND_MAX_OPTIONS) {
+            check_fail(t->rep, CHECK_DESCRIPTOR, "options has more than %d rows (or no row with a NULL key at its "
+                       "end)", VIMANA_BACKEND_MAX_OPTIONS);
+            return;
+        }
+        if (!o[i].key[0]) {
+            check_fail(t->rep, CHECK_DESCRIPTOR, "options[%zu]: key is empty", i);
+            return;
+        }
+        if (!check_option_row(t, i, &o[i]))
+            return;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(o[j].key, o[i].key)) {
+                check_fail(t->rep, CHECK_DESCRIPTOR, "options[%zu]: key '%s' is also options[%zu]", i, o[i].key, j);
+                return;
+            }
+    }
+}
+
 void check_descriptor(check_target *t)
 {
     const vimana_backend *d = t->be;
@@ -117,6 +173,7 @@ void check_descriptor(check_target *t)
     if (d->abi_minor < 2 && BACKEND_DESC_COVERS(d, device_name) && d->device_name)
         check_fail(t->rep, CHECK_DESCRIPTOR, "device_name is set in an ABI %u.%u descriptor (device_name is since "
                    "1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)", d->abi_major, d->abi_minor);
+    check_options_table(t, d);
     size_t n_reserved = sizeof d->reserved / sizeof d->reserved[0];
     for (size_t i = 0; i < n_reserved; i++) {
         size_t end = offsetof(vimana_backend, reserved) + (i + 1) * sizeof(void *);
@@ -501,6 +558,26 @@ static uint64_t largest_messages(uint32_t npus)
     return count;
 }
 
+/* "; faster: --backend-options=packet=65000" from the backend's options
+ * table (its rows with a `faster` value), or "" when it names none. */
+static void faster_options(const vimana_backend *d, char *out, size_t len)
+{
+    const vimana_backend_option *o = backend_options_table(d);
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; o && o[i].key && i < VIMANA_BACKEND_MAX_OPTIONS && used < len; i++) {
+        if (!o[i].faster)
+            continue;
+        int n = snprintf(out + used, len - used, "%s%s=%s", used ? "," : "; faster: --backend-options=", o[i].key,
+                         o[i].faster);
+        if (n < 0 || (size_t)n >= len - used) {
+            out[used] = '\0';
+            break;
+        }
+        used += (size_t)n;
+    }
+}
+
 /* CPU seconds one message of BYTES takes from NPU 0 to 1 on a fresh
  * context, or a negative value when it is not delivered. */
 static double probe_cpu(check_target *t, const net_config *cfg, uint32_t npus, uint64_t bytes)
@@ -553,11 +630,14 @@ static uint64_t size_for_speed(check_target *t, const net_config *cfg, uint32_t 
     while (largest > PROBE_BYTES &&
            (double)count * (small + per_mib * (double)(largest / PROBE_BYTES - 1)) > DELIVERY_BUDGET_S)
         largest /= 2;
-    if (largest < LARGEST_SIZE && t->rep->err)
+    if (largest < LARGEST_SIZE && t->rep->err) {
+        char faster[512];
+        faster_options(t->be, faster, sizeof faster);
         fprintf(t->rep->err, "vimana backend-check: note: delivery%s%s%s: one 1 MiB message took %.2f ms of CPU "
-                "and one of %u MiB %.2f ms, so its largest messages are %" PRIu64 " MiB, not 1 GiB (--full for 1 GiB)\n",
-                cfg->scope ? " (" : "", cfg->scope ? cfg->scope : "", cfg->scope ? ")" : "", small * 1e3,
-                large_mib, large * 1e3, largest >> 20);
+                "and one of %u MiB %.2f ms, so its largest messages are %" PRIu64 " MiB, not 1 GiB (--full for 1 "
+                "GiB%s)\n", cfg->scope ? " (" : "", cfg->scope ? cfg->scope : "", cfg->scope ? ")" : "", small * 1e3,
+                large_mib, large * 1e3, largest >> 20, faster);
+    }
     return largest;
 }
 

@@ -22,6 +22,10 @@
  *              (backend-check sizes its messages to a slow backend)
  *   SLOW_FIXED spends 2 ms of CPU per message whatever its size (a slow
  *              fixed cost: backend-check keeps 1 GiB messages)
+ *   BAD_OPTIONS an options table (1.5) with a key listed twice
+ * With HOST_OPTIONS 1 the descriptor lists two options, `npus` and
+ * `count` (`npus` with a faster value), in the 1.5 slot whatever
+ * HOST_MINOR says.
  * With HOST_LINKS 1 it keeps link statistics (VIMANA_CAP_LINK_STATS): link
  * k is NPU k -> the switch (device `npus`) and carries every message NPU k
  * sends, 1000 busy ticks each; the j-th message on a link (j = 1, 2, ...)
@@ -55,12 +59,16 @@
 #define TOO_FAST 9
 #define SLOW 10
 #define SLOW_FIXED 11
+#define BAD_OPTIONS 12
 
 #ifndef HOST_LINKS
 #define HOST_LINKS 0
 #endif
 #ifndef HOST_NAMES
 #define HOST_NAMES 0
+#endif
+#ifndef HOST_OPTIONS
+#define HOST_OPTIONS 0
 #endif
 
 typedef struct net {
@@ -273,6 +281,12 @@ static const char *h_device_name(void *ctx, uint32_t device, char *buf, size_t l
     return HOST_FAULT == BAD_NAME ? "sw\n0" : "sw,\"0\"";
 }
 
+static const vimana_backend_option host_options[] = {
+    {"npus", "2 to 1024", "2", "NPUs of the one-switch network", "2"},
+    {HOST_FAULT == BAD_OPTIONS ? "npus" : "count", "a path", "none", "where fini() writes its counts", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static const vimana_backend descriptor = {
     .abi_major = VIMANA_NETWORK_ABI_MAJOR,
     .abi_minor = HOST_MINOR,
@@ -287,6 +301,7 @@ static const vimana_backend descriptor = {
     .link_stats = HOST_FAULT == FN_NO_CAP || HOST_LINKS ? h_link_stats : NULL,
     .stop = HOST_MINOR >= 1 ? h_stop : NULL,
     .device_name = HOST_NAMES ? h_device_name : NULL,
+    .options = HOST_OPTIONS || HOST_FAULT == BAD_OPTIONS ? host_options : NULL,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);

@@ -172,6 +172,24 @@ so its largest messages are \
 # congestion_aware to 128 MiB from its 1 MiB probe alone).
 passes host12_slow_fixed "$B/host12_slow_fixed.la" --network-configuration="$VIMANA_SRCDIR/inputs/network/ring8.yml" \
     --backend-options=npus=8
+# ABI 1.5's options table: --options lists it (columns as wide as their
+# texts) and runs no check; a backend without one says so; a key twice and
+# a table in a 1.4 descriptor are descriptor failures; a slow backend's note
+# names the options with a faster value.
+expect_ok check "$B/host15_options.la" --options
+expect_eq "$(cat "$TEST_TMP/out")" "$P: host15_options 1.5: 2 options (--backend-options=KEY=VALUE,...)
+key    values     default  what it changes
+npus   2 to 1024  2        NPUs of the one-switch network (faster: 2)
+count  a path     none     where fini() writes its counts" "--options"
+expect_ok check analytical --options
+expect_eq "$(cat "$TEST_TMP/out")" "$P: analytical 1.5 lists no options" "--options without a table"
+expect_ok check "$B/host11_ok.la" --options
+expect_eq "$(cat "$TEST_TMP/out")" "$P: host11_ok 1.1 lists no options (the options table is since ABI 1.5)" \
+    "--options on a 1.1 backend"
+expect_error "$P: FAIL: descriptor: options[1]: key 'npus' is also options[0]" \
+    check "$B/host15_bad_options.la" --network-configuration="$RING2"
+expect_error "$P: FAIL: descriptor: options is set in an ABI 1.4 descriptor (options is since 1.5: declare abi_minor 5, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
+    check "$B/host14_options.la" --network-configuration="$RING2"
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
 expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
     check "$B/host11_links.la" --network-configuration="$RING2"

@@ -38,7 +38,8 @@
  * vimana_host.will_deliver and will_run (optional for both sides); 1.4 adds
  * the optional vimana_backend.link_fault (vimana --network-faults); 1.5
  * adds the link counters ecn_marks and pause_ticks (struct
- * vimana_link_stats_1_5; vimana_link_stats_1_2 stays for older backends).
+ * vimana_link_stats_1_5; vimana_link_stats_1_2 stays for older backends)
+ * and the optional vimana_backend.options table.
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -205,6 +206,24 @@ struct vimana_link_stats_1_5 {
 };
 typedef struct vimana_link_stats_1_5 vimana_link_stats;
 
+/*
+ * Since 1.5: one --backend-options key a backend reads, in the table its
+ * descriptor points to (vimana_backend.options, ended by an entry whose key
+ * is NULL). `vimana backend-check PLUGIN --options` prints the table, and
+ * when backend-check has to shrink its messages for a slow backend it names
+ * the keys with a `faster` value. The table is for people and listings:
+ * init() still parses and checks the options itself.
+ */
+struct vimana_backend_option_1_5 {
+    const char *key;      /* "packet": lower-case letters, digits and '_' */
+    const char *values;   /* what it accepts, e.g. "64 to 65000 (bytes)" */
+    const char *fallback; /* the default, as text: "4096" */
+    const char *help;     /* one line: what it changes */
+    const char *faster;   /* a value that makes runs faster at some cost in detail, or NULL */
+};
+typedef struct vimana_backend_option_1_5 vimana_backend_option;
+#define VIMANA_BACKEND_MAX_OPTIONS 256
+
 /* The largest bandwidth factor a link fault may give (network_api.h,
  * link_fault). */
 #define VIMANA_FAULT_MAX_FACTOR 1e6
@@ -326,7 +345,12 @@ struct vimana_backend_1_2 {
     int (*link_fault)(void *ctx, uint32_t link, vimana_tick at, double bandwidth_factor, char *err,
                       size_t err_len);
 
-    void *reserved[13];
+    /* Since 1.5, optional (NULL = none listed): the backend's options
+     * (struct vimana_backend_option_1_5 above). A pre-1.5 backend's slot
+     * is a reserved one, which the host does not read. */
+    const struct vimana_backend_option_1_5 *options;
+
+    void *reserved[12];
 };
 typedef struct vimana_backend_1_2 vimana_backend;
 
