@@ -70,6 +70,9 @@
 #ifndef HOST_OPTIONS
 #define HOST_OPTIONS 0
 #endif
+#ifndef HOST_FAULT
+#define HOST_FAULT NONE
+#endif
 
 typedef struct net {
     vimana_host host;
