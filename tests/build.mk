@@ -5,3 +5,6 @@ EXTRA_DIST += tests/e2e/build_layers.sh
 # configure says nothing about the core/ folder (autogen.sh).
 TESTS += tests/e2e/configure_quiet.sh
 EXTRA_DIST += tests/e2e/configure_quiet.sh
+# Every command creates the folder of the file it writes.
+TESTS += tests/e2e/output_folders.sh
+EXTRA_DIST += tests/e2e/output_folders.sh

@@ -14,6 +14,7 @@
 #include "sim/link_report.h"
 #include "system/algorithms/algorithm.h"
 #include "system/relabel.h"
+#include "util/parent_dirs.h"
 #include "vimana/et.h"
 
 /* "NAME: rank R (NPU P)" with a 64-byte name and two 10-digit numbers. */
@@ -126,8 +127,15 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Creates the file and the folders above it, as generate and sweep --out
+ * do. */
 static FILE *create(sim *s, const char *path)
 {
+    char err[4200];
+    if (parent_dirs_make(path, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return NULL;
+    }
     FILE *f = fopen(path, "w");
     if (!f)
         sim_fail(s, "%s: cannot create: %s", path, strerror(errno));
