@@ -63,6 +63,11 @@ expect_eq "$(grep '^inference' "$T/out")" "inference: NPU 0 (the LM head's marke
 inference: time per output token 44000.000 cycles (mean of 3 decode tokens), the last (token 3) 60000 cycles
 inference: 47619.048 tokens/s (batch 2 x 4 tokens in 168000 cycles)" "slow last step"
 
+# reduced (the two NPUs are alike: NPU 0 simulated) and full: the same
+expect_ok "$VIMANA" --workload-configuration="$T/one" $H2 --no-symmetry --report="$T/one.full.json"
+expect_eq "$(grep '^inference' "$T/out" | head -1)" "inference: NPU 0 (the LM head's markers), time to first token 36000 cycles" "full run"
+cmp -s "$T/one.json" "$T/one.full.json" || fail "reduced and full reports differ"
+
 # TP 2 x PP 2 (gen_inference.sh's tiny model): NPUs 2 and 3 run the LM
 # head; the figures are the latest ends of their markers, which the
 # timeline's lm_head slices give too.
