@@ -8,6 +8,7 @@ noinst_LTLIBRARIES += libvimana_core.la
 libvimana_core_la_SOURCES = \
 	core/config/config_json.c core/config/config_json.h \
 	core/config/custom_map.c core/config/custom_map.h \
+	core/config/logical_dims.c core/config/logical_dims.h \
 	core/config/system_config.c core/config/system_config.h \
 	core/config/nccl_params.c core/config/nccl_params.h \
 	core/config/memory_config.c core/config/memory_config.h \

@@ -426,3 +426,7 @@ TESTS += tests/unit/test_ns3_cc_math
 # an 8-flow incast against a fluid model, a lossy run, bad options.
 TESTS += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
 EXTRA_DIST += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
+
+# Upstream flag spellings, Switch.json and the summary line of large runs.
+TESTS += tests/e2e/upstream_spellings.sh
+EXTRA_DIST += tests/e2e/upstream_spellings.sh

@@ -33,7 +33,8 @@ typedef struct sim_options {
     bool breakdown;              /* print where the last NPU's step went (workload/breakdown.h) */
     bool no_symmetry;            /* --no-symmetry: skip the symmetry check (sim/symmetry.h) */
     const char *jobs;            /* --jobs: a jobs file (sim/jobs_run.h), or NULL */
-    const char *logging_folder;  /* --logging-folder: log.log and err.log there, or NULL */
+    const char *logging_folder;  /* --logging-folder (or --path): log.log and err.log there, or NULL */
+    const char *logical_topology; /* --logical-topology-configuration: checked, not used, or NULL */
 } sim_options;
 
 #endif

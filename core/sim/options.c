@@ -39,6 +39,10 @@ static const flag_spec flags[] = {
     {"no-symmetry", ARG_FLAG, OPT(no_symmetry), "do not check whether the NPUs are interchangeable (docs/symmetry.md)"},
     {"jobs", ARG_STRING, OPT(jobs), "run the jobs of a jobs file on one shared network (docs/jobs.md)"},
     {"logging-configuration", ARG_STRING, UNUSED_FLAG, "accepted for compatibility; ignored"},
+    {"logical-topology-configuration", ARG_STRING, OPT(logical_topology), "ns-3's {\"logical-dims\": [...]} JSON: "
+                                                                          "checked against the NPU count (the "
+                                                                          "network gives the dimensions)"},
+    {"path", ARG_STRING, OPT(logging_folder), "ASTRA-sim 1.0's results folder: the same as --logging-folder"},
     {"logging-folder", ARG_STRING, OPT(logging_folder), "also write the run's output to VALUE/log.log, its errors to VALUE/err.log"},
     {"compute-scale", ARG_SCALE, OPT(compute_scale), "multiplies every compute duration (default 1)"},
     {"npu-compute-scale", ARG_STRING, OPT(npu_compute_scale), "JSON of compute-time multipliers per NPU or NPU "

@@ -12,6 +12,7 @@
 
 #include "config/npu_scale.h"
 #include "sim/fault_links.h"
+#include "config/logical_dims.h"
 #include "sim/inference_report.h"
 #include "sim/log_files.h"
 #include "sim/network_host.h"
@@ -123,6 +124,10 @@ int sim_load_configs(sim *s)
     /* with --jobs the file names the network's NPUs: jobs_run.c maps them */
     if (s->opt->npu_compute_scale && !s->opt->jobs &&
         npu_scale_load(s->opt->npu_compute_scale, s->n_npus, &s->npu_scale, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return -1;
+    }
+    if (s->opt->logical_topology && logical_dims_check(s->opt->logical_topology, s->n_npus, err, sizeof err) != 0) {
         sim_fail(s, "%s", err);
         return -1;
     }
@@ -366,6 +371,8 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
             if (!s.failed)
                 workload_print_reduced(&run);
         }
+        if (!s.failed && !*reduced_failed)
+            workload_print_summary(&run, out);
         if (!s.failed && !*reduced_failed)
             report_inference(&s, &run, outs, &inf, &inf_sum, out);
         if (opt->breakdown && !s.failed && !*reduced_failed)

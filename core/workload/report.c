@@ -177,3 +177,36 @@ void workload_print_report_as(sim *s, const workload *w, uint32_t npu, const npu
     mirror.npu = npu;
     print_report(s, &mirror, st);
 }
+
+static int by_tick(const void *a, const void *b)
+{
+    vimana_tick x = *(const vimana_tick *)a, y = *(const vimana_tick *)b;
+    return x < y ? -1 : x > y;
+}
+
+void workload_print_summary(wl_run *r, FILE *out)
+{
+    sim *s = r->s;
+    uint32_t n = s->n_npus;
+    if (n < WL_SUMMARY_MIN_NPUS)
+        return;
+    vimana_tick *finish = malloc(2 * (size_t)n * sizeof *finish);
+    if (!finish) {
+        sim_fail(s, "out of memory (summary)");
+        return;
+    }
+    vimana_tick *exposed = finish + n;
+    for (uint32_t npu = 0; npu < n; npu++) {
+        const workload *w = &r->wl[workload_representative(s, npu)];
+        finish[npu] = w->finish_tick;
+        exposed[npu] = w->finish_tick - w->tics_gpu_ops; /* wraps as the finish line's does */
+    }
+    qsort(finish, n, sizeof *finish, by_tick);
+    qsort(exposed, n, sizeof *exposed, by_tick);
+    uint32_t mid = (n - 1) / 2;
+    fprintf(out, "summary: %u NPUs finished: min %llu, median %llu, max %llu cycles; exposed communication min %llu, "
+                 "median %llu, max %llu cycles.\n", n, (unsigned long long)finish[0], (unsigned long long)finish[mid],
+            (unsigned long long)finish[n - 1], (unsigned long long)exposed[0], (unsigned long long)exposed[mid],
+            (unsigned long long)exposed[n - 1]);
+    free(finish);
+}

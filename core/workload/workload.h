@@ -217,4 +217,12 @@ void workload_print_report(sim *s, workload *w);
 void workload_print_report_as(sim *s, const workload *w, uint32_t npu, const npu_stats *st);
 extern const char *const wl_kind_labels[KIND_COUNT];
 
+/* Runs of at least this many NPUs end their finish lines with one summary
+ * line: thousands of per-NPU lines say nothing at a glance. */
+#define WL_SUMMARY_MIN_NPUS 64
+/* After a successful run: "summary: N NPUs finished: min A, median B, max
+ * C cycles; exposed communication min D, median E, max F cycles." (the
+ * lower median of an even count), when N >= WL_SUMMARY_MIN_NPUS. */
+void workload_print_summary(wl_run *r, FILE *out);
+
 #endif
