@@ -26,6 +26,21 @@ static const char *reduced_what(const sim *s, char *buf, size_t len)
     return buf;
 }
 
+/* "1234 of 2856 nodes done (43.2 %), about 12 s left" after `elapsed`
+ * seconds (no estimate before the first node is done: a lone collective
+ * is one node, done at the end). */
+static const char *how_far(const progress *p, double elapsed, char *buf, size_t len)
+{
+    uint64_t done = p->run->nodes_done;
+    int n = snprintf(buf, len, "%llu of %llu nodes done", (unsigned long long)done,
+                     (unsigned long long)p->total_nodes);
+    if (done > 0 && p->total_nodes > 0 && n > 0 && (size_t)n < len) {
+        double f = (double)done / (double)p->total_nodes;
+        snprintf(buf + n, len - (size_t)n, " (%.1f %%), about %.0f s left", 100 * f, elapsed * (1 - f) / f);
+    }
+    return buf;
+}
+
 /* The message counter reached the check: prints a line when a second of
  * wall time has passed since the last one, and re-arms. */
 static void check(void *ctx)
@@ -37,15 +52,16 @@ static void check(void *ctx)
     if (now - p->last < PRINT_EVERY_S)
         return;
     p->last = now;
-    char what[80];
+    char what[80], far[128];
+    how_far(p, now - p->t0, far, sizeof far);
     if (s->reduced)
-        fprintf(p->out, "vimana: simulating (reduced: %s): t = %llu ns, %llu messages (%.0f s)\n",
-                reduced_what(s, what, sizeof what), (unsigned long long)sim_now(s), (unsigned long long)s->messages,
-                now - p->t0);
+        fprintf(p->out, "vimana: simulating (reduced: %s): %s: t = %llu ns, %llu messages (%.0f s)\n",
+                reduced_what(s, what, sizeof what), far, (unsigned long long)sim_now(s),
+                (unsigned long long)s->messages, now - p->t0);
     else
-        fprintf(p->out, "vimana: simulating: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
-                (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus, s->n_npus,
-                now - p->t0);
+        fprintf(p->out, "vimana: simulating: %s: t = %llu ns, %llu messages, %u of %u NPUs finished (%.0f s)\n",
+                far, (unsigned long long)sim_now(s), (unsigned long long)s->messages, p->run->finished_npus,
+                s->n_npus, now - p->t0);
     fflush(p->out);
 }
 
@@ -56,6 +72,9 @@ void progress_start(progress *p, sim *s, const wl_run *run, FILE *out)
     s->hooks.messages_at = UINT64_MAX;
     if (!s->opt->progress)
         return;
+    for (uint32_t npu = 0; npu < s->n_npus; npu++)
+        if (workload_npu_runs(s, npu))
+            p->total_nodes += workload_npu_trace(run, npu)->n_nodes;
     s->hooks.messages_reached = check;
     s->hooks.messages_ctx = p;
     s->hooks.messages_at = CHECK_EVERY;

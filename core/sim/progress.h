@@ -17,9 +17,13 @@ typedef struct progress {
     const wl_run *run;
     FILE *out;                   /* the lines' stream: stderr, even while a reduced run holds its log */
     double t0, last;             /* wall seconds: start, last line */
+    uint64_t total_nodes;        /* the nodes of every NPU that runs: the percentage's whole */
 } progress;
 
-/* Starts the clock and, when --progress is given, installs the check in s
+/* Lines say how far the run is: the nodes done of those that run, and the
+ * time left at the rate so far ("1234 of 2856 nodes done (43.2 %), about
+ * 12 s left").
+ * Starts the clock and, when --progress is given, installs the check in s
  * (otherwise it never fires). Lines go to `out`; a reduced run's (s->reduced)
  * say that NPU 0 is simulated for all. */
 void progress_start(progress *p, sim *s, const wl_run *run, FILE *out);

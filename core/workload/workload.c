@@ -75,6 +75,7 @@ static void finish_node(sim *s, workload *w, uint32_t i)
     trace_line(s, w, i, "callback");
     w->live[i].state = WL_DONE;
     w->live[i].end = sim_now(s);
+    w->run->nodes_done++;
     const wl_hooks *h = &w->run->hooks;
     if (h->node_done)
         h->node_done(h->ctx, w, i);

@@ -150,6 +150,7 @@ typedef struct wl_run {
     vet_roles roles;
     struct wl_families *families;
     uint32_t finished_npus;
+    uint64_t nodes_done;        /* nodes completed so far, every NPU that runs (--progress) */
     FILE *out;                  /* the finish report (stdout) */
     wl_hooks hooks;
 } wl_run;
