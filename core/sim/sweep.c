@@ -502,6 +502,20 @@ static int finish(sweep_state *st, const sweep_args *a, int run_rc, FILE *out, F
     return failed ? 1 : 0;
 }
 
+/* The program a Slurm task can start: a build tree's vimana runs as
+ * .libs/vimana, which finds its libraries only through the libtool
+ * wrapper beside .libs, so the script names the wrapper when it is there. */
+static void runnable_exe(char *exe, size_t len)
+{
+    char *slash = strrchr(exe, '/');
+    if (!slash || slash - exe < 6 || strncmp(slash - 6, "/.libs", 6) != 0)
+        return;
+    char wrapper[4096];
+    snprintf(wrapper, sizeof wrapper, "%.*s%s", (int)(slash - 6 - exe), exe, slash);
+    if (access(wrapper, X_OK) == 0 && strlen(wrapper) < len)
+        memcpy(exe, wrapper, strlen(wrapper) + 1);
+}
+
 /* --slurm: the script in DIR/sweep.sbatch, submitted with sbatch. The
  * tasks may start in another folder: every path in it is absolute. */
 static int submit(sweep_state *st, const sweep_args *a, FILE *out, FILE *err)
@@ -514,6 +528,7 @@ static int submit(sweep_state *st, const sweep_args *a, FILE *out, FILE *err)
     int rc = 2;
     if (n > 0 && spec && dir) {
         exe[n] = '\0';
+        runnable_exe(exe, sizeof exe);
         char *script = concat(dir, "/sweep.sbatch", "");
         if (sweep_slurm_write(&st->spec, st->n_points, exe, spec, dir, script, why, sizeof why) != 0 ||
             sweep_slurm_submit(script, dir, id, sizeof id, why, sizeof why) != 0) {

@@ -40,11 +40,12 @@ PATH="$TEST_TMP/bin:$PATH" expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$D" --sl
 expect_eq "$(cat "$TEST_TMP/out")" "vimana sweep: submitted job array 4242 (4 tasks for 6 points); when it is done: vimana sweep $W/s.yaml --out $D --collect" "submitted"
 expect_eq "$(cat "$SBATCH_LOG")" "--parsable $D/sweep.sbatch" "sbatch's arguments"
 WP=$(cd "$W" && pwd -P)
-# The script runs the vimana binary itself, by its absolute path (in a
-# build tree, the one behind the libtool wrapper; the tasks get the
-# wrapper's environment through sbatch).
+# The script runs vimana by its absolute path: in a build tree the libtool
+# wrapper, since .libs/vimana cannot start alone (issue 29 §4).
 EXE=$(sed -n "s/^exec '\([^']*\)' .*/\1/p" "$D/sweep.sbatch")
 case "$EXE" in /*) [ -x "$EXE" ] || fail "the script's vimana: $EXE" ;; *) fail "not absolute: $EXE" ;; esac
+case "$EXE" in */.libs/*) fail "the script names $EXE, which cannot start alone" ;; esac
+env -i "$EXE" --version >/dev/null 2>&1 || fail "the script's vimana does not start in an empty environment: $EXE"
 expect_eq "$(cat "$D/sweep.sbatch")" "#!/bin/sh
 # Written by vimana sweep --slurm: 6 points in 4 array tasks.
 #SBATCH --job-name=vimana-sweep
