@@ -97,6 +97,12 @@ tests_backends_abi_no_entry_la_SOURCES = tests/backends/test_backend.c
 tests_backends_abi_no_entry_la_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_MAJOR=VIMANA_NETWORK_ABI_MAJOR -DTEST_MINOR=0 -DTEST_NO_ENTRY
 tests_backends_abi_no_entry_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 
+# The ABI rule of network_api.h: a 1.0-era plugin source and the names of
+# the 1.2 to 1.4 headers compile against today's header (the plugin also
+# runs), and every example in the public headers compiles.
+TESTS += tests/e2e/abi_plugin_1_0.sh tests/e2e/header_examples.sh
+EXTRA_DIST += tests/e2e/abi_plugin_1_0.sh tests/e2e/header_examples.sh scripts/header-examples
+
 # End-to-end: the golden cases and bad inputs, against the real binaries.
 TESTS += tests/e2e/sim_golden.sh
 EXTRA_DIST += tests/e2e/sim_golden.sh tests/e2e/run_golden_cases.sh

@@ -7,14 +7,28 @@
  * start. Then a backend writes init (vimana_bt_init + its configuration),
  * sim_send (compute a delay, vimana_bt_deliver_after) and fini
  * (vimana_bt_fini), and fills the rest of its descriptor with
- * VIMANA_BT_DEFAULTS:
+ * VIMANA_BT_DEFAULTS (examples/backend-template is a whole one; this
+ * example, like every one in the installed headers, is compiled by
+ * tests/e2e/header_examples.sh and scripts/test-install):
  *
+ *   ```c
+ *   #include <vimana/backend_toolkit.h>
  *   typedef struct mynet { vimana_bt bt; double ns_per_byte; } mynet;
+ *   int my_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
+ *               char *err, size_t err_len);
+ *   void my_fini(void *ctx);
+ *   int my_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag,
+ *               uint64_t token);
  *   static const vimana_backend mynet_backend = {
  *       VIMANA_BACKEND_HEADER_INIT, .name = "mynet", .description = "...",
  *       .init = my_init, .fini = my_fini, .sim_send = my_send,
  *       VIMANA_BT_DEFAULTS,
  *   };
+ *   VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
+ *   {
+ *       return &mynet_backend;
+ *   }
+ *   ```
  *
  * What the defaults do:
  *  - schedule/now/run/stop: the event queue of vimana/event_queue.h (FIFO

@@ -14,22 +14,51 @@
  * the event loop: the host schedules its own work with schedule() and the
  * whole simulation runs inside run().
  *
- * Versioning (the GStreamer rule): the host accepts a backend whose
- * abi_major equals VIMANA_NETWORK_ABI_MAJOR and whose abi_minor is not newer
- * than the host's. Minor versions only append fields before `reserved`, so a
- * field's offset never changes; `struct_size` says how much of the
- * descriptor the backend actually filled in.
+ * The ABI rule. Binary: the host loads a backend whose abi_major equals
+ * VIMANA_NETWORK_ABI_MAJOR and whose abi_minor is not newer than the
+ * host's (the GStreamer rule). A minor version only gives meaning to
+ * reserved slots, or appends to a struct the host allocates (the link
+ * counters), so no size and no field's offset ever changes; `struct_size`
+ * says how much of the descriptor the backend filled in, and the host reads
+ * a field only when abi_minor and struct_size both cover it. Anything else
+ * is a new major version, which the host refuses in one line.
  *
- * Writing a backend:
+ * Source: each struct is named after the version that last changed it
+ * (struct vimana_backend_1_5, struct vimana_host_1_3, ...), and the
+ * unversioned typedefs (vimana_backend, vimana_host, vimana_link_stats,
+ * ...) name the current ones: write those. Every versioned name a released
+ * 1.x header declared stays, as a macro for today's struct of its family
+ * (as Open MPI keeps its _2_0_0 names), so that a source written against
+ * any 1.x header compiles unchanged, its versioned and unversioned names
+ * mixed as that header allowed. Rebuilt with VIMANA_BACKEND_HEADER_INIT,
+ * such a source is a backend of this header's version: the slots added
+ * since are zero, which means "absent", but the link counters added since
+ * (1.2's queueing ticks, 1.5's ECN marks and pauses) read 0, which is a
+ * value. A source that fills only the counters of its own minor starts its
+ * descriptor with VIMANA_BACKEND_HEADER_INIT_MINOR(that minor) instead, and
+ * the host reports the others as unknown.
  *
+ * Writing a backend (every example in the installed headers is compiled
+ * by tests/e2e/header_examples.sh and by scripts/test-install):
+ *
+ *   ```c
  *   #include <vimana/network_api.h>
- *   static const struct vimana_backend my_backend = {
+ *   int my_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,
+ *               char *err, size_t err_len);
+ *   void my_fini(void *ctx);
+ *   int my_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag,
+ *               uint64_t token);
+ *   static const vimana_backend my_backend = {
  *       VIMANA_BACKEND_HEADER_INIT,
- *       .name = "mynet", .description = "...",
- *       .init = my_init, .fini = my_fini, ...
+ *       .name = "mynet", .description = "one hop, 1 ns a byte",
+ *       .init = my_init, .fini = my_fini, .sim_send = my_send,
+ *       // ... num_dims, dim_size, schedule, now and run as well
  *   };
- *   VIMANA_BACKEND_EXPORT const struct vimana_backend *vimana_backend_entry(void)
- *   { return &my_backend; }
+ *   VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
+ *   {
+ *       return &my_backend;
+ *   }
+ *   ```
  *
  * History: 1.0 first release; 1.1 adds vimana_host.failed and
  * vimana_backend.stop (both optional for the other side to use); 1.2 adds
@@ -37,9 +66,13 @@
  * vimana_backend.device_name; 1.3 adds the cache hints
  * vimana_host.will_deliver and will_run (optional for both sides); 1.4 adds
  * the optional vimana_backend.link_fault (vimana --network-faults); 1.5
- * adds the link counters ecn_marks and pause_ticks (struct
- * vimana_link_stats_1_5; vimana_link_stats_1_2 stays for older backends)
- * and the optional vimana_backend.options table.
+ * adds the link counters ecn_marks and pause_ticks and the optional
+ * vimana_backend.options table. The released versioned names: 1.0
+ * vimana_host_1_0, vimana_backend_params_1_0, vimana_link_stats_1_0,
+ * vimana_backend_1_0; 1.1 vimana_host_1_1, vimana_backend_1_1; 1.2 to 1.4
+ * vimana_link_stats_1_2, vimana_backend_1_2; 1.5 vimana_link_stats_1_5,
+ * vimana_backend_option_1_5 (the host struct kept the name
+ * vimana_host_1_1, and the descriptor vimana_backend_1_2, up to 1.5).
  *
  * Build it as a module (libtool: -module -avoid-version, exporting only
  * `vimana_backend_entry`); `pkg-config --variable=pluginsdir vimana` names
@@ -104,11 +137,12 @@ enum vimana_status {
 /*
  * Services the host offers the backend. Passed to init(); valid until
  * fini(). `host` is opaque and is passed back on every call. Fields marked
- * "since 1.1" are valid when struct_size covers them (a 1.1 host always
- * fills them); earlier hosts leave that space zero.
+ * "since 1.x" are valid when struct_size covers them (a host of 1.x or
+ * later always fills them); earlier hosts leave that space zero. Named
+ * after 1.3, the last version that gave it a field.
  */
-struct vimana_host_1_1 {
-    uint32_t struct_size;  /* sizeof(struct vimana_host_1_1) as the host knows it */
+struct vimana_host_1_3 {
+    uint32_t struct_size;  /* sizeof(vimana_host) as the host knows it */
     uint32_t reserved0;
     void *host;
     /* One line of text, without trailing newline. */
@@ -151,7 +185,10 @@ struct vimana_host_1_1 {
     void (*will_run)(void *host, vimana_event_fn fn, void *arg, uint64_t data, int stage);
     void *reserved[5];
 };
-typedef struct vimana_host_1_1 vimana_host;
+typedef struct vimana_host_1_3 vimana_host;
+/* The host struct's names in older headers (the ABI rule, above). */
+#define vimana_host_1_0 vimana_host_1_3
+#define vimana_host_1_1 vimana_host_1_3
 
 /* What init() is given. Strings live until init() returns: copy them.
  * The host fills every field but `reserved`. */
@@ -175,7 +212,7 @@ typedef struct vimana_backend_params_1_0 vimana_backend_params;
  * and reports them as unknown (null in JSON, empty in CSV) otherwise: a 0
  * there would claim that no message ever waited.
  */
-struct vimana_link_stats_1_2 {
+struct vimana_link_stats_1_5 {
     uint32_t src_device, dst_device; /* device ids: NPUs first, then switches */
     uint64_t bytes;
     uint64_t messages;
@@ -185,26 +222,20 @@ struct vimana_link_stats_1_2 {
      * waits (divide by messages for the mean). */
     vimana_tick max_queue_ticks;
     vimana_tick queue_ticks;
-};
-
-/* Since 1.5: the 1.2 fields, in the same places, then the counters of a
- * backend with packet-level physics. A backend without ECN or PFC fills
- * them 0 (nothing was marked, nothing paused). The host reads them only
- * from a backend with abi_minor >= 5 and reports them as unknown (null in
- * JSON, empty in CSV) otherwise. */
-struct vimana_link_stats_1_5 {
-    uint32_t src_device, dst_device;
-    uint64_t bytes;
-    uint64_t messages;
-    vimana_tick busy_ticks;
-    vimana_tick max_queue_ticks;
-    vimana_tick queue_ticks;
+    /* Since 1.5, the counters of a backend with packet-level physics. A
+     * backend without ECN or PFC fills them 0 (nothing was marked, nothing
+     * paused). The host reads them only from a backend with abi_minor >= 5
+     * and reports them as unknown (null in JSON, empty in CSV) otherwise. */
     /* Packets marked Congestion Experienced (ECN) at this link's queue. */
     uint64_t ecn_marks;
     /* How long this link's transmitter was paused by its far end (PFC). */
     vimana_tick pause_ticks;
 };
 typedef struct vimana_link_stats_1_5 vimana_link_stats;
+/* Its names in older headers (the ABI rule, above): each older layout is a
+ * prefix of this one, and the host allocates the struct. */
+#define vimana_link_stats_1_0 vimana_link_stats_1_5
+#define vimana_link_stats_1_2 vimana_link_stats_1_5
 
 /*
  * Since 1.5: one --backend-options key a backend reads, in the table its
@@ -247,9 +278,9 @@ typedef struct vimana_backend_option_1_5 vimana_backend_option;
  * backend still times every message; num_links/link_stats/device_name only for --report; stop only
  * when abi_minor >= 1 and device_name only when abi_minor >= 2, each when
  * struct_size covers it. `description` is for listings and tools; a run
- * does not read it.
+ * does not read it. Named after 1.5, the last version that gave it a field.
  */
-struct vimana_backend_1_2 {
+struct vimana_backend_1_5 {
     uint16_t abi_major;
     uint16_t abi_minor;
     uint32_t struct_size;
@@ -352,12 +383,20 @@ struct vimana_backend_1_2 {
 
     void *reserved[12];
 };
-typedef struct vimana_backend_1_2 vimana_backend;
+typedef struct vimana_backend_1_5 vimana_backend;
+/* The descriptor's names in older headers (the ABI rule, above). */
+#define vimana_backend_1_0 vimana_backend_1_5
+#define vimana_backend_1_1 vimana_backend_1_5
+#define vimana_backend_1_2 vimana_backend_1_5
 
 /* Fills the version fields of a descriptor in a designated initialiser. */
-#define VIMANA_BACKEND_HEADER_INIT                                               \
-    .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = VIMANA_NETWORK_ABI_MINOR, \
-    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_2)
+#define VIMANA_BACKEND_HEADER_INIT VIMANA_BACKEND_HEADER_INIT_MINOR(VIMANA_NETWORK_ABI_MINOR)
+/* The same for a backend that declares an older minor version of this
+ * major: the host then reads only what that minor had (the ABI rule,
+ * above). The size stays the whole descriptor's: minors never changed it. */
+#define VIMANA_BACKEND_HEADER_INIT_MINOR(minor)                  \
+    .abi_major = VIMANA_NETWORK_ABI_MAJOR, .abi_minor = (minor), \
+    .struct_size = (uint32_t)sizeof(struct vimana_backend_1_5)
 
 /* Signature of the entry symbol. */
 typedef const vimana_backend *(*vimana_backend_entry_fn)(void);
