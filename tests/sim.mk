@@ -426,7 +426,7 @@ EXTRA_DIST += tests/e2e/sim_ns3_faults.sh
 check_PROGRAMS += tests/unit/test_ns3_cc_math
 tests_unit_test_ns3_cc_math_SOURCES = tests/unit/test_ns3_cc_math.c backends/ns3_shim/cc_math.c
 tests_unit_test_ns3_cc_math_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(srcdir)/backends
-tests_unit_test_ns3_cc_math_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ns3_cc_math_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_ns3_cc_math
 # ns3_shim with packet physics (buffers, PFC, ECN, ACKs, DCQCN, HPCC):
 # an 8-flow incast against a fluid model, a lossy run, bad options.

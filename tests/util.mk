@@ -6,7 +6,14 @@ tests_unit_test_util_SOURCES = tests/unit/test_util.c
 tests_unit_test_util_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_util_LDADD = libvimana_util.la $(CMOCKA_LIBS)
 
-# util/file_digest: FNV-1a vectors, file digests, byte comparison (issue 14).
+# util/hash: the FNV-1a and splitmix64 test vectors (issue 29).
+check_PROGRAMS += tests/unit/test_hash
+TESTS += tests/unit/test_hash
+tests_unit_test_hash_SOURCES = tests/unit/test_hash.c
+tests_unit_test_hash_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_hash_LDADD = libvimana_util.la $(CMOCKA_LIBS)
+
+# util/file_digest: file digests, byte comparison (issue 14).
 check_PROGRAMS += tests/unit/test_file_digest
 TESTS += tests/unit/test_file_digest
 tests_unit_test_file_digest_SOURCES = tests/unit/test_file_digest.c

@@ -3,6 +3,8 @@
  */
 #include "ns3_shim/cc_math.h"
 
+#include "vimana/backend_toolkit.h"
+
 double cc_ecn_probability(uint64_t queue, uint64_t kmin, uint64_t kmax, double pmax)
 {
     if (queue <= kmin)
@@ -13,14 +15,6 @@ double cc_ecn_probability(uint64_t queue, uint64_t kmin, uint64_t kmax, double p
     return pmax * (double)(queue - kmin) / (double)(kmax - kmin);
 }
 
-uint64_t cc_rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 bool cc_ecn_mark(uint64_t queue, uint64_t kmin, uint64_t kmax, double pmax, uint64_t *rng)
 {
     double p = cc_ecn_probability(queue, kmin, kmax, pmax);
@@ -29,7 +23,7 @@ bool cc_ecn_mark(uint64_t queue, uint64_t kmin, uint64_t kmax, double pmax, uint
     if (p >= 1)
         return true;
     /* 53 random bits: a uniform double in [0, 1). */
-    return (double)(cc_rng_next(rng) >> 11) * 0x1p-53 < p;
+    return (double)(vimana_bt_splitmix64(rng) >> 11) * 0x1p-53 < p;
 }
 
 /* ---- DCQCN ---------------------------------------------------------------- */

@@ -22,13 +22,11 @@ extern "C" {
  * kmax (DCQCN's RED-like rule). kmin == kmax: 0 up to it, 1 above. */
 double cc_ecn_probability(uint64_t queue, uint64_t kmin, uint64_t kmax, double pmax);
 
-/* splitmix64: a seeded generator of our own, so that runs are identical
- * bit for bit whatever ns-3's global RNG streams do. */
-uint64_t cc_rng_next(uint64_t *state);
-
 /* Whether to mark: draws from the RNG only when 0 < p < 1, so that the
  * stream (and hence every later decision) does not depend on packets that
- * are certainly or never marked. */
+ * are certainly or never marked. *rng is the state of the toolkit's
+ * splitmix64 (vimana_bt_splitmix64): a generator of our own, so that runs
+ * are identical bit for bit whatever ns-3's global RNG streams do. */
 bool cc_ecn_mark(uint64_t queue, uint64_t kmin, uint64_t kmax, double pmax, uint64_t *rng);
 
 /* ---- DCQCN (reaction point: the sender) --------------------------------- */

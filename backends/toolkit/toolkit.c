@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/huge_pages.h"
 #include "util/msg_escape.h"
 
@@ -242,4 +243,9 @@ void vimana_bt_fail(vimana_bt *bt, const char *fmt, ...)
 const char *vimana_bt_escape(const char *s, char *buf, size_t len)
 {
     return msg_escape(s, buf, len);
+}
+
+uint64_t vimana_bt_splitmix64(uint64_t *state)
+{
+    return hash_splitmix64(state);
 }

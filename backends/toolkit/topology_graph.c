@@ -13,6 +13,7 @@
 #include "util/input_file.h"
 #include "topology_yaml.h"
 #include "util/grow.h"
+#include "util/hash.h"
 #include "util/msg_escape.h"
 #include "vimana/network_yaml.h"
 
@@ -847,20 +848,10 @@ static const uint32_t *dist_table(vimana_topo *t, uint32_t dst)
 
 /* ---- routing ----------------------------------------------------------- */
 
-/* splitmix64's finaliser: a fixed 64-bit mix, the same on every platform. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
 uint64_t vimana_topo_ecmp_hash(uint32_t src_npu, uint32_t dst_npu)
 {
-    return mix64(((uint64_t)src_npu << 32) | dst_npu);
+    /* splitmix64's finaliser: a fixed 64-bit mix, the same on every platform. */
+    return hash_mix64(((uint64_t)src_npu << 32) | dst_npu);
 }
 
 uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, uint64_t *ecmp)
@@ -879,7 +870,7 @@ uint32_t vimana_topo_next_link(vimana_topo *t, uint32_t node, uint32_t dst_npu, 
         k += dist[t->links[t->adj[i]].dst] + 1 == dist[node] && link_up(t->down, t->adj[i]);
     uint32_t pick = k > 1 ? (uint32_t)(*ecmp % k) : 0;
     if (k > 1)
-        *ecmp = mix64(*ecmp);
+        *ecmp = hash_mix64(*ecmp);
     for (uint32_t i = t->adj_start[node]; i < t->adj_start[node + 1]; i++) {
         uint32_t l = t->adj[i];
         if (dist[t->links[l].dst] + 1 == dist[node] && link_up(t->down, l) && pick-- == 0)

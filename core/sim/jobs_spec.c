@@ -12,6 +12,7 @@
 #include <yaml.h>
 
 #include "sim/yaml_file.h"
+#include "util/hash.h"
 #include "util/msg_escape.h"
 
 typedef struct reader {
@@ -464,14 +465,6 @@ const char *jobs_dims_text(const job_spec *j, char *buf, size_t len)
 
 /* ---- placement ----------------------------------------------------------- */
 
-uint64_t jobs_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static int place_fail(const jobs_spec *s, const job_spec *j, char *err, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static int place_fail(const jobs_spec *s, const job_spec *j, char *err, size_t len, const char *fmt, ...)
@@ -510,9 +503,11 @@ static int rule_ids(const jobs_spec *s, job_spec *j, uint32_t n_npus, const int3
         return place_fail(s, j, err, len, "placement: random needs %u NPUs but only %u of the network's %u are "
                                           "left by earlier jobs", j->n_npus, n_free, n_npus);
     }
+    /* The documented generator of random placements: splitmix64 from the
+     * job's seed (docs/jobs.md), a Fisher-Yates shuffle of the free NPUs. */
     uint64_t state = j->seed;
     for (uint32_t i = n_free; i > 1; i--) {
-        uint32_t k = (uint32_t)(jobs_splitmix64(&state) % i), t = free_ids[i - 1];
+        uint32_t k = (uint32_t)(hash_splitmix64(&state) % i), t = free_ids[i - 1];
         free_ids[i - 1] = free_ids[k];
         free_ids[k] = t;
     }

@@ -66,7 +66,4 @@ void jobs_spec_free(jobs_spec *s);
 #define JOBS_DIMS_TEXT (JOBS_MAX_DIMS * 12 + 4)
 const char *jobs_dims_text(const job_spec *j, char *buf, size_t len);
 
-/* The documented generator of random placements: splitmix64. */
-uint64_t jobs_splitmix64(uint64_t *state);
-
 #endif

@@ -20,6 +20,7 @@
 
 #include "sim/child_run.h"
 #include "sim/sweep_genspec.h"
+#include "util/hash.h"
 #include "util/msg_escape.h"
 
 #ifndef VIMANA_BINDIR
@@ -42,22 +43,14 @@ static char *joined(const char *a, const char *b)
     return s;
 }
 
-/* FNV-1a: a stable name for the cache folder; args.txt holds the text. */
-static uint64_t fnv1a(const char *text)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-        h = (h ^ *c) * 1099511628211ull;
-    return h;
-}
-
 size_t sweep_workloads_add(sweep_workloads *ws, const sweep_spec *s, const size_t *row, size_t point,
                            const char *out_dir)
 {
     sweep_gen_point g;
     sweep_gen_point_of(s, row, &g);
     char *text = sweep_gen_point_text(s, &g);
-    uint64_t hash = fnv1a(text);
+    /* FNV-1a: a stable name for the cache folder; args.txt holds the text. */
+    uint64_t hash = hash_fnv1a_str(HASH_FNV1A_SEED, text);
     for (size_t i = 0; i < ws->n; i++)
         if (ws->items[i].hash == hash && !strcmp(ws->items[i].text, text)) {
             free(text);

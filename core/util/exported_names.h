@@ -21,10 +21,11 @@
 #define dep_links_build vimana_util_dep_links_build
 #define dep_links_cycle_text vimana_util_dep_links_cycle_text
 #define dep_links_find_cycle vimana_util_dep_links_find_cycle
-#define file_digest_bytes vimana_util_file_digest_bytes
 #define file_digest_keep vimana_util_file_digest_keep
 #define file_digest_of vimana_util_file_digest_of
 #define file_same_bytes vimana_util_file_same_bytes
+#define hash_fnv1a vimana_util_hash_fnv1a
+#define hash_fnv1a_str vimana_util_hash_fnv1a_str
 #define huge_pages_advise vimana_util_huge_pages_advise
 #define input_file_check vimana_util_input_file_check
 #define input_file_open vimana_util_input_file_open

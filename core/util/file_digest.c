@@ -6,22 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/hash.h"
 #include "util/input_file.h"
 
 /* Two blocks live on the stack while comparing. */
 enum { BLOCK = 1 << 15 };
-
-#define FNV_PRIME 0x100000001b3ull
-
-uint64_t file_digest_bytes(uint64_t hash, const void *bytes, uint64_t len)
-{
-    const unsigned char *p = bytes;
-    for (uint64_t i = 0; i < len; i++) {
-        hash ^= p[i];
-        hash *= FNV_PRIME;
-    }
-    return hash;
-}
 
 /* Opens a regular file for reading; NULL for anything else (a device
  * would be read for ever). */
@@ -62,11 +51,12 @@ int file_digest_keep(const char *path, uint64_t keep_max, file_digest *out, unsi
         *kept = NULL;
     if (!f)
         return -1;
-    *out = (file_digest){.hash = FILE_DIGEST_SEED};
+    *out = (file_digest){.hash = HASH_FNV1A_SEED};
     uint64_t len;
     unsigned char *small = kept ? read_small(f, keep_max, &len) : NULL;
     if (small) {
-        out->hash = file_digest_bytes(out->hash, small, len);
+        /* A kept file is in memory, so its length fits a size_t. */
+        out->hash = hash_fnv1a(out->hash, small, (size_t)len);
         out->size = len;
         *kept = small;
         fclose(f);
@@ -75,7 +65,7 @@ int file_digest_keep(const char *path, uint64_t keep_max, file_digest *out, unsi
     unsigned char buf[BLOCK];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-        out->hash = file_digest_bytes(out->hash, buf, got);
+        out->hash = hash_fnv1a(out->hash, buf, got);
         out->size += got;
     }
     int rc = ferror(f) ? -1 : 0;

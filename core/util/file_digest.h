@@ -16,14 +16,9 @@
 #include <stdint.h>
 
 typedef struct file_digest {
-    uint64_t hash;   /* FNV-1a of every byte */
+    uint64_t hash;   /* FNV-1a of every byte (util/hash.h) */
     uint64_t size;   /* bytes read */
 } file_digest;
-
-/* FNV-1a over `len` more bytes, continuing from `hash` (start from
- * FILE_DIGEST_SEED). */
-#define FILE_DIGEST_SEED 0xcbf29ce484222325ull
-uint64_t file_digest_bytes(uint64_t hash, const void *bytes, uint64_t len);
 
 /* Digests the regular file `path`. Returns 0, or -1 when it is not a
  * regular file or cannot be read (the caller's own reader then says why). */

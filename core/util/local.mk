@@ -14,6 +14,7 @@ libvimana_util_la_SOURCES = \
 	core/util/decimal.c core/util/decimal.h \
 	core/util/dep_links.c core/util/dep_links.h \
 	core/util/file_digest.c core/util/file_digest.h \
+	core/util/hash.c core/util/hash.h \
 	core/util/huge_pages.c core/util/huge_pages.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/json_doc.c core/util/json_doc.h \

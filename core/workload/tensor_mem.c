@@ -8,6 +8,7 @@
 
 #include "util/arena.h"
 #include "util/grow.h"
+#include "util/hash.h"
 #include "util/msg_escape.h"
 #include "workload/workload.h"
 
@@ -82,13 +83,12 @@ void wl_tensor_builder_finish(wl_tensor_builder *b, wl_tensors *out)
     builder_clear(b);
 }
 
-/* FNV-1a: names are short and the table is load-time only */
+/* FNV-1a: names are short and the table is load-time only. (It started
+ * from a mistyped offset basis; the table maps names to ids in the order
+ * they were added, so no output depends on which.) */
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return hash_fnv1a_str(HASH_FNV1A_SEED, s);
 }
 
 static int rehash(wl_tensor_builder *b)

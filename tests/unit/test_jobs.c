@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sim/jobs_spec.h"
+#include "util/hash.h"
 
 /* Writes text to DIR/j.yaml in a fresh folder; returns the path. */
 static char *jobs_file(const char *text)
@@ -94,7 +95,7 @@ static void test_splitmix64(void **state)
 {
     (void)state;
     uint64_t st = 0;
-    assert_true(jobs_splitmix64(&st) == 0xe220a8397b1dcdafull);
+    assert_true(hash_splitmix64(&st) == 0xe220a8397b1dcdafull);
 }
 
 /* The shuffle by hand: free NPUs of 8 after job a (0-3) are [4 5 6 7];
@@ -109,7 +110,7 @@ static void test_random_draws_from_the_npus_left(void **state)
     uint32_t ids[4] = {4, 5, 6, 7};
     uint64_t st = 42;
     for (uint32_t i = 4; i > 1; i--) {
-        uint32_t k = (uint32_t)(jobs_splitmix64(&st) % i), t = ids[i - 1];
+        uint32_t k = (uint32_t)(hash_splitmix64(&st) % i), t = ids[i - 1];
         ids[i - 1] = ids[k];
         ids[k] = t;
     }

@@ -2,19 +2,9 @@
 
 #include <stdlib.h>
 
-#define MIN_CAP 16
+#include "util/hash.h"
 
-/* splitmix64's finaliser: ids are often dense or strided runs, which
- * linear probing on the raw value would turn into long clusters. */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
+#define MIN_CAP 16
 
 static int allocate(idmap *m, size_t cap)
 {
@@ -52,7 +42,9 @@ void idmap_free(idmap *m)
 
 static idmap_slot *find_slot(const idmap *m, uint64_t key)
 {
-    size_t mask = m->cap - 1, i = (size_t)mix(key) & mask;
+    /* splitmix64's finaliser: ids are often dense or strided runs, which
+     * linear probing on the raw value would turn into long clusters. */
+    size_t mask = m->cap - 1, i = (size_t)hash_mix64(key) & mask;
     while (m->slots[i].used && m->slots[i].key != key)
         i = (i + 1) & mask;
     return &m->slots[i];

@@ -9,6 +9,7 @@
 
 #include "util/utf8.h"
 #include "util/grow.h"
+#include "util/hash.h"
 #include "util/input_file.h"
 
 /* Python's json module gives up near the interpreter's recursion limit. */
@@ -345,10 +346,7 @@ static bool same_key(const pj_member *a, const pj_member *b)
 
 static uint64_t key_hash(const pj_member *m)
 {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (uint32_t k = 0; k < m->key_len; k++)
-        h = (h ^ (unsigned char)m->key[k]) * 0x100000001b3ULL;
-    return h;
+    return hash_fnv1a(HASH_FNV1A_SEED, m->key, m->key_len);
 }
 
 /* A dict keeps a repeated key at its first position with its last value.

@@ -2,12 +2,12 @@
 
 #include <math.h>
 
+#include "util/hash.h"
+
 uint64_t jitter_mix(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    /* One step of splitmix64 from state x. */
+    return hash_splitmix64(&x);
 }
 
 double jitter_uniform(uint64_t seed, uint64_t rank, uint64_t id)

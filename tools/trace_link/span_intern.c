@@ -3,15 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
+#include "util/hash.h"
 
 static int allocate(span_intern *t, size_t cap)
 {
@@ -69,7 +61,7 @@ static int grow(span_intern *t)
 int64_t span_intern_get(span_intern *t, size_t off, size_t len)
 {
     const char *p = t->buf + off;
-    uint64_t hash = fnv1a(p, len);
+    uint64_t hash = hash_fnv1a(HASH_FNV1A_SEED, p, len);
     span_intern_slot *s = find(t, hash, p, len);
     if (s->index != UINT32_MAX)
         return s->index;

@@ -209,6 +209,14 @@ void vimana_bt_fail(vimana_bt *bt, const char *fmt, ...) __attribute__((format(p
  * buf. */
 const char *vimana_bt_escape(const char *s, char *buf, size_t len);
 
+/* ---- random numbers ------------------------------------------------------ */
+
+/* The next number of the splitmix64 generator whose state is *state (seed
+ * it with any value). A backend that draws its own stream from it gives
+ * the same run on every platform, whatever other libraries' generators
+ * do; it is the one the simulator uses (random job placements). */
+uint64_t vimana_bt_splitmix64(uint64_t *state);
+
 #ifdef __cplusplus
 }
 #endif
