@@ -100,21 +100,6 @@ static void log_error(congestion_aware *c, const char *msg)
  * link records do not change; ns3_shim and garnet number them the same way).
  */
 
-static const vimana_net_dim *dim_of(const congestion_aware *c, uint32_t d)
-{
-    return &c->bt.net.dims[d];
-}
-
-static uint32_t coord(const congestion_aware *c, uint32_t npu, uint32_t d)
-{
-    return vimana_net_layout_coord(&c->lay, npu, d);
-}
-
-static uint32_t with_coord(const congestion_aware *c, uint32_t npu, uint32_t d, uint32_t k)
-{
-    return vimana_net_layout_with_coord(&c->lay, npu, d, k);
-}
-
 static void name_link(void *ctx, uint32_t link, uint32_t dim, uint32_t a, uint32_t b)
 {
     congestion_aware *c = ctx;
@@ -139,44 +124,29 @@ static void init_links(congestion_aware *c)
 static uint32_t hops_in_dim(const congestion_aware *c, uint32_t d, uint32_t s, uint32_t t)
 {
     int step;
-    switch (dim_of(c, d)->topology) {
-    case VIMANA_NET_RING: return vimana_net_layout_ring_hops(dim_of(c, d)->npus, s, t, &step);
+    switch (c->bt.net.dims[d].topology) {
+    case VIMANA_NET_RING: return vimana_net_layout_ring_hops(c->bt.net.dims[d].npus, s, t, &step);
     case VIMANA_NET_FULLY_CONNECTED: return 1;
     case VIMANA_NET_SWITCH: return 2;
     }
     return 1;
 }
 
-/* Dimension-order routing: the message at NPU m->cur starts crossing the
- * lowest dimension in which it differs from its destination. */
+/* Dimension-order routing (the toolkit's legs): the message at NPU m->cur
+ * starts crossing the lowest dimension in which it differs from its
+ * destination. */
 static void enter_next_dim(const congestion_aware *c, message *m)
 {
-    uint32_t d = 0;
-    while (coord(c, m->cur, d) == coord(c, m->dst, d))
-        d++;
-    m->dim = (uint8_t)d;
-    m->target = with_coord(c, m->cur, d, coord(c, m->dst, d));
-    if (dim_of(c, d)->topology == VIMANA_NET_RING) {
-        int step;
-        vimana_net_layout_ring_hops(dim_of(c, d)->npus, coord(c, m->cur, d), coord(c, m->dst, d), &step);
-        m->step = (int8_t)step;
-    }
-    if (dim_of(c, d)->topology == VIMANA_NET_SWITCH)
-        m->via = vimana_net_layout_switch_of(&c->lay, m->cur, d);
+    vimana_net_leg leg = vimana_net_layout_leg(&c->lay, m->cur, m->dst);
+    m->dim = (uint8_t)leg.dim;
+    m->target = leg.target;
+    m->via = leg.via;
+    m->step = (int8_t)leg.step;
 }
 
 static uint32_t next_device(const congestion_aware *c, const message *m)
 {
-    uint32_t d = m->dim;
-    switch (dim_of(c, d)->topology) {
-    case VIMANA_NET_RING: {
-        uint32_t n = dim_of(c, d)->npus;
-        return with_coord(c, m->cur, d, (uint32_t)(((int64_t)coord(c, m->cur, d) + m->step + n) % n));
-    }
-    case VIMANA_NET_FULLY_CONNECTED: return m->target;
-    case VIMANA_NET_SWITCH: return m->cur >= c->npus ? m->target : m->via;
-    }
-    return m->target;
+    return vimana_net_layout_leg_next(&c->lay, m->dim, m->cur, m->target, m->via, m->step);
 }
 
 /* ---- message pool -------------------------------------------------------- */
@@ -218,8 +188,8 @@ static void hop_ticks(const congestion_aware *c, uint32_t link, const message *m
         bytes_per_ns = tl->bytes_per_ns;
         latency_ns = tl->latency_ns;
     } else {
-        bytes_per_ns = dim_of(c, m->dim)->bytes_per_ns;
-        latency_ns = dim_of(c, m->dim)->latency_ns;
+        bytes_per_ns = c->bt.net.dims[m->dim].bytes_per_ns;
+        latency_ns = c->bt.net.dims[m->dim].latency_ns;
     }
     if (c->factor)
         bytes_per_ns *= c->factor[link];
@@ -468,10 +438,10 @@ static int route_fits(congestion_aware *c, uint32_t src, uint32_t dst, uint64_t 
 {
     vimana_tick route = 0;
     for (uint32_t d = 0; d < c->n_dims; d++) {
-        uint32_t s = coord(c, src, d), t = coord(c, dst, d);
+        uint32_t s = vimana_net_layout_coord(&c->lay, src, d), t = vimana_net_layout_coord(&c->lay, dst, d);
         if (s == t)
             continue;
-        const vimana_net_dim *nd = dim_of(c, d);
+        const vimana_net_dim *nd = &c->bt.net.dims[d];
         double arrive = nd->latency_ns + (double)bytes / (nd->bytes_per_ns * c->min_factor);
         vimana_tick dim_route;
         if (!(arrive < VIMANA_TICK_LIMIT) ||

@@ -310,21 +310,6 @@ static int parse_options(gn_options *o, const char *s, char *err, size_t len)
  * in congestion_aware, so link records compare one to one.
  */
 
-static const vimana_net_dim *dim_of(const garnet *g, uint32_t d)
-{
-    return &g->bt.net.dims[d];
-}
-
-static uint32_t coord(const garnet *g, uint32_t npu, uint32_t d)
-{
-    return vimana_net_layout_coord(&g->lay, npu, d);
-}
-
-static uint32_t with_coord(const garnet *g, uint32_t npu, uint32_t d, uint32_t k)
-{
-    return vimana_net_layout_with_coord(&g->lay, npu, d, k);
-}
-
 static uint32_t link_id(const garnet *g, uint32_t d, uint32_t a, uint32_t b)
 {
     return vimana_net_layout_link_id(&g->lay, d, a, b);
@@ -337,36 +322,21 @@ static void name_link(void *ctx, uint32_t link, uint32_t dim, uint32_t a, uint32
     g->li[link].dim = dim;
 }
 
-/* Dimension-order routing: cross the lowest dimension that differs. */
+/* Dimension-order routing (the toolkit's legs): cross the lowest
+ * dimension that differs. */
 static void enter_next_dim(const garnet *g, packet *p)
 {
-    uint32_t d = 0;
-    while (coord(g, p->cur, d) == coord(g, p->dst, d))
-        d++;
-    p->dim = (uint8_t)d;
+    vimana_net_leg leg = vimana_net_layout_leg(&g->lay, p->cur, p->dst);
+    p->dim = (uint8_t)leg.dim;
     p->crossed = 0;
-    p->target = with_coord(g, p->cur, d, coord(g, p->dst, d));
-    if (dim_of(g, d)->topology == VIMANA_NET_RING) {
-        int step;
-        vimana_net_layout_ring_hops(dim_of(g, d)->npus, coord(g, p->cur, d), coord(g, p->dst, d), &step);
-        p->step = (int8_t)step;
-    }
-    if (dim_of(g, d)->topology == VIMANA_NET_SWITCH)
-        p->via = vimana_net_layout_switch_of(&g->lay, p->cur, d);
+    p->target = leg.target;
+    p->via = leg.via;
+    p->step = (int8_t)leg.step;
 }
 
 static uint32_t next_device(const garnet *g, const packet *p)
 {
-    uint32_t d = p->dim;
-    switch (dim_of(g, d)->topology) {
-    case VIMANA_NET_RING: {
-        uint32_t n = dim_of(g, d)->npus;
-        return with_coord(g, p->cur, d, (uint32_t)(((int64_t)coord(g, p->cur, d) + p->step + n) % n));
-    }
-    case VIMANA_NET_FULLY_CONNECTED: return p->target;
-    case VIMANA_NET_SWITCH: return p->cur >= g->npus ? p->target : p->via;
-    }
-    return p->target;
+    return vimana_net_layout_leg_next(&g->lay, p->dim, p->cur, p->target, p->via, p->step);
 }
 
 /* ---- routing: the output a packet takes at each router -------------------- */
@@ -398,9 +368,9 @@ static void vc_range(garnet *g, packet *p, uint32_t *lo, uint32_t *hi)
     uint32_t v = g->opt.vcs;
     *lo = 0;
     *hi = v;
-    if (g->topo || v < 2 || dim_of(g, p->dim)->topology != VIMANA_NET_RING)
+    if (g->topo || v < 2 || g->bt.net.dims[p->dim].topology != VIMANA_NET_RING)
         return;
-    uint32_t n = dim_of(g, p->dim)->npus, c = coord(g, p->cur, p->dim);
+    uint32_t n = g->bt.net.dims[p->dim].npus, c = vimana_net_layout_coord(&g->lay, p->cur, p->dim);
     if ((p->step > 0 && c == n - 1) || (p->step < 0 && c == 0))
         p->crossed = 1;
     *lo = p->crossed ? v / 2 : 0;
@@ -1144,7 +1114,7 @@ static int set_link_timing(garnet *g, uint32_t l, double bytes_per_ns, double la
 /* The rate a link was built with (the fault's factor multiplies it). */
 static double built_rate(const garnet *g, uint32_t l)
 {
-    return g->topo ? vimana_topo_link_info(g->topo, l)->bytes_per_ns : dim_of(g, g->li[l].dim)->bytes_per_ns;
+    return g->topo ? vimana_topo_link_info(g->topo, l)->bytes_per_ns : g->bt.net.dims[g->li[l].dim].bytes_per_ns;
 }
 
 static bool faster(flit_time a, flit_time b)
@@ -1206,7 +1176,7 @@ static int init_links(garnet *g, char *err, size_t err_len)
                                 vimana_topo_node_device(g->topo, tl->dst));
             lat = tl->latency_ns;
         } else {
-            lat = dim_of(g, g->li[l].dim)->latency_ns;
+            lat = g->bt.net.dims[g->li[l].dim].latency_ns;
         }
         int rc = set_link_timing(g, l, built_rate(g, l), lat, err, err_len);
         if (rc != VIMANA_OK)

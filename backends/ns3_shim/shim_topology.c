@@ -10,26 +10,11 @@
 
 /* ---- a network YAML: dimensions ------------------------------------------ */
 
-static const vimana_net_dim *dim_of(const shim_topology *t, uint32_t d)
-{
-    return &t->net->dims[d];
-}
-
-static uint32_t coord(const shim_topology *t, uint32_t npu, uint32_t d)
-{
-    return vimana_net_layout_coord(&t->lay, npu, d);
-}
-
-static uint32_t with_coord(const shim_topology *t, uint32_t npu, uint32_t d, uint32_t k)
-{
-    return vimana_net_layout_with_coord(&t->lay, npu, d, k);
-}
-
 static void set_link(void *ctx, uint32_t link, uint32_t d, uint32_t a, uint32_t b)
 {
     shim_topology *t = ctx;
-    t->links[link] = (shim_link){.src_device = a, .dst_device = b, .bytes_per_ns = dim_of(t, d)->bytes_per_ns,
-                                 .latency_ns = dim_of(t, d)->latency_ns};
+    t->links[link] = (shim_link){.src_device = a, .dst_device = b, .bytes_per_ns = t->net->dims[d].bytes_per_ns,
+                                 .latency_ns = t->net->dims[d].latency_ns};
 }
 
 static void yaml_links(shim_topology *t)
@@ -51,38 +36,22 @@ static int yaml_layout(shim_topology *t, const char *path, char *err, size_t err
     return VIMANA_OK;
 }
 
-/* Dimension-order route: the lowest differing dimension first. */
+/* Dimension-order route (the toolkit's legs, as congestion_aware and
+ * garnet walk them hop by hop): the lowest differing dimension first. */
 static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint32_t *links, size_t max)
 {
     size_t hops = 0;
     uint32_t cur = src;
-#define HOP(a, b, dim) do { if (hops < max) links[hops] = vimana_net_layout_link_id(&t->lay, dim, a, b); hops++; } while (0)
-    for (uint32_t d = 0; d < t->net->n_dims; d++) {
-        uint32_t s = coord(t, cur, d), e = coord(t, dst, d);
-        if (s == e)
-            continue;
-        uint32_t target = with_coord(t, cur, d, e), n = dim_of(t, d)->npus;
-        switch (dim_of(t, d)->topology) {
-        case VIMANA_NET_RING: {
-            int step;
-            for (uint32_t h = vimana_net_layout_ring_hops(n, s, e, &step); h > 0; h--) {
-                uint32_t next = with_coord(t, cur, d, (uint32_t)(((int64_t)coord(t, cur, d) + step + n) % n));
-                HOP(cur, next, d);
-                cur = next;
-            }
-            break;
+    while (cur != dst) {
+        vimana_net_leg leg = vimana_net_layout_leg(&t->lay, cur, dst);
+        while (cur != leg.target) {
+            uint32_t next = vimana_net_layout_leg_next(&t->lay, leg.dim, cur, leg.target, leg.via, leg.step);
+            if (hops < max)
+                links[hops] = vimana_net_layout_link_id(&t->lay, leg.dim, cur, next);
+            hops++;
+            cur = next;
         }
-        case VIMANA_NET_FULLY_CONNECTED:
-            HOP(cur, target, d);
-            break;
-        case VIMANA_NET_SWITCH:
-            HOP(cur, vimana_net_layout_switch_of(&t->lay, cur, d), d);
-            HOP(vimana_net_layout_switch_of(&t->lay, cur, d), target, d);
-            break;
-        }
-        cur = target;
     }
-#undef HOP
     return (long)hops;
 }
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/net_layout.h"
 
 /* A backend context as the toolkit wants it (vimana_bt first), plus a
  * record of what the host saw and what the events did. */
@@ -410,6 +411,81 @@ static void test_escape(void **state)
     assert_string_equal(vimana_bt_escape("a\nb\tc\x01", buf, sizeof buf), "a\\nb\\tc\\x01");
 }
 
+/* Dimension-order legs (vimana/net_layout.h) on Ring 4 x FullyConnected 3
+ * x Switch 2 and Ring 5 x Switch 3: from every NPU to every other, the
+ * walk crosses the differing dimensions lowest first, each the way the
+ * backends modelled it before the legs were shared: a Ring the shorter
+ * way round one neighbour at a time (a tie clockwise), a FullyConnected
+ * in one hop, a Switch through the switch the NPU hangs from. */
+static void walk_all_pairs(const vimana_net_config *net)
+{
+    vimana_net_layout lay;
+    vimana_net_layout_init(&lay, net);
+    uint32_t n = net->total_npus;
+    for (uint32_t src = 0; src < n; src++) {
+        for (uint32_t dst = 0; dst < n; dst++) {
+            if (src == dst)
+                continue;
+            uint32_t cur = src, last_dim = 0, hops = 0, want_hops = 0, stride = 1;
+            for (uint32_t d = 0; d < net->n_dims; d++) {
+                uint32_t k = net->dims[d].npus, s = src / stride % k, t = dst / stride % k;
+                uint32_t cw = (t + k - s) % k;
+                if (s != t)
+                    want_hops += net->dims[d].topology == VIMANA_NET_RING ? (cw <= k - cw ? cw : k - cw)
+                                 : net->dims[d].topology == VIMANA_NET_SWITCH ? 2 : 1;
+                stride *= k;
+            }
+            while (cur != dst) {
+                vimana_net_leg leg = vimana_net_layout_leg(&lay, cur, dst);
+                assert_true(hops == 0 || leg.dim > last_dim);
+                last_dim = leg.dim;
+                for (uint32_t d = 0; d < leg.dim; d++)
+                    assert_int_equal(vimana_net_layout_coord(&lay, cur, d), vimana_net_layout_coord(&lay, dst, d));
+                assert_int_equal(vimana_net_layout_coord(&lay, leg.target, leg.dim),
+                                 vimana_net_layout_coord(&lay, dst, leg.dim));
+                const vimana_net_dim *nd = &net->dims[leg.dim];
+                if (nd->topology == VIMANA_NET_RING) {
+                    uint32_t k = nd->npus, s = vimana_net_layout_coord(&lay, cur, leg.dim),
+                             t = vimana_net_layout_coord(&lay, dst, leg.dim), cw = (t + k - s) % k;
+                    assert_int_equal(leg.step, cw <= k - cw ? 1 : -1);
+                }
+                if (nd->topology == VIMANA_NET_SWITCH)
+                    assert_int_equal(leg.via, vimana_net_layout_switch_of(&lay, cur, leg.dim));
+                while (cur != leg.target) {
+                    uint32_t next = vimana_net_layout_leg_next(&lay, leg.dim, cur, leg.target, leg.via, leg.step);
+                    if (nd->topology == VIMANA_NET_RING) {
+                        uint32_t k = nd->npus;
+                        assert_int_equal(vimana_net_layout_coord(&lay, next, leg.dim),
+                                         (vimana_net_layout_coord(&lay, cur, leg.dim) + k + (uint32_t)leg.step) % k);
+                    } else if (nd->topology == VIMANA_NET_SWITCH) {
+                        assert_int_equal(next, cur < lay.npus ? leg.via : leg.target);
+                    } else {
+                        assert_int_equal(next, leg.target);
+                    }
+                    cur = next;
+                    hops++;
+                    assert_true(hops <= want_hops);
+                }
+            }
+            assert_int_equal(hops, want_hops);
+        }
+    }
+}
+
+static void test_dimension_order_legs(void **state)
+{
+    (void)state;
+    vimana_net_config a = {.n_dims = 3, .total_npus = 24};
+    a.dims[0] = (vimana_net_dim){.topology = VIMANA_NET_RING, .npus = 4};
+    a.dims[1] = (vimana_net_dim){.topology = VIMANA_NET_FULLY_CONNECTED, .npus = 3};
+    a.dims[2] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = 2};
+    walk_all_pairs(&a);
+    vimana_net_config b = {.n_dims = 2, .total_npus = 15};
+    b.dims[0] = (vimana_net_dim){.topology = VIMANA_NET_RING, .npus = 5};
+    b.dims[1] = (vimana_net_dim){.topology = VIMANA_NET_SWITCH, .npus = 3};
+    walk_all_pairs(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_default_dims),
         cmocka_unit_test(test_load_network_warns_through_host),
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_dimension_order_legs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,57 @@ static inline uint32_t vimana_net_layout_ring_hops(uint32_t n, uint32_t s, uint3
     return cw <= n - cw ? cw : n - cw;
 }
 
+/*
+ * Dimension-order routing, the link-level backends' one rule: a message
+ * crosses the lowest dimension in which it differs from its destination,
+ * then the next. A leg is one dimension's crossing; a backend keeps its
+ * fields in its own message (packed as it likes) and asks for the next
+ * device at each hop.
+ */
+typedef struct vimana_net_leg {
+    uint32_t dim;    /* the dimension crossed */
+    uint32_t target; /* the NPU where the crossing ends: dst's coordinate in dim */
+    uint32_t via;    /* Switch: the switch of dim that the NPU hangs from; else target */
+    int step;        /* Ring: +1 or -1 (vimana_net_layout_ring_hops); else 0 */
+} vimana_net_leg;
+
+/* The leg an NPU cur (not dst) starts toward dst. */
+static inline vimana_net_leg vimana_net_layout_leg(const vimana_net_layout *l, uint32_t cur, uint32_t dst)
+{
+    uint32_t d = 0;
+    while (vimana_net_layout_coord(l, cur, d) == vimana_net_layout_coord(l, dst, d))
+        d++;
+    uint32_t to = vimana_net_layout_coord(l, dst, d);
+    /* Field by field: C++ (ns3_shim) includes this header too. */
+    vimana_net_leg leg;
+    leg.dim = d;
+    leg.target = vimana_net_layout_with_coord(l, cur, d, to);
+    leg.via = leg.target;
+    leg.step = 0;
+    if (l->net->dims[d].topology == VIMANA_NET_RING)
+        vimana_net_layout_ring_hops(l->net->dims[d].npus, vimana_net_layout_coord(l, cur, d), to, &leg.step);
+    if (l->net->dims[d].topology == VIMANA_NET_SWITCH)
+        leg.via = vimana_net_layout_switch_of(l, cur, d);
+    return leg;
+}
+
+/* The device after cur (an NPU, or the switch of a Switch leg) on the leg
+ * of dimension d with those target, via and step: the next NPU round the
+ * ring; the target (FullyConnected); the switch, then the target (Switch). */
+static inline uint32_t vimana_net_layout_leg_next(const vimana_net_layout *l, uint32_t d, uint32_t cur, uint32_t target,
+                                                  uint32_t via, int step)
+{
+    switch (l->net->dims[d].topology) {
+    case VIMANA_NET_RING: {
+        uint32_t n = l->net->dims[d].npus;
+        return vimana_net_layout_with_coord(l, cur, d, (uint32_t)(((int64_t)vimana_net_layout_coord(l, cur, d) + step + n) % n));
+    }
+    case VIMANA_NET_FULLY_CONNECTED: return target;
+    case VIMANA_NET_SWITCH: return cur >= l->npus ? target : via;
+    }
+    return target;
+}
+
 #ifdef __cplusplus
 }
 #endif
