@@ -202,20 +202,11 @@ static int p_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
 
 static const struct vimana_backend_1_0 plugin_1_0 = {
     VIMANA_BACKEND_HEADER_INIT,
-    .name = "plugin_1_0",
-    .description = "a 1.0-era plugin source: one hop, 500 ns + 50 GB/s",
+    .name = "plugin_1_0", .description = "a 1.0-era plugin source: one hop, 500 ns + 50 GB/s",
     .capabilities = VIMANA_CAP_LINK_STATS,
-    .init = p_init,
-    .fini = p_fini,
-    .num_dims = p_num_dims,
-    .dim_size = p_dim_size,
-    .dim_bandwidth = p_dim_bandwidth,
-    .sim_send = p_send,
-    .schedule = p_schedule,
-    .now = p_now,
-    .run = p_run,
-    .num_links = p_num_links,
-    .link_stats = p_link_stats,
+    .init = p_init, .fini = p_fini, .num_dims = p_num_dims, .dim_size = p_dim_size, .dim_bandwidth = p_dim_bandwidth,
+    .sim_send = p_send, .schedule = p_schedule, .now = p_now, .run = p_run,
+    .num_links = p_num_links, .link_stats = p_link_stats,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)

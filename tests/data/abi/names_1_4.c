@@ -23,12 +23,8 @@ void n_hint(const struct vimana_host_1_1 *host, uint64_t token)
 }
 
 static const struct vimana_backend_1_2 names_1_4 = {
-    VIMANA_BACKEND_HEADER_INIT,
-    .name = "names_1_4",
-    .init = n_init,
-    .sim_send = n_send,
-    .link_stats = n_link_stats,
-    .link_fault = n_link_fault,
+    VIMANA_BACKEND_HEADER_INIT, .name = "names_1_4",
+    .init = n_init, .sim_send = n_send, .link_stats = n_link_stats, .link_fault = n_link_fault,
 };
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
