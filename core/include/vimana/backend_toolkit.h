@@ -44,7 +44,19 @@
  *    ("npuK", "switchJ") applies.
  *
  * Not thread-safe; one context per simulation. Every exported symbol
- * starts with vimana_bt_, vimana_evq_ or vimana_net_.
+ * starts with vimana_bt_, vimana_evq_, vimana_net_ or vimana_topo_.
+ *
+ * The toolkit's ABI rule (libvimana_backend.so.0; the network ABI's own
+ * rule is in vimana/network_api.h): a backend built against an older
+ * toolkit header keeps working with a newer library of the same soname.
+ * So what a backend compiles into itself never changes: the size and
+ * layout of vimana_bt (it sits in the backend's own context), of
+ * vimana_bt_link (the inline link functions index the table), of
+ * vimana_net_config, vimana_net_layout and vimana_net_leg, and what the
+ * inline functions compute; nor the signature and meaning of an exported
+ * function. New functions may be added. A change to any of the rest takes
+ * a new soname (libtool's -version-info), so that an old backend fails to
+ * load, naming the library, instead of running wrong.
  */
 #ifndef VIMANA_BACKEND_TOOLKIT_H
 #define VIMANA_BACKEND_TOOLKIT_H
