@@ -568,14 +568,20 @@ static void on_phase_done(void *ctx, stream *st)
         snprintf(name, sizeof name, "%s %s dim %u", colls[order[p->coll]], p->alg->name, p->dim);
     snprintf(args, sizeof args, "\"stream\":%llu,\"phase\":%u,\"npus\":%u,\"bytes\":%llu,\"queue\":%u",
              (unsigned long long)st->id, st->next_phase - 1, p->n, (unsigned long long)p->in_size, p->queue);
-    slice(o, st->npu, track, name, "phase", st->phase_start, now, args);
+    /* Viewers nest slices by containment, and two slices of equal bounds
+     * in the order written: a chunk of one phase goes before its phase. */
+    bool chunk_first = last && st->chunk_start == st->phase_start;
+    if (!chunk_first)
+        slice(o, st->npu, track, name, "phase", st->phase_start, now, args);
     if (last) {
-        /* written after its phases; viewers nest slices by containment */
-        snprintf(name, sizeof name, "chunk %llu", (unsigned long long)st->id);
-        snprintf(args, sizeof args, "\"stream\":%llu,\"phases\":%u", (unsigned long long)st->id, st->n_phases);
-        slice(o, st->npu, track, name, "chunk", st->chunk_start, now, args);
+        char cname[96], cargs[96];
+        snprintf(cname, sizeof cname, "chunk %llu", (unsigned long long)st->id);
+        snprintf(cargs, sizeof cargs, "\"stream\":%llu,\"phases\":%u", (unsigned long long)st->id, st->n_phases);
+        slice(o, st->npu, track, cname, "chunk", st->chunk_start, now, cargs);
         o->lanes[st->npu].chunk_busy &= ~(1ull << st->lane);
     }
+    if (chunk_first)
+        slice(o, st->npu, track, name, "phase", st->phase_start, now, args);
 }
 
 static void on_npu_finished(void *ctx, const workload *w, const npu_stats *st)

@@ -104,6 +104,12 @@ phases = [e for e in ev if e["cat"] == "phase"]
 assert len(chunks) == 8 and len(phases) == 8          # 4 chunks of each collective, one phase each
 for c in chunks:                                       # every phase nests in a chunk on its track
     assert any(p["tid"] == c["tid"] and p["ts"] >= c["ts"] and p["ts"] + p["dur"] <= c["ts"] + c["dur"] for p in phases)
+# A chunk and its one phase share bounds: the chunk comes first, so that
+# viewers nest the phase in it, not the other way round (issue 29 §4).
+for i, c in enumerate(ev):
+    if c["cat"] == "chunk":
+        same = [j for j, p in enumerate(ev) if p["cat"] == "phase" and p["tid"] == c["tid"] and p["ts"] == c["ts"] and p["dur"] == c["dur"]]
+        assert all(j > i for j in same), (c, same)
 names = {e["args"]["name"] for e in tl["traceEvents"] if e["ph"] == "M" and e["pid"] == 0}
 assert {"NPU 0", "GPU compute", "communication", "chunks"} <= names, names
 PY
