@@ -295,8 +295,19 @@ bad_model 'roles[0].durations.comp_gpu.values[0][1]: 0 is out of range (expected
 printf '{"format": ' > "$T/bad.json"
 expect_error "$P: error: $T/bad.json: not a JSON model (cannot parse it)" \
     "$ET" synth sample --model "$T/bad.json" --npus 32 -o "$T/b/x"
-# A model fitted without the groups its collectives name.
-expect_ok "$ET" synth fit "$T/gpt/g" -o "$T/nogroups.json"
+# Without --groups, fit takes the communicators the generator wrote beside
+# the traces (PREFIX.groups.json) and says so (issue 29 §4: the model it
+# wrote was refused by sample).
+expect_ok "$ET" synth fit "$T/gpt/g" -o "$T/beside.json"
+expect_eq "$(cat "$TEST_TMP/err")" "$P: fit: communicators from $T/gpt/g.groups.json (--groups FILE chooses another)" \
+    "fit: groups beside the traces"
+expect_ok "$ET" synth sample --model "$T/beside.json" --npus 8 -o "$T/b/beside"
+# With none at all, fit refuses the model sample could not use, at once.
+mkdir -p "$T/gpt-ng"
+for f in "$T"/gpt/g.*.et; do cp "$f" "$T/gpt-ng/"; done
+expect_error "$P: error: $T/nogroups.json: communicators[0]: its size is unknown, so \`synth sample\` cannot use the model: fit again with --groups FILE (the traces' --comm-group-configuration)" \
+    "$ET" synth fit "$T/gpt-ng/g" -o "$T/nogroups.json"
+# sample refuses such a model (written by an older fit) in one line too.
 expect_error "$P: error: $T/nogroups.json: communicators[0]: its size is unknown (fit with --groups FILE)" \
     "$ET" synth sample --model "$T/nogroups.json" --npus 8 -o "$T/b/x"
 # Ranks that differ play roles: a pipeline's stages, or rank 0 sending

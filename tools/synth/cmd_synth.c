@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "common/cli.h"
@@ -16,6 +17,7 @@
 #include "synth/synth_compare.h"
 #include "synth/synth_model.h"
 #include "synth/synth_sample.h"
+#include "util/json_doc.h"
 #include "vimana-et/commands.h"
 
 #define PROG "vimana-et synth"
@@ -124,12 +126,45 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
     return -1;
 }
 
+/* A model whose communicators' sizes are unknown ("size": null) cannot be
+ * sampled: say so now, naming the flag, rather than at `synth sample`. */
+static int check_samplable(const char *model_path)
+{
+    json_object *root, *comms;
+    char msg[512];
+    if (json_doc_load(model_path, model_path, (size_t)1 << 30, "1 GiB", &root, msg, sizeof msg) != 0)
+        return 0; /* written just now; sample's reader says what it refuses */
+    int status = 0;
+    if (json_object_object_get_ex(root, "communicators", &comms) && json_object_is_type(comms, json_type_array))
+        for (size_t c = 0; c < json_object_array_length(comms) && status == 0; c++) {
+            json_object *size = NULL;
+            json_object_object_get_ex(json_object_array_get_idx(comms, c), "size", &size);
+            if (size)
+                continue;
+            cli_error(PROG, "error: %s: communicators[%zu]: its size is unknown, so `synth sample` cannot use the "
+                            "model: fit again with --groups FILE (the traces' --comm-group-configuration)",
+                      model_path, c);
+            status = 1;
+        }
+    json_object_put(root);
+    return status;
+}
+
 static int run_fit(int argc, char **argv, char **inputs, int *n_inputs)
 {
     const char *output = NULL, *groups_path = NULL;
     int rc = parse_fit(argc, argv, inputs, n_inputs, &output, &groups_path);
     if (rc >= 0)
         return rc;
+    /* Without --groups, the communicator file the generators write beside
+     * their traces (PREFIX.groups.json), which sample needs. */
+    char beside[4200];
+    struct stat st;
+    snprintf(beside, sizeof beside, "%s.groups.json", inputs[0]);
+    if (!groups_path && stat(beside, &st) == 0 && S_ISREG(st.st_mode)) {
+        groups_path = beside;
+        fprintf(stderr, "vimana-et synth: fit: communicators from %s (--groups FILE chooses another)\n", beside);
+    }
     comm_groups groups = {0};
     if (groups_path && comm_groups_read(PROG, groups_path, &groups) != 0)
         return 1;
@@ -146,6 +181,8 @@ static int run_fit(int argc, char **argv, char **inputs, int *n_inputs)
         status = sink_close(s) == 0 && wrc == 0 ? 0 : 1;
         if (wrc != 0)
             cli_error(PROG, "out of memory");
+        if (status == 0 && strcmp(output, "-") != 0)
+            status = check_samplable(output);
     }
     fit_model_free(m);
     comm_groups_free(&groups);
