@@ -60,6 +60,14 @@ tests_unit_test_inference_SOURCES = tests/unit/test_inference.c tools/inference/
 tests_unit_test_inference_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_inference_LDADD = $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_inference
+check_PROGRAMS += tests/unit/test_inf_serving
+tests_unit_test_inf_serving_SOURCES = tests/unit/test_inf_serving.c tools/inference/inf_arrivals.c \
+	tools/inference/inf_serving.c tools/inference/inf_model.c \
+	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_model.c \
+	tools/transformer/tf_moe.c tools/synth/jitter.c
+tests_unit_test_inf_serving_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
+tests_unit_test_inf_serving_LDADD = $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_inf_serving
 check_PROGRAMS += tests/unit/test_moe
 tests_unit_test_moe_SOURCES = tests/unit/test_moe.c tools/transformer/tf_model.c tools/transformer/tf_device.c \
 	tools/transformer/tf_kernels.c \

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "sim/json_out.h"
 #include "sim/link_report.h"
+#include "sim/serving_report.h"
 #include "system/algorithms/algorithm.h"
 #include "system/relabel.h"
 #include "vimana/et.h"
@@ -341,6 +342,8 @@ static void finish_report(sim *s, struct outputs *o)
         npu_table_csv(s, o);
     else
         npu_array_json(s, o);
+    if (!o->report_csv)
+        serving_report_json(s, o->run, o->report);
     /* The network and its links come last (JSON: before the closing brace). */
     link_report_write(s, o->report_csv ? NULL : o->report, s->opt->report, end_tick(s, o));
     if (!o->report_csv)

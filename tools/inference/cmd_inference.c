@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "inference/cmd_serving.h"
 #include "inference/inf_model.h"
 #include "inference/inf_write.h"
 #include "transformer/tf_kernels.h"
@@ -19,6 +20,8 @@ static const char usage[] =
     "         --ffn F --vocab V --tp T --pp P --batch B --prompt-len S --output-len N\n"
     "         [--prefill-chunk C] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
+    "   or: vimana-et generate inference ... --arrivals FILE [--max-batch-size N]\n"
+    "         [--max-batch-tokens N] --out PREFIX  (serving: --arrivals --help)\n"
     "LLM inference of a batch of B sequences on T x P ranks: the prefill of the\n"
     "S-token prompts (in chunks of C tokens each), whose LM head samples the first\n"
     "token, then N decode iterations of one token each, every one attending to the\n"
@@ -92,7 +95,7 @@ static int parse_precision(const char *v, struct inf_config *c)
 
 /* Matches one option at argv[*i]; 1 when used, 0 when not one of ours, -1
  * after an error. */
-static int parse_one(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out)
+int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out)
 {
     const char *v;
     int rc;
@@ -142,7 +145,7 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
             fputs(usage, stdout);
             return 1;
         }
-        int rc = parse_one(argc, argv, &i, c, &given, out);
+        int rc = inf_cli_option(argc, argv, &i, c, &given, out);
         if (rc < 0)
             return 2;
         if (rc == 0) {
@@ -247,6 +250,8 @@ int generate_inference(int argc, char **argv)
 {
     struct inf_config c;
     const char *out;
+    if (inf_cli_serving(argc, argv))
+        return generate_serving(argc, argv);
     int rc = parse_args(argc, argv, &c, &out);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
