@@ -82,8 +82,9 @@ tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCK
 TESTS += tests/unit/test_transformer_pb
 TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_moe.sh tests/e2e/examples_moe.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
 	tests/e2e/gen_transformer_tensors.sh
-TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh
-EXTRA_DIST += tests/e2e/gen_inference.sh
+TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
+EXTRA_DIST += tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
+EXTRA_DIST += tests/data/serving_100.txt tests/data/serving_100.py
 EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py
 EXTRA_DIST += examples/moe/README.md examples/moe/mixtral-8x7b.sh examples/moe/deepseek-v3.sh
 EXTRA_DIST += examples/validation/README.md examples/validation/dgx-h100.sh

@@ -21,7 +21,7 @@ static const char usage[] =
     "         [--prefill-chunk C] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "   or: vimana-et generate inference ... --arrivals FILE [--max-batch-size N]\n"
-    "         [--max-batch-tokens N] --out PREFIX  (serving: --arrivals --help)\n"
+    "         [--max-batch-tokens N] --out PREFIX  (serving; -h with --arrivals: its help)\n"
     "LLM inference of a batch of B sequences on T x P ranks: the prefill of the\n"
     "S-token prompts (in chunks of C tokens each), whose LM head samples the first\n"
     "token, then N decode iterations of one token each, every one attending to the\n"
