@@ -234,6 +234,10 @@ int inf_arrivals_parse(const char *name, const char *text, size_t len, struct in
     return 0;
 }
 
+/* The most bytes read: 2^20 requests of long lines and comments fit; a
+ * wrong path to a huge file must not fill the memory. */
+#define FILE_MAX (256u << 20)
+
 /* The whole file in memory: arrivals files are small (a line a request). */
 static char *slurp(const char *path, size_t *len, char *msg, size_t msglen)
 {
@@ -248,23 +252,27 @@ static char *slurp(const char *path, size_t *len, char *msg, size_t msglen)
     int oom = 0;
     for (;;) {
         if (n == cap) {
-            char *q = realloc(buf, cap ? 2 * cap : 4096);
+            /* one byte beyond the limit tells a file that is too large */
+            size_t grown = cap ? 2 * cap : 4096;
+            grown = grown > FILE_MAX + 1 ? FILE_MAX + 1 : grown;
+            char *q = grown > cap ? realloc(buf, grown) : NULL;
             if (!q) {
-                oom = 1;
+                oom = grown > cap;
                 break;
             }
             buf = q;
-            cap = cap ? 2 * cap : 4096;
+            cap = grown;
         }
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (got == 0)
+        if (got == 0 || n > FILE_MAX)
             break;
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad || oom) {
-        snprintf(msg, msglen, "%s: %s", path, bad ? "read failed" : "out of memory");
+    if (bad || oom || n > FILE_MAX) {
+        snprintf(msg, msglen, "%s: %s", path,
+                 bad ? "read failed" : oom ? "out of memory" : "larger than 256 MiB (not an arrivals file?)");
         free(buf);
         return NULL;
     }
