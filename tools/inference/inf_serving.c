@@ -138,32 +138,24 @@ static void idle_until_next(struct sched *st)
     st->now_ns += us * 1000;
 }
 
-/* Admits arrived requests in order while the limits allow; their
- * prefills are seqs[seq0 ..]. Returns how many. */
+/* Admits arrived requests in order while the limits allow (the running
+ * ones count against --max-batch-size: they stay in the batch); their
+ * prefills are seqs[0 ..]. Returns how many. */
 static size_t admit(struct sched *st, struct inf_seq *seqs)
 {
-    size_t k = 0;
+    size_t base = st->n_running, k = 0;
     uint64_t tokens = 0;
-    while (arrived(st, st->next) && st->n_running + k < st->l->max_batch_size &&
+    while (arrived(st, st->next) && base + k < st->l->max_batch_size &&
            tokens + st->a->req[st->next].prompt <= st->l->max_batch_tokens) {
         const struct inf_request *r = &st->a->req[st->next];
-        seqs[k] = (struct inf_seq){.req = (uint32_t)st->next, .tokens = r->prompt, .first = 1,
-                                   .last = r->output == 1};
+        seqs[k++] = (struct inf_seq){.req = (uint32_t)st->next, .tokens = r->prompt, .first = 1,
+                                     .last = r->output == 1};
         st->generated[st->next] = 1;
         tokens += r->prompt;
-        if (r->output > 1)
-            st->running[st->n_running + k] = (uint32_t)st->next;
-        else
-            st->running[st->n_running + k] = UINT32_MAX;  /* done at once: dropped below */
-        k++;
+        if (r->output > 1)  /* a 1-token request is done with its prefill */
+            st->running[st->n_running++] = (uint32_t)st->next;
         st->next++;
     }
-    /* keep only those that decode on */
-    size_t kept = st->n_running;
-    for (size_t i = 0; i < k; i++)
-        if (st->running[st->n_running + i] != UINT32_MAX)
-            st->running[kept++] = st->running[st->n_running + i];
-    st->n_running = kept;
     return k;
 }
 
