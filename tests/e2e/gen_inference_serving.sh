@@ -95,6 +95,16 @@ for r in s["per_request"]:
 expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --max-batch-size 1 --out "$T/tiny1/w"
 expect_eq "$(sed -n 2p "$T/out")" "serving: 4 requests, 8 iterations (4 prefill, 4 decode), at most 1 sequences an iteration, 32 KV tokens at the peak, idle 1868 us; the generator's clock (compute only) ends at 2044 us" "tiny --max-batch-size 1"
 
+# --scheduler mixed: r1 and r2 are prefilled while r0 decodes its second
+# token (iteration 1 at 22 us), so r0 ends at 66 us, not 88; the rest as
+# above but for r3's idle gap of 2000 - 66 = 1934 us.
+expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --scheduler mixed --out "$T/mixed/w"
+expect_eq "$(sed -n 2p "$T/out")" "serving: 4 requests, 5 iterations (3 prefill, 2 decode only), at most 3 sequences an iteration, 57 KV tokens at the peak, idle 1934 us; the generator's clock (compute only) ends at 2044 us" "mixed serving line"
+cp "$T/mixed/w.0.et" "$T/mixed/one.et"
+expect_ok "$VIMANA" --workload-configuration="$T/mixed/one" $H2
+expect_eq "$(grep '^serving: request 0' "$T/out")" "serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, latency 66.000 us" "mixed r0"
+expect_eq "$(grep '^serving: TTFT' "$T/out")" "serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; latency mean 48.750 us, p50 44.000 us, p99 66.000 us" "mixed statistics"
+
 # Pipeline: the same file on 2 stages (1 layer each): the token ids go
 # back to the first stage before each iteration; the last stage's NPU 1
 # holds the markers.
@@ -123,6 +133,13 @@ r = s["per_request"]
 lat = sorted(x["latency"] for x in r)
 print(len(r), s["latency"]["p50"] == lat[49], s["latency"]["p99"] == lat[98], max(x["last_token"] for x in r))' "$T/l1/r.json")" \
 "100 True True 2214476.0" "100 --report: nearest-rank p50, p99; the last token at the end"
+# --scheduler mixed: the decodes do not wait for the prefills (latency
+# down), the prefills share their iteration with the decodes (TTFT up)
+expect_ok "$ET" generate inference $L7 --tp 1 --pp 1 --arrivals "$S/tests/data/serving_100.txt" --scheduler mixed --out "$T/m1/w"
+mv "$T/m1/w.0.et" "$T/m1/w.et"
+expect_ok "$VIMANA" --workload-configuration="$T/m1/w" $H2
+expect_eq "$(grep -E '^(sys\[0\] finished|serving: TTFT)' "$T/out")" "sys[0] finished, 2200246000 cycles, exposed communication 0 cycles.
+serving: TTFT mean 23661.040 us, p50 19655.000 us, p99 68615.000 us; latency mean 296596.770 us, p50 294993.000 us, p99 542063.000 us" "100 mixed"
 # TP 2 on HGX H100 (2 GPUs): the TP all-reduces are not on the
 # generator's clock, so the run ends later than it and the requests
 # wait longer: reported, not pinned to the generator's.
@@ -162,6 +179,7 @@ expect_error "$P: --batch: not with --arrivals (the file gives each request's to
 expect_error "$P: --prefill-chunk: not with --arrivals (the file gives each request's tokens)" $G --arrivals "$T/tiny/arr.txt" --prefill-chunk 2
 expect_error "$P: --max-batch-size: expected 1 to 1048576, got 0" $G --arrivals "$T/tiny/arr.txt" --max-batch-size 0
 expect_error "$P: --max-batch-tokens: 8 is less than --max-batch-size 256" $G --arrivals "$T/tiny/arr.txt" --max-batch-tokens 8
+expect_error "$P: --scheduler: expected prefill-first or mixed, got 'fcfs'" $G --arrivals "$T/tiny/arr.txt" --scheduler fcfs
 expect_error "$P: unknown option '--seq' (see generate inference --arrivals --help)" $G --arrivals "$T/tiny/arr.txt" --seq 8
 expect_error "$P: inference: missing --vocab" "$ET" generate inference --layers 2 --hidden 64 --heads 4 --ffn 256 --tp 1 --pp 1 --arrivals "$T/tiny/arr.txt" --out "$T/e/x"
 [ ! -e "$T/e/x.0.et" ] || fail "an error wrote a trace"

@@ -1,7 +1,8 @@
 /* Fuzz target: `vimana-et generate inference --arrivals FILE`
  * (tools/inference/inf_arrivals.c, then inf_serving.c): the arrivals file
  * read from a file as the CLI does, its field and range checks, and for a
- * small accepted file the continuous-batching schedule on a tiny model.
+ * small accepted file the continuous-batching schedule on a tiny model
+ * (prefill-first or mixed, by the input's length).
  * A refusal must come with its one-line message naming the file; an
  * accepted file must hold sorted, in-range requests, and its schedule must
  * give every request exactly one first and one last token, none before
@@ -60,7 +61,7 @@ static void check_schedule(const struct inf_arrivals *a, const struct inf_servin
     free(last);
 }
 
-static void schedule(const struct inf_arrivals *a)
+static void schedule(const struct inf_arrivals *a, int mixed)
 {
     uint64_t tokens = 0;
     for (size_t i = 0; i < a->n; i++)
@@ -73,7 +74,7 @@ static void schedule(const struct inf_arrivals *a)
     if (tf_device_lookup("h100", &c.device) != 0)
         die("no h100 preset");
     /* a small batch limit, so that batches fill up and requests queue */
-    struct inf_serving_limits l = {.max_batch_size = 3};
+    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mixed};
     struct inf_schedule s;
     char msg[512] = "";
     if (inf_serving_limits_check(&l, a, "arr.txt", msg, sizeof msg) != 0) {
@@ -101,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_requests(&a);
-    schedule(&a);
+    schedule(&a, (int)(size & 1));  /* both schedulers, by the input's length */
     inf_arrivals_free(&a);
     return 0;
 }

@@ -226,6 +226,42 @@ static void limits_shape_the_batches(void **state)
     inf_arrivals_free(&a);
 }
 
+/* --scheduler mixed on the same file: r0 decodes while r1 and r2 are
+ * prefilled in the same iteration, so r0 finishes one iteration earlier:
+ *   0 us  prefill r0                                        -> 22
+ *   22    decode r0 (token 2, context 16), prefill r1, r2   -> 44 (r2 done)
+ *   44    decode r0 (token 3, context 17; done), r1 (done)  -> 66
+ *   idle 1934 us
+ *   2000  prefill r3 -> 2022; 2022 decode r3 -> 2044 */
+static void schedule_mixed(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.mixed = 1};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    assert_int_equal(s.n_iters, 5);
+    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 3);
+    check_iter(&s, 2, 0, 44, 0, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}, 2);
+    check_iter(&s, 3, 1934, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 4, 0, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    assert_int_equal(s.iters[1].tokens, 41);
+    assert_int_equal(s.peak_kv_tokens, 57);
+    inf_serving_free(&s);
+    /* the tokens left after the decodes bound the prompts: 1 + 39 < 41 */
+    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 40, .mixed = 1};
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}}, 2);
+    check_iter(&s, 2, 0, 44, 1, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}, {2, 32, 0, 1, 1}}, 3);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
 static void limit_checks(void **state)
 {
     (void)state;
@@ -279,6 +315,7 @@ int main(void)
         cmocka_unit_test(load_names_the_file),
         cmocka_unit_test(schedule_of_four),
         cmocka_unit_test(limits_shape_the_batches),
+        cmocka_unit_test(schedule_mixed),
         cmocka_unit_test(limit_checks),
         cmocka_unit_test(iteration_cost),
     };

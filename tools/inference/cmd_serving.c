@@ -19,7 +19,8 @@
 static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --arrivals FILE [--max-batch-size N]\n"
-    "         [--max-batch-tokens N] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--max-batch-tokens N] [--scheduler prefill-first|mixed]\n"
+    "         [--device h100|a100] [--precision bf16|fp16|fp8]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "LLM serving with continuous batching: FILE lists the requests, one a line,\n"
     "  ARRIVAL PROMPT OUTPUT    (blanks or commas between; '#' starts a comment)\n"
@@ -31,7 +32,9 @@ static const char usage[] =
     "each iteration the requests that have arrived (on the generator's clock: the\n"
     "sum of the iterations' compute, its own model) are prefilled first, in file\n"
     "order, in an iteration of prefills only, as many as the limits allow;\n"
-    "otherwise every running request decodes one token. A request leaves after\n"
+    "otherwise every running request decodes one token (--scheduler mixed: every\n"
+    "running request decodes and arrived requests join the same iteration with\n"
+    "their whole prompt, within the limits left). A request leaves after\n"
     "its last token. When nothing runs until the next arrival, the first stage\n"
     "waits in an idle CPU node. After each LM head, zero-time marker nodes with\n"
     "the attributes request, request_token (0 first, 1 last), arrival_ns,\n"
@@ -44,7 +47,8 @@ static const char usage[] =
     "  --max-batch-size N    sequences in one iteration (1 to 1048576; default 256)\n"
     "  --max-batch-tokens N  tokens in one iteration: the prompts of a prefill, one\n"
     "                        a decoding sequence (--max-batch-size to 16777216;\n"
-    "                        default the larger of 2048 and the longest prompt)\n"
+    "                        default the larger of 2048 and the longest prompt)\n"    "  --scheduler S         prefill-first (default: vLLM's default scheduler) or\n"
+    "                        mixed (decodes and new prefills in one iteration)\n"
     "Prints a memory line per stage (the weights and the KV cache at the schedule's\n"
     "peak) and a serving: line (iterations, idle time, the generator's clock).\n"
     "See docs/inference.md, \"Serving\".\n";
@@ -90,12 +94,29 @@ static int parse_limit(int argc, char **argv, int *i, struct inf_serving_limits 
     return 0;
 }
 
+/* --scheduler NAME: 1 used, 0 not, -1 error. */
+static int parse_scheduler(int argc, char **argv, int *i, struct inf_serving_limits *l)
+{
+    const char *v;
+    int rc = cli_option(PROG, argc, argv, i, "--scheduler", &v);
+    if (rc <= 0)
+        return rc;
+    if (strcmp(v, "prefill-first") != 0 && strcmp(v, "mixed") != 0) {
+        cli_error(PROG, "--scheduler: expected prefill-first or mixed, got '%s'", v);
+        return -1;
+    }
+    l->mixed = strcmp(v, "mixed") == 0;
+    return 1;
+}
+
 /* One argument: 1 used, -1 error (printed), 0 not ours. */
 static int parse_one(int argc, char **argv, int *i, struct serving_args *a, unsigned *given)
 {
     int rc = cli_option(PROG, argc, argv, i, "--arrivals", &a->arrivals);
     if (rc == 0)
         rc = parse_limit(argc, argv, i, &a->limits);
+    if (rc == 0)
+        rc = parse_scheduler(argc, argv, i, &a->limits);
     if (rc == 0)
         rc = inf_cli_option(argc, argv, i, &a->c, given, &a->out);
     return rc;
@@ -192,15 +213,15 @@ static int report_memory(const struct inf_config *c, const struct inf_schedule *
     return 0;
 }
 
-static void report_schedule(const struct inf_arrivals *a, const struct inf_schedule *s)
+static void report_schedule(const struct inf_arrivals *a, const struct inf_schedule *s, int mixed)
 {
     size_t prefills = 0;
     for (size_t k = 0; k < s->n_iters; k++)
         prefills += (size_t)s->iters[k].prefill;
-    printf("serving: %zu request%s, %zu iterations (%zu prefill, %zu decode), at most %" PRIu64
+    printf("serving: %zu request%s, %zu iterations (%zu prefill, %zu decode%s), at most %" PRIu64
            " sequences an iteration, %" PRIu64 " KV tokens at the peak, idle %" PRIu64
            " us; the generator's clock (compute only) ends at %" PRIu64 " us\n",
-           a->n, a->n == 1 ? "" : "s", s->n_iters, prefills, s->n_iters - prefills, s->max_batch,
+           a->n, a->n == 1 ? "" : "s", s->n_iters, prefills, s->n_iters - prefills, mixed ? " only" : "", s->max_batch,
            s->peak_kv_tokens, s->idle_us, s->end_ns / 1000);
 }
 
@@ -267,7 +288,7 @@ int generate_serving(int argc, char **argv)
     if (rc == 0)
         rc = report_memory(&a.c, &s);
     if (rc == 0) {
-        report_schedule(&arr, &s);
+        report_schedule(&arr, &s, a.limits.mixed);
         rc = cli_make_parent_dirs(PROG, a.out) != 0 ? 1 : write_all(&a, &arr, &s);
     }
     inf_serving_free(&s);

@@ -138,15 +138,16 @@ static void idle_until_next(struct sched *st)
     st->now_ns += us * 1000;
 }
 
-/* Admits arrived requests in order while the limits allow (the running
- * ones count against --max-batch-size: they stay in the batch); their
- * prefills are seqs[0 ..]. Returns how many. */
-static size_t admit(struct sched *st, struct inf_seq *seqs)
+/* Admits arrived requests in order while the limits allow: `in_batch`
+ * sequences already hold a place (the running ones stay in the batch) and
+ * their prompts may take `budget` tokens; their prefills are seqs[0 ..].
+ * Returns how many. */
+static size_t admit(struct sched *st, struct inf_seq *seqs, size_t in_batch, uint64_t budget)
 {
-    size_t base = st->n_running, k = 0;
+    size_t k = 0;
     uint64_t tokens = 0;
-    while (arrived(st, st->next) && base + k < st->l->max_batch_size &&
-           tokens + st->a->req[st->next].prompt <= st->l->max_batch_tokens) {
+    while (arrived(st, st->next) && in_batch + k < st->l->max_batch_size &&
+           tokens + st->a->req[st->next].prompt <= budget) {
         const struct inf_request *r = &st->a->req[st->next];
         seqs[k++] = (struct inf_seq){.req = (uint32_t)st->next, .tokens = r->prompt, .first = 1,
                                      .last = r->output == 1};
@@ -215,10 +216,20 @@ static int iterate(struct sched *st, char *msg, size_t len)
     if (grow_iters(st, msg, len) != 0)
         return -1;
     struct inf_seq *seqs = o->seqs + o->n_seqs;
-    size_t n = admit(st, seqs);
-    int prefill = n > 0;
-    if (!prefill)
+    size_t n;
+    int prefill;
+    if (st->l->mixed) {
+        /* every running request decodes; new prompts fill what is left */
         n = decode(st, seqs);
+        size_t k = admit(st, seqs + n, n, st->l->max_batch_tokens - n);
+        prefill = k > 0;
+        n += k;
+    } else {
+        n = admit(st, seqs, st->n_running, st->l->max_batch_tokens);
+        prefill = n > 0;
+        if (!prefill)
+            n = decode(st, seqs);
+    }
     uint64_t micros = inf_serving_iter_micros(st->c, seqs, n);
     o->iters[o->n_iters++] = (struct inf_iter){.idle_us = st->gap_us, .start_ns = st->now_ns, .micros = micros,
                                                .prefill = prefill, .seq0 = o->n_seqs, .n_seqs = n,

@@ -8,7 +8,10 @@
  * arrival. Policy: vLLM's default scheduler without chunked prefill --
  * arrived requests are prefilled first (FCFS, as many as the limits
  * allow) in an iteration of prefills only; otherwise every running
- * request decodes one token. A request leaves after its output tokens.
+ * request decodes one token. With `mixed` (vLLM V1's, and Sarathi's
+ * without chunks), every running request decodes and arrived requests
+ * join the same iteration with their whole prompt, within the limits
+ * left. A request leaves after its output tokens.
  * When nothing runs and nothing has arrived, the clock jumps to the next
  * arrival (rounded up to whole microseconds): the writer emits that gap
  * as an idle compute node.
@@ -32,6 +35,7 @@
 struct inf_serving_limits {
     uint64_t max_batch_size;    /* sequences in one iteration */
     uint64_t max_batch_tokens;  /* tokens in one iteration (prompts, or 1 a decoding sequence) */
+    int mixed;                  /* --scheduler mixed: decodes and new prefills in one iteration */
 };
 
 /* One sequence's part of one iteration. */
@@ -46,7 +50,7 @@ struct inf_iter {
     uint64_t idle_us;        /* the gap before it: nothing ran, nothing had arrived */
     uint64_t start_ns;       /* on the generator's clock */
     uint64_t micros;         /* its compute on the generator's clock (all stages' layers + LM head) */
-    int prefill;             /* 1: prefills only, else decodes only */
+    int prefill;             /* 1: it holds prefills (only them unless mixed), else decodes only */
     size_t seq0, n_seqs;     /* its sequences: seqs[seq0 .. seq0 + n_seqs) */
     uint64_t tokens;         /* the sum of their tokens */
 };
