@@ -148,6 +148,17 @@ expect_ok "$VIMANA" --workload-configuration="$T/l2/w" $H2 --comm-group-configur
 expect_eq "$(grep -E '^serving: [0-9]' "$T/out")" "serving: 100 requests, 100 finished (markers of NPU 0)" "tp2 finished"
 grep -qE '^serving: TTFT mean [0-9.]+ us, p50 [0-9.]+ us, p99 [0-9.]+ us; latency mean' "$T/out" || fail "tp2: no statistics line"
 
+# --clock-comm-ns 10400: the TP 2 run above spent 493256448 ns in 785
+# iterations x 64 all-reduces (9.8 us each); a second try with 9800 gave
+# 10.4 us each (more prefill bytes a step). With 10400 ns on its clock the
+# generator's schedule ends at 2080840 us and the simulated run at
+# 2083045440 cycles: 0.1 % behind instead of 24 %.
+expect_ok "$ET" generate inference $L7 --tp 2 --pp 1 --arrivals "$S/tests/data/serving_100.txt" --clock-comm-ns 10400 --out "$T/c2/w"
+expect_eq "$(sed -n 2p "$T/out")" "serving: 100 requests, 600 iterations (88 prefill, 512 decode), at most 17 sequences an iteration, 9660 KV tokens at the peak, idle 0 us; the generator's clock (with communication) ends at 2080840 us" "tp2 clock-comm serving line"
+expect_ok "$VIMANA" --workload-configuration="$T/c2/w" $H2 --comm-group-configuration="$T/c2/w.groups.json"
+expect_eq "$(grep -E '^(sys\[0\] finished|serving: TTFT)' "$T/out")" "sys[0] finished, 2083045440 cycles, exposed communication 401565440 cycles.
+serving: TTFT mean 15896.676 us, p50 15196.224 us, p99 30904.608 us; latency mean 162754.801 us, p50 151960.704 us, p99 300994.760 us" "tp2 clock-comm"
+
 # a fixed-batch workload prints no serving lines
 expect_ok "$ET" generate inference $TINY --batch 2 --prompt-len 8 --output-len 2 --out "$T/fixed/w"
 cp "$T/fixed/w.0.et" "$T/fixed/one.et"
@@ -179,6 +190,7 @@ expect_error "$P: --batch: not with --arrivals (the file gives each request's to
 expect_error "$P: --prefill-chunk: not with --arrivals (the file gives each request's tokens)" $G --arrivals "$T/tiny/arr.txt" --prefill-chunk 2
 expect_error "$P: --max-batch-size: expected 1 to 1048576, got 0" $G --arrivals "$T/tiny/arr.txt" --max-batch-size 0
 expect_error "$P: --max-batch-tokens: 8 is less than --max-batch-size 256" $G --arrivals "$T/tiny/arr.txt" --max-batch-tokens 8
+expect_error "$P: --clock-comm-ns: expected 0 to 1000000000, got 1000000001" $G --arrivals "$T/tiny/arr.txt" --clock-comm-ns 1000000001
 expect_error "$P: --scheduler: expected prefill-first or mixed, got 'fcfs'" $G --arrivals "$T/tiny/arr.txt" --scheduler fcfs
 expect_error "$P: unknown option '--seq' (see generate inference --arrivals --help)" $G --arrivals "$T/tiny/arr.txt" --seq 8
 expect_error "$P: inference: missing --vocab" "$ET" generate inference --layers 2 --hidden 64 --heads 4 --ffn 256 --tp 1 --pp 1 --arrivals "$T/tiny/arr.txt" --out "$T/e/x"

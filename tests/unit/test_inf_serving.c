@@ -262,6 +262,35 @@ static void schedule_mixed(void **state)
     inf_arrivals_free(&a);
 }
 
+/* --clock-comm-ns: TP 2 makes 2 all-reduces a layer (4 an iteration of
+ * the 2-layer model), PP 2 two messages (activations, token ids); at
+ * 1500 ns each the clock moves an iteration's compute + 9 us on TP 2 x
+ * PP 2, and r1, arriving at 10 us, joins the second iteration. */
+static void clock_with_communication(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    c.tp = 2;
+    c.pp = 2;
+    c.layers = 2;
+    assert_int_equal(inf_serving_iter_comms(&c), 6);
+    struct inf_config one = tiny();
+    assert_int_equal(inf_serving_iter_comms(&one), 0);
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.comm_ns = 1500};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    uint64_t step = s.iters[0].micros * 1000 + 9000;
+    assert_int_equal(s.iters[1].start_ns, step);
+    assert_int_equal(s.iters[2].start_ns, 2 * step);
+    assert_int_equal(s.seqs[s.iters[1].seq0].req, 1);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
 static void limit_checks(void **state)
 {
     (void)state;
@@ -316,6 +345,7 @@ int main(void)
         cmocka_unit_test(schedule_of_four),
         cmocka_unit_test(limits_shape_the_batches),
         cmocka_unit_test(schedule_mixed),
+        cmocka_unit_test(clock_with_communication),
         cmocka_unit_test(limit_checks),
         cmocka_unit_test(iteration_cost),
     };

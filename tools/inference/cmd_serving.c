@@ -48,7 +48,10 @@ static const char usage[] =
     "  --max-batch-tokens N  tokens in one iteration: the prompts of a prefill, one\n"
     "                        a decoding sequence (--max-batch-size to 16777216;\n"
     "                        default the larger of 2048 and the longest prompt)\n"    "  --scheduler S         prefill-first (default: vLLM's default scheduler) or\n"
-    "                        mixed (decodes and new prefills in one iteration)\n"
+    "                        mixed (decodes and new prefills in one iteration)\n"    "  --clock-comm-ns N     the generator's clock adds N ns for each TP all-reduce\n"
+    "                        and pipeline message of an iteration (0 to 1e9; default\n"
+    "                        0: compute only, and a run with communication lags the\n"
+    "                        schedule; take N from a first run's communication time)\n"
     "Prints a memory line per stage (the weights and the KV cache at the schedule's\n"
     "peak) and a serving: line (iterations, idle time, the generator's clock).\n"
     "See docs/inference.md, \"Serving\".\n";
@@ -72,21 +75,23 @@ int inf_cli_serving(int argc, char **argv)
     return 0;
 }
 
-/* --max-batch-size and --max-batch-tokens: 1 used, 0 not, -1 error. */
+/* --max-batch-size, --max-batch-tokens, --clock-comm-ns: 1 used, 0 not,
+ * -1 error. */
 static int parse_limit(int argc, char **argv, int *i, struct inf_serving_limits *l)
 {
-    const char *names[] = {"--max-batch-size", "--max-batch-tokens"};
-    uint64_t *field[] = {&l->max_batch_size, &l->max_batch_tokens};
-    const uint64_t max[] = {1u << 20, 1u << 24};
+    const char *names[] = {"--max-batch-size", "--max-batch-tokens", "--clock-comm-ns"};
+    uint64_t *field[] = {&l->max_batch_size, &l->max_batch_tokens, &l->comm_ns};
+    const uint64_t min[] = {1, 1, 0}, max[] = {1u << 20, 1u << 24, 1000000000u};
     const char *v;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         int rc = cli_option(PROG, argc, argv, i, names[k], &v);
         if (rc == 0)
             continue;
         if (rc < 0 || cli_u64(PROG, names[k], v, field[k]) != 0)
             return -1;
-        if (*field[k] < 1 || *field[k] > max[k]) {
-            cli_error(PROG, "%s: expected 1 to %" PRIu64 ", got %" PRIu64, names[k], max[k], *field[k]);
+        if (*field[k] < min[k] || *field[k] > max[k]) {
+            cli_error(PROG, "%s: expected %" PRIu64 " to %" PRIu64 ", got %" PRIu64, names[k], min[k], max[k],
+                      *field[k]);
             return -1;
         }
         return 1;
@@ -213,16 +218,16 @@ static int report_memory(const struct inf_config *c, const struct inf_schedule *
     return 0;
 }
 
-static void report_schedule(const struct inf_arrivals *a, const struct inf_schedule *s, int mixed)
+static void report_schedule(const struct inf_arrivals *a, const struct inf_schedule *s, int mixed, int comm)
 {
     size_t prefills = 0;
     for (size_t k = 0; k < s->n_iters; k++)
         prefills += (size_t)s->iters[k].prefill;
     printf("serving: %zu request%s, %zu iterations (%zu prefill, %zu decode%s), at most %" PRIu64
            " sequences an iteration, %" PRIu64 " KV tokens at the peak, idle %" PRIu64
-           " us; the generator's clock (compute only) ends at %" PRIu64 " us\n",
+           " us; the generator's clock (%s) ends at %" PRIu64 " us\n",
            a->n, a->n == 1 ? "" : "s", s->n_iters, prefills, s->n_iters - prefills, mixed ? " only" : "", s->max_batch,
-           s->peak_kv_tokens, s->idle_us, s->end_ns / 1000);
+           s->peak_kv_tokens, s->idle_us, comm ? "with communication" : "compute only", s->end_ns / 1000);
 }
 
 /* The same bound on a trace's nodes as the fixed-batch form's. */
@@ -288,7 +293,7 @@ int generate_serving(int argc, char **argv)
     if (rc == 0)
         rc = report_memory(&a.c, &s);
     if (rc == 0) {
-        report_schedule(&arr, &s, a.limits.mixed);
+        report_schedule(&arr, &s, a.limits.mixed, a.limits.comm_ns > 0 && inf_serving_iter_comms(&a.c) > 0);
         rc = cli_make_parent_dirs(PROG, a.out) != 0 ? 1 : write_all(&a, &arr, &s);
     }
     inf_serving_free(&s);

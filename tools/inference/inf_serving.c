@@ -77,6 +77,11 @@ uint64_t inf_serving_iter_micros(const struct inf_config *c, const struct inf_se
     return layer * c->layers + tf_kernels_micros(inf_serving_head_seconds(c, n));
 }
 
+uint64_t inf_serving_iter_comms(const struct inf_config *c)
+{
+    return (c->tp > 1 ? 2 * c->layers : 0) + (c->pp > 1 ? c->pp : 0);
+}
+
 /* ---- limits ---------------------------------------------------------------- */
 
 int inf_serving_limits_check(struct inf_serving_limits *l, const struct inf_arrivals *a, const char *file,
@@ -237,7 +242,7 @@ static int iterate(struct sched *st, char *msg, size_t len)
     o->n_seqs += n;
     o->idle_us += st->gap_us;
     st->gap_us = 0;
-    st->now_ns += micros * 1000;
+    st->now_ns += micros * 1000 + st->l->comm_ns * inf_serving_iter_comms(st->c);
     uint64_t kv = kv_tokens(st, seqs, n);
     if (kv > o->peak_kv_tokens)
         o->peak_kv_tokens = kv;

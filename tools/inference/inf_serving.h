@@ -12,6 +12,8 @@
  * without chunks), every running request decodes and arrived requests
  * join the same iteration with their whole prompt, within the limits
  * left. A request leaves after its output tokens.
+ * The clock counts no communication unless told a cost per collective
+ * and message (--clock-comm-ns): the simulated run then lags it.
  * When nothing runs and nothing has arrived, the clock jumps to the next
  * arrival (rounded up to whole microseconds): the writer emits that gap
  * as an idle compute node.
@@ -36,6 +38,8 @@ struct inf_serving_limits {
     uint64_t max_batch_size;    /* sequences in one iteration */
     uint64_t max_batch_tokens;  /* tokens in one iteration (prompts, or 1 a decoding sequence) */
     int mixed;                  /* --scheduler mixed: decodes and new prefills in one iteration */
+    uint64_t comm_ns;           /* --clock-comm-ns: the clock's estimate of each TP all-reduce and
+                                 * pipeline message of an iteration (0: compute only) */
 };
 
 /* One sequence's part of one iteration. */
@@ -89,5 +93,9 @@ uint64_t inf_serving_attn_flops(const struct inf_config *c, const struct inf_seq
 /* Whole microseconds of an iteration as written: L x (attention + MLP)
  * nodes, each rounded up, plus the LM head. */
 uint64_t inf_serving_iter_micros(const struct inf_config *c, const struct inf_seq *s, size_t n);
+/* The communication an iteration waits for, one after the other: 2 TP
+ * all-reduces a layer (T > 1), P - 1 activation messages and the token
+ * ids back to the first stage (P > 1). */
+uint64_t inf_serving_iter_comms(const struct inf_config *c);
 
 #endif
