@@ -22,6 +22,7 @@ typedef struct sv_request {
 #define SV_MAX_REQUESTS (1 << 20)
 
 typedef struct sv_stats {
+    size_t n;                            /* requests with the figure */
     double mean, p50, p99;               /* ns */
 } sv_stats;
 
@@ -30,7 +31,7 @@ typedef struct sv_report {
     sv_request *req;                     /* by id */
     size_t n, cap;
     size_t complete;                     /* requests with both markers ended */
-    sv_stats ttft, latency;
+    sv_stats ttft, tpot, latency;
 } sv_report;
 
 /* Names the generator gives its markers ("iter<K>_req<I>_first_token"):
@@ -149,22 +150,43 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The statistics of `first` (TTFT) or the last marker (latency). */
-static int stats_of(const sv_report *rep, bool first, sv_stats *out)
+/* The per-request figures the report gives statistics of. */
+enum sv_metric { SV_TTFT, SV_TPOT, SV_LATENCY };
+
+/* Request r's figure in ns; false when it has none (it did not finish,
+ * or TPOT of a one-token request: no token after the first). TPOT: the
+ * time from the first token to the last over the tokens after the first. */
+static bool metric_of(const sv_request *r, enum sv_metric m, double *out)
 {
-    double *v = malloc(rep->complete * sizeof *v), sum = 0;
+    if (!r->has_first || !r->has_last || (m == SV_TPOT && r->output < 2))
+        return false;
+    if (m == SV_TTFT)
+        *out = (double)r->first - (double)r->arrival;
+    else if (m == SV_LATENCY)
+        *out = (double)r->last - (double)r->arrival;
+    else
+        *out = ((double)r->last - (double)r->first) / (double)(r->output - 1);
+    return true;
+}
+
+/* Mean, p50 and p99 of the metric over the requests that have it; n = 0
+ * when none has. */
+static int stats_of(const sv_report *rep, enum sv_metric m, sv_stats *out)
+{
+    double *v = malloc((rep->complete ? rep->complete : 1) * sizeof *v), sum = 0;
     if (!v)
         return -1;
     size_t k = 0;
-    for (size_t i = 0; i < rep->n; i++) {
-        const sv_request *r = &rep->req[i];
-        if (!r->has_first || !r->has_last)
-            continue;
-        v[k] = (double)(first ? r->first : r->last) - (double)r->arrival;
-        sum += v[k++];
-    }
+    for (size_t i = 0; i < rep->n; i++)
+        if (metric_of(&rep->req[i], m, &v[k]))
+            sum += v[k++];
     qsort(v, k, sizeof *v, cmp_double);
-    *out = (sv_stats){.mean = sum / (double)k, .p50 = percentile(v, k, 0.5), .p99 = percentile(v, k, 0.99)};
+    *out = (sv_stats){.n = k};
+    if (k > 0) {
+        out->mean = sum / (double)k;
+        out->p50 = percentile(v, k, 0.5);
+        out->p99 = percentile(v, k, 0.99);
+    }
     free(v);
     return 0;
 }
@@ -207,7 +229,10 @@ static int collect(const sim *s, const wl_run *r, sv_report *rep)
         rep->complete += rep->req[i].has_first && rep->req[i].has_last;
     if (rep->complete == 0)
         return rep->n > 0;
-    return stats_of(rep, true, &rep->ttft) == 0 && stats_of(rep, false, &rep->latency) == 0 ? 1 : -1;
+    return stats_of(rep, SV_TTFT, &rep->ttft) == 0 && stats_of(rep, SV_TPOT, &rep->tpot) == 0 &&
+                   stats_of(rep, SV_LATENCY, &rep->latency) == 0
+               ? 1
+               : -1;
 }
 
 static double us(double ns)
@@ -217,14 +242,25 @@ static double us(double ns)
 
 static void print_request(FILE *out, const sv_request *r)
 {
+    double ttft, tpot, latency;
     fprintf(out, "serving: request %" PRId64 ": arrival %.3f us, prompt %" PRIu64 ", output %" PRIu64, r->id,
             us((double)r->arrival), r->prompt, r->output);
-    if (!r->has_first || !r->has_last) {
+    if (!metric_of(r, SV_TTFT, &ttft) || !metric_of(r, SV_LATENCY, &latency)) {
         fputs(", did not finish\n", out);
         return;
     }
-    fprintf(out, ", TTFT %.3f us, latency %.3f us\n", us((double)r->first - (double)r->arrival),
-            us((double)r->last - (double)r->arrival));
+    fprintf(out, ", TTFT %.3f us", us(ttft));
+    if (metric_of(r, SV_TPOT, &tpot))
+        fprintf(out, ", TPOT %.3f us", us(tpot));
+    fprintf(out, ", latency %.3f us\n", us(latency));
+}
+
+/* "NAME mean X us, p50 Y us, p99 Z us", after `sep`; nothing without figures. */
+static void print_stats(FILE *out, const char *sep, const char *name, const sv_stats *st)
+{
+    if (st->n > 0)
+        fprintf(out, "%s%s mean %.3f us, p50 %.3f us, p99 %.3f us", sep, name, us(st->mean), us(st->p50),
+                us(st->p99));
 }
 
 void serving_report_print(const sim *s, const wl_run *r, FILE *out)
@@ -241,17 +277,19 @@ void serving_report_print(const sim *s, const wl_run *r, FILE *out)
     fprintf(out, "serving: %zu requests, %zu finished (markers of NPU %u)\n", rep.n, rep.complete, rep.npu);
     for (size_t i = 0; i < rep.n; i++)
         print_request(out, &rep.req[i]);
-    if (rep.complete > 0)
-        fprintf(out, "serving: TTFT mean %.3f us, p50 %.3f us, p99 %.3f us; latency mean %.3f us, p50 %.3f us, "
-                     "p99 %.3f us\n",
-                us(rep.ttft.mean), us(rep.ttft.p50), us(rep.ttft.p99), us(rep.latency.mean), us(rep.latency.p50),
-                us(rep.latency.p99));
+    if (rep.complete > 0) {
+        print_stats(out, "serving: ", "TTFT", &rep.ttft);
+        print_stats(out, "; ", "TPOT", &rep.tpot);
+        print_stats(out, "; ", "latency", &rep.latency);
+        fputc('\n', out);
+    }
     free(rep.req);
 }
 
 static void json_stats(FILE *f, const char *key, const sv_stats *st)
 {
-    fprintf(f, ",\n  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f}", key, us(st->mean), us(st->p50),
+    if (st->n > 0)
+        fprintf(f, ",\n  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f}", key, us(st->mean), us(st->p50),
             us(st->p99));
 }
 
@@ -260,10 +298,14 @@ static void json_request(FILE *f, const sv_request *r, bool first)
     fprintf(f, "%s\n    {\"request\": %" PRId64 ", \"arrival\": %.3f, \"prompt_tokens\": %" PRIu64
                ", \"output_tokens\": %" PRIu64,
             first ? "" : ",", r->id, us((double)r->arrival), r->prompt, r->output);
-    if (r->has_first && r->has_last)
-        fprintf(f, ", \"first_token\": %.3f, \"last_token\": %.3f, \"ttft\": %.3f, \"latency\": %.3f",
-                us((double)r->first), us((double)r->last), us((double)r->first - (double)r->arrival),
-                us((double)r->last - (double)r->arrival));
+    double ttft, tpot, latency;
+    if (metric_of(r, SV_TTFT, &ttft) && metric_of(r, SV_LATENCY, &latency)) {
+        fprintf(f, ", \"first_token\": %.3f, \"last_token\": %.3f, \"ttft\": %.3f", us((double)r->first),
+                us((double)r->last), us(ttft));
+        if (metric_of(r, SV_TPOT, &tpot))
+            fprintf(f, ", \"tpot\": %.3f", us(tpot));
+        fprintf(f, ", \"latency\": %.3f", us(latency));
+    }
     fputc('}', f);
 }
 
@@ -279,6 +321,7 @@ void serving_report_json(const sim *s, const wl_run *r, FILE *f)
             rep.n, rep.complete);
     if (rep.complete > 0) {
         json_stats(f, "ttft", &rep.ttft);
+        json_stats(f, "tpot", &rep.tpot);
         json_stats(f, "latency", &rep.latency);
     }
     fputs(",\n  \"per_request\": [", f);

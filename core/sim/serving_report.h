@@ -1,10 +1,12 @@
 /*
  * serving_report.h - the serving figures of a workload written by
  * `vimana-et generate inference --arrivals` (docs/inference.md, "Serving"):
- * each request's time to its first token (TTFT) and its latency (to its
- * last token), from the ends of its marker nodes (attributes "request",
+ * each request's time to its first token (TTFT), its time per output
+ * token after the first (TPOT: last - first over output - 1, for requests
+ * of 2 tokens or more) and its latency (to its last token), from the ends
+ * of its marker nodes (attributes "request",
  * "request_token" 0 first / 1 last, "arrival_ns", "prompt_tokens",
- * "output_tokens") minus its arrival, and the mean, p50 and p99 of both
+ * "output_tokens") and its arrival, and the mean, p50 and p99 of each
  * over the requests.
  *
  * Read after the run, not during it: the markers are found by reading

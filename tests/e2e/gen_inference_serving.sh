@@ -36,8 +36,10 @@ ARR
 #   iter 5 at 2022: decode r3                   -> 2044: r3 done
 # TTFT = first token - arrival: r0 22, r1 44 - 10 = 34, r2 44 - 15 = 29,
 # r3 22; latency = last token - arrival: r0 88, r1 66 - 10 = 56, r2 29,
-# r3 44. TTFT mean 107 / 4 = 26.75, p50 (2nd of 22 22 29 34) 22, p99 34;
-# latency mean 217 / 4 = 54.25, p50 (2nd of 29 44 56 88) 44, p99 88.
+# r3 44; TPOT = (last - first) / (output - 1): r0 (88 - 22) / 2 = 33,
+# r1 22, r3 22 (r2 has one token: none). TTFT mean 107 / 4 = 26.75, p50
+# (2nd of 22 22 29 34) 22, p99 34; TPOT mean 77 / 3 = 25.667, p50 22,
+# p99 33; latency mean 217 / 4 = 54.25, p50 (2nd of 29 44 56 88) 44, p99 88.
 expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --out "$T/tiny/w"
 expect_eq "$(sed -n 2p "$T/out")" "serving: 4 requests, 6 iterations (3 prefill, 3 decode), at most 2 sequences an iteration, 56 KV tokens at the peak, idle 1912 us; the generator's clock (compute only) ends at 2044 us" "tiny serving line"
 "$ET" json "$T/tiny/w.0.et" >"$T/tiny/j" || fail "json tiny"
@@ -74,22 +76,22 @@ cp "$T/tiny/w.0.et" "$T/tiny/one.et"
 expect_ok "$VIMANA" --workload-configuration="$T/tiny/one" $H2 --report="$T/tiny/r.json"
 expect_eq "$(grep -E '^sys\[0\] finished' "$T/out")" "sys[0] finished, 2044000 cycles, exposed communication 1912000 cycles." "tiny finish"
 expect_eq "$(grep '^serving:' "$T/out")" "serving: 4 requests, 4 finished (markers of NPU 0)
-serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, latency 88.000 us
-serving: request 1: arrival 10.000 us, prompt 8, output 2, TTFT 34.000 us, latency 56.000 us
+serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, TPOT 33.000 us, latency 88.000 us
+serving: request 1: arrival 10.000 us, prompt 8, output 2, TTFT 34.000 us, TPOT 22.000 us, latency 56.000 us
 serving: request 2: arrival 15.000 us, prompt 32, output 1, TTFT 29.000 us, latency 29.000 us
-serving: request 3: arrival 2000.000 us, prompt 16, output 2, TTFT 22.000 us, latency 44.000 us
-serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; latency mean 54.250 us, p50 44.000 us, p99 88.000 us" "tiny serving report"
+serving: request 3: arrival 2000.000 us, prompt 16, output 2, TTFT 22.000 us, TPOT 22.000 us, latency 44.000 us
+serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 25.667 us, p50 22.000 us, p99 33.000 us; latency mean 54.250 us, p50 44.000 us, p99 88.000 us" "tiny serving report"
 expect_eq "$(python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["serving"]
-print(s["npu"], s["requests"], s["finished"], s["ttft"], s["latency"])
+print(s["npu"], s["requests"], s["finished"], s["ttft"], s["tpot"], s["latency"])
 for r in s["per_request"]:
-    print(r["request"], r["arrival"], r["first_token"], r["last_token"], r["ttft"], r["latency"])' "$T/tiny/r.json")" \
-"0 4 4 {'mean': 26.75, 'p50': 22.0, 'p99': 34.0} {'mean': 54.25, 'p50': 44.0, 'p99': 88.0}
-0 0.0 22.0 88.0 22.0 88.0
-1 10.0 44.0 66.0 34.0 56.0
-2 15.0 44.0 44.0 29.0 29.0
-3 2000.0 2022.0 2044.0 22.0 44.0" "tiny --report serving"
+    print(r["request"], r["arrival"], r["first_token"], r["last_token"], r["ttft"], r.get("tpot"), r["latency"])' "$T/tiny/r.json")" \
+"0 4 4 {'mean': 26.75, 'p50': 22.0, 'p99': 34.0} {'mean': 25.667, 'p50': 22.0, 'p99': 33.0} {'mean': 54.25, 'p50': 44.0, 'p99': 88.0}
+0 0.0 22.0 88.0 22.0 33.0 88.0
+1 10.0 44.0 66.0 34.0 22.0 56.0
+2 15.0 44.0 44.0 29.0 None 29.0
+3 2000.0 2022.0 2044.0 22.0 22.0 44.0" "tiny --report serving"
 
 # --max-batch-size 1: r1 waits for r0, r2 for r1 (a full batch decodes)
 expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --max-batch-size 1 --out "$T/tiny1/w"
@@ -102,8 +104,8 @@ expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --schedule
 expect_eq "$(sed -n 2p "$T/out")" "serving: 4 requests, 5 iterations (3 prefill, 2 decode only), at most 3 sequences an iteration, 57 KV tokens at the peak, idle 1934 us; the generator's clock (compute only) ends at 2044 us" "mixed serving line"
 cp "$T/mixed/w.0.et" "$T/mixed/one.et"
 expect_ok "$VIMANA" --workload-configuration="$T/mixed/one" $H2
-expect_eq "$(grep '^serving: request 0' "$T/out")" "serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, latency 66.000 us" "mixed r0"
-expect_eq "$(grep '^serving: TTFT' "$T/out")" "serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; latency mean 48.750 us, p50 44.000 us, p99 66.000 us" "mixed statistics"
+expect_eq "$(grep '^serving: request 0' "$T/out")" "serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, TPOT 22.000 us, latency 66.000 us" "mixed r0"
+expect_eq "$(grep '^serving: TTFT' "$T/out")" "serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 22.000 us, p50 22.000 us, p99 22.000 us; latency mean 48.750 us, p50 44.000 us, p99 66.000 us" "mixed statistics"
 
 # Pipeline: the same file on 2 stages (1 layer each): the token ids go
 # back to the first stage before each iteration; the last stage's NPU 1
@@ -125,7 +127,7 @@ expect_ok "$VIMANA" --workload-configuration="$T/l1/w" $H2 --report="$T/l1/r.jso
 expect_eq "$(grep -E '^sys\[0\] finished' "$T/out")" "sys[0] finished, 2214476000 cycles, exposed communication 0 cycles." "100 finish = the generator's clock"
 expect_eq "$(grep -cE '^serving: request [0-9]+: .*TTFT' "$T/out")" 100 "100 requests reported"
 expect_eq "$(grep -E '^serving: (TTFT|[0-9])' "$T/out")" "serving: 100 requests, 100 finished (markers of NPU 0)
-serving: TTFT mean 21069.580 us, p50 17854.000 us, p99 61720.000 us; latency mean 388181.340 us, p50 356281.000 us, p99 776177.000 us" "100 statistics"
+serving: TTFT mean 21069.580 us, p50 17854.000 us, p99 61720.000 us; TPOT mean 10827.598 us, p50 10803.833 us, p99 22346.091 us; latency mean 388181.340 us, p50 356281.000 us, p99 776177.000 us" "100 statistics"
 expect_eq "$(python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["serving"]
@@ -139,14 +141,14 @@ expect_ok "$ET" generate inference $L7 --tp 1 --pp 1 --arrivals "$S/tests/data/s
 mv "$T/m1/w.0.et" "$T/m1/w.et"
 expect_ok "$VIMANA" --workload-configuration="$T/m1/w" $H2
 expect_eq "$(grep -E '^(sys\[0\] finished|serving: TTFT)' "$T/out")" "sys[0] finished, 2200246000 cycles, exposed communication 0 cycles.
-serving: TTFT mean 23661.040 us, p50 19655.000 us, p99 68615.000 us; latency mean 296596.770 us, p50 294993.000 us, p99 542063.000 us" "100 mixed"
+serving: TTFT mean 23661.040 us, p50 19655.000 us, p99 68615.000 us; TPOT mean 8091.644 us, p50 7777.848 us, p99 18546.333 us; latency mean 296596.770 us, p50 294993.000 us, p99 542063.000 us" "100 mixed"
 # TP 2 on HGX H100 (2 GPUs): the TP all-reduces are not on the
 # generator's clock, so the run ends later than it and the requests
 # wait longer: reported, not pinned to the generator's.
 expect_ok "$ET" generate inference $L7 --tp 2 --pp 1 --arrivals "$S/tests/data/serving_100.txt" --out "$T/l2/w"
 expect_ok "$VIMANA" --workload-configuration="$T/l2/w" $H2 --comm-group-configuration="$T/l2/w.groups.json"
 expect_eq "$(grep -E '^serving: [0-9]' "$T/out")" "serving: 100 requests, 100 finished (markers of NPU 0)" "tp2 finished"
-grep -qE '^serving: TTFT mean [0-9.]+ us, p50 [0-9.]+ us, p99 [0-9.]+ us; latency mean' "$T/out" || fail "tp2: no statistics line"
+grep -qE '^serving: TTFT mean [0-9.]+ us, p50 [0-9.]+ us, p99 [0-9.]+ us; TPOT mean [0-9.]+ us, p50 [0-9.]+ us, p99 [0-9.]+ us; latency mean' "$T/out" || fail "tp2: no statistics line"
 
 # --clock-comm-ns 10400: the TP 2 run above spent 493256448 ns in 785
 # iterations x 64 all-reduces (9.8 us each); a second try with 9800 gave
@@ -157,7 +159,7 @@ expect_ok "$ET" generate inference $L7 --tp 2 --pp 1 --arrivals "$S/tests/data/s
 expect_eq "$(sed -n 2p "$T/out")" "serving: 100 requests, 600 iterations (88 prefill, 512 decode), at most 17 sequences an iteration, 9660 KV tokens at the peak, idle 0 us; the generator's clock (with communication) ends at 2080840 us" "tp2 clock-comm serving line"
 expect_ok "$VIMANA" --workload-configuration="$T/c2/w" $H2 --comm-group-configuration="$T/c2/w.groups.json"
 expect_eq "$(grep -E '^(sys\[0\] finished|serving: TTFT)' "$T/out")" "sys[0] finished, 2083045440 cycles, exposed communication 401565440 cycles.
-serving: TTFT mean 15896.676 us, p50 15196.224 us, p99 30904.608 us; latency mean 162754.801 us, p50 151960.704 us, p99 300994.760 us" "tp2 clock-comm"
+serving: TTFT mean 15896.676 us, p50 15196.224 us, p99 30904.608 us; TPOT mean 4380.780 us, p50 4093.345 us, p99 10854.418 us; latency mean 162754.801 us, p50 151960.704 us, p99 300994.760 us" "tp2 clock-comm"
 
 # a fixed-batch workload prints no serving lines
 expect_ok "$ET" generate inference $TINY --batch 2 --prompt-len 8 --output-len 2 --out "$T/fixed/w"

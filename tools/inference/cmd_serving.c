@@ -39,7 +39,7 @@ static const char usage[] =
     "waits in an idle CPU node. After each LM head, zero-time marker nodes with\n"
     "the attributes request, request_token (0 first, 1 last), arrival_ns,\n"
     "prompt_tokens and output_tokens: vimana reports each request's time to the\n"
-    "first token and its latency from them.\n"
+    "first token, time per output token and latency from them.\n"
     "Options (the model, --tp, --pp, --device, --precision, --memory-capacity and\n"
     "--out as in the fixed-batch form; not --batch, --prompt-len, --output-len,\n"
     "--prefill-chunk):\n"
