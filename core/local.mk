@@ -61,6 +61,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/symmetry.c core/sim/symmetry.h \
 	core/sim/symmetry_roles.c core/sim/symmetry_roles.h \
 	core/sim/outputs.c core/sim/outputs.h \
+	core/sim/inference_report.c core/sim/inference_report.h \
 	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h
 libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \

@@ -2,3 +2,9 @@
 # fixture trees and on this tree, and no source compiled into two libraries.
 TESTS += tests/e2e/build_layers.sh
 EXTRA_DIST += tests/e2e/build_layers.sh
+# configure says nothing about the core/ folder (autogen.sh).
+TESTS += tests/e2e/configure_quiet.sh
+EXTRA_DIST += tests/e2e/configure_quiet.sh
+# Every command creates the folder of the file it writes.
+TESTS += tests/e2e/output_folders.sh
+EXTRA_DIST += tests/e2e/output_folders.sh

@@ -70,6 +70,13 @@ tests_unit_test_relabel_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_relabel_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_relabel
 
+# The inference report (TTFT, TPOT, tokens/s) of sim/inference_report.
+check_PROGRAMS += tests/unit/test_inference_report
+tests_unit_test_inference_report_SOURCES = tests/unit/test_inference_report.c
+tests_unit_test_inference_report_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_inference_report_LDADD = $(SIM_UNIT_LDADD)
+TESTS += tests/unit/test_inference_report
+
 # Communicator-group families of compact workloads.
 check_PROGRAMS += tests/unit/test_families
 tests_unit_test_families_SOURCES = tests/unit/test_families.c
@@ -174,6 +181,10 @@ TESTS += tests/unit/test_shared_bus
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
 TESTS += tests/e2e/sim_errors.sh
 EXTRA_DIST += tests/e2e/sim_errors.sh
+
+# The inference report: TTFT, TPOT, tokens/s (docs/inference.md).
+TESTS += tests/e2e/sim_inference.sh
+EXTRA_DIST += tests/e2e/sim_inference.sh
 # The NCCL-aware model: exact times on the analytical backend, bad parameters.
 TESTS += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
 EXTRA_DIST += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh

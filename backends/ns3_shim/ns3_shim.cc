@@ -266,6 +266,11 @@ struct Link {
     bool down = false;               /* out of the routes now (a topology file) */
     int64_t free_at_ps = 0;
     uint64_t busy_ps = 0;
+    /* The last serialisation time asked of this link (TxTime): a message's
+     * packets are one size, and ns-3 computes each by a 128-bit division. */
+    uint64_t memo_bps = 0;
+    uint32_t memo_bytes = 0;
+    ns3::Time memo_tx;
     /* Physics: the shim's own egress FIFO in front of the device (the
      * device gets a packet only when idle, so its queue stays empty). */
     Fifo<QItem> q;
@@ -317,6 +322,9 @@ struct Sim {
     std::vector<Ptr<ns3::Node>> nodes;
     uint32_t first_node_id = 0;
     std::vector<Link> links;
+    /* Every point-to-point device's broadcast address, made once: the
+     * device builds it from a string on each GetBroadcast(). */
+    ns3::Address broadcast;
     std::vector<Message> msgs;
     uint32_t free_msgs = NIL;
     std::vector<uint32_t> route_buf;
@@ -337,7 +345,9 @@ struct Sim {
     void Build();
     void Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t proto, const ns3::Address &from,
                  const ns3::Address &to, ns3::NetDevice::PacketType type);
+    bool DeviceRx(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t proto, const ns3::Address &from);
     void Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi);
+    ns3::Time TxTime(uint32_t link, const ns3::DataRate &rate, uint32_t bytes);
     void Count(uint32_t mi, uint32_t link, uint32_t payload, int64_t wait_ps);
     const ns3::DataRate &RateFrom(uint32_t link, int64_t start_ps) const;
     bool Route(Message &m);
@@ -396,7 +406,6 @@ void Sim::Build()
     rx_link.resize(t.devices);
     for (uint32_t d = 0; d < t.devices; d++) {
         nodes.push_back(ns3::CreateObject<ns3::Node>());
-        nodes.back()->RegisterProtocolHandler(ns3::MakeCallback(&Sim::Receive, this), 0, nullptr, false);
     }
     first_node_id = t.devices ? nodes[0]->GetId() : 0;
     links.resize(t.n_links);
@@ -418,6 +427,10 @@ void Sim::Build()
             ends[k]->SetQueue(q);
             uint32_t dev = k ? sl.dst_device : sl.src_device;
             uint32_t ifindex = nodes[dev]->AddDevice(ends[k]);
+            /* Straight to the shim, past the node's protocol-handler
+             * dispatch (AddDevice set it): the shim is the only handler. */
+            ends[k]->SetReceiveCallback(ns3::MakeCallback(&Sim::DeviceRx, this));
+            broadcast = ends[k]->GetBroadcast();
             if (k) {
                 /* Which link a packet came in by: PFC accounts by ingress. */
                 if (rx_link[dev].size() <= ifindex)
@@ -474,6 +487,26 @@ void Sim::Count(uint32_t mi, uint32_t link, uint32_t payload, int64_t wait_ps)
     vimana_bt_link_queued(bt(), link, (vimana_tick)(wait_ps / 1000));
 }
 
+bool Sim::DeviceRx(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t proto, const ns3::Address &from)
+{
+    Receive(dev, p, proto, from, broadcast, ns3::NetDevice::PACKET_HOST);
+    return true;
+}
+
+/* The time `link` takes to serialise `bytes` at `rate`: ns-3's, remembered
+ * for the last (rate, size) asked, which is every packet of a message but
+ * its last. */
+ns3::Time Sim::TxTime(uint32_t link, const ns3::DataRate &rate, uint32_t bytes)
+{
+    Link &l = links[link];
+    if (l.memo_bytes != bytes || l.memo_bps != rate.GetBitRate()) {
+        l.memo_tx = rate.CalculateBytesTxTime(bytes);
+        l.memo_bytes = bytes;
+        l.memo_bps = rate.GetBitRate();
+    }
+    return l.memo_tx;
+}
+
 /* Puts one packet of message mi on `link`: the counters first (the shadow
  * FIFO says how long it waits), then the device. */
 void Sim::Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi)
@@ -481,11 +514,11 @@ void Sim::Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi)
     Link &l = links[link];
     int64_t now = NowPs();
     int64_t start = l.free_at_ps > now ? l.free_at_ps : now;
-    int64_t tx = RateFrom(link, start).CalculateBytesTxTime(p->GetSize() + PPP_HEADER).GetTimeStep();
+    int64_t tx = TxTime(link, RateFrom(link, start), p->GetSize() + PPP_HEADER).GetTimeStep();
     Count(mi, link, p->GetSize(), start - now);
     l.free_at_ps = start + tx;
     l.busy_ps += (uint64_t)tx;
-    if (!l.dev->Send(p, l.dev->GetBroadcast(), 0x0800)) {
+    if (!l.dev->Send(p, broadcast, 0x0800)) {
         vimana_bt_fail(bt(), "ns3: link %u refused a packet (device queue full)", link);
         ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
     }
@@ -558,7 +591,7 @@ void Sim::SendNext(uint32_t mi)
     uint32_t link = m.route[0];
     Hand(link, p, mi);
     if (m.sent < m.bytes)
-        ns3::Simulator::Schedule(links[link].rate.CalculateBytesTxTime(size + PPP_HEADER), &Sim::SendNext, this, mi);
+        ns3::Simulator::Schedule(TxTime(link, links[link].rate, size + PPP_HEADER), &Sim::SendNext, this, mi);
 }
 
 void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, const ns3::Address &,
@@ -812,7 +845,7 @@ void Sim::SendPhys(uint32_t mi, uint32_t gen)
     }
     uint32_t link = m.route[0];
     ns3::Time gap = opt.cc == CC_NONE
-                        ? links[link].rate.CalculateBytesTxTime(size + PPP_HEADER)
+                        ? TxTime(link, links[link].rate, size + PPP_HEADER)
                         : ns3::PicoSeconds((int64_t)((size + PPP_HEADER) * 8e12 / m.rate_bps + 0.5));
     Enqueue(link, p, NIL, tag);
     m.send_pending = true;
@@ -914,7 +947,7 @@ void Sim::Kick(uint32_t link)
     l.qbytes -= it.wire;
     Ingress(it.in_link, it.wire, false);
     int64_t now = NowPs();
-    int64_t tx = l.rate.CalculateBytesTxTime(it.wire).GetTimeStep();
+    int64_t tx = TxTime(link, l.rate, it.wire).GetTimeStep();
     ShimTag tag;
     it.p->PeekPacketTag(tag);
     if (tag.kind == PK_DATA) {
@@ -931,7 +964,7 @@ void Sim::Kick(uint32_t link)
     l.busy_ps += (uint64_t)tx;
     l.tx_bytes += it.wire;
     l.busy = true;
-    if (!l.dev->Send(it.p, l.dev->GetBroadcast(), 0x0800)) {
+    if (!l.dev->Send(it.p, broadcast, 0x0800)) {
         vimana_bt_fail(bt(), "ns3: link %u refused a packet (device queue full)", link);
         ns3::Simulator::Stop();
         return;

@@ -9,6 +9,7 @@
 
 #include "sim/backend_loader.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <ltdl.h>
 #include <stdio.h>
@@ -295,14 +296,96 @@ static int open_by_path(const char *name, const char *base, loaded_backend *out,
     return 0;
 }
 
+/* The names users also give the shipped backends: the folder a module is
+ * built in (backends/garnet_stub holds garnet, backends/ns3_shim ns3_shim,
+ * which calls itself ns3) and the reference's name for the analytical model. */
+static const struct {
+    const char *name, *module;
+} backend_aliases[] = {
+    {"congestion_unaware", "analytical"},
+    {"garnet_stub", "garnet"},
+    {"ns3", "ns3_shim"},
+};
+
+const char *backend_module_for(const char *name)
+{
+    for (size_t i = 0; i < sizeof backend_aliases / sizeof backend_aliases[0]; i++)
+        if (!strcmp(name, backend_aliases[i].name))
+            return backend_aliases[i].module;
+    return name;
+}
+
+#define MAX_LISTED 64
+
+struct module_names {
+    char name[MAX_LISTED][128];
+    size_t n;
+};
+
+static void add_name(struct module_names *m, const char *name, size_t len)
+{
+    if (len >= sizeof m->name[0] || m->n == MAX_LISTED)
+        return;
+    for (size_t i = 0; i < m->n; i++)
+        if (strlen(m->name[i]) == len && !strncmp(m->name[i], name, len))
+            return;
+    snprintf(m->name[m->n++], sizeof m->name[0], "%.*s", (int)len, name);
+}
+
+/* The modules in `dir`: NAME.so files, and NAME.la (a build tree's, the
+ * module in .libs). */
+static void list_modules_in(const char *dir, struct module_names *m)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && (!strcmp(e->d_name + n - 3, ".so") || !strcmp(e->d_name + n - 3, ".la")))
+            add_name(m, e->d_name, n - 3);
+    }
+    closedir(d);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+void backend_list_modules(const char *dirs, char *out, size_t out_len)
+{
+    struct module_names *m = calloc(1, sizeof *m);
+    char *copy = strdup(dirs);
+    out[0] = '\0';
+    for (char *save = NULL, *dir = copy && m ? strtok_r(copy, ":", &save) : NULL; dir;
+         dir = strtok_r(NULL, ":", &save))
+        list_modules_in(dir, m);
+    if (m) {
+        qsort(m->name, m->n, sizeof m->name[0], by_name);
+        for (size_t i = 0, used = 0; i < m->n && used < out_len; i++, used = strlen(out))
+            snprintf(out + used, out_len - used, "%s%s", i ? ", " : "", m->name[i]);
+    }
+    free(copy);
+    free(m);
+}
+
 static int open_by_name(const char *name, const char *base, loaded_backend *out, char *err, size_t err_len)
 {
     char dirs[4096], tried[1024] = "";
     backend_search_path(getenv("VIMANA_BACKEND_PATH"), running_uninstalled(), dirs, sizeof dirs);
     int rc = search_dirs(dirs, base, out, tried, sizeof tried, err, err_len);
-    if (rc == 1)
-        snprintf(err, err_len, "network backend '%s' not found (looked in: %s); set VIMANA_BACKEND_PATH or give a "
-                 "path with --network-backend=./%s.so", name, tried[0] ? tried : "no existing folder", base);
+    const char *module = backend_module_for(base);
+    if (rc == 1 && module != base) {
+        tried[0] = '\0';
+        rc = search_dirs(dirs, module, out, tried, sizeof tried, err, err_len);
+    }
+    if (rc == 1) {
+        char found[1024];
+        backend_list_modules(dirs, found, sizeof found);
+        snprintf(err, err_len, "network backend '%s' not found (looked in: %s; there: %s); set VIMANA_BACKEND_PATH or "
+                 "give a path with --network-backend=./%s.so", name, tried[0] ? tried : "no existing folder",
+                 found[0] ? found : "no module", base);
+    }
     return rc == 0 ? 0 : -1;
 }
 

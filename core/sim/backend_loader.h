@@ -85,4 +85,13 @@ void backend_search_path(const char *env_path, bool uninstalled, char *out, size
  * this vimana is the build tree's, the install directory). */
 void backend_default_search_path(char *out, size_t out_len);
 
+/* The module a backend name loads: the shipped backends' other names
+ * (garnet_stub: garnet, ns3: ns3_shim, congestion_unaware: analytical), or
+ * the name itself. A name found as a module is loaded as it is. */
+const char *backend_module_for(const char *name);
+
+/* The modules in the folders of `dirs` (':'-separated), ", "-separated:
+ * what a "not found" lists. */
+void backend_list_modules(const char *dirs, char *out, size_t out_len);
+
 #endif

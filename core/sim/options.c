@@ -30,8 +30,8 @@ static const flag_spec flags[] = {
     {"injection-scale", ARG_DOUBLE, OPT(injection_scale), "multiplies endpoint-delay (default 1)"},
     {"rendezvous-protocol", ARG_BOOL, OPT(rendezvous), "handshake before every message (default false)"},
     {"drop-missing-deps", ARG_FLAG, OPT(drop_missing_deps), "ignore dependencies on absent node ids"},
-    {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file"},
-    {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv)"},
+    {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file (inference: prefill/decode tracks)"},
+    {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv; inference: TTFT, TPOT, tokens/s)"},
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events, simulation speed and symmetry on stderr"},
     {"breakdown", ARG_FLAG, OPT(breakdown), "print where the last NPU's step went: compute, exposed communication per "

@@ -15,6 +15,7 @@
 #include "sim/serving_report.h"
 #include "system/algorithms/algorithm.h"
 #include "system/relabel.h"
+#include "util/parent_dirs.h"
 #include "vimana/et.h"
 
 /* "NAME: rank R (NPU P)" with a 64-byte name and two 10-digit numbers. */
@@ -25,6 +26,8 @@ enum track {
     TRACK_CPU = 2,
     TRACK_COMM = 3,
     TRACK_MEMORY = 4,
+    TRACK_PREFILL = 5,  /* inference phases, on the NPU of the report */
+    TRACK_DECODE = 6,
     TRACK_RECV = 10,    /* + lane */
     TRACK_CHUNK = 100,  /* + lane */
     LANES = 64,
@@ -53,6 +56,8 @@ struct outputs {
     bool report_first;
     npu_stats *npus;        /* filled as NPUs finish */
     bool *npu_done;
+    const inf_report *inf;  /* an inference workload's, or NULL */
+    inf_summary inf_sum;
 };
 
 static void metadata(struct outputs *o, uint32_t npu, int tid, const char *kind, const char *name);
@@ -127,8 +132,15 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Creates the file and the folders above it, as generate and sweep --out
+ * do. */
 static FILE *create(sim *s, const char *path)
 {
+    char err[4200];
+    if (parent_dirs_make(path, err, sizeof err) != 0) {
+        sim_fail(s, "%s", err);
+        return NULL;
+    }
     FILE *f = fopen(path, "w");
     if (!f)
         sim_fail(s, "%s: cannot create: %s", path, strerror(errno));
@@ -336,6 +348,30 @@ static vimana_tick end_tick(const sim *s, const struct outputs *o)
     return end;
 }
 
+void outputs_set_inference(outputs *o, const inf_report *r, const inf_summary *sum)
+{
+    if (!o)
+        return;
+    o->inf = r;
+    o->inf_sum = *sum;
+}
+
+/* The phase slices on two tracks of the report's NPU, named here: other
+ * workloads' timelines keep their bytes. */
+static void inference_slice(void *ctx, int phase, const char *name, vimana_tick start, vimana_tick end)
+{
+    struct outputs *o = ctx;
+    slice(o, o->inf_sum.npu, phase == INF_PHASE_PREFILL ? TRACK_PREFILL : TRACK_DECODE, name, "inference", start,
+          end, NULL);
+}
+
+static void inference_tracks(struct outputs *o)
+{
+    metadata(o, o->inf_sum.npu, TRACK_PREFILL, "thread_name", "inference: prefill");
+    metadata(o, o->inf_sum.npu, TRACK_DECODE, "thread_name", "inference: decode");
+    inf_report_slices(o->inf, inference_slice, o);
+}
+
 static void finish_report(sim *s, struct outputs *o)
 {
     if (o->report_csv)
@@ -344,6 +380,10 @@ static void finish_report(sim *s, struct outputs *o)
         npu_array_json(s, o);
     if (!o->report_csv)
         serving_report_json(s, o->run, o->report);
+    if (!o->report_csv && o->inf) {
+        fputs(",\n\"inference\": ", o->report);
+        inf_report_json(o->inf, &o->inf_sum, o->report);
+    }
     /* The network and its links come last (JSON: before the closing brace). */
     link_report_write(s, o->report_csv ? NULL : o->report, s->opt->report, end_tick(s, o));
     if (!o->report_csv)
@@ -368,6 +408,8 @@ int outputs_close(outputs *o)
         return 0;
     sim *s = o->s;
     int rc = 0;
+    if (o->timeline && o->inf)
+        inference_tracks(o);
     if (o->timeline && !o->tenant) {
         outputs_timeline_end(o->timeline);
         rc |= close_file(s, o->timeline, s->opt->timeline);

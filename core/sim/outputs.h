@@ -14,6 +14,7 @@
 #ifndef VIMANA_SIM_OUTPUTS_H
 #define VIMANA_SIM_OUTPUTS_H
 
+#include "sim/inference_report.h"
 #include "system/system.h"
 #include "workload/workload.h"
 
@@ -42,6 +43,12 @@ int outputs_open_tenant(sim *s, wl_run *r, const outputs_tenant *tenant, outputs
 /* The opening and closing text of a timeline file. */
 void outputs_timeline_begin(FILE *f);
 void outputs_timeline_end(FILE *f);
+
+/* An inference workload's report (kept by pointer until outputs_close):
+ * the "inference" object of --report JSON and, in --timeline, the tracks
+ * "inference: prefill" and "inference: decode" of the NPU it names. o may
+ * be NULL. */
+void outputs_set_inference(outputs *o, const inf_report *r, const inf_summary *sum);
 
 /* Completes and closes the files (o may be NULL); returns -1 (after
  * sim_fail) if a write failed. */

@@ -12,6 +12,7 @@
 
 #include "config/npu_scale.h"
 #include "sim/fault_links.h"
+#include "sim/inference_report.h"
 #include "sim/log_files.h"
 #include "sim/network_host.h"
 #include "sim/outputs.h"
@@ -218,6 +219,23 @@ void sim_check_end(sim *s, wl_run *r)
         report_unreceived(s, r);
 }
 
+/* An inference workload's TTFT, TPOT and tokens/s (sim/inference_report.h),
+ * after the finish lines, and for --report and --timeline (outputs keeps
+ * a pointer to *inf until outputs_close). Nothing for other workloads. */
+static void report_inference(sim *s, const wl_run *r, outputs *outs, inf_report *inf, inf_summary *sum,
+                             FILE *out)
+{
+    char why[160];
+    if (inf_report_collect(s, r, inf) != 0 || inf->n_tokens == 0)
+        return;
+    if (inf_report_summarize(inf, sum, why, sizeof why) != 0) {
+        sim_warn(s, "inference report skipped: %s", why);
+        return;
+    }
+    inf_report_print(sum, out);
+    outputs_set_inference(outs, inf, sum);
+}
+
 static double seconds_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -312,6 +330,8 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     network_host nh;
     symmetry sym = {.mode = SYMMETRY_OFF};
     held_log quiet = {0}, held = {0};
+    inf_report inf = {0};
+    inf_summary inf_sum = {0};
     if (retry && hold_log(&s, &quiet))
         s.log = quiet.f;
     if (!s.failed && network_host_init(&nh, &s) == 0 && sim_load_configs(&s) == 0 && system_init(&s) == 0 &&
@@ -347,6 +367,8 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
             if (!s.failed)
                 workload_print_reduced(&run);
         }
+        if (!s.failed && !*reduced_failed)
+            report_inference(&s, &run, outs, &inf, &inf_sum, out);
         if (opt->breakdown && !s.failed && !*reduced_failed)
             step_breakdown_print(&s, &run, out);
         if (!s.failed && !*reduced_failed)
@@ -358,6 +380,7 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
     }
     release_log(&quiet, NULL);
     outputs_close(outs);
+    inf_report_free(&inf);
     fflush(out);
     int status = 0;
     if (s.failed) {

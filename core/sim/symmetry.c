@@ -149,9 +149,21 @@ static bool nodes_alike(const wl_node *x, const wl_node *y)
            x->num_ops == y->num_ops && x->tensor_size == y->tensor_size;
 }
 
+/* Inference markers (node, token, batch) alike: the report reads them. */
+static bool markers_alike(const wl_trace *a, const wl_trace *b)
+{
+    if (a->n_markers != b->n_markers)
+        return false;
+    for (uint32_t k = 0; k < a->n_markers; k++)
+        if (a->markers[k].node != b->markers[k].node || a->markers[k].token != b->markers[k].token ||
+            a->markers[k].batch != b->markers[k].batch)
+            return false;
+    return true;
+}
+
 static bool traces_alike(const wl_trace *a, const wl_trace *b)
 {
-    if (a->n_nodes != b->n_nodes || a->has_p2p || b->has_p2p)
+    if (a->n_nodes != b->n_nodes || a->has_p2p || b->has_p2p || !markers_alike(a, b))
         return false;
     for (uint32_t i = 0; i < a->n_nodes; i++) {
         const wl_node *x = &a->nodes[i], *y = &b->nodes[i];

@@ -32,6 +32,7 @@
 #define json_doc_parse vimana_util_json_doc_parse
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
+#define parent_dirs_make vimana_util_parent_dirs_make
 #define slab_alloc vimana_util_slab_alloc
 #define slab_destroy vimana_util_slab_destroy
 #define slab_free vimana_util_slab_free

@@ -32,6 +32,8 @@ typedef struct load_ctx {
     const vet_node *n;
     size_t names_cap;           /* bytes allocated for t->names */
     wl_tensor_builder *tensors; /* with --report: the nodes' tensors; else NULL */
+    uint64_t *marker_ids;       /* [n_markers of t]: the markers' node ids until the nodes are sorted */
+    uint32_t cap_markers;
 } load_ctx;
 
 static int node_fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -203,6 +205,41 @@ static uint32_t add_string(load_ctx *c, const char *str)
     return off;
 }
 
+/* An inference marker (workload.h, wl_marker): kept with its node id,
+ * which becomes an index once the nodes are sorted (resolve_markers). */
+static int read_marker(load_ctx *c)
+{
+    const vet_node *n = c->n;
+    int64_t token;
+    uint64_t batch;
+    enum vet_attr_status st = vet_node_int64(n, WL_MARKER_ATTR, 0, &token);
+    if (st == VET_ATTR_ABSENT)
+        return 0;
+    if (st != VET_ATTR_OK || token < 0 || token > UINT32_MAX - 1)
+        return node_fail(c, "attribute " WL_MARKER_ATTR " must be an integer from 0 to %u (found %s)",
+                         UINT32_MAX - 1, st == VET_ATTR_OK ? "a value out of range" : kind_name(n, WL_MARKER_ATTR));
+    if (vet_node_uint64(n, WL_MARKER_BATCH_ATTR, 0, &batch) != VET_ATTR_OK && vet_node_attr(n, WL_MARKER_BATCH_ATTR))
+        return node_fail(c, "attribute " WL_MARKER_BATCH_ATTR " must be a non-negative integer (found %s)",
+                         kind_name(n, WL_MARKER_BATCH_ATTR));
+    wl_trace *t = c->t;
+    if (t->n_markers == c->cap_markers) {
+        uint32_t cap = c->cap_markers ? 2 * c->cap_markers : 64;
+        wl_marker *m = realloc(t->markers, cap * sizeof *m);
+        if (m)
+            t->markers = m;
+        uint64_t *ids = m ? realloc(c->marker_ids, cap * sizeof *ids) : NULL;
+        if (!ids) {
+            sim_fail(c->s, "out of memory");
+            return -1;
+        }
+        c->marker_ids = ids;
+        c->cap_markers = cap;
+    }
+    c->marker_ids[t->n_markers] = n->id;
+    t->markers[t->n_markers++] = (wl_marker){.token = (uint32_t)token, .batch = batch};
+    return 0;
+}
+
 static int read_node(load_ctx *c, wl_node *out)
 {
     const vet_node *n = c->n;
@@ -218,6 +255,8 @@ static int read_node(load_ctx *c, wl_node *out)
         return node_fail(c, "%s", why);
     if (vet_node_bool(n, "is_cpu_op", false, &out->is_cpu) == VET_ATTR_BADTYPE)
         return node_fail(c, "attribute is_cpu_op must be a bool (found %s)", kind_name(n, "is_cpu_op"));
+    if (read_marker(c) != 0)
+        return -1;
     switch (n->type) {
     case VET_COMP_NODE:
         out->kind = out->is_cpu ? KIND_CPU : KIND_GPU;
@@ -443,10 +482,36 @@ static void keep_graph(wl_trace *t, trace_graph *g)
     g->children = NULL;
 }
 
+static int marker_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const wl_marker *)a)->node, y = ((const wl_marker *)b)->node;
+    return (x > y) - (x < y);
+}
+
+/* The markers' node ids become indices: the nodes are sorted by id now.
+ * Kept in node order, so that equal traces list them alike. */
+static void resolve_markers(wl_trace *t, const uint64_t *ids)
+{
+    for (uint32_t k = 0; k < t->n_markers; k++) {
+        uint32_t lo = 0, hi = t->n_nodes;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (t->nodes[mid].id < ids[k])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        t->markers[k].node = lo;
+    }
+    if (t->n_markers > 1)
+        qsort(t->markers, t->n_markers, sizeof *t->markers, marker_cmp);
+}
+
 static void trace_free(wl_trace *t)
 {
     if (!t)
         return;
+    free(t->markers);
     free(t->path);
     free(t->nodes);
     free(t->children);
@@ -512,6 +577,7 @@ static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
     }
     if (rc == 0) {
         keep_graph(t, &g);
+        resolve_markers(t, c.marker_ids);
         char *fit = realloc(t->names, t->names_len); /* the table is complete: give back the slack */
         if (fit)
             t->names = fit;
@@ -520,6 +586,7 @@ static wl_trace *parse_trace(sim *s, const char *path, uint32_t npu)
             wl_tensor_builder_finish(c.tensors, &t->tensors);
     }
     wl_tensor_builder_free(c.tensors);
+    free(c.marker_ids);
     trace_graph_free(&g);
     if (rc == 0)
         return t;

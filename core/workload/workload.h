@@ -65,6 +65,20 @@ typedef struct wl_node_run {
     uint8_t state;              /* enum wl_state */
 } wl_node_run;
 
+/* An inference marker (docs/inference.md, "Markers"): the node that
+ * samples output token `token` (its int attribute output_token; 0 = the
+ * first token, from the prefill) of `batch` sequences (its attribute
+ * batch, 0 when absent). Read at load so that the report after the run
+ * reads each marker's end tick from the NPU's progress (wl_node_run). */
+typedef struct wl_marker {
+    uint32_t node;              /* index in wl_trace.nodes */
+    uint32_t token;
+    uint64_t batch;
+} wl_marker;
+
+#define WL_MARKER_ATTR "output_token"
+#define WL_MARKER_BATCH_ATTR "batch"
+
 /* One parsed trace file, read-only once loaded. Every NPU whose trace has
  * the same bytes (the single-file form PREFIX.et, or byte-identical
  * PREFIX.i.et) points to one wl_trace; a trace with SEND or RECV nodes is
@@ -81,6 +95,8 @@ typedef struct wl_trace {
     uint64_t dropped_deps;
     uint32_t n_invalid, first_invalid;  /* INVALID_NODE nodes (count, first index) */
     wl_tensors tensors;         /* what the nodes write and read (read for --report; empty otherwise) */
+    wl_marker *markers;         /* inference markers in node order (sim/inference_report.h) */
+    uint32_t n_markers;
 } wl_trace;
 
 struct wl_run;

@@ -18,8 +18,16 @@ installed=""
 unset VIMANA_BACKEND_PATH
 expect_ok sim "$VIMANA" analytical
 expect_eq "$(grep -c 'finished, 117780 cycles' "$TEST_TMP/out")" 8 "uninstalled vimana, analytical from the build tree"
-expect_error "vimana: error: network backend 'nosuch' not found (looked in: $B/backends/analytical, $B/backends/congestion_aware, $B/backends/ns3_shim, $B/backends/garnet_stub$installed); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
+expect_error "vimana: error: network backend 'nosuch' not found (looked in: $B/backends/analytical, $B/backends/congestion_aware, $B/backends/ns3_shim, $B/backends/garnet_stub$installed; there: analytical, congestion_aware, garnet, ns3_shim); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
     sim "$VIMANA" nosuch
+# The shipped backends also answer to their folder's name and to the name
+# the module gives itself (issue 29 §4: garnet_stub and ns3 were "not found").
+for alias in garnet_stub:garnet ns3:ns3_shim congestion_unaware:analytical; do
+    expect_ok sim "$VIMANA" "${alias%%:*}"
+    cp "$TEST_TMP/out" "$TEST_TMP/out.alias"
+    expect_ok sim "$VIMANA" "${alias#*:}"
+    cmp -s "$TEST_TMP/out" "$TEST_TMP/out.alias" || fail "--network-backend=${alias%%:*} differs from ${alias#*:}"
+done
 
 # A copy of the program outside the build tree is an installed vimana: it
 # never looks in the build tree, and skips folders that do not exist.
@@ -29,7 +37,9 @@ LD_LIBRARY_PATH="$B/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 VIMANA_BACKEND_PATH="$TEST_TMP/no-such-dir:$TEST_TMP/empty"
 export VIMANA_BACKEND_PATH
-expect_error "vimana: error: network backend 'nosuch' not found (looked in: $TEST_TMP/empty$installed); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
+there="no module"
+[ -n "$installed" ] && there=$(ls "$VIMANA_BACKENDDIR" | sed -n 's/\.[sl][oa]$//p' | sort -u | paste -sd, - | sed 's/,/, /g')
+expect_error "vimana: error: network backend 'nosuch' not found (looked in: $TEST_TMP/empty$installed; there: $there); set VIMANA_BACKEND_PATH or give a path with --network-backend=./nosuch.so" \
     sim "$TEST_TMP/bin/vimana" nosuch
 VIMANA_BACKEND_PATH="$TEST_TMP/empty:$B/backends/congestion_aware"
 expect_ok sim "$TEST_TMP/bin/vimana" congestion_aware

@@ -73,6 +73,17 @@ sys[1] finished, 369810 cycles, exposed communication 249810 cycles.
 sys[2] finished, 433546 cycles, exposed communication 301546 cycles.
 sys[3] finished, 433546 cycles, exposed communication 301546 cycles." "tiny simulated cycles"
 
+# --mlp swiglu: gate and up (h x F/T each, one GEMM of 2 x 256 columns:
+# 2 tiles, still one wave) and down: 3 matrices, 2 x 3 x 4 tokens x 256 x
+# 256 = 1572864 FLOPs in chunk 0 (GeLU: 1048576), still 8 us here.
+expect_ok "$ET" generate inference $A --mlp swiglu --out "$T/sw/w"
+list "$T/sw/w.2.et" >"$T/l.sw"
+expect_eq "$(awk '$3 == "prefill_c0_layer2_mlp" { print $4, $6 }' "$T/l.sw")" "ops=1572864 us=8" "SwiGLU MLP node"
+expect_eq "$(awk '$3 == "prefill_c0_layer2_mlp" { print $4, $6 }' "$T/l.2")" "ops=1048576 us=8" "GeLU MLP node"
+# the markers carry batch = B
+"$ET" json "$T/sw/w.3.et" | grep -c '"name": "batch"' >"$T/nb"
+expect_eq "$(cat "$T/nb")" 3 "batch on the 3 markers"
+
 # Llama-2-7B-like on TP 2, batch 8, 16 output tokens, at prompt 512 and
 # 1024: each simulated on HGX H100 (2 GPUs) with a timeline, whose LM head
 # nodes give the time of each token on NPU 0.
@@ -83,6 +94,7 @@ tokens() { # PROMPT-LEN: the end of each LM head on NPU 0, in us
     expect_ok "$VIMANA" --workload-configuration="$T/l7_$1/w" --system-configuration="$S/inputs/presets/hgx-h100/2gpu/system.json" \
         --network-configuration="$S/inputs/presets/hgx-h100/2gpu/network.yml" \
         --comm-group-configuration="$T/l7_$1/w.groups.json" --timeline="$T/l7_$1/tl.json"
+    grep '^inference' "$T/out" >"$T/l7_$1/report"
     python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -100,15 +112,40 @@ awk -v a="$(sed -n 1p "$T/t512")" -v b="$(sed -n 1p "$T/t1024")" 'BEGIN { exit !
 expect_eq "$(awk 'NR > 1 { printf "%.3f\n", $1 - prev } { prev = $1 }' "$T/t512" | sed -n '1p;16p' | tr '\n' ' ')" \
     "2722.328 2722.328 " "decode steps 1 and 16"
 
+# the simulator's own report: the same ends (TTFT, TPOT of 16 decode tokens)
+expect_eq "$(cat "$T/l7_512/report")" "inference: NPU 0 (the LM head's markers), time to first token 44553112 cycles
+inference: time per output token 2722328.000 cycles (mean of 16 decode tokens), the last (token 16) 2722328 cycles
+inference: 1543.519 tokens/s (batch 8 x 17 tokens in 88110360 cycles)" "Llama-2-7B-like report at 512"
+expect_eq "$(cat "$T/l7_1024/report")" "inference: NPU 0 (the LM head's markers), time to first token 88995992 cycles
+inference: time per output token 3106328.000 cycles (mean of 16 decode tokens), the last (token 16) 3106328 cycles
+inference: 980.553 tokens/s (batch 8 x 17 tokens in 138697240 cycles)" "Llama-2-7B-like report at 1024"
+
+# --max-batch: (80 GiB - weights 5295308800) / (KV cache of a sequence:
+# 4096 x 32 layers x 528 tokens x 2 bytes = 138412032) = 582.35
+expect_ok "$ET" generate inference ${L7%--batch*}--output-len 16 --prompt-len 512 --memory-capacity 80GiB --max-batch
+expect_eq "$(cat "$T/out")" "max batch: 582 (rank 0: 79.96 GiB of --memory-capacity 80.00 GiB: weights 4.93 GiB, KV cache 75.02 GiB of 528 tokens a sequence)" "--max-batch"
+expect_error "$P: rank 0 needs 80.08 GiB, 0.08 GiB more than --memory-capacity 80.00 GiB (weights 4.93 GiB, KV cache 75.15 GiB); nothing written" \
+    "$ET" generate inference ${L7%--batch*}--output-len 16 --prompt-len 512 --batch 583 --memory-capacity 80GiB --out "$T/mb/x"
+[ ! -e "$T/mb" ] || fail "--max-batch: wrote something"
+
 # 70B-class on one H100 (docs/inference.md, "Decode against the weights"):
 # decode 1 is 80 layers x (107 + 331) us + the LM head 185 us = 35225 us.
 B70="--layers 80 --hidden 8192 --heads 64 --kv-heads 8 --ffn 28672 --vocab 32000 --tp 1 --pp 1 --batch 1 --prompt-len 512 --output-len 1"
 expect_ok "$ET" generate inference $B70 --out "$T/b70/w"
 expect_eq "$(list "$T/b70/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 35225 "70B decode step"
 expect_eq "$(sed -n 1p "$T/out")" "memory: rank 0: 93.63 GiB (weights 93.48 GiB, KV cache 0.16 GiB)" "70B memory"
+# SwiGLU: 80 x (2 x 8192^2 + 8192 x 2048 + 3 x 8192 x 28672) + 2 x 8192 x
+# 32000 = 68975329280 parameters, 128.48 GiB at 2 bytes
+expect_ok "$ET" generate inference $B70 --mlp swiglu --out "$T/b70s/w"
+expect_eq "$(sed -n 1p "$T/out")" "memory: rank 0: 128.63 GiB (weights 128.48 GiB, KV cache 0.16 GiB)" "70B SwiGLU memory"
 expect_error "$P: rank 0 needs 93.63 GiB, 13.63 GiB more than --memory-capacity 80.00 GiB (weights 93.48 GiB, KV cache 0.16 GiB); nothing written" \
     "$ET" generate inference $B70 --memory-capacity 80GiB --out "$T/b70/x"
 [ ! -e "$T/b70/x.0.et" ] || fail "--memory-capacity: wrote a trace"
+
+expect_error "$P: --max-batch: no batch fits: rank 0 needs 93.48 GiB for its weights alone, more than --memory-capacity 80.00 GiB" \
+    "$ET" generate inference $B70 --memory-capacity 80GiB --max-batch
+expect_error "$P: --max-batch: needs --memory-capacity SIZE, the memory the batch must fit" \
+    "$ET" generate inference $B70 --max-batch
 
 # --help lists every flag; the man page documents each
 expect_ok "$ET" generate inference --help
@@ -129,6 +166,7 @@ expect_error "$P: --layers: 4 is not divisible by --pp 3" $G --pp 3
 expect_error "$P: --device: unknown device 'b200' (expected h100 or a100)" $G --device b200
 expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'int4'" $G --precision int4
 expect_error "$P: --precision: a100 has no FP8 tensor cores (fp8 needs --device h100)" $G --device a100 --precision fp8
+expect_error "$P: --mlp: expected gelu or swiglu, got 'relu'" $G --mlp relu
 expect_error "$P: --memory-capacity: expected a size above 0 (e.g. 80GiB), got '0'" $G --memory-capacity 0
 expect_error "$P: --output-len: expected 1 to 1048576, got 2000000" $G --output-len 2000000
 expect_error "$P: unknown option '--seq' (see generate inference --help)" $G --seq 8

@@ -143,6 +143,48 @@ static void mlp_is_the_training_model(void **state)
     assert_true(inf_mlp_seconds(&c, inf_step_of(&c, 1)) == tf_kernels_mlp(&t, 0));
 }
 
+/* SwiGLU (--mlp swiglu): gate, up and down, h x F/T each on a TP rank:
+ * 3/2 GeLU's MLP FLOPs and weights; its node costs more than GeLU's. */
+static void swiglu_mlp(void **state)
+{
+    (void)state;
+    struct inf_config g = llama7b(), c = llama7b();
+    c.swiglu = 1;
+    struct inf_step s = inf_step_of(&c, 0);
+    /* 2 FLOPs x 3 matrices x 8 x 512 tokens x 4096 x 11008/2 */
+    assert_int_equal(inf_mlp_flops(&c, s), 2ull * 3 * 8 * 512 * 4096 * 5504);
+    assert_int_equal(inf_mlp_flops(&c, s), inf_mlp_flops(&g, s) / 2 * 3);
+    /* a layer: Q and output 2 x 4096 x 2048, K and V 4096 x 4096, MLP
+     * 3 x 4096 x 5504 = 101187584; 32 layers, embedding and LM head
+     * 4096 x 16000 each */
+    assert_int_equal(inf_rank_params(&c, 0), 101187584ull * 32 + 2 * 4096ull * 16000);
+    struct inf_memory m;
+    inf_memory_of(&c, 0, &m);
+    assert_int_equal(m.weights, 2 * (101187584ull * 32 + 2 * 4096ull * 16000));
+    assert_true(inf_mlp_seconds(&c, s) > inf_mlp_seconds(&g, s));
+    assert_true(inf_mlp_seconds(&c, inf_step_of(&c, 1)) > inf_mlp_seconds(&g, inf_step_of(&g, 1)));
+}
+
+/* --max-batch: weights 5295308800 bytes and 138412032 of KV cache a
+ * sequence (4096 x 32 layers x 528 tokens x 2) in 80 GiB: 582.35. */
+static void max_batch(void **state)
+{
+    (void)state;
+    struct inf_config c = llama7b();
+    uint64_t stage = 9;
+    c.memory_capacity = 80ull << 30;
+    assert_int_equal(inf_max_batch(&c, &stage), 582);
+    assert_int_equal(stage, 0);
+    c.memory_capacity = 5295308800ull + 138412032ull - 1;
+    assert_int_equal(inf_max_batch(&c, &stage), 0);
+    c.memory_capacity = 5295308800ull + 138412032ull;
+    assert_int_equal(inf_max_batch(&c, &stage), 1);
+    /* PP 2: stage 0 holds the embedding, stage 1 the LM head: alike */
+    c.pp = 2;
+    c.memory_capacity = 1ull << 50;
+    assert_int_equal(inf_max_batch(&c, &stage), INF_BATCH_MAX);
+}
+
 /* A prompt twice as long costs at least 1.8 times the prefill. */
 static void prefill_grows_with_the_prompt(void **state)
 {
@@ -200,6 +242,8 @@ int main(void)
         cmocka_unit_test(llama7b_memory),
         cmocka_unit_test(mlp_is_the_training_model),
         cmocka_unit_test(prefill_grows_with_the_prompt),
+        cmocka_unit_test(swiglu_mlp),
+        cmocka_unit_test(max_batch),
         cmocka_unit_test(checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

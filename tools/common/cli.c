@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "util/parent_dirs.h"
 #include "vimana/et.h"
 
 const char *cli_version(void)
@@ -93,28 +94,10 @@ int cli_size(const char *prog, const char *option, const char *text, uint64_t *o
 
 int cli_make_parent_dirs(const char *prog, const char *prefix)
 {
-    char dir[4096];
-    const char *slash = strrchr(prefix, '/');
-    if (!slash || slash == prefix)
-        return 0;
-    size_t len = (size_t)(slash - prefix);
-    if (len >= sizeof dir) {
-        cli_error(prog, "--out: path too long");
+    char err[4200];
+    if (parent_dirs_make(prefix, err, sizeof err) != 0) {
+        cli_error(prog, "%s", err);
         return -1;
     }
-    memcpy(dir, prefix, len);
-    dir[len] = '\0';
-    for (char *p = dir + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            cli_error(prog, "%s: cannot create directory: %s", dir, strerror(errno));
-            return -1;
-        }
-        *p = saved;
-        if (saved == '\0')
-            return 0;
-    }
+    return 0;
 }

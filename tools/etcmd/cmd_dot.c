@@ -254,6 +254,8 @@ int cmd_dot(int argc, char **argv)
         return status;
     if (choose_format(&a, &f) != 0)
         return 2;
+    if (a.output && cli_make_parent_dirs(PROG, a.output) != 0)
+        return 1;
     int rc;
     switch (f) {
     case FORMAT_GRAPHML: rc = write_text(&a, &graph_write_graphml); break;

@@ -19,7 +19,9 @@ static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --batch B --prompt-len S --output-len N\n"
     "         [--prefill-chunk C] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
+    "   or: vimana-et generate inference ... --memory-capacity SIZE --max-batch\n"
     "   or: vimana-et generate inference ... --arrivals FILE [--max-batch-size N]\n"
     "         [--max-batch-tokens N] --out PREFIX  (serving; -h with --arrivals: its help)\n"
     "LLM inference of a batch of B sequences on T x P ranks: the prefill of the\n"
@@ -52,8 +54,14 @@ static const char usage[] =
     "                  (A100 SXM: 312 TFLOP/s, 2.039 TB/s)\n"
     "  --precision P   bf16 (default) or fp16: 2-byte weights, activations and KV\n"
     "                  cache; fp8 (h100): the layers' GEMMs in FP8 on 1-byte operands\n"
+    "  --mlp KIND      gelu (default: fc1 h x F, fc2 F x h, as generate transformer)\n"
+    "                  or swiglu (Llama: gate and up h x F each, down F x h; 3/2 the\n"
+    "                  MLP's FLOPs and weights, SiLU x up on 2 inputs)\n"
     "  --memory-capacity SIZE  a GPU's memory (e.g. 80GiB): exit 1, writing nothing,\n"
     "                  when a rank needs more, naming the first such rank\n"
+    "  --max-batch     with --memory-capacity: print the largest batch whose ranks\n"
+    "                  all fit (weights + KV cache at the end of generation) and\n"
+    "                  exit, writing nothing (--batch and --out are not needed)\n"
     "  --out PREFIX    output prefix (alias -o, --output)\n"
     "Every number is a whole number from 1 up (--layers to 4096, --hidden to 1048576,\n"
     "--tp and --pp to 1024, --batch to 1048576, --prompt-len to 16777216,\n"
@@ -70,6 +78,7 @@ static const char *const numeric_flags[] = {
 };
 /* The flags before this index are required. */
 #define N_REQUIRED 10
+#define BATCH_BIT (1u << 7)
 #define KV_HEADS_BIT (1u << 10)
 #define PREFILL_CHUNK_BIT (1u << 11)
 #define N_NUMERIC (sizeof numeric_flags / sizeof numeric_flags[0])
@@ -95,10 +104,15 @@ static int parse_precision(const char *v, struct inf_config *c)
 
 /* Matches one option at argv[*i]; 1 when used, 0 when not one of ours, -1
  * after an error. */
-int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out)
+int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out,
+                   int *max_batch)
 {
     const char *v;
     int rc;
+    if (cli_flag(argv[*i], "--max-batch")) {
+        *max_batch = 1;
+        return 1;
+    }
     for (size_t k = 0; k < N_NUMERIC; k++) {
         if ((rc = cli_option(PROG, argc, argv, i, numeric_flags[k], &v)) != 0) {
             if (rc < 0 || cli_u64(PROG, numeric_flags[k], v, field(c, k)) != 0)
@@ -120,6 +134,14 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0)
         return rc < 0 ? -1 : parse_precision(v, c);
+    if ((rc = cli_option(PROG, argc, argv, i, "--mlp", &v)) != 0) {
+        if (rc > 0 && strcmp(v, "gelu") != 0 && strcmp(v, "swiglu") != 0) {
+            cli_error(PROG, "--mlp: expected gelu or swiglu, got '%s'", v);
+            return -1;
+        }
+        c->swiglu = rc > 0 && strcmp(v, "swiglu") == 0;
+        return rc;
+    }
     if ((rc = cli_option(PROG, argc, argv, i, "--memory-capacity", &v)) != 0) {
         if (rc < 0 || cli_size(PROG, "--memory-capacity", v, &c->memory_capacity) != 0)
             return -1;
@@ -133,9 +155,10 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
 }
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
-static int parse_args(int argc, char **argv, struct inf_config *c, const char **out)
+static int parse_args(int argc, char **argv, struct inf_config *c, const char **out, int *max_batch)
 {
     unsigned given = 0;
+    *max_batch = 0;
     memset(c, 0, sizeof *c);
     tf_device_lookup("h100", &c->device);
     c->elem_bytes = 2;
@@ -145,7 +168,7 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
             fputs(usage, stdout);
             return 1;
         }
-        int rc = inf_cli_option(argc, argv, &i, c, &given, out);
+        int rc = inf_cli_option(argc, argv, &i, c, &given, out, max_batch);
         if (rc < 0)
             return 2;
         if (rc == 0) {
@@ -154,13 +177,22 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
             return 2;
         }
     }
+    if (*max_batch && !c->memory_capacity) {
+        cli_error(PROG, "--max-batch: needs --memory-capacity SIZE, the memory the batch must fit");
+        return 2;
+    }
+    /* --max-batch finds the batch and writes nothing */
+    if (*max_batch) {
+        given |= BATCH_BIT;
+        c->batch = 1;
+    }
     for (size_t k = 0; k < N_REQUIRED; k++) {
         if (!(given & (1u << k))) {
             cli_error(PROG, "inference: missing %s", numeric_flags[k]);
             return 2;
         }
     }
-    if (!*out) {
+    if (!*out && !*max_batch) {
         cli_error(PROG, "inference: missing --out PREFIX");
         return 2;
     }
@@ -202,6 +234,28 @@ static int report_memory(const struct inf_config *c)
         printf("memory: rank %" PRIu64 ": %.2f GiB (weights %.2f GiB, KV cache %.2f GiB)\n", p * c->tp,
                gib(m.weights + m.kv_cache), gib(m.weights), gib(m.kv_cache));
     }
+    return 0;
+}
+
+/* --max-batch: one line with the batch and the rank that bounds it; 1
+ * after one line when the weights alone do not fit. */
+static int report_max_batch(const struct inf_config *c)
+{
+    uint64_t p;
+    uint64_t b = inf_max_batch(c, &p);
+    struct inf_config at = *c;
+    at.batch = b ? b : 1;
+    struct inf_memory m;
+    inf_memory_of(&at, p, &m);
+    if (b == 0) {
+        cli_error(PROG, "--max-batch: no batch fits: rank %" PRIu64 " needs %.2f GiB for its weights alone, more "
+                  "than --memory-capacity %.2f GiB", p * c->tp, gib(m.weights), gib(c->memory_capacity));
+        return 1;
+    }
+    printf("max batch: %" PRIu64 "%s (rank %" PRIu64 ": %.2f GiB of --memory-capacity %.2f GiB: weights %.2f GiB, "
+           "KV cache %.2f GiB of %" PRIu64 " tokens a sequence)\n", b, b == INF_BATCH_MAX ? ", the largest --batch" : "",
+           p * c->tp, gib(m.weights + m.kv_cache), gib(c->memory_capacity), gib(m.weights), gib(m.kv_cache),
+           c->prompt_len + c->output_len);
     return 0;
 }
 
@@ -252,9 +306,12 @@ int generate_inference(int argc, char **argv)
     const char *out;
     if (inf_cli_serving(argc, argv))
         return generate_serving(argc, argv);
-    int rc = parse_args(argc, argv, &c, &out);
+    int max_batch;
+    int rc = parse_args(argc, argv, &c, &out, &max_batch);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (max_batch)
+        return report_max_batch(&c);
     if (strlen(out) > 4000) {
         cli_error(PROG, "--out: path too long");
         return 2;

@@ -10,11 +10,13 @@
 int generate_inference(int argc, char **argv);
 
 /* Matches one of the fixed-batch options at argv[*i] (the model, TP/PP,
- * --batch ..., --device, --precision, --memory-capacity, --out): 1 when
- * used (bit k of *given set for the k-th numeric flag, in the order
- * --layers --hidden --heads --ffn --vocab --tp --pp --batch --prompt-len
- * --output-len --kv-heads --prefill-chunk), 0 when not one of them, -1
- * after an error line. The serving form (cmd_serving.c) shares it. */
-int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out);
+ * --batch ..., --device, --precision, --mlp, --memory-capacity, --out,
+ * --max-batch: sets *max_batch): 1 when used (bit k of *given set for the
+ * k-th numeric flag, in the order --layers --hidden --heads --ffn --vocab
+ * --tp --pp --batch --prompt-len --output-len --kv-heads --prefill-chunk),
+ * 0 when not one of them, -1 after an error line. The serving form
+ * (cmd_serving.c) shares it. */
+int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out,
+                   int *max_batch);
 
 #endif

@@ -20,7 +20,8 @@ static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --arrivals FILE [--max-batch-size N]\n"
     "         [--max-batch-tokens N] [--scheduler prefill-first|mixed]\n"
-    "         [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--clock-comm-ns N] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "LLM serving with continuous batching: FILE lists the requests, one a line,\n"
     "  ARRIVAL PROMPT OUTPUT    (blanks or commas between; '#' starts a comment)\n"
@@ -40,9 +41,9 @@ static const char usage[] =
     "the attributes request, request_token (0 first, 1 last), arrival_ns,\n"
     "prompt_tokens and output_tokens: vimana reports each request's time to the\n"
     "first token, time per output token and latency from them.\n"
-    "Options (the model, --tp, --pp, --device, --precision, --memory-capacity and\n"
-    "--out as in the fixed-batch form; not --batch, --prompt-len, --output-len,\n"
-    "--prefill-chunk):\n"
+    "Options (the model, --tp, --pp, --device, --precision, --mlp,\n"
+    "--memory-capacity and --out as in the fixed-batch form; not --batch,\n"
+    "--prompt-len, --output-len, --prefill-chunk, --max-batch):\n"
     "  --arrivals FILE       the requests\n"
     "  --max-batch-size N    sequences in one iteration (1 to 1048576; default 256)\n"
     "  --max-batch-tokens N  tokens in one iteration: the prompts of a prefill, one\n"
@@ -65,6 +66,7 @@ struct serving_args {
     struct inf_config c;
     struct inf_serving_limits limits;
     const char *arrivals, *out;
+    int max_batch;  /* --max-batch given: the fixed batch's question, refused */
 };
 
 int inf_cli_serving(int argc, char **argv)
@@ -123,7 +125,7 @@ static int parse_one(int argc, char **argv, int *i, struct serving_args *a, unsi
     if (rc == 0)
         rc = parse_scheduler(argc, argv, i, &a->limits);
     if (rc == 0)
-        rc = inf_cli_option(argc, argv, i, &a->c, given, &a->out);
+        rc = inf_cli_option(argc, argv, i, &a->c, given, &a->out, &a->max_batch);
     return rc;
 }
 
@@ -135,6 +137,10 @@ static int check_given(unsigned given, const struct serving_args *a)
             cli_error(PROG, "%s: not with --arrivals (the file gives each request's tokens)", batch_flags[k]);
             return -1;
         }
+    }
+    if (a->max_batch) {
+        cli_error(PROG, "--max-batch: not with --arrivals (the schedule's KV peak is on the memory lines)");
+        return -1;
     }
     static const char *const model[] = {"--layers", "--hidden", "--heads", "--ffn", "--vocab", "--tp", "--pp"};
     for (unsigned k = 0; k < 7; k++) {

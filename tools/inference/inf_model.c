@@ -176,10 +176,28 @@ double inf_attn_seconds(const struct inf_config *c, struct inf_step s)
            tf_kernels_bias_dropout_add(&t, 0);
 }
 
+/* MLP matrices a layer has: GeLU's fc1 and fc2, SwiGLU's gate, up, down. */
+static uint64_t mlp_matrices(const struct inf_config *c)
+{
+    return c->swiglu ? 3 : 2;
+}
+
+/* SwiGLU (Llama): LayerNorm, the gate and up projections as one GEMM of
+ * 2F/T columns (Megatron-LM fuses them), SiLU(gate) x up (reads both,
+ * writes one: memory-bound), the down projection, bias + residual. */
+static double swiglu_mlp_seconds(const struct tf_config *t)
+{
+    uint64_t n = t->micro_batch * t->seq, h = t->hidden, ft = t->ffn / t->tp;
+    double elems = (double)n * (double)ft;
+    return tf_kernels_layer_norm(t, 0) + tf_kernels_linear(t, n, 2 * ft, h, TF_FROM_LAYER_NORM, 0) +
+           tf_stream_seconds(&t->device, 3.0 * elems * (double)t->elem_bytes) +
+           tf_kernels_linear(t, n, h, ft, TF_FROM_KERNEL, 0) + tf_kernels_bias_dropout_add(t, 0);
+}
+
 double inf_mlp_seconds(const struct inf_config *c, struct inf_step s)
 {
     struct tf_config t = tf_view(c, s.tokens);
-    return tf_kernels_mlp(&t, 0);
+    return c->swiglu ? swiglu_mlp_seconds(&t) : tf_kernels_mlp(&t, 0);
 }
 
 double inf_head_seconds(const struct inf_config *c)
@@ -198,7 +216,8 @@ uint64_t inf_attn_flops(const struct inf_config *c, struct inf_step s)
 
 uint64_t inf_mlp_flops(const struct inf_config *c, struct inf_step s)
 {
-    u128 f = (u128)4 * c->batch * s.tokens * c->hidden * (c->ffn / c->tp);
+    /* 2 FLOPs a multiply-add, each matrix h x F/T */
+    u128 f = (u128)2 * mlp_matrices(c) * c->batch * s.tokens * c->hidden * (c->ffn / c->tp);
     return f > INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)f;
 }
 
@@ -208,11 +227,11 @@ uint64_t inf_activation_bytes(const struct inf_config *c, struct inf_step s)
 }
 
 /* One layer's parameters on one rank: Q and the output projection h*h/T
- * each, K and V h * 2(G/T)d, the MLP 2hF/T. */
+ * each, K and V h * 2(G/T)d, the MLP 2hF/T (GeLU) or 3hF/T (SwiGLU). */
 static uint64_t layer_params(const struct inf_config *c)
 {
     uint64_t h = c->hidden;
-    return 2 * h * (h / c->tp) + h * kv_width(c) + 2 * h * (c->ffn / c->tp);
+    return 2 * h * (h / c->tp) + h * kv_width(c) + mlp_matrices(c) * h * (c->ffn / c->tp);
 }
 
 uint64_t inf_rank_params(const struct inf_config *c, uint64_t p)
@@ -233,4 +252,24 @@ void inf_memory_of(const struct inf_config *c, uint64_t p, struct inf_memory *m)
     u128 kv = (u128)c->elem_bytes * kv_width(c) * (c->layers / c->pp) * c->batch * (c->prompt_len + c->output_len);
     m->weights = w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
     m->kv_cache = kv > UINT64_MAX ? UINT64_MAX : (uint64_t)kv;
+}
+
+uint64_t inf_max_batch(const struct inf_config *c, uint64_t *stage)
+{
+    struct inf_config one = *c;
+    one.batch = 1;
+    uint64_t best = INF_BATCH_MAX;
+    *stage = 0;
+    for (uint64_t p = 0; p < c->pp; p++) {
+        struct inf_memory m;
+        inf_memory_of(&one, p, &m);
+        /* weights + B x (one sequence's KV cache) <= capacity */
+        uint64_t fit = m.weights > c->memory_capacity ? 0
+                       : m.kv_cache ? (c->memory_capacity - m.weights) / m.kv_cache : INF_BATCH_MAX;
+        if (fit < best) {
+            best = fit;
+            *stage = p;
+        }
+    }
+    return best;
 }

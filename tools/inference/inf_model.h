@@ -22,6 +22,7 @@ struct inf_config {
     uint64_t prefill_chunk;   /* tokens of each sequence per prefill step (<= prompt_len) */
     uint64_t elem_bytes;      /* 2: bf16 / fp16 weights, activations and KV cache */
     int fp8;                  /* --precision fp8: the layers' GEMMs in FP8 (tf_kernels) */
+    int swiglu;               /* --mlp swiglu: gate, up (h x F each) and down (F x h); else GeLU's 2 */
     uint64_t memory_capacity; /* > 0: refuse a rank needing more bytes */
     struct tf_device device;
 };
@@ -74,9 +75,16 @@ uint64_t inf_mlp_flops(const struct inf_config *c, struct inf_step s);
 uint64_t inf_activation_bytes(const struct inf_config *c, struct inf_step s);
 
 /* Parameters a stage-p rank holds: its L/P layers' 1/T (attention
- * h*(A + 2G)*d/A + h*h, MLP 2hF, as the training generator's GeLU MLP)
+ * h*(A + 2G)*d/A + h*h, MLP 2hF (GeLU, the training generator's) or 3hF
+ * (SwiGLU))
  * and on the first stage the embedding's, on the last the LM head's h*V/T. */
 uint64_t inf_rank_params(const struct inf_config *c, uint64_t p);
 void inf_memory_of(const struct inf_config *c, uint64_t p, struct inf_memory *m);
+/* --max-batch: the largest batch (at most INF_BATCH_MAX) whose ranks all
+ * fit c->memory_capacity under inf_memory_of (the KV cache grows linearly
+ * with the batch; c->batch is ignored), 0 when the weights alone do not
+ * fit; *stage: the stage that bounds it (the first such). */
+#define INF_BATCH_MAX (UINT64_C(1) << 20)
+uint64_t inf_max_batch(const struct inf_config *c, uint64_t *stage);
 
 #endif

@@ -122,6 +122,7 @@ static void head(struct emit *e, const char *step, uint64_t token)
     tf_pb_attr_int64(&e->rec, "num_ops", (int64_t)flops);
     tf_pb_attr_uint64(&e->rec, "tensor_size", c->batch * c->hidden * c->elem_bytes);
     tf_pb_attr_int64(&e->rec, INF_MARKER_ATTR, (int64_t)token);
+    tf_pb_attr_int64(&e->rec, INF_BATCH_ATTR, (int64_t)c->batch);
     finish(e, 1);
 }
 

@@ -16,6 +16,9 @@
  * 1..N: decode iteration k's), and its name ends in "first_token" or
  * "output_token<k>" (docs/inference.md, "Markers"). */
 #define INF_MARKER_ATTR "output_token"
+/* The markers also carry "batch" = B, the sequences the token is sampled
+ * for, which the simulator's tokens/s needs. */
+#define INF_BATCH_ATTR "batch"
 
 /* Writes rank `rank`'s ET to `path`. 0, or -1 with one line in `err`. */
 int inf_write_rank(const struct inf_config *c, uint64_t rank, const char *path, vet_error *err);

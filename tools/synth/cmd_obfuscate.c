@@ -112,6 +112,8 @@ static int parse_args(int argc, char **argv, args *a)
 /* Rewrites every file; returns the exit status. */
 static int obfuscate_all(const args *a, const et_files *files)
 {
+    if (cli_make_parent_dirs(PROG, a->output) != 0)
+        return 1;
     obfuscate_ctx *c = obfuscate_new(&a->opt);
     size_t cap = strlen(a->output) + 32;
     char *out = malloc(cap);

@@ -1,0 +1,18 @@
+/*
+ * util/parent_dirs.h - creates the folders above an output file, as
+ * `mkdir -p "$(dirname PATH)"` would: every command that writes a file
+ * (traces, reports, timelines, pictures) creates the folder it names.
+ */
+#ifndef VIMANA_UTIL_PARENT_DIRS_H
+#define VIMANA_UTIL_PARENT_DIRS_H
+
+#include <stddef.h>
+
+#include "util/exported_names.h"
+
+/* Creates each missing folder of `path` up to its last '/' (none for a
+ * bare file name). 0 on success; -1 with `err` = "FOLDER: cannot create
+ * directory: REASON" (or "PATH: path too long"). */
+int parent_dirs_make(const char *path, char *err, size_t err_len);
+
+#endif
