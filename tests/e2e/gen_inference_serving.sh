@@ -193,6 +193,7 @@ expect_error "$P: --prefill-chunk: not with --arrivals (the file gives each requ
 expect_error "$P: --max-batch-size: expected 1 to 1048576, got 0" $G --arrivals "$T/tiny/arr.txt" --max-batch-size 0
 expect_error "$P: --max-batch-tokens: 8 is less than --max-batch-size 256" $G --arrivals "$T/tiny/arr.txt" --max-batch-tokens 8
 expect_error "$P: --clock-comm-ns: expected 0 to 1000000000, got 1000000001" $G --arrivals "$T/tiny/arr.txt" --clock-comm-ns 1000000001
+expect_error "$P: --max-batch: not with --arrivals (the schedule's KV peak is on the memory lines)" $G --arrivals "$T/tiny/arr.txt" --max-batch --memory-capacity 80GiB
 expect_error "$P: --scheduler: expected prefill-first or mixed, got 'fcfs'" $G --arrivals "$T/tiny/arr.txt" --scheduler fcfs
 expect_error "$P: unknown option '--seq' (see generate inference --arrivals --help)" $G --arrivals "$T/tiny/arr.txt" --seq 8
 expect_error "$P: inference: missing --vocab" "$ET" generate inference --layers 2 --hidden 64 --heads 4 --ffn 256 --tp 1 --pp 1 --arrivals "$T/tiny/arr.txt" --out "$T/e/x"
