@@ -44,6 +44,7 @@ libvimana_core_la_SOURCES = \
 	core/workload/families.c core/workload/families.h \
 	core/workload/tensor_mem.c core/workload/tensor_mem.h \
 	core/sim/step_breakdown.c core/sim/step_breakdown.h \
+	core/sim/serving_report.c core/sim/serving_report.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
 	core/sim/network_host.c core/sim/network_host.h \

@@ -60,6 +60,14 @@ tests_unit_test_inference_SOURCES = tests/unit/test_inference.c tools/inference/
 tests_unit_test_inference_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_inference_LDADD = $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_inference
+check_PROGRAMS += tests/unit/test_inf_serving
+tests_unit_test_inf_serving_SOURCES = tests/unit/test_inf_serving.c tools/inference/inf_arrivals.c \
+	tools/inference/inf_serving.c tools/inference/inf_model.c \
+	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_model.c \
+	tools/transformer/tf_moe.c tools/synth/jitter.c
+tests_unit_test_inf_serving_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
+tests_unit_test_inf_serving_LDADD = $(CMOCKA_LIBS) -lm
+TESTS += tests/unit/test_inf_serving
 check_PROGRAMS += tests/unit/test_moe
 tests_unit_test_moe_SOURCES = tests/unit/test_moe.c tools/transformer/tf_model.c tools/transformer/tf_device.c \
 	tools/transformer/tf_kernels.c \
@@ -74,8 +82,9 @@ tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCK
 TESTS += tests/unit/test_transformer_pb
 TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_moe.sh tests/e2e/examples_moe.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
 	tests/e2e/gen_transformer_tensors.sh
-TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh
-EXTRA_DIST += tests/e2e/gen_inference.sh
+TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
+EXTRA_DIST += tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
+EXTRA_DIST += tests/data/serving_100.txt tests/data/serving_100.py
 EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py
 EXTRA_DIST += examples/moe/README.md examples/moe/mixtral-8x7b.sh examples/moe/deepseek-v3.sh
 EXTRA_DIST += examples/validation/README.md examples/validation/dgx-h100.sh

@@ -3,7 +3,7 @@
 # `make fuzz`, in a tree configured with --enable-fuzzing), and with a tiny
 # replay main as tests/fuzz/replay_<name>, which `make check` runs on the seed
 # corpus and on every saved finding (tests/fuzz/regressions/<name>/).
-FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master network_faults
+FUZZ_TARGETS = et_reader network_yaml topology system_json memory_json comm_group_json text_workload pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master network_faults inf_arrivals
 FUZZ_SECONDS = 60
 FUZZERS = \
 	tests/fuzz/fuzz_et_reader \
@@ -26,7 +26,8 @@ FUZZERS = \
 	tests/fuzz/fuzz_role_map \
 	tests/fuzz/fuzz_npu_scale \
 	tests/fuzz/fuzz_et_master \
-	tests/fuzz/fuzz_network_faults
+	tests/fuzz/fuzz_network_faults \
+	tests/fuzz/fuzz_inf_arrivals
 EXTRA_PROGRAMS += $(FUZZERS)
 CLEANFILES += $(FUZZERS)
 
@@ -257,9 +258,21 @@ tests_fuzz_fuzz_jobs_spec_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_fuzz_jobs_spec_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_jobs_spec_LDADD = libvimana_core.la $(YAML_LIBS)
 
+# The arrivals file and the scheduler of `generate inference --arrivals`.
+fuzz_inf_arrivals_sources = tests/fuzz/fuzz_inf_arrivals.c tools/inference/inf_arrivals.c \
+	tools/inference/inf_serving.c tools/inference/inf_model.c
+check_PROGRAMS += tests/fuzz/replay_inf_arrivals
+tests_fuzz_replay_inf_arrivals_SOURCES = $(fuzz_inf_arrivals_sources) $(fuzz_replay_sources)
+tests_fuzz_replay_inf_arrivals_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_replay_inf_arrivals_LDADD = tests/fuzz/libfuzz_tools.la -lm
+tests_fuzz_fuzz_inf_arrivals_SOURCES = $(fuzz_inf_arrivals_sources) $(fuzz_common_sources)
+tests_fuzz_fuzz_inf_arrivals_CPPFLAGS = $(fuzz_tools_cppflags)
+tests_fuzz_fuzz_inf_arrivals_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_inf_arrivals_LDADD = tests/fuzz/libfuzz_tools.la -lm
+
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \
-	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict tests/fuzz/topology.dict \
+	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict tests/fuzz/topology.dict tests/fuzz/inf_arrivals.dict \
 	tests/fuzz/corpus tests/fuzz/regressions
 
 .PHONY: fuzz fuzz-programs

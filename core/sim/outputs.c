@@ -12,6 +12,7 @@
 #include "config.h"
 #include "sim/json_out.h"
 #include "sim/link_report.h"
+#include "sim/serving_report.h"
 #include "system/algorithms/algorithm.h"
 #include "system/relabel.h"
 #include "util/parent_dirs.h"
@@ -377,6 +378,8 @@ static void finish_report(sim *s, struct outputs *o)
         npu_table_csv(s, o);
     else
         npu_array_json(s, o);
+    if (!o->report_csv)
+        serving_report_json(s, o->run, o->report);
     if (!o->report_csv && o->inf) {
         fputs(",\n\"inference\": ", o->report);
         inf_report_json(o->inf, &o->inf_sum, o->report);

@@ -18,6 +18,7 @@
 #include "sim/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
+#include "sim/serving_report.h"
 #include "sim/step_breakdown.h"
 #include "sim/symmetry.h"
 #include "system/frontend.h"
@@ -377,6 +378,8 @@ static int simulate_once(const sim_options *opt, FILE *out, FILE *log, FILE *err
             report_inference(&s, &run, outs, &inf, &inf_sum, out);
         if (opt->breakdown && !s.failed && !*reduced_failed)
             step_breakdown_print(&s, &run, out);
+        if (!s.failed && !*reduced_failed)
+            serving_report_print(&s, &run, out);
         if (opt->run_stats && !*reduced_failed)
             symmetry_print(&sym, log);
         if (opt->run_stats && !*reduced_failed)

@@ -6,7 +6,7 @@
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 
 FUZZ_TARGETS="et_reader network_yaml topology system_json memory_json comm_group_json text_workload
-pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master"
+pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master inf_arrivals"
 
 for target in $FUZZ_TARGETS; do
     replay="$VIMANA_BUILDDIR/tests/fuzz/replay_$target"

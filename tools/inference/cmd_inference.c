@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "inference/cmd_serving.h"
 #include "inference/inf_model.h"
 #include "inference/inf_write.h"
 #include "transformer/tf_kernels.h"
@@ -21,6 +22,8 @@ static const char usage[] =
     "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "   or: vimana-et generate inference ... --memory-capacity SIZE --max-batch\n"
+    "   or: vimana-et generate inference ... --arrivals FILE [--max-batch-size N]\n"
+    "         [--max-batch-tokens N] --out PREFIX  (serving; -h with --arrivals: its help)\n"
     "LLM inference of a batch of B sequences on T x P ranks: the prefill of the\n"
     "S-token prompts (in chunks of C tokens each), whose LM head samples the first\n"
     "token, then N decode iterations of one token each, every one attending to the\n"
@@ -101,8 +104,8 @@ static int parse_precision(const char *v, struct inf_config *c)
 
 /* Matches one option at argv[*i]; 1 when used, 0 when not one of ours, -1
  * after an error. */
-static int parse_one(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out,
-                     int *max_batch)
+int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned *given, const char **out,
+                   int *max_batch)
 {
     const char *v;
     int rc;
@@ -165,7 +168,7 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
             fputs(usage, stdout);
             return 1;
         }
-        int rc = parse_one(argc, argv, &i, c, &given, out, max_batch);
+        int rc = inf_cli_option(argc, argv, &i, c, &given, out, max_batch);
         if (rc < 0)
             return 2;
         if (rc == 0) {
@@ -301,6 +304,8 @@ int generate_inference(int argc, char **argv)
 {
     struct inf_config c;
     const char *out;
+    if (inf_cli_serving(argc, argv))
+        return generate_serving(argc, argv);
     int max_batch;
     int rc = parse_args(argc, argv, &c, &out, &max_batch);
     if (rc != 0)

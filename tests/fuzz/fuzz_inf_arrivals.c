@@ -1,0 +1,108 @@
+/* Fuzz target: `vimana-et generate inference --arrivals FILE`
+ * (tools/inference/inf_arrivals.c, then inf_serving.c): the arrivals file
+ * read from a file as the CLI does, its field and range checks, and for a
+ * small accepted file the continuous-batching schedule on a tiny model
+ * (prefill-first or mixed, by the input's length).
+ * A refusal must come with its one-line message naming the file; an
+ * accepted file must hold sorted, in-range requests, and its schedule must
+ * give every request exactly one first and one last token, none before
+ * its arrival, within the batch limits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_input.h"
+#include "inference/inf_arrivals.h"
+#include "inference/inf_serving.h"
+
+/* Schedules of at most this many generated tokens are run (each is a
+ * table entry and a few microseconds of the tiny model's cost). */
+#define SCHEDULE_TOKENS_MAX 4096
+
+static void die(const char *what)
+{
+    fprintf(stderr, "fuzz_inf_arrivals: %s\n", what);
+    abort();
+}
+
+static void check_requests(const struct inf_arrivals *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const struct inf_request *r = &a->req[i];
+        if (r->arrival_ns > INF_ARRIVAL_MAX_NS || r->prompt < 1 || r->prompt > INF_PROMPT_MAX || r->output < 1 ||
+            r->output > INF_OUTPUT_MAX || (i > 0 && r->arrival_ns < a->req[i - 1].arrival_ns))
+            die("accepted a request out of range or out of order");
+    }
+}
+
+/* Counts each request's first and last tokens over the schedule. */
+static void check_schedule(const struct inf_arrivals *a, const struct inf_serving_limits *l,
+                           const struct inf_schedule *s)
+{
+    unsigned char *first = calloc(a->n, 1), *last = calloc(a->n, 1);
+    if (!first || !last)
+        die("out of memory");
+    for (size_t k = 0; k < s->n_iters; k++) {
+        const struct inf_iter *it = &s->iters[k];
+        if (it->n_seqs == 0 || it->n_seqs > l->max_batch_size || (it->prefill && it->tokens > l->max_batch_tokens))
+            die("an iteration beyond the limits");
+        for (size_t i = 0; i < it->n_seqs; i++) {
+            const struct inf_seq *q = &s->seqs[it->seq0 + i];
+            if (q->first && it->start_ns < a->req[q->req].arrival_ns)
+                die("a request scheduled before its arrival");
+            first[q->req] += q->first;
+            last[q->req] += q->last;
+        }
+    }
+    for (size_t i = 0; i < a->n; i++)
+        if (first[i] != 1 || last[i] != 1)
+            die("a request without exactly one first and one last token");
+    free(first);
+    free(last);
+}
+
+static void schedule(const struct inf_arrivals *a, int mixed)
+{
+    uint64_t tokens = 0;
+    for (size_t i = 0; i < a->n; i++)
+        tokens += a->req[i].output;
+    if (tokens > SCHEDULE_TOKENS_MAX)
+        return;
+    struct inf_config c = {.layers = 1, .hidden = 64, .heads = 4, .kv_heads = 4, .ffn = 128, .vocab = 64,
+                           .tp = 1, .pp = 1, .batch = 1, .prompt_len = 1, .output_len = 1, .prefill_chunk = 1,
+                           .elem_bytes = 2};
+    if (tf_device_lookup("h100", &c.device) != 0)
+        die("no h100 preset");
+    /* a small batch limit, so that batches fill up and requests queue */
+    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mixed};
+    struct inf_schedule s;
+    char msg[512] = "";
+    if (inf_serving_limits_check(&l, a, "arr.txt", msg, sizeof msg) != 0) {
+        if (msg[0] == '\0')
+            die("limits refused without a message");
+        return;
+    }
+    if (inf_serving_schedule(&c, a, &l, &s, msg, sizeof msg) != 0)
+        die("a small schedule failed");
+    check_schedule(a, &l, &s);
+    inf_serving_free(&s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[FUZZ_PATH_MAX];
+    fuzz_write("arrivals.txt", data, size, path);
+    struct inf_arrivals a;
+    char msg[1024] = "";
+    if (inf_arrivals_load(path, &a, msg, sizeof msg) != 0) {
+        if (strncmp(msg, path, strlen(path)) != 0 || strchr(msg, '\n'))
+            die("refused without a one-line message naming the file");
+        if (a.req || a.n)
+            die("refused but kept requests");
+        return 0;
+    }
+    check_requests(&a);
+    schedule(&a, (int)(size & 1));  /* both schedulers, by the input's length */
+    inf_arrivals_free(&a);
+    return 0;
+}

@@ -1,0 +1,353 @@
+/*
+ * Unit tests of the serving form of the inference generator: the arrivals
+ * file (tools/inference/inf_arrivals.c: units, comments, separators, and
+ * each refusal's exact one-line message) and the continuous-batching
+ * scheduler (tools/inference/inf_serving.c: the batch of every iteration
+ * of a 4-request file derived by hand, the limits, the idle gaps, the
+ * contexts of the decode steps, the iteration cost as the sum of the
+ * rounded nodes).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "inference/inf_arrivals.h"
+#include "inference/inf_serving.h"
+#include "transformer/tf_kernels.h"
+
+static int parse(const char *text, struct inf_arrivals *a, char *msg, size_t len)
+{
+    return inf_arrivals_parse("arr.txt", text, strlen(text), a, msg, len);
+}
+
+static void accepts_units_comments_and_separators(void **state)
+{
+    (void)state;
+    struct inf_arrivals a;
+    char msg[256] = "";
+    const char *text = "# arrival, prompt, output\n"
+                       "\n"
+                       "0 16 3\n"
+                       "1500, 8, 2   # us by default\n"
+                       "2.5ms\t32\t1\r\n"
+                       "  2.5ms,1,1\n"
+                       "3s 4 5\n"
+                       "3000000001ns 1 1048576\n"
+                       "3.000000001s 16777216 1";
+    assert_int_equal(parse(text, &a, msg, sizeof msg), 0);
+    assert_int_equal(a.n, 7);
+    const uint64_t arrival[] = {0, 1500000, 2500000, 2500000, 3000000000u, 3000000001u, 3000000001u};
+    const uint64_t prompt[] = {16, 8, 32, 1, 4, 1, 16777216};
+    const uint32_t line[] = {3, 4, 5, 6, 7, 8, 9};
+    for (size_t i = 0; i < a.n; i++) {
+        assert_int_equal(a.req[i].arrival_ns, arrival[i]);
+        assert_int_equal(a.req[i].prompt, prompt[i]);
+        assert_int_equal(a.req[i].line, line[i]);
+    }
+    assert_int_equal(a.req[5].output, 1048576);
+    inf_arrivals_free(&a);
+}
+
+/* Every refusal: the exact line the CLI prints after "vimana-et generate: ". */
+static void refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"", "arr.txt: no requests (expected lines of: arrival, prompt tokens, output tokens)"},
+        {"# only a comment\n\n", "arr.txt: no requests (expected lines of: arrival, prompt tokens, output tokens)"},
+        {"0 16\n", "arr.txt:1: expected 3 fields (arrival, prompt tokens, output tokens), got 2"},
+        {"0 1 1\n0 16 3 4\n", "arr.txt:2: expected 3 fields (arrival, prompt tokens, output tokens), got 4"},
+        {"x 16 3\n", "arr.txt:1: arrival: 'x' is not a time (expected e.g. 1500, 1500us, 2.5ms)"},
+        {"-5 16 3\n", "arr.txt:1: arrival: '-5' is not a time (expected e.g. 1500, 1500us, 2.5ms)"},
+        {"1. 16 3\n", "arr.txt:1: arrival: '1.' is not a time (expected e.g. 1500, 1500us, 2.5ms)"},
+        {".5ms 16 3\n", "arr.txt:1: arrival: '.5ms' is not a time (expected e.g. 1500, 1500us, 2.5ms)"},
+        {"5min 16 3\n", "arr.txt:1: arrival: '5min' has an unknown unit (expected ns, us, ms or s; none: us)"},
+        {"1.5ns 16 3\n", "arr.txt:1: arrival: '1.5ns' is finer than 1 ns"},
+        {"0.0001us 16 3\n", "arr.txt:1: arrival: '0.0001us' is finer than 1 ns"},
+        {"86401s 16 3\n", "arr.txt:1: arrival: '86401s' is more than 86400 s"},
+        {"99999999999999999999999 1 1\n", "arr.txt:1: arrival: '99999999999999999999999' is more than 86400 s"},
+        {"0 0 3\n", "arr.txt:1: prompt tokens: expected 1 to 16777216, got 0"},
+        {"0 16777217 3\n", "arr.txt:1: prompt tokens: expected 1 to 16777216, got 16777217"},
+        {"0 1e3 3\n", "arr.txt:1: prompt tokens: '1e3' is not a whole number"},
+        {"0 16 0\n", "arr.txt:1: output tokens: expected 1 to 1048576, got 0"},
+        {"0 16 1048577\n", "arr.txt:1: output tokens: expected 1 to 1048576, got 1048577"},
+        {"0 16 +3\n", "arr.txt:1: output tokens: '+3' is not a whole number"},
+        {"2ms 1 1\n1ms 1 1\n",
+         "arr.txt:2: arrival 1000000 ns is before line 1's 2000000 ns (the file must be sorted by arrival)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct inf_arrivals a;
+        char msg[256] = "";
+        assert_int_equal(parse(cases[i].text, &a, msg, sizeof msg), -1);
+        assert_string_equal(msg, cases[i].msg);
+        assert_null(a.req);
+    }
+}
+
+/* A binary or endless field is quoted cut and printable. */
+static void quotes_are_cut(void **state)
+{
+    (void)state;
+    struct inf_arrivals a;
+    char msg[256] = "", text[128];
+    memset(text, 'a', 60);
+    memcpy(text + 60, " 1 1\n", 6);
+    text[1] = '\x01';
+    assert_int_equal(parse(text, &a, msg, sizeof msg), -1);
+    assert_string_equal(msg, "arr.txt:1: arrival: 'a?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is not a time "
+                             "(expected e.g. 1500, 1500us, 2.5ms)");
+}
+
+static void load_names_the_file(void **state)
+{
+    (void)state;
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(inf_arrivals_load("/nonexistent/arr.txt", &a, msg, sizeof msg), -1);
+    assert_string_equal(msg, "/nonexistent/arr.txt: cannot open: No such file or directory");
+}
+
+/* ---- the scheduler -------------------------------------------------------- */
+
+/* A small model on one H100 whose GEMMs each fit one tile, so a node's
+ * duration does not depend on the tokens (tools/inference tests). */
+static struct inf_config tiny(void)
+{
+    struct inf_config c = {
+        .layers = 2, .hidden = 64, .heads = 4, .kv_heads = 4, .ffn = 256, .vocab = 128, .tp = 1, .pp = 1,
+        .batch = 1, .prompt_len = 1, .output_len = 1, .prefill_chunk = 1, .elem_bytes = 2,
+    };
+    assert_int_equal(tf_device_lookup("h100", &c.device), 0);
+    return c;
+}
+
+struct want_seq {
+    uint32_t req;
+    uint64_t tokens, context;
+    int first, last;
+};
+
+static void check_iter(const struct inf_schedule *s, size_t k, uint64_t idle_us, uint64_t start_us, int prefill,
+                       const struct want_seq *w, size_t n)
+{
+    const struct inf_iter *it = &s->iters[k];
+    assert_int_equal(it->idle_us, idle_us);
+    assert_int_equal(it->start_ns, start_us * 1000);
+    assert_int_equal(it->prefill, prefill);
+    assert_int_equal(it->n_seqs, n);
+    for (size_t i = 0; i < n; i++) {
+        const struct inf_seq *q = &s->seqs[it->seq0 + i];
+        assert_int_equal(q->req, w[i].req);
+        assert_int_equal(q->tokens, w[i].tokens);
+        assert_int_equal(q->context, w[i].context);
+        assert_int_equal(q->first, w[i].first);
+        assert_int_equal(q->last, w[i].last);
+    }
+}
+
+/* The file of tests/e2e/gen_inference_serving.sh. Every iteration of the
+ * tiny model takes 2 x (4 + 6) + 2 = 22 us (attention 4, MLP 6, LM head 2,
+ * whatever the tokens). By hand:
+ *   0 us  prefill r0 (arrived at 0; r1 at 10 us not yet)      -> 22
+ *   22    prefill r1, r2 (both arrived; prefills first)       -> 44 (r2 done: 1 token)
+ *   44    decode r0 (its token 2, context 16), r1 (token 2)  -> 66 (r1 done)
+ *   66    decode r0 (token 3, context 17)                     -> 88 (r0 done)
+ *   idle 1912 us to r3's arrival at 2000 us
+ *   2000  prefill r3                                          -> 2022
+ *   2022  decode r3 (token 2, context 16)                     -> 2044 */
+static const char four[] = "0 16 3\n10us 8 2\n15 32 1\n2ms 16 2\n";
+
+static void schedule_of_four(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {0};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    assert_int_equal(l.max_batch_size, 256);
+    assert_int_equal(l.max_batch_tokens, 2048);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    assert_int_equal(s.n_iters, 6);
+    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 2);
+    check_iter(&s, 2, 0, 44, 0, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}}, 2);
+    check_iter(&s, 3, 0, 66, 0, (struct want_seq[]){{0, 1, 17, 0, 1}}, 1);
+    check_iter(&s, 4, 1912, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 5, 0, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    assert_int_equal(s.end_ns, 2044000);
+    assert_int_equal(s.idle_us, 1912);
+    assert_int_equal(s.max_batch, 2);
+    /* after iteration 1: r0's 16, r1's 8 and r2's 32 (it just left) */
+    assert_int_equal(s.peak_kv_tokens, 56);
+    for (size_t k = 0; k < s.n_iters; k++)
+        assert_int_equal(s.iters[k].micros, 22);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
+/* --max-batch-size 1: one sequence an iteration, and a full batch
+ * decodes: r1 and r2 wait for r0 to finish, r2 then for r1 (prefills
+ * come first only while there is room). --max-batch-tokens 40 would fit
+ * r1 + r2 (8 + 32); at 39 they are prefilled one by one. */
+static void limits_shape_the_batches(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.max_batch_size = 1, .max_batch_tokens = 64};
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    /* r0 prefill, r0 decode x2, r1 prefill, r1 decode, r2 prefill (and
+     * done), then r3 prefill, r3 decode */
+    static const uint32_t order[] = {0, 0, 0, 1, 1, 2, 3, 3};
+    assert_int_equal(s.n_iters, 8);
+    for (size_t k = 0; k < s.n_iters; k++) {
+        assert_int_equal(s.iters[k].n_seqs, 1);
+        assert_int_equal(s.seqs[s.iters[k].seq0].req, order[k]);
+    }
+    inf_serving_free(&s);
+
+    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 39};
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}}, 1);
+    check_iter(&s, 2, 0, 44, 1, (struct want_seq[]){{2, 32, 0, 1, 1}}, 1);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
+/* --scheduler mixed on the same file: r0 decodes while r1 and r2 are
+ * prefilled in the same iteration, so r0 finishes one iteration earlier:
+ *   0 us  prefill r0                                        -> 22
+ *   22    decode r0 (token 2, context 16), prefill r1, r2   -> 44 (r2 done)
+ *   44    decode r0 (token 3, context 17; done), r1 (done)  -> 66
+ *   idle 1934 us
+ *   2000  prefill r3 -> 2022; 2022 decode r3 -> 2044 */
+static void schedule_mixed(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.mixed = 1};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    assert_int_equal(s.n_iters, 5);
+    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 3);
+    check_iter(&s, 2, 0, 44, 0, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}, 2);
+    check_iter(&s, 3, 1934, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
+    check_iter(&s, 4, 0, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    assert_int_equal(s.iters[1].tokens, 41);
+    assert_int_equal(s.peak_kv_tokens, 57);
+    inf_serving_free(&s);
+    /* the tokens left after the decodes bound the prompts: 1 + 39 < 41 */
+    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 40, .mixed = 1};
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}}, 2);
+    check_iter(&s, 2, 0, 44, 1, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}, {2, 32, 0, 1, 1}}, 3);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
+/* --clock-comm-ns: TP 2 makes 2 all-reduces a layer (4 an iteration of
+ * the 2-layer model), PP 2 two messages (activations, token ids); at
+ * 1500 ns each the clock moves an iteration's compute + 9 us on TP 2 x
+ * PP 2, and r1, arriving at 10 us, joins the second iteration. */
+static void clock_with_communication(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    c.tp = 2;
+    c.pp = 2;
+    c.layers = 2;
+    assert_int_equal(inf_serving_iter_comms(&c), 6);
+    struct inf_config one = tiny();
+    assert_int_equal(inf_serving_iter_comms(&one), 0);
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.comm_ns = 1500};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    uint64_t step = s.iters[0].micros * 1000 + 9000;
+    assert_int_equal(s.iters[1].start_ns, step);
+    assert_int_equal(s.iters[2].start_ns, 2 * step);
+    assert_int_equal(s.seqs[s.iters[1].seq0].req, 1);
+    inf_serving_free(&s);
+    inf_arrivals_free(&a);
+}
+
+static void limit_checks(void **state)
+{
+    (void)state;
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse("0 16 3\n1 3000 2\n", &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {0};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    assert_int_equal(l.max_batch_tokens, 3000);  /* the longest prompt above 2048 */
+    l = (struct inf_serving_limits){.max_batch_size = 8, .max_batch_tokens = 2999};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
+    assert_string_equal(msg, "arr.txt:2: a prompt of 3000 tokens never fits --max-batch-tokens 2999");
+    l = (struct inf_serving_limits){.max_batch_size = 4000, .max_batch_tokens = 3999};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
+    assert_string_equal(msg, "--max-batch-tokens: 3999 is less than --max-batch-size 4000");
+    inf_arrivals_free(&a);
+}
+
+/* The iteration's cost is its rounded nodes: L x (attention + MLP) + head;
+ * a decode step's attention reads each sequence's own cache. */
+static void iteration_cost(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    c.hidden = 4096;
+    c.heads = 32;
+    c.kv_heads = 32;
+    c.ffn = 11008;
+    c.vocab = 32000;
+    const struct inf_seq two[] = {{.req = 0, .tokens = 1, .context = 100}, {.req = 1, .tokens = 1, .context = 4000}};
+    uint64_t want = c.layers * (tf_kernels_micros(inf_serving_attn_seconds(&c, two, 2)) +
+                                tf_kernels_micros(inf_serving_mlp_seconds(&c, two, 2))) +
+                    tf_kernels_micros(inf_serving_head_seconds(&c, 2));
+    assert_int_equal(inf_serving_iter_micros(&c, two, 2), want);
+    /* one sequence: the fixed-batch model's node exactly */
+    struct inf_step st = {.tokens = 1, .context = 4000, .decode = 1};
+    assert_int_equal(tf_kernels_micros(inf_serving_attn_seconds(&c, &two[1], 1)),
+                     tf_kernels_micros(inf_attn_seconds(&c, st)));
+    /* the longer cache costs more to read than the shorter */
+    assert_true(inf_serving_attn_seconds(&c, &two[1], 1) > inf_serving_attn_seconds(&c, &two[0], 1));
+    assert_true(inf_serving_attn_flops(&c, two, 2) == inf_attn_flops(&c, (struct inf_step){.tokens = 1, .context = 100}) +
+                                                         inf_attn_flops(&c, st));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(accepts_units_comments_and_separators),
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(quotes_are_cut),
+        cmocka_unit_test(load_names_the_file),
+        cmocka_unit_test(schedule_of_four),
+        cmocka_unit_test(limits_shape_the_batches),
+        cmocka_unit_test(schedule_mixed),
+        cmocka_unit_test(clock_with_communication),
+        cmocka_unit_test(limit_checks),
+        cmocka_unit_test(iteration_cost),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,300 @@
+/* Continuous batching of an arrivals file (see the header; docs/inference.md,
+ * "Serving"). */
+#include "inference/inf_serving.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transformer/tf_kernels.h"
+
+/* ---- the cost of one iteration ------------------------------------------- */
+
+/* The model with one sequence: the kernels of inf_model.c then cost the
+ * iteration's tokens as rows of one batch, as a serving engine packs them. */
+static struct inf_config single(const struct inf_config *c)
+{
+    struct inf_config one = *c;
+    one.batch = 1;
+    return one;
+}
+
+static uint64_t total_tokens(const struct inf_seq *s, size_t n)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++)
+        t += s[i].tokens;
+    return t;
+}
+
+static struct inf_step step_of(const struct inf_seq *s)
+{
+    return (struct inf_step){.tokens = s->tokens, .context = s->context};
+}
+
+double inf_serving_attn_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n)
+{
+    struct inf_config one = single(c);
+    struct inf_step all = {.tokens = total_tokens(s, n)};
+    /* the GEMMs and element-wise kernels see all the rows at once; the
+     * core (FlashAttention) attends each sequence to its own cache only */
+    double t = inf_attn_seconds(&one, all) - inf_attn_core_seconds(&one, all);
+    for (size_t i = 0; i < n; i++)
+        t += inf_attn_core_seconds(&one, step_of(&s[i]));
+    return t;
+}
+
+double inf_serving_mlp_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n)
+{
+    struct inf_config one = single(c);
+    return inf_mlp_seconds(&one, (struct inf_step){.tokens = total_tokens(s, n)});
+}
+
+double inf_serving_head_seconds(const struct inf_config *c, size_t n)
+{
+    struct inf_config b = *c;
+    b.batch = n;
+    return inf_head_seconds(&b);
+}
+
+uint64_t inf_serving_attn_flops(const struct inf_config *c, const struct inf_seq *s, size_t n)
+{
+    /* linear in the rows: the per-sequence counts add up to the batch's */
+    struct inf_config one = single(c);
+    uint64_t f = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t one_f = inf_attn_flops(&one, step_of(&s[i]));
+        f = one_f > UINT64_MAX / 2 - f ? UINT64_MAX / 2 : f + one_f;
+    }
+    return f > INT64_MAX ? (uint64_t)INT64_MAX : f;
+}
+
+uint64_t inf_serving_iter_micros(const struct inf_config *c, const struct inf_seq *s, size_t n)
+{
+    uint64_t layer = tf_kernels_micros(inf_serving_attn_seconds(c, s, n)) +
+                     tf_kernels_micros(inf_serving_mlp_seconds(c, s, n));
+    return layer * c->layers + tf_kernels_micros(inf_serving_head_seconds(c, n));
+}
+
+uint64_t inf_serving_iter_comms(const struct inf_config *c)
+{
+    return (c->tp > 1 ? 2 * c->layers : 0) + (c->pp > 1 ? c->pp : 0);
+}
+
+/* ---- limits ---------------------------------------------------------------- */
+
+int inf_serving_limits_check(struct inf_serving_limits *l, const struct inf_arrivals *a, const char *file,
+                             char *msg, size_t len)
+{
+    uint64_t longest = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->req[i].prompt > longest) {
+            longest = a->req[i].prompt;
+            at = i;
+        }
+    if (l->max_batch_size == 0)
+        l->max_batch_size = INF_SERVING_BATCH_SIZE;
+    if (l->max_batch_tokens == 0)
+        l->max_batch_tokens = longest > INF_SERVING_MIN_TOKENS ? longest : INF_SERVING_MIN_TOKENS;
+    if (l->max_batch_tokens < l->max_batch_size) {
+        /* every running sequence decodes a token each iteration */
+        snprintf(msg, len, "--max-batch-tokens: %" PRIu64 " is less than --max-batch-size %" PRIu64,
+                 l->max_batch_tokens, l->max_batch_size);
+        return -1;
+    }
+    if (longest > l->max_batch_tokens) {
+        snprintf(msg, len, "%s:%" PRIu32 ": a prompt of %" PRIu64 " tokens never fits --max-batch-tokens %" PRIu64,
+                 file, a->req[at].line, longest, l->max_batch_tokens);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the scheduler --------------------------------------------------------- */
+
+/* The scheduler's state between iterations. */
+struct sched {
+    const struct inf_config *c;
+    const struct inf_arrivals *a;
+    const struct inf_serving_limits *l;
+    struct inf_schedule *out;
+    size_t next;              /* the first request not yet admitted */
+    uint32_t *running;        /* admitted, not finished, admission order */
+    size_t n_running;
+    uint64_t *generated;      /* per request: output tokens sampled so far */
+    uint64_t now_ns, gap_us;
+    size_t cap_iters;
+};
+
+static int arrived(const struct sched *st, size_t i)
+{
+    return i < st->a->n && st->a->req[i].arrival_ns <= st->now_ns;
+}
+
+/* Nothing runs and nothing waits: jump to the next arrival, in whole
+ * microseconds (the idle node's duration). */
+static void idle_until_next(struct sched *st)
+{
+    uint64_t wait = st->a->req[st->next].arrival_ns - st->now_ns;
+    uint64_t us = (wait + 999) / 1000;
+    st->gap_us += us;
+    st->now_ns += us * 1000;
+}
+
+/* Admits arrived requests in order while the limits allow: `in_batch`
+ * sequences already hold a place (the running ones stay in the batch) and
+ * their prompts may take `budget` tokens; their prefills are seqs[0 ..].
+ * Returns how many. */
+static size_t admit(struct sched *st, struct inf_seq *seqs, size_t in_batch, uint64_t budget)
+{
+    size_t k = 0;
+    uint64_t tokens = 0;
+    while (arrived(st, st->next) && in_batch + k < st->l->max_batch_size &&
+           tokens + st->a->req[st->next].prompt <= budget) {
+        const struct inf_request *r = &st->a->req[st->next];
+        seqs[k++] = (struct inf_seq){.req = (uint32_t)st->next, .tokens = r->prompt, .first = 1,
+                                     .last = r->output == 1};
+        st->generated[st->next] = 1;
+        tokens += r->prompt;
+        if (r->output > 1)  /* a 1-token request is done with its prefill */
+            st->running[st->n_running++] = (uint32_t)st->next;
+        st->next++;
+    }
+    return k;
+}
+
+/* Every running request decodes one token; the finished ones leave. */
+static size_t decode(struct sched *st, struct inf_seq *seqs)
+{
+    size_t kept = 0, n = st->n_running;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = st->running[i];
+        uint64_t g = ++st->generated[r];
+        const struct inf_request *q = &st->a->req[r];
+        /* decode step g-1 after the prefill: the prompt and the g - 2
+         * tokens decoded before are cached, plus the token it feeds */
+        seqs[i] = (struct inf_seq){.req = r, .tokens = 1, .context = q->prompt + g - 2, .last = g == q->output};
+        if (g < q->output)
+            st->running[kept++] = r;
+    }
+    st->n_running = kept;
+    return n;
+}
+
+/* Tokens in every KV cache after the iteration: the running requests'
+ * prompts and decoded tokens, plus those that just left. */
+static uint64_t kv_tokens(const struct sched *st, const struct inf_seq *seqs, size_t n)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < st->n_running; i++) {
+        uint32_t r = st->running[i];
+        t += st->a->req[r].prompt + st->generated[r] - 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (seqs[i].last)
+            t += seqs[i].context + seqs[i].tokens;
+    return t;
+}
+
+static int grow_iters(struct sched *st, char *msg, size_t len)
+{
+    struct inf_schedule *o = st->out;
+    if (o->n_iters < st->cap_iters)
+        return 0;
+    size_t cap = st->cap_iters ? 2 * st->cap_iters : 64;
+    struct inf_iter *q = realloc(o->iters, cap * sizeof *q);
+    if (!q) {
+        snprintf(msg, len, "out of memory");
+        return -1;
+    }
+    o->iters = q;
+    st->cap_iters = cap;
+    return 0;
+}
+
+/* Runs one iteration on the generator's clock. */
+static int iterate(struct sched *st, char *msg, size_t len)
+{
+    struct inf_schedule *o = st->out;
+    if (grow_iters(st, msg, len) != 0)
+        return -1;
+    struct inf_seq *seqs = o->seqs + o->n_seqs;
+    size_t n;
+    int prefill;
+    if (st->l->mixed) {
+        /* every running request decodes; new prompts fill what is left */
+        n = decode(st, seqs);
+        size_t k = admit(st, seqs + n, n, st->l->max_batch_tokens - n);
+        prefill = k > 0;
+        n += k;
+    } else {
+        n = admit(st, seqs, st->n_running, st->l->max_batch_tokens);
+        prefill = n > 0;
+        if (!prefill)
+            n = decode(st, seqs);
+    }
+    uint64_t micros = inf_serving_iter_micros(st->c, seqs, n);
+    o->iters[o->n_iters++] = (struct inf_iter){.idle_us = st->gap_us, .start_ns = st->now_ns, .micros = micros,
+                                               .prefill = prefill, .seq0 = o->n_seqs, .n_seqs = n,
+                                               .tokens = total_tokens(seqs, n)};
+    o->n_seqs += n;
+    o->idle_us += st->gap_us;
+    st->gap_us = 0;
+    st->now_ns += micros * 1000 + st->l->comm_ns * inf_serving_iter_comms(st->c);
+    uint64_t kv = kv_tokens(st, seqs, n);
+    if (kv > o->peak_kv_tokens)
+        o->peak_kv_tokens = kv;
+    if (n > o->max_batch)
+        o->max_batch = n;
+    return 0;
+}
+
+/* Every sampled token is one sequence entry: their sum sizes the table. */
+static int count_tokens(const struct inf_arrivals *a, uint64_t *total, char *msg, size_t len)
+{
+    *total = 0;
+    for (size_t i = 0; i < a->n; i++)
+        *total += a->req[i].output;
+    if (*total > INF_SERVING_TOKENS_MAX) {
+        snprintf(msg, len, "--arrivals: the requests generate %" PRIu64 " tokens in all, more than %llu", *total,
+                 INF_SERVING_TOKENS_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *a,
+                         const struct inf_serving_limits *l, struct inf_schedule *out, char *msg, size_t len)
+{
+    uint64_t total;
+    memset(out, 0, sizeof *out);
+    if (count_tokens(a, &total, msg, len) != 0)
+        return -1;
+    struct sched st = {.c = c, .a = a, .l = l, .out = out};
+    st.running = malloc(a->n * sizeof *st.running);
+    st.generated = calloc(a->n, sizeof *st.generated);
+    out->seqs = malloc(total * sizeof *out->seqs);
+    int rc = st.running && st.generated && out->seqs ? 0 : -1;
+    if (rc != 0)
+        snprintf(msg, len, "out of memory");
+    while (rc == 0 && (st.n_running > 0 || st.next < a->n)) {
+        if (st.n_running == 0 && !arrived(&st, st.next))
+            idle_until_next(&st);
+        rc = iterate(&st, msg, len);
+    }
+    out->end_ns = st.now_ns;
+    free(st.running);
+    free(st.generated);
+    if (rc != 0)
+        inf_serving_free(out);
+    return rc;
+}
+
+void inf_serving_free(struct inf_schedule *s)
+{
+    free(s->iters);
+    free(s->seqs);
+    memset(s, 0, sizeof *s);
+}

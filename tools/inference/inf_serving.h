@@ -1,0 +1,101 @@
+/*
+ * inf_serving.h - continuous batching of an arrivals file (inf_arrivals.h)
+ * for `vimana-et generate inference --arrivals FILE` (docs/inference.md,
+ * "Serving"). A trace is static, so the generator decides the schedule:
+ * it runs a clock of its own, advanced by each iteration's compute as the
+ * writer will emit it (the nodes' whole microseconds, inf_model.h), and
+ * admits a request at the first iteration that begins at or after its
+ * arrival. Policy: vLLM's default scheduler without chunked prefill --
+ * arrived requests are prefilled first (FCFS, as many as the limits
+ * allow) in an iteration of prefills only; otherwise every running
+ * request decodes one token. With `mixed` (vLLM V1's, and Sarathi's
+ * without chunks), every running request decodes and arrived requests
+ * join the same iteration with their whole prompt, within the limits
+ * left. A request leaves after its output tokens.
+ * The clock counts no communication unless told a cost per collective
+ * and message (--clock-comm-ns): the simulated run then lags it.
+ * When nothing runs and nothing has arrived, the clock jumps to the next
+ * arrival (rounded up to whole microseconds): the writer emits that gap
+ * as an idle compute node.
+ */
+#ifndef VIMANA_TOOLS_INF_SERVING_H
+#define VIMANA_TOOLS_INF_SERVING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inference/inf_arrivals.h"
+#include "inference/inf_model.h"
+
+/* Defaults: vLLM's max_num_seqs, and max_num_batched_tokens =
+ * max(2048, the longest prompt) (vLLM: max(2048, max_model_len)). */
+#define INF_SERVING_BATCH_SIZE 256
+#define INF_SERVING_MIN_TOKENS 2048
+/* The most tokens a schedule may generate in all (its table's size). */
+#define INF_SERVING_TOKENS_MAX (1ull << 25)
+
+struct inf_serving_limits {
+    uint64_t max_batch_size;    /* sequences in one iteration */
+    uint64_t max_batch_tokens;  /* tokens in one iteration (prompts, or 1 a decoding sequence) */
+    int mixed;                  /* --scheduler mixed: decodes and new prefills in one iteration */
+    uint64_t comm_ns;           /* --clock-comm-ns: the clock's estimate of each TP all-reduce and
+                                 * pipeline message of an iteration (0: compute only) */
+};
+
+/* One sequence's part of one iteration. */
+struct inf_seq {
+    uint32_t req;            /* index in the arrivals */
+    uint64_t tokens;         /* the prompt (prefill) or 1 (decode) */
+    uint64_t context;        /* tokens already in its KV cache */
+    uint8_t first, last;     /* this iteration samples its first / last output token */
+};
+
+struct inf_iter {
+    uint64_t idle_us;        /* the gap before it: nothing ran, nothing had arrived */
+    uint64_t start_ns;       /* on the generator's clock */
+    uint64_t micros;         /* its compute on the generator's clock (all stages' layers + LM head) */
+    int prefill;             /* 1: it holds prefills (only them unless mixed), else decodes only */
+    size_t seq0, n_seqs;     /* its sequences: seqs[seq0 .. seq0 + n_seqs) */
+    uint64_t tokens;         /* the sum of their tokens */
+};
+
+struct inf_schedule {
+    struct inf_iter *iters;
+    size_t n_iters;
+    struct inf_seq *seqs;
+    size_t n_seqs;
+    uint64_t end_ns;          /* the last iteration's end on the generator's clock */
+    uint64_t idle_us;         /* all gaps */
+    uint64_t peak_kv_tokens;  /* the most tokens cached at once, all sequences */
+    uint64_t max_batch;       /* the most sequences in one iteration */
+};
+
+/* Fills the defaults of the limits left 0 and checks them against the
+ * file: 0, or -1 with one line in msg ("--max-batch-tokens: ..." or
+ * "FILE:LINE: ..."). */
+int inf_serving_limits_check(struct inf_serving_limits *l, const struct inf_arrivals *a, const char *file,
+                             char *msg, size_t len);
+
+/* The schedule of `a` on model c (c->batch, prompt_len, output_len are
+ * not read). 0, or -1 with one line in msg (too many tokens, memory). */
+int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *a,
+                         const struct inf_serving_limits *l, struct inf_schedule *out, char *msg, size_t len);
+void inf_serving_free(struct inf_schedule *s);
+
+/* One layer's node durations (seconds) and FLOPs on one rank for the
+ * iteration's sequences: the non-attention kernels on all its tokens as
+ * one batch, the attention core per sequence over its own cache. */
+double inf_serving_attn_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n);
+double inf_serving_mlp_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n);
+/* The LM head: one sampled position a sequence. */
+double inf_serving_head_seconds(const struct inf_config *c, size_t n);
+uint64_t inf_serving_attn_flops(const struct inf_config *c, const struct inf_seq *s, size_t n);
+/* Whole microseconds of an iteration as written: L x (attention + MLP)
+ * nodes, each rounded up, plus the LM head. */
+uint64_t inf_serving_iter_micros(const struct inf_config *c, const struct inf_seq *s, size_t n);
+/* The communication an iteration waits for, one after the other: 2 TP
+ * all-reduces a layer (T > 1), P - 1 activation messages and the token
+ * ids back to the first stage (P > 1). */
+uint64_t inf_serving_iter_comms(const struct inf_config *c);
+
+#endif
