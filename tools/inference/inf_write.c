@@ -1,5 +1,5 @@
-/* One inference run per rank (docs/inference.md, "Trace"). Nodes are
- * encoded with the training generator's protobuf encoder (tf_pb.h). */
+/* One inference run per rank (docs/inference.md, "Trace"), on the shared
+ * node emitter (inf_emit.h). */
 #include "inference/inf_write.h"
 
 #include <errno.h>
@@ -8,81 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inference/inf_emit.h"
 #include "transformer/tf_kernels.h"
-#include "transformer/tf_pb.h"
 
 /* A sampled token id per sequence, sent from the last stage back to the
  * first for the next decode iteration (int32). */
 #define TOKEN_ID_BYTES 4
 
-/* The rank being written: its place, the chain's last node, the file. */
-struct emit {
-    const struct inf_config *c;
-    uint64_t t, p;
-    uint64_t tp_group;
-    char tp_pg[24];
-    FILE *fp;
-    struct tf_pb_node rec;
-    uint64_t next_id, last;
-    int has_last;
-    int failed;
-};
 
-static void start(struct emit *e, const char *name, enum vet_node_type type, uint64_t micros)
-{
-    uint64_t dep = e->last;
-    tf_pb_node_start(&e->rec, e->next_id, name, strlen(name), (int)type, &dep, e->has_last ? 1 : 0, micros);
-    tf_pb_attr_bool(&e->rec, "is_cpu_op", 0);
-}
 
-/* Writes the node being built; `on_chain` makes it the next node's parent
- * (a SEND is not: the stage computes on while it travels). */
-static void finish(struct emit *e, int on_chain)
-{
-    uint8_t out[TF_PB_RECORD_MAX];
-    size_t n = tf_pb_frame(&e->rec, out);
-    if (!e->failed && fwrite(out, 1, n, e->fp) != n)
-        e->failed = 1;
-    if (on_chain) {
-        e->last = e->next_id;
-        e->has_last = 1;
-    }
-    e->next_id++;
-}
-
-static void comp(struct emit *e, const char *name, double seconds, uint64_t flops, uint64_t bytes)
-{
-    start(e, name, VET_COMP_NODE, tf_kernels_micros(seconds));
-    tf_pb_attr_int64(&e->rec, "num_ops", (int64_t)flops);
-    tf_pb_attr_uint64(&e->rec, "tensor_size", bytes);
-    finish(e, 1);
-}
-
-/* Megatron's all-reduce after the row-parallel GEMM of a block. */
-static void tp_all_reduce(struct emit *e, const char *what, uint64_t bytes)
-{
-    char name[128];
-    if (e->tp_group == 0)
-        return;
-    snprintf(name, sizeof name, "tp_all_reduce_%s", what);
-    start(e, name, VET_COMM_COLL_NODE, 0);
-    tf_pb_attr_int64(&e->rec, "comm_type", VET_ALL_REDUCE);
-    tf_pb_attr_int64(&e->rec, "comm_size", (int64_t)bytes);
-    tf_pb_attr_string(&e->rec, "pg_name", e->tp_pg);
-    finish(e, 1);
-}
-
-static void p2p(struct emit *e, const char *name, enum vet_node_type type, uint64_t peer, uint64_t tag,
-                uint64_t bytes)
-{
-    uint64_t self = e->t + e->c->tp * e->p;
-    start(e, name, type, 0);
-    tf_pb_attr_int32(&e->rec, "comm_src", (int32_t)(type == VET_COMM_SEND_NODE ? self : peer));
-    tf_pb_attr_int32(&e->rec, "comm_dst", (int32_t)(type == VET_COMM_SEND_NODE ? peer : self));
-    tf_pb_attr_int32(&e->rec, "comm_tag", (int32_t)tag);
-    tf_pb_attr_uint64(&e->rec, "comm_size", bytes);
-    finish(e, type == VET_COMM_RECV_NODE);
-}
 
 /* "prefill_c<k>" or "decode_t<i>": the step's part of every node name. */
 static void step_name(char *buf, size_t len, struct inf_step s)
@@ -91,7 +25,7 @@ static void step_name(char *buf, size_t len, struct inf_step s)
 }
 
 /* The stage's layers for one step: attention, all-reduce, MLP, all-reduce. */
-static void layers(struct emit *e, struct inf_step s, const char *step)
+static void layers(struct inf_emit *e, struct inf_step s, const char *step)
 {
     const struct inf_config *c = e->c;
     char name[128];
@@ -100,16 +34,16 @@ static void layers(struct emit *e, struct inf_step s, const char *step)
     for (uint64_t i = 0; i < lpp; i++) {
         uint64_t l = e->p * lpp + i;
         snprintf(name, sizeof name, "%s_layer%" PRIu64 "_attn", step, l);
-        comp(e, name, attn, inf_attn_flops(c, s), act);
-        tp_all_reduce(e, name, act);
+        inf_emit_comp(e, name, tf_kernels_micros(attn), inf_attn_flops(c, s), act);
+        inf_emit_tp_all_reduce(e, name, act);
         snprintf(name, sizeof name, "%s_layer%" PRIu64 "_mlp", step, l);
-        comp(e, name, mlp, inf_mlp_flops(c, s), act);
-        tp_all_reduce(e, name, act);
+        inf_emit_comp(e, name, tf_kernels_micros(mlp), inf_mlp_flops(c, s), act);
+        inf_emit_tp_all_reduce(e, name, act);
     }
 }
 
 /* The LM head sampling output token `token` (0: the first), the marker. */
-static void head(struct emit *e, const char *step, uint64_t token)
+static void head(struct inf_emit *e, const char *step, uint64_t token)
 {
     const struct inf_config *c = e->c;
     char name[128];
@@ -118,17 +52,17 @@ static void head(struct emit *e, const char *step, uint64_t token)
     else
         snprintf(name, sizeof name, "%s_lm_head_output_token%" PRIu64, step, token);
     uint64_t flops = 2 * c->batch * c->hidden * (c->vocab / c->tp);
-    start(e, name, VET_COMP_NODE, tf_kernels_micros(inf_head_seconds(c)));
+    inf_emit_start(e, name, VET_COMP_NODE, tf_kernels_micros(inf_head_seconds(c)));
     tf_pb_attr_int64(&e->rec, "num_ops", (int64_t)flops);
     tf_pb_attr_uint64(&e->rec, "tensor_size", c->batch * c->hidden * c->elem_bytes);
     tf_pb_attr_int64(&e->rec, INF_MARKER_ATTR, (int64_t)token);
     tf_pb_attr_int64(&e->rec, INF_BATCH_ATTR, (int64_t)c->batch);
-    finish(e, 1);
+    inf_emit_finish(e, 1);
 }
 
 /* Step k on this rank. Tags: 2k for the activations of step k between
  * stages, 2k + 1 for its sampled tokens from the last stage to the first. */
-static void step(struct emit *e, uint64_t k)
+static void step(struct inf_emit *e, uint64_t k)
 {
     const struct inf_config *c = e->c;
     struct inf_step s = inf_step_of(c, k);
@@ -138,16 +72,16 @@ static void step(struct emit *e, uint64_t k)
     /* a decode iteration starts from the token the step before sampled */
     if (e->p == 0 && s.decode && c->pp > 1) {
         snprintf(name, sizeof name, "recv_tokens_%s", sn);
-        p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * last_stage, 2 * (k - 1) + 1, c->batch * TOKEN_ID_BYTES);
+        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * last_stage, 2 * (k - 1) + 1, c->batch * TOKEN_ID_BYTES);
     }
     if (e->p > 0) {
         snprintf(name, sizeof name, "recv_act_%s", sn);
-        p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * (e->p - 1), 2 * k, act);
+        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * (e->p - 1), 2 * k, act);
     }
     layers(e, s, sn);
     if (e->p < last_stage) {
         snprintf(name, sizeof name, "send_act_%s", sn);
-        p2p(e, name, VET_COMM_SEND_NODE, e->t + c->tp * (e->p + 1), 2 * k, act);
+        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, e->t + c->tp * (e->p + 1), 2 * k, act);
         return;
     }
     if (!s.decode && !s.last_prefill)
@@ -155,40 +89,24 @@ static void step(struct emit *e, uint64_t k)
     head(e, sn, s.decode ? s.index : 0);
     if (c->pp > 1 && k + 1 < inf_steps(c)) {
         snprintf(name, sizeof name, "send_tokens_%s", sn);
-        p2p(e, name, VET_COMM_SEND_NODE, e->t, 2 * k + 1, c->batch * TOKEN_ID_BYTES);
+        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, e->t, 2 * k + 1, c->batch * TOKEN_ID_BYTES);
     }
 }
 
-static int put_metadata(struct emit *e)
-{
-    vet_metadata md = {.version = "0.0.4"};
-    uint8_t *bytes;
-    size_t len;
-    if (vet_encode_metadata(&md, &bytes, &len) != 0)
-        return -1;
-    memcpy(e->rec.b, bytes, len);
-    e->rec.n = len;
-    free(bytes);
-    uint8_t out[TF_PB_RECORD_MAX];
-    size_t n = tf_pb_frame(&e->rec, out);
-    return fwrite(out, 1, n, e->fp) == n ? 0 : -1;
-}
 
 int inf_write_rank(const struct inf_config *c, uint64_t rank, const char *path, vet_error *err)
 {
-    struct emit e = {.c = c, .t = rank % c->tp, .p = rank / c->tp};
-    e.tp_group = c->tp > 1 ? 1 + e.p : 0;
-    snprintf(e.tp_pg, sizeof e.tp_pg, "%" PRIu64, e.tp_group);
+    struct inf_emit e;
     errno = 0;
-    e.fp = fopen(path, "wb");
-    if (!e.fp) {
+    FILE *fp = fopen(path, "wb");
+    if (!fp) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
         return -1;
     }
-    e.failed = put_metadata(&e) != 0;
+    inf_emit_begin(&e, c, rank, fp);
     for (uint64_t k = 0; k < inf_steps(c) && !e.failed; k++)
         step(&e, k);
-    if (fclose(e.fp) != 0 || e.failed) {
+    if (fclose(fp) != 0 || e.failed) {
         snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
         return -1;
     }

@@ -2,6 +2,7 @@
 # KV cache) on the training generator's compute model, ET writer, CLI.
 vimana_et_SOURCES += \
 	tools/inference/inf_model.c tools/inference/inf_model.h \
+	tools/inference/inf_emit.c tools/inference/inf_emit.h \
 	tools/inference/inf_write.c tools/inference/inf_write.h \
 	tools/inference/cmd_inference.c tools/inference/cmd_inference.h
 # --arrivals FILE: the file, continuous batching, the serving traces.
