@@ -6,6 +6,12 @@
 # VIMANA_SHARED=/nonexistent to run without it.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
+# Every test is timed (scripts/timed-test-driver writes TEST.duration beside
+# its .trs); scripts/test lists the durations at the end of the run.
+LOG_DRIVER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver $(SHELL) $(top_srcdir)/build-aux/test-driver
+SH_LOG_DRIVER = $(LOG_DRIVER)
+EXTRA_DIST += scripts/timed-test-driver
+CLEANFILES += $(TEST_LOGS:.log=.duration)
 # Include roots as for the code under test (Makefile.am): a test of the core
 # sees the core, a test of a tool what the tools see.
 UNIT_CPPFLAGS = $(CORE_CPPFLAGS) $(CMOCKA_CFLAGS)
