@@ -5,11 +5,10 @@
 # when it is beside the source tree (tests/data/README.md); set
 # VIMANA_SHARED=/nonexistent to run without it.
 TEST_EXTENSIONS = .sh
-SH_LOG_COMPILER = $(SHELL)
 # Every test is timed (scripts/timed-test-driver writes TEST.duration beside
-# its .trs); scripts/test lists the durations at the end of the run.
-LOG_DRIVER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver $(SHELL) $(top_srcdir)/build-aux/test-driver
-SH_LOG_DRIVER = $(LOG_DRIVER)
+# its .log); scripts/test lists the durations at the end of the run.
+SH_LOG_COMPILER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver $(SHELL)
+LOG_COMPILER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver
 EXTRA_DIST += scripts/timed-test-driver
 CLEANFILES += $(TEST_LOGS:.log=.duration)
 # Include roots as for the code under test (Makefile.am): a test of the core
