@@ -21,6 +21,7 @@
 #include "sim/run.h"
 #include "system/system.h"
 #include "util/msg_escape.h"
+#include "util/parent_dirs.h"
 #include "workload/workload.h"
 
 struct net_run;
@@ -315,6 +316,11 @@ static void job_free(job_run *j)
 /* The one timeline of all jobs (outputs.h: one group of processes per job). */
 static int open_timeline(net_run *jr, const char *path)
 {
+    char err[4200];
+    if (parent_dirs_make(path, err, sizeof err) != 0) {
+        run_fail(jr, "%s", err);
+        return -1;
+    }
     if (!(jr->timeline = fopen(path, "w"))) {
         run_fail(jr, "%s: cannot create: %s", path, strerror(errno));
         return -1;
