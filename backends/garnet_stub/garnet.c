@@ -847,7 +847,10 @@ static void send_flit(garnet *g, uint32_t o, uint32_t s, vimana_tick t, vimana_t
     if (k == 0 && p->first == 0)
         vimana_bt_link_queued(&g->bt, o, t - ready);
     uint32_t at = c->fhead + c->fcount;
-    c->ring[at >= li->depth ? at - li->depth : at] = tail + li->latency + g->opt.pipeline;
+    /* The destination NI takes a flit as it arrives: ejection needs no route
+     * or VC, so only routers a flit passes through cost the pipeline. */
+    vimana_tick stage = c->out >= g->n_links ? 0 : g->opt.pipeline;
+    c->ring[at >= li->depth ? at - li->depth : at] = tail + li->latency + stage;
     c->fcount++;
     c->credits--;
     g->flit_hops++;

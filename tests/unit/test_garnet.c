@@ -101,8 +101,9 @@ static void test_descriptor(void **state)
     assert_non_null(be->link_fault);
 }
 
-/* One flit (16 bytes) sent at 0: ready at 0 + 1, leaves at 1, ejected at
- * 1 + 500 + 1 = 502. */
+/* One flit (16 bytes) sent at 0: ready at 0 + 1, leaves at 1, ejected as
+ * it arrives at 1 + 500 = 501 (the destination NI takes a flit without the
+ * router pipeline: a lone 16-byte message costs p + L, as one hop should). */
 static void test_one_flit(void **state)
 {
     (void)state;
@@ -115,7 +116,7 @@ static void test_one_flit(void **state)
     assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
     assert_int_equal(h.n, 1);
     assert_int_equal(h.tokens[0], 7);
-    assert_int_equal(h.at[0], 502);
+    assert_int_equal(h.at[0], 501);
     vimana_link_stats s = {0};
     assert_int_equal(h.be->link_stats(h.ctx, 0, &s), VIMANA_OK);
     assert_int_equal(s.bytes, 16);
@@ -132,10 +133,10 @@ static void test_one_flit(void **state)
  * cycles, so after cycle 32 A has 52 and B 48; cycle 33 gives A 4 (56),
  * 34 B 3 (51), 35 A 3 (59), 36 B 3 (54), 37 A 3 (62), 38 B 3 (57), 39 A
  * its last 2: A's tail leaves at 39 (the third place of that cycle stays
- * empty: the port picked A), ejected at 39 + 501 = 540. The serialiser
+ * empty: the port picked A), ejected at 39 + 500 = 539. The serialiser
  * (free at 39.72) restarts at 40: B sends 4 at 40 and its last 3 at 41,
- * ejected at 542. Alone, A would arrive at 1 + floor(63 x 0.32) + 501 =
- * 522. */
+ * ejected at 541. Alone, A would arrive at 1 + floor(63 x 0.32) + 500 =
+ * 521. */
 static void test_two_packets_share_a_link(void **state)
 {
     (void)state;
@@ -150,8 +151,8 @@ static void test_two_packets_share_a_link(void **state)
     assert_int_equal(h.n, 2);
     assert_int_equal(h.tokens[0], 1);
     assert_int_equal(h.tokens[1], 2);
-    assert_int_equal(h.at[0], 540);
-    assert_int_equal(h.at[1], 542);
+    assert_int_equal(h.at[0], 539);
+    assert_int_equal(h.at[1], 541);
     vimana_link_stats s = {0};
     assert_int_equal(h.be->link_stats(h.ctx, 0, &s), VIMANA_OK);
     assert_int_equal(s.messages, 2);
@@ -161,13 +162,13 @@ static void test_two_packets_share_a_link(void **state)
     assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
     assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 1), VIMANA_OK);
     assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.at[0], 522);
+    assert_int_equal(h.at[0], 521);
     h.be->fini(h.ctx);
     unlink(path);
 }
 
 /* Two NPUs on one link of 16 bytes per ns (one 16-byte flit a cycle), 10
- * ns: flit c sent at cycle c is ready downstream at c + 10 + 1. */
+ * ns: flit c sent at cycle c is ejected downstream at c + 10. */
 static const char p2p16_text[] = "2 0 1\n\n0 1 128Gbps 10ns 0\n";
 
 /* One message of 10 flits (160 B) sent at 0, cut into packets of 4, 4 and
@@ -176,10 +177,10 @@ static const char p2p16_text[] = "2 0 1\n\n0 1 128Gbps 10ns 0\n";
  * P0 takes VC0 at 1 and sends at 1..4; P1 (cut at 1) takes VC1 at 2 and
  * sends at 5..8 (after P0's tail); P2 (cut at 2) needs a third VC.
  *  - vcs=4: P2 takes VC2 at 3 and sends at 9, 10: the tail is ejected at
- *    10 + 11 = 21, as one packet of 10 flits (packet_flits=max) is.
+ *    10 + 10 = 20, as one packet of 10 flits (packet_flits=max) is.
  *  - vcs=2: P2 waits for VC0, free once P0's tail (sent at 4, ejected at
- *    15) has its credit back upstream, at 15 + 10 = 25: it sends at 25, 26
- *    and is ejected at 26 + 11 = 37. */
+ *    14) has its credit back upstream, at 14 + 10 = 24: it sends at 24, 25
+ *    and is ejected at 25 + 10 = 35. */
 static void test_three_packets_one_link(void **state)
 {
     (void)state;
@@ -188,7 +189,7 @@ static void test_three_packets_one_link(void **state)
     static const struct {
         const char *options;
         vimana_tick want;
-    } cases[] = {{"packet_flits=4", 21}, {"packet_flits=4,vcs=2", 37}, {"packet_flits=max", 21}};
+    } cases[] = {{"packet_flits=4", 20}, {"packet_flits=4,vcs=2", 35}, {"packet_flits=max", 20}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_rec h = {0};
         vimana_host cb;
@@ -217,8 +218,8 @@ static void test_three_packets_one_link(void **state)
  * input port of link 0, which picks one of them a cycle (separable
  * allocation): A0 to link 2 at 12, B0 to link 4 at 13 (round robin: B's
  * VC is next), A1 at 14, B1 at 15, ..., A7 at 26, B7 at 27, ejected at 26
- * + 11 = 37 and 27 + 11 = 38. With input speedup (every input sending to
- * every output at once) A7 would leave at 19 and B7 at 20 (30 and 31). */
+ * + 10 = 36 and 27 + 10 = 37. With input speedup (every input sending to
+ * every output at once) A7 would leave at 19 and B7 at 20 (29 and 30). */
 static const char fork_text[] = "4 1 3\n3\n0 3 256Gbps 10ns 0\n3 1 128Gbps 10ns 0\n3 2 128Gbps 10ns 0\n";
 
 static void test_one_input_two_outputs(void **state)
@@ -234,21 +235,21 @@ static void test_one_input_two_outputs(void **state)
     assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
     assert_int_equal(h.n, 2);
     assert_int_equal(h.tokens[0], 1);
-    assert_int_equal(h.at[0], 37);
+    assert_int_equal(h.at[0], 36);
     assert_int_equal(h.tokens[1], 2);
-    assert_int_equal(h.at[1], 38);
+    assert_int_equal(h.at[1], 37);
     h.be->fini(h.ctx);
     unlink(path);
 }
 
 /* NPUs 0 and 1 each have a link of 16 B/ns (1 flit a cycle), 10 ns, to NPU
  * 2: links 0 (0 -> 2) and 2 (1 -> 2). Each sends 8 flits at 0: they leave
- * at 1..8 on both links and are ready at NPU 2 at 12..19. NPU 2 ejects 1
- * flit a cycle (eject_flits=auto: what its fastest link delivers), its
- * ejection port granting the two input ports round robin: A0 at 12, B0 at
- * 13, A1 at 14, ..., A7 at 26, B7 at 27: the incast is limited by the
- * ejection port, not the links. With eject_flits=2 every flit is ejected
- * as it arrives: both at 19. */
+ * at 1..8 on both links and reach NPU 2 at 11..18. NPU 2 ejects 1 flit a
+ * cycle (eject_flits=auto: what its fastest link delivers), its ejection
+ * port granting the two input ports round robin: A0 at 11, B0 at 12, A1 at
+ * 13, ..., A7 at 25, B7 at 26: the incast is limited by the ejection port,
+ * not the links. With eject_flits=2 every flit is ejected as it arrives:
+ * both at 18. */
 static const char incast_text[] = "3 0 2\n\n0 2 128Gbps 10ns 0\n1 2 128Gbps 10ns 0\n";
 
 static void test_incast_limited_by_ejection(void **state)
@@ -259,7 +260,7 @@ static void test_incast_limited_by_ejection(void **state)
     static const struct {
         const char *options;
         vimana_tick a, b;
-    } cases[] = {{NULL, 26, 27}, {"eject_flits=1", 26, 27}, {"eject_flits=2", 19, 19}};
+    } cases[] = {{NULL, 25, 26}, {"eject_flits=1", 25, 26}, {"eject_flits=2", 18, 18}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_rec h = {0};
         vimana_host cb;
@@ -291,7 +292,7 @@ static void test_stop(void **state)
     assert_int_equal(h.be->sim_send(h.ctx, 1, 0, 1 << 20, 0, 2), VIMANA_OK);
     assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
     assert_int_equal(h.n, 1);
-    assert_int_equal(h.at[0], 502);
+    assert_int_equal(h.at[0], 501);
     h.be->fini(h.ctx);
     unlink(path);
 }
@@ -365,8 +366,8 @@ static void test_bad_options(void **state)
 /* 64 flits over the 50 B/ns link, its rate halved from cycle 11: flits 0
  * to 31 leave at 1 + floor(0.32 k) <= 10; the serialiser is then free at
  * 1 + 32 x 0.32 = 11.24, and flit 32 + j leaves at floor(11.24 + 0.64 j):
- * the tail (j = 31) at floor(31.08) = 31, ejected at 31 + 501 = 532
- * (522 at the full rate, 542 at half the rate from the start). */
+ * the tail (j = 31) at floor(31.08) = 31, ejected at 31 + 500 = 531
+ * (521 at the full rate, 541 at half the rate from the start). */
 static void test_fault_factor_from_its_cycle(void **state)
 {
     (void)state;
@@ -375,7 +376,7 @@ static void test_fault_factor_from_its_cycle(void **state)
     static const struct {
         vimana_tick at;
         vimana_tick want;
-    } cases[] = {{11, 532}, {0, 542}};
+    } cases[] = {{11, 531}, {0, 541}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_rec h = {0};
         vimana_host cb;
@@ -400,11 +401,11 @@ static const char diamond_text[] = "6 3 6\n3 4 5\n0 3 128Gbps 10ns 0\n1 3 128Gbp
 
 /* One VC per link; one-flit packets A (0 -> 2) and B (1 -> 2) sent at 0
  * reach switch 3 at 1 + 10 + 1 = 12, both routed to link 4. A takes its VC
- * at 12 and is ejected at 12 + 11 + 11 = 34; B waits for that VC, free
+ * at 12 and is ejected at 12 + 11 + 10 = 33; B waits for that VC, free
  * again once A's flit has left it at switch 4 (at 23) and its credit is
  * back at switch 3 (23 + 10 = 33): B takes it at 33 and is ejected at 33 +
- * 11 + 11 = 55. With link 4 down from 15, B (waiting there for the VC)
- * chooses again at switch 3: link 6 at 15, ejected at 15 + 11 + 11 = 37;
+ * 11 + 10 = 54. With link 4 down from 15, B (waiting there for the VC)
+ * chooses again at switch 3: link 6 at 15, ejected at 15 + 11 + 10 = 36;
  * A, committed to link 4, still crosses it. */
 static void test_fault_down_reroutes_a_waiting_packet(void **state)
 {
@@ -422,9 +423,9 @@ static void test_fault_down_reroutes_a_waiting_packet(void **state)
         assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
         assert_int_equal(h.n, 2);
         assert_int_equal(h.tokens[0], 1);
-        assert_int_equal(h.at[0], 34);
+        assert_int_equal(h.at[0], 33);
         assert_int_equal(h.tokens[1], 2);
-        assert_int_equal(h.at[1], down ? 37 : 55);
+        assert_int_equal(h.at[1], down ? 36 : 54);
         vimana_link_stats s4 = {0}, s6 = {0};
         assert_int_equal(h.be->link_stats(h.ctx, 4, &s4), VIMANA_OK);
         assert_int_equal(h.be->link_stats(h.ctx, 6, &s6), VIMANA_OK);
