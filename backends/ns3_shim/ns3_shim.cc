@@ -61,6 +61,7 @@
 #include <ns3/packet.h>
 #include <ns3/point-to-point-channel.h>
 #include <ns3/point-to-point-net-device.h>
+#include <ns3/ppp-header.h>
 #include <ns3/simulator.h>
 #include <ns3/tag.h>
 
@@ -77,6 +78,7 @@ const uint32_t NIL = UINT32_MAX;
 const uint32_t DEFAULT_PACKET = 4096;
 const uint32_t MIN_PACKET = 64, MAX_PACKET = 65000;
 const uint32_t PPP_HEADER = 2;
+const uint16_t PPP_IPV4 = 0x0021; /* PPP's protocol number for IPv4 (EtherType 0x0800) */
 /* ns-3 counts time steps (ps) in an int64: the last tick it can reach,
  * with a margin for the serialisation of packets past it. */
 const vimana_tick MAX_TICK = (vimana_tick)(INT64_MAX / 1000) - (1ull << 40);
@@ -255,12 +257,34 @@ struct RateChange {
     ns3::DataRate rate;
 };
 
+struct Sim;
+
+/* A link's device queue, which also mirrors whether the device is idle,
+ * and lets a message "ride" its first link (Sim::Ride): on the plain path
+ * a message's packets are paced at the link's rate, so while it is the
+ * only one on that link its next packet is due exactly when the device
+ * finishes the last one. The device asks this queue for its next packet
+ * at that tick anyway, so the packet is made then, and the pacer's event
+ * (a third of the events per packet-hop) is not needed. */
+class RiderQueue : public ns3::DropTailQueue<ns3::Packet> {
+  public:
+    Sim *sim = nullptr;
+    uint32_t link = NIL;
+    Ptr<ns3::Packet> Dequeue() override;
+    Ptr<ns3::Packet> TakeHead() { return ns3::DropTailQueue<ns3::Packet>::Dequeue(); }
+    bool Append(Ptr<ns3::Packet> p) { return ns3::DropTailQueue<ns3::Packet>::Enqueue(p); }
+};
+
 /* Per directed link: its transmitting device, its rates, and the shadow of
  * its FIFO (when the device finishes what it was handed), for the queueing
  * and busy counters: a DropTail point-to-point device is a work-conserving
  * FIFO, so the shadow is exact. */
 struct Link {
     Ptr<ns3::PointToPointNetDevice> dev;
+    Ptr<RiderQueue> devq;            /* the device's queue */
+    bool dev_idle = true;            /* the device has nothing to send (its last dequeue found nothing) */
+    uint32_t rider = NIL;            /* the message riding this link (RiderQueue), NIL if none */
+    int64_t ride_at_ps = 0;          /* when the rider's next packet is due */
     ns3::DataRate base, rate;        /* as built; the device's now */
     std::vector<RateChange> changes; /* the bandwidth factors registered, in order of tick */
     bool down = false;               /* out of the routes now (a topology file) */
@@ -287,8 +311,6 @@ struct Link {
     std::vector<std::pair<uint32_t, uint32_t>> held;
 };
 
-struct Sim;
-
 }  // namespace
 
 /* The context: the toolkit's part first (the default num_dims/dim_size/
@@ -314,6 +336,9 @@ struct Sim {
     uint32_t packet = DEFAULT_PACKET;
     Options opt;
     bool physics = false, acks = false, lossy = false;
+    /* Messages may ride their first link (RiderQueue): not once a fault is
+     * registered, since a rate change or a new route must reach the pacer. */
+    bool ride_ok = true;
     uint64_t rng = 0x5eed0f1a2b3c4d5eull; /* ECN's draws: fixed seed, reproducible */
     std::vector<std::vector<uint32_t>> rx_link; /* [device][ifindex]: the link a device receives */
     std::vector<IntRec> ints;
@@ -347,6 +372,10 @@ struct Sim {
                  const ns3::Address &to, ns3::NetDevice::PacketType type);
     bool DeviceRx(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t proto, const ns3::Address &from);
     void Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi);
+    void Account(uint32_t link, uint32_t payload, uint32_t mi);
+    Ptr<ns3::Packet> NewPacket(uint32_t mi);
+    Ptr<ns3::Packet> Ride(uint32_t link);
+    void StopRiding();
     ns3::Time TxTime(uint32_t link, const ns3::DataRate &rate, uint32_t bytes);
     void Count(uint32_t mi, uint32_t link, uint32_t payload, int64_t wait_ps);
     const ns3::DataRate &RateFrom(uint32_t link, int64_t start_ps) const;
@@ -422,9 +451,13 @@ void Sim::Build()
             ends[k]->SetAddress(ns3::Mac48Address::Allocate());
             ends[k]->SetDataRate(links[l].rate);
             ends[k]->SetMtu((uint16_t)packet);
-            auto q = ns3::CreateObject<ns3::DropTailQueue<ns3::Packet>>();
+            auto q = ns3::CreateObject<RiderQueue>();
             q->SetMaxSize(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, UINT32_MAX));
+            q->sim = this;
+            q->link = k ? NIL : l; /* the reverse device of a link carries nothing */
             ends[k]->SetQueue(q);
+            if (!k)
+                links[l].devq = q;
             uint32_t dev = k ? sl.dst_device : sl.src_device;
             uint32_t ifindex = nodes[dev]->AddDevice(ends[k]);
             /* Straight to the shim, past the node's protocol-handler
@@ -507,18 +540,25 @@ ns3::Time Sim::TxTime(uint32_t link, const ns3::DataRate &rate, uint32_t bytes)
     return l.memo_tx;
 }
 
-/* Puts one packet of message mi on `link`: the counters first (the shadow
- * FIFO says how long it waits), then the device. */
-void Sim::Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi)
+/* The counters and the shadow FIFO of `link` for a packet of message mi
+ * with `payload` bytes that enters its device now. */
+void Sim::Account(uint32_t link, uint32_t payload, uint32_t mi)
 {
     Link &l = links[link];
     int64_t now = NowPs();
     int64_t start = l.free_at_ps > now ? l.free_at_ps : now;
-    int64_t tx = TxTime(link, RateFrom(link, start), p->GetSize() + PPP_HEADER).GetTimeStep();
-    Count(mi, link, p->GetSize(), start - now);
+    int64_t tx = TxTime(link, RateFrom(link, start), payload + PPP_HEADER).GetTimeStep();
+    Count(mi, link, payload, start - now);
     l.free_at_ps = start + tx;
     l.busy_ps += (uint64_t)tx;
-    if (!l.dev->Send(p, broadcast, 0x0800)) {
+}
+
+/* Puts one packet of message mi on `link`: the counters first (the shadow
+ * FIFO says how long it waits), then the device. */
+void Sim::Hand(uint32_t link, Ptr<ns3::Packet> p, uint32_t mi)
+{
+    Account(link, p->GetSize(), mi);
+    if (!links[link].dev->Send(p, broadcast, 0x0800)) {
         vimana_bt_fail(bt(), "ns3: link %u refused a packet (device queue full)", link);
         ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
     }
@@ -581,6 +621,31 @@ void Sim::SendNext(uint32_t mi)
         ns3::Simulator::Stop(); /* the toolkit stops only its own queue */
         return;
     }
+    Ptr<ns3::Packet> p = NewPacket(mi);
+    uint32_t size = p->GetSize();
+    uint32_t link = m.route[0];
+    Link &l = links[link];
+    /* Idle before this packet: it starts now, and the device finishes it
+     * when the next is due. A link without latency is left out: the
+     * packet's arrival would share that tick, and a send it causes there
+     * must still queue behind the next packet, as the pacer's order has it. */
+    bool can_ride = ride_ok && l.rider == NIL && l.dev_idle && l.devq->IsEmpty() && l.latency_ps > 0;
+    Hand(link, p, mi);
+    if (m.sent >= m.bytes)
+        return;
+    int64_t gap = TxTime(link, l.rate, size + PPP_HEADER).GetTimeStep();
+    if (can_ride) {
+        l.rider = mi;
+        l.ride_at_ps = NowPs() + gap;
+        return;
+    }
+    ns3::Simulator::Schedule(ns3::PicoSeconds(gap), &Sim::SendNext, this, mi);
+}
+
+/* The next packet of message mi, tagged with its message. */
+Ptr<ns3::Packet> Sim::NewPacket(uint32_t mi)
+{
+    Message &m = msgs[mi];
     uint64_t left = m.bytes - m.sent;
     uint32_t size = left < packet ? (uint32_t)left : packet;
     Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(size);
@@ -588,10 +653,70 @@ void Sim::SendNext(uint32_t mi)
     tag.msg = mi;
     p->AddPacketTag(tag);
     m.sent += size;
-    uint32_t link = m.route[0];
-    Hand(link, p, mi);
-    if (m.sent < m.bytes)
-        ns3::Simulator::Schedule(TxTime(link, links[link].rate, size + PPP_HEADER), &Sim::SendNext, this, mi);
+    return p;
+}
+
+/* The device of `link` has finished a packet and asks for the next one,
+ * at the tick its rider's next packet is due. What SendNext would do
+ * right after this dequeue (the two events share the tick and follow each
+ * other) is done here: alone, the rider's packet goes straight to the wire
+ * and it rides on; behind other packets, it queues and is paced by events
+ * again. */
+Ptr<ns3::Packet> Sim::Ride(uint32_t link)
+{
+    Link &l = links[link];
+    uint32_t mi = l.rider;
+    l.rider = NIL;
+    int64_t now = NowPs();
+    if (l.ride_at_ps != now) {
+        /* Not reached: the device's serialisation is the pacer's (one rate, one memo). */
+        int64_t wait = l.ride_at_ps > now ? l.ride_at_ps - now : 0;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(wait), &Sim::SendNext, this, mi);
+        return l.devq->TakeHead();
+    }
+    Ptr<ns3::Packet> p = NewPacket(mi);
+    uint32_t size = p->GetSize();
+    Account(link, size, mi);
+    ns3::PppHeader ppp;
+    ppp.SetProtocol(PPP_IPV4); /* what the device's Send adds for 0x0800 */
+    p->AddHeader(ppp);
+    bool more = msgs[mi].sent < msgs[mi].bytes;
+    int64_t gap = TxTime(link, l.rate, size + PPP_HEADER).GetTimeStep();
+    if (l.devq->IsEmpty()) {
+        if (more) {
+            l.rider = mi;
+            l.ride_at_ps = now + gap;
+        }
+        return p;
+    }
+    l.devq->Append(p);
+    if (more)
+        ns3::Simulator::Schedule(ns3::PicoSeconds(gap), &Sim::SendNext, this, mi);
+    return l.devq->TakeHead();
+}
+
+/* Every rider goes back to the pacer's events (a fault is registered). */
+void Sim::StopRiding()
+{
+    ride_ok = false;
+    int64_t now = NowPs();
+    for (Link &l : links) {
+        if (l.rider == NIL)
+            continue;
+        int64_t wait = l.ride_at_ps > now ? l.ride_at_ps - now : 0;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(wait), &Sim::SendNext, this, l.rider);
+        l.rider = NIL;
+    }
+}
+
+Ptr<ns3::Packet> RiderQueue::Dequeue()
+{
+    if (link == NIL)
+        return TakeHead();
+    Link &l = sim->links[link];
+    Ptr<ns3::Packet> p = l.rider != NIL ? sim->Ride(link) : TakeHead();
+    l.dev_idle = p == nullptr;
+    return p;
 }
 
 void Sim::Receive(Ptr<ns3::NetDevice> dev, Ptr<const ns3::Packet> p, uint16_t, const ns3::Address &,
@@ -1241,6 +1366,7 @@ ns3::DataRate scaled(const ns3::DataRate &base, double factor)
  * every link, the rate change for the shadow FIFO, the event at its tick. */
 int Sim::AddFault(uint32_t link, vimana_tick at, double factor, char *err, size_t err_len)
 {
+    StopRiding();
     double was = registered[link];
     registered[link] = factor;
     if (factor == 0) {

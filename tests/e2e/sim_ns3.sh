@@ -157,6 +157,47 @@ expect_error "vimana: error: deadlock: 1 of 8 NPUs never finished at t = 20040 (
     timeout 60 "$VIMANA" --workload-configuration="$T/stuck/p" --system-configuration="$SYS/ring.json" \
     --network-configuration="$NET/ring8.yml" --network-backend=ns3_shim
 
+# ---- two messages on one link: pacing and FIFO order --------------------------
+# A (256 KiB, 64 packets of 4096 B) goes 0 -> 1 -> 2 and B (the same) 1 -> 2
+# -> 3, both from t = 0: they share link 1 -> 2. A packet is 4098 bytes on
+# the wire, Tx = 76.331 ns. B is paced into link 1 -> 2's FIFO at j x Tx; A's
+# packets join it as they arrive at NPU 1, at (k + 1) x Tx + 500. The link
+# is busy from 0 to 128 x Tx = 9770.37 ns and sends in arrival order. A's
+# last packet arrives last (64 x Tx + 500 = 5385.2 > B's last, 63 x Tx =
+# 4808.9): it ends at 9770.37 and reaches NPU 2 at 10270.37, tick 10270.
+# B's last has 56 of A's packets before it ((k + 1) x Tx + 500 < 4808.9:
+# k <= 55), so it is the link's 120th: it ends at 9159.74, reaches NPU 2
+# at 9659.74 and crosses the idle link 2 -> 3: 9659.74 + 76.33 + 500 =
+# 10236.07, tick 10236. (The shim lets a message alone on its first link
+# skip the pacer's events, RiderQueue; here B's link gets a second
+# sender, and B's packets must queue behind those already waiting: had B
+# kept the link, it would reach NPU 3 at 64 x Tx + 1076.3 = 5961.)
+mkdir -p "$T/two"
+python3 - "$T/two/t" <<'PY' || fail "write the two-message workload"
+import json, sys
+out = sys.argv[1]
+def comm(i, kind, src, dst, tag, deps=()):
+    return {"id": i, "name": "%s_%d" % (kind.lower(), tag), "type": "COMM_%s_NODE" % kind, "data_deps": list(deps),
+            "attr": [{"name": "is_cpu_op", "bool_val": False}, {"name": "comm_src", "int32_val": src},
+                     {"name": "comm_dst", "int32_val": dst}, {"name": "comm_tag", "int32_val": tag},
+                     {"name": "comm_size", "uint64_val": 262144}]}
+ranks = {0: [comm(0, "SEND", 0, 2, 1)], 1: [comm(0, "SEND", 1, 3, 2)],
+         2: [comm(0, "RECV", 0, 2, 1)], 3: [comm(0, "RECV", 1, 3, 2)]}
+idle = [{"id": 0, "name": "idle", "type": "COMP_NODE", "duration_micros": 0,
+         "attr": [{"name": "is_cpu_op", "bool_val": False}]}]
+for r in range(8):
+    json.dump({"global_metadata": {"version": "0.0.4"}, "nodes": ranks.get(r, idle)}, open("%s.%d.json" % (out, r), "w"))
+PY
+r=0
+while [ "$r" -lt 8 ]; do
+    "$VIMANA_ET" from-json "$T/two/t.$r.json" -o "$T/two/t.$r.et" || fail "from-json rank $r"
+    r=$((r + 1))
+done
+"$VIMANA" --workload-configuration="$T/two/t" --system-configuration="$SYS/ring.json" \
+    --network-configuration="$NET/ring8.yml" --network-backend=ns3_shim >"$T/out" 2>&1 || fail "two messages: $(cat "$T/out")"
+expect_eq "$(sed -n 's/^sys\[2\] finished, \([0-9]*\) cycles.*/\1/p' "$T/out")" 10270 "two messages: A at NPU 2"
+expect_eq "$(sed -n 's/^sys\[3\] finished, \([0-9]*\) cycles.*/\1/p' "$T/out")" 10236 "two messages: B at NPU 3"
+
 # ---- bad inputs: one line each -----------------------------------------------------
 printf 'topology: [ Ring ]\nnpus_count: [ 8 ]\nbandwidth: [ 0 ]\nlatency: [ 500 ]\n' >"$T/zero.yml"
 expect_error "vimana: error: $T/zero.yml: bandwidth (0) should be larger than 0" \
