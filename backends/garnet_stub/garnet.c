@@ -43,6 +43,7 @@
  * moved jumps the clock to the next time anything can change; with nothing
  * in flight no cycle runs.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,12 @@
 #define GN_MAX_LATENCY 4294967295.0
 #define GN_MAX_AUTO_DEPTH (1u << 17)
 #define GN_MAX_FLITS (1ull << 32)
+/* VCs per link: at most 64 (a bit mask per input port); vcs=auto takes
+ * enough of Garnet 2.0's 5-flit data packets to cover a credit round trip,
+ * never fewer than its 4 VCs per vnet. */
+#define GN_MAX_VCS 64u
+#define GN_MIN_AUTO_VCS 4u
+#define GN_GARNET_DATA_FLITS 5.0
 /* packet_flits when not given (see README: Packets and flits). */
 #define GN_DEFAULT_PACKET_FLITS 0u
 
@@ -71,7 +78,7 @@
 
 typedef struct {
     uint32_t flit_bytes;   /* bytes per flit (Garnet 2.0: 16) */
-    uint32_t vcs;          /* virtual channels per input port (4) */
+    uint32_t vcs;          /* virtual channels per input port; 0 = auto (auto_vcs), resolved at init */
     uint32_t vc_depth;     /* flits per VC; 0 = auto (a credit round trip) */
     uint32_t pipeline;     /* router pipeline cycles (1) */
     uint32_t stats;        /* log flit-hops per second at the end of run */
@@ -171,6 +178,7 @@ typedef struct {
     uint32_t rr;             /* VC index first in round-robin order */
     uint32_t pick, pick_v;   /* slot picked in this cycle, and its VC index */
     uint32_t n_holding;      /* slots holding an output (a VC, or an ejection port) */
+    uint64_t holding;        /* bit v: its slot of VC index v holds an output (input_slot) */
     uint32_t req_next;       /* chain of its output's requests */
     uint32_t active;
 } in_port;
@@ -241,7 +249,7 @@ typedef struct {
 
 static const option_spec option_specs[] = {
     {"flit_bytes", offsetof(gn_options, flit_bytes), 1, 65536, NULL},
-    {"vcs", offsetof(gn_options, vcs), 1, 64, NULL},
+    {"vcs", offsetof(gn_options, vcs), 1, GN_MAX_VCS, "auto"},
     {"vc_depth", offsetof(gn_options, vc_depth), 1, 1u << 20, "auto"},
     {"pipeline", offsetof(gn_options, pipeline), 1, 1000, NULL},
     {"stats", offsetof(gn_options, stats), 0, 1, NULL},
@@ -290,7 +298,7 @@ static int parse_option(gn_options *o, const char *item, size_t n, char *err, si
 
 static int parse_options(gn_options *o, const char *s, char *err, size_t len)
 {
-    *o = (gn_options){.flit_bytes = 16, .vcs = 4, .vc_depth = 0, .pipeline = 1, .stats = 0,
+    *o = (gn_options){.flit_bytes = 16, .vcs = 0, .vc_depth = 0, .pipeline = 1, .stats = 0,
                       .packet_flits = GN_DEFAULT_PACKET_FLITS, .eject_flits = 0};
     if (!s)
         return 0;
@@ -447,6 +455,13 @@ static uint32_t input_of(const garnet *g, uint32_t s)
     return s & INJ_BIT ? g->n_links + g->pkts[s & ~INJ_BIT].inj_out : link_of_vc(g, s);
 }
 
+/* The VC index of slot s at its input port (input_slot's v): its VC of the
+ * link for a link's slot, the VC of its first link it holds for an NI's. */
+static uint32_t input_vc_index(garnet *g, uint32_t s)
+{
+    return s & INJ_BIT ? *slot_out_vc(g, s) : s % g->opt.vcs;
+}
+
 /* The ready time of the slot's next flit, or NO_CYCLE if none is there. The
  * NI sends a message's flits in order: a packet's flits wait until the
  * packets cut before it have all left. */
@@ -493,7 +508,9 @@ static uint64_t slot_pop(garnet *g, uint32_t s, vimana_tick t)
  * may be allocated again once the tail's credit is back upstream. */
 static void slot_release(garnet *g, uint32_t s, vimana_tick t)
 {
-    g->ins[input_of(g, s)].n_holding--;
+    in_port *in = &g->ins[input_of(g, s)];
+    in->n_holding--;
+    in->holding &= ~(1ull << input_vc_index(g, s));
     if (s & INJ_BIT)
         return;
     vc_state *v = &g->vc[s];
@@ -518,6 +535,7 @@ static void hold_output(garnet *g, uint32_t s, uint32_t out_vc)
     *slot_out_vc(g, s) = out_vc;
     in_port *in = &g->ins[input_of(g, s)];
     in->n_holding++;
+    in->holding |= 1ull << input_vc_index(g, s);
     if (!in->active) {
         in->active = 1;
         g->active_in[g->n_active_in++] = input_of(g, s);
@@ -779,8 +797,16 @@ static void input_request(garnet *g, uint32_t i, vimana_tick t)
     in->pick = NIL;
     if (in->ser.cycle > t)
         return;
-    for (uint32_t k = 0, n = g->opt.vcs; k < n; k++) {
-        uint32_t v = in->rr + k >= n ? in->rr + k - n : in->rr + k;
+    /* Only the VCs whose slots hold an output, from rr on and then from 0:
+     * with many VCs and few in use a scan of all of them would dominate. */
+    uint64_t from_rr = in->holding & (~0ull << in->rr), before_rr = in->holding & ~(~0ull << in->rr);
+    for (uint64_t left = from_rr ? from_rr : before_rr; left; ) {
+        uint32_t v = (uint32_t)__builtin_ctzll(left);
+        left &= left - 1;
+        if (!left && from_rr) {
+            left = before_rr;
+            from_rr = 0;
+        }
         uint32_t s = input_slot(g, i, v);
         if (s == NIL || !slot_can_send(g, s, t))
             continue;
@@ -918,8 +944,8 @@ static vimana_tick next_wake(garnet *g, vimana_tick t)
     }
     for (uint32_t k = 0; k < g->n_active_in; k++) {
         uint32_t i = g->active_in[k];
-        for (uint32_t v = 0; v < g->opt.vcs; v++) {
-            uint32_t s = input_slot(g, i, v);
+        for (uint64_t left = g->ins[i].holding; left; left &= left - 1) {
+            uint32_t s = input_slot(g, i, (uint32_t)__builtin_ctzll(left));
             if (s == NIL)
                 continue;
             vimana_tick f = slot_front(g, s);
@@ -1085,13 +1111,37 @@ static void set_link_rate(garnet *g, uint32_t l, double bytes_per_ns)
     li->step_frac = ft.frac;
 }
 
+/* The flits a link carries in a credit round trip (2L + pipeline + 2
+ * cycles) at this rate. */
+static double round_trip_flits(const garnet *g, uint32_t latency, double bytes_per_ns)
+{
+    return (2.0 * latency + g->opt.pipeline + 2.0) * bytes_per_ns / g->opt.flit_bytes;
+}
+
 /* vc_depth=auto: enough flits to cover a credit round trip at this rate,
  * so that a lone packet runs at the link's rate. */
 static uint32_t auto_depth(const garnet *g, uint32_t latency, double bytes_per_ns)
 {
-    double rtt = 2.0 * latency + g->opt.pipeline + 2.0;
-    double depth = rtt * bytes_per_ns / g->opt.flit_bytes + 2.0;
+    double depth = round_trip_flits(g, latency, bytes_per_ns) + 2.0;
     return depth > GN_MAX_AUTO_DEPTH ? GN_MAX_AUTO_DEPTH : (uint32_t)depth;
+}
+
+/* vcs=auto: a packet holds its VC for its serialisation and a credit round
+ * trip, so a link of long latency needs many packets in flight to stay
+ * busy. Enough VCs for Garnet 2.0's 5-flit data packets to cover the
+ * longest round trip of the network, from Garnet's 4 up to 64 (README,
+ * "Packet size"): 4 on Garnet's 1-cycle links, 64 on links of hundreds of
+ * cycles. */
+static uint32_t auto_vcs(const garnet *g)
+{
+    double most = 0;
+    for (uint32_t l = 0; l < g->n_links; l++) {
+        double f = round_trip_flits(g, g->li[l].latency, g->li[l].bytes_per_ns);
+        if (f > most)
+            most = f;
+    }
+    double v = ceil(most / GN_GARNET_DATA_FLITS) + 1.0;
+    return v < GN_MIN_AUTO_VCS ? GN_MIN_AUTO_VCS : v > GN_MAX_VCS ? GN_MAX_VCS : (uint32_t)v;
 }
 
 /* A link's timing: serialiser time per flit, latency in cycles (rounded,
@@ -1185,6 +1235,13 @@ static int init_links(garnet *g, char *err, size_t err_len)
         if (rc != VIMANA_OK)
             return rc;
     }
+    if (!g->opt.vcs)
+        g->opt.vcs = auto_vcs(g);
+    g->vc = calloc(g->n_links ? (size_t)g->n_links * g->opt.vcs : 1, sizeof *g->vc);
+    if (!g->vc) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
     for (uint32_t o = 0; o < g->n_links + g->npus; o++)
         g->outs[o] = (out_port){.wait_head = NIL, .wait_tail = NIL, .req_head = NIL};
     for (uint32_t i = 0; i < 2 * g->n_links; i++)
@@ -1224,13 +1281,12 @@ static int alloc_state(garnet *g)
     size_t ports = (size_t)g->n_links + g->npus;
     g->li = calloc(g->n_links ? g->n_links : 1, sizeof *g->li);
     g->outs = calloc(ports, sizeof *g->outs);
-    g->vc = calloc(g->n_links ? (size_t)g->n_links * g->opt.vcs : 1, sizeof *g->vc);
     g->active = calloc(ports, sizeof *g->active);
     g->ins = calloc(2 * (size_t)g->n_links + 1, sizeof *g->ins);
     g->active_in = calloc(2 * (size_t)g->n_links + 1, sizeof *g->active_in);
     g->req_outs = calloc(ports, sizeof *g->req_outs);
     g->ej_step = calloc(g->npus ? g->npus : 1, sizeof *g->ej_step);
-    if (!g->li || !g->outs || !g->vc || !g->active || !g->ins || !g->active_in || !g->req_outs || !g->ej_step ||
+    if (!g->li || !g->outs || !g->active || !g->ins || !g->active_in || !g->req_outs || !g->ej_step ||
         vimana_bt_links_alloc(&g->bt, g->n_links) != VIMANA_OK)
         return VIMANA_ERR_NOMEM;
     return VIMANA_OK;
@@ -1303,7 +1359,8 @@ static int gn_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32
     return VIMANA_OK;
 }
 
-/* run() with the flit-hop rate, logged when the option stats=1 asks. */
+/* run() with the flit-hop rate and the VCs a link has (what vcs=auto
+ * chose), logged when the option stats=1 asks. */
 static int gn_run(void *ctx)
 {
     garnet *g = ctx;
@@ -1315,8 +1372,9 @@ static int gn_run(void *ctx)
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     uint64_t hops = g->flit_hops - hops0;
     vimana_bt_log(&g->bt, g->opt.stats ? VIMANA_LOG_INFO : VIMANA_LOG_DEBUG,
-                  "%llu flit-hops, %llu cycles simulated, %.3f s: %.1f M flit-hops/s", (unsigned long long)hops,
-                  (unsigned long long)g->cycles, s, s > 0 ? (double)hops / s / 1e6 : 0.0);
+                  "%llu flit-hops, %llu cycles simulated, %.3f s: %.1f M flit-hops/s; %u VCs a link",
+                  (unsigned long long)hops, (unsigned long long)g->cycles, s, s > 0 ? (double)hops / s / 1e6 : 0.0,
+                  g->opt.vcs);
     return rc;
 }
 
@@ -1483,7 +1541,8 @@ static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t 
  * (gn_parse_options reads them; README.md, "Options"). */
 static const vimana_backend_option garnet_options[] = {
     {"flit_bytes", "1 to 65536 (bytes)", "16", "bytes per flit (Garnet 2.0: 16)", "65536"},
-    {"vcs", "1 to 64", "4", "virtual channels per link (Garnet 2.0: 4 per vnet)", NULL},
+    {"vcs", "1 to 64, auto", "auto",
+     "virtual channels per link; auto: enough 5-flit packets for a credit round trip, 4 (Garnet 2.0) to 64", NULL},
     {"vc_depth", "1 to 1048576, auto", "auto", "flits per VC; auto: a credit round trip of the link at its rate",
      NULL},
     {"pipeline", "1 to 1000 (cycles)", "1", "router pipeline cycles (Garnet 2.0: 1)", NULL},

@@ -2,7 +2,7 @@
 # The Garnet-style flit-level backend (backends/garnet_stub, --network-backend=garnet).
 # Every time below is derived by hand from the model's rules
 # (backends/garnet_stub/README.md):
-#  - 1 cycle = 1 ns; defaults flit_bytes=16, vcs=4, vc_depth=auto, pipeline=1;
+#  - 1 cycle = 1 ns; defaults flit_bytes=16, vcs=auto, vc_depth=auto, pipeline=1;
 #  - a message sent at t0 is ceil(bytes/16) flits, ready at the source
 #    router at t0 + pipeline;
 #  - a link of B bytes/ns takes flit k (from 0) of a lone packet at cycle
@@ -112,7 +112,8 @@ gar=$(finish_of garnet "$T/in/in" "$NET/switch8.yml" --report="$T/in.csv")
 [ "$gar" -gt "$ana" ] || fail "incast: garnet ($gar) is not slower than analytical ($ana)"
 [ "$gar" -ge 136720 ] || fail "incast: garnet ($gar) beats the bound of the shared link (136720)"
 # The switch's link to NPU 0 (device 8 -> 0) carried the 7 messages; they
-# waited there for one of its 4 VCs (queueing delay > 0).
+# waited there for the switch allocator, which sends one input's flit at a
+# time (queueing delay > 0).
 expect_eq "$(awk -F, '$1 == 8 && $2 == 0 { print $3 "," $4 }' "$T/in.links.csv")" "7340032,7" "incast link"
 [ "$(awk -F, '$1 == 8 && $2 == 0 { print $9 }' "$T/in.links.csv")" -gt 0 ] || fail "incast: no queueing delay"
 
@@ -173,16 +174,31 @@ tail -n +2 "$T/ft.links.csv" | cmp -s - "$T/want.csv" || fail "fat-tree links: $
 
 # ---- (h) options: the run reports its rate; bad ones refused in one line ----
 run_on garnet "$T/p2p/f" "$P2P" --backend-options=stats=1 >/dev/null 2>"$T/err" || fail "stats=1"
-grep -q '^vimana: garnet: info: 65536 flit-hops, [0-9]* cycles simulated, [0-9.]* s: [0-9.]* M flit-hops/s$' \
+grep -q '^vimana: garnet: info: 65536 flit-hops, [0-9]* cycles simulated, [0-9.]* s: [0-9.]* M flit-hops/s; 64 VCs a link$' \
     "$T/err" || fail "stats=1 line: $(cat "$T/err")"
+# vcs=auto: ceil(round trip flits / 5) + 1 VCs, from 4 to 64, the round
+# trip being (2L + pipeline + 2) cycles at the link's rate in 16-byte
+# flits. p2p_400g (50 B/ns, 500 ns): 1003 x 50 / 16 = 3134.4 flits, 628
+# VCs: 64 (above). 50 B/ns and 10 ns: 23 x 50 / 16 = 71.9 flits, 15 + 1 =
+# 16 VCs. 16 B/ns (128 Gbps) and 1 ns, a Garnet-like link: 5 flits, 1 + 1
+# = 2: Garnet 2.0's 4.
+vcs_of() { # RATE LATENCY: the VCs a link that stats=1 reports
+    printf '2 0 1\n\n0 1 %s %s 0\n' "$1" "$2" >"$T/vcs.txt"
+    run_on garnet "$T/p2p/f" "$T/vcs.txt" --backend-options=stats=1 2>&1 >/dev/null |
+        sed -n 's/^vimana: garnet: info: .*; \([0-9]*\) VCs a link$/\1/p'
+}
+expect_eq "$(vcs_of 400Gbps 10ns)" 16 "vcs=auto on a 10 ns link of 50 B/ns"
+expect_eq "$(vcs_of 128Gbps 1ns)" 4 "vcs=auto on a 1 ns link of 16 B/ns"
+run_on garnet "$T/p2p/f" "$P2P" --backend-options=stats=1,vcs=7 >/dev/null 2>"$T/err" || fail "stats=1,vcs=7"
+grep -q '; 7 VCs a link$' "$T/err" || fail "vcs=7: $(cat "$T/err")"
 bad() { # OPTIONS MESSAGE
     expect_error "vimana: error: garnet: --backend-options: $2" run_on garnet "$T/p2p/f" "$P2P" --backend-options="$1"
 }
 bad foo=1 "unknown key in 'foo=1' (known: flit_bytes, vcs, vc_depth, pipeline, stats, packet_flits, eject_flits)"
 bad packet_flits=-1 "'packet_flits=-1': packet_flits must be an integer from 0 to 1048576 or max"
 bad eject_flits=0 "'eject_flits=0': eject_flits must be an integer from 1 to 65536 or auto"
-bad vcs=0 "'vcs=0': vcs must be an integer from 1 to 64"
-bad vcs=65 "'vcs=65': vcs must be an integer from 1 to 64"
+bad vcs=0 "'vcs=0': vcs must be an integer from 1 to 64 or auto"
+bad vcs=65 "'vcs=65': vcs must be an integer from 1 to 64 or auto"
 bad flit_bytes=abc "'flit_bytes=abc': flit_bytes must be an integer from 1 to 65536"
 bad vc_depth=0 "'vc_depth=0': vc_depth must be an integer from 1 to 1048576 or auto"
 bad pipeline=99999999999999 "'pipeline=99999999999999': pipeline must be an integer from 1 to 1000"
