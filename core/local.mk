@@ -1,6 +1,8 @@
 # The simulator core: configuration readers, the system layer (with the
-# simulation context), the workload layer, and the driver (core/sim: options,
-# backend loader, run, outputs, progress) and the `vimana` program. Layers
+# simulation context), the workload layer, the host of the network backends
+# (core/host), the output writers (core/out), the driver (core/sim: options,
+# run, outputs, progress) and the `vimana` program with its subcommands
+# (core/cmd). Layers
 # include downwards only: sim -> workload -> system -> config/util. The core
 # never includes a backend's sources; backends reach it only through
 # network_api.h.
@@ -46,24 +48,13 @@ libvimana_core_la_SOURCES = \
 	core/sim/step_breakdown.c core/sim/step_breakdown.h \
 	core/sim/serving_report.c core/sim/serving_report.h \
 	core/sim/options.c core/sim/options.h \
-	core/sim/backend_loader.c core/sim/backend_loader.h \
-	core/sim/network_host.c core/sim/network_host.h \
-	core/sim/network_faults.c core/sim/network_faults.h \
-	core/sim/fault_links.c core/sim/fault_links.h \
-	core/sim/link_report.c core/sim/link_report.h \
-	core/sim/device_name.c core/sim/device_name.h \
 	core/sim/run.c core/sim/run.h \
-	core/sim/yaml_file.c core/sim/yaml_file.h \
-	core/sim/jobs_spec.c core/sim/jobs_spec.h \
-	core/sim/jobs_generate.c core/sim/jobs_generate.h \
-	core/sim/job_net.c core/sim/job_net.h \
-	core/sim/jobs_run.c core/sim/jobs_run.h \
+	core/config/yaml_file.c core/config/yaml_file.h \
 	core/sim/progress.c core/sim/progress.h \
 	core/sim/symmetry.c core/sim/symmetry.h \
 	core/sim/symmetry_roles.c core/sim/symmetry_roles.h \
 	core/sim/outputs.c core/sim/outputs.h \
 	core/sim/inference_report.c core/sim/inference_report.h \
-	core/sim/json_out.c core/sim/json_out.h \
 	core/sim/log_files.c core/sim/log_files.h
 libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DVIMANA_BUILD_DIR='"$(abs_top_builddir)"' \
@@ -72,45 +63,21 @@ libvimana_core_la_CPPFLAGS = $(CORE_CPPFLAGS) \
 libvimana_core_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 libvimana_core_la_LIBADD = libvimana_et.la libvimana_backend.la libvimana_util.la $(JSON_C_LIBS) $(YAML_LIBS) $(LTDL_LIBS) -lm
 
-# `vimana xval` (listed apart so that its unit test can link the writers).
-xval_sources = core/sim/xval.c core/sim/xval.h core/sim/xval_row.h \
-	core/sim/xval_child.c core/sim/xval_child.h \
-	core/sim/xval_output.c core/sim/xval_output.h \
-	core/sim/xval_plot.c core/sim/xval_plot.h \
-	core/sim/xval_report.c core/sim/xval_report.h \
-	core/sim/xval_diverge.c core/sim/xval_diverge.h \
-	core/sim/xval_diverge_output.c core/sim/xval_diverge_output.h \
-	core/sim/xval_diverge_plot.c core/sim/xval_diverge_plot.h \
-	core/sim/svg_chart.c core/sim/svg_chart.h \
-	core/sim/child_run.c core/sim/child_run.h \
-	core/sim/csv_out.c core/sim/csv_out.h
-
-# `vimana sweep` (apart too, for its unit test).
-sweep_sources = core/sim/sweep.c core/sim/sweep.h \
-	core/sim/sweep_spec.c core/sim/sweep_spec.h \
-	core/sim/sweep_points.c core/sim/sweep_points.h \
-	core/sim/sweep_config.c core/sim/sweep_config.h \
-	core/sim/sweep_result.c core/sim/sweep_result.h \
-	core/sim/sweep_runner.c core/sim/sweep_runner.h \
-	core/sim/sweep_output.c core/sim/sweep_output.h \
-	core/sim/sweep_plot.c core/sim/sweep_plot.h \
-	core/sim/sweep_slurm.c core/sim/sweep_slurm.h \
-	core/sim/sweep_genspec.c core/sim/sweep_genspec.h \
-	core/sim/sweep_generate.c core/sim/sweep_generate.h
-
-# vimana calibrate: nccl-tests tables in, a fitted preset out (docs/calibrate.md)
-calibrate_sources = core/sim/calibrate.c core/sim/calibrate.h \
-	core/sim/calibrate_input.c core/sim/calibrate_input.h \
-	core/sim/calibrate_fit.c core/sim/calibrate_fit.h \
-	core/sim/calibrate_output.c core/sim/calibrate_output.h
+# The rooms below the driver and above it, each with its own fragment:
+# the host that loads and talks to backends, the output writers, and one
+# folder per `vimana` subcommand (docs/internals.md, "Rooms").
+include $(srcdir)/core/host/local.mk
+include $(srcdir)/core/out/local.mk
+include $(srcdir)/core/cmd/jobs/local.mk
+include $(srcdir)/core/cmd/xval/local.mk
+include $(srcdir)/core/cmd/sweep/local.mk
+include $(srcdir)/core/cmd/calibrate/local.mk
+include $(srcdir)/core/cmd/backend_check/local.mk
 
 bin_PROGRAMS += vimana
-vimana_SOURCES = core/sim/main.c \
-	core/sim/backend_check.c core/sim/backend_check.h \
-	core/sim/check_scenarios.c core/sim/check_scenarios.h \
-	core/sim/mock_host.c core/sim/mock_host.h \
-	core/sim/check_report.c core/sim/check_report.h \
-	$(xval_sources) $(sweep_sources) $(calibrate_sources)
+# The program: its subcommand table (main.c) and the subcommands' sources.
+vimana_SOURCES = core/cmd/main.c core/cmd/child_run.c core/cmd/child_run.h \
+	$(backend_check_sources) $(xval_sources) $(sweep_sources) $(calibrate_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS) -DVIMANA_BINDIR='"$(bindir)"'
 vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 vimana_LDADD = libvimana_core.la libvimana_backend.la

@@ -236,12 +236,12 @@ tests_fuzz_fuzz_tf_device_LDADD = tests/fuzz/libfuzz_tools.la -lm
 
 check_PROGRAMS += tests/fuzz/replay_sweep_spec
 tests_fuzz_replay_sweep_spec_SOURCES = tests/fuzz/fuzz_sweep_spec.c $(fuzz_replay_sources) \
-	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_config.c core/sim/sweep_genspec.c
+	core/cmd/sweep/sweep_spec.c core/cmd/sweep/sweep_points.c core/cmd/sweep/sweep_config.c core/cmd/sweep/sweep_genspec.c
 tests_fuzz_replay_sweep_spec_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_replay_sweep_spec_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_replay_sweep_spec_LDADD = libvimana_core.la $(JSON_C_LIBS) $(YAML_LIBS)
 tests_fuzz_fuzz_sweep_spec_SOURCES = tests/fuzz/fuzz_sweep_spec.c $(fuzz_common_sources) \
-	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_config.c core/sim/sweep_genspec.c
+	core/cmd/sweep/sweep_spec.c core/cmd/sweep/sweep_points.c core/cmd/sweep/sweep_config.c core/cmd/sweep/sweep_genspec.c
 tests_fuzz_fuzz_sweep_spec_CPPFLAGS = $(fuzz_core_cppflags)
 tests_fuzz_fuzz_sweep_spec_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_fuzz_sweep_spec_LDFLAGS = $(fuzz_ldflags)

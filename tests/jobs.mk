@@ -17,7 +17,7 @@ tests_unit_test_job_net_SOURCES = tests/unit/test_job_net.c
 tests_unit_test_job_net_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_job_net_LDADD = libvimana_core.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_job_net
-# --network-faults (core/sim/network_faults.c).
+# --network-faults (core/host/network_faults.c).
 check_PROGRAMS += tests/unit/test_network_faults
 tests_unit_test_network_faults_SOURCES = tests/unit/test_network_faults.c
 tests_unit_test_network_faults_CPPFLAGS = $(UNIT_CPPFLAGS)

@@ -5,7 +5,7 @@
 # (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
 check_PROGRAMS += tests/unit/test_sweep
 tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c \
-	core/sim/sweep_spec.c core/sim/sweep_points.c core/sim/sweep_genspec.c
+	core/cmd/sweep/sweep_spec.c core/cmd/sweep/sweep_points.c core/cmd/sweep/sweep_genspec.c
 tests_unit_test_sweep_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_unit_test_sweep_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(YAML_LIBS)

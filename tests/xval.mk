@@ -2,8 +2,8 @@
 # end-to-end runs of the shipped backends (and failing test modules).
 check_PROGRAMS += tests/unit/test_xval
 tests_unit_test_xval_SOURCES = tests/unit/test_xval.c \
-	core/sim/xval_output.c core/sim/xval_plot.c core/sim/csv_out.c core/sim/child_run.c \
-	core/sim/xval_diverge.c core/sim/xval_diverge_output.c core/sim/xval_diverge_plot.c core/sim/svg_chart.c
+	core/cmd/xval/xval_output.c core/cmd/xval/xval_plot.c core/out/csv_out.c core/cmd/child_run.c \
+	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c
 tests_unit_test_xval_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
 tests_unit_test_xval_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
@@ -20,8 +20,8 @@ EXTRA_DIST += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 # The divergence report's comparison on hand-made reports.
 check_PROGRAMS += tests/unit/test_xval_diverge
 tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c \
-	core/sim/xval_diverge.c core/sim/xval_diverge_output.c core/sim/xval_diverge_plot.c core/sim/svg_chart.c \
-	core/sim/csv_out.c
+	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c \
+	core/out/csv_out.c
 tests_unit_test_xval_diverge_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_diverge_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_xval_diverge

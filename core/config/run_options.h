@@ -23,7 +23,7 @@ typedef struct sim_options {
     double compute_scale;        /* multiplies compute durations (1 = as in the trace) */
     const char *npu_compute_scale; /* --npu-compute-scale: per-NPU multipliers (config/npu_scale.h), or NULL */
     double comm_scale;           /* multiplies message and collective sizes (1 = as in the trace) */
-    const char *network_faults;  /* --network-faults: link faults (sim/network_faults.h), or NULL */
+    const char *network_faults;  /* --network-faults: link faults (host/network_faults.h), or NULL */
     bool rendezvous;
     bool drop_missing_deps;      /* ignore dependencies on absent node ids */
     const char *timeline;        /* Chrome trace output, or NULL */
@@ -32,7 +32,7 @@ typedef struct sim_options {
     bool run_stats;              /* print message and event counts and the run's speed */
     bool breakdown;              /* print where the last NPU's step went (workload/breakdown.h) */
     bool no_symmetry;            /* --no-symmetry: skip the symmetry check (sim/symmetry.h) */
-    const char *jobs;            /* --jobs: a jobs file (sim/jobs_run.h), or NULL */
+    const char *jobs;            /* --jobs: a jobs file (cmd/jobs/jobs_run.h), or NULL */
     const char *logging_folder;  /* --logging-folder (or --path): log.log and err.log there, or NULL */
     const char *logical_topology; /* --logical-topology-configuration: checked, not used, or NULL */
 } sim_options;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "sim/json_out.h"
-#include "sim/link_report.h"
+#include "out/json_out.h"
+#include "host/link_report.h"
 #include "sim/serving_report.h"
 #include "system/algorithms/algorithm.h"
 #include "system/relabel.h"

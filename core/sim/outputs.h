@@ -24,7 +24,7 @@ typedef struct outputs outputs;
  * installs their hooks in s and r. Returns 0, or -1 after sim_fail();
  * outputs_close(*out) is due in either case. */
 int outputs_open(sim *s, wl_run *r, outputs **out);
-/* One job of `vimana --jobs` (sim/jobs_run.h). Its timeline events go to
+/* One job of `vimana --jobs` (cmd/jobs/jobs_run.h). Its timeline events go to
  * a file the caller opened, begun and will end (outputs_timeline_begin/
  * end) and close, as processes pid_base + rank named "NAME: rank R (NPU
  * P)", so that each job is one group of processes; its JSON report names

@@ -11,11 +11,11 @@
 #include <time.h>
 
 #include "config/npu_scale.h"
-#include "sim/fault_links.h"
+#include "host/fault_links.h"
 #include "config/logical_dims.h"
 #include "sim/inference_report.h"
 #include "sim/log_files.h"
-#include "sim/network_host.h"
+#include "host/network_host.h"
 #include "sim/outputs.h"
 #include "sim/progress.h"
 #include "sim/serving_report.h"

@@ -17,7 +17,7 @@ typedef int (*sim_body_fn)(const sim_options *opt, FILE *out, FILE *log, FILE *e
  * none) and closes them; a failed write there makes the status 1. */
 int sim_run_logged(const sim_options *opt, FILE *out, FILE *log, sim_body_fn body);
 
-/* Shared with `vimana --jobs` (sim/jobs_run.h), which runs several
+/* Shared with `vimana --jobs` (cmd/jobs/jobs_run.h), which runs several
  * contexts on one backend. */
 struct sim;
 struct wl_run;

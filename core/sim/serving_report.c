@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/json_out.h"
+#include "out/json_out.h"
 #include "vimana/et.h"
 
 /* One request's two markers, as the run ended them. */

@@ -116,7 +116,7 @@ typedef struct sim {
      * durations (on top of --compute-scale), or NULL: all 1. Freed with
      * the configurations. */
     double *npu_scale;
-    /* --network-faults, as handed to the backend (sim/fault_links.h), for
+    /* --network-faults, as handed to the backend (host/fault_links.h), for
      * --report; NULL and 0 without. */
     struct fault_link *faults;
     size_t n_faults;

@@ -79,6 +79,30 @@ EOF
 expect_ok "$CHECK" --dot "$T"
 cmp -s "$TEST_TMP/want" "$TEST_TMP/out" || { fail "check-layers --dot"; diff "$TEST_TMP/want" "$TEST_TMP/out" >&2; }
 
+# ---- the rooms above the driver (docs/internals.md, "Rooms") ------------------
+# The host and the output writers sit below the driver; a subcommand's folder
+# may include the driver and what is below it, not another subcommand's.
+TREE="$T"
+T="$TEST_TMP/rooms"
+put core/include/vimana/network_api.h '/* public */'
+put core/sim/run.h '#include "host/loader.h"' '#include "out/chart.h"'
+put core/host/loader.h '#include "vimana/network_api.h"' '#include "sim/run.h"'
+put core/out/chart.h '#include "host/loader.h"'
+put core/cmd/sweep/sweep.h '#include "sim/run.h"' '#include "out/chart.h"'
+put core/cmd/xval/xval.c '#include "sim/run.h"' '#include "cmd/sweep/sweep.h"' '#include "cmd/child_run.h"'
+put core/cmd/child_run.h '/* shared by the subcommands */'
+put core/cmd/main.c '#include "cmd/sweep/sweep.h"' '#include "cmd/xval/xval.h"' '#include "sim/run.h"'
+cat >"$TEST_TMP/want" <<'EOF'
+core/cmd/main.c:2: cmd may not include cmd/xval/xval.h (missing)
+core/cmd/xval/xval.c:2: cmd/xval may not include cmd/sweep/sweep.h (cmd/sweep)
+core/host/loader.h:2: host may not include sim/run.h (sim)
+core/out/chart.h:1: out may not include host/loader.h (host)
+EOF
+"$CHECK" "$T" >"$TEST_TMP/got" 2>&1
+expect_eq "$?" 1 "exit status of check-layers on rooms with violations"
+cmp -s "$TEST_TMP/want" "$TEST_TMP/got" || { fail "check-layers rooms"; diff "$TEST_TMP/want" "$TEST_TMP/got" >&2; }
+T="$TREE"
+
 # The same tree without its violations passes, silently.
 put core/system/system.h '#include "util/grow.h"'
 put tools/etcmd/a.c '#include "etcmd/a.h"' '#include "vimana/et.h"' '#include "util/grow.h"'

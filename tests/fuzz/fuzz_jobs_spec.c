@@ -1,11 +1,11 @@
-/* Fuzz target: `vimana --jobs JOBS.yaml` (core/sim/jobs_spec.c): the jobs
+/* Fuzz target: `vimana --jobs JOBS.yaml` (core/cmd/jobs/jobs_spec.c): the jobs
  * file reader and the placement of its jobs on a network of 16 NPUs
  * (explicit ids, contiguous, strided, random). Nothing is run and no file
  * the jobs file names is read. */
 #include <stdio.h>
 
 #include "fuzz_input.h"
-#include "sim/jobs_spec.h"
+#include "cmd/jobs/jobs_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

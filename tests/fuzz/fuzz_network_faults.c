@@ -1,5 +1,5 @@
-/* Fuzz target: `vimana --network-faults FILE.yaml` (core/sim/network_faults.c
- * reads it, core/sim/fault_links.c resolves its links, congestion_aware's
+/* Fuzz target: `vimana --network-faults FILE.yaml` (core/host/network_faults.c
+ * reads it, core/host/fault_links.c resolves its links, congestion_aware's
  * link_fault takes them): the input is the faults file; the simulator runs
  * a 1 MiB ring all-reduce of 8 NPUs (inputs/sweeps/workloads/ar_1MiB_8) on
  * congestion_aware over a small fat tree, so bandwidth factors, links down

@@ -1,4 +1,4 @@
-/* Fuzz target: `vimana sweep SPEC.yaml` (core/sim/sweep_spec.c,
+/* Fuzz target: `vimana sweep SPEC.yaml` (core/cmd/sweep/sweep_spec.c,
  * sweep_points.c, sweep_config.c): the sweep file reader, the grid
  * expansion, the check of every axis key against the base system JSON and
  * network YAML (a fixed pair written beside the input, which sweep files
@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 
 #include "fuzz_input.h"
-#include "sim/sweep_config.h"
-#include "sim/sweep_genspec.h"
-#include "sim/sweep_points.h"
-#include "sim/sweep_spec.h"
+#include "cmd/sweep/sweep_config.h"
+#include "cmd/sweep/sweep_genspec.h"
+#include "cmd/sweep/sweep_points.h"
+#include "cmd/sweep/sweep_spec.h"
 
 static const char SYSTEM[] = "{\"scheduling-policy\": \"LIFO\", \"endpoint-delay\": 10,\n"
                              " \"active-chunks-per-dimension\": 1, \"preferred-dataset-splits\": 4,\n"

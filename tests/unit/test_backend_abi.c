@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/backend_loader.h"
-#include "sim/device_name.h"
+#include "host/backend_loader.h"
+#include "host/device_name.h"
 
 static vimana_backend good(void)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/backend_loader.h"
+#include "host/backend_loader.h"
 
 static void test_build_tree_exe(void **state)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/calibrate_fit.h"
-#include "sim/calibrate_input.h"
+#include "cmd/calibrate/calibrate_fit.h"
+#include "cmd/calibrate/calibrate_input.h"
 
 static char *write_tmp(const char *name, const char *text)
 {

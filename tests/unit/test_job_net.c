@@ -1,4 +1,4 @@
-/* The job view (sim/job_net.h): a job's context sees its logical
+/* The job view (cmd/jobs/job_net.h): a job's context sees its logical
  * dimensions; its sends reach the real backend between the physical NPUs
  * of its placement, with a token of the table of messages in flight
  * (index + generation); a token the backend never got, or gives back
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "sim/job_net.h"
+#include "cmd/jobs/job_net.h"
 
 /* A fake backend that records the last send. */
 typedef struct fake {

@@ -1,4 +1,4 @@
-/* The jobs file reader (sim/jobs_spec.h): paths are the file's, dims and
+/* The jobs file reader (cmd/jobs/jobs_spec.h): paths are the file's, dims and
  * start are read, and each placement rule gives the documented NPUs
  * (contiguous, strided, explicit, random = a splitmix64 Fisher-Yates
  * shuffle of the NPUs earlier jobs left); overlaps are refused. */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/jobs_spec.h"
+#include "cmd/jobs/jobs_spec.h"
 #include "util/hash.h"
 
 /* Writes text to DIR/j.yaml in a fresh folder; returns the path. */

@@ -1,4 +1,4 @@
-/* The --network-faults reader (sim/network_faults.h): the fields of each
+/* The --network-faults reader (host/network_faults.h): the fields of each
  * fault, the defaults, and every refused input's exact one-line message
  * naming the file and the line. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/network_faults.h"
+#include "host/network_faults.h"
 
 /* Writes text to a fresh file; returns its path (a static buffer). */
 static const char *faults_file(const char *text)

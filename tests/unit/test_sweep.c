@@ -1,5 +1,5 @@
-/* The sweep file reader (sim/sweep_spec.h) and the order of the points
- * (sim/sweep_points.h): the grid is an odometer, last axis fastest; lists
+/* The sweep file reader (cmd/sweep/sweep_spec.h) and the order of the points
+ * (cmd/sweep/sweep_points.h): the grid is an odometer, last axis fastest; lists
  * and quoted scalars keep their form; explicit points leave the axes they
  * do not name at the base; paths are the sweep file's; a generator's
  * parameters (generate: and generate.KEY axes) make its command line. */
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/sweep_genspec.h"
-#include "sim/sweep_points.h"
-#include "sim/sweep_spec.h"
+#include "cmd/sweep/sweep_genspec.h"
+#include "cmd/sweep/sweep_points.h"
+#include "cmd/sweep/sweep_spec.h"
 
 /* Writes text to a fresh file in a fresh folder; returns its path. */
 static char *spec_file(const char *text)
@@ -61,7 +61,7 @@ static void grid_is_read(void **state)
     assert_true(s.axes[1].values[2].is_list);
     assert_int_equal(s.axes[1].values[2].n_items, 2);
     assert_string_equal(s.axes[1].values[2].text, "[5, 6]");
-    /* A quoted value stays a string (sim/sweep_config.c reads the flag). */
+    /* A quoted value stays a string (cmd/sweep/sweep_config.c reads the flag). */
     assert_int_equal(s.axes[2].n_values, 2);
     assert_true(s.axes[2].values[0].quoted[0]);
     assert_false(s.axes[2].values[1].quoted[0]);

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "sim/xval_output.h"
-#include "sim/xval_plot.h"
+#include "cmd/xval/xval_output.h"
+#include "cmd/xval/xval_plot.h"
 
 /* analytical (the baseline), congestion_aware outside a 5 % band, a
  * backend given by a path with markup characters that failed to load, and

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/xval_diverge.h"
-#include "sim/xval_diverge_output.h"
-#include "sim/xval_diverge_plot.h"
+#include "cmd/xval/xval_diverge.h"
+#include "cmd/xval/xval_diverge_output.h"
+#include "cmd/xval/xval_diverge_plot.h"
 
 static xval_coll coll(uint64_t node, const char *name, uint64_t start, uint64_t duration)
 {

@@ -1,6 +1,6 @@
 /*
  * link_model.h - the network and per-link records of a `vimana --report
- * FILE.json` (core/sim/link_report.c writes them), checked:
+ * FILE.json` (core/host/link_report.c writes them), checked:
  *
  *   "network": {"dimensions": [{"dim", "npus", "bandwidth_gbps"}, ...],
  *               "num_links": N},                 (num_links: optional)
