@@ -47,20 +47,22 @@ static void begin(sink *s, const char *title)
                  "  <key id=\"type\" for=\"node\" attr.name=\"type\" attr.type=\"string\"/>\n"
                  "  <key id=\"missing\" for=\"node\" attr.name=\"missing\" attr.type=\"boolean\">"
                  "<default>false</default></key>\n"
+                 "  <key id=\"repeat\" for=\"node\" attr.name=\"repeat\" attr.type=\"int\">"
+                 "<default>1</default></key>\n"
                  "  <key id=\"dependency\" for=\"edge\" attr.name=\"dependency\" attr.type=\"string\"/>\n"
                  "  <graph id=\"");
     xml_text(s, title);
     sink_puts(s, "\" edgedefault=\"directed\">\n");
 }
 
-static void edge(sink *s, uint64_t parent, uint64_t child, const char *kind)
+static void edge(sink *s, uint64_t parent, uint64_t child, bool ctrl)
 {
     sink_printf(s,
                 "    <edge source=\"n%" PRIu64 "\" target=\"n%" PRIu64 "\"><data key=\"dependency\">%s</data></edge>\n",
-                parent, child, kind);
+                parent, child, ctrl ? "control" : "data");
 }
 
-static void node(sink *s, const vet_node *n)
+static void node(sink *s, const vet_node *n, uint32_t times)
 {
     const char *type = vet_node_type_name(n->type);
     sink_printf(s, "    <node id=\"n%" PRIu64 "\"><data key=\"id\">%" PRIu64 "</data><data key=\"name\">", n->id, n->id);
@@ -70,11 +72,10 @@ static void node(sink *s, const vet_node *n)
         sink_puts(s, type);
     else
         sink_printf(s, "%" PRId32, n->type);
-    sink_puts(s, "</data></node>\n");
-    for (size_t i = 0; i < n->n_data_deps; i++)
-        edge(s, n->data_deps[i], n->id, "data");
-    for (size_t i = 0; i < n->n_ctrl_deps; i++)
-        edge(s, n->ctrl_deps[i], n->id, "control");
+    sink_puts(s, "</data>");
+    if (times > 1)
+        sink_printf(s, "<data key=\"repeat\">%" PRIu32 "</data>", times);
+    sink_puts(s, "</node>\n");
 }
 
 static void missing(sink *s, uint64_t id)
@@ -85,9 +86,10 @@ static void missing(sink *s, uint64_t id)
                 id, id);
 }
 
-static void end(sink *s)
+static void end(sink *s, unsigned kinds)
 {
+    (void)kinds;
     sink_puts(s, "  </graph>\n</graphml>\n");
 }
 
-const graph_writer graph_write_graphml = {begin, node, missing, end};
+const graph_writer graph_write_graphml = {begin, node, edge, missing, end};
