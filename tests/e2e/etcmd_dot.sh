@@ -191,6 +191,39 @@ expect_eq "$(grep -c '<title>n[0-9]*</title>' "$T/tfc.svg")" 42 "--collapse: nod
 h=$(sed -n 's/^<svg width="[0-9]*pt" height="\([0-9]*\)pt"$/\1/p' "$T/tfc.svg")
 [ "${h:-99999}" -lt 2500 ] || fail "collapsed drawing: $h pt high (expected under 2500)"
 
+# ---- --rank-range: ranks of a prefix, each in a cluster of its own, node
+# names prefixed r<RANK>_ (the 4 ranks of the training step above).
+expect_ok "$ET" dot "$T/tf/t" --rank-range 1-2 --name tp_all_reduce_fwd_mb0_layer0
+expect_eq "$(grep -v '^    label=\|^  graph \[\|^  node \[' "$T/out")" "digraph \"$T/tf/t\" {
+  subgraph cluster_rank1 {
+  r1_n1 [label=\"1: tp_all_reduce_fwd_mb0_layer0_attn\\nCOMM_COLL_NODE ALL_REDUCE, 2097152 bytes\", fillcolor=\"#d9ead3\"];
+  r1_n3 [label=\"3: tp_all_reduce_fwd_mb0_layer0_mlp\\nCOMM_COLL_NODE ALL_REDUCE, 2097152 bytes\", fillcolor=\"#d9ead3\"];
+  }
+  subgraph cluster_rank2 {
+  r2_n1 [label=\"1: tp_all_reduce_fwd_mb0_layer0_attn\\nCOMM_COLL_NODE ALL_REDUCE, 2097152 bytes\", fillcolor=\"#d9ead3\"];
+  r2_n3 [label=\"3: tp_all_reduce_fwd_mb0_layer0_mlp\\nCOMM_COLL_NODE ALL_REDUCE, 2097152 bytes\", fillcolor=\"#d9ead3\"];
+  }
+  subgraph cluster_legend {
+    legend_2 [label=\"collective (COMM_COLL_NODE)\", fillcolor=\"#d9ead3\"];
+  }
+}" "--rank-range 1-2 --name: two clusters"
+grep -qxF '    label="rank 2"; fontname="Helvetica";' "$T/out" || fail "--rank-range: the cluster's label"
+expect_ok "$ET" dot "$T/tf/t" --rank-range 0-1 --collapse -o "$T/r01.svg"
+expect_eq "$(grep -c '<title>r[01]_n[0-9]*</title>' "$T/r01.svg")" 84 "--rank-range 0-1 --collapse: 42 nodes a rank"
+expect_ok "$ET" dot "$T/tf/t" --rank-range 3 --format graphml
+expect_eq "$(grep -c '<node id="r3_n[0-9]*">' "$T/out")" 266 "--rank-range 3: GraphML ids"
+# Ranks beyond the prefix's, a single file, a malformed range: one line.
+expect_error "vimana-et dot: error: --rank-range 2-9: $T/tf/t has ranks 0-3" "$ET" dot "$T/tf/t" --rank-range 2-9
+expect_error "vimana-et dot: error: --rank-range: $T/tf/t.0.et is one file, not a prefix of rank files" \
+    "$ET" dot "$T/tf/t.0.et" --rank-range 0-1
+expect_error "vimana-et dot: --rank-range: expected FIRST-LAST (ranks, FIRST <= LAST), got '3-1'" \
+    "$ET" dot "$T/tf/t" --rank-range 3-1
+expect_error "vimana-et dot: --rank-range: expected FIRST-LAST (ranks, FIRST <= LAST), got '1-'" \
+    "$ET" dot "$T/tf/t" --rank-range 1-
+# An input that cannot be read leaves stdout empty (no half a graph).
+expect_error "$T/none.et: cannot open: No such file or directory" "$ET" dot "$T/none.et"
+expect_eq "$(cat "$T/out")" "" "unreadable input: nothing on stdout"
+
 expect_error "vimana-et dot: more than one input file ('a' and 'b'); dot draws one rank" "$ET" dot a b
 expect_error "$T/none.et: cannot open: No such file or directory" "$ET" dot "$T/none.et"
 

@@ -104,8 +104,9 @@ graph_kind graph_kind_of(int32_t type)
 /* Small type and tight spacing: a training step is hundreds of nodes,
  * mostly one long chain, so every point of a node's height is paid once
  * per node of the chain. */
-static void begin(sink *s, const char *title)
+static void begin(const graph_out *o, const char *title)
 {
+    sink *s = o->s;
     sink_puts(s, "digraph \"");
     dot_text(s, title, SIZE_MAX);
     sink_puts(s, "\" {\n  graph [ranksep=0.2, nodesep=0.15];\n"
@@ -113,10 +114,11 @@ static void begin(sink *s, const char *title)
                  "height=0.3];\n");
 }
 
-static void node(sink *s, const vet_node *n, uint32_t times)
+static void node(const graph_out *o, const vet_node *n, uint32_t times)
 {
+    sink *s = o->s;
     const char *type = vet_node_type_name(n->type);
-    sink_printf(s, "  n%" PRIu64 " [label=\"%" PRIu64 ": ", n->id, n->id);
+    sink_printf(s, "  %sn%" PRIu64 " [label=\"%" PRIu64 ": ", o->prefix, n->id, n->id);
     dot_text(s, n->name, MAX_LABEL_NAME);
     if (times > 1)
         sink_printf(s, " \xc3\x97%" PRIu32, times);
@@ -129,20 +131,35 @@ static void node(sink *s, const vet_node *n, uint32_t times)
                 times > 1 ? ", peripheries=2" : "");
 }
 
-static void edge(sink *s, uint64_t parent, uint64_t child, bool ctrl)
+static void edge(const graph_out *o, uint64_t parent, uint64_t child, bool ctrl)
 {
-    sink_printf(s, "  n%" PRIu64 " -> n%" PRIu64 "%s;\n", parent, child, ctrl ? " [style=dashed]" : "");
+    sink *s = o->s;
+    sink_printf(s, "  %sn%" PRIu64 " -> %sn%" PRIu64 "%s;\n", o->prefix, parent, o->prefix, child,
+                ctrl ? " [style=dashed]" : "");
 }
 
-static void missing(sink *s, uint64_t id)
+static void missing(const graph_out *o, uint64_t id)
 {
-    sink_printf(s, "  n%" PRIu64 " [label=\"%" PRIu64 " (missing)\", style=dotted];\n", id, id);
+    sink *s = o->s;
+    sink_printf(s, "  %sn%" PRIu64 " [label=\"%" PRIu64 " (missing)\", style=dotted];\n", o->prefix, id, id);
+}
+
+/* A rank in a cluster of its own, named. */
+static void rank_begin(const graph_out *o, size_t rank)
+{
+    sink_printf(o->s, "  subgraph cluster_rank%zu {\n    label=\"rank %zu\"; fontname=\"Helvetica\";\n", rank, rank);
+}
+
+static void rank_end(const graph_out *o)
+{
+    sink_puts(o->s, "  }\n");
 }
 
 /* The legend: a box per kind drawn, in its colour, in a cluster of its
  * own so that it stays apart from the graph. */
-static void end(sink *s, unsigned drawn)
+static void end(const graph_out *o, unsigned drawn)
 {
+    sink *s = o->s;
     if (drawn) {
         sink_puts(s, "  subgraph cluster_legend {\n    label=\"node kinds\"; fontname=\"Helvetica\"; "
                      "fontsize=10;\n");
@@ -155,4 +172,4 @@ static void end(sink *s, unsigned drawn)
     sink_puts(s, "}\n");
 }
 
-const graph_writer graph_write_dot = {begin, node, edge, missing, end};
+const graph_writer graph_write_dot = {begin, rank_begin, rank_end, node, edge, missing, end};

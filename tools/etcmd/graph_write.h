@@ -8,6 +8,7 @@
 #define VIMANA_ETCMD_GRAPH_WRITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "etcmd/sink.h"
@@ -27,13 +28,23 @@ typedef enum {
 
 graph_kind graph_kind_of(int32_t type);
 
+/* Where a writer writes, and the prefix of its node names: "" for one
+ * rank (nodes n<ID>), "r<RANK>_" when several ranks share the picture. */
+typedef struct graph_out {
+    sink *s;
+    char prefix[24];
+} graph_out;
+
 typedef struct graph_writer {
-    void (*begin)(sink *s, const char *title);
+    void (*begin)(const graph_out *o, const char *title);
+    /* A rank's nodes are written between these (several ranks only). */
+    void (*rank_begin)(const graph_out *o, size_t rank);
+    void (*rank_end)(const graph_out *o);
     /* The node; times > 1: it stands for that many repeated layers. */
-    void (*node)(sink *s, const vet_node *n, uint32_t times);
-    void (*edge)(sink *s, uint64_t parent, uint64_t child, bool ctrl);
-    void (*missing)(sink *s, uint64_t id);    /* a parent absent from the file */
-    void (*end)(sink *s, unsigned kinds);     /* kinds: 1 << graph_kind of the nodes drawn */
+    void (*node)(const graph_out *o, const vet_node *n, uint32_t times);
+    void (*edge)(const graph_out *o, uint64_t parent, uint64_t child, bool ctrl);
+    void (*missing)(const graph_out *o, uint64_t id);  /* a parent absent from the file */
+    void (*end)(const graph_out *o, unsigned kinds);    /* kinds: 1 << graph_kind of the nodes drawn */
 } graph_writer;
 
 /* Graphviz DOT: a box per node labelled with id, name, type and size or
