@@ -27,12 +27,14 @@
 #define PROG "vimana-et dot"
 
 static const char usage[] =
-    "Usage: vimana-et dot FILE.et [-o OUT] [--format FORMAT] [--name TEXT] [--collapse]\n"
-    "Draw one rank's dependency graph. Each node is a box labelled with its id,\n"
-    "name, type and size (comm_size, or tensor_size of memory nodes) or duration,\n"
-    "filled by kind: compute blue, send/recv orange, collective green, memory\n"
-    "yellow, metadata grey (a legend lists the kinds drawn); data dependencies\n"
-    "are solid edges, control dependencies dashed, both drawn parent -> child.\n"
+    "Usage: vimana-et dot FILE.et [-o OUT] [--format F] [--name TEXT] [--collapse]\n"
+    "       vimana-et dot PREFIX --rank-range FIRST-LAST [options]\n"
+    "Draw one rank's dependency graph (or several ranks', side by side). Each\n"
+    "node is a box labelled with its id, name, type and size (comm_size, or\n"
+    "tensor_size of memory nodes) or duration, filled by kind: compute blue,\n"
+    "send/recv orange, collective green, memory yellow, metadata grey (a legend\n"
+    "lists the kinds drawn); data dependencies are solid edges, control\n"
+    "dependencies dashed, both drawn parent -> child.\n"
     "Parents missing from the file appear dotted.\n"
     "The format follows OUT's extension, or --format:\n"
     "  .dot, .gv       Graphviz DOT text (also the default on stdout)\n"
@@ -48,7 +50,9 @@ static const char usage[] =
     "  --collapse          draw repeated layers once: consecutive blocks of nodes\n"
     "                      whose names differ only in the number after \"layer\"\n"
     "                      (layer3, layer_3, layers.3) become their first block,\n"
-    "                      each node marked xN (a double border)\n";
+    "                      each node marked xN (a double border)\n"
+    "  --rank-range FIRST-LAST  ranks FIRST..LAST of PREFIX (PREFIX.N.et), each in\n"
+    "                      a cluster \"rank N\", node names r<N>_n<ID>; one rank: N\n";
 
 typedef enum { FORMAT_DOT, FORMAT_GRAPHML, FORMAT_SVG, FORMAT_PDF, FORMAT_PNG } dot_format;
 
