@@ -187,6 +187,7 @@ void dot_plan_free(dot_plan *p)
     free(p->group);
     free(p->block);
     free(p->edges);
+    idmap_free(&p->edges_into);
 }
 
 bool dot_plan_draws(const dot_plan *p, size_t i)
@@ -194,15 +195,20 @@ bool dot_plan_draws(const dot_plan *p, size_t i)
     return p->kept[i] && p->shown_as[i] == p->ids[i];
 }
 
-/* Records an edge into a collapsed node; false when it was given before. */
+/* Records an edge that touches a collapsed run; false when it was given
+ * before. */
 static bool first_time(dot_plan *p, uint64_t from, uint64_t to, bool ctrl)
 {
-    for (size_t e = 0; e < p->n_edges; e++)
-        if (p->edges[e].from == from && p->edges[e].to == to && p->edges[e].ctrl == ctrl)
+    uint32_t head = 0;
+    idmap_get(&p->edges_into, to, &head);
+    for (uint32_t e = head; e; e = p->edges[e - 1].next)
+        if (p->edges[e - 1].from == from && p->edges[e - 1].ctrl == ctrl)
             return false;
-    if (grow_array((void **)&p->edges, &p->cap_edges, p->n_edges + 1, sizeof *p->edges, 64) != 0)
+    if (p->n_edges >= UINT32_MAX - 1 ||
+        grow_array((void **)&p->edges, &p->cap_edges, p->n_edges + 1, sizeof *p->edges, 64) != 0 ||
+        idmap_set(&p->edges_into, to, (uint32_t)p->n_edges + 1) != 0)
         return true;    /* out of memory: a duplicate edge at worst */
-    p->edges[p->n_edges++] = (dot_plan_edge){from, to, ctrl};
+    p->edges[p->n_edges++] = (dot_plan_edge){from, ctrl, head};
     return true;
 }
 

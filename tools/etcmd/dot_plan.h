@@ -22,8 +22,9 @@ typedef struct dot_plan_options {
 } dot_plan_options;
 
 typedef struct dot_plan_edge {
-    uint64_t from, to;
+    uint64_t from;
     bool ctrl;
+    uint32_t next;      /* the next edge into the same node, + 1 (0: none) */
 } dot_plan_edge;
 
 typedef struct dot_plan {
@@ -36,8 +37,11 @@ typedef struct dot_plan {
     uint32_t *group;    /* the collapsed run node i is in (1-based; 0: none) */
     uint32_t *block;    /* its layer's place in that run (0: the one drawn) */
     size_t drawn;       /* nodes drawn */
-    dot_plan_edge *edges;   /* edges into collapsed nodes already given (no duplicates) */
+    /* The edges given that touch a collapsed run, listed per target node
+     * (edges_into: its id -> its first edge + 1), so none is given twice. */
+    dot_plan_edge *edges;
     size_t n_edges, cap_edges;
+    idmap edges_into;
 } dot_plan;
 
 /* Reads the ET to its end. Returns 0, or -1 after printing one line. */
