@@ -1,17 +1,15 @@
-/* `vimana-et dot`: one rank's dependency graph as Graphviz DOT, GraphML,
- * or drawn (SVG, PDF, PNG) through Graphviz's library. Streams the ET; only
- * the node ids are kept, to add the parents that are not in the file as
- * "missing" nodes at the end. --name and --collapse read it twice: first
- * to plan what is drawn (dot_plan.h), then to draw it. */
+/* `vimana-et dot`: one rank's dependency graph (or a range of ranks',
+ * each in a cluster) as Graphviz DOT, GraphML, or drawn (SVG, PDF, PNG)
+ * through Graphviz's library. The options and the output format are read
+ * here; each rank is streamed by dot_walk.h, after a first pass that plans
+ * what is drawn (dot_plan.h) when --name or --collapse asks for one. */
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
-#include "common/idmap.h"
 #include "etcmd/cmd_io.h"
 #include "etcmd/dot_plan.h"
 #include "etcmd/dot_walk.h"
@@ -19,7 +17,6 @@
 #include "etcmd/graph_render.h"
 #include "etcmd/graph_write.h"
 #include "etcmd/sink.h"
-#include "util/grow.h"
 #include "util/msg_escape.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
