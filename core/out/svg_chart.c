@@ -2,6 +2,9 @@
 #include "out/svg_chart.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "util/utf8.h"
 
 static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
@@ -26,4 +29,18 @@ double svg_chart_nice_top(double max)
 const char *svg_chart_colour(size_t i)
 {
     return colours[i % (sizeof colours / sizeof colours[0])];
+}
+
+size_t svg_chart_text_chars(const char *s, size_t max)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s), chars = 0;
+    for (size_t i = 0; i < len; chars++) {
+        uint32_t cp;
+        size_t n = utf8_decode(p + i, len - i, &cp);
+        if (i + (n ? n : 1) > max)
+            return chars + 1;   /* the ellipsis */
+        i += n ? n : 1;     /* a byte that is not UTF-8 shows as one '?' */
+    }
+    return chars;
 }

@@ -22,4 +22,13 @@ double svg_chart_nice_top(double max);
 /* The colour of series i ("#rrggbb"), cycling through 8. */
 const char *svg_chart_colour(size_t i);
 
+/* The width that text takes at the charts' 12 px sans-serif, estimated
+ * at SVG_CHART_CHAR_W px a character (wider than the average lower-case
+ * letter, so a box sized with it holds its text). */
+enum { SVG_CHART_CHAR_W = 7 };
+
+/* The characters xml_text(f, s, max) shows: those of s that start within
+ * its first `max` bytes, plus the ellipsis when s is cut. */
+size_t svg_chart_text_chars(const char *s, size_t max);
+
 #endif

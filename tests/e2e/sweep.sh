@@ -131,6 +131,12 @@ cmp -s "$TEST_TMP/g/plot.svg" "$TEST_TMP/plot1.svg" || fail "plot: the same byte
 # next 1-2-5 step above 151940; x = 90 and 530, the ends of the x axis.
 expect_eq "$(grep -o 'points="[^"]*"' "$TEST_TMP/g/plot.svg" | tr '\n' ' ')" \
     'points="90,127 530,175" points="90,298 530,305" ' "grid plot: the coordinates"
+# Against the algorithm (names, not quantities): grouped bars, one per
+# algorithm and bandwidth, no lines; the results are reused.
+expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --plot finish:system.all-reduce-implementation
+expect_eq "$(grep -c '<rect class="bar"' "$TEST_TMP/g/plot.svg")" 4 "algorithm plot: 2 x 2 bars"
+expect_eq "$(grep -c '<polyline' "$TEST_TMP/g/plot.svg")" 0 "algorithm plot: no line"
+grep -qF '>network.bandwidth=[50]</text>' "$TEST_TMP/g/plot.svg" || fail "algorithm plot: the legend names the bandwidth"
 # --progress: the line is rewritten in place (\r) and ends the sweep done.
 expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --progress
 expect_eq "$(tr '\r' '\n' <"$TEST_TMP/err" | tail -1)" "vimana sweep: 4/4 points done, 0 running, 0 failed " \

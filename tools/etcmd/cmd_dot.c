@@ -1,30 +1,38 @@
-/* `vimana-et dot`: one rank's dependency graph as Graphviz DOT, GraphML,
- * or drawn (SVG, PDF, PNG) through Graphviz's library. Streams the ET; only
- * the node ids are kept, to add the parents that are not in the file as
- * "missing" nodes at the end. */
-#include <inttypes.h>
+/* `vimana-et dot`: one rank's dependency graph (or a range of ranks',
+ * each in a cluster) as Graphviz DOT, GraphML, or drawn (SVG, PDF, PNG)
+ * through Graphviz's library. The options and the output format are read
+ * here; each rank is streamed by dot_walk.h, after a first pass that plans
+ * what is drawn (dot_plan.h) when --name or --collapse asks for one. */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
-#include "common/idmap.h"
 #include "etcmd/cmd_io.h"
+#include "etcmd/dot_plan.h"
+#include "etcmd/dot_walk.h"
+#include "etcmd/et_files.h"
 #include "etcmd/graph_render.h"
 #include "etcmd/graph_write.h"
 #include "etcmd/sink.h"
-#include "util/grow.h"
+#include "util/msg_escape.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
 #define PROG "vimana-et dot"
 
 static const char usage[] =
-    "Usage: vimana-et dot FILE.et [-o OUT] [--format FORMAT]\n"
-    "Draw one rank's dependency graph. Each node is a box labelled with its id,\n"
-    "name, type and size (comm_size, or tensor_size of memory nodes) or duration;\n"
-    "data dependencies are solid edges, control dependencies dashed, both drawn\n"
-    "parent -> child. Parents missing from the file appear dotted.\n"
+    "Usage: vimana-et dot FILE.et [-o OUT] [--format F] [--name TEXT] [--collapse]\n"
+    "       vimana-et dot PREFIX --rank-range FIRST-LAST [options]\n"
+    "Draw one rank's dependency graph (or several ranks', side by side). Each\n"
+    "node is a box labelled with its id, name, type and size (comm_size, or\n"
+    "tensor_size of memory nodes) or duration, filled by kind: compute blue,\n"
+    "send/recv orange, collective green, memory yellow, metadata grey (a legend\n"
+    "lists the kinds drawn); data dependencies are solid edges, control\n"
+    "dependencies dashed, both drawn parent -> child.\n"
+    "Parents missing from the file appear dotted.\n"
     "The format follows OUT's extension, or --format:\n"
     "  .dot, .gv       Graphviz DOT text (also the default on stdout)\n"
     "  .graphml        GraphML: nodes with data id, name and type; edges with\n"
@@ -33,7 +41,15 @@ static const char usage[] =
     "                  (larger layouts take Graphviz minutes to hours)\n"
     "DOT and GraphML outputs may end in .gz (e.g. OUT.dot.gz) to be compressed.\n"
     "  -o, --output FILE   write to FILE; default stdout\n"
-    "  --format FORMAT     dot, graphml, svg, pdf or png, whatever OUT's extension\n";
+    "  --format FORMAT     dot, graphml, svg, pdf or png, whatever OUT's extension\n"
+    "  --name TEXT         only the nodes whose name contains TEXT, and the edges\n"
+    "                      between them (parents missing from the file still show)\n"
+    "  --collapse          draw repeated layers once: consecutive blocks of nodes\n"
+    "                      whose names differ only in the number after \"layer\"\n"
+    "                      (layer3, layer_3, layers.3) become their first block,\n"
+    "                      each node marked xN (a double border)\n"
+    "  --rank-range FIRST-LAST  ranks FIRST..LAST of PREFIX (PREFIX.N.et), each in\n"
+    "                      a cluster \"rank N\", node names r<N>_n<ID>; one rank: N\n";
 
 typedef enum { FORMAT_DOT, FORMAT_GRAPHML, FORMAT_SVG, FORMAT_PDF, FORMAT_PNG } dot_format;
 
@@ -83,7 +99,39 @@ static int format_of_output(const char *output, dot_format *out)
 
 typedef struct dot_args {
     const char *input, *output, *format_name;
+    dot_plan_options plan;
+    bool ranks;             /* --rank-range FIRST-LAST: input is a prefix */
+    size_t first, last;
 } dot_args;
+
+static bool planned(const dot_args *a)
+{
+    return a->plan.name || a->plan.collapse;
+}
+
+/* "FIRST-LAST" (or one rank "N"), FIRST <= LAST, each at most 2^31. */
+static int parse_ranks(const char *text, dot_args *a)
+{
+    char *end;
+    char shown[128];
+    unsigned long first = 0, last = 0;
+    if (isdigit((unsigned char)*text)) {
+        first = last = strtoul(text, &end, 10);
+        if (*end == '-' && isdigit((unsigned char)end[1]))
+            last = strtoul(end + 1, &end, 10);
+    } else {
+        end = (char *)text;
+    }
+    if (*end || first > last || last > 2147483647ul) {
+        cli_error(PROG, "--rank-range: expected FIRST-LAST (ranks, FIRST <= LAST), got '%s'",
+                  msg_escape(text, shown, sizeof shown));
+        return -1;
+    }
+    a->ranks = true;
+    a->first = first;
+    a->last = last;
+    return 0;
+}
 
 /* Returns CMD_IO_RUN, or the exit status (0 after --help, 2 on misuse). */
 static int parse_args(int argc, char **argv, dot_args *a)
@@ -104,6 +152,15 @@ static int parse_args(int argc, char **argv, dot_args *a)
             if (rc < 0)
                 return 2;
             a->format_name = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--name", &v)) != 0) {
+            if (rc < 0)
+                return 2;
+            a->plan.name = v;
+        } else if ((rc = cli_option(PROG, argc, argv, &i, "--rank-range", &v)) != 0) {
+            if (rc < 0 || parse_ranks(v, a) != 0)
+                return 2;
+        } else if (cli_flag(argv[i], "--collapse")) {
+            a->plan.collapse = true;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
             return 2;
@@ -135,87 +192,134 @@ static int choose_format(const dot_args *a, dot_format *f)
     return 0;
 }
 
-typedef struct refs {
-    uint64_t *ids;
-    size_t n, cap;
-} refs;
+/* The files drawn: the input, or the ranks --rank-range picks from a
+ * prefix; each with its plan when --name or --collapse asks for one. */
+typedef struct sources {
+    et_files files;     /* the prefix's files (--rank-range) */
+    size_t first, n;    /* ranks first .. first + n - 1 */
+    dot_plan *plans;    /* n plans, or NULL */
+} sources;
 
-static int remember(refs *r, const uint64_t *ids, size_t n)
+static const char *source_path(const dot_args *a, const sources *src, size_t k)
 {
-    if (grow_array((void **)&r->ids, &r->cap, r->n + n, sizeof *r->ids, 1024) != 0)
+    int64_t shift;
+    return a->ranks ? et_files_rank(&src->files, src->first + k, &shift) : a->input;
+}
+
+static void sources_free(sources *src)
+{
+    for (size_t k = 0; src->plans && k < src->n; k++)
+        dot_plan_free(&src->plans[k]);
+    free(src->plans);
+    et_files_free(&src->files);
+}
+
+/* The ranks of --rank-range, checked against the prefix's. */
+static int pick_ranks(const dot_args *a, sources *src)
+{
+    if (et_files_resolve(PROG, a->input, &src->files) != 0)
         return -1;
-    if (n)
-        memcpy(r->ids + r->n, ids, n * sizeof *ids);
-    r->n += n;
+    size_t have = et_files_n_ranks(&src->files);
+    if (!src->files.is_prefix && src->files.roles.n_roles == 0) {
+        cli_error(PROG, "error: --rank-range: %s is one file, not a prefix of rank files", a->input);
+        return -1;
+    }
+    if (a->last >= have) {
+        cli_error(PROG, "error: --rank-range %zu-%zu: %s has ranks 0-%zu", a->first, a->last, a->input, have - 1);
+        return -1;
+    }
+    src->first = a->first;
+    src->n = a->last - a->first + 1;
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Reads each file once to plan it; refuses a --name that no node holds. */
+static int plan_sources(const dot_args *a, sources *src)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Returns how many missing parents it wrote. */
-static size_t missing_nodes(const graph_writer *w, sink *s, refs *r, const idmap *defined)
-{
-    size_t written = 0;
-    if (r->n == 0)
-        return 0;
-    qsort(r->ids, r->n, sizeof *r->ids, cmp_u64);
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t index;
-        if ((i > 0 && r->ids[i] == r->ids[i - 1]) || idmap_get(defined, r->ids[i], &index))
-            continue;
-        w->missing(s, r->ids[i]);
-        written++;
+    src->plans = calloc(src->n, sizeof *src->plans);
+    if (!src->plans) {
+        cli_error(PROG, "error: out of memory");
+        return -1;
     }
-    return written;
+    size_t drawn = 0;
+    for (size_t k = 0; k < src->n; k++) {
+        vet_reader *r;
+        const char *path = source_path(a, src, k);
+        if (cmd_io_open_reader(PROG, path, &r) != 0)
+            return -1;
+        int rc = dot_plan_build(path, r, &a->plan, &src->plans[k]);
+        vet_reader_close(r);
+        if (rc != 0)
+            return -1;
+        drawn += src->plans[k].drawn;
+    }
+    if (drawn == 0 && a->plan.name) {
+        char shown[256];
+        cli_error(PROG, "error: %s: no node's name contains '%s'", a->input,
+                  msg_escape(a->plan.name, shown, sizeof shown));
+        return -1;
+    }
+    return 0;
 }
 
-/* Streams the graph through `w`; *n_nodes gets its node count, missing
- * parents included. */
-static int draw(const graph_writer *w, const char *input, vet_reader *r, sink *s, size_t *n_nodes)
+/* Whether every file opens as an ET, before any output is written. */
+static int check_sources(const dot_args *a, const sources *src)
 {
-    idmap defined = {0};
-    refs parents = {0};
-    vet_error err;
-    const vet_node *n;
-    int rc;
-    uint32_t index = 0, first;
-    w->begin(s, input);
-    while ((rc = vet_reader_next(r, &n, &err)) == 1) {
-        w->node(s, n);
-        if (idmap_put(&defined, n->id, index++, &first) < 0 || remember(&parents, n->data_deps, n->n_data_deps) ||
-            remember(&parents, n->ctrl_deps, n->n_ctrl_deps)) {
-            snprintf(err.msg, sizeof err.msg, "%s: out of memory", input);
-            rc = -1;
-            break;
+    for (size_t k = 0; k < src->n; k++) {
+        vet_reader *r;
+        if (cmd_io_open_reader(PROG, source_path(a, src, k), &r) != 0)
+            return -1;
+        vet_reader_close(r);
+    }
+    return 0;
+}
+
+static int open_sources(const dot_args *a, sources *src)
+{
+    memset(src, 0, sizeof *src);
+    src->n = 1;
+    if ((a->ranks && pick_ranks(a, src) != 0) || (planned(a) ? plan_sources(a, src) : check_sources(a, src)) != 0) {
+        sources_free(src);
+        return -1;
+    }
+    return 0;
+}
+
+/* The whole picture through `w`: one rank, or each rank in a cluster of
+ * its own with its node names prefixed. *n_nodes gets the nodes drawn. */
+static int draw(const graph_writer *w, const dot_args *a, sources *src, sink *s, size_t *n_nodes)
+{
+    graph_out o = {.s = s};
+    unsigned kinds = 0;
+    *n_nodes = 0;
+    w->begin(&o, a->input);
+    for (size_t k = 0; k < src->n; k++) {
+        if (a->ranks) {
+            snprintf(o.prefix, sizeof o.prefix, "r%zu_", src->first + k);
+            w->rank_begin(&o, src->first + k);
         }
+        if (dot_walk(w, &o, PROG, source_path(a, src, k), src->plans ? &src->plans[k] : NULL, n_nodes, &kinds) != 0)
+            return -1;
+        if (a->ranks)
+            w->rank_end(&o);
     }
-    if (rc == 0) {
-        *n_nodes = index + missing_nodes(w, s, &parents, &defined);
-        w->end(s);
-    } else {
-        fprintf(stderr, "%s\n", err.msg);
-    }
-    idmap_free(&defined);
-    free(parents.ids);
-    return rc;
+    o.prefix[0] = '\0';
+    w->end(&o, kinds);
+    return 0;
 }
 
 /* Writes the text form straight to the output. */
 static int write_text(const dot_args *a, const graph_writer *w)
 {
-    vet_reader *r;
-    sink *s;
-    if (cmd_io_open(PROG, a->input, a->output, &r, &s) != 0)
+    sources src;
+    if (open_sources(a, &src) != 0)
         return -1;
+    sink *s = sink_open(PROG, a->output);
     size_t n_nodes;
-    int rc = draw(w, a->input, r, s, &n_nodes);
-    vet_reader_close(r);
-    if (sink_close(s) != 0)
+    int rc = s ? draw(w, a, &src, s, &n_nodes) : -1;
+    if (s && sink_close(s) != 0)
         rc = -1;
+    sources_free(&src);
     return rc;
 }
 
@@ -224,15 +328,15 @@ static int write_drawing(const dot_args *a, const char *gv_format)
 {
     char *text = NULL;
     size_t len = 0;
-    vet_reader *r;
-    if (cmd_io_open_reader(PROG, a->input, &r) != 0)
+    sources src;
+    if (open_sources(a, &src) != 0)
         return -1;
     sink *s = sink_open_memory(PROG, &text, &len);
     size_t n_nodes = 0;
-    int rc = s ? draw(&graph_write_dot, a->input, r, s, &n_nodes) : -1;
-    vet_reader_close(r);
+    int rc = s ? draw(&graph_write_dot, a, &src, s, &n_nodes) : -1;
     if (s && sink_close(s) != 0)
         rc = -1;
+    sources_free(&src);
     if (rc == 0 && n_nodes > GRAPH_RENDER_MAX_NODES) {
         cli_error(PROG, "error: %s: %zu nodes are too many to draw (at most %d; Graphviz's layout would take "
                         "minutes or hours): write .dot and run Graphviz's dot, or .graphml", a->input, n_nodes,

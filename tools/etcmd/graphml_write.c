@@ -38,8 +38,9 @@ static void xml_text(sink *s, const char *text)
     }
 }
 
-static void begin(sink *s, const char *title)
+static void begin(const graph_out *o, const char *title)
 {
+    sink *s = o->s;
     sink_puts(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
                  "  <key id=\"id\" for=\"node\" attr.name=\"id\" attr.type=\"string\"/>\n"
@@ -47,47 +48,66 @@ static void begin(sink *s, const char *title)
                  "  <key id=\"type\" for=\"node\" attr.name=\"type\" attr.type=\"string\"/>\n"
                  "  <key id=\"missing\" for=\"node\" attr.name=\"missing\" attr.type=\"boolean\">"
                  "<default>false</default></key>\n"
+                 "  <key id=\"repeat\" for=\"node\" attr.name=\"repeat\" attr.type=\"int\">"
+                 "<default>1</default></key>\n"
                  "  <key id=\"dependency\" for=\"edge\" attr.name=\"dependency\" attr.type=\"string\"/>\n"
                  "  <graph id=\"");
     xml_text(s, title);
     sink_puts(s, "\" edgedefault=\"directed\">\n");
 }
 
-static void edge(sink *s, uint64_t parent, uint64_t child, const char *kind)
+static void edge(const graph_out *o, uint64_t parent, uint64_t child, bool ctrl)
 {
+    sink *s = o->s;
     sink_printf(s,
-                "    <edge source=\"n%" PRIu64 "\" target=\"n%" PRIu64 "\"><data key=\"dependency\">%s</data></edge>\n",
-                parent, child, kind);
+                "    <edge source=\"%sn%" PRIu64 "\" target=\"%sn%" PRIu64 "\"><data key=\"dependency\">%s</data></edge>\n",
+                o->prefix, parent, o->prefix, child, ctrl ? "control" : "data");
 }
 
-static void node(sink *s, const vet_node *n)
+static void node(const graph_out *o, const vet_node *n, uint32_t times)
 {
+    sink *s = o->s;
     const char *type = vet_node_type_name(n->type);
-    sink_printf(s, "    <node id=\"n%" PRIu64 "\"><data key=\"id\">%" PRIu64 "</data><data key=\"name\">", n->id, n->id);
+    sink_printf(s, "    <node id=\"%sn%" PRIu64 "\"><data key=\"id\">%" PRIu64 "</data><data key=\"name\">", o->prefix,
+                n->id, n->id);
     xml_text(s, n->name);
     sink_puts(s, "</data><data key=\"type\">");
     if (type)
         sink_puts(s, type);
     else
         sink_printf(s, "%" PRId32, n->type);
-    sink_puts(s, "</data></node>\n");
-    for (size_t i = 0; i < n->n_data_deps; i++)
-        edge(s, n->data_deps[i], n->id, "data");
-    for (size_t i = 0; i < n->n_ctrl_deps; i++)
-        edge(s, n->ctrl_deps[i], n->id, "control");
+    sink_puts(s, "</data>");
+    if (times > 1)
+        sink_printf(s, "<data key=\"repeat\">%" PRIu32 "</data>", times);
+    sink_puts(s, "</node>\n");
 }
 
-static void missing(sink *s, uint64_t id)
+static void missing(const graph_out *o, uint64_t id)
 {
+    sink *s = o->s;
     sink_printf(s,
-                "    <node id=\"n%" PRIu64 "\"><data key=\"id\">%" PRIu64 "</data>"
+                "    <node id=\"%sn%" PRIu64 "\"><data key=\"id\">%" PRIu64 "</data>"
                 "<data key=\"missing\">true</data></node>\n",
-                id, id);
+                o->prefix, id, id);
 }
 
-static void end(sink *s)
+/* Ranks are told apart by the node ids' prefix alone (r<RANK>_n<ID>). */
+static void rank_begin(const graph_out *o, size_t rank)
 {
+    (void)o;
+    (void)rank;
+}
+
+static void rank_end(const graph_out *o)
+{
+    (void)o;
+}
+
+static void end(const graph_out *o, unsigned kinds)
+{
+    sink *s = o->s;
+    (void)kinds;
     sink_puts(s, "  </graph>\n</graphml>\n");
 }
 
-const graph_writer graph_write_graphml = {begin, node, missing, end};
+const graph_writer graph_write_graphml = {begin, rank_begin, rank_end, node, edge, missing, end};

@@ -12,7 +12,7 @@ vimana_et_SOURCES += \
 	tools/etcmd/cmd_validate.c \
 	tools/etcmd/p2p_match.c tools/etcmd/p2p_match.h \
 	tools/etcmd/p2p_roles.c tools/etcmd/p2p_roles.h \
-	tools/etcmd/cmd_dot.c \
+	tools/etcmd/cmd_dot.c tools/etcmd/dot_plan.c tools/etcmd/dot_plan.h tools/etcmd/dot_walk.c tools/etcmd/dot_walk.h \
 	tools/etcmd/graph_write.h tools/etcmd/dot_write.c tools/etcmd/graphml_write.c \
 	tools/etcmd/graph_render.c tools/etcmd/graph_render.h \
 	tools/etcmd/cmd_stats.c \

@@ -1,9 +1,11 @@
 /*
- * sweep_plot.h - the line plot of a sweep (--plot METRIC:AXIS, or the
- * sweep file's plot key): METRIC against the values of AXIS, in the
- * axis' order, one line per combination of the other axes' values (a
- * legend names them). Written by hand with integer coordinates, so the
- * same results give the same bytes; failed points leave a gap.
+ * sweep_plot.h - the plot of a sweep (--plot METRIC:AXIS, or the sweep
+ * file's plot key): METRIC against the values of AXIS, in the axis'
+ * order, one series per combination of the other axes' values (a legend
+ * as wide as its longest entry names them). Lines against a numeric axis,
+ * grouped bars against categories (names, files, quoted values). Written
+ * by hand with integer coordinates, so the same results give the same
+ * bytes; failed points leave a gap.
  */
 #ifndef VIMANA_SIM_SWEEP_PLOT_H
 #define VIMANA_SIM_SWEEP_PLOT_H
