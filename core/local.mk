@@ -96,7 +96,8 @@ sweep_sources = core/sim/sweep.c core/sim/sweep.h \
 	core/sim/sweep_plot.c core/sim/sweep_plot.h \
 	core/sim/sweep_slurm.c core/sim/sweep_slurm.h \
 	core/sim/sweep_genspec.c core/sim/sweep_genspec.h \
-	core/sim/sweep_generate.c core/sim/sweep_generate.h
+	core/sim/sweep_generate.c core/sim/sweep_generate.h \
+	core/sim/sweep_lock.c core/sim/sweep_lock.h
 
 # vimana calibrate: nccl-tests tables in, a fitted preset out (docs/calibrate.md)
 calibrate_sources = core/sim/calibrate.c core/sim/calibrate.h \
