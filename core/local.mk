@@ -47,6 +47,7 @@ libvimana_core_la_SOURCES = \
 	core/sim/serving_report.c core/sim/serving_report.h \
 	core/sim/options.c core/sim/options.h \
 	core/sim/backend_loader.c core/sim/backend_loader.h \
+	core/sim/backend_validate.c core/sim/backend_validate.h \
 	core/sim/network_host.c core/sim/network_host.h \
 	core/sim/network_faults.c core/sim/network_faults.h \
 	core/sim/fault_links.c core/sim/fault_links.h \
@@ -109,6 +110,7 @@ bin_PROGRAMS += vimana
 vimana_SOURCES = core/sim/main.c \
 	core/sim/backend_check.c core/sim/backend_check.h \
 	core/sim/check_scenarios.c core/sim/check_scenarios.h \
+	core/sim/check_watchdog.c core/sim/check_watchdog.h \
 	core/sim/mock_host.c core/sim/mock_host.h \
 	core/sim/check_report.c core/sim/check_report.h \
 	$(xval_sources) $(sweep_sources) $(calibrate_sources)
