@@ -16,7 +16,6 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "util/input_file.h"
 #include "util/json_doc.h"
 #include "sim/yaml_file.h"
 #include "util/msg_escape.h"
