@@ -234,6 +234,39 @@ tests_backends_bad_in_send_la_SOURCES = $(MISBEHAVE_SRC)
 tests_backends_bad_in_send_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=IN_SEND -DBACKEND_NAME='"bad_in_send"'
 tests_backends_bad_in_send_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_bad_in_send_la_LIBADD = $(MISBEHAVE_LIBADD)
+# What backend-check refuses, vimana refuses too, at load and during the
+# run (issue 29 §5): a NULL name, an init() error without a NUL, dimensions
+# whose product wraps, num_links() beyond any network, events run early,
+# log(NULL); and a run() that never returns (backend-check's watchdog).
+check_LTLIBRARIES += tests/backends/bad_null_name.la tests/backends/bad_init_no_nul.la tests/backends/bad_dims_wrap.la tests/backends/bad_many_links.la tests/backends/bad_early.la tests/backends/bad_log_null.la tests/backends/bad_hang.la
+tests_backends_bad_null_name_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_null_name_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=NULL_NAME -DBACKEND_NAME='"bad_null_name"'
+tests_backends_bad_null_name_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_null_name_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_init_no_nul_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_init_no_nul_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=INIT_NO_NUL -DBACKEND_NAME='"bad_init_no_nul"'
+tests_backends_bad_init_no_nul_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_init_no_nul_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_dims_wrap_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_dims_wrap_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=DIMS_WRAP -DBACKEND_NAME='"bad_dims_wrap"'
+tests_backends_bad_dims_wrap_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_dims_wrap_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_many_links_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_many_links_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=MANY_LINKS -DBACKEND_NAME='"bad_many_links"'
+tests_backends_bad_many_links_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_many_links_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_early_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_early_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=EARLY -DBACKEND_NAME='"bad_early"'
+tests_backends_bad_early_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_early_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_log_null_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_log_null_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=LOG_NULL -DBACKEND_NAME='"bad_log_null"'
+tests_backends_bad_log_null_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_log_null_la_LIBADD = $(MISBEHAVE_LIBADD)
+tests_backends_bad_hang_la_SOURCES = $(MISBEHAVE_SRC)
+tests_backends_bad_hang_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=HANG -DBACKEND_NAME='"bad_hang"'
+tests_backends_bad_hang_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_bad_hang_la_LIBADD = $(MISBEHAVE_LIBADD)
 TESTS += tests/e2e/sim_backend_contract.sh
 EXTRA_DIST += tests/e2e/sim_backend_contract.sh
 

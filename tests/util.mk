@@ -6,6 +6,13 @@ tests_unit_test_util_SOURCES = tests/unit/test_util.c
 tests_unit_test_util_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_util_LDADD = libvimana_util.la $(CMOCKA_LIBS)
 
+# util/json_dup_keys: a key given twice in a JSON object (issue 29 §5).
+check_PROGRAMS += tests/unit/test_json_dup_keys
+TESTS += tests/unit/test_json_dup_keys
+tests_unit_test_json_dup_keys_SOURCES = tests/unit/test_json_dup_keys.c
+tests_unit_test_json_dup_keys_CPPFLAGS = $(UNIT_CPPFLAGS) $(JSON_C_CFLAGS)
+tests_unit_test_json_dup_keys_LDADD = libvimana_util.la $(JSON_C_LIBS) $(CMOCKA_LIBS)
+
 # util/hash: the FNV-1a and splitmix64 test vectors (issue 29).
 check_PROGRAMS += tests/unit/test_hash
 TESTS += tests/unit/test_hash

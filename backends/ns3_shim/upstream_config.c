@@ -437,19 +437,25 @@ static void put(out_buf *o, const char *fmt, ...)
 }
 
 /* The map's value for a rate; false when the map has none. */
-static bool map_value(const ns3_upstream_map *m, uint64_t bps, double *v)
+static bool map_value(const ns3_upstream_map *m, double bps, double *v)
 {
+    if (!(bps < 0x1p64))
+        return false;
     for (uint32_t i = 0; i < m->n; i++)
-        if (m->e[i].rate_bps == bps) {
+        if (m->e[i].rate_bps == (uint64_t)bps) {
             *v = m->e[i].value;
             return true;
         }
     return false;
 }
 
-static uint64_t link_bps(vimana_topo *t, uint32_t link)
+/* The link's rate in bit/s, to the nearest. A topology may give up to
+ * 10^9 Tbps, past what llround and a uint64_t hold: such a rate stays a
+ * double (no map entry, a uint64_t, can match it) instead of wrapping
+ * into a made-up number of bit/s. */
+static double link_bps(vimana_topo *t, uint32_t link)
 {
-    return (uint64_t)llround(vimana_topo_link_info(t, link)->bytes_per_ns * 8e9);
+    return nearbyint(vimana_topo_link_info(t, link)->bytes_per_ns * 8e9);
 }
 
 typedef struct ecn_rule {
@@ -468,15 +474,15 @@ static int switch_ecn(const ns3_upstream *u, vimana_topo *t, ecn_rule *rule, cha
     for (uint32_t l = 0; l < vimana_topo_num_links(t); l++) {
         if (vimana_topo_node_npu(t, vimana_topo_link_info(t, l)->src) != VIMANA_TOPO_NONE)
             continue; /* upstream marks at switch ports only */
-        uint64_t bps = link_bps(t, l);
+        double exact = link_bps(t, l);
         double v[3];
         for (int i = 0; i < 3; i++)
-            if (!map_value(maps[i], bps, &v[i])) {
-                snprintf(err, err_len, "%s:%u: %s has no entry for %llu bit/s, the rate of the topology's link %u "
-                         "(upstream needs one for every link speed)", u->path, maps[i]->line, names[i],
-                         (unsigned long long)bps, l);
+            if (!map_value(maps[i], exact, &v[i])) {
+                snprintf(err, err_len, "%s:%u: %s has no entry for %.0f bit/s, the rate of the topology's link %u "
+                         "(upstream needs one for every link speed)", u->path, maps[i]->line, names[i], exact, l);
                 return -1;
             }
+        uint64_t bps = (uint64_t)exact; /* below 2^64: an entry matched it */
         if (!rule->set) {
             *rule = (ecn_rule){v[0], v[1], v[2], bps, true};
         } else if (v[0] != rule->kmin || v[1] != rule->kmax || v[2] != rule->pmax) {

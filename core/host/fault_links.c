@@ -7,6 +7,7 @@
 
 #include "host/backend_loader.h"
 #include "host/network_faults.h"
+#include "host/network_host.h"
 #include "util/msg_escape.h"
 
 /* The backend's links as the faults name them: each link's two device ids,
@@ -22,7 +23,8 @@ typedef struct link_table {
 static int read_ends(link_table *t)
 {
     sim *s = t->s;
-    t->n_links = s->be->num_links(s->be_ctx);
+    if (network_host_num_links(s, &t->n_links) != 0)
+        return -1;
     t->ends = malloc(2 * (size_t)(t->n_links ? t->n_links : 1) * sizeof *t->ends);
     if (!t->ends) {
         sim_fail(s, "out of memory");

@@ -14,6 +14,7 @@
 #include "host/backend_loader.h"
 #include "host/device_name.h"
 #include "host/fault_links.h"
+#include "host/network_host.h"
 #include "util/decimal.h"
 
 static bool has_link_stats(const sim *s)
@@ -79,8 +80,9 @@ static void network_json(sim *s, FILE *f)
         fputc('}', f);
     }
     fputs("]", f);
-    if (has_link_stats(s))
-        fprintf(f, ", \"num_links\": %u", s->be->num_links(s->be_ctx));
+    uint32_t n_links;
+    if (has_link_stats(s) && network_host_num_links(s, &n_links) == 0)
+        fprintf(f, ", \"num_links\": %u", n_links);
     faults_json(s, f);
     fputc('}', f);
 }
@@ -234,7 +236,9 @@ static void row_csv(FILE *f, const link_row *r)
 static int links_json(sim *s, FILE *f, vimana_tick end)
 {
     fputs(",\n\"links\": [", f);
-    uint32_t n = s->be->num_links(s->be_ctx);
+    uint32_t n;
+    if (network_host_num_links(s, &n) != 0)
+        return -1;
     bool first = true;
     for (uint32_t i = 0; i < n; i++) {
         link_row r;
@@ -267,8 +271,8 @@ static int links_csv(sim *s, const char *report_path, vimana_tick end)
         return -1;
     }
     fputs("src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks\n", f);
-    uint32_t n = s->be->num_links(s->be_ctx);
-    int rc = 0;
+    uint32_t n = 0;
+    int rc = network_host_num_links(s, &n);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         link_row r;
         bool used;

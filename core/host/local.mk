@@ -4,6 +4,7 @@
 # simulator core library; used by the driver and by `vimana backend-check`.
 libvimana_core_la_SOURCES += \
 	core/host/backend_loader.c core/host/backend_loader.h \
+	core/host/backend_validate.c core/host/backend_validate.h \
 	core/host/network_host.c core/host/network_host.h \
 	core/host/network_faults.c core/host/network_faults.h \
 	core/host/fault_links.c core/host/fault_links.h \

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "host/backend_validate.h"
 #include "system/msg_match.h"
 #include "system/system.h"
 #include "util/msg_escape.h"
@@ -18,6 +19,11 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
 {
     sim *s = ((network_host *)host)->s;
     static const char *const names[] = {"debug", "info", "warning", "error"};
+    if (!message) {
+        sim_fail(s, "network backend %s broke the network API contract: log() was called with a NULL message",
+                 s->be->name);
+        return;
+    }
     if (level == VIMANA_LOG_DEBUG)
         return;
     fprintf(s->log, "vimana: %s: %s: %s\n", s->be ? s->be->name : "backend",
@@ -105,26 +111,26 @@ static int check_bandwidths(network_host *nh)
 static int read_topology(network_host *nh)
 {
     sim *s = nh->s;
-    s->n_dims = s->be->num_dims(s->be_ctx);
-    if (s->n_dims == 0 || s->n_dims > SIM_MAX_DIMS) {
-        sim_fail(s, "%s: the network has %u dimensions (vimana supports 1 to %d)", s->opt->network, s->n_dims,
-                 SIM_MAX_DIMS);
+    char why[256];
+    if (backend_read_dims(s->be, s->be_ctx, &s->n_dims, s->dim_size, &s->n_npus, why, sizeof why) != 0) {
+        sim_fail(s, "%s: backend '%s': %s (network %s)", nh->lb.path, s->be->name, why, s->opt->network);
         return -1;
     }
     if (check_multi_dim(nh) != 0)
         return -1;
-    uint64_t npus = 1;
-    for (uint32_t d = 0; d < s->n_dims; d++) {
-        s->dim_size[d] = s->be->dim_size(s->be_ctx, d);
-        npus *= s->dim_size[d];
-    }
-    if (npus == 0 || npus > UINT32_MAX / 2) {
-        sim_fail(s, "%s: unusable number of NPUs (%llu)", s->opt->network, (unsigned long long)npus);
-        return -1;
-    }
-    s->n_npus = (uint32_t)npus;
     return check_bandwidths(nh);
 }
+
+int network_host_num_links(sim *s, uint32_t *n)
+{
+    char why[256];
+    if (backend_num_links(s->be, s->be_ctx, s->n_dims, s->dim_size, s->n_npus, n, why, sizeof why) == 0)
+        return 0;
+    sim_fail(s, "network backend %s broke the network API contract: %s", s->be->name, why);
+    return -1;
+}
+
+_Static_assert(BACKEND_MAX_DIMS == SIM_MAX_DIMS, "backend_read_dims fills sim.dim_size");
 
 /* ---- life cycle ---------------------------------------------------------- */
 
@@ -137,6 +143,11 @@ int network_host_init(network_host *nh, sim *s)
         sim_fail(s, "%s", err);
         return -1;
     }
+    const char *problem = backend_name_problem(nh->lb.desc);
+    if (problem) {
+        sim_fail(s, "%s: backend descriptor: %s (the host names the backend by it)", nh->lb.path, problem);
+        return -1;
+    }
     s->be = nh->lb.desc;
     nh->stop = backend_stop_fn(s->be);
     nh->callbacks = (vimana_host){.struct_size = sizeof nh->callbacks, .host = nh, .log = host_log,
@@ -144,9 +155,13 @@ int network_host_init(network_host *nh, sim *s)
                                   .will_deliver = host_will_deliver, .will_run = host_will_run};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = s->opt->network,
                                     .options = s->opt->backend_options};
-    err[0] = '\0';
-    if (s->be->init(&params, &nh->callbacks, &s->be_ctx, err, sizeof err) != VIMANA_OK) {
-        sim_fail(s, "%s", err[0] ? err : "network backend failed to initialise");
+    bool contract;
+    int rc = backend_call_init(s->be, &params, &nh->callbacks, &s->be_ctx, err, sizeof err, &contract);
+    if (rc != VIMANA_OK) {
+        if (contract)
+            sim_fail(s, "%s: backend '%s': init() returned status %d: %s", nh->lb.path, s->be->name, rc, err);
+        else
+            sim_fail(s, "%s", err[0] ? err : "network backend failed to initialise");
         s->be_ctx = NULL;
         return -1;
     }

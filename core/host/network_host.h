@@ -37,6 +37,12 @@ int network_host_init(network_host *nh, sim *s);
  * that had not failed fails it naming the backend. */
 void network_host_run(network_host *nh);
 
+/* The backend's num_links() (it has VIMANA_CAP_LINK_STATS), checked
+ * against the most links a network of s's dimensions can have
+ * (backend_validate.h): 0 with *n set, or -1 after sim_fail naming the
+ * backend, before anything loops over a count it made up. */
+int network_host_num_links(sim *s, uint32_t *n);
+
 /* Releases the backend (fini) and unloads its module. */
 void network_host_fini(network_host *nh);
 

@@ -140,6 +140,29 @@ static int32_t find_list(const tick_list *lists, uint32_t n, vimana_tick t)
  * runs this one, so at scale the next NPU's lists are on their way before
  * its event comes (with the context as arg that load was wasted); the NPU's
  * own record is not touched. */
+/* Each host event is scheduled once for its NPU's tick list, which lives
+ * until the event runs: an event that finds no list for the current tick
+ * ran before its due tick (or ran twice). Out of line: the per-event path
+ * carries no formatting. */
+static __attribute__((cold, noinline)) void report_misfired(sim *s, const tick_list *lists, uint32_t n)
+{
+    if (s->failed)
+        return;
+    vimana_tick due = 0;
+    bool later = false;
+    for (uint32_t i = 0; i < n; i++)
+        if (lists[i].tick > sim_now(s) && (!later || lists[i].tick < due)) {
+            due = lists[i].tick;
+            later = true;
+        }
+    if (later)
+        sim_fail(s, "network backend %s broke the network API contract: an event due at tick %llu ran at tick %llu, "
+                    "before its time", s->be->name, (unsigned long long)due, (unsigned long long)sim_now(s));
+    else
+        sim_fail(s, "network backend %s broke the network API contract: an event ran at tick %llu, when none was due "
+                    "(run twice?)", s->be->name, (unsigned long long)sim_now(s));
+}
+
 static void call_events(void *arg, uint64_t data)
 {
     sim *s = (sim *)(uintptr_t)data;
@@ -148,8 +171,10 @@ static void call_events(void *arg, uint64_t data)
     npu_lists *l = arg;
     uint32_t npu = (uint32_t)(l - p->npus);
     int32_t li = find_list(lists_of(p, l, npu), l->n, sim_now(s));
-    if (li < 0)
+    if (li < 0) {
+        report_misfired(s, lists_of(p, l, npu), l->n);
         return;
+    }
     /* The first registration, then the later ones; those registered for
      * this tick while it runs join the tail. The lists may move to the heap
      * meanwhile, so they are looked up again after each call. */

@@ -31,6 +31,8 @@
 #define input_file_open vimana_util_input_file_open
 #define json_doc_load vimana_util_json_doc_load
 #define json_doc_parse vimana_util_json_doc_parse
+#define json_dup_key_text vimana_util_json_dup_key_text
+#define json_dup_keys_find vimana_util_json_dup_keys_find
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
 #define parent_dirs_make vimana_util_parent_dirs_make

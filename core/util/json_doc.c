@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "util/input_file.h"
+#include "util/json_dup_keys.h"
 
 static int fail(char *msg, size_t msg_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t msg_len, const char *fmt, ...)
@@ -41,6 +42,25 @@ static bool only_blanks(const char *p, size_t len)
     return true;
 }
 
+/* json-c keeps the last of two equal keys: a value given twice is refused
+ * here instead of one of them being dropped without a word. */
+static int refuse_duplicate_keys(const char *path, const char *text, size_t len, char *msg, size_t msg_len)
+{
+    struct json_dup_key dup;
+    int found = json_dup_keys_find(text, len, &dup);
+    if (found < 0)
+        return fail(msg, msg_len, "%s: out of memory", path);
+    if (!found)
+        return 0;
+    unsigned long line, column, first_line, first_column;
+    char key[96];
+    position(text, dup.offset, &line, &column);
+    position(text, dup.first_offset, &first_line, &first_column);
+    return fail(msg, msg_len, "%s: duplicate key \"%s\" at line %lu, column %lu (first given at line %lu, column %lu)",
+                path, json_dup_key_text(text, len, dup.offset, key, sizeof key), line, column, first_line,
+                first_column);
+}
+
 int json_doc_parse(const char *path, const char *text, size_t len, json_object **root, char *msg, size_t msg_len)
 {
     *root = NULL;
@@ -67,6 +87,11 @@ int json_doc_parse(const char *path, const char *text, size_t len, json_object *
         position(text, end, &line, &column);
         return fail(msg, msg_len, "%s: malformed JSON at line %lu, column %lu: text after the document", path, line,
                     column);
+    }
+    int rc = refuse_duplicate_keys(path, text, end, msg, msg_len);
+    if (rc != 0) {
+        json_object_put(doc);
+        return rc;
     }
     *root = doc;
     return 0;

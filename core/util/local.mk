@@ -18,6 +18,7 @@ libvimana_util_la_SOURCES = \
 	core/util/huge_pages.c core/util/huge_pages.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/json_doc.c core/util/json_doc.h \
+	core/util/json_dup_keys.c core/util/json_dup_keys.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
 	core/util/slab.c core/util/slab.h \

@@ -195,6 +195,32 @@ expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor 
     check "$B/host11_links.la" --network-configuration="$RING2"
 summary_is "$P: host11_links 1.1: 1 of 13 checks failed"
 
+# The faults the simulator refuses with the same checks (core/host/backend_validate.h;
+# tests/e2e/sim_backend_contract.sh runs vimana on the same modules; issue 29 §5).
+expect_error "$P: FAIL: descriptor: name is NULL" check "$B/bad_null_name.la" --network-configuration="$RING2"
+only_check descriptor
+expect_error "$P: FAIL: init: init() returned status 1 for $RING2: its error message has no terminating NUL within the 1024 bytes it was given" \
+    check "$B/bad_init_no_nul.la" --network-configuration="$RING2"
+expect_error "$P: FAIL: topology: the dimensions multiply to more than 2147483647 NPUs" \
+    check "$B/bad_dims_wrap.la" --network-configuration="$RING2"
+summary_is "$P: bad_dims_wrap 1.5: 1 of 4 checks failed"
+expect_error "$P: FAIL: link-stats: num_links() returned 4294967295 for a network of 2 NPUs (at most 16777216 links are possible)" \
+    check "$B/bad_many_links.la" --network-configuration="$RING2"
+expect_error "$P: FAIL: schedule: event #6, scheduled at tick 0 for tick 1, ran at tick 0" \
+    check "$B/bad_early.la" --network-configuration="$RING2"
+expect_error "$P: FAIL: run: host->log() was called with a NULL message" \
+    check "$B/bad_log_null.la" --network-configuration="$RING2"
+# A run() that never returns and never calls back: the watchdog (--timeout)
+# ends the check with one line instead of hanging.
+expect_error "$P: FAIL: watchdog: $B/bad_hang.la did not finish its checks within 1 s (a run() or another call that never returns); stopped it" \
+    check "$B/bad_hang.la" --network-configuration="$RING2" --timeout=1
+expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "hang: lines on stderr"
+summary_is "$P: $B/bad_hang.la: stopped after 1 s"
+expect_error "$P: error: --timeout: expected whole seconds from 1 to 86400, got '0'" check analytical --timeout=0
+expect_error "$P: error: --timeout: expected whole seconds from 1 to 86400, got '1e3'" check analytical --timeout=1e3
+expect_error "$P: error: --timeout: expected whole seconds from 1 to 86400, got '99999999999999999999'" \
+    check analytical --timeout=99999999999999999999
+
 # The misbehaving modules ignore the configuration: on the built-in 8-NPU ring it shows.
 expect_error "$P: FAIL: topology: dim_size(0) returned 2, the configuration has 8 NPUs in that dimension" \
     check "$B/bad_never.la"

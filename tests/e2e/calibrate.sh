@@ -108,6 +108,13 @@ expect_error "vimana calibrate: error: $T/time_all_reduce.txt:3: time 'fast' is 
 printf '# all_reduce_perf\n8 2 float sum -1 1e300 0 0 0 13.0 0 0 0\n' >"$T/huge_all_reduce.txt"
 expect_error "vimana calibrate: error: $T/huge_all_reduce.txt:2: time '1e300' is above 10^12 microseconds (11.6 days for one call)" \
     cal "$T/huge_all_reduce.txt"
+# 1e-300 us was fitted too, into an error of 10^302 % (issue 29 §5)
+printf '# all_reduce_perf\n8 2 float sum -1 1e-300 0 0 0 13.0 0 0 0\n' >"$T/tiny_all_reduce.txt"
+expect_error "vimana calibrate: error: $T/tiny_all_reduce.txt:2: time '1e-300' is below 0.01 microseconds (nccl-tests prints two decimals)" \
+    cal "$T/tiny_all_reduce.txt"
+printf '# all_reduce_perf\n8 2 float sum -1 13.0 0 0 0 0.001 0 0 0\n' >"$T/tiny_in_place.txt"
+expect_error "vimana calibrate: error: $T/tiny_in_place.txt:2: time '0.001' is below 0.01 microseconds (nccl-tests prints two decimals)" \
+    cal "$T/tiny_in_place.txt"
 printf '8 2 float sum -1 13.0 0 0 0 13.0 0 0 0\n' >"$T/unnamed.txt"
 expect_error "vimana calibrate: error: $T/unnamed.txt:1: cannot tell the collective: name the file after the nccl-tests program (all_reduce_perf, ...)" \
     cal "$T/unnamed.txt"

@@ -74,6 +74,10 @@ bad 'malformed JSON at line 2, column 13: unexpected character' '{
 "attn_fwd": }'
 bad 'malformed JSON at line 1, column 16: text after the document' '{"attn_fwd": 1}x'
 bad 'malformed JSON: unexpected end of input' ''
+# A kind given twice was taken silently, the last value winning (issue 29 §5).
+bad 'duplicate key "attn_fwd" at line 2, column 2 (first given at line 1, column 2)' '{"attn_fwd": 1,
+ "attn_fwd": 2}'
+bad 'duplicate key "mlp\\u005fbwd" at line 1, column 18 (first given at line 1, column 2)' '{"mlp_bwd": 1,   "mlp\u005fbwd": 2}'
 expect_error "$P: $T/none.json: cannot open: No such file or directory" $G "$T/none.json"
 expect_error "$P: $T: is a directory, expected a file" $G "$T"
 expect_error "$P: option --durations needs a value" $ET generate transformer $TINY --out "$T/e/x" --durations

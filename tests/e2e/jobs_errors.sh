@@ -33,6 +33,12 @@ bad "$HEAD${A}    placement: [0, 1, 2, 99]\n" \
 bad "$HEAD${A}    placement: {rule: diagonal}\n" \
     "$P:7: job 'a': placement: rule 'diagonal' is unknown (contiguous, strided, random or a list of NPU ids)"
 bad "$HEAD${A}    placement: {rule: strided}\n" "$P:7: job 'a': placement: rule strided needs a stride"
+# The largest seed is taken; one above it is out of range, not "not an integer
+# of at most" the very number it was (issue 29 §5).
+bad "$HEAD${A}    placement: {rule: random, seed: 18446744073709551615}\n    start: x\n" \
+    "$P:8: job 'a': start: 'x' is not a non-negative integer of at most 4611686018427387903"
+bad "$HEAD${A}    placement: {rule: random, seed: 18446744073709551616}\n" \
+    "$P:7: job 'a': placement: seed: 18446744073709551616 is out of range (at most 18446744073709551615)"
 bad "$HEAD${A}    placement: {rule: random, seed: 1, offset: 2}\n" \
     "$P:7: job 'a': placement: offset does not apply to rule random"
 bad "$HEAD${A}    placement: {rule: contiguous, stride: 2}\n" \

@@ -53,4 +53,12 @@ sed 's/^CC_MODE 12/CC_MODE 7/; s|\.\./\.\./scratch/topology|../topology|' "$CONF
 expect_error "vimana: error: $T/up/config/timely.txt:15: CC_MODE 7 (TIMELY) is not modelled by ns3_shim: use 1 (DCQCN), 3 (HPCC) or a mode without rate control" \
     "$VIMANA" --workload-configuration="$T/a2a/a" --system-configuration="$SYS" \
     --network-configuration="$T/up/config/timely.txt" --network-backend=ns3_shim
+# A link of 10^8 Tbps (the topology allows up to 10^9) is 10^20 bit/s: the
+# message names that rate, not a 64-bit wrap of it (it said 9223372036854775808;
+# issue 29 §5).
+sed 's|\.\./\.\./scratch/topology|../topology|' "$CONF" >"$T/up/config/fast.txt"
+sed 's/^8 0 400Gbps/8 0 100000000Tbps/' "$TOPO" >"$T/up/topology/8_nodes_1_switch_topology.txt"
+expect_error "vimana: error: $T/up/config/fast.txt:54: KMIN_MAP has no entry for 100000000000000000000 bit/s, the rate of the topology's link 0 (upstream needs one for every link speed)" \
+    "$VIMANA" --workload-configuration="$T/a2a/a" --system-configuration="$SYS" \
+    --network-configuration="$T/up/config/fast.txt" --network-backend=ns3_shim
 finish

@@ -69,6 +69,21 @@ sleep 1
 expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
 expect_eq "$(cat "$TEST_TMP/out")" \
     "vimana sweep: 4 points: 0 run, 4 reused, 0 failed; results in $TEST_TMP/g/results.csv" "rerun: all reused"
+# ---- one sweep at a time in a folder (issue 29 §5: two runs into one --out
+# overwrote each other's fixed temporary names). A running sweep holds an
+# flock on DIR/.sweep.lock holding its pid; flock(1) holds it here the same way.
+if command -v flock >/dev/null 2>&1; then
+    printf '4242\n' >"$TEST_TMP/g/.sweep.lock"
+    expect_error "vimana sweep: error: $TEST_TMP/g: another vimana sweep is writing into this folder (process 4242); wait for it or choose another --out" \
+        flock "$TEST_TMP/g/.sweep.lock" "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
+    expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "locked folder: one line"
+    expect_eq "$(cat "$TEST_TMP/out")" "" "locked folder: nothing run"
+    expect_error "vimana sweep: error: $TEST_TMP/g: another vimana sweep is writing into this folder (process 4242); wait for it or choose another --out" \
+        flock "$TEST_TMP/g/.sweep.lock" "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --collect
+    # The lock goes with its holder: the next sweep runs.
+    expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
+    grep -qx '[1-9][0-9]*' "$TEST_TMP/g/.sweep.lock" || fail "the lock file holds no process id"
+fi
 sed -i 's/\[\[25\], \[100\]\]/[[25], [50]]/' "$W/grid.yaml"
 expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
 expect_eq "$(cat "$TEST_TMP/out")" \

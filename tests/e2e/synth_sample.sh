@@ -289,11 +289,13 @@ bad_model 'roles[0].steps[0].local[0][1]: expected a number from 0 to 1e+06' 's/
 bad_model "roles[0].steps[0].local[0][0]: kind comp_cpu has no entry in the role's durations" 's/\["comp_gpu", 1, 32291\]/["comp_cpu", 1, 32291]/'
 bad_model 'roles[0].steps[1].event[4][0]: 2 is out of range (expected 1 to 1)' '/"steps"/{n;n;s/, \[\]\]}/, [2]]}/}'
 bad_model 'roles: missing' 's/"roles"/"rolez"/'
+# A key given twice was read silently, the last value winning (issue 29 §5).
+bad_model 'duplicate key "ranks" at line 22, column 16 (first given at line 22, column 3)' 's/"ranks": 32,/"ranks": 32, "ranks": 16,/'
 bad_model 'roles[0].ranks[1]: rank 0 is already in a role' 's/"ranks": \[0, 1, 2,/"ranks": [0, 0, 2,/'
 bad_model 'roles: rank 31 is in no role' 's/"ranks": \[\(.*\), 31\]/"ranks": [\1]/'
 bad_model 'roles[0].durations.comp_gpu.values[0][1]: 0 is out of range (expected 1 to 1099511627776)' '/"durations"/s/\[\[3456, 64\]/[[3456, 0]/'
 printf '{"format": ' > "$T/bad.json"
-expect_error "$P: error: $T/bad.json: not a JSON model (cannot parse it)" \
+expect_error "$P: error: $T/bad.json: malformed JSON: unexpected end of input" \
     "$ET" synth sample --model "$T/bad.json" --npus 32 -o "$T/b/x"
 # Without --groups, fit takes the communicators the generator wrote beside
 # the traces (PREFIX.groups.json) and says so (issue 29 §4: the model it
@@ -302,6 +304,10 @@ expect_ok "$ET" synth fit "$T/gpt/g" -o "$T/beside.json"
 expect_eq "$(cat "$TEST_TMP/err")" "$P: fit: communicators from $T/gpt/g.groups.json (--groups FILE chooses another)" \
     "fit: groups beside the traces"
 expect_ok "$ET" synth sample --model "$T/beside.json" --npus 8 -o "$T/b/beside"
+# A group given twice in --groups was read silently, the last one winning.
+printf '{"0": [0, 1], "0": [0, 2]}' > "$T/dupgroups.json"
+expect_error "$P: error: $T/dupgroups.json: duplicate key \"0\" at line 1, column 15 (first given at line 1, column 2)" \
+    "$ET" synth fit "$T/gpt/g" --groups "$T/dupgroups.json" -o "$T/x.json"
 # With none at all, fit refuses the model sample could not use, at once.
 mkdir -p "$T/gpt-ng"
 for f in "$T"/gpt/g.*.et; do cp "$f" "$T/gpt-ng/"; done

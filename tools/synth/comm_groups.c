@@ -11,6 +11,9 @@
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 
+/* A groups file lists each communicator once; anything this big is not one. */
+#define COMM_GROUPS_MAX_FILE_BYTES ((size_t)256 << 20)
+
 static void insert_sorted(comm_groups *g, comm_group c);
 
 static int cmp_group(const void *a, const void *b)
@@ -135,9 +138,15 @@ int comm_groups_read(const char *prog, const char *path, comm_groups *out)
     memset(out, 0, sizeof *out);
     if (json_doc_check_file(prog, path) != 0)
         return -1;
-    json_object *root = json_object_from_file(path);
-    if (!root || !json_object_is_type(root, json_type_object)) {
-        cli_error(prog, "error: %s: %s", path, root ? "expected a JSON object of groups" : "cannot read it as JSON");
+    /* json_doc refuses a group given twice (json-c would keep the last). */
+    json_object *root;
+    char msg[512];
+    if (json_doc_load(path, path, COMM_GROUPS_MAX_FILE_BYTES, "256 MiB, not a groups file", &root, msg, sizeof msg) != 0) {
+        cli_error(prog, "error: %s", msg);
+        return -1;
+    }
+    if (!json_object_is_type(root, json_type_object)) {
+        cli_error(prog, "error: %s: expected a JSON object of groups", path);
         json_object_put(root);
         return -1;
     }

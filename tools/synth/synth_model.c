@@ -15,6 +15,10 @@
 #include "util/msg_escape.h"
 #include "vimana/et.h"
 
+/* A model is read whole into memory; the fit of the largest sets stays far
+ * below this. */
+#define SM_MAX_FILE_BYTES ((size_t)1 << 30)
+
 /* The reading context: the file and the first error. */
 typedef struct rd {
     const char *prog, *file;
@@ -625,9 +629,12 @@ int synth_model_read(const char *prog, const char *path, synth_model *m)
     memset(m, 0, sizeof *m);
     if (json_doc_check_file(prog, path) != 0)
         return -1;
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        cli_error(prog, "error: %s: not a JSON model (cannot parse it)", path);
+    /* json_doc, not json-c's reader: a key given twice is refused rather
+     * than one of its values dropped, and a parse error says where. */
+    json_object *root;
+    char msg[512];
+    if (json_doc_load(path, path, SM_MAX_FILE_BYTES, "1 GiB, not a synth model", &root, msg, sizeof msg) != 0) {
+        cli_error(prog, "error: %s", msg);
         return -1;
     }
     int rc = read_header(&r, root, m) == 0 && read_ratios(&r, root, m) == 0 && read_kinds(&r, root, m) == 0 &&

@@ -19,7 +19,14 @@
 #include "host/backend_loader.h"
 #include "cmd/backend_check/check_report.h"
 #include "cmd/backend_check/check_scenarios.h"
+#include "cmd/backend_check/check_watchdog.h"
 #include "util/msg_escape.h"
+
+/* A limit no sound backend comes near (its checks take seconds, 1 GiB
+ * messages included) that still ends a hung check within minutes. */
+#define CHECK_TIMEOUT_S 600u
+#define CHECK_TIMEOUT_TEXT "600"
+#define CHECK_TIMEOUT_MAX 86400u
 
 typedef struct bcheck {
     check_report rep;
@@ -44,10 +51,12 @@ static void usage(FILE *out)
                  "whose timed 1 MiB and larger messages say they would take more than 1 s of CPU (a note\n"
                  "says so).\n"
                  "Prints one line per violation on stderr and a summary; exits 0 only if all pass.\n\nOptions:\n"
-                 "  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--network-configuration=FILE",
-            "the network configuration given to init()", "--backend-options=VALUE", "options given to init()",
-            "--full", "delivery's 1 GiB messages whatever the backend's speed", "--options",
-            "print the backend's options table (ABI 1.5) and run no check", "--help", "show this help");
+                 "  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n  %-36s %s\n",
+            "--network-configuration=FILE", "the network configuration given to init()", "--backend-options=VALUE",
+            "options given to init()", "--full", "delivery's 1 GiB messages whatever the backend's speed",
+            "--options", "print the backend's options table (ABI 1.5) and run no check", "--timeout=S",
+            "stop a backend whose checks take longer than S seconds (a run() that never returns; default "
+            CHECK_TIMEOUT_TEXT ")", "--help", "show this help");
 }
 
 static void summary(bcheck *bc)
@@ -144,12 +153,31 @@ static int prepare_configs(bcheck *bc, const char *network)
 typedef struct check_args {
     const char *plugin, *network, *options;
     bool full, list_options;
+    unsigned timeout_s;     /* the watchdog's limit (--timeout) */
 } check_args;
+
+/* --timeout=S: whole seconds from 1 to a day. */
+static int parse_timeout(const char *v, unsigned *out, FILE *err)
+{
+    unsigned long x = 0;
+    const char *c = v;
+    for (; *c >= '0' && *c <= '9' && x <= CHECK_TIMEOUT_MAX; c++)
+        x = x * 10 + (unsigned long)(*c - '0');
+    if (c == v || *c || x < 1 || x > CHECK_TIMEOUT_MAX) {
+        char esc[128];
+        fprintf(err, "vimana backend-check: error: --timeout: expected whole seconds from 1 to %u, got '%s'\n",
+                CHECK_TIMEOUT_MAX, msg_escape(v, esc, sizeof esc));
+        return -1;
+    }
+    *out = (unsigned)x;
+    return 0;
+}
 
 /* 0 to run, 1 for --help, -1 after an error line. */
 static int parse_args(int argc, char **argv, check_args *a, FILE *err)
 {
     memset(a, 0, sizeof *a);
+    a->timeout_s = CHECK_TIMEOUT_S;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
@@ -163,7 +191,10 @@ static int parse_args(int argc, char **argv, check_args *a, FILE *err)
             a->network = arg + 24;
         else if (!strncmp(arg, "--backend-options=", 18))
             a->options = arg + 18;
-        else if (!strcmp(arg, "--full"))
+        else if (!strncmp(arg, "--timeout=", 10)) {
+            if (parse_timeout(arg + 10, &a->timeout_s, err) != 0)
+                return -1;
+        } else if (!strcmp(arg, "--full"))
             a->full = true;
         else if (!strcmp(arg, "--options"))
             a->list_options = true;
@@ -265,6 +296,68 @@ static int list_options(const check_args *a, FILE *out, FILE *err)
     return 0;
 }
 
+/* The checks themselves: load, run, summary. The exit status. */
+static int check_all(const check_args *a, FILE *out, FILE *err)
+{
+    bcheck *bc = calloc(1, sizeof *bc);
+    if (!bc) {
+        fprintf(err, "vimana backend-check: error: out of memory\n");
+        return 2;
+    }
+    check_report_init(&bc->rep, err);
+    bc->out = out;
+    msg_escape(a->plugin, bc->name, sizeof bc->name);
+    loaded_backend lb;
+    int status = check_backend(bc, a, &lb);
+    if (status == 0) {
+        summary(bc);
+        status = bc->rep.failed ? 1 : 0;
+    }
+    if (bc->be)
+        backend_unload(&lb);
+    free(bc);
+    return status;
+}
+
+typedef struct watched {
+    const check_args *a;
+    FILE *out, *err;
+} watched;
+
+static int check_all_in_child(void *arg)
+{
+    watched *w = arg;
+    return check_all(w->a, w->out, w->err);
+}
+
+/* The checks under the watchdog: a backend that hangs or crashes the
+ * child is reported in one line naming it, with the summary. */
+static int check_watched(const check_args *a, FILE *out, FILE *err)
+{
+    watched w = {a, out, err};
+    int status;
+    char name[256];
+    msg_escape(a->plugin, name, sizeof name);
+    switch (watchdog_run(a->timeout_s, check_all_in_child, &w, &status)) {
+    case WATCHDOG_EXITED:
+        return status;
+    case WATCHDOG_TIMED_OUT:
+        fprintf(err, "vimana backend-check: FAIL: watchdog: %s did not finish its checks within %u s (a run() or "
+                     "another call that never returns); stopped it\n", name, a->timeout_s);
+        fprintf(out, "vimana backend-check: %s: stopped after %u s\n", name, a->timeout_s);
+        return 1;
+    case WATCHDOG_SIGNALLED:
+        fprintf(err, "vimana backend-check: FAIL: watchdog: %s crashed the check (signal %d, %s)\n", name, status,
+                strsignal(status));
+        fprintf(out, "vimana backend-check: %s: crashed\n", name);
+        return 1;
+    case WATCHDOG_NO_CHILD:
+        break;
+    }
+    fprintf(err, "vimana backend-check: error: cannot start the checks in a child process: %s\n", strerror(status));
+    return 2;
+}
+
 int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
 {
     check_args a;
@@ -276,22 +369,5 @@ int backend_check_main(int argc, char **argv, FILE *out, FILE *err)
     }
     if (a.list_options)
         return list_options(&a, out, err);
-    bcheck *bc = calloc(1, sizeof *bc);
-    if (!bc) {
-        fprintf(err, "vimana backend-check: error: out of memory\n");
-        return 2;
-    }
-    check_report_init(&bc->rep, err);
-    bc->out = out;
-    msg_escape(a.plugin, bc->name, sizeof bc->name);
-    loaded_backend lb;
-    int status = check_backend(bc, &a, &lb);
-    if (status == 0) {
-        summary(bc);
-        status = bc->rep.failed ? 1 : 0;
-    }
-    if (bc->be)
-        backend_unload(&lb);
-    free(bc);
-    return status;
+    return check_watched(&a, out, err);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "host/backend_loader.h"
+#include "host/backend_validate.h"
 #include "host/device_name.h"
 #include "cmd/backend_check/mock_host.h"
 #include "system/context.h"
@@ -15,9 +16,6 @@
 #define KNOWN_CAPABILITIES (VIMANA_CAP_MULTI_DIM | VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS)
 /* NPUs a scenario talks to: all of them up to this many, else a spread. */
 #define SAMPLE_NPUS 16u
-/* More links than any network the check builds could have: a bigger
- * num_links() is an error, not a loop of billions of link_stats() calls. */
-#define MAX_LINKS (1u << 24)
 /* Messages before run() that ask for a reply when they arrive. */
 #define REPLYING_MESSAGES 4u
 #define REPLY_BYTES 64u
@@ -160,7 +158,9 @@ void check_descriptor(check_target *t)
 {
     const vimana_backend *d = t->be;
     check_use(t->rep, CHECK_DESCRIPTOR);
-    check_text_field(t, "name", d->name);
+    const char *name_problem = backend_name_problem(d);
+    if (name_problem)
+        check_fail(t->rep, CHECK_DESCRIPTOR, "%s", name_problem);
     check_text_field(t, "description", d->description);
     if (d->struct_size > sizeof *d)
         check_fail(t->rep, CHECK_DESCRIPTOR, "struct_size is %" PRIu32 ", larger than an ABI %d.%d descriptor "
@@ -227,36 +227,27 @@ static int run_context(check_target *t, mock_host *mh)
 static int check_topology(check_target *t, const net_config *cfg, mock_host *mh, uint32_t *npus)
 {
     check_use(t->rep, CHECK_TOPOLOGY);
-    uint32_t nd = t->be->num_dims(mh->ctx);
-    if (nd == 0 || nd > SIM_MAX_DIMS) {
-        check_fail(t->rep, CHECK_TOPOLOGY, "num_dims() returned %" PRIu32 " (vimana accepts 1 to %d)", nd,
-                   SIM_MAX_DIMS);
+    /* The host's own reading (backend_validate.h): what it refuses, this
+     * check refuses in the same words. */
+    uint32_t nd, sizes[BACKEND_MAX_DIMS];
+    char why[256];
+    if (backend_read_dims(t->be, mh->ctx, &nd, sizes, npus, why, sizeof why) != 0) {
+        check_fail(t->rep, CHECK_TOPOLOGY, "%s", why);
         return -1;
     }
+    mh->n_dims = nd;
+    memcpy(mh->dim_size, sizes, sizeof sizes);
     if (cfg->n_dims && nd != cfg->n_dims)
         check_fail(t->rep, CHECK_TOPOLOGY, "num_dims() returned %" PRIu32 ", the configuration has %" PRIu32
                    " dimension%s", nd, cfg->n_dims, cfg->n_dims == 1 ? "" : "s");
-    uint64_t product = 1;
-    for (uint32_t d = 0; d < nd; d++) {
-        uint32_t size = t->be->dim_size(mh->ctx, d);
-        if (size == 0) {
-            check_fail(t->rep, CHECK_TOPOLOGY, "dim_size(%" PRIu32 ") returned 0", d);
-            return -1;
-        }
-        if (cfg->n_dims == nd && size != cfg->dim_size[d])
+    for (uint32_t d = 0; cfg->n_dims == nd && d < nd; d++)
+        if (sizes[d] != cfg->dim_size[d])
             check_fail(t->rep, CHECK_TOPOLOGY, "dim_size(%" PRIu32 ") returned %" PRIu32 ", the configuration "
-                       "has %" PRIu32 " NPUs in that dimension", d, size, cfg->dim_size[d]);
-        product *= size;
-        if (product > UINT32_MAX / 2) {
-            check_fail(t->rep, CHECK_TOPOLOGY, "the dimensions multiply to more than 2^31 NPUs");
-            return -1;
-        }
-    }
-    if (product < 2) {
+                       "has %" PRIu32 " NPUs in that dimension", d, sizes[d], cfg->dim_size[d]);
+    if (*npus < 2) {
         check_fail(t->rep, CHECK_TOPOLOGY, "the network has 1 NPU; sim_send() needs at least 2 to be checked");
         return -1;
     }
-    *npus = (uint32_t)product;
     return check_failed(t->rep, CHECK_TOPOLOGY) ? -1 : 0;
 }
 
@@ -456,15 +447,16 @@ static void check_link_stats(check_target *t, mock_host *mh)
             bytes = add_saturated(bytes, mh->msgs[i].bytes);
             messages++;
         }
-    uint32_t n = t->be->num_links(mh->ctx);
+    uint32_t n;
+    char why[256];
+    if (backend_num_links(t->be, mh->ctx, mh->n_dims, mh->dim_size, ((scenario *)mh->user)->npus, &n, why,
+                          sizeof why) != 0) {
+        check_fail(t->rep, CHECK_LINK_STATS, "%s", why);
+        return;
+    }
     if (n == 0 && messages > 0) {
         check_fail(t->rep, CHECK_LINK_STATS, "num_links() returned 0 after %" PRIu64 " messages were delivered",
                    messages);
-        return;
-    }
-    if (n > MAX_LINKS) {
-        check_fail(t->rep, CHECK_LINK_STATS, "num_links() returned %" PRIu32 " for a network of %" PRIu32
-                   " NPUs", n, ((scenario *)mh->user)->npus);
         return;
     }
     uint64_t link_bytes = 0, link_messages = 0;

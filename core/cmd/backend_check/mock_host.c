@@ -179,13 +179,11 @@ int mock_host_open(mock_host *mh, const vimana_backend *be, check_report *rep, c
                              .delivered = host_delivered, .failed = host_failed};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = network_config,
                                     .options = options};
-    char reason[512] = "";
-    int rc = be->init(&params, &mh->host, &mh->ctx, reason, sizeof reason);
+    char reason[1024];
+    bool contract;
+    int rc = backend_call_init(be, &params, &mh->host, &mh->ctx, reason, sizeof reason, &contract);
     if (rc != VIMANA_OK) {
-        reason[sizeof reason - 1] = '\0';
-        char esc[512];
-        msg_escape(reason, esc, sizeof esc);
-        snprintf(err, err_len, "%s", esc[0] ? esc : mh->last_error[0] ? mh->last_error : "(no reason given)");
+        snprintf(err, err_len, "%s", reason[0] ? reason : mh->last_error[0] ? mh->last_error : "(no reason given)");
         mh->ctx = NULL;
         return rc;
     }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host/backend_validate.h"
 #include "cmd/backend_check/check_report.h"
 #include "vimana/network_api.h"
 
@@ -62,6 +63,8 @@ struct mock_host {
     vimana_host host;               /* the callbacks given to init() */
     void (*stop)(void *ctx);        /* the backend's stop(), NULL when it has none */
     void *user;                     /* the scenario's own state */
+    uint32_t n_dims;                /* the topology check's reading, for num_links()'s bound */
+    uint32_t dim_size[BACKEND_MAX_DIMS];
     mock_action on_delivered;       /* called with the message index */
     /* Called when the backend storms and cannot be stopped: must not
      * return (run() would never come back). */

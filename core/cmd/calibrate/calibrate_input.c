@@ -124,6 +124,14 @@ static int parse_time(reader *r, const char *text, double *out)
         char b[96];
         return row_fail(r, "time '%s' is above 10^12 microseconds (11.6 days for one call)", shown(text, b, sizeof b));
     }
+    /* nccl-tests prints times with two decimals: less than 0.01 us (10 ns
+     * for a whole collective call) is not a measurement either, and 1e-300
+     * was fitted into an error of 10^302 % */
+    if (v < 0.01) {
+        char b[96];
+        return row_fail(r, "time '%s' is below 0.01 microseconds (nccl-tests prints two decimals)",
+                        shown(text, b, sizeof b));
+    }
     *out = v * 1000.0;
     return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "config/npu_scale.h"
 #include "host/backend_loader.h"
+#include "host/backend_validate.h"
 #include "cmd/jobs/job_net.h"
 #include "cmd/jobs/jobs_generate.h"
 #include "cmd/jobs/jobs_spec.h"
@@ -88,6 +89,11 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
 {
     net_run *jr = host;
     static const char *const names[] = {"debug", "info", "warning", "error"};
+    if (!message) {
+        run_fail(jr, "network backend %s broke the network API contract: log() was called with a NULL message",
+                 jr->lb.desc->name);
+        return;
+    }
     if (level == VIMANA_LOG_DEBUG)
         return;
     fprintf(jr->log, "vimana: %s: %s: %s\n", jr->lb.desc->name, (unsigned)level < 4 ? names[level] : "log",
@@ -134,9 +140,10 @@ static int read_network(net_run *jr)
 {
     const vimana_backend *be = jr->lb.desc;
     const char *net = jr->spec->network;
-    uint32_t n_dims = be->num_dims(jr->be_ctx);
-    if (n_dims == 0 || n_dims > SIM_MAX_DIMS) {
-        run_fail(jr, "%s: the network has %u dimensions (vimana supports 1 to %d)", net, n_dims, SIM_MAX_DIMS);
+    uint32_t n_dims, dim_size[BACKEND_MAX_DIMS];
+    char why[256];
+    if (backend_read_dims(be, jr->be_ctx, &n_dims, dim_size, &jr->n_npus, why, sizeof why) != 0) {
+        run_fail(jr, "%s: backend '%s': %s (network %s)", jr->lb.path, be->name, why, net);
         return -1;
     }
     if (n_dims > 1 && !(be->capabilities & VIMANA_CAP_MULTI_DIM)) {
@@ -144,14 +151,6 @@ static int read_network(net_run *jr)
                      "a backend with the MULTI_DIM capability, e.g. analytical", net, be->name, n_dims);
         return -1;
     }
-    uint64_t npus = 1;
-    for (uint32_t d = 0; d < n_dims && npus <= UINT32_MAX; d++)
-        npus *= be->dim_size(jr->be_ctx, d);
-    if (npus == 0 || npus > UINT32_MAX / 2) {
-        run_fail(jr, "%s: unusable number of NPUs (%llu)", net, (unsigned long long)npus);
-        return -1;
-    }
-    jr->n_npus = (uint32_t)npus;
     return 0;
 }
 
@@ -162,15 +161,23 @@ static int open_backend(net_run *jr)
         run_fail(jr, "%s", err);
         return -1;
     }
+    const char *problem = backend_name_problem(jr->lb.desc);
+    if (problem) {
+        run_fail(jr, "%s: backend descriptor: %s (the host names the backend by it)", jr->lb.path, problem);
+        return -1;
+    }
     jr->stop = backend_stop_fn(jr->lb.desc);
     jr->callbacks = (vimana_host){.struct_size = sizeof jr->callbacks, .host = jr, .log = host_log,
                                   .delivered = host_delivered, .failed = host_failed};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = jr->spec->network,
                                     .options = jr->spec->backend_options};
-    err[0] = '\0';
-    if (jr->lb.desc->init(&params, &jr->callbacks, &jr->be_ctx, err, sizeof err) != VIMANA_OK) {
+    bool contract;
+    int rc = backend_call_init(jr->lb.desc, &params, &jr->callbacks, &jr->be_ctx, err, sizeof err, &contract);
+    if (rc != VIMANA_OK) {
         jr->be_ctx = NULL;
-        if (err[0] || !jr->backend_said_error)
+        if (contract)
+            run_fail(jr, "%s: backend '%s': init() returned status %d: %s", jr->lb.path, jr->lb.desc->name, rc, err);
+        else if (err[0] || !jr->backend_said_error)
             run_fail(jr, "%s", err[0] ? err : "network backend failed to initialise");
         else
             run_fail(jr, "%s", "");

@@ -107,14 +107,18 @@ static int take_uint(reader *r, const char *key, const yaml_node_t *v, uint64_t 
     if (!text || !text[0])
         return fail(r, v, "%s: expected a non-negative integer", key);
     uint64_t x = 0;
+    bool overflow = false;
     for (const char *c = text; *c; c++) {
-        if (*c < '0' || *c > '9' || x > (UINT64_MAX - 9) / 10)
+        if (*c < '0' || *c > '9')
             return fail(r, v, "%s: '%s' is not a non-negative integer of at most %llu", key,
                         msg_escape(text, shown, sizeof shown), (unsigned long long)max);
-        x = x * 10 + (uint64_t)(*c - '0');
+        /* Exact: UINT64_MAX itself is a valid seed; only a digit past it overflows. */
+        uint64_t digit = (uint64_t)(*c - '0');
+        overflow = overflow || x > (UINT64_MAX - digit) / 10;
+        x = overflow ? x : x * 10 + digit;
     }
-    if (x > max)
-        return fail(r, v, "%s: %llu is out of range (at most %llu)", key, (unsigned long long)x,
+    if (overflow || x > max)
+        return fail(r, v, "%s: %s is out of range (at most %llu)", key, msg_escape(text, shown, sizeof shown),
                     (unsigned long long)max);
     *out = x;
     return 0;

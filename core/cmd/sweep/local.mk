@@ -10,4 +10,5 @@ sweep_sources = core/cmd/sweep/sweep.c core/cmd/sweep/sweep.h \
 	core/cmd/sweep/sweep_plot.c core/cmd/sweep/sweep_plot.h \
 	core/cmd/sweep/sweep_slurm.c core/cmd/sweep/sweep_slurm.h \
 	core/cmd/sweep/sweep_genspec.c core/cmd/sweep/sweep_genspec.h \
-	core/cmd/sweep/sweep_generate.c core/cmd/sweep/sweep_generate.h
+	core/cmd/sweep/sweep_generate.c core/cmd/sweep/sweep_generate.h \
+	core/cmd/sweep/sweep_lock.c core/cmd/sweep/sweep_lock.h

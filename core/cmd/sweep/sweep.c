@@ -20,6 +20,7 @@
 #include "sim/options.h"
 #include "cmd/sweep/sweep_config.h"
 #include "cmd/sweep/sweep_generate.h"
+#include "cmd/sweep/sweep_lock.h"
 #include "cmd/sweep/sweep_output.h"
 #include "cmd/sweep/sweep_plot.h"
 #include "cmd/sweep/sweep_points.h"
@@ -46,6 +47,7 @@ static void usage(FILE *out)
           "see docs/sweep.md), each in its own vimana process, and writes DIR/results.csv and\n"
           "DIR/results.json. Each point's files and result are kept in DIR/points/NNNN/; run the\n"
           "same command again to finish an interrupted sweep (points already done are skipped).\n"
+          "One sweep at a time writes into DIR (it locks DIR/.sweep.lock): a second is refused.\n"
           "With `generate: {kind: KIND, ...}` instead of `workload:`, the points generate their\n"
           "workloads with vimana-et generate (axes generate.KEY vary its parameters), once per\n"
           "distinct generator, into DIR/workloads/.\n\n"
@@ -549,6 +551,18 @@ static int submit(sweep_state *st, const sweep_args *a, FILE *out, FILE *err)
     return rc;
 }
 
+/* The results folder, created when missing, locked for this run. */
+static int take_lock(const char *out, FILE *err)
+{
+    char why[1024];
+    if (make_dir(out, err) != 0)
+        return -1;
+    int fd = sweep_lock_take(out, why, sizeof why);
+    if (fd < 0)
+        fprintf(err, "vimana sweep: error: %s\n", why);
+    return fd;
+}
+
 int sweep_main(int argc, char **argv, FILE *out, FILE *err)
 {
     sweep_args a;
@@ -568,10 +582,19 @@ int sweep_main(int argc, char **argv, FILE *out, FILE *err)
         state_free(&st);
         return rc;
     }
+    /* --batch tasks of one Slurm array share the folder by design, each
+     * with its own points; any other run holds it alone until it exits. */
+    int lock = a.batch_n ? -1 : take_lock(a.out, err);
+    if (!a.batch_n && lock < 0) {
+        state_free(&st);
+        return 2;
+    }
     unsigned jobs = default_jobs(&a, &st.spec);
     if (prepare_points(&st, &a, err) != 0 ||
         sweep_workloads_generate(&st.workloads, &st.spec, st.rows, jobs, err) != 0) {
         state_free(&st);
+        if (lock >= 0)
+            close(lock);
         return 2;
     }
     sweep_pool pool = {.jobs = jobs, .total = st.n_points, .done_before = st.reused,
@@ -580,5 +603,7 @@ int sweep_main(int argc, char **argv, FILE *out, FILE *err)
     rc = sweep_runner_run(st.tasks, st.n_tasks, &pool);
     rc = finish(&st, &a, rc, out, err);
     state_free(&st);
+    if (lock >= 0)
+        close(lock);
     return rc;
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "util/input_file.h"
+#include "util/json_doc.h"
 #include "config/yaml_file.h"
 #include "util/msg_escape.h"
 
@@ -61,23 +61,20 @@ static json_object *value_json(const sweep_value *v)
     return arr;
 }
 
+/* A system JSON is a few keys; anything this big is another file. */
+#define SYSTEM_JSON_MAX_BYTES ((size_t)16 << 20)
+
 static json_object *load_json(const char *path, char *err, size_t len)
 {
-    char shown[256], why[128];
+    char shown[256];
     msg_escape(path, shown, sizeof shown);
-    if (input_file_check(path, why, sizeof why) != 0) {
-        snprintf(err, len, "%s: %s", shown, why);
+    /* json_doc: one-line positioned errors, and a key given twice is
+     * refused as the simulator's own reader refuses it (json-c would keep
+     * the last, and the points' copies would lose the other silently). */
+    json_object *root;
+    if (json_doc_load(path, shown, SYSTEM_JSON_MAX_BYTES, "16 MiB, not a system JSON", &root, err, len) != 0)
         return NULL;
-    }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, len, "%s: cannot open: %s", shown, strerror(errno));
-        return NULL;
-    }
-    fclose(fp);
-    /* json-c's own message spans lines: the one-line rule needs ours. */
-    json_object *root = json_object_from_file(path);
-    if (!root || !json_object_is_type(root, json_type_object)) {
+    if (!json_object_is_type(root, json_type_object)) {
         snprintf(err, len, "%s: not a system JSON (expected a JSON object)", shown);
         json_object_put(root);
         return NULL;
