@@ -112,6 +112,16 @@ void inf_report_json(const inf_report *r, const inf_summary *sum, FILE *f)
     fputs("]}", f);
 }
 
+void inf_report_csv(const inf_report *r, FILE *f)
+{
+    fputs("token,phase,start,end,duration,npu\n", f);
+    for (uint32_t k = 0; k < r->n_tokens; k++) {
+        vimana_tick start = k ? r->end[k - 1] : 0;
+        fprintf(f, "%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu32 "\n", k, k ? "decode" : "prefill",
+                (uint64_t)start, (uint64_t)r->end[k], (uint64_t)(r->end[k] - start), r->npu[k]);
+    }
+}
+
 void inf_report_slices(const inf_report *r, inf_slice_fn fn, void *ctx)
 {
     char name[48];

@@ -62,6 +62,11 @@ int inf_report_summarize(const inf_report *r, inf_summary *out, char *why, size_
  * that the timeline writer keeps its own format. */
 void inf_report_print(const inf_summary *sum, FILE *out);
 void inf_report_json(const inf_report *r, const inf_summary *sum, FILE *f);
+/* The token table of a CSV --report (FILE.tokens.csv): a header, then a
+ * row per token: its phase (prefill for token 0, decode after), the ticks
+ * it starts and ends at (the previous token's end, 0 for the first) and
+ * the NPU whose marker gives the end. */
+void inf_report_csv(const inf_report *r, FILE *f);
 typedef void (*inf_slice_fn)(void *ctx, int phase, const char *name, vimana_tick start, vimana_tick end);
 enum { INF_PHASE_PREFILL, INF_PHASE_DECODE };
 void inf_report_slices(const inf_report *r, inf_slice_fn fn, void *ctx);

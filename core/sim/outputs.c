@@ -372,10 +372,49 @@ static void inference_tracks(struct outputs *o)
     inf_report_slices(o->inf, inference_slice, o);
 }
 
+static int close_file(sim *s, FILE *f, const char *what);
+
+/* A CSV --report FILE.csv's side table FILE.SUFFIX.csv (FILE.csv's name
+ * with ".csv" replaced), malloc'ed; NULL after sim_fail. */
+static char *side_table_path(sim *s, const char *suffix)
+{
+    const char *path = s->opt->report;
+    size_t len = strlen(path), size = len + strlen(suffix) + 8;
+    char *side = malloc(size);
+    if (!side) {
+        sim_fail(s, "out of memory");
+        return NULL;
+    }
+    snprintf(side, size, "%.*s.%s.csv", (int)(len - 4), path, suffix);
+    return side;
+}
+
+/* An inference workload's token table and a serving workload's request
+ * table, beside a CSV report (docs/inference.md): the same figures as the
+ * JSON report's "inference" and "serving" members. */
+static void inference_tables_csv(sim *s, struct outputs *o)
+{
+    if (o->inf) {
+        char *path = side_table_path(s, "tokens");
+        FILE *f = path ? create(s, path) : NULL;
+        if (f) {
+            inf_report_csv(o->inf, f);
+            close_file(s, f, path);
+        }
+        free(path);
+    }
+    char *path = side_table_path(s, "requests"), why[4400];
+    if (path && serving_report_csv(s, o->run, path, why, sizeof why) < 0)
+        sim_fail(s, "serving report: %s", why);
+    free(path);
+}
+
 static void finish_report(sim *s, struct outputs *o)
 {
-    if (o->report_csv)
+    if (o->report_csv) {
         npu_table_csv(s, o);
+        inference_tables_csv(s, o);
+    }
     else
         npu_array_json(s, o);
     if (!o->report_csv)

@@ -1,6 +1,7 @@
 /* Per-request latencies of a serving workload (see the header). */
 #include "sim/serving_report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -307,6 +308,49 @@ static void json_request(FILE *f, const sv_request *r, bool first)
         fprintf(f, ", \"latency\": %.3f", us(latency));
     }
     fputc('}', f);
+}
+
+static void csv_request(FILE *f, const sv_request *r)
+{
+    fprintf(f, "%" PRId64 ",%.3f,%" PRIu64 ",%" PRIu64, r->id, us((double)r->arrival), r->prompt, r->output);
+    double ttft, tpot, latency;
+    if (!metric_of(r, SV_TTFT, &ttft) || !metric_of(r, SV_LATENCY, &latency)) {
+        fputs(",,,,,\n", f);
+        return;
+    }
+    fprintf(f, ",%.3f,%.3f,%.3f,", us((double)r->first), us((double)r->last), us(ttft));
+    if (metric_of(r, SV_TPOT, &tpot))
+        fprintf(f, "%.3f", us(tpot));
+    fprintf(f, ",%.3f\n", us(latency));
+}
+
+int serving_report_csv(const sim *s, const wl_run *r, const char *path, char *why, size_t len)
+{
+    sv_report rep;
+    int rc = collect(s, r, &rep);
+    if (rc <= 0) {
+        free(rep.req);
+        if (rc < 0)
+            snprintf(why, len, "out of memory, or the trace of NPU %u cannot be read again", rep.npu);
+        return rc;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(why, len, "%s: cannot create: %s", path, strerror(errno));
+        free(rep.req);
+        return -1;
+    }
+    fputs("request,arrival_us,prompt_tokens,output_tokens,first_token_us,last_token_us,ttft_us,tpot_us,latency_us\n",
+          f);
+    for (size_t i = 0; i < rep.n; i++)
+        csv_request(f, &rep.req[i]);
+    free(rep.req);
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        snprintf(why, len, "%s: write failed", path);
+        return -1;
+    }
+    return 1;
 }
 
 void serving_report_json(const sim *s, const wl_run *r, FILE *f)

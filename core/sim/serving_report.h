@@ -29,5 +29,11 @@ void serving_report_print(const sim *s, const wl_run *r, FILE *out);
 /* The --report JSON's ",\n\"serving\": {...}" member (nothing without
  * markers). */
 void serving_report_json(const sim *s, const wl_run *r, FILE *f);
+/* The request table of a CSV --report (FILE.requests.csv): a header and a
+ * row per request, times in us, empty where a request did not finish or
+ * has no TPOT. Creates `path` only for a workload with markers: 1 when it
+ * wrote it, 0 when there is nothing to write, -1 when out of memory or the
+ * file cannot be written (`why` says which, one phrase). */
+int serving_report_csv(const sim *s, const wl_run *r, const char *path, char *why, size_t len);
 
 #endif

@@ -92,6 +92,14 @@ for r in s["per_request"]:
 1 10.0 44.0 66.0 34.0 22.0 56.0
 2 15.0 44.0 44.0 29.0 None 29.0
 3 2000.0 2022.0 2044.0 22.0 22.0 44.0" "tiny --report serving"
+# The same requests in a CSV report's request table (us; request 2 has
+# one output token, so no TPOT).
+expect_ok "$VIMANA" --workload-configuration="$T/tiny/one" $H2 --report="$T/tiny/r.csv"
+expect_eq "$(cat "$T/tiny/r.requests.csv")" "request,arrival_us,prompt_tokens,output_tokens,first_token_us,last_token_us,ttft_us,tpot_us,latency_us
+0,0.000,16,3,22.000,88.000,22.000,33.000,88.000
+1,10.000,8,2,44.000,66.000,34.000,22.000,56.000
+2,15.000,32,1,44.000,44.000,29.000,,29.000
+3,2000.000,16,2,2022.000,2044.000,22.000,22.000,44.000" "tiny request table CSV"
 
 # --max-batch-size 1: r1 waits for r0, r2 for r1 (a full batch decodes)
 expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --max-batch-size 1 --out "$T/tiny1/w"

@@ -43,6 +43,15 @@ expect_eq "$(grep -E 'inference' "$T/one.tl.json")" '{"name":"thread_name","ph":
 {"name":"decode token 1","cat":"inference","ph":"X","ts":36,"dur":36,"pid":0,"tid":6},
 {"name":"decode token 2","cat":"inference","ph":"X","ts":72,"dur":36,"pid":0,"tid":6},
 {"name":"decode token 3","cat":"inference","ph":"X","ts":108,"dur":36,"pid":0,"tid":6}' "hand case timeline tracks"
+# A CSV --report: the same tokens in one.tokens.csv (ticks); no request
+# table without serving markers.
+expect_ok "$VIMANA" --workload-configuration="$T/one" $H2 --report="$T/csv/one.csv"
+expect_eq "$(cat "$T/csv/one.tokens.csv")" "token,phase,start,end,duration,npu
+0,prefill,0,36000,36000,0
+1,decode,36000,72000,36000,0
+2,decode,72000,108000,36000,0
+3,decode,108000,144000,36000,0" "hand case tokens CSV"
+[ ! -e "$T/csv/one.requests.csv" ] || fail "a request table without serving markers"
 python3 -c 'import json, sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' "$T/one.json" "$T/one.tl.json" ||
     fail "report or timeline is not JSON"
 
