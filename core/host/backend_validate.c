@@ -33,7 +33,7 @@ int backend_call_init(const vimana_backend *be, const vimana_backend_params *par
         *contract = true;
         return rc;
     }
-    msg_escape(text, reason, reason_len);
+    msg_one_line(text, reason, reason_len);
     return rc;
 }
 

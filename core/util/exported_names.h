@@ -35,6 +35,7 @@
 #define json_dup_keys_find vimana_util_json_dup_keys_find
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
+#define msg_one_line vimana_util_msg_one_line
 #define parent_dirs_make vimana_util_parent_dirs_make
 #define slab_alloc vimana_util_slab_alloc
 #define slab_destroy vimana_util_slab_destroy

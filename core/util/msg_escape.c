@@ -54,3 +54,21 @@ const char *msg_escape(const char *s, char *buf, size_t buf_len)
 {
     return msg_escape_n(s, strlen(s), buf, buf_len);
 }
+
+const char *msg_one_line(const char *s, char *buf, size_t buf_len)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return msg_escape(s, buf, buf_len);
+    static const char ellipsis[] = "...";
+    size_t len = strlen(s);
+    if (len < buf_len) {
+        memcpy(buf, s, len + 1);
+    } else if (buf_len >= sizeof ellipsis) {
+        memcpy(buf, s, buf_len - sizeof ellipsis);
+        memcpy(buf + buf_len - sizeof ellipsis, ellipsis, sizeof ellipsis);
+    } else if (buf_len > 0) {
+        buf[0] = '\0';
+    }
+    return buf;
+}

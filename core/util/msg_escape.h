@@ -20,5 +20,10 @@ const char *msg_escape(const char *s, char *buf, size_t buf_len);
 
 /* The same for `len` bytes that may hold NUL bytes (shown as \x00). */
 const char *msg_escape_n(const char *s, size_t len, char *buf, size_t buf_len);
+/* A message another program wrote (a backend's error text) made one line:
+ * as it is when it holds no control byte (its own escapes, such as a
+ * backend's "\n" for a newline in a value, are kept, not escaped again),
+ * else msg_escape's form. Returns buf. */
+const char *msg_one_line(const char *s, char *buf, size_t buf_len);
 
 #endif

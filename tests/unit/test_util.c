@@ -61,6 +61,20 @@ static void escapes_control_bytes(void **state)
     assert_string_equal(msg_escape_n("a\0b", 3, buf, sizeof buf), "a\\x00b");
 }
 
+/* A backend's message is one line already unless it holds a control byte:
+ * its own escapes stay as they are (config_errors.sh: "Ri\n...ng"). */
+static void one_line_keeps_escapes(void **state)
+{
+    (void)state;
+    char buf[16];
+    assert_string_equal(msg_one_line("Ri\\nng not", buf, sizeof buf), "Ri\\nng not");
+    assert_string_equal(msg_one_line("a\nb\\", buf, sizeof buf), "a\\nb\\\\");
+    assert_string_equal(msg_one_line("abcdefghijklmnopq", buf, sizeof buf), "abcdefghijkl...");
+    assert_string_equal(msg_one_line("abcdefghijklmno", buf, sizeof buf), "abcdefghijklmno");
+    char tiny[2];
+    assert_string_equal(msg_one_line("xyz", tiny, sizeof tiny), "");
+}
+
 static void long_values_end_in_ellipsis(void **state)
 {
     (void)state;
@@ -109,6 +123,7 @@ int main(void)
         cmocka_unit_test(missing_file_left_to_the_caller),
         cmocka_unit_test(directory_refused),
         cmocka_unit_test(device_refused),
+        cmocka_unit_test(one_line_keeps_escapes),
         cmocka_unit_test(escapes_control_bytes),
         cmocka_unit_test(long_values_end_in_ellipsis),
         cmocka_unit_test(ratio_is_exact),

@@ -118,7 +118,7 @@ static void host_failed(void *host, const char *message)
 {
     net_run *jr = host;
     char text[768];
-    msg_escape(message ? message : "(no message)", text, sizeof text);
+    msg_one_line(message ? message : "(no message)", text, sizeof text);
     run_fail(jr, "network backend %s failed: %s", jr->lb.desc->name, text);
 }
 
