@@ -123,10 +123,10 @@ static int cmp_keys(const void *a, const void *b)
 static int close_object(scan *s, struct json_dup_key *dup)
 {
     size_t first = s->levels[s->depth - 1].first_key, n = s->n_keys - first;
-    key_span *keys = s->keys + first;
     s->n_keys = first;
     if (n < 2)
-        return 0;
+        return 0; /* and s->keys may still be NULL: no pointer into it */
+    key_span *keys = s->keys + first;
     qsort(keys, n, sizeof *keys, cmp_keys);
     bool found = false;
     for (size_t group = 0, i = 1; i < n; i++) {
