@@ -76,7 +76,7 @@ include $(srcdir)/core/cmd/backend_check/local.mk
 
 bin_PROGRAMS += vimana
 # The program: its subcommand table (main.c) and the subcommands' sources.
-vimana_SOURCES = core/cmd/main.c core/cmd/child_run.c core/cmd/child_run.h \
+vimana_SOURCES = core/cmd/main.c core/cmd/child_run.c core/cmd/child_run.h core/cmd/watchdog.c core/cmd/watchdog.h \
 	$(backend_check_sources) $(xval_sources) $(sweep_sources) $(calibrate_sources)
 vimana_CPPFLAGS = $(CORE_CPPFLAGS) -DVIMANA_BINDIR='"$(bindir)"'
 vimana_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(YAML_CFLAGS)

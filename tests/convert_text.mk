@@ -1,9 +1,8 @@
 # tests for convert_text (`vimana-et convert text`)
 check_PROGRAMS += tests/unit/test_convert_text
 TESTS += tests/unit/test_convert_text
-tests_unit_test_convert_text_SOURCES = tests/unit/test_convert_text.c $(convert_text_sources)
 tests_unit_test_convert_text_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_convert_text_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
+tests_unit_test_convert_text_LDADD = $(TOOLS_UNIT_LDADD)
 
 # The corpus comparison reads tests/data/corpus (all of ../shared/corpus
 # when present); the input tests use only tests/data/text.

@@ -1,30 +1,21 @@
 # Tests of the vimana-et ET commands (tools/etcmd): cmocka tests of the
 # JSON pieces, and end-to-end shell tests of every command.
 
-# The JSON writer and reader with what they use.
-ETCMD_JSON_TEST_SOURCES = \
-	tools/etcmd/pyfmt.c tools/etcmd/sink.c tools/etcmd/json_out.c \
-	tools/etcmd/json_in.c tools/etcmd/json_to_et.c \
-	tools/common/pyfloat.c tools/common/pyjson_string.c
-
 check_PROGRAMS += tests/unit/test_etcmd_json
-tests_unit_test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES)
+tests_unit_test_etcmd_json_SOURCES = tests/unit/test_etcmd_json.c $(ET_TEST_UTIL)
 tests_unit_test_etcmd_json_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
-tests_unit_test_etcmd_json_LDADD = $(ET_TEST_LDADD) -lm
+tests_unit_test_etcmd_json_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_etcmd_json
 
 check_PROGRAMS += tests/unit/test_etcmd_corpus
-tests_unit_test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL) $(ETCMD_JSON_TEST_SOURCES) \
-	tools/etcmd/cmd_json.c tools/etcmd/cmd_io.c tools/etcmd/et_files.c tools/common/cli.c \
-	tools/merge/et_master.c tools/trace_link/input_file.c tools/trace_link/diag.c tools/common/fail_msg.c
+tests_unit_test_etcmd_corpus_SOURCES = tests/unit/test_etcmd_corpus.c $(ET_TEST_UTIL)
 tests_unit_test_etcmd_corpus_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(ZLIB_CFLAGS)
-tests_unit_test_etcmd_corpus_LDADD = $(ET_TEST_LDADD) -lm
+tests_unit_test_etcmd_corpus_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_etcmd_corpus
 
 check_PROGRAMS += tests/unit/test_p2p_roles
-tests_unit_test_p2p_roles_SOURCES = tests/unit/test_p2p_roles.c tools/etcmd/p2p_roles.c tools/etcmd/p2p_match.c
 tests_unit_test_p2p_roles_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_p2p_roles_LDADD = libvimana_util.la $(CMOCKA_LIBS)
+tests_unit_test_p2p_roles_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_p2p_roles
 
 ETCMD_E2E = \
@@ -36,49 +27,32 @@ EXTRA_DIST += $(ETCMD_E2E)
 
 # vimana-et obfuscate and synth (tools/synth).
 check_PROGRAMS += tests/unit/test_synth_dist
-tests_unit_test_synth_dist_SOURCES = tests/unit/test_synth_dist.c tools/synth/dist.c tools/synth/jitter.c \
-	tools/synth/step_fill.c \
-	tools/synth/comm_groups.c tools/common/cli.c tools/common/json_doc.c
 tests_unit_test_synth_dist_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(JSON_C_CFLAGS)
-tests_unit_test_synth_dist_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
+tests_unit_test_synth_dist_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_synth_dist
 SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh tests/e2e/synth_sample.sh
 TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
 # vimana-et generate transformer (tools/transformer).
 check_PROGRAMS += tests/unit/test_transformer
-tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c tools/transformer/tf_model.c \
-	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_memory.c \
-	tools/transformer/tf_moe.c tools/synth/jitter.c
 tests_unit_test_transformer_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_transformer_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_transformer_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_transformer
 check_PROGRAMS += tests/unit/test_inference
-tests_unit_test_inference_SOURCES = tests/unit/test_inference.c tools/inference/inf_model.c \
-	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_model.c \
-	tools/transformer/tf_moe.c tools/synth/jitter.c
 tests_unit_test_inference_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_inference_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_inference_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_inference
 check_PROGRAMS += tests/unit/test_inf_serving
-tests_unit_test_inf_serving_SOURCES = tests/unit/test_inf_serving.c tools/inference/inf_arrivals.c \
-	tools/inference/inf_serving.c tools/inference/inf_model.c \
-	tools/transformer/tf_device.c tools/transformer/tf_kernels.c tools/transformer/tf_model.c \
-	tools/transformer/tf_moe.c tools/synth/jitter.c
 tests_unit_test_inf_serving_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_inf_serving_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_inf_serving_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_inf_serving
 check_PROGRAMS += tests/unit/test_moe
-tests_unit_test_moe_SOURCES = tests/unit/test_moe.c tools/transformer/tf_model.c tools/transformer/tf_device.c \
-	tools/transformer/tf_kernels.c \
-	tools/transformer/tf_memory.c tools/transformer/tf_moe.c tools/synth/jitter.c
 tests_unit_test_moe_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_moe_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_moe_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_moe
 check_PROGRAMS += tests/unit/test_transformer_pb
-tests_unit_test_transformer_pb_SOURCES = tests/unit/test_transformer_pb.c tools/transformer/tf_pb.c
 tests_unit_test_transformer_pb_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
-tests_unit_test_transformer_pb_LDADD = libvimana_et.la libvimana_util.la $(CMOCKA_LIBS)
+tests_unit_test_transformer_pb_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_transformer_pb
 TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_moe.sh tests/e2e/examples_moe.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
 	tests/e2e/gen_transformer_tensors.sh

@@ -2,7 +2,6 @@
 # dynamic linker's reason when a module does not load, and the man pages.
 # (scripts/test-install checks a real installation.)
 check_PROGRAMS += tests/unit/test_backend_search
-tests_unit_test_backend_search_SOURCES = tests/unit/test_backend_search.c
 tests_unit_test_backend_search_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_search_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_backend_search

@@ -5,17 +5,27 @@
 # when it is beside the source tree (tests/data/README.md); set
 # VIMANA_SHARED=/nonexistent to run without it.
 TEST_EXTENSIONS = .sh
-# Every test is timed (scripts/timed-test-driver writes TEST.duration beside
-# its .log); scripts/test lists the durations at the end of the run.
-SH_LOG_COMPILER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver $(SHELL)
-LOG_COMPILER = $(SHELL) $(top_srcdir)/scripts/timed-test-driver
+# Every test is timed: scripts/timed-test-driver runs automake's driver and
+# writes the test's seconds into its .trs and .log and onto the PASS/FAIL
+# line; scripts/test lists the durations, slowest first.
+test_driver = $(SHELL) $(top_srcdir)/scripts/timed-test-driver $(SHELL) $(top_srcdir)/build-aux/test-driver
+LOG_DRIVER = $(test_driver)
+SH_LOG_DRIVER = $(test_driver)
+SH_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += scripts/timed-test-driver
-CLEANFILES += $(TEST_LOGS:.log=.duration)
+# The timing driver and what it wraps.
+TESTS += tests/e2e/timed_driver.sh
+EXTRA_DIST += tests/e2e/timed_driver.sh
 # Include roots as for the code under test (Makefile.am): a test of the core
 # sees the core, a test of a tool what the tools see.
 UNIT_CPPFLAGS = $(CORE_CPPFLAGS) $(CMOCKA_CFLAGS)
 TOOLS_UNIT_CPPFLAGS = $(TOOLS_CPPFLAGS) $(CMOCKA_CFLAGS)
-EXTRA_DIST += tests/e2e/lib.sh tests/data
+# A test of a tool links the tools' library (tools/local.mk) as vimana-et
+# does, instead of compiling the sources it calls again.
+TOOLS_UNIT_LDADD = $(TOOLS_LIBS) $(CMOCKA_LIBS)
+# A text file in a fresh temporary folder (tests of readers that take a path).
+TEMP_TEXT = tests/unit/temp_text.c tests/unit/temp_text.h
+EXTRA_DIST += tests/e2e/lib.sh tests/data tests/unit/unit_main.h
 
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/et.mk

@@ -3,12 +3,10 @@
 # dependency-cycle finder and the ET reader's input checks, and end-to-end
 # runs of the real binary on the inputs kept in tests/data/bad-inputs.
 check_PROGRAMS += tests/unit/test_robust_util
-tests_unit_test_robust_util_SOURCES = tests/unit/test_robust_util.c
 tests_unit_test_robust_util_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_robust_util_LDADD = libvimana_util.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_et_input_kinds
-tests_unit_test_et_input_kinds_SOURCES = tests/unit/test_et_input_kinds.c
 tests_unit_test_et_input_kinds_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_et_input_kinds_LDADD = libvimana_et.la $(CMOCKA_LIBS)
 

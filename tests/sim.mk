@@ -3,13 +3,11 @@
 SIM_UNIT_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_event_queue
-tests_unit_test_event_queue_SOURCES = tests/unit/test_event_queue.c
 tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_event_queue_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 
 # The backend toolkit: default loop, stop/fail, delivery, link table, YAML.
 check_PROGRAMS += tests/unit/test_backend_toolkit
-tests_unit_test_backend_toolkit_SOURCES = tests/unit/test_backend_toolkit.c
 tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_backend_toolkit
@@ -17,7 +15,6 @@ TESTS += tests/unit/test_backend_toolkit
 # The toolkit's topology graph: shipped topology files, refused inputs,
 # routes, ECMP, the route cache bound.
 check_PROGRAMS += tests/unit/test_topology_graph
-tests_unit_test_topology_graph_SOURCES = tests/unit/test_topology_graph.c
 tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS) -DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topology_graph_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topology_graph
@@ -33,7 +30,6 @@ TESTS += tests/unit/test_ns3_upstream
 # The shipped backends, loaded as vimana loads them: descriptors,
 # capabilities, congestion_aware's link counters and stop.
 check_PROGRAMS += tests/unit/test_shipped_backends
-tests_unit_test_shipped_backends_SOURCES = tests/unit/test_shipped_backends.c
 tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_shipped_backends
@@ -41,23 +37,19 @@ TESTS += tests/unit/test_shipped_backends
 # The Garnet-style backend through its descriptor: exact cycles, link
 # sharing, stop, deadlock -> stalled, options.
 check_PROGRAMS += tests/unit/test_garnet
-tests_unit_test_garnet_SOURCES = tests/unit/test_garnet.c
 tests_unit_test_garnet_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_garnet_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_garnet
 
 check_PROGRAMS += tests/unit/test_configs
-tests_unit_test_configs_SOURCES = tests/unit/test_configs.c
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_configs_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_backend_abi
-tests_unit_test_backend_abi_SOURCES = tests/unit/test_backend_abi.c
 tests_unit_test_backend_abi_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_abi_LDADD = $(SIM_UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/test_msg_match
-tests_unit_test_msg_match_SOURCES = tests/unit/test_msg_match.c
 tests_unit_test_msg_match_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_msg_match_LDADD = $(SIM_UNIT_LDADD)
 
@@ -65,21 +57,18 @@ TESTS += tests/unit/test_event_queue tests/unit/test_configs tests/unit/test_bac
 
 # Relabellings of the NPUs for the reduced simulation over roles.
 check_PROGRAMS += tests/unit/test_relabel
-tests_unit_test_relabel_SOURCES = tests/unit/test_relabel.c
 tests_unit_test_relabel_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_relabel_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_relabel
 
 # The inference report (TTFT, TPOT, tokens/s) of sim/inference_report.
 check_PROGRAMS += tests/unit/test_inference_report
-tests_unit_test_inference_report_SOURCES = tests/unit/test_inference_report.c
 tests_unit_test_inference_report_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_inference_report_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_inference_report
 
 # Communicator-group families of compact workloads.
 check_PROGRAMS += tests/unit/test_families
-tests_unit_test_families_SOURCES = tests/unit/test_families.c
 tests_unit_test_families_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_families_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_families
@@ -118,7 +107,6 @@ tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 # The NCCL-aware model: each algorithm and protocol with hand-computed ticks.
 check_PROGRAMS += tests/unit/test_tensor_mem
-tests_unit_test_tensor_mem_SOURCES = tests/unit/test_tensor_mem.c
 tests_unit_test_tensor_mem_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_tensor_mem_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_tensor_mem
@@ -130,7 +118,6 @@ tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_nccl
 # Where an NPU's step went (vimana --breakdown).
 check_PROGRAMS += tests/unit/test_breakdown
-tests_unit_test_breakdown_SOURCES = tests/unit/test_breakdown.c
 tests_unit_test_breakdown_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_breakdown_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_breakdown

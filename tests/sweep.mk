@@ -4,7 +4,7 @@
 # axes), one-line errors for bad sweep files; a job array on a real Slurm
 # (sweep_slurm_real.sh: opt-in, see scripts/slurm-local).
 check_PROGRAMS += tests/unit/test_sweep
-tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c \
+tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c $(TEMP_TEXT) \
 	core/cmd/sweep/sweep_spec.c core/cmd/sweep/sweep_points.c core/cmd/sweep/sweep_genspec.c
 tests_unit_test_sweep_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)

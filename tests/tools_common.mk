@@ -4,10 +4,7 @@ tools_common_test_cppflags = $(TOOLS_UNIT_CPPFLAGS)
 
 check_PROGRAMS += tests/unit/test_pyfloat tests/unit/test_tools_common
 TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common
-tests_unit_test_pyfloat_SOURCES = tests/unit/test_pyfloat.c tools/common/pyfloat.c
 tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
-tests_unit_test_pyfloat_LDADD = $(CMOCKA_LIBS) -lm
-tests_unit_test_tools_common_SOURCES = tests/unit/test_tools_common.c \
-	tools/common/pyjson_string.c tools/common/idmap.c
+tests_unit_test_pyfloat_LDADD = $(TOOLS_UNIT_LDADD)
 tests_unit_test_tools_common_CPPFLAGS = $(tools_common_test_cppflags)
-tests_unit_test_tools_common_LDADD = libvimana_util.la $(CMOCKA_LIBS)
+tests_unit_test_tools_common_LDADD = $(TOOLS_UNIT_LDADD)

@@ -1,20 +1,13 @@
 # tests for trace_link (`vimana-et link`)
 trace_link_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
-trace_link_test_ldadd = libvimana_util.la $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
-trace_link_test_sources = $(trace_link_sources) tools/common/pyfloat.c \
-	tools/common/pyjson_string.c tools/common/idmap.c tools/common/ctrl_chain.c
 
 check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
-tests_unit_test_trace_link_json_SOURCES = tests/unit/test_trace_link_json.c $(trace_link_test_sources)
 tests_unit_test_trace_link_json_CPPFLAGS = $(trace_link_test_cppflags)
-tests_unit_test_trace_link_json_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
-tests_unit_test_trace_link_json_LDADD = $(trace_link_test_ldadd)
-tests_unit_test_trace_link_pipeline_SOURCES = tests/unit/test_trace_link_pipeline.c $(trace_link_test_sources)
+tests_unit_test_trace_link_json_LDADD = $(TOOLS_UNIT_LDADD)
 tests_unit_test_trace_link_pipeline_CPPFLAGS = $(trace_link_test_cppflags)
-tests_unit_test_trace_link_pipeline_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
-tests_unit_test_trace_link_pipeline_LDADD = $(trace_link_test_ldadd)
+tests_unit_test_trace_link_pipeline_LDADD = $(TOOLS_UNIT_LDADD)
 
 # Fixtures and error cases use tests/data/trace_link only; the corpus test
 # reads tests/data/corpus (or ../shared/corpus when present).

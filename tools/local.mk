@@ -2,18 +2,33 @@
 # only (plus json-c for the JSON-based formats), never on the simulator core:
 # TOOLS_CPPFLAGS shows them the public headers, util/ and tools/ only
 # (tools/README.md).
-bin_PROGRAMS += vimana-et
-vimana_et_SOURCES = \
-	tools/vimana-et/main.c tools/vimana-et/commands.h tools/vimana-et/convert.c \
+# The command families' sources are built ONCE, into the static library
+# libvimana_tools.a (plain objects, no libtool: its script costs about as
+# much CPU as compiling a small file), which vimana-et, the unit tests and
+# the fuzz targets link. A program pulls in only the objects it calls, so a
+# test needs the external libraries of what it uses only; the library names
+# none itself for the same reason, and each program lists its own (json-c,
+# zlib, Graphviz, libm). One library for all of tools/ and not one per
+# family: the families call each other both ways (etcmd <-> merge, synth
+# <-> transformer), which one archive resolves in any order.
+noinst_LIBRARIES = libvimana_tools.a
+libvimana_tools_a_SOURCES = \
 	tools/common/cli.c tools/common/cli.h \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
 	tools/common/idmap.c tools/common/idmap.h \
-	tools/common/json_doc.c tools/common/json_doc.h \
 	tools/common/fail_msg.c tools/common/fail_msg.h
+libvimana_tools_a_CPPFLAGS = $(TOOLS_CPPFLAGS)
+libvimana_tools_a_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
+# What a program linking libvimana_tools may need besides (a test may name
+# fewer: the ones its objects call).
+TOOLS_LIBS = libvimana_tools.a libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
+
+bin_PROGRAMS += vimana-et
+vimana_et_SOURCES = tools/vimana-et/main.c tools/vimana-et/commands.h tools/vimana-et/convert.c
 vimana_et_CPPFLAGS = $(TOOLS_CPPFLAGS)
-vimana_et_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
-vimana_et_LDADD = libvimana_et.la libvimana_util.la $(JSON_C_LIBS) $(ZLIB_LIBS) -lm
+vimana_et_CFLAGS = $(AM_CFLAGS)
+vimana_et_LDADD = $(TOOLS_LIBS)
 
 # Each command family keeps its sources in its own fragment.
 include $(srcdir)/tools/etcmd/local.mk

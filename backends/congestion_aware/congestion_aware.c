@@ -552,22 +552,6 @@ static void on_fault(void *ctx, uint64_t k)
         reroute_waiting(c, f->link);
 }
 
-/* The links registered down as of the latest fault cut NPUs off: one line
- * naming them (the first few) and the tick (the toolkit's words). */
-static int check_partition(congestion_aware *c, vimana_tick at, char *err, size_t err_len)
-{
-    uint8_t *down = malloc(c->n_links);
-    if (!down) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    for (uint32_t l = 0; l < c->n_links; l++)
-        down[l] = c->registered[l] == 0;
-    int rc = vimana_topo_check_partition(c->topo, down, at, err, err_len);
-    free(down);
-    return rc == 0 ? VIMANA_OK : rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
-}
-
 static int faults_alloc(congestion_aware *c)
 {
     if (c->factor)
@@ -604,9 +588,9 @@ static int ca_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
     c->faults = grown;
     c->registered[link] = factor;
     if (factor == 0) {
-        int rc = check_partition(c, at, err, err_len);
-        if (rc != VIMANA_OK)
-            return rc;
+        int rc = vimana_topo_check_registered(c->topo, c->registered, at, err, err_len);
+        if (rc != 0)
+            return rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
     }
     if (factor > 0 && factor < c->min_factor)
         c->min_factor = factor;

@@ -1435,22 +1435,6 @@ static void on_fault(void *ctx, uint64_t k)
         reroute_waiting(g, f->link);
 }
 
-/* The links registered down as of the latest fault cut NPUs off: one line
- * naming them (the first few) and the tick, as congestion_aware says it. */
-static int check_partition(garnet *g, vimana_tick at, char *err, size_t err_len)
-{
-    uint8_t *down = malloc(g->n_links);
-    if (!down) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    for (uint32_t l = 0; l < g->n_links; l++)
-        down[l] = g->registered[l] == 0;
-    int rc = vimana_topo_check_partition(g->topo, down, at, err, err_len);
-    free(down);
-    return rc == 0 ? VIMANA_OK : rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
-}
-
 static int faults_alloc(garnet *g)
 {
     if (g->registered)
@@ -1516,8 +1500,8 @@ static int gn_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
         return VIMANA_ERR_NOMEM;
     }
     g->registered[link] = factor;
-    if (factor == 0 && (rc = check_partition(g, at, err, err_len)) != VIMANA_OK)
-        return rc;
+    if (factor == 0 && (rc = vimana_topo_check_registered(g->topo, g->registered, at, err, err_len)) != 0)
+        return rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
     deepen_auto_vcs(g, link, factor);
     raise_eject_rate(g, link, factor);
     raise_input_rate(g, link, factor);

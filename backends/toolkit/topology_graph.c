@@ -942,6 +942,20 @@ int vimana_topo_check_partition(vimana_topo *t, const uint8_t *down, uint64_t at
     return 1;
 }
 
+int vimana_topo_check_registered(vimana_topo *t, const double *registered, uint64_t at, char *err, size_t err_len)
+{
+    uint8_t *down = malloc(t->n_links ? t->n_links : 1);
+    if (!down) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    for (uint32_t l = 0; l < t->n_links; l++)
+        down[l] = registered[l] == 0;
+    int rc = vimana_topo_check_partition(t, down, at, err, err_len);
+    free(down);
+    return rc;
+}
+
 long vimana_topo_route(vimana_topo *t, uint32_t src_npu, uint32_t dst_npu, uint32_t *links, size_t max)
 {
     if (src_npu >= t->n_npus || dst_npu >= t->n_npus)

@@ -5,8 +5,8 @@
  * backend) and `vimana sweep` (a pool of children, one per point): a child
  * that crashes, fails or hangs costs its own result only.
  */
-#ifndef VIMANA_SIM_CHILD_RUN_H
-#define VIMANA_SIM_CHILD_RUN_H
+#ifndef VIMANA_CMD_CHILD_RUN_H
+#define VIMANA_CMD_CHILD_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,14 +1,8 @@
 /*
- * config_json.h - read a configuration file as strict JSON, with every
- * problem reported as one line that names the file, the position and the
- * reason.
- *
- * json-c alone accepts what a configuration must not contain: a repeated key
- * (the last one silently wins), text after the document, NaN and Infinity,
- * integers too large for 64 bits (clamped without a word), and its own error
- * texts carry no line or column. So the text is first checked by a small
- * scanner of RFC 8259 JSON, and only then handed to json-c to build the
- * tree the readers walk.
+ * config_json.h - the configuration files' JSON: read with the strict
+ * reader of the base utilities (util/json_doc.h) under the limits of a
+ * configuration file, and the checks of typed values, every problem
+ * reported as one line that names the file and the key.
  */
 #ifndef VIMANA_CONFIG_CONFIG_JSON_H
 #define VIMANA_CONFIG_CONFIG_JSON_H
@@ -17,10 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Limits of a configuration file: far above any real one, low enough that
- * a hostile file cannot exhaust memory or the stack. */
+/* The size limit of a configuration file: far above any real one, low
+ * enough that a hostile file cannot exhaust memory. */
 #define CONFIG_JSON_MAX_BYTES (64u << 20)
-#define CONFIG_JSON_MAX_DEPTH 32
 
 /* Largest integer a configuration key accepts unless the key has a smaller
  * limit of its own: 2^53 - 1, the largest integer every JSON reader keeps
@@ -29,8 +22,8 @@
 #define CONFIG_JSON_MAX_INT 9007199254740991ull
 
 /* Reads `path`: a regular file of at most CONFIG_JSON_MAX_BYTES holding one
- * JSON object, no repeated key in any object, only finite numbers, nesting
- * at most CONFIG_JSON_MAX_DEPTH. Returns the tree (release it with
+ * JSON object, as json_doc_parse reads it (no repeated key, only finite
+ * numbers, nesting at most JSON_DOC_MAX_DEPTH). Returns the tree (release it with
  * json_object_put), or NULL with "PATH: line L, column C: reason" (or
  * "PATH: reason" for a file that cannot be read) in err. */
 json_object *config_json_load(const char *path, char *err, size_t err_len);

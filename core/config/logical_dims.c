@@ -66,7 +66,7 @@ static int check_dims(const char *path, json_object *dims, uint32_t n_npus, char
 int logical_dims_check(const char *path, uint32_t n_npus, char *err, size_t err_len)
 {
     json_object *root;
-    if (json_doc_load(path, path, MAX_FILE, "1 MiB, not a logical topology file", &root, err, err_len) != 0)
+    if (json_doc_load(path, path, MAX_FILE, "1 MiB, not a logical topology file", 0, &root, err, err_len) != 0)
         return -1;
     int rc = -1;
     json_object *dims = NULL;

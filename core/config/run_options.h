@@ -29,6 +29,7 @@ typedef struct sim_options {
     const char *timeline;        /* Chrome trace output, or NULL */
     const char *report;          /* JSON/CSV report output, or NULL */
     bool progress;
+    uint32_t time_limit_s;       /* --time-limit: wall seconds before the run is stopped (cmd/watchdog.h), 0 = none */
     bool run_stats;              /* print message and event counts and the run's speed */
     bool breakdown;              /* print where the last NPU's step went (workload/breakdown.h) */
     bool no_symmetry;            /* --no-symmetry: skip the symmetry check (sim/symmetry.h) */

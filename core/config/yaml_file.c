@@ -80,13 +80,43 @@ int yaml_file_load(const char *path, const char *shown, const char *what, yaml_f
     return rc;
 }
 
-int yaml_file_vfail(char *err, size_t len, const char *shown, const yaml_node_t *at, const char *fmt, va_list ap)
+/* line 0: none. */
+static int reader_vfail(yaml_reader *r, size_t line, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+static int reader_vfail(yaml_reader *r, size_t line, const char *fmt, va_list ap)
 {
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (at)
-        snprintf(err, len, "%s:%zu: %s", shown, at->start_mark.line + 1, msg);
+    if (line)
+        snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, line, msg);
     else
-        snprintf(err, len, "%s: %s", shown, msg);
+        snprintf(r->err, r->err_len, "%s: %s", r->path, msg);
     return -1;
+}
+
+int yaml_reader_fail(yaml_reader *r, const yaml_node_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    reader_vfail(r, at ? at->start_mark.line + 1 : 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int yaml_reader_fail_line(yaml_reader *r, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    reader_vfail(r, line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const yaml_node_t *yaml_reader_node(const yaml_reader *r, int id)
+{
+    return yaml_document_get_node(r->doc, id);
+}
+
+const char *yaml_scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }

@@ -221,7 +221,7 @@ int vet_roles_load(const char *path, uint32_t ranks, vet_roles *out, char *err, 
     reader rd = {.path = path, .err = err, .err_len = err_len, .total = ranks};
     char shown[200];
     json_object *root;
-    if (json_doc_load(path, msg_escape(path, shown, sizeof shown), ROLES_MAX_BYTES, "16 MiB, not a role map", &root,
+    if (json_doc_load(path, msg_escape(path, shown, sizeof shown), ROLES_MAX_BYTES, "16 MiB, not a role map", 0, &root,
                       err, err_len) != 0)
         return -1;
     int rc = 0;

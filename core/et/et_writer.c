@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "util/grow.h"
+#include "util/varint.h"
 
 struct vet_writer {
     FILE *fp;       /* plain output */
@@ -68,17 +69,6 @@ vet_writer *vet_writer_open(const char *path, vet_error *err)
     return w;
 }
 
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
 static int write_bytes(vet_writer *w, const uint8_t *p, size_t len)
 {
     if (len == 0)
@@ -99,7 +89,7 @@ static int write_message(vet_writer *w, const ProtobufCMessage *m, vet_error *er
         set_err(err, "%s: out of memory", w->path);
         return -1;
     }
-    size_t hdr = put_varint(w->buf, len);
+    size_t hdr = varint_put(w->buf, len);
     protobuf_c_message_pack(m, w->buf + hdr);
     if (write_bytes(w, w->buf, hdr + len) != 0) {
         w->failed = 1;

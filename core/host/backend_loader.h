@@ -2,8 +2,8 @@
  * backend_loader.h - finds, loads (libltdl) and version-checks a network
  * backend module. Errors are one line naming the file and what to do.
  */
-#ifndef VIMANA_SIM_BACKEND_LOADER_H
-#define VIMANA_SIM_BACKEND_LOADER_H
+#ifndef VIMANA_HOST_BACKEND_LOADER_H
+#define VIMANA_HOST_BACKEND_LOADER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  * Each returns a reason without a file prefix; the caller adds the module
  * or the network file its messages name.
  */
-#ifndef VIMANA_SIM_BACKEND_VALIDATE_H
-#define VIMANA_SIM_BACKEND_VALIDATE_H
+#ifndef VIMANA_HOST_BACKEND_VALIDATE_H
+#define VIMANA_HOST_BACKEND_VALIDATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

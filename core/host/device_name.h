@@ -4,8 +4,8 @@
  * device_name() (ABI 1.2) when it has one, validated, else the host's
  * default ("npuK" below the NPU count, "switchJ" with J = K - NPU count).
  */
-#ifndef VIMANA_SIM_DEVICE_NAME_H
-#define VIMANA_SIM_DEVICE_NAME_H
+#ifndef VIMANA_HOST_DEVICE_NAME_H
+#define VIMANA_HOST_DEVICE_NAME_H
 
 #include <stddef.h>
 #include <stdint.h>

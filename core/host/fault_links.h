@@ -4,8 +4,8 @@
  * (its link records: device ids, or names as device_name() gives them) and
  * passed to link_fault() (network_api.h, ABI 1.4) in the order of its tick.
  */
-#ifndef VIMANA_SIM_FAULT_LINKS_H
-#define VIMANA_SIM_FAULT_LINKS_H
+#ifndef VIMANA_HOST_FAULT_LINKS_H
+#define VIMANA_HOST_FAULT_LINKS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
  *         ecn_marks and pause_ticks, null for a backend older than 1.5);
  *   CSV   the links as a third table, FILE.links.csv (with the capability).
  */
-#ifndef VIMANA_SIM_LINK_REPORT_H
-#define VIMANA_SIM_LINK_REPORT_H
+#ifndef VIMANA_HOST_LINK_REPORT_H
+#define VIMANA_HOST_LINK_REPORT_H
 
 #include <stdio.h>
 

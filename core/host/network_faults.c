@@ -13,27 +13,9 @@
 #include "vimana/network_api.h"
 
 typedef struct reader {
-    yaml_document_t *doc;
+    yaml_reader y;      /* the document, the path, the error buffer */
     net_faults *out;
-    char path[512];     /* escaped for messages */
-    char *err;
-    size_t err_len;
 } reader;
-
-static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    yaml_file_vfail(r->err, r->err_len, r->path, at, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
 
 /* `text` escaped for a message, cut to fit. */
 static const char *shown(const char *text, char *buf, size_t len)
@@ -44,14 +26,14 @@ static const char *shown(const char *text, char *buf, size_t len)
 /* A decimal tick: digits only, below 2^63 (room for the run after it). */
 static int read_at(reader *r, const yaml_node_t *v, net_fault *f)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char buf[64];
     uint64_t x = 0;
     if (!text || !text[0])
-        return fail(r, v, "at: expected a tick (a non-negative integer)");
+        return yaml_reader_fail(&r->y, v, "at: expected a tick (a non-negative integer)");
     for (const char *c = text; *c; c++) {
         if (*c < '0' || *c > '9' || x > ((UINT64_C(1) << 63) - 10) / 10)
-            return fail(r, v, "at: expected a tick below 2^63, got '%s'", shown(text, buf, sizeof buf));
+            return yaml_reader_fail(&r->y, v, "at: expected a tick below 2^63, got '%s'", shown(text, buf, sizeof buf));
         x = x * 10 + (uint64_t)(*c - '0');
     }
     f->at = x;
@@ -60,11 +42,11 @@ static int read_at(reader *r, const yaml_node_t *v, net_fault *f)
 
 static int read_factor(reader *r, const yaml_node_t *v, net_fault *f)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char buf[64], *end;
     double x = text && text[0] ? strtod(text, &end) : NAN;
     if (!text || !text[0] || *end != '\0' || !(x > 0 && x <= VIMANA_FAULT_MAX_FACTOR))
-        return fail(r, v, "bandwidth-factor: expected a number in (0, 1000000], got '%s'",
+        return yaml_reader_fail(&r->y, v, "bandwidth-factor: expected a number in (0, 1000000], got '%s'",
                     text ? shown(text, buf, sizeof buf) : "(not a single value)");
     f->factor = x;
     return 0;
@@ -72,9 +54,9 @@ static int read_factor(reader *r, const yaml_node_t *v, net_fault *f)
 
 static int read_down(reader *r, const yaml_node_t *v, net_fault *f)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     if (!text || strcmp(text, "true") != 0)
-        return fail(r, v, "down: expected true (a link comes back with bandwidth-factor: 1)");
+        return yaml_reader_fail(&r->y, v, "down: expected true (a link comes back with bandwidth-factor: 1)");
     f->factor = 0;
     return 0;
 }
@@ -82,14 +64,14 @@ static int read_down(reader *r, const yaml_node_t *v, net_fault *f)
 /* An end of the link: an id or a name, 1 to 63 printable characters. */
 static int read_end(reader *r, const yaml_node_t *v, char out[NET_FAULT_END_MAX + 1])
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char buf[80];
     size_t n = text ? strlen(text) : 0;
     bool printable = true;
     for (size_t i = 0; i < n; i++)
         printable = printable && text[i] >= 0x20 && text[i] <= 0x7e;
     if (n == 0 || n > NET_FAULT_END_MAX || !printable)
-        return fail(r, v, "link: expected a device id or name (1 to %d printable characters), got '%s'",
+        return yaml_reader_fail(&r->y, v, "link: expected a device id or name (1 to %d printable characters), got '%s'",
                     NET_FAULT_END_MAX, text ? shown(text, buf, sizeof buf) : "(not a single value)");
     memcpy(out, text, n + 1);
     return 0;
@@ -98,12 +80,12 @@ static int read_end(reader *r, const yaml_node_t *v, char out[NET_FAULT_END_MAX 
 static int read_link(reader *r, const yaml_node_t *v, net_fault *f)
 {
     if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
-        return fail(r, v, "link: expected [SRC, DST], two device ids or names");
+        return yaml_reader_fail(&r->y, v, "link: expected [SRC, DST], two device ids or names");
     for (int k = 0; k < 2; k++)
-        if (read_end(r, yaml_document_get_node(r->doc, v->data.sequence.items.start[k]), f->end[k]) != 0)
+        if (read_end(r, yaml_reader_node(&r->y, v->data.sequence.items.start[k]), f->end[k]) != 0)
             return -1;
     if (strcmp(f->end[0], f->end[1]) == 0)
-        return fail(r, v, "link: both ends are '%s'", f->end[0]);
+        return yaml_reader_fail(&r->y, v, "link: both ends are '%s'", f->end[0]);
     return 0;
 }
 
@@ -122,17 +104,17 @@ static int read_key(reader *r, const yaml_node_t *k, const yaml_node_t *v, net_f
         {"bandwidth-factor", HAS_FACTOR, read_factor},
         {"down", HAS_DOWN, read_down},
     };
-    const char *name = scalar(k);
+    const char *name = yaml_scalar(k);
     char buf[64];
     for (size_t i = 0; name && i < sizeof keys / sizeof keys[0]; i++) {
         if (strcmp(name, keys[i].name) != 0)
             continue;
         if (*seen & keys[i].bit)
-            return fail(r, k, "%s: given twice", name);
+            return yaml_reader_fail(&r->y, k, "%s: given twice", name);
         *seen |= keys[i].bit;
         return keys[i].read(r, v, f);
     }
-    return fail(r, k, "unknown key '%s' (expected link, at, bandwidth-factor or down)",
+    return yaml_reader_fail(&r->y, k, "unknown key '%s' (expected link, at, bandwidth-factor or down)",
                 name ? shown(name, buf, sizeof buf) : "(not a single value)");
 }
 
@@ -141,33 +123,33 @@ static int read_fault(reader *r, const yaml_node_t *n, net_fault *f)
     memset(f, 0, sizeof *f);
     f->line = n->start_mark.line + 1;
     if (n->type != YAML_MAPPING_NODE)
-        return fail(r, n, "a fault is a mapping {link: [SRC, DST], at: TICK, bandwidth-factor: F | down: true}");
+        return yaml_reader_fail(&r->y, n, "a fault is a mapping {link: [SRC, DST], at: TICK, bandwidth-factor: F | down: true}");
     unsigned seen = 0;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
-        if (read_key(r, yaml_document_get_node(r->doc, p->key), yaml_document_get_node(r->doc, p->value), f,
+        if (read_key(r, yaml_reader_node(&r->y, p->key), yaml_reader_node(&r->y, p->value), f,
                      &seen) != 0)
             return -1;
     if (!(seen & HAS_LINK))
-        return fail(r, n, "a fault needs link: [SRC, DST]");
+        return yaml_reader_fail(&r->y, n, "a fault needs link: [SRC, DST]");
     if ((seen & HAS_FACTOR) && (seen & HAS_DOWN))
-        return fail(r, n, "a fault has bandwidth-factor or down: true, not both");
+        return yaml_reader_fail(&r->y, n, "a fault has bandwidth-factor or down: true, not both");
     if (!(seen & (HAS_FACTOR | HAS_DOWN)))
-        return fail(r, n, "a fault needs bandwidth-factor: F or down: true");
+        return yaml_reader_fail(&r->y, n, "a fault needs bandwidth-factor: F or down: true");
     return 0;
 }
 
 static int read_root(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 {
     reader *r = ctx;
-    r->doc = doc;
+    r->y.doc = doc;
     if (root->type != YAML_SEQUENCE_NODE)
-        return fail(r, root, "expected a list of faults (- {link: [SRC, DST], at: TICK, bandwidth-factor: F})");
+        return yaml_reader_fail(&r->y, root, "expected a list of faults (- {link: [SRC, DST], at: TICK, bandwidth-factor: F})");
     size_t n = (size_t)(root->data.sequence.items.top - root->data.sequence.items.start);
     if (n > NET_FAULTS_MAX)
-        return fail(r, root, "%zu faults, more than %d", n, NET_FAULTS_MAX);
+        return yaml_reader_fail(&r->y, root, "%zu faults, more than %d", n, NET_FAULTS_MAX);
     r->out->items = calloc(n ? n : 1, sizeof *r->out->items);
     if (!r->out->items)
-        return fail(r, root, "out of memory");
+        return yaml_reader_fail(&r->y, root, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const yaml_node_t *item = yaml_document_get_node(doc, root->data.sequence.items.start[i]);
         if (read_fault(r, item, &r->out->items[i]) != 0)
@@ -180,9 +162,9 @@ static int read_root(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 int net_faults_load(const char *path, net_faults *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    reader r = {.out = out, .err = err, .err_len = err_len};
-    msg_escape(path, r.path, sizeof r.path);
-    return yaml_file_load(path, r.path, "a network faults file", read_root, &r, err, err_len);
+    reader r = {.y = {.err = err, .err_len = err_len}, .out = out};
+    msg_escape(path, r.y.path, sizeof r.y.path);
+    return yaml_file_load(path, r.y.path, "a network faults file", read_root, &r, err, err_len);
 }
 
 void net_faults_free(net_faults *f)

@@ -13,8 +13,8 @@
  * link out of the routes. This module reads the file only; network_host.c
  * resolves the names against the backend's links.
  */
-#ifndef VIMANA_SIM_NETWORK_FAULTS_H
-#define VIMANA_SIM_NETWORK_FAULTS_H
+#ifndef VIMANA_HOST_NETWORK_FAULTS_H
+#define VIMANA_HOST_NETWORK_FAULTS_H
 
 #include <stddef.h>
 #include <stdint.h>

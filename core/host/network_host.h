@@ -5,8 +5,8 @@
  * backend declares (capabilities, dimension bandwidths); runs its event
  * loop, asking a 1.1 backend to stop at the run's first error; releases it.
  */
-#ifndef VIMANA_SIM_NETWORK_HOST_H
-#define VIMANA_SIM_NETWORK_HOST_H
+#ifndef VIMANA_HOST_NETWORK_HOST_H
+#define VIMANA_HOST_NETWORK_HOST_H
 
 #include <stdbool.h>
 

@@ -2,8 +2,8 @@
  * csv_out.h - one CSV field as RFC 4180 writes it (vimana xval --csv,
  * vimana sweep's results.csv).
  */
-#ifndef VIMANA_SIM_CSV_OUT_H
-#define VIMANA_SIM_CSV_OUT_H
+#ifndef VIMANA_OUT_CSV_OUT_H
+#define VIMANA_OUT_CSV_OUT_H
 
 #include <stdio.h>
 

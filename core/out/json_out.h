@@ -3,8 +3,8 @@
  * --report) write: strings that stay valid UTF-8 JSON whatever bytes a
  * trace's node names hold, and cycle counts as exact microseconds.
  */
-#ifndef VIMANA_SIM_JSON_OUT_H
-#define VIMANA_SIM_JSON_OUT_H
+#ifndef VIMANA_OUT_JSON_OUT_H
+#define VIMANA_OUT_JSON_OUT_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * writes its own shapes; every number it prints is an integer or a fixed
  * format, so the same data give the same bytes.
  */
-#ifndef VIMANA_SIM_SVG_CHART_H
-#define VIMANA_SIM_SVG_CHART_H
+#ifndef VIMANA_OUT_SVG_CHART_H
+#define VIMANA_OUT_SVG_CHART_H
 
 #include <stddef.h>
 #include <stdio.h>

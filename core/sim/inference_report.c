@@ -180,8 +180,23 @@ int inf_report_collect(sim *s, const wl_run *run, inf_report *r)
         for (uint32_t k = 0; k < w->trace->n_markers; k++) {
             const wl_marker *m = &w->trace->markers[k];
             if (w->live[m->node].state == WL_DONE)
-                inf_report_record(r, npu, m->token, w->live[m->node].end, m->batch);
+                inf_report_record(r, npu, m->token, w->live[m->node].end - run->origin, m->batch);
         }
     }
     return 0;
+}
+
+int inf_report_run(sim *s, const wl_run *run, inf_report *inf, inf_summary *sum, FILE *out)
+{
+    char why[160];
+    if (inf_report_collect(s, run, inf) != 0)
+        return -1;
+    if (inf->n_tokens == 0)
+        return 0;
+    if (inf_report_summarize(inf, sum, why, sizeof why) != 0) {
+        sim_warn(s, "inference report skipped: %s", why);
+        return 0;
+    }
+    inf_report_print(sum, out);
+    return 1;
 }

@@ -56,6 +56,12 @@ void inf_report_record(inf_report *r, uint32_t npu, uint32_t token, vimana_tick 
  * the batches differ. */
 int inf_report_summarize(const inf_report *r, inf_summary *out, char *why, size_t len);
 
+/* Collects, summarises and prints the lines of a run that has markers:
+ * 1 when printed (inf and sum then hold what they say), 0 for a workload
+ * without markers or one whose summary fails (a warning says why), -1
+ * out of memory (after sim_fail). Times count from the run's origin. */
+int inf_report_run(sim *s, const wl_run *run, inf_report *inf, inf_summary *sum, FILE *out);
+
 /* Output: the lines after the per-NPU finish lines, the "inference" object
  * of --report JSON (its members, after `"inference": `), and the timeline
  * slices in µs of the phases (prefill, each decode token), as callbacks so

@@ -33,6 +33,8 @@ static const flag_spec flags[] = {
     {"timeline", ARG_STRING, OPT(timeline), "write a Chrome/Perfetto trace-event JSON file (inference: prefill/decode tracks)"},
     {"report", ARG_STRING, OPT(report), "write a per-NPU report (.json or .csv; inference: TTFT, TPOT, tokens/s)"},
     {"progress", ARG_FLAG, OPT(progress), "print progress while loading and simulating"},
+    {"time-limit", ARG_UINT, OPT(time_limit_s), "stop the run after N wall-clock seconds with one error line and exit "
+                                                "status 124 (a backend whose run() never returns; default: no limit)"},
     {"run-stats", ARG_FLAG, OPT(run_stats), "print messages, events, simulation speed and symmetry on stderr"},
     {"breakdown", ARG_FLAG, OPT(breakdown), "print where the last NPU's step went: compute, exposed communication per "
                                             "group, pipeline messages and bubble, FLOP/s and MFU"},

@@ -230,15 +230,8 @@ void sim_check_end(sim *s, wl_run *r)
 static void report_inference(sim *s, const wl_run *r, outputs *outs, inf_report *inf, inf_summary *sum,
                              FILE *out)
 {
-    char why[160];
-    if (inf_report_collect(s, r, inf) != 0 || inf->n_tokens == 0)
-        return;
-    if (inf_report_summarize(inf, sum, why, sizeof why) != 0) {
-        sim_warn(s, "inference report skipped: %s", why);
-        return;
-    }
-    inf_report_print(sum, out);
-    outputs_set_inference(outs, inf, sum);
+    if (inf_report_run(s, r, inf, sum, out) == 1)
+        outputs_set_inference(outs, inf, sum);
 }
 
 static double seconds_since(const struct timespec *t0)

@@ -29,6 +29,7 @@ typedef struct sv_stats {
 
 typedef struct sv_report {
     uint32_t npu;                        /* whose markers */
+    vimana_tick origin;                  /* the run's time 0 (wl_run.origin) */
     sv_request *req;                     /* by id */
     size_t n, cap;
     size_t complete;                     /* requests with both markers ended */
@@ -108,10 +109,10 @@ static int take_marker(sv_report *rep, const workload *w, const vet_node *n)
     if (i == UINT32_MAX || w->live[i].state != WL_DONE)
         return 0;
     if (token == 0) {
-        r->first = w->live[i].end;
+        r->first = w->live[i].end - rep->origin;
         r->has_first = true;
     } else {
-        r->last = w->live[i].end;
+        r->last = w->live[i].end - rep->origin;
         r->has_last = true;
     }
     return 0;
@@ -223,6 +224,7 @@ static int collect(const sim *s, const wl_run *r, sv_report *rep)
     if (!w)
         return 0;
     rep->npu = w->npu;
+    rep->origin = r->origin;
     if (read_markers(rep, w) != 0)
         return -1;
     compact(rep);

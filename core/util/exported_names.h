@@ -29,10 +29,15 @@
 #define huge_pages_advise vimana_util_huge_pages_advise
 #define input_file_check vimana_util_input_file_check
 #define input_file_open vimana_util_input_file_open
+#define json_check vimana_util_json_check
 #define json_doc_load vimana_util_json_doc_load
 #define json_doc_parse vimana_util_json_doc_parse
-#define json_dup_key_text vimana_util_json_dup_key_text
-#define json_dup_keys_find vimana_util_json_dup_keys_find
+#define json_escape_decode vimana_util_json_escape_decode
+#define json_hex4 vimana_util_json_hex4
+#define json_hex_digit vimana_util_json_hex_digit
+#define json_simple_escape vimana_util_json_simple_escape
+#define json_text_position vimana_util_json_text_position
+#define json_unicode_escape vimana_util_json_unicode_escape
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
 #define msg_one_line vimana_util_msg_one_line

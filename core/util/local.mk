@@ -18,13 +18,14 @@ libvimana_util_la_SOURCES = \
 	core/util/huge_pages.c core/util/huge_pages.h \
 	core/util/input_file.c core/util/input_file.h \
 	core/util/json_doc.c core/util/json_doc.h \
-	core/util/json_dup_keys.c core/util/json_dup_keys.h \
+	core/util/json_check.c core/util/json_check.h \
+	core/util/json_escape.c core/util/json_escape.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
 	core/util/slab.c core/util/slab.h \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/xml_text.c core/util/xml_text.h \
-	core/util/grow.h core/util/ticks.h core/util/exported_names.h
+	core/util/grow.h core/util/ticks.h core/util/varint.h core/util/exported_names.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
 libvimana_util_la_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
 libvimana_util_la_LIBADD = $(JSON_C_LIBS)

@@ -152,6 +152,7 @@ typedef struct wl_run {
     uint32_t finished_npus;
     uint64_t nodes_done;        /* nodes completed so far, every NPU that runs (--progress) */
     FILE *out;                  /* the finish report (stdout) */
+    vimana_tick origin;         /* the run's time 0 for its reports: a job's start under --jobs, else 0 */
     wl_hooks hooks;
 } wl_run;
 

@@ -122,10 +122,22 @@ expect_error "shared.c: compiled into two libraries, libone.la and sub/libtwo.la
 put sub/local.mk 'noinst_LTLIBRARIES += sub/libtwo.la' 'sub_libtwo_la_SOURCES = b.c' \
     'check_LTLIBRARIES = plugin.la' 'plugin_la_SOURCES = shared.c'
 expect_ok "$CHECK" --sources "$T"
+# A source of a convenience library compiled again into a program or a test
+# library: link the library instead (a shared library's sources may be: its
+# hidden symbols are reachable only that way).
+# shellcheck disable=SC2016
+put sub/local.mk 'noinst_LTLIBRARIES += sub/libtwo.la' 'sub_libtwo_la_SOURCES = b.c' \
+    'check_PROGRAMS = tests/test_b tests/test_a' 'tests_test_b_SOURCES = tests/test_b.c b.c' \
+    'tests_test_a_SOURCES = tests/test_a.c a.c'
+expect_error "b.c: compiled again into tests/test_b; link sub/libtwo.la instead" "$CHECK" --sources "$T"
 
 # ---- this tree --------------------------------------------------------------
 expect_ok "$CHECK" --sources "$VIMANA_SRCDIR"
 expect_eq "$(cat "$TEST_TMP/out" "$TEST_TMP/err")" "" "sources compiled into two libraries"
+# The tools' sources are built once, into libvimana_tools (tools/local.mk):
+# no test or fuzz target lists one of them again.
+grep -n 'tools/[a-z_]*/[a-z_]*\.c' "$VIMANA_SRCDIR"/tests/*.mk >"$TEST_TMP/tools_again"
+expect_eq "$(cat "$TEST_TMP/tools_again")" "" "tools/ sources compiled again by tests/*.mk"
 
 # Known violations, without line numbers. The layer work of issue 10 removes
 # them (the system and workload layers stop including the driver and the

@@ -77,7 +77,7 @@ expect_error "$P: $T/empty.csv: no measurements (a header, then rows of m, n, k 
     "$ET" calibrate-compute "$T/empty.csv" -o "$T/e"
 expect_error "$P: $T/none.csv: cannot open: No such file or directory" "$ET" calibrate-compute "$T/none.csv" -o "$T/e"
 expect_error "$P: missing --out DIR (see vimana-et calibrate-compute --help)" "$ET" calibrate-compute "$CSV"
-expect_error "$P: --device: unknown device (expected h100, a100 or a device file)" \
+expect_error "$P: --device: unknown device (expected h100, h200, a100 or a device file)" \
     "$ET" calibrate-compute "$CSV" -o "$T/e" --device tpu
 expect_error "$P: --max-error: expected a percentage above 0 (e.g. 25) or 'off', got 'x'" \
     "$ET" calibrate-compute "$CSV" -o "$T/e" --max-error x

@@ -10,9 +10,6 @@ ET=$VIMANA_ET
 T=$TEST_TMP
 P="vimana-et generate"
 S=$VIMANA_SRCDIR
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
-}
 
 # Tiny: 4 layers, h 256, 4 heads of 64, 2 KV heads, F 512, V 1024, TP 2,
 # PP 2, one sequence, prompt 8 in chunks of 4, 2 decode iterations.
@@ -28,7 +25,7 @@ list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
 A="--layers 4 --hidden 256 --heads 4 --kv-heads 2 --ffn 512 --vocab 1024 --tp 2 --pp 2 --batch 1 --prompt-len 8 --prefill-chunk 4 --output-len 2"
 expect_ok "$ET" generate inference $A --out "$T/tiny/w"
 expect_eq "$(sed -n 3p "$T/out")" "steps: 2 prefill chunks, 2 decode iterations; rank 0 computes the prefill in 60 us, decode 1 in 30 us, decode 2 in 30 us (layers only)" "steps line"
-for r in 0 1 2 3; do list "$T/tiny/w.$r.et" >"$T/l.$r"; done
+for r in 0 1 2 3; do tf_list "$T/tiny/w.$r.et" >"$T/l.$r"; done
 expect_eq "$(awk '$2 == "COMP" { sub(/^(prefill_c|decode_t)[0-9]+_/, "", $3); sub(/layer[0-9]+_/, "", $3); print $3, $6 }' "$T/l.2" | LC_ALL=C sort | uniq -c | tr -s ' ')" \
 " 8 attn us=7
  1 lm_head_first_token us=4
@@ -77,7 +74,7 @@ sys[3] finished, 433546 cycles, exposed communication 301546 cycles." "tiny simu
 # 2 tiles, still one wave) and down: 3 matrices, 2 x 3 x 4 tokens x 256 x
 # 256 = 1572864 FLOPs in chunk 0 (GeLU: 1048576), still 8 us here.
 expect_ok "$ET" generate inference $A --mlp swiglu --out "$T/sw/w"
-list "$T/sw/w.2.et" >"$T/l.sw"
+tf_list "$T/sw/w.2.et" >"$T/l.sw"
 expect_eq "$(awk '$3 == "prefill_c0_layer2_mlp" { print $4, $6 }' "$T/l.sw")" "ops=1572864 us=8" "SwiGLU MLP node"
 expect_eq "$(awk '$3 == "prefill_c0_layer2_mlp" { print $4, $6 }' "$T/l.2")" "ops=1048576 us=8" "GeLU MLP node"
 # the markers carry batch = B
@@ -132,8 +129,14 @@ expect_error "$P: rank 0 needs 80.08 GiB, 0.08 GiB more than --memory-capacity 8
 # decode 1 is 80 layers x (107 + 331) us + the LM head 185 us = 35225 us.
 B70="--layers 80 --hidden 8192 --heads 64 --kv-heads 8 --ffn 28672 --vocab 32000 --tp 1 --pp 1 --batch 1 --prompt-len 512 --output-len 1"
 expect_ok "$ET" generate inference $B70 --out "$T/b70/w"
-expect_eq "$(list "$T/b70/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 35225 "70B decode step"
+expect_eq "$(tf_list "$T/b70/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 35225 "70B decode step"
 expect_eq "$(sed -n 1p "$T/out")" "memory: rank 0: 93.63 GiB (weights 93.48 GiB, KV cache 0.16 GiB)" "70B memory"
+# The same on an H200 (the H100's compute, 4.8 TB/s): 80 x (75 + 231) us +
+# the LM head 129 us = 24609 us, the weights' bytes at 0.85 x 4.8 TB/s plus
+# the attention core and the norms; measured on an H200, the step's GEMMs
+# alone: 25137 us (docs/inference.md, "Decode against the weights").
+expect_ok "$ET" generate inference $B70 --device h200 --out "$T/b70h/w"
+expect_eq "$(list "$T/b70h/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 24609 "70B decode step, h200"
 # SwiGLU: 80 x (2 x 8192^2 + 8192 x 2048 + 3 x 8192 x 28672) + 2 x 8192 x
 # 32000 = 68975329280 parameters, 128.48 GiB at 2 bytes
 expect_ok "$ET" generate inference $B70 --mlp swiglu --out "$T/b70s/w"
@@ -146,6 +149,22 @@ expect_error "$P: --max-batch: no batch fits: rank 0 needs 93.48 GiB for its wei
     "$ET" generate inference $B70 --memory-capacity 80GiB --max-batch
 expect_error "$P: --max-batch: needs --memory-capacity SIZE, the memory the batch must fit" \
     "$ET" generate inference $B70 --max-batch
+
+# --jobs: a 2-stage pipeline's inference lines for each job, from its own
+# start: job b, starting at 7000 ticks beside job a on the analytical
+# switch (nothing shared), prints job a's lines.
+mkdir -p "$T/jobs"
+expect_ok "$ET" generate inference --layers 2 --hidden 64 --heads 4 --ffn 256 --vocab 128 --tp 1 --pp 2 --batch 2 \
+    --prompt-len 8 --output-len 3 --out "$T/jobs/w"
+cp "$S/inputs/network/switch8.yml" "$S/inputs/presets/hgx-h100/2gpu/system.json" "$T/jobs/"
+printf 'network: switch8.yml\nbackend: analytical\njobs:\n  - name: a\n    workload: w\n    system: system.json\n    dims: [2]\n    placement: contiguous\n  - name: b\n    workload: w\n    system: system.json\n    dims: [2]\n    start: 7000\n    placement: [4, 5]\n' \
+    >"$T/jobs/j.yaml"
+(cd "$T/jobs" && "$VIMANA" --jobs j.yaml) >"$T/jobs/out" 2>"$T/jobs/err" || fail "--jobs with inference traces: $(cat "$T/jobs/err")"
+expect_eq "$(sed -n '/^job a: 2 NPUs/,/^job a: finished/p' "$T/jobs/out" | grep '^inference:')" "inference: NPU 1 (the LM head's markers), time to first token 23038 cycles
+inference: time per output token 24004.000 cycles (mean of 3 decode tokens), the last (token 3) 24004 cycles
+inference: 84166.228 tokens/s (batch 2 x 4 tokens in 95050 cycles)" "--jobs: job a's inference lines"
+expect_eq "$(sed -n '/^job b: 2 NPUs/,/^job b: finished/p' "$T/jobs/out" | grep '^inference:')" \
+    "$(sed -n '/^job a: 2 NPUs/,/^job a: finished/p' "$T/jobs/out" | grep '^inference:')" "--jobs: job b's inference lines (from its start)"
 
 # --help lists every flag; the man page documents each
 expect_ok "$ET" generate inference --help
@@ -163,7 +182,7 @@ expect_error "$P: --heads: 4 is not divisible by --kv-heads 3" $G --kv-heads 3
 expect_error "$P: --kv-heads: 6 neither divides nor is divisible by --tp 4" $G --hidden 240 --heads 12 --kv-heads 6 --tp 4
 expect_error "$P: --prefill-chunk: 9 is more than --prompt-len 8" $G --prefill-chunk 9
 expect_error "$P: --layers: 4 is not divisible by --pp 3" $G --pp 3
-expect_error "$P: --device: unknown device 'b200' (expected h100 or a100)" $G --device b200
+expect_error "$P: --device: unknown device 'b200' (expected h100, h200 or a100)" $G --device b200
 expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'int4'" $G --precision int4
 expect_error "$P: --precision: a100 has no FP8 tensor cores (fp8 needs --device h100)" $G --device a100 --precision fp8
 expect_error "$P: --mlp: expected gelu or swiglu, got 'relu'" $G --mlp relu

@@ -115,6 +115,36 @@ expect_ok "$VIMANA" --workload-configuration="$T/mixed/one" $H2
 expect_eq "$(grep '^serving: request 0' "$T/out")" "serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, TPOT 22.000 us, latency 66.000 us" "mixed r0"
 expect_eq "$(grep '^serving: TTFT' "$T/out")" "serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 22.000 us, p50 22.000 us, p99 22.000 us; latency mean 48.750 us, p50 44.000 us, p99 66.000 us" "mixed statistics"
 
+# --scheduler chunked, 12 tokens an iteration (tests/unit/test_inf_serving.c,
+# schedule_chunked, derives it): r0's 16-token prompt takes two iterations,
+# the first of chunks only (20 us, no LM head); r0's first token at 42 us,
+# r1's at 42 (TTFT 32), r2's 32 tokens in chunks of 10, 11 and 11 until
+# 108 us (TTFT 93), r3 at 2042 (TTFT 42).
+expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --scheduler chunked --max-batch-tokens 12 \
+    --max-batch-size 4 --out "$T/chunked/w"
+expect_eq "$(sed -n 2p "$T/out")" "serving: 4 requests, 8 iterations (7 prefill, 1 decode only), at most 3 sequences an iteration, 39 KV tokens at the peak, idle 1892 us; the generator's clock (compute only) ends at 2064 us" "chunked serving line"
+expect_eq "$("$ET" json "$T/chunked/w.0.et" | grep -c '"name": "iter[0-9]*_lm_head"')" 6 "chunked: no LM head in the 2 iterations of chunks only"
+cp "$T/chunked/w.0.et" "$T/chunked/one.et"
+expect_ok "$VIMANA" --workload-configuration="$T/chunked/one" $H2
+expect_eq "$(grep '^serving: TTFT' "$T/out")" "serving: TTFT mean 52.250 us, p50 42.000 us, p99 93.000 us; TPOT mean 22.000 us, p50 22.000 us, p99 22.000 us; latency mean 74.250 us, p50 64.000 us, p99 93.000 us" "chunked statistics"
+expect_error "$P: --scheduler: expected prefill-first, mixed or chunked, got 'sarathi'" \
+    "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --scheduler sarathi --out "$T/x/w"
+
+# --jobs: the same trace as two jobs on one switch, the second starting at
+# 5 ms. The analytical backend shares nothing, so each job's serving lines
+# are the single run's: times count from the job's start.
+mkdir -p "$T/jobs"
+cp "$T/tiny/one.et" "$T/jobs/tiny.et"
+cp "$S/inputs/network/switch8.yml" "$S/inputs/presets/hgx-h100/2gpu/system.json" "$T/jobs/"
+printf 'network: switch8.yml\nbackend: analytical\njobs:\n  - name: a\n    workload: tiny\n    system: system.json\n    dims: [2]\n    placement: contiguous\n  - name: b\n    workload: tiny\n    system: system.json\n    dims: [2]\n    start: 5000000\n    placement: [4, 5]\n' \
+    >"$T/jobs/j.yaml"
+expect_ok "$VIMANA" --workload-configuration="$T/tiny/one" $H2
+grep '^serving:' "$T/out" >"$T/jobs/single"
+(cd "$T/jobs" && "$VIMANA" --jobs j.yaml) >"$T/jobs/out" 2>"$T/jobs/err" || fail "--jobs with serving traces: $(cat "$T/jobs/err")"
+expect_eq "$(grep -c '^serving: request' "$T/jobs/out")" 8 "--jobs: both jobs' request lines"
+expect_eq "$(sed -n '/^job a: 2 NPUs/,/^job a: finished/p' "$T/jobs/out" | grep '^serving:')" "$(cat "$T/jobs/single")" "--jobs: job a's serving lines"
+expect_eq "$(sed -n '/^job b: 2 NPUs/,/^job b: finished/p' "$T/jobs/out" | grep '^serving:')" "$(cat "$T/jobs/single")" "--jobs: job b's serving lines (from its start)"
+
 # Pipeline: the same file on 2 stages (1 layer each): the token ids go
 # back to the first stage before each iteration; the last stage's NPU 1
 # holds the markers.
@@ -202,7 +232,7 @@ expect_error "$P: --max-batch-size: expected 1 to 1048576, got 0" $G --arrivals 
 expect_error "$P: --max-batch-tokens: 8 is less than --max-batch-size 256" $G --arrivals "$T/tiny/arr.txt" --max-batch-tokens 8
 expect_error "$P: --clock-comm-ns: expected 0 to 1000000000, got 1000000001" $G --arrivals "$T/tiny/arr.txt" --clock-comm-ns 1000000001
 expect_error "$P: --max-batch: not with --arrivals (the schedule's KV peak is on the memory lines)" $G --arrivals "$T/tiny/arr.txt" --max-batch --memory-capacity 80GiB
-expect_error "$P: --scheduler: expected prefill-first or mixed, got 'fcfs'" $G --arrivals "$T/tiny/arr.txt" --scheduler fcfs
+expect_error "$P: --scheduler: expected prefill-first, mixed or chunked, got 'fcfs'" $G --arrivals "$T/tiny/arr.txt" --scheduler fcfs
 expect_error "$P: unknown option '--seq' (see generate inference --arrivals --help)" $G --arrivals "$T/tiny/arr.txt" --seq 8
 expect_error "$P: inference: missing --vocab" "$ET" generate inference --layers 2 --hidden 64 --heads 4 --ffn 256 --tp 1 --pp 1 --arrivals "$T/tiny/arr.txt" --out "$T/e/x"
 [ ! -e "$T/e/x.0.et" ] || fail "an error wrote a trace"

@@ -13,9 +13,6 @@ S=$VIMANA_SRCDIR
 # gen_transformer_kernels.sh checks the default kernel model.
 MODEL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
-}
 
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 2 --pp 2 --dp 2 --out "$T/gen/gpt"
 for r in 0 1 2 3 4 5 6 7; do
@@ -73,7 +70,7 @@ cat >"$T/rank0.want" <<'L'
 20 COLL dp_all_reduce_grads AR size=55552 pg=5 deps=19
 21 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=19,20
 L
-list "$T/gen/gpt.0.et" >"$T/rank0.got"
+tf_list "$T/gen/gpt.0.et" >"$T/rank0.got"
 cmp -s "$T/rank0.got" "$T/rank0.want" || { fail "rank 0 nodes"; diff "$T/rank0.want" "$T/rank0.got" >&2; }
 
 # Rank 7 = (t 1, d 1, p 1): last stage, TP group 4, DP group 8, peer 3.
@@ -107,13 +104,13 @@ cat >"$T/rank7.want" <<'L'
 24 COLL dp_all_reduce_grads AR size=55552 pg=8 deps=22
 25 COMP optimizer_step ops=277760 bytes=777728 us=1 deps=22,24
 L
-list "$T/gen/gpt.7.et" >"$T/rank7.got"
+tf_list "$T/gen/gpt.7.et" >"$T/rank7.got"
 cmp -s "$T/rank7.got" "$T/rank7.want" || { fail "rank 7 nodes"; diff "$T/rank7.want" "$T/rank7.got" >&2; }
 
 # Every rank: node kinds and the bytes of each communicator. Stage 0:
 # 9 COMP (2 layers-passes x 2 micro-batches x 2 + optimizer), stage 1: 13 (+4 LM head).
 for r in 0 1 2 3 4 5 6 7; do
-    list "$T/gen/gpt.$r.et" >"$T/l.$r"
+    tf_list "$T/gen/gpt.$r.et" >"$T/l.$r"
     stage=$((r / 4))
     kinds=$(awk '{ n[$2]++ } END { printf "%d %d %d %d", n["COMP"], n["COLL"], n["SEND"], n["RECV"] }' "$T/l.$r")
     [ $stage -eq 0 ] && want_kinds="9 9 2 2" || want_kinds="13 9 2 2"
@@ -154,7 +151,7 @@ sim_cycles "$T/gen/gpt" "128466 cycles, exposed communication 119466 cycles" \
 # each stage. 1F1B: stage 0 warms up with P-1-p = 1 forward; GPipe: all
 # forwards first.
 order() { # ET-FILE: F<m>/B<m> for each pass, in node order
-    list "$1" | awk '$3 ~ /_layer[0-9]+_attn$/ && $2 == "COMP" {
+    tf_list "$1" | awk '$3 ~ /_layer[0-9]+_attn$/ && $2 == "COMP" {
         split($3, n, "_"); m = substr(n[2], 3); k = (n[1] == "fwd") ? "F" m : "B" m
         if (k != last) printf "%s%s", (out++ ? " " : ""), k; last = k } END { print "" }'
 }
@@ -181,7 +178,7 @@ sim_cycles "$T/gpipe/gpt" "206124 cycles, exposed communication 189124 cycles" \
 expect_ok "$ET" generate transformer --layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --dp-buckets 2 --out "$T/bk/gpt"
 expect_ok "$ET" validate "$T/bk/gpt"
-expect_eq "$(list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
+expect_eq "$(tf_list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
 "31 COLL tp_all_reduce_bwd_mb1_layer1_attn AR size=2048 pg=1 deps=30
 32 COLL dp_all_reduce_grads_bucket0 AR size=49152 pg=5 deps=31
 33 COMP bwd_mb1_layer0_mlp ops=1048576 bytes=90112 us=1 deps=31
@@ -190,7 +187,7 @@ expect_eq "$(list "$T/bk/gpt.0.et" | grep -E 'dp_all|optimizer|^3[1-6] ')" \
 36 COLL tp_all_reduce_bwd_mb1_layer0_attn AR size=2048 pg=1 deps=35
 37 COLL dp_all_reduce_grads_bucket1 AR size=55552 pg=5 deps=36,32
 38 COMP optimizer_step ops=523520 bytes=1465856 us=1 deps=36,37" "buckets of stage 0"
-expect_eq "$(list "$T/bk/gpt.4.et" | grep -E 'dp_all|optimizer|SEND send_bwd_mb1')" \
+expect_eq "$(tf_list "$T/bk/gpt.4.et" | grep -E 'dp_all|optimizer|SEND send_bwd_mb1')" \
 "35 COLL dp_all_reduce_grads_bucket0 AR size=55552 pg=7 deps=34
 40 SEND send_bwd_mb1 4->0 tag=3 size=2048 deps=39
 41 COLL dp_all_reduce_grads_bucket1 AR size=49152 pg=7 deps=39,35
@@ -204,7 +201,7 @@ sim_cycles "$T/bk/gpt" "258314 cycles, exposed communication 241314 cycles" \
 # The simulator, like Chakra, reads an all-gather's comm_size as each rank's
 # input: the all-gather then moves what the reduce-scatter did.
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 2 --pp 2 --dp 2 --sp --out "$T/sp/gpt"
-list "$T/sp/gpt.0.et" >"$T/sp.0"
+tf_list "$T/sp/gpt.0.et" >"$T/sp.0"
 expect_eq "$(grep -c ' RS size=2048 pg=1 ' "$T/sp.0")" 8 "sp reduce-scatters"
 expect_eq "$(grep -c ' AG size=1024 pg=1 ' "$T/sp.0")" 8 "sp all-gathers"
 expect_eq "$(grep -c 'tp_all_reduce' "$T/sp.0")" 0 "sp all-reduces"
@@ -219,7 +216,7 @@ expect_eq "$(grep -c 'finished' "$T/out")" 8 "sp run"
 # Degenerate sizes: no group of one rank, no collective on it.
 expect_ok "$ET" generate transformer $MODEL --global-batch 4 --tp 1 --pp 1 --dp 1 --out "$T/one/gpt"
 expect_eq "$(cat "$T/one/gpt.groups.json")" "{}" "no groups"
-list "$T/one/gpt.0.et" >"$T/one.0"
+tf_list "$T/one/gpt.0.et" >"$T/one.0"
 expect_eq "$(awk '$2 != "COMP"' "$T/one.0" | wc -l)" 0 "single rank: compute only"
 expect_eq "$(wc -l <"$T/one.0")" 41 "single rank: 4 mb x (2 layers x 2 + head) x 2 passes + optimizer"
 
@@ -229,11 +226,11 @@ expect_eq "$(wc -l <"$T/one.0")" 41 "single rank: 4 mb x (2 layers x 2 + head) x
 # -> 5189 (memory-bound). a100 at 0.25: 343597383680 / 78e12 = 4405.1 -> 4406.
 BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 expect_ok "$ET" generate transformer $BIG --out "$T/big/h"
-list "$T/big/h.0.et" >"$T/big.0"
+tf_list "$T/big/h.0.et" >"$T/big.0"
 expect_eq "$(sed -n 1p "$T/big.0")" "0 COMP fwd_mb0_layer0_attn ops=343597383680 bytes=754974720 us=695 deps=" "h100 attention"
 expect_eq "$(sed -n 7p "$T/big.0")" "6 COMP optimizer_step ops=6207569920 bytes=17381195776 us=5189 deps=5" "h100 optimizer"
 expect_ok "$ET" generate transformer $BIG --device a100 --efficiency 0.25 --precision fp16 --out "$T/big/a"
-expect_eq "$(list "$T/big/a.0.et" | sed -n 1p)" "0 COMP fwd_mb0_layer0_attn ops=343597383680 bytes=754974720 us=4406 deps=" "a100 attention"
+expect_eq "$(tf_list "$T/big/a.0.et" | sed -n 1p)" "0 COMP fwd_mb0_layer0_attn ops=343597383680 bytes=754974720 us=4406 deps=" "a100 attention"
 
 # Help, and one-line errors naming the flag.
 expect_ok "$ET" generate transformer --help
@@ -255,7 +252,7 @@ expect_error "$P: --efficiency: expected a number from 0.000001 to 1, got 1.5" $
 # 1e-300 crashed (UBSan) on a duration cast out of uint64's range
 expect_error "$P: --efficiency: expected a number from 0.000001 to 1, got 1e-300" $G $ALL --tp 1 --pp 1 --dp 1 \
     --efficiency 1e-300
-expect_error "$P: --device: unknown device 'tpu' (expected h100, a100, or a device file: a path, see docs/transformer.md)" \
+expect_error "$P: --device: unknown device 'tpu' (expected h100, h200, a100, or a device file: a path, see docs/transformer.md)" \
     $G $ALL --tp 1 --pp 1 --dp 1 --device tpu
 expect_error "$P: --precision: expected bf16, fp16 or fp8, got 'fp4'" $G $ALL --tp 1 --pp 1 --dp 1 --precision fp4
 expect_error "$P: --precision: a100 has no FP8 tensor cores (fp8 needs --device h100)" \

@@ -67,17 +67,18 @@ bad "\"attn_bwd\": $R, got -1" '{"attn_fwd": 1, "attn_bwd": -1}'
 bad "\"mlp_fwd\": $R, got 1.5" '{"mlp_fwd": 1.5}'
 bad "\"head_bwd\": $R, got \"12\"" '{"head_bwd": "12"}'
 bad "\"optimizer\": $R, got 1000000000001" '{"optimizer": 1000000000001}'
-bad "\"mlp_bwd\": $R, got a number beyond 64 bits" '{"mlp_bwd": 99999999999999999999999}'
+bad "line 1, column 13: key 'mlp_bwd': 99999999999999999999999 is out of range for a 64-bit integer" \
+    '{"mlp_bwd": 99999999999999999999999}'
 bad "\"head_fwd\": $R, got null" '{"head_fwd": null}'
 bad 'expected a JSON object of durations in microseconds, e.g. {"attn_fwd": 120}' '[100]'
-bad 'malformed JSON at line 2, column 13: unexpected character' '{
+bad "line 2, column 13: key 'attn_fwd': expected a value, got '}'" '{
 "attn_fwd": }'
-bad 'malformed JSON at line 1, column 16: text after the document' '{"attn_fwd": 1}x'
-bad 'malformed JSON: unexpected end of input' ''
+bad "line 1, column 16: unexpected text after the end of the JSON object: 'x'" '{"attn_fwd": 1}x'
+bad 'line 1, column 1: expected a value, got the end of the file' ''
 # A kind given twice was taken silently, the last value winning (issue 29 §5).
-bad 'duplicate key "attn_fwd" at line 2, column 2 (first given at line 1, column 2)' '{"attn_fwd": 1,
+bad "line 2, column 2: duplicate key 'attn_fwd' (first given at line 1, column 2)" '{"attn_fwd": 1,
  "attn_fwd": 2}'
-bad 'duplicate key "mlp\\u005fbwd" at line 1, column 18 (first given at line 1, column 2)' '{"mlp_bwd": 1,   "mlp\u005fbwd": 2}'
+bad "line 1, column 18: duplicate key 'mlp_bwd' (first given at line 1, column 2)" '{"mlp_bwd": 1,   "mlp\u005fbwd": 2}'
 expect_error "$P: $T/none.json: cannot open: No such file or directory" $G "$T/none.json"
 expect_error "$P: $T: is a directory, expected a file" $G "$T"
 expect_error "$P: option --durations needs a value" $ET generate transformer $TINY --out "$T/e/x" --durations

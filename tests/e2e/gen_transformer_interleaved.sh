@@ -13,12 +13,9 @@ T=$TEST_TMP
 S=$VIMANA_SRCDIR
 MODEL="--layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 8 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
-}
 # F<m>c<v> / B<m>c<v> per pass in node order; the chunk of layer l is l / 2.
 order() {
-    list "$1" | awk '$2 == "COMP" && $3 ~ /_layer[0-9]+_attn$/ {
+    tf_list "$1" | awk '$2 == "COMP" && $3 ~ /_layer[0-9]+_attn$/ {
         split($3, n, "_"); m = substr(n[2], 3); v = int(substr(n[3], 6) / 2)
         printf "%s%s%sc%s", (out++ ? " " : ""), (n[1] == "fwd" ? "F" : "B"), m, v } END { print "" }'
 }
@@ -75,14 +72,14 @@ cat >"$T/rank0.want" <<'L'
 89 COLL dp_all_reduce_grads_chunk0 AR size=55552 pg=5 deps=88,78
 90 COMP optimizer_step ops=523520 bytes=1465856 us=1 deps=88,89
 L
-list "$T/v/gpt.0.et" | grep -E ' (SEND|RECV) |dp_all|optimizer' >"$T/rank0.got"
+tf_list "$T/v/gpt.0.et" | grep -E ' (SEND|RECV) |dp_all|optimizer' >"$T/rank0.got"
 cmp -s "$T/rank0.got" "$T/rank0.want" || { fail "rank 0 nodes"; diff "$T/rank0.want" "$T/rank0.got" >&2; }
 
 # Per rank: COMP = 4 mb x 2 chunks x 2 passes x 2 (+ optimizer, + 8 LM head
 # on stage 1); COLL = as many TP all-reduces (T = 2) + 2 DP chunks; 12 SEND,
 # 12 RECV. TP bytes: 32 x b*s*h*2; PP: b*s*h*2 per message.
 for r in 0 1 2 3 4 5 6 7; do
-    list "$T/v/gpt.$r.et" >"$T/l.$r"
+    tf_list "$T/v/gpt.$r.et" >"$T/l.$r"
     kinds=$(awk '{ n[$2]++ } END { printf "%d %d %d %d", n["COMP"], n["COLL"], n["SEND"], n["RECV"] }' "$T/l.$r")
     [ $r -lt 4 ] && want="33 34 12 12" || want="41 34 12 12"
     expect_eq "$kinds" "$want" "rank $r COMP COLL SEND RECV"
@@ -115,7 +112,7 @@ expect_eq "$(order "$T/m/gpt.0.et")" "F0c0 F1c0 F0c1 F1c1 B0c1 B1c1 B0c0 B1c0" "
 expect_ok "$ET" generate transformer --layers 24 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 8 --tp 1 --pp 4 --dp 2 --virtual-stages 3 --dp-buckets 2 --out "$T/p4/gpt"
 expect_ok "$ET" validate "$T/p4/gpt"
-expect_eq "$(list "$T/p4/gpt.0.et" | grep -c 'dp_all_reduce_grads_chunk[0-2]_bucket[01] ')" 6 "buckets per chunk"
+expect_eq "$(tf_list "$T/p4/gpt.0.et" | grep -c 'dp_all_reduce_grads_chunk[0-2]_bucket[01] ')" 6 "buckets per chunk"
 expect_ok "$VIMANA" --workload-configuration="$T/p4/gpt" $SIMARGS --comm-group-configuration="$T/p4/gpt.groups.json"
 expect_eq "$(grep -c 'finished' "$T/out")" 8 "P = 4, V = 3 run"
 

@@ -7,9 +7,6 @@ ET=$VIMANA_ET
 T=$TEST_TMP
 P="vimana-et generate"
 S=$VIMANA_SRCDIR
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
-}
 BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1"
 
 # h = 4096, F = 16384, s = 2048 on an H100. GEMM efficiency: 792.1 TFLOP/s
@@ -27,7 +24,7 @@ BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --
 # 0.50 x 0.849 of peak = 81.8, output projection 2048 x 4096 x 4096 = 102.5,
 # bias+dropout+residual 20.6: 524.1 -> 525 us.
 expect_ok "$ET" generate transformer $BIG --out "$T/k/h"
-list "$T/k/h.0.et" >"$T/k.0"
+tf_list "$T/k/h.0.et" >"$T/k.0"
 expect_eq "$(sed -n 1,2p "$T/k.0" | cut -d' ' -f3,6)" "fwd_mb0_layer0_attn us=525
 fwd_mb0_layer0_mlp us=895" "h100 kernel model"
 # the default is --compute-model kernels; --efficiency means the roofline
@@ -36,7 +33,7 @@ cmp -s "$T/k/h.0.et" "$T/k/k.0.et" || fail "default != --compute-model kernels"
 expect_ok "$ET" generate transformer $BIG --efficiency 0.5 --out "$T/k/e"
 expect_ok "$ET" generate transformer $BIG --compute-model roofline --out "$T/k/r"
 cmp -s "$T/k/e.0.et" "$T/k/r.0.et" || fail "--efficiency 0.5 != --compute-model roofline"
-expect_eq "$(list "$T/k/r.0.et" | sed -n 1p | cut -d' ' -f6)" "us=695" "roofline attention"
+expect_eq "$(tf_list "$T/k/r.0.et" | sed -n 1p | cut -d' ' -f6)" "us=695" "roofline attention"
 # FP8: the GEMMs at 1979 TFLOP/s on 1-byte operands (204.8 + 202.4 us),
 # the memory-bound kernels unchanged (11.8 + 47.1 + 20.6 us), and
 # Transformer Engine's quantisation: fc1's input, written in FP8 by the
@@ -45,7 +42,7 @@ expect_eq "$(list "$T/k/r.0.et" | sed -n 1p | cut -d' ' -f6)" "us=695" "roofline
 # 3.35 TB/s: 536.9 -> 537 us. The LM head is not a Transformer Engine
 # module in Megatron-Core: 16-bit under FP8, as without it.
 expect_ok "$ET" generate transformer $BIG --precision fp8 --out "$T/k/f"
-list "$T/k/f.0.et" >"$T/f.0"
+tf_list "$T/k/f.0.et" >"$T/f.0"
 expect_eq "$(sed -n 2p "$T/f.0" | cut -d' ' -f6)" "us=537" "fp8 MLP"
 expect_eq "$(grep lm_head "$T/f.0" | cut -d' ' -f3,6)" "$(grep lm_head "$T/k.0" | cut -d' ' -f3,6)" "fp8: LM head in bf16"
 
@@ -65,7 +62,7 @@ cmp -s "$T/dev/a.0.et" "$T/k/h.0.et" || fail "the h100 device file differs from 
 expect_ok "$ET" generate transformer $BIG --device "$T/dev/h200" --out "$T/dev/b"
 # MLP forward on 4.8 TB/s: the GEMMs as before (409.8 + 405.1 us), LayerNorm,
 # bias+GeLU and bias+dropout+residual 79.5 us x 3.35/4.8 = 55.5: 870.4 -> 871
-expect_eq "$(list "$T/dev/b.0.et" | sed -n 2p | cut -d' ' -f6)" "us=871" "h200 MLP"
+expect_eq "$(tf_list "$T/dev/b.0.et" | sed -n 2p | cut -d' ' -f6)" "us=871" "h200 MLP"
 # one-line errors naming the file and the key
 D="$ET generate transformer $BIG --out $T/e/x --device"
 dev h100 0 >"$T/dev/zero.json"
@@ -91,7 +88,7 @@ expect_error "$P: --device: $T/dev/list.json: expected a JSON object describing 
 # bare --recompute stays full.
 TP2="--layers 2 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 2 --pp 1 --dp 1"
 expect_ok "$ET" generate transformer $TP2 --recompute selective --out "$T/sel/g"
-list "$T/sel/g.0.et" >"$T/sel.0"
+tf_list "$T/sel/g.0.et" >"$T/sel.0"
 expect_eq "$(grep -c '^[0-9]* COMP rec_' "$T/sel.0")" 2 "selective: one recomputation per layer"
 expect_eq "$(grep -c 'COLL tp_all_reduce_rec' "$T/sel.0")" 0 "selective: no TP collective"
 expect_eq "$(grep 'rec_mb0_layer1_attn_core' "$T/sel.0" | cut -d' ' -f4,5,6)" \
@@ -101,24 +98,24 @@ expect_eq "$(grep -A1 'rec_mb0_layer1_attn_core' "$T/sel.0" | sed -n 2p | cut -d
 expect_ok "$ET" generate transformer $TP2 --recompute --out "$T/full/g"
 expect_ok "$ET" generate transformer $TP2 --recompute full --out "$T/full2/g"
 cmp -s "$T/full/g.0.et" "$T/full2/g.0.et" || fail "--recompute != --recompute full"
-expect_eq "$(list "$T/full/g.0.et" | grep -c 'COLL tp_all_reduce_rec')" 4 "full: the forward's TP all-reduces again"
+expect_eq "$(tf_list "$T/full/g.0.et" | grep -c 'COLL tp_all_reduce_rec')" 4 "full: the forward's TP all-reduces again"
 # --durations attn_core replaces the core's time
 printf '{"attn_core": 7}\n' >"$T/core.json"
 expect_ok "$ET" generate transformer $TP2 --recompute=selective --durations "$T/core.json" --out "$T/selc/g"
-expect_eq "$(list "$T/selc/g.0.et" | grep 'rec_mb0_layer0_attn_core' | cut -d' ' -f6)" "us=7" "attn_core duration"
+expect_eq "$(tf_list "$T/selc/g.0.et" | grep 'rec_mb0_layer0_attn_core' | cut -d' ' -f6)" "us=7" "attn_core duration"
 
 # Pipeline messages (Megatron-LM's scatter-gather, the default without
 # --sp): each TP rank sends 1/T of the b*s*h*2 = 2^24-byte activation, the
 # receiver all-gathers the slices over its TP group; off: all of it.
 PP2="--layers 2 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 2 --tp 2 --pp 2 --dp 1"
 expect_ok "$ET" generate transformer $PP2 --out "$T/sg/g"
-list "$T/sg/g.2.et" >"$T/sg.2"
+tf_list "$T/sg/g.2.et" >"$T/sg.2"
 expect_eq "$(grep -A1 ' RECV recv_fwd_mb0 ' "$T/sg.2" | cut -d' ' -f2-5)" "RECV recv_fwd_mb0 0->2 tag=0
 COLL tp_all_gather_recv_fwd_mb0 AG size=8388608" "scatter-gather: a half, then the TP all-gather"
 expect_eq "$(grep -c ' SEND send_bwd_mb[01] 2->0 tag=[23] size=8388608 ' "$T/sg.2")" 2 "scatter-gather: backward sends"
 expect_ok "$ET" generate transformer $PP2 --pp-scatter-gather off --out "$T/nsg/g"
-expect_eq "$(list "$T/nsg/g.2.et" | grep -c 'size=16777216 deps')" 4 "no scatter-gather: whole messages"
-expect_eq "$(list "$T/nsg/g.2.et" | grep -c 'tp_all_gather_recv')" 0 "no scatter-gather: no all-gather"
+expect_eq "$(tf_list "$T/nsg/g.2.et" | grep -c 'size=16777216 deps')" 4 "no scatter-gather: whole messages"
+expect_eq "$(tf_list "$T/nsg/g.2.et" | grep -c 'tp_all_gather_recv')" 0 "no scatter-gather: no all-gather"
 expect_error "vimana-et generate: --pp-scatter-gather: expected on or off, got 'yes'" \
     "$ET" generate transformer $PP2 --pp-scatter-gather yes --out "$T/e/g"
 
@@ -126,7 +123,7 @@ expect_error "vimana-et generate: --pp-scatter-gather: expected on or off, got '
 # off the chain, and the next node waits for all of them
 expect_ok "$ET" generate transformer --layers 1 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 128 --micro-batch 1 \
     --global-batch 1 --tp 2 --pp 1 --dp 1 --sp --tp-comm-overlap --out "$T/ov/g"
-expect_eq "$(list "$T/ov/g.0.et" | sed -n 1,7p | cut -d' ' -f1-3,7)" "0 COMP fwd_mb0_layer0_attn deps=
+expect_eq "$(tf_list "$T/ov/g.0.et" | sed -n 1,7p | cut -d' ' -f1-3,7)" "0 COMP fwd_mb0_layer0_attn deps=
 1 COLL tp_reduce_scatter_fwd_mb0_layer0_attn deps=
 2 COLL tp_all_gather_fwd_mb0_layer0_attn deps=
 3 COMP fwd_mb0_layer0_mlp deps=0,1,2
@@ -161,7 +158,7 @@ expect_eq "$(sed -n '/^breakdown/,$p' "$T/out")" "breakdown of NPU 0 (finished l
 # model FLOPs (the selective recomputation's attn_core nodes carry
 # is_recomputation and are left out): per replica 72*B*s*L*h^2*(1 + s/6h +
 # V/12Lh) with B = 4, L = 4 = 1.0947e14, over its 8 ranks 1.368e13
-expect_eq "$(list "$T/dgx/g.0.et" | grep -c ' COMP rec_')" 16 "selective: 4 layers x 4 micro-batches"
+expect_eq "$(tf_list "$T/dgx/g.0.et" | grep -c ' COMP rec_')" 16 "selective: 4 layers x 4 micro-batches"
 expect_eq "$("$ET" json "$T/dgx/g.0.et" | grep -c '"is_recomputation"')" 16 "recomputation marked"
 expect_eq $((67113000 + 23453824 + 38227480)) 128794304 "breakdown adds up"
 # --overlap-param-gather (the default with --dist-optimizer): the updated
@@ -173,7 +170,7 @@ expect_eq $((67113000 + 23453824 + 38227480)) 128794304 "breakdown adds up"
 DGX="--layers 4 --hidden 6144 --heads 64 --ffn 24576 --seq 2048 --vocab 51200 --global-batch 8 --micro-batch 1 --tp 8
     --pp 1 --dp 2 --sp --recompute selective --dist-optimizer --dp-buckets 2 --device a100"
 expect_ok "$ET" generate transformer $DGX --out "$T/pg/g"
-list "$T/pg/g.0.et" >"$T/pg.0"
+tf_list "$T/pg/g.0.et" >"$T/pg.0"
 expect_eq "$(grep -E 'all_gather_params|COMP fwd_mb0_layer[02]_attn ' "$T/pg.0" | cut -d' ' -f1-3,5,7)" \
 "0 COLL dp_all_gather_params_bucket1 size=152567808 deps=
 1 COLL dp_all_gather_params_bucket0 size=152567808 deps=0
@@ -181,7 +178,7 @@ expect_eq "$(grep -E 'all_gather_params|COMP fwd_mb0_layer[02]_attn ' "$T/pg.0" 
 14 COMP fwd_mb0_layer2_attn bytes=231735296 deps=13,1" "parameter all-gathers under the forward"
 expect_eq "$(grep -c 'fwd_mb1_layer[0-3]_attn .*deps=[0-9]*,' "$T/pg.0")" 0 "only the first micro-batch waits"
 expect_ok "$ET" generate transformer $DGX --overlap-param-gather off --out "$T/pg0/g"
-expect_eq "$(list "$T/pg0/g.0.et" | grep 'all_gather_params' | cut -d' ' -f3,5)" "dp_all_gather_params size=305135616" \
+expect_eq "$(tf_list "$T/pg0/g.0.et" | grep 'all_gather_params' | cut -d' ' -f3,5)" "dp_all_gather_params size=305135616" \
     "off: one all-gather of the shard after the optimizer"
 sim_dgx() { # PREFIX: the breakdown's first three rows
     expect_ok "$VIMANA" --workload-configuration="$1" --system-configuration="$P/system.json" \
@@ -200,7 +197,7 @@ expect_eq "$(sim_dgx "$T/pg0/g")" "breakdown of NPU 0 (finished last, at 1273047
 # rank's gradients (2 x 113246208 + 2 x 39321600 params x 2 bytes) reduced
 # after it, on the chain; then Adam on the rank's half, 28 bytes a parameter
 expect_ok "$ET" generate transformer $DGX --overlap-grad-reduce off --out "$T/gr/g"
-list "$T/gr/g.0.et" >"$T/gr.0"
+tf_list "$T/gr/g.0.et" >"$T/gr.0"
 expect_eq "$(grep -E 'reduce_scatter_grads|optimizer_step' "$T/gr.0" | cut -d' ' -f3,5)" "dp_reduce_scatter_grads size=610271232
 optimizer_step bytes=$((305135616 / 2 * 28))" "gradients reduced after the backward"
 expect_error "vimana-et generate: --overlap-grad-reduce: expected on or off, got '1'" \

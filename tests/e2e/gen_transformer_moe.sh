@@ -9,9 +9,6 @@
 T=$TEST_TMP
 ET=$VIMANA_ET
 S=$VIMANA_SRCDIR
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$S/tests/e2e/tf_list.py"
-}
 finish_max() { # the latest "sys[N] finished, C cycles" of $T/out
     sed -n 's/^sys\[[0-9]*\] finished, \([0-9]*\) cycles.*/\1/p' "$T/out" | sort -n | tail -1
 }
@@ -57,11 +54,11 @@ cat >"$T/rank1.want" <<'L'
 12 COLL dp_all_reduce_grads AR size=12587008 pg=1 deps=11
 13 COMP optimizer_step ops=146821120 bytes=411099136 us=123 deps=11,12
 L
-list "$T/s/m.1.et" >"$T/rank1.got"
+tf_list "$T/s/m.1.et" >"$T/rank1.got"
 cmp -s "$T/rank1.got" "$T/rank1.want" || fail "rank 1 (busy expert): $(diff "$T/rank1.want" "$T/rank1.got")"
-expect_eq "$(list "$T/s/m.0.et" | grep '_experts ')" "3 COMP fwd_mb0_layer0_experts ops=22917677056 bytes=44752896 us=47 deps=2
+expect_eq "$(tf_list "$T/s/m.0.et" | grep '_experts ')" "3 COMP fwd_mb0_layer0_experts ops=22917677056 bytes=44752896 us=47 deps=2
 8 COMP bwd_mb0_layer0_experts ops=45835354112 bytes=89505792 us=93 deps=7" "rank 0's expert"
-expect_eq "$(list "$T/u/m.0.et" | grep '_experts ' | cut -d' ' -f4,6)" "ops=34359738368 us=70
+expect_eq "$(tf_list "$T/u/m.0.et" | grep '_experts ' | cut -d' ' -f4,6)" "ops=34359738368 us=70
 ops=68719476736 us=139" "S = 0 experts"
 # The busy expert sets the step: both ranks wait for it at the combine (and
 # at the backward's dispatch), so the last rank finishes exactly
@@ -108,7 +105,7 @@ cmp -s "$T/g/m.groups.json" "$T/groups.want" || fail "groups: $(cat "$T/g/m.grou
 # 256) + embedding and head 2 x hV/T = 8192: 25088 (50176 bytes, DP);
 # local experts 2 layers x 2 experts x 2hF'/T = 32768 (65536 bytes, on the
 # expert-DP group); the all-to-alls N*K*h*2 = 16*2*64*2 = 4096 bytes.
-list "$T/g/m.3.et" >"$T/g3"
+tf_list "$T/g/m.3.et" >"$T/g3"
 # a MoE block's forward: the TP all-reduce of the experts' output comes
 # before the combine (Megatron-Core's all-to-all dispatcher)
 expect_eq "$(sed -n 3,7p "$T/g3" | cut -d' ' -f3)" "fwd_mb0_layer0_router
@@ -124,13 +121,13 @@ edp_all_reduce_expert_grads AR size=65536 pg=14" "rank 3 gradients"
 # (32768 bytes); --overlap-param-gather gathers the dense ones first.
 # shellcheck disable=SC2086
 expect_ok "$ET" generate transformer $MOE2 --dist-optimizer --overlap-param-gather off --out "$T/z/m"
-expect_eq "$(list "$T/z/m.3.et" | grep -E 'grads|params' | cut -d' ' -f3-6)" "dp_reduce_scatter_grads RS size=50176 pg=6
+expect_eq "$(tf_list "$T/z/m.3.et" | grep -E 'grads|params' | cut -d' ' -f3-6)" "dp_reduce_scatter_grads RS size=50176 pg=6
 edp_reduce_scatter_expert_grads RS size=65536 pg=14
 dp_all_gather_params AG size=12544 pg=6
 edp_all_gather_expert_params AG size=32768 pg=14" "distributed optimizer"
 # shellcheck disable=SC2086
 expect_ok "$ET" generate transformer $MOE2 --overlap-grad-reduce off --out "$T/o/m"
-expect_eq "$(list "$T/o/m.0.et" | grep 'grads' | cut -d' ' -f3-6)" "dp_all_reduce_grads AR size=50176 pg=5
+expect_eq "$(tf_list "$T/o/m.0.et" | grep 'grads' | cut -d' ' -f3-6)" "dp_all_reduce_grads AR size=50176 pg=5
 edp_all_reduce_expert_grads AR size=65536 pg=11" "gradients after the backward"
 expect_ok "$ET" validate "$T/g/m"
 
@@ -157,7 +154,7 @@ expect_eq "$(sed -n 's/^{"npu": \([0-9]*\),.*"peak_tensor_bytes": \([0-9]*\)}.*/
 # E * 12 * h * 2 = 6144 bytes.
 # shellcheck disable=SC2086
 expect_ok "$ET" generate transformer $MOE2 --capacity-factor 1.5 --out "$T/c/m"
-expect_eq "$(list "$T/c/m.0.et" | grep -c ' A2A size=6144 ')" 8 "padded all-to-alls"
+expect_eq "$(tf_list "$T/c/m.0.et" | grep -c ' A2A size=6144 ')" 8 "padded all-to-alls"
 
 # --- 4. A Mixtral-8x7B-like step on 64 ranks (h 4096, F 14336, 8 experts,
 # top-2, two of its 32 layers, s 1024): TP 2 x DP 32 with EP 8 (expert DP
@@ -180,7 +177,7 @@ for sk in 0 1.2; do
 done
 # shellcheck disable=SC2154 # set by eval
 [ "${finish_1_2:-0}" -gt "${finish_0:-0}" ] || fail "skew 1.2 ($finish_1_2 cycles) not slower than 0 ($finish_0)"
-expect_eq "$(for r in 0 17 63; do list "$T/x0/m.$r.et"; done | grep ' A2A ' | cut -d' ' -f5 | sort | uniq -c | tr -s ' ')" \
+expect_eq "$(for r in 0 17 63; do tf_list "$T/x0/m.$r.et"; done | grep ' A2A ' | cut -d' ' -f5 | sort | uniq -c | tr -s ' ')" \
     " 24 size=16777216" "Mixtral all-to-alls"
 
 # --- 5. One-line errors.

@@ -13,9 +13,6 @@ TINY="--hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --tp 
 L2="--layers 2 $TINY --global-batch 4 --dp 2"
 L4="--layers 4 $TINY --global-batch 4 --dp 2"
 
-list() { # ET-FILE: one line per node (tests/e2e/tf_list.py)
-    "$ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
-}
 sum_size() { # REGEX FILES...: the comm_size of the collectives whose name matches
     re=$1
     shift
@@ -35,7 +32,7 @@ gen() { # NAME ARGS...: generate into $T/NAME/g, validate, list every rank
     expect_ok "$ET" generate transformer "$@" --out "$T/$name/g"
     expect_ok "$ET" validate "$T/$name/g"
     for r in 0 1 2 3 4 5 6 7; do
-        [ -f "$T/$name/g.$r.et" ] && list "$T/$name/g.$r.et" >"$T/$name/l.$r"
+        [ -f "$T/$name/g.$r.et" ] && tf_list "$T/$name/g.$r.et" >"$T/$name/l.$r"
     done
 }
 
@@ -63,8 +60,8 @@ sim_cycles "$T/zero/g" "128506 cycles, exposed communication 119506 cycles" \
 # D = 3 (B = 6): the shard is ceil(27776 / 3) = 9259 params, padded as
 # Megatron-LM pads its buffer: 92590 FLOPs, 259252 bytes.
 expect_ok "$ET" generate transformer --layers 2 $TINY --global-batch 6 --dp 3 --dist-optimizer --out "$T/zero3/g"
-expect_eq "$(list "$T/zero3/g.0.et" | grep optimizer_step | cut -d' ' -f4,5)" "ops=92590 bytes=259252" "D = 3 shard"
-expect_eq "$(list "$T/zero3/g.0.et" | grep dp_all_gather_params | cut -d' ' -f5)" "size=18518" "D = 3 all-gather: 9259 x 2"
+expect_eq "$(tf_list "$T/zero3/g.0.et" | grep optimizer_step | cut -d' ' -f4,5)" "ops=92590 bytes=259252" "D = 3 shard"
+expect_eq "$(tf_list "$T/zero3/g.0.et" | grep dp_all_gather_params | cut -d' ' -f5)" "size=18518" "D = 3 all-gather: 9259 x 2"
 # With buckets: one reduce-scatter per bucket, named like the all-reduces.
 gen zerok $L4 --dist-optimizer --dp-buckets 2
 expect_eq "$(grep -c 'dp_reduce_scatter_grads_bucket[01] RS' "$T/zerok/l.4")" 2 "ZeRO-1 buckets"
@@ -140,7 +137,7 @@ sim_cycles "$T/xe/g" "177186 cycles, exposed communication 168186 cycles" \
 # No TP, no all-reduce.
 expect_ok "$ET" generate transformer --layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off \
     --micro-batch 1 --global-batch 4 --tp 1 --pp 1 --dp 1 --tp-cross-entropy --out "$T/xe1/g"
-expect_eq "$(list "$T/xe1/g.0.et" | grep -c xent)" 0 "T = 1: no cross-entropy all-reduce"
+expect_eq "$(tf_list "$T/xe1/g.0.et" | grep -c xent)" 0 "T = 1: no cross-entropy all-reduce"
 
 # --- errors ----------------------------------------------------------------------
 P="vimana-et generate"

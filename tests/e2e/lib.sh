@@ -44,6 +44,19 @@ else
 fi
 have_shared() { [ "$HAVE_SHARED" -eq 1 ]; }
 
+# The simulator's inputs of the golden cases: workload/, system/, network/
+# and memory/ (tests/data/golden-inputs).
+GOLDEN_INPUTS=$VIMANA_DATA/golden-inputs
+
+# sim_golden PREFIX SYSTEM NETWORK [FLAGS...]: vimana on the workload PREFIX
+# with the golden inputs' system/SYSTEM and network/NETWORK.
+sim_golden() {
+    prefix=$1 sys=$2 net=$3
+    shift 3
+    "$VIMANA" --workload-configuration="$prefix" --system-configuration="$GOLDEN_INPUTS/system/$sys" \
+        --network-configuration="$GOLDEN_INPUTS/network/$net" "$@"
+}
+
 # ref_file PATH: the file PATH (relative to $REF, e.g. corpus/et/x.0.et).
 # A large file is kept gzip'd in tests/data (PATH.gz): it is then
 # decompressed once under $TEST_TMP/ref/PATH, which keeps its base name.
@@ -86,6 +99,27 @@ expect_ok() {
     }
 }
 
+# et_from_nodes OUT.et JSON-NODES: writes the trace OUT.et holding the
+# nodes given as the items of a JSON list (through vimana-et from-json).
+et_from_nodes() {
+    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$2" >"$TEST_TMP/nodes.json"
+    "$VIMANA_ET" from-json "$TEST_TMP/nodes.json" -o "$1" || fail "from-json $1"
+}
+
+# expect_tail FILE WHAT <<'EOF' ... EOF: the last lines of FILE are exactly
+# the text on stdin (as many lines as it has); else a failure naming WHAT
+# with those lines of FILE.
+expect_tail() {
+    cat >"$TEST_TMP/tail.want"
+    tail -n "$(wc -l <"$TEST_TMP/tail.want")" "$1" >"$TEST_TMP/tail.got"
+    cmp -s "$TEST_TMP/tail.want" "$TEST_TMP/tail.got" || fail "$2: $(cat "$TEST_TMP/tail.got")"
+}
+
+# need_ns3: skips the test (exit 77) when configure did not build ns3_shim.
+need_ns3() {
+    [ -f "$VIMANA_BUILDDIR/backends/ns3_shim/ns3_shim.la" ] || { echo "SKIP: ns3_shim not built (no ns-3)"; exit 77; }
+}
+
 # flows NPUS PREFIX SRC:DST...: one workload of NPUS traces PREFIX.N.et in
 # which 1 MiB (or $FLOW_SIZE) goes from each SRC to its DST, all sent at
 # time 0. Rank r's trace holds its sends and receives (ids 0, 1, ... in the
@@ -121,6 +155,12 @@ json.dump(out, open(sys.argv[2], "w"))' "$TEST_TMP/list" "$TEST_TMP/m.json" || r
         "$VIMANA_ET" from-json "$TEST_TMP/m.json" -o "$out.$r.et" >/dev/null || return 1
         r=$((r + 1))
     done
+}
+
+# tf_list ET-FILE: one line per node of the trace (tests/e2e/tf_list.py),
+# what the generators' tests compare.
+tf_list() {
+    "$VIMANA_ET" json "$1" | python3 "$VIMANA_SRCDIR/tests/e2e/tf_list.py"
 }
 
 # sweep_inputs DIR: copies what the sweep tests' base run names into DIR:

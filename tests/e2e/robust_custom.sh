@@ -18,8 +18,7 @@ sim() { # DIR [NETWORK [FLAGS...]]: runs prefix wl with DIR/sys.json from DIR
 }
 # et DIR NAME RANK JSON-NODES: writes DIR/NAME.RANK.et from a node list.
 et() {
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$4" >"$T/node.json"
-    "$VIMANA_ET" from-json "$T/node.json" -o "$1/$2.$3.et" || fail "from-json $1/$2.$3"
+    et_from_nodes "$1/$2.$3.et" "$4"
 }
 one_line() {
     expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "$1: lines on stderr"

@@ -14,8 +14,7 @@ sim() { # PREFIX [SYSTEM]
         --remote-memory-configuration="$G/memory/no_memory_expansion.json" --network-backend=analytical
 }
 et() { # NAME RANK JSON-NODES
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$3" >"$T/$1.$2.json"
-    "$VIMANA_ET" from-json "$T/$1.$2.json" -o "$T/$1.$2.et" || fail "from-json $1.$2"
+    et_from_nodes "$T/$1.$2.et" "$3"
 }
 lines() { # N WHAT: stderr of the last command has N lines
     expect_eq "$(wc -l <"$TEST_TMP/err")" "$1" "$2: lines on stderr"

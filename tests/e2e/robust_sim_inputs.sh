@@ -15,8 +15,7 @@ sim() { # PREFIX [SYSTEM [MEMORY]]
 }
 # et NAME RANK JSON-NODES: writes $T/NAME.RANK.et from a node list.
 et() {
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$3" >"$T/$1.$2.json"
-    "$VIMANA_ET" from-json "$T/$1.$2.json" -o "$T/$1.$2.et" || fail "from-json $1.$2"
+    et_from_nodes "$T/$1.$2.et" "$3"
 }
 # one_line: stderr of the last command is exactly one line.
 one_line() {

@@ -70,4 +70,22 @@ for m in null_name dims_wrap; do
 done
 expect_eq "$(cat "$TEST_TMP/err")" "vimana: error: $B/.libs/bad_dims_wrap.so: backend 'bad_dims_wrap': the dimensions multiply to more than 2147483647 NPUs (network switch8.yml)" \
     "--jobs: dims_wrap"
+# A run() that never returns and never calls back: only a watchdog outside
+# the run can stop it (--time-limit); the exit status is timeout(1)'s.
+run bad_hang --time-limit=1 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$?" 124 "--time-limit: exit status"
+expect_eq "$(cat "$TEST_TMP/err")" "vimana: error: --time-limit=1: the run did not end within 1 s (network backend '$B/bad_hang.la'); stopped it" \
+    "--time-limit: the line"
+# Within the limit, the run's output and status are its own.
+"$VIMANA" --workload-configuration="$W" --system-configuration="$G/system/ring.json" \
+    --network-configuration="$G/network/ring2.yml" >"$TEST_TMP/plain" 2>&1
+"$VIMANA" --workload-configuration="$W" --system-configuration="$G/system/ring.json" \
+    --network-configuration="$G/network/ring2.yml" --time-limit=60 >"$TEST_TMP/limited" 2>&1
+expect_eq "$?" 0 "--time-limit=60: exit status"
+expect_eq "$(cat "$TEST_TMP/limited")" "$(cat "$TEST_TMP/plain")" "--time-limit=60: output"
+run bad_twice --time-limit=60 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+expect_eq "$?" 1 "--time-limit: a failing run's status"
+expect_eq "$(cat "$TEST_TMP/err")" "vimana: error: network backend bad_twice broke the network API contract: delivered a message twice (token 0)" \
+    "--time-limit: a failing run's line"
+expect_error "vimana: --time-limit: expected a positive integer, got '0'" run bad_hang --time-limit=0
 finish

@@ -48,7 +48,7 @@ flows 8 "$T/a/a" 0:4 || fail "flows (a)"
 expect_ok run_ca "$T/a/a" "$FT" --report="$T/a.json"
 finished 0 65912
 finished 4 65912
-cat >"$T/want.json" <<'JSON'
+expect_tail "$T/a.json" "4-hop links (JSON)" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 46.566128730773926}], "num_links": 24},
 "links": [
 {"src_device": 0, "dst_device": 8, "bytes": 1048576, "messages": 1, "busy_ticks": 20971, "utilisation": 0.318167, "src": "npu0", "dst": "switch8", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
@@ -58,8 +58,6 @@ cat >"$T/want.json" <<'JSON'
 ]
 }
 JSON
-tail -n 8 "$T/a.json" >"$T/got.json"
-cmp -s "$T/want.json" "$T/got.json" || fail "4-hop links (JSON): $(cat "$T/got.json")"
 # The dimension's bandwidth in --report is the slowest link from NPU 0 to
 # NPU 1 (400Gbps = 50e9 / 2^30 GB/s); 12 link lines = 24 directed links.
 

@@ -52,7 +52,7 @@ printf 'topology: [ Ring, Switch ]\nnpus_count: [ 4, 2 ]\nbandwidth: [ 50, 100 ]
 expect_ok run_ca "$T/p2p/p" "$RS" --report="$T/p2p.json"
 finished 0 41561
 finished 7 41561
-cat >"$T/want.json" <<'JSON'
+expect_tail "$T/p2p.json" "2-D links (JSON)" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 4, "bandwidth_gbps": 50}, {"dim": 1, "npus": 2, "bandwidth_gbps": 100}], "num_links": 32},
 "links": [
 {"src_device": 0, "dst_device": 3, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.469936, "src": "npu0", "dst": "npu3", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
@@ -61,8 +61,6 @@ cat >"$T/want.json" <<'JSON'
 ]
 }
 JSON
-tail -n 7 "$T/p2p.json" >"$T/got.json"
-cmp -s "$T/want.json" "$T/got.json" || fail "2-D links (JSON): $(cat "$T/got.json")"
 
 # The analytical (congestion-unaware) backend costs only the lowest
 # differing dimension: one ring hop, trunc(500 + 19531.25) = 20031 <= 41561.

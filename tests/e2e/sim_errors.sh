@@ -11,8 +11,7 @@ SYS="$G/system/ring.json"
 
 # et NAME RANK JSON-NODES: writes $T/NAME.RANK.et from a node list.
 et() {
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$3" >"$T/$1.$2.json"
-    "$VIMANA_ET" from-json "$T/$1.$2.json" -o "$T/$1.$2.et" || fail "from-json $1.$2"
+    et_from_nodes "$T/$1.$2.et" "$3"
 }
 IDLE='{"id": "1", "name": "idle", "type": "COMP_NODE"}'
 sim() { # PREFIX NETWORK [FLAGS...]

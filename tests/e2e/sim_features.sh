@@ -9,8 +9,7 @@ RING2="$G/network/ring2.yml"
 SYS="$G/system/ring.json"
 
 et() { # NAME RANK JSON-NODES
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$3" >"$T/$1.$2.json"
-    "$VIMANA_ET" from-json "$T/$1.$2.json" -o "$T/$1.$2.et" || fail "from-json $1.$2"
+    et_from_nodes "$T/$1.$2.et" "$3"
 }
 sim() { # PREFIX SYSTEM [FLAGS...]
     prefix=$1 sys=$2

@@ -91,7 +91,7 @@ send03() { # REPORT
         --network-backend=congestion_aware --report="$1"
 }
 expect_ok send03 "$T/ca.json"
-cat >"$T/want.json" <<'JSON'
+expect_tail "$T/ca.json" "congestion_aware links (JSON)" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 50}], "num_links": 16},
 "links": [
 {"src_device": 0, "dst_device": 1, "bytes": 1048576, "messages": 1, "busy_ticks": 19531, "utilisation": 0.325013, "src": "npu0", "dst": "npu1", "max_queue_ticks": 0, "queue_ticks": 0, "ecn_marks": 0, "pause_ticks": 0},
@@ -100,8 +100,6 @@ cat >"$T/want.json" <<'JSON'
 ]
 }
 JSON
-tail -n 7 "$T/ca.json" >"$T/got.json"
-cmp -s "$T/want.json" "$T/got.json" || fail "congestion_aware links (JSON): $(cat "$T/got.json")"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/ca.json" || fail "report is not JSON"
 expect_ok send03 "$T/ca.csv"
 printf 'src_device,dst_device,bytes,messages,busy_ticks,utilisation,src,dst,max_queue_ticks,queue_ticks,ecn_marks,pause_ticks\n0,1,1048576,1,19531,0.325013,npu0,npu1,0,0,0,0\n1,2,1048576,1,19531,0.325013,npu1,npu2,0,0,0,0\n2,3,1048576,1,19531,0.325013,npu2,npu3,0,0,0,0\n' \

@@ -92,6 +92,6 @@ echo '{"0-3": 1e6}' >"$T/huge.json"
 expect_error "vimana: error: $T/c.et: node 1: duration 100000 ns times --compute-scale=1e+18 and NPU 0's \
 --npu-compute-scale 1e+06 is out of range" "$VIMANA" --workload-configuration="$T/c" --system-configuration="$SYS" \
     --network-configuration="$T/sw4.yml" --npu-compute-scale="$T/huge.json" --compute-scale=1e18
-expect_error "vimana: error: $T/none.json: Unable to open file: No such file or directory" "$VIMANA" --workload-configuration="$T/c" \
+expect_error "vimana: error: $T/none.json: cannot open: No such file or directory" "$VIMANA" --workload-configuration="$T/c" \
     --system-configuration="$SYS" --network-configuration="$T/sw4.yml" --npu-compute-scale="$T/none.json"
 finish

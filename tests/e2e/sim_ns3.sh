@@ -8,7 +8,7 @@
 # of 4096 B (the default), each with a 2-byte PPP header on the wire.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 T="$TEST_TMP"
-[ -f "$VIMANA_BUILDDIR/backends/ns3_shim/ns3_shim.la" ] || { echo "SKIP: ns3_shim not built (no ns-3)"; exit 77; }
+need_ns3
 NET="$VIMANA_SRCDIR/inputs/network"
 SYS="$VIMANA_SRCDIR/inputs/system"
 

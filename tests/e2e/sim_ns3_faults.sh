@@ -13,7 +13,7 @@
 # ns, so packet i reaches switch 8 at a(i) = 581.96 + 81.96 i.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 T="$TEST_TMP"
-[ -f "$VIMANA_BUILDDIR/backends/ns3_shim/ns3_shim.la" ] || { echo "SKIP: ns3_shim not built (no ns-3)"; exit 77; }
+need_ns3
 FT="$VIMANA_SRCDIR/tests/data/topology/fat_tree_8.txt"
 NET="$VIMANA_SRCDIR/inputs/network"
 SYS="$VIMANA_SRCDIR/inputs/system"

@@ -6,7 +6,7 @@
 # derived in the comments. Skipped (77) without the shim.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 T="$TEST_TMP"
-[ -f "$VIMANA_BUILDDIR/backends/ns3_shim/ns3_shim.la" ] || { echo "SKIP: ns3_shim not built (no ns-3)"; exit 77; }
+need_ns3
 SYS="$VIMANA_SRCDIR/inputs/system/ring.json"
 
 # A Switch of 9 NPUs (device 9): every link 100 Gbit/s = 12.5 B/ns, 1 us.

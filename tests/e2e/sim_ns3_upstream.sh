@@ -9,7 +9,7 @@
 # Skipped (77) without the shim.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 T="$TEST_TMP"
-[ -f "$VIMANA_BUILDDIR/backends/ns3_shim/ns3_shim.la" ] || { echo "SKIP: ns3_shim not built (no ns-3)"; exit 77; }
+need_ns3
 SYS="$VIMANA_SRCDIR/inputs/system/ring.json"
 UP="$VIMANA_SRCDIR/tests/data/upstream-ns3/scratch"
 CONF="$UP/config/config.txt"

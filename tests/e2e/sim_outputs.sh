@@ -8,24 +8,18 @@ G="$VIMANA_SRCDIR/tests/data/golden-inputs"
 D="$VIMANA_SRCDIR/tests/data/bad-inputs"
 T="$TEST_TMP"
 P2P="$G/workload/send_0to1_1MiB_2/send_0to1_1MiB_2"
-sim() { # PREFIX SYSTEM NETWORK [FLAGS...]
-    prefix=$1 sys=$2 net=$3
-    shift 3
-    "$VIMANA" --workload-configuration="$prefix" --system-configuration="$G/system/$sys" \
-        --network-configuration="$G/network/$net" "$@"
-}
 has() { # FILE TEXT
     grep -qF -- "$2" "$1" || fail "$1 lacks: $2"
 }
 
 # 1 MiB from NPU 0 to 1 on ring2: 500 + 19531 ticks = 20.031 us, from t = 0.
-expect_ok sim "$P2P" ring.json ring2.yml --timeline="$T/p2p.json"
+expect_ok sim_golden "$P2P" ring.json ring2.yml --timeline="$T/p2p.json"
 has "$T/p2p.json" '{"name":"send_0_1","cat":"communication","ph":"X","ts":0,"dur":20.031,"pid":0,"tid":3,"args":{"node":0,"type":"COMM_SEND_NODE"}}'
 has "$T/p2p.json" '{"name":"recv_0_1","cat":"communication","ph":"X","ts":0,"dur":20.031,"pid":1,"tid":10,"args":{"node":0,"type":"COMM_RECV_NODE"}}'
 grep -q displayTimeUnit "$T/p2p.json" && fail "displayTimeUnit makes Perfetto read ts as nanoseconds"
 
 # All-reduce on the DGX H100 network: four chunks at once, on four lanes per NPU.
-expect_ok sim "$G/workload/ar_1MiB_64/ar_1MiB_64" DGX_H100.json DGX_H100-32.yml --timeline="$T/dgx.json"
+expect_ok sim_golden "$G/workload/ar_1MiB_64/ar_1MiB_64" DGX_H100.json DGX_H100-32.yml --timeline="$T/dgx.json"
 python3 - "$T/dgx.json" <<'PY' || fail "timeline track names and units"
 import json, re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
@@ -46,7 +40,7 @@ PY
 # A node name with a quote, a backslash, control bytes and the bytes ff fe
 # (not UTF-8): written escaped, \udcXX for each stray byte as vimana-et json does.
 NAME='"q\"uo\\te\u000anew,line\u0001\udcff\udcfe"'
-(cd "$D/S-non-utf8-name-in-timeline" && sim wl ring.json ring2.yml --timeline="$T/u.json" --report="$T/u_report.json") \
+(cd "$D/S-non-utf8-name-in-timeline" && sim_golden wl ring.json ring2.yml --timeline="$T/u.json" --report="$T/u_report.json") \
     >"$T/out" 2>"$T/err" || fail "non-UTF-8 name run: $(cat "$T/err")"
 python3 -c 'import json, sys; [json.load(open(f, encoding="utf-8")) for f in sys.argv[1:]]' "$T/u.json" "$T/u_report.json" ||
     fail "outputs are not valid UTF-8 JSON"
@@ -54,15 +48,15 @@ has "$T/u.json" "{\"name\":$NAME,\"cat\":\"compute\",\"ph\":\"X\",\"ts\":0,\"dur
 has "$T/u_report.json" "{\"npu\": 0, \"node\": 2, \"name\": $NAME, \"type\": \"ALL_REDUCE\","
 
 # --logging-folder: created with its parents; log.log holds what the run printed, err.log its errors.
-expect_ok sim "$P2P" ring.json ring2.yml --logging-folder="$T/logs/run1"
+expect_ok sim_golden "$P2P" ring.json ring2.yml --logging-folder="$T/logs/run1"
 cmp -s "$T/out" "$T/logs/run1/log.log" || fail "log.log differs from the run's output"
 [ -f "$T/logs/run1/err.log" ] && [ ! -s "$T/logs/run1/err.log" ] || fail "err.log of a clean run"
 expect_error "vimana: error: deadlock: $D/F5-send-without-recv/wl.0.et: a SEND nobody receives: NPU 0 node 1 (send1) sent 1048576 bytes to NPU 1 with tag 0; no RECV on NPU 1 matched it by t = 20031" \
-    sim "$D/F5-send-without-recv/wl" ring.json ring2.yml --logging-folder="$T/logs/run2"
+    sim_golden "$D/F5-send-without-recv/wl" ring.json ring2.yml --logging-folder="$T/logs/run2"
 cmp -s "$T/err" "$T/logs/run2/err.log" || fail "err.log lacks the error line"
 expect_eq "$(tail -n 1 "$T/logs/run2/log.log")" "$(cat "$T/err")" "log.log ends with the error line"
 expect_eq "$(grep -c finished "$T/logs/run2/log.log")" 2 "log.log holds the report"
 : >"$T/file"
 expect_error "vimana: error: --logging-folder: $T/file: not a directory" \
-    sim "$P2P" ring.json ring2.yml --logging-folder="$T/file"
+    sim_golden "$P2P" ring.json ring2.yml --logging-folder="$T/file"
 finish

@@ -11,8 +11,7 @@ RING2="$G/network/ring2.yml"
 
 # et DIR NAME RANK JSON-NODES: writes DIR/NAME.RANK.et from a node list.
 et() {
-    printf '{"global_metadata": {"version": "0.0.4"}, "nodes": [%s]}\n' "$4" >"$T/node.json"
-    "$VIMANA_ET" from-json "$T/node.json" -o "$1/$2.$3.et" || fail "from-json $1/$2.$3"
+    et_from_nodes "$1/$2.$3.et" "$4"
 }
 # sim DIR [FLAGS...]: runs prefix wl of DIR with DIR/sys.json, from DIR.
 sim() {

@@ -48,7 +48,7 @@ bad "workload: w\nsystem: nosuch.json\nnetwork: ring8.yml\naxes:\n  system.x: [1
     "vimana sweep: error: nosuch.json: cannot open: No such file or directory"
 echo '{' >bad.json
 bad "workload: w\nsystem: bad.json\nnetwork: ring8.yml\naxes:\n  system.x: [1]\n" \
-    "vimana sweep: error: bad.json: malformed JSON: unexpected end of input"
+    "vimana sweep: error: bad.json: line 2, column 1: expected a key in double quotes, got the end of the file"
 echo '[1]' >bad.json
 bad "workload: w\nsystem: bad.json\nnetwork: ring8.yml\naxes:\n  system.x: [1]\n" \
     "vimana sweep: error: bad.json: not a system JSON (expected a JSON object)"
@@ -56,7 +56,7 @@ bad "workload: w\nsystem: bad.json\nnetwork: ring8.yml\naxes:\n  system.x: [1]\n
 # kept the last value and the points' copies lost the other; issue 29 §5).
 printf '{"endpoint-delay": 10,\n "endpoint-delay": 20}\n' >bad.json
 bad "workload: w\nsystem: bad.json\nnetwork: ring8.yml\naxes:\n  system.endpoint-delay: [1]\n" \
-    "vimana sweep: error: bad.json: duplicate key \"endpoint-delay\" at line 2, column 2 (first given at line 1, column 2)"
+    "vimana sweep: error: bad.json: line 2, column 2: duplicate key 'endpoint-delay' (first given at line 1, column 2)"
 # A control byte from the file is escaped: the message stays one line.
 bad "${BASE}axes:\n  \"system.a\\\\nb\": [1]\n" \
     "vimana sweep: error: s.yaml:5: system.a\\nb: no key 'a\\nb' in ring.json (an axis may only change a key the file has)"

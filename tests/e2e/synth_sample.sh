@@ -290,12 +290,12 @@ bad_model "roles[0].steps[0].local[0][0]: kind comp_cpu has no entry in the role
 bad_model 'roles[0].steps[1].event[4][0]: 2 is out of range (expected 1 to 1)' '/"steps"/{n;n;s/, \[\]\]}/, [2]]}/}'
 bad_model 'roles: missing' 's/"roles"/"rolez"/'
 # A key given twice was read silently, the last value winning (issue 29 §5).
-bad_model 'duplicate key "ranks" at line 22, column 16 (first given at line 22, column 3)' 's/"ranks": 32,/"ranks": 32, "ranks": 16,/'
+bad_model "line 22, column 16: duplicate key 'ranks' (first given at line 22, column 3)" 's/"ranks": 32,/"ranks": 32, "ranks": 16,/'
 bad_model 'roles[0].ranks[1]: rank 0 is already in a role' 's/"ranks": \[0, 1, 2,/"ranks": [0, 0, 2,/'
 bad_model 'roles: rank 31 is in no role' 's/"ranks": \[\(.*\), 31\]/"ranks": [\1]/'
 bad_model 'roles[0].durations.comp_gpu.values[0][1]: 0 is out of range (expected 1 to 1099511627776)' '/"durations"/s/\[\[3456, 64\]/[[3456, 0]/'
 printf '{"format": ' > "$T/bad.json"
-expect_error "$P: error: $T/bad.json: malformed JSON: unexpected end of input" \
+expect_error "$P: error: $T/bad.json: line 1, column 12: key 'format': expected a value, got the end of the file" \
     "$ET" synth sample --model "$T/bad.json" --npus 32 -o "$T/b/x"
 # Without --groups, fit takes the communicators the generator wrote beside
 # the traces (PREFIX.groups.json) and says so (issue 29 §4: the model it
@@ -306,7 +306,7 @@ expect_eq "$(cat "$TEST_TMP/err")" "$P: fit: communicators from $T/gpt/g.groups.
 expect_ok "$ET" synth sample --model "$T/beside.json" --npus 8 -o "$T/b/beside"
 # A group given twice in --groups was read silently, the last one winning.
 printf '{"0": [0, 1], "0": [0, 2]}' > "$T/dupgroups.json"
-expect_error "$P: error: $T/dupgroups.json: duplicate key \"0\" at line 1, column 15 (first given at line 1, column 2)" \
+expect_error "$P: error: $T/dupgroups.json: line 1, column 15: duplicate key '0' (first given at line 1, column 2)" \
     "$ET" synth fit "$T/gpt/g" --groups "$T/dupgroups.json" -o "$T/x.json"
 # With none at all, fit refuses the model sample could not use, at once.
 mkdir -p "$T/gpt-ng"

@@ -32,9 +32,9 @@ report_error() { # CONTENT MESSAGE
     expect_error "vimana-et timeline: $R: $2" "$VIMANA_ET" timeline --report "$R" --output "$T/o.json"
     [ -e "$T/o.json" ] || [ -e "$T/o.json.part" ] && fail "output left behind after: $2"
 }
-report_error '{"collectives": [}' "malformed JSON at line 1, column 18: unexpected character"
-report_error '{"collectives": [' "malformed JSON: unexpected end of input"
-report_error '{"collectives": []} x' "malformed JSON at line 1, column 21: text after the document"
+report_error '{"collectives": [}' "line 1, column 18: key 'collectives'[0]: expected a value, got '}'"
+report_error '{"collectives": [' "line 1, column 18: key 'collectives'[0]: expected a value, got the end of the file"
+report_error '{"collectives": []} x' "line 1, column 21: unexpected text after the end of the JSON object: 'x'"
 report_error '[]' "not a vimana report: the document is not a JSON object"
 report_error '{"npus": []}' 'not a vimana report: no "collectives" array'
 report_error '{"collectives": {}}' 'not a vimana report: "collectives" is not an array'

@@ -2,11 +2,12 @@
  * (tools/inference/inf_arrivals.c, then inf_serving.c): the arrivals file
  * read from a file as the CLI does, its field and range checks, and for a
  * small accepted file the continuous-batching schedule on a tiny model
- * (prefill-first or mixed, by the input's length).
+ * (prefill-first, mixed or chunked, by the input's length).
  * A refusal must come with its one-line message naming the file; an
  * accepted file must hold sorted, in-range requests, and its schedule must
  * give every request exactly one first and one last token, none before
- * its arrival, within the batch limits. */
+ * its arrival, within the batch limits, and prefill each prompt's tokens
+ * exactly once (in chunks, chunked). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ static void check_schedule(const struct inf_arrivals *a, const struct inf_servin
                            const struct inf_schedule *s)
 {
     unsigned char *first = calloc(a->n, 1), *last = calloc(a->n, 1);
-    if (!first || !last)
+    uint64_t *prefilled = calloc(a->n, sizeof *prefilled);
+    if (!first || !last || !prefilled)
         die("out of memory");
     for (size_t k = 0; k < s->n_iters; k++) {
         const struct inf_iter *it = &s->iters[k];
@@ -52,16 +54,23 @@ static void check_schedule(const struct inf_arrivals *a, const struct inf_servin
                 die("a request scheduled before its arrival");
             first[q->req] += q->first;
             last[q->req] += q->last;
+            if (q->context < a->req[q->req].prompt) {  /* a prefill or a chunk of one */
+                if (q->context != prefilled[q->req] || (q->partial != 0) == (q->first != 0))
+                    die("a chunk out of order, or a partial chunk that samples");
+                prefilled[q->req] += q->tokens;
+            }
         }
     }
     for (size_t i = 0; i < a->n; i++)
-        if (first[i] != 1 || last[i] != 1)
+        if (first[i] != 1 || last[i] != 1 || prefilled[i] != a->req[i].prompt)
             die("a request without exactly one first and one last token");
     free(first);
     free(last);
+    free(prefilled);
 }
 
-static void schedule(const struct inf_arrivals *a, int mixed)
+/* mode: 0 prefill-first, 1 mixed, 2 chunked */
+static void schedule(const struct inf_arrivals *a, int mode)
 {
     uint64_t tokens = 0;
     for (size_t i = 0; i < a->n; i++)
@@ -74,7 +83,15 @@ static void schedule(const struct inf_arrivals *a, int mixed)
     if (tf_device_lookup("h100", &c.device) != 0)
         die("no h100 preset");
     /* a small batch limit, so that batches fill up and requests queue */
-    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mixed};
+    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mode > 0, .chunked = mode == 2};
+    if (mode == 2) {
+        /* small, so that prompts are split; large enough for at most about
+         * a thousand chunks in all */
+        uint64_t prompts = 0;
+        for (size_t i = 0; i < a->n; i++)
+            prompts += a->req[i].prompt;
+        l.max_batch_tokens = prompts / 1024 > 8 ? prompts / 1024 : 8;
+    }
     struct inf_schedule s;
     char msg[512] = "";
     if (inf_serving_limits_check(&l, a, "arr.txt", msg, sizeof msg) != 0) {
@@ -102,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_requests(&a);
-    schedule(&a, (int)(size & 1));  /* both schedulers, by the input's length */
+    schedule(&a, (int)(size % 3));  /* the three schedulers, by the input's length */
     inf_arrivals_free(&a);
     return 0;
 }

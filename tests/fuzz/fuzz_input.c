@@ -125,3 +125,9 @@ void fuzz_split2(const uint8_t *data, size_t size, const uint8_t **p0, size_t *n
     *p1 = data + len;
     *n1 = size - len;
 }
+
+void fuzz_ignore_warning(void *ctx, const char *message)
+{
+    (void)ctx;
+    (void)message;
+}

@@ -28,6 +28,10 @@ const char *fuzz_write(const char *name, const uint8_t *data, size_t size, char 
 void fuzz_split2(const uint8_t *data, size_t size, const uint8_t **p0, size_t *n0, const uint8_t **p1,
                  size_t *n1);
 
+/* A reader's warning callback that drops the warning: a target checks what
+ * is read, not what is said about it. */
+void fuzz_ignore_warning(void *ctx, const char *message);
+
 /* Entry point every target defines (libFuzzer's name). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
-#include "sim/options.h"
-#include "sim/run.h"
+#include "fuzz_sim_run.h"
 
 /* tests/data/topology/fat_tree_8.txt: NPUs 0-3 under leaf 8, 4-7 under
  * leaf 9, both leaves up to spines 10 and 11. */
@@ -41,18 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *argv[] = {"vimana", "--workload-configuration=" FUZZ_SRCDIR "/inputs/sweeps/workloads/ar_1MiB_8",
                     "--system-configuration=" FUZZ_SRCDIR "/inputs/system/ring.json", net,
                     "--network-backend=" FUZZ_CA_BACKEND, faults, report, NULL};
-    sim_options opt;
-    char err[512];
-    if (sim_options_parse(7, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
-        fprintf(stderr, "fuzz_network_faults: %s\n", err);
-        abort();
-    }
-    const char *verbose = getenv("VIMANA_FUZZ_VERBOSE");
-    FILE *out = verbose && *verbose == '1' ? stderr : fopen("/dev/null", "w");
-    if (!out)
-        abort();
-    sim_run(&opt, out, out);
-    if (out != stderr)
-        fclose(out);
+    fuzz_sim_run("fuzz_network_faults", argv);
     return 0;
 }

@@ -3,19 +3,13 @@
 #include "vimana/network_yaml.h"
 #include "fuzz_input.h"
 
-static void ignore_warning(void *ctx, const char *message)
-{
-    (void)ctx;
-    (void)message;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("network.yml", data, size, path);
     vimana_net_config cfg;
     char err[512];
-    if (vimana_net_load(path, &cfg, err, sizeof err, ignore_warning, NULL) == 0) {
+    if (vimana_net_load(path, &cfg, err, sizeof err, fuzz_ignore_warning, NULL) == 0) {
         for (uint32_t d = 0; d < cfg.n_dims; d++)
             vimana_net_topology_name(cfg.dims[d].topology);
         if (cfg.total_npus > 0)

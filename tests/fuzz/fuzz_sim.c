@@ -7,8 +7,7 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
-#include "sim/options.h"
-#include "sim/run.h"
+#include "fuzz_sim_run.h"
 
 static const char system_json[] =
     "{\"scheduling-policy\": \"LIFO\", \"endpoint-delay\": 10, \"active-chunks-per-dimension\": 1,\n"
@@ -60,20 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* --report: its figures (the tensors' peak among them) are read too */
     snprintf(report, sizeof report, "--report=%s", fuzz_path("report.json", path));
     char *argv[] = {"vimana", workload, sys, net, mem, backend, report, NULL};
-    sim_options opt;
-    char err[512];
-    if (sim_options_parse(7, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
-        fprintf(stderr, "fuzz_sim: %s\n", err);
-        abort();
-    }
-    /* VIMANA_FUZZ_VERBOSE=1 shows the simulator's report and messages, to
-     * see what a saved input does. */
-    const char *verbose = getenv("VIMANA_FUZZ_VERBOSE");
-    FILE *out = verbose && *verbose == '1' ? stderr : fopen("/dev/null", "w");
-    if (!out)
-        abort();
-    sim_run(&opt, out, out);
-    if (out != stderr)
-        fclose(out);
+    fuzz_sim_run("fuzz_sim", argv);
     return 0;
 }

@@ -3,12 +3,6 @@
 #include "fuzz_input.h"
 #include "system/algorithms/registry.h"
 
-static void ignore_warning(void *ctx, const char *message)
-{
-    (void)ctx;
-    (void)message;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
@@ -16,7 +10,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sys_config cfg;
     char err[512];
     /* The simulator frees the configuration after a failed load too. */
-    if (sys_config_load(path, 1.0, algo_registry_builtin_names(), &cfg, err, sizeof err, ignore_warning, NULL) != 0) {
+    int rc =
+        sys_config_load(path, 1.0, algo_registry_builtin_names(), &cfg, err, sizeof err, fuzz_ignore_warning, NULL);
+    if (rc != 0) {
         sys_config_free(&cfg);
         return 0;
     }

@@ -5,8 +5,11 @@
 # the targets only check that nothing breaks.
 . "$VIMANA_SRCDIR/tests/e2e/lib.sh"
 
-FUZZ_TARGETS="et_reader network_yaml topology system_json memory_json comm_group_json text_workload
-pytorch_json kineto_json from_json sim linkmap synth_model tf_durations tf_device sweep_spec jobs_spec role_map npu_scale et_master inf_arrivals"
+# Every target: each tests/fuzz/fuzz_<target>.c that defines the fuzzer's
+# entry point (a list written here once left network_faults out).
+FUZZ_TARGETS=$(grep -l '^int LLVMFuzzerTestOneInput' "$VIMANA_SRCDIR"/tests/fuzz/fuzz_*.c |
+    sed 's|.*/fuzz_||; s|\.c$||' | sort)
+[ -n "$FUZZ_TARGETS" ] || fail "no fuzz targets in tests/fuzz"
 
 for target in $FUZZ_TARGETS; do
     replay="$VIMANA_BUILDDIR/tests/fuzz/replay_$target"

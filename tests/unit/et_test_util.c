@@ -204,3 +204,22 @@ int tu_metadata_equal(const vet_metadata *a, const vet_metadata *b, char *why, s
     }
     return attrs_equal(a->attrs, a->n_attrs, b->attrs, b->n_attrs, why, cap);
 }
+
+int tu_set_list(vet_attr *a, const tu_lists *lists)
+{
+    const vet_list *l;
+    switch (a->kind) {
+    case VET_DOUBLE_LIST: l = &lists->doubles; break;
+    case VET_FLOAT_LIST: l = &lists->floats; break;
+    case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST: l = &lists->i32s; break;
+    case VET_UINT32_LIST: case VET_FIXED32_LIST: l = &lists->u32s; break;
+    case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST: l = &lists->i64s; break;
+    case VET_UINT64_LIST: case VET_FIXED64_LIST: l = &lists->u64s; break;
+    case VET_BOOL_LIST: l = &lists->bools; break;
+    case VET_STRING_LIST: l = &lists->strings; break;
+    case VET_BYTES_LIST: l = &lists->bytes; break;
+    default: return 0;
+    }
+    a->v.list = *l;
+    return 1;
+}

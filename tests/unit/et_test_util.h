@@ -24,6 +24,15 @@ int tu_attr_equal(const vet_attr *a, const vet_attr *b, char *why, size_t cap);
 int tu_node_equal(const vet_node *a, const vet_node *b, char *why, size_t cap);
 int tu_metadata_equal(const vet_metadata *a, const vet_metadata *b, char *why, size_t cap);
 
+/* A test's values for the list attributes, one list per element type (the
+ * INT32 list serves INT32, SINT32 and SFIXED32 lists, and so on). */
+typedef struct tu_lists {
+    vet_list doubles, floats, i32s, u32s, i64s, u64s, bools, strings, bytes;
+} tu_lists;
+/* When a->kind is a list kind, sets a's value to its list of lists and
+ * returns 1; else returns 0 and leaves a alone. */
+int tu_set_list(vet_attr *a, const tu_lists *lists);
+
 /* $VIMANA_SHARED when it names a directory holding golden/, else NULL. */
 const char *tu_shared(void);
 /* The reference data to read: tu_shared() when there, else

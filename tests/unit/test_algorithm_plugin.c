@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,15 +238,11 @@ static void test_system_json(void **state)
     unlink(path);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_runs_through_the_system_layer),
-        cmocka_unit_test(test_on_a_second_dimension),
-        cmocka_unit_test(test_check_refuses_a_phase),
-        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_registry_fills_up),
-        cmocka_unit_test(test_system_json),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_runs_through_the_system_layer),
+    cmocka_unit_test(test_on_a_second_dimension),
+    cmocka_unit_test(test_check_refuses_a_phase),
+    cmocka_unit_test(test_names),
+    cmocka_unit_test(test_registry_fills_up),
+    cmocka_unit_test(test_system_json)
+)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "sim_harness.h"
 
@@ -218,17 +219,13 @@ static void test_checks(void **state)
             "test.et: node 0 (coll): halvingDoubling does not implement ALL_TO_ALL");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ring),
-        cmocka_unit_test(test_direct),
-        cmocka_unit_test(test_direct_long_window),
-        cmocka_unit_test(test_halving_doubling),
-        cmocka_unit_test(test_double_binary_tree),
-        cmocka_unit_test(test_two_dimensions),
-        cmocka_unit_test(test_chunk_minimum),
-        cmocka_unit_test(test_checks),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_ring),
+    cmocka_unit_test(test_direct),
+    cmocka_unit_test(test_direct_long_window),
+    cmocka_unit_test(test_halving_doubling),
+    cmocka_unit_test(test_double_binary_tree),
+    cmocka_unit_test(test_two_dimensions),
+    cmocka_unit_test(test_chunk_minimum),
+    cmocka_unit_test(test_checks)
+)

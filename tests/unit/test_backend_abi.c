@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,15 +245,11 @@ static void test_load_real_modules(void **state)
     assert_non_null(strstr(err, "./no/such/backend.so: cannot load network backend"));
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version_rule),
-        cmocka_unit_test(test_stop_needs_abi_1_1),
-        cmocka_unit_test(test_abi_1_2_layout),
-        cmocka_unit_test(test_device_names),
-        cmocka_unit_test(test_link_stats_capability),
-        cmocka_unit_test(test_load_real_modules),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_version_rule),
+    cmocka_unit_test(test_stop_needs_abi_1_1),
+    cmocka_unit_test(test_abi_1_2_layout),
+    cmocka_unit_test(test_device_names),
+    cmocka_unit_test(test_link_stats_capability),
+    cmocka_unit_test(test_load_real_modules)
+)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -58,11 +59,7 @@ static void test_search_order(void **state)
     assert_string_equal(no_env, install);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_build_tree_exe),
-        cmocka_unit_test(test_search_order),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_build_tree_exe),
+    cmocka_unit_test(test_search_order)
+)

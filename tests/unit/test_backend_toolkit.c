@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/backend_toolkit.h"
 #include "vimana/net_layout.h"
@@ -486,23 +487,19 @@ static void test_dimension_order_legs(void **state)
     walk_all_pairs(&b);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_options),
-        cmocka_unit_test(test_default_loop_fifo_and_monotonic),
-        cmocka_unit_test(test_stop_ends_run_after_the_event),
-        cmocka_unit_test(test_fail_reports_once_through_host_failed),
-        cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),
-        cmocka_unit_test(test_deliver_after),
-        cmocka_unit_test(test_lookahead_hints_reach_the_host),
-        cmocka_unit_test(test_link_table),
-        cmocka_unit_test(test_link_queued),
-        cmocka_unit_test(test_pool_grow),
-        cmocka_unit_test(test_default_dims),
-        cmocka_unit_test(test_load_network_warns_through_host),
-        cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_dimension_order_legs),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_no_options),
+    cmocka_unit_test(test_default_loop_fifo_and_monotonic),
+    cmocka_unit_test(test_stop_ends_run_after_the_event),
+    cmocka_unit_test(test_fail_reports_once_through_host_failed),
+    cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),
+    cmocka_unit_test(test_deliver_after),
+    cmocka_unit_test(test_lookahead_hints_reach_the_host),
+    cmocka_unit_test(test_link_table),
+    cmocka_unit_test(test_link_queued),
+    cmocka_unit_test(test_pool_grow),
+    cmocka_unit_test(test_default_dims),
+    cmocka_unit_test(test_load_network_warns_through_host),
+    cmocka_unit_test(test_escape),
+    cmocka_unit_test(test_dimension_order_legs)
+)

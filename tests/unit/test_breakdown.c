@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/et.h"
 #include "workload/breakdown.h"
@@ -114,12 +115,8 @@ static void bubble_until_the_send(void **state)
     assert_int_equal(b.exposed_p2p, 10);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(charges_each_gap),
-        cmocka_unit_test(tail_and_head),
-        cmocka_unit_test(bubble_until_the_send),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(charges_each_gap),
+    cmocka_unit_test(tail_and_head),
+    cmocka_unit_test(bubble_until_the_send)
+)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,15 +271,11 @@ static void test_closed_form_flat(void **state)
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reader_layouts),
-        cmocka_unit_test(test_reader_pasted_logs),
-        cmocka_unit_test(test_reader_rccl_banner),
-        cmocka_unit_test(test_closed_form),
-        cmocka_unit_test(test_closed_form_two_dims),
-        cmocka_unit_test(test_closed_form_flat),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_reader_layouts),
+    cmocka_unit_test(test_reader_pasted_logs),
+    cmocka_unit_test(test_reader_rccl_banner),
+    cmocka_unit_test(test_closed_form),
+    cmocka_unit_test(test_closed_form_two_dims),
+    cmocka_unit_test(test_closed_form_flat)
+)

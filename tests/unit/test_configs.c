@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,7 +276,7 @@ static void test_not_regular_files(void **state)
     assert_int_equal(vimana_net_load("/tmp", &net, err, sizeof err, NULL, NULL), -1);
     assert_string_equal(err, "/tmp: is a directory, expected a file");
     assert_int_equal(sys_config_load("/nonexistent/sys.json", 1, BUILTINS, &cfg, err, sizeof err, NULL, NULL), -1);
-    assert_string_equal(err, "/nonexistent/sys.json: Unable to open file: No such file or directory");
+    assert_string_equal(err, "/nonexistent/sys.json: cannot open: No such file or directory");
     sys_config_free(&cfg);
 }
 
@@ -632,26 +633,22 @@ static void test_comm_group_errors(void **state)
     group_refused("{\"1\": [0, 1]} ]", "line 1, column 15: unexpected text after the end of the JSON object: ']'");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_system_tutorial),
-        cmocka_unit_test(test_system_defaults),
-        cmocka_unit_test(test_system_errors),
-        cmocka_unit_test(test_system_strict_json),
-        cmocka_unit_test(test_system_ranges),
-        cmocka_unit_test(test_system_unknown_key_escaped),
-        cmocka_unit_test(test_not_regular_files),
-        cmocka_unit_test(test_per_node_map_aliases),
-        cmocka_unit_test(test_per_node_map_errors),
-        cmocka_unit_test(test_network_three_dims),
-        cmocka_unit_test(test_network_errors),
-        cmocka_unit_test(test_network_backend_extension),
-        cmocka_unit_test(test_network_ranges),
-        cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_memory_ranges),
-        cmocka_unit_test(test_comm_group_errors),
-        cmocka_unit_test(test_comm_groups),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_system_tutorial),
+    cmocka_unit_test(test_system_defaults),
+    cmocka_unit_test(test_system_errors),
+    cmocka_unit_test(test_system_strict_json),
+    cmocka_unit_test(test_system_ranges),
+    cmocka_unit_test(test_system_unknown_key_escaped),
+    cmocka_unit_test(test_not_regular_files),
+    cmocka_unit_test(test_per_node_map_aliases),
+    cmocka_unit_test(test_per_node_map_errors),
+    cmocka_unit_test(test_network_three_dims),
+    cmocka_unit_test(test_network_errors),
+    cmocka_unit_test(test_network_backend_extension),
+    cmocka_unit_test(test_network_ranges),
+    cmocka_unit_test(test_memory),
+    cmocka_unit_test(test_memory_ranges),
+    cmocka_unit_test(test_comm_group_errors),
+    cmocka_unit_test(test_comm_groups)
+)

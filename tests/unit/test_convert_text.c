@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "convert_text/text_fields.h"
 #include "convert_text/text_graphs.h"
@@ -507,27 +508,23 @@ static void test_write_failure_leaves_nothing(void **state)
     text_workload_free(&w);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_split_mixed_separators),
-        cmocka_unit_test(test_split_blank_and_limit),
-        cmocka_unit_test(test_integers),
-        cmocka_unit_test(test_parse_layers_and_newlines),
-        cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_parse_warnings),
-        cmocka_unit_test(test_graph_micro),
-        cmocka_unit_test(test_graph_data),
-        cmocka_unit_test(test_graph_data_reorder),
-        cmocka_unit_test(test_graph_model),
-        cmocka_unit_test(test_graph_hybrid),
-        cmocka_unit_test(test_graph_customized),
-        cmocka_unit_test(test_graph_transformer),
-        cmocka_unit_test(test_graph_dlrm),
-        cmocka_unit_test(test_graph_inference),
-        cmocka_unit_test(test_graph_limits),
-        cmocka_unit_test(test_write_offsets_ids_per_npu),
-        cmocka_unit_test(test_write_failure_leaves_nothing),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_split_mixed_separators),
+    cmocka_unit_test(test_split_blank_and_limit),
+    cmocka_unit_test(test_integers),
+    cmocka_unit_test(test_parse_layers_and_newlines),
+    cmocka_unit_test(test_parse_errors),
+    cmocka_unit_test(test_parse_warnings),
+    cmocka_unit_test(test_graph_micro),
+    cmocka_unit_test(test_graph_data),
+    cmocka_unit_test(test_graph_data_reorder),
+    cmocka_unit_test(test_graph_model),
+    cmocka_unit_test(test_graph_hybrid),
+    cmocka_unit_test(test_graph_customized),
+    cmocka_unit_test(test_graph_transformer),
+    cmocka_unit_test(test_graph_dlrm),
+    cmocka_unit_test(test_graph_inference),
+    cmocka_unit_test(test_graph_limits),
+    cmocka_unit_test(test_write_offsets_ids_per_npu),
+    cmocka_unit_test(test_write_failure_leaves_nothing)
+)

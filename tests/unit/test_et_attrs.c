@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et_test_util.h"
 #include "vimana/et.h"
@@ -28,6 +29,11 @@ static const uint64_t u64s[] = {0, 9876543210, UINT64_MAX};
 static const int bools[] = {1, 0, 1, 1, 0};
 static const char *const strings[] = {"12345", "", "caf\xc3\xa9", "line\nbreak"};
 static const vet_bytes bytes_items[] = {{5, (const uint8_t *)"12345"}, {0, NULL}, {3, (const uint8_t *)"\x00\xff\x80"}};
+static const tu_lists lists = {
+    {COUNT(doubles), doubles}, {COUNT(floats), floats}, {COUNT(i32s), i32s},
+    {COUNT(u32s), u32s}, {COUNT(i64s), i64s}, {COUNT(u64s), u64s},
+    {COUNT(bools), bools}, {COUNT(strings), strings}, {COUNT(bytes_items), bytes_items},
+};
 
 /* Attributes named after their kind: "<kind>" at a typical value, and
  * "<kind>_default" at the proto3 default (lists: empty). */
@@ -61,20 +67,7 @@ static size_t build_attrs(vet_attr *out)
             case VET_BOOL: a->v.b = true; break;
             case VET_STRING: a->v.s = "12345 \xe2\x82\xac"; break;
             case VET_BYTES: a->v.bytes = (vet_bytes){4, (const uint8_t *)"\x00\x01\xfe\xff"}; break;
-            case VET_DOUBLE_LIST: a->v.list = (vet_list){COUNT(doubles), doubles}; break;
-            case VET_FLOAT_LIST: a->v.list = (vet_list){COUNT(floats), floats}; break;
-            case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST:
-                a->v.list = (vet_list){COUNT(i32s), i32s};
-                break;
-            case VET_UINT32_LIST: case VET_FIXED32_LIST: a->v.list = (vet_list){COUNT(u32s), u32s}; break;
-            case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST:
-                a->v.list = (vet_list){COUNT(i64s), i64s};
-                break;
-            case VET_UINT64_LIST: case VET_FIXED64_LIST: a->v.list = (vet_list){COUNT(u64s), u64s}; break;
-            case VET_BOOL_LIST: a->v.list = (vet_list){COUNT(bools), bools}; break;
-            case VET_STRING_LIST: a->v.list = (vet_list){COUNT(strings), strings}; break;
-            case VET_BYTES_LIST: a->v.list = (vet_list){COUNT(bytes_items), bytes_items}; break;
-            default: break;
+            default: tu_set_list(a, &lists); break;
             }
         }
     }
@@ -218,13 +211,9 @@ static void test_list_item_size(void **state)
     assert_int_equal(vet_list_item_size(VET_VALUE_NONE), 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_kinds_round_trip),
-        cmocka_unit_test(test_defaults_are_written),
-        cmocka_unit_test(test_coercion),
-        cmocka_unit_test(test_list_item_size),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_all_kinds_round_trip),
+    cmocka_unit_test(test_defaults_are_written),
+    cmocka_unit_test(test_coercion),
+    cmocka_unit_test(test_list_item_size)
+)

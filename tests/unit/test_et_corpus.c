@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et_test_util.h"
 #include "vimana/et.h"
@@ -138,11 +139,7 @@ static void test_old_schema_refused(void **state)
     assert_int_equal(count, 19);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_round_trip),
-        cmocka_unit_test(test_old_schema_refused),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_corpus_round_trip),
+    cmocka_unit_test(test_old_schema_refused)
+)

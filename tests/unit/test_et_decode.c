@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et/et_decode.h"
 #include "et/et_pb.h"
@@ -383,11 +384,7 @@ static void test_agree_on_mutants(void **state)
     free_corpus(&md);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_agree_on_seeds),
-        cmocka_unit_test(test_agree_on_mutants),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_agree_on_seeds),
+    cmocka_unit_test(test_agree_on_mutants)
+)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/et.h"
 
@@ -27,11 +28,7 @@ static void test_character_device(void **state)
     assert_string_equal(err.msg, "/dev/zero: not a regular file (character device)");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_directory),
-        cmocka_unit_test(test_character_device),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_directory),
+    cmocka_unit_test(test_character_device)
+)

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et_test_util.h"
 #include "vimana/et.h"
@@ -395,27 +396,23 @@ static void test_encode_defaults(void **state)
     free(out);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_length_0),
-        cmocka_unit_test(test_length_127),
-        cmocka_unit_test(test_length_128),
-        cmocka_unit_test(test_length_2_32_minus_1),
-        cmocka_unit_test(test_length_over_32_bits),
-        cmocka_unit_test(test_length_6_byte_varint),
-        cmocka_unit_test(test_truncated_varint),
-        cmocka_unit_test(test_length_past_end),
-        cmocka_unit_test(test_empty_file),
-        cmocka_unit_test(test_garbage),
-        cmocka_unit_test(test_unknown_node_type),
-        cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_old_schema),
-        cmocka_unit_test(test_packed_and_unpacked_deps),
-        cmocka_unit_test(test_gzip_input),
-        cmocka_unit_test(test_golden_read),
-        cmocka_unit_test(test_golden_write),
-        cmocka_unit_test(test_encode_defaults),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_length_0),
+    cmocka_unit_test(test_length_127),
+    cmocka_unit_test(test_length_128),
+    cmocka_unit_test(test_length_2_32_minus_1),
+    cmocka_unit_test(test_length_over_32_bits),
+    cmocka_unit_test(test_length_6_byte_varint),
+    cmocka_unit_test(test_truncated_varint),
+    cmocka_unit_test(test_length_past_end),
+    cmocka_unit_test(test_empty_file),
+    cmocka_unit_test(test_garbage),
+    cmocka_unit_test(test_unknown_node_type),
+    cmocka_unit_test(test_missing_file),
+    cmocka_unit_test(test_old_schema),
+    cmocka_unit_test(test_packed_and_unpacked_deps),
+    cmocka_unit_test(test_gzip_input),
+    cmocka_unit_test(test_golden_read),
+    cmocka_unit_test(test_golden_write),
+    cmocka_unit_test(test_encode_defaults)
+)

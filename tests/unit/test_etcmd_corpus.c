@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et_test_util.h"
 #include "vimana-et/commands.h"
@@ -128,11 +129,7 @@ static void test_golden(void **state)
     assert_true(files >= 332);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus),
-        cmocka_unit_test(test_golden),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_corpus),
+    cmocka_unit_test(test_golden)
+)

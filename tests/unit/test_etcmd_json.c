@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "etcmd/json_in.h"
 #include "etcmd/json_out.h"
@@ -101,6 +102,11 @@ static const char *const strings[] = {"12345", "", "caf\xc3\xa9 \xf0\x9f\x98\x80
 static const vet_bytes bytes_items[] = {{5, (const uint8_t *)"12345"}, {0, NULL}, {3, (const uint8_t *)"\x00\xff\x80"}};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+static const tu_lists lists = {
+    {COUNT(doubles), doubles}, {COUNT(floats), floats}, {COUNT(i32s), i32s},
+    {COUNT(u32s), u32s}, {COUNT(i64s), i64s}, {COUNT(u64s), u64s},
+    {COUNT(bools), bools}, {COUNT(strings), strings}, {COUNT(bytes_items), bytes_items},
+};
 
 static size_t all_kinds(vet_attr *out, char names[][40])
 {
@@ -129,20 +135,7 @@ static size_t all_kinds(vet_attr *out, char names[][40])
             case VET_BOOL: a->v.b = true; break;
             case VET_STRING: a->v.s = "tab\there \xc3"; break;
             case VET_BYTES: a->v.bytes = (vet_bytes){4, (const uint8_t *)"\x00\x01\xfe\xff"}; break;
-            case VET_DOUBLE_LIST: a->v.list = (vet_list){COUNT(doubles), doubles}; break;
-            case VET_FLOAT_LIST: a->v.list = (vet_list){COUNT(floats), floats}; break;
-            case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST:
-                a->v.list = (vet_list){COUNT(i32s), i32s};
-                break;
-            case VET_UINT32_LIST: case VET_FIXED32_LIST: a->v.list = (vet_list){COUNT(u32s), u32s}; break;
-            case VET_INT64_LIST: case VET_SINT64_LIST: case VET_SFIXED64_LIST:
-                a->v.list = (vet_list){COUNT(i64s), i64s};
-                break;
-            case VET_UINT64_LIST: case VET_FIXED64_LIST: a->v.list = (vet_list){COUNT(u64s), u64s}; break;
-            case VET_BOOL_LIST: a->v.list = (vet_list){COUNT(bools), bools}; break;
-            case VET_STRING_LIST: a->v.list = (vet_list){COUNT(strings), strings}; break;
-            case VET_BYTES_LIST: a->v.list = (vet_list){COUNT(bytes_items), bytes_items}; break;
-            default: break;
+            default: tu_set_list(a, &lists); break;
             }
         }
     }
@@ -284,13 +277,9 @@ static void test_errors_name_the_path(void **state)
                       "line 1, column 66: nesting deeper than 64 levels");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_float32_shortest),
-        cmocka_unit_test(test_base64),
-        cmocka_unit_test(test_all_kinds_round_trip),
-        cmocka_unit_test(test_errors_name_the_path),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_float32_shortest),
+    cmocka_unit_test(test_base64),
+    cmocka_unit_test(test_all_kinds_round_trip),
+    cmocka_unit_test(test_errors_name_the_path)
+)

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/event_queue.h"
 
@@ -240,17 +241,13 @@ static void test_many_events_sorted(void **state)
     vimana_evq_free(c.q);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ticks_in_order_fifo_within_tick),
-        cmocka_unit_test(test_same_tick_appends_run_in_same_pass),
-        cmocka_unit_test(test_events_at_zero_before_run),
-        cmocka_unit_test(test_past_tick_refused),
-        cmocka_unit_test(test_delay_past_last_tick_refused),
-        cmocka_unit_test(test_many_events_sorted),
-        cmocka_unit_test(test_stop_after_current_event),
-        cmocka_unit_test(test_lookahead_hook),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_ticks_in_order_fifo_within_tick),
+    cmocka_unit_test(test_same_tick_appends_run_in_same_pass),
+    cmocka_unit_test(test_events_at_zero_before_run),
+    cmocka_unit_test(test_past_tick_refused),
+    cmocka_unit_test(test_delay_past_last_tick_refused),
+    cmocka_unit_test(test_many_events_sorted),
+    cmocka_unit_test(test_stop_after_current_event),
+    cmocka_unit_test(test_lookahead_hook)
+)

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include <string.h>
 
@@ -54,11 +55,7 @@ static void same_shape_overlap_is_refused(void **state)
                              "cannot tell which one another rank runs");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(translates_by_shape),
-        cmocka_unit_test(same_shape_overlap_is_refused),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(translates_by_shape),
+    cmocka_unit_test(same_shape_overlap_is_refused)
+)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "util/file_digest.h"
 #include "util/hash.h"
@@ -89,11 +90,7 @@ static void same_bytes(void **state)
     unlink(b);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(digest_of_a_file),
-        cmocka_unit_test(same_bytes),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(digest_of_a_file),
+    cmocka_unit_test(same_bytes)
+)

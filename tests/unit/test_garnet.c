@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/network_api.h"
 
@@ -476,21 +477,17 @@ static void test_fault_refused(void **state)
     unlink(ring);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_descriptor),
-        cmocka_unit_test(test_one_flit),
-        cmocka_unit_test(test_two_packets_share_a_link),
-        cmocka_unit_test(test_three_packets_one_link),
-        cmocka_unit_test(test_one_input_two_outputs),
-        cmocka_unit_test(test_incast_limited_by_ejection),
-        cmocka_unit_test(test_stop),
-        cmocka_unit_test(test_deadlock_is_stalled),
-        cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_fault_factor_from_its_cycle),
-        cmocka_unit_test(test_fault_down_reroutes_a_waiting_packet),
-        cmocka_unit_test(test_fault_refused),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_descriptor),
+    cmocka_unit_test(test_one_flit),
+    cmocka_unit_test(test_two_packets_share_a_link),
+    cmocka_unit_test(test_three_packets_one_link),
+    cmocka_unit_test(test_one_input_two_outputs),
+    cmocka_unit_test(test_incast_limited_by_ejection),
+    cmocka_unit_test(test_stop),
+    cmocka_unit_test(test_deadlock_is_stalled),
+    cmocka_unit_test(test_bad_options),
+    cmocka_unit_test(test_fault_factor_from_its_cycle),
+    cmocka_unit_test(test_fault_down_reroutes_a_waiting_packet),
+    cmocka_unit_test(test_fault_refused)
+)

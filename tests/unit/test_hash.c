@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "util/hash.h"
 
@@ -44,11 +45,7 @@ static void splitmix64_vectors(void **state)
     assert_true(hash_mix64(0) == 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fnv1a_vectors),
-        cmocka_unit_test(splitmix64_vectors),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(fnv1a_vectors),
+    cmocka_unit_test(splitmix64_vectors)
+)

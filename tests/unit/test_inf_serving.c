@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "inference/inf_arrivals.h"
 #include "inference/inf_serving.h"
@@ -262,6 +263,61 @@ static void schedule_mixed(void **state)
     inf_arrivals_free(&a);
 }
 
+/* --scheduler chunked, 12 tokens an iteration: a prompt larger than what
+ * the decodes leave is split, and its rest goes first in the next
+ * iterations. An iteration of partial chunks only samples nothing: no LM
+ * head, 2 x (4 + 6) = 20 us.
+ *   0 us   r0 chunk 12 of 16 (partial)                          -> 20
+ *   20     r0 chunk 4 (context 12; its first token), r1 whole 8  -> 42
+ *          (r2 has arrived, but the 12 tokens are taken)
+ *   42     decode r0 (ctx 16), r1 (ctx 8; done); r2 chunk 10     -> 64
+ *   64     decode r0 (ctx 17; done); r2 chunk 11 (ctx 10)        -> 86
+ *   86     r2 chunk 11 (ctx 21; its only token: done)            -> 108
+ *   idle 1892 us
+ *   2000   r3 chunk 12 of 16 -> 2020; 2020 r3 chunk 4 -> 2042;
+ *   2042   decode r3 (ctx 16; done)                              -> 2064
+ * KV peak after 64: r0's 17 + its token, r2's 21 cached = 39. */
+static void schedule_chunked(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1, .chunked = 1};
+    /* the 32-token prompt needs no room of its own */
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_schedule s;
+    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    assert_int_equal(s.n_iters, 8);
+    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 12, 0, 0, 0}}, 1);
+    check_iter(&s, 1, 0, 20, 1, (struct want_seq[]){{0, 4, 12, 1, 0}, {1, 8, 0, 1, 0}}, 2);
+    check_iter(&s, 2, 0, 42, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}, {2, 10, 0, 0, 0}}, 3);
+    check_iter(&s, 3, 0, 64, 1, (struct want_seq[]){{0, 1, 17, 0, 1}, {2, 11, 10, 0, 0}}, 2);
+    check_iter(&s, 4, 0, 86, 1, (struct want_seq[]){{2, 11, 21, 1, 1}}, 1);
+    check_iter(&s, 5, 1892, 2000, 1, (struct want_seq[]){{3, 12, 0, 0, 0}}, 1);
+    check_iter(&s, 6, 0, 2020, 1, (struct want_seq[]){{3, 4, 12, 1, 0}}, 1);
+    check_iter(&s, 7, 0, 2042, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    static const uint64_t micros[] = {20, 22, 22, 22, 22, 20, 22, 22};
+    for (size_t k = 0; k < s.n_iters; k++)
+        assert_int_equal(s.iters[k].micros, micros[k]);
+    assert_int_equal(s.seqs[s.iters[2].seq0 + 2].partial, 1);
+    assert_int_equal(s.seqs[s.iters[4].seq0].partial, 0);
+    assert_int_equal(inf_serving_sampled(s.seqs + s.iters[3].seq0, 2), 1);
+    assert_int_equal(s.end_ns, 2064000);
+    assert_int_equal(s.peak_kv_tokens, 39);
+    inf_serving_free(&s);
+    /* without chunks the same limits refuse the 16- and 32-token prompts */
+    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
+    assert_string_equal(msg, "arr.txt:3: a prompt of 32 tokens never fits --max-batch-tokens 12");
+    /* chunked's default budget is 2048, not the longest prompt */
+    l = (struct inf_serving_limits){.mixed = 1, .chunked = 1};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    assert_int_equal(l.max_batch_tokens, 2048);
+    inf_arrivals_free(&a);
+}
+
 /* --clock-comm-ns: TP 2 makes 2 all-reduces a layer (4 an iteration of
  * the 2-layer model), PP 2 two messages (activations, token ids); at
  * 1500 ns each the clock moves an iteration's compute + 9 us on TP 2 x
@@ -335,19 +391,16 @@ static void iteration_cost(void **state)
                                                          inf_attn_flops(&c, st));
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(accepts_units_comments_and_separators),
-        cmocka_unit_test(refusals),
-        cmocka_unit_test(quotes_are_cut),
-        cmocka_unit_test(load_names_the_file),
-        cmocka_unit_test(schedule_of_four),
-        cmocka_unit_test(limits_shape_the_batches),
-        cmocka_unit_test(schedule_mixed),
-        cmocka_unit_test(clock_with_communication),
-        cmocka_unit_test(limit_checks),
-        cmocka_unit_test(iteration_cost),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(accepts_units_comments_and_separators),
+    cmocka_unit_test(refusals),
+    cmocka_unit_test(quotes_are_cut),
+    cmocka_unit_test(load_names_the_file),
+    cmocka_unit_test(schedule_of_four),
+    cmocka_unit_test(limits_shape_the_batches),
+    cmocka_unit_test(schedule_mixed),
+    cmocka_unit_test(schedule_chunked),
+    cmocka_unit_test(clock_with_communication),
+    cmocka_unit_test(limit_checks),
+    cmocka_unit_test(iteration_cost)
+)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 #include <math.h>
 
 #include "inference/inf_model.h"
@@ -233,18 +234,14 @@ static void checks(void **state)
     expect_error(&c, "--precision: a100 has no FP8 tensor cores (fp8 needs --device h100)");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(chunked_steps),
-        cmocka_unit_test(decode_attention_reads_the_kv_cache),
-        cmocka_unit_test(kv_heads_per_rank),
-        cmocka_unit_test(llama7b_memory),
-        cmocka_unit_test(mlp_is_the_training_model),
-        cmocka_unit_test(prefill_grows_with_the_prompt),
-        cmocka_unit_test(swiglu_mlp),
-        cmocka_unit_test(max_batch),
-        cmocka_unit_test(checks),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(chunked_steps),
+    cmocka_unit_test(decode_attention_reads_the_kv_cache),
+    cmocka_unit_test(kv_heads_per_rank),
+    cmocka_unit_test(llama7b_memory),
+    cmocka_unit_test(mlp_is_the_training_model),
+    cmocka_unit_test(prefill_grows_with_the_prompt),
+    cmocka_unit_test(swiglu_mlp),
+    cmocka_unit_test(max_batch),
+    cmocka_unit_test(checks)
+)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "sim/inference_report.h"
 
@@ -157,11 +158,7 @@ static void timeline(void **state)
     inf_report_free(&r);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(figures), cmocka_unit_test(text), cmocka_unit_test(no_batch),
-        cmocka_unit_test(refusals), cmocka_unit_test(timeline),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(figures), cmocka_unit_test(text), cmocka_unit_test(no_batch),
+    cmocka_unit_test(refusals), cmocka_unit_test(timeline)
+)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <string.h>
 
 #include "cmd/jobs/job_net.h"
@@ -123,12 +124,8 @@ static void test_unknown_token_breaks_the_contract(void **state)
     job_net_fini(&w.net);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_topology),
-        cmocka_unit_test(test_send_maps_ranks_and_wraps_tokens),
-        cmocka_unit_test(test_unknown_token_breaks_the_contract),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_topology),
+    cmocka_unit_test(test_send_maps_ranks_and_wraps_tokens),
+    cmocka_unit_test(test_unknown_token_breaks_the_contract)
+)

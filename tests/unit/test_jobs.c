@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
+#include "temp_text.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +20,7 @@
 /* Writes text to DIR/j.yaml in a fresh folder; returns the path. */
 static char *jobs_file(const char *text)
 {
-    char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/test_jobs.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char *path = malloc(strlen(dir) + 16);
-    sprintf(path, "%s/j.yaml", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-static void remove_file(char *path)
-{
-    unlink(path);
-    *strrchr(path, '/') = '\0';
-    rmdir(path);
-    free(path);
+    return temp_text_write("test_jobs", "j.yaml", text);
 }
 
 #define JOB(name, placement) \
@@ -64,7 +49,7 @@ static void test_reads_paths_dims_and_start(void **state)
     assert_int_equal(s.jobs[0].start, 1500);
     assert_int_equal(s.jobs[0].line, 4);
     jobs_spec_free(&s);
-    remove_file(path);
+    temp_text_remove(path);
 }
 
 static void load_and_place(const char *text, uint32_t n_npus, jobs_spec *s, int want_rc, char *err, size_t len)
@@ -72,7 +57,7 @@ static void load_and_place(const char *text, uint32_t n_npus, jobs_spec *s, int 
     char *path = jobs_file(text);
     assert_int_equal(jobs_spec_load(path, s, err, len), 0);
     assert_int_equal(jobs_spec_place(s, n_npus, err, len), want_rc);
-    remove_file(path);
+    temp_text_remove(path);
 }
 
 static void test_rules(void **state)
@@ -183,20 +168,16 @@ static void test_refused_forms(void **state)
         if (!strstr(err, bad[i][1]))
             fail_msg("case %zu: got '%s', want '%s'", i, err, bad[i][1]);
         jobs_spec_free(&s);
-        remove_file(path);
+        temp_text_remove(path);
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reads_paths_dims_and_start),
-        cmocka_unit_test(test_rules),
-        cmocka_unit_test(test_splitmix64),
-        cmocka_unit_test(test_random_draws_from_the_npus_left),
-        cmocka_unit_test(test_overlap_and_range),
-        cmocka_unit_test(test_generator_sizes_and_kinds),
-        cmocka_unit_test(test_refused_forms),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_reads_paths_dims_and_start),
+    cmocka_unit_test(test_rules),
+    cmocka_unit_test(test_splitmix64),
+    cmocka_unit_test(test_random_draws_from_the_npus_left),
+    cmocka_unit_test(test_overlap_and_range),
+    cmocka_unit_test(test_generator_sizes_and_kinds),
+    cmocka_unit_test(test_refused_forms)
+)

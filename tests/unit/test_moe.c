@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "transformer/tf_memory.h"
 #include "transformer/tf_model.h"
@@ -236,17 +237,13 @@ static void checks_name_the_flag(void **state)
     expect_error(c, "--single-file: not with --experts (the ranks of a stage differ in their experts' load)");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(uniform_loads),
-        cmocka_unit_test(zipf_loads),
-        cmocka_unit_test(capacity),
-        cmocka_unit_test(expert_costs),
-        cmocka_unit_test(parameters),
-        cmocka_unit_test(groups),
-        cmocka_unit_test(activations),
-        cmocka_unit_test(checks_name_the_flag),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(uniform_loads),
+    cmocka_unit_test(zipf_loads),
+    cmocka_unit_test(capacity),
+    cmocka_unit_test(expert_costs),
+    cmocka_unit_test(parameters),
+    cmocka_unit_test(groups),
+    cmocka_unit_test(activations),
+    cmocka_unit_test(checks_name_the_flag)
+)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -459,25 +460,21 @@ static void test_several_callback_functions(void **state)
     assert_int_equal(msg_outstanding(&f->s, NULL, NULL), 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_receive_posted_first, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_message_counter_hook, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_receive_posted_after_arrival, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_held_channel_keeps_the_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_look_ahead_changes_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_second_delivery_before_receive_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_long_queue_out_of_order_arrivals, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_many_distinct_keys, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_outstanding_visits_waiting_posts, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_prefetch_changes_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_several_callback_functions, setup, teardown),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test_setup_teardown(test_receive_posted_first, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_message_counter_hook, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_receive_posted_after_arrival, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_size_is_part_of_the_key, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_kth_send_matches_kth_receive, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_tags_and_peers_separate_keys, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_held_channel_keeps_the_order, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_look_ahead_changes_nothing, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_stale_token_refused, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_unknown_token_refused, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_second_delivery_before_receive_refused, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_long_queue_out_of_order_arrivals, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_many_distinct_keys, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_outstanding_visits_waiting_posts, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_prefetch_changes_nothing, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_several_callback_functions, setup, teardown)
+)

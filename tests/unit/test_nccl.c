@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "config/nccl_params.h"
 #include "sim_harness.h"
@@ -513,20 +514,16 @@ static void test_tuner_flat_estimate(void **state)
     assert_true(nccl_plan_estimate(&p, &plan, &route) == 1000.0 + 3 * 655390.0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
-        cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
-        cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
-        cmocka_unit_test(test_nvls_channel_step), cmocka_unit_test(test_hop_overlap),
-        cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
-        cmocka_unit_test(test_thresholds),
-        cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
-        cmocka_unit_test(test_nic_hop),
-        cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
-        cmocka_unit_test(test_tuner_small),  cmocka_unit_test(test_tuner_large),
-        cmocka_unit_test(test_tuner_flat_estimate),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
+    cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
+    cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
+    cmocka_unit_test(test_nvls_channel_step), cmocka_unit_test(test_hop_overlap),
+    cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
+    cmocka_unit_test(test_thresholds),
+    cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
+    cmocka_unit_test(test_nic_hop),
+    cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
+    cmocka_unit_test(test_tuner_small),  cmocka_unit_test(test_tuner_large),
+    cmocka_unit_test(test_tuner_flat_estimate)
+)

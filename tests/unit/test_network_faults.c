@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +101,7 @@ static void test_refuses(void **state)
                    "2: a second YAML document (a network faults file is one)");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reads_faults),
-        cmocka_unit_test(test_refuses),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_reads_faults),
+    cmocka_unit_test(test_refuses)
+)

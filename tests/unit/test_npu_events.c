@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "sim_harness.h"
 
@@ -112,11 +113,7 @@ static void test_many_pending_ticks_of_one_npu(void **state)
     harness_fini(&h);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_tick_runs_in_registration_order),
-        cmocka_unit_test(test_many_pending_ticks_of_one_npu),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_same_tick_runs_in_registration_order),
+    cmocka_unit_test(test_many_pending_ticks_of_one_npu)
+)

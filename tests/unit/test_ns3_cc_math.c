@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "ns3_shim/cc_math.h"
 
@@ -172,12 +173,8 @@ static void hpcc_window(void **state)
     assert_int_equal(s.inc_stage, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ecn_rule_at_the_boundaries), cmocka_unit_test(ecn_mark_draws_only_when_uncertain),
-        cmocka_unit_test(dcqcn_decrease_and_recovery), cmocka_unit_test(dcqcn_min_rate),
-        cmocka_unit_test(dcqcn_hyper_increase),       cmocka_unit_test(hpcc_window),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(ecn_rule_at_the_boundaries), cmocka_unit_test(ecn_mark_draws_only_when_uncertain),
+    cmocka_unit_test(dcqcn_decrease_and_recovery), cmocka_unit_test(dcqcn_min_rate),
+    cmocka_unit_test(dcqcn_hyper_increase),       cmocka_unit_test(hpcc_window)
+)

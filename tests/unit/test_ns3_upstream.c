@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "ns3_shim/upstream_config.h"
 
@@ -165,13 +166,9 @@ static void test_topology_file(void **state)
     unlink(path);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_upstream_sample),
-        cmocka_unit_test(test_cc_modes),
-        cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_topology_file),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_upstream_sample),
+    cmocka_unit_test(test_cc_modes),
+    cmocka_unit_test(test_refusals),
+    cmocka_unit_test(test_topology_file)
+)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -108,13 +109,9 @@ static void test_receive_without_any_send(void **state)
     p2p_free(&s);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stages_match_for_every_rank),
-        cmocka_unit_test(test_mismatch_named_with_a_rank),
-        cmocka_unit_test(test_irregular_roles),
-        cmocka_unit_test(test_receive_without_any_send),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_stages_match_for_every_rank),
+    cmocka_unit_test(test_mismatch_named_with_a_rank),
+    cmocka_unit_test(test_irregular_roles),
+    cmocka_unit_test(test_receive_without_any_send)
+)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 #include <float.h>
 #include <math.h>
 
@@ -191,17 +192,13 @@ static void test_round_trip(void **state)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_brief_values),
-        cmocka_unit_test(test_reference_arithmetic),
-        cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_extremes),
-        cmocka_unit_test(test_specials),
-        cmocka_unit_test(test_lopsided_powers_of_two),
-        cmocka_unit_test(test_fast_path_edges),
-        cmocka_unit_test(test_round_trip),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_brief_values),
+    cmocka_unit_test(test_reference_arithmetic),
+    cmocka_unit_test(test_layout),
+    cmocka_unit_test(test_extremes),
+    cmocka_unit_test(test_specials),
+    cmocka_unit_test(test_lopsided_powers_of_two),
+    cmocka_unit_test(test_fast_path_edges),
+    cmocka_unit_test(test_round_trip)
+)

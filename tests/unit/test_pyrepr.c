@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "pytorch/pyjson.h"
 #include "pytorch/pyrepr.h"
@@ -137,13 +138,9 @@ static void values_render_as_python_objects(void **state)
     check_value("null", "None");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(floats_use_shortest_round_trip_repr),
-        cmocka_unit_test(strings_pick_quotes_and_escape_like_python),
-        cmocka_unit_test(printable_table_matches_unicode_14),
-        cmocka_unit_test(values_render_as_python_objects),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(floats_use_shortest_round_trip_repr),
+    cmocka_unit_test(strings_pick_quotes_and_escape_like_python),
+    cmocka_unit_test(printable_table_matches_unicode_14),
+    cmocka_unit_test(values_render_as_python_objects)
+)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "pytorch/pt_graph.h"
 #include "pytorch/pt_sim.h"
@@ -487,21 +488,17 @@ static void node_errors_name_the_node(void **state)
                  "mem.json: node 3 (a): depends on node 77, which is not in the converted trace");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ddp_rank0_graph_and_comm_fields),
-        cmocka_unit_test(ddp_rank0_reference_mode_ignores_sync_deps),
-        cmocka_unit_test(ddp_rank1_matches_rank0_collectives),
-        cmocka_unit_test(simulate_follows_the_reference_schedule),
-        cmocka_unit_test(p2p_nodes_get_peers_and_tags),
-        cmocka_unit_test(p2p_reference_mode_writes_no_peers),
-        cmocka_unit_test(cycles_are_reported_with_ids_and_names),
-        cmocka_unit_test(host_order_gives_ctrl_deps_only_to_converted_parents),
-        cmocka_unit_test(gpu_ops_are_emitted_only_through_cpu_parents),
-        cmocka_unit_test(attrs_override_node_keys),
-        cmocka_unit_test(schema_errors_are_one_line),
-        cmocka_unit_test(node_errors_name_the_node),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(ddp_rank0_graph_and_comm_fields),
+    cmocka_unit_test(ddp_rank0_reference_mode_ignores_sync_deps),
+    cmocka_unit_test(ddp_rank1_matches_rank0_collectives),
+    cmocka_unit_test(simulate_follows_the_reference_schedule),
+    cmocka_unit_test(p2p_nodes_get_peers_and_tags),
+    cmocka_unit_test(p2p_reference_mode_writes_no_peers),
+    cmocka_unit_test(cycles_are_reported_with_ids_and_names),
+    cmocka_unit_test(host_order_gives_ctrl_deps_only_to_converted_parents),
+    cmocka_unit_test(gpu_ops_are_emitted_only_through_cpu_parents),
+    cmocka_unit_test(attrs_override_node_keys),
+    cmocka_unit_test(schema_errors_are_one_line),
+    cmocka_unit_test(node_errors_name_the_node)
+)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "pytorch/pyjson.h"
 
@@ -141,15 +142,11 @@ static void load_reads_missing_files_with_a_clear_error(void **state)
     assert_string_equal(err.msg, "/nonexistent/trace.json: cannot open: No such file or directory");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_every_kind_of_value),
-        cmocka_unit_test(repeated_keys_keep_first_position_and_last_value),
-        cmocka_unit_test(accepts_python_extras),
-        cmocka_unit_test(errors_name_line_and_column),
-        cmocka_unit_test(deep_nesting_is_refused),
-        cmocka_unit_test(load_reads_missing_files_with_a_clear_error),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(reads_every_kind_of_value),
+    cmocka_unit_test(repeated_keys_keep_first_position_and_last_value),
+    cmocka_unit_test(accepts_python_extras),
+    cmocka_unit_test(errors_name_line_and_column),
+    cmocka_unit_test(deep_nesting_is_refused),
+    cmocka_unit_test(load_reads_missing_files_with_a_clear_error)
+)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "pytorch/pt_strbuf.h"
 #include "pytorch/pyset.h"
@@ -78,12 +79,8 @@ static void strbuf_appends_and_formats(void **state)
     pt_sb_free(&sb);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(pyset_order_matches_cpython),
-        cmocka_unit_test(python_value_rules),
-        cmocka_unit_test(strbuf_appends_and_formats),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(pyset_order_matches_cpython),
+    cmocka_unit_test(python_value_rules),
+    cmocka_unit_test(strbuf_appends_and_formats)
+)

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "system/relabel.h"
 
@@ -88,12 +89,8 @@ static void refusals_change_nothing(void **state)
     relabel_free(&r);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(one_class_per_stage),
-        cmocka_unit_test(powers_wrap_around),
-        cmocka_unit_test(refusals_change_nothing),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(one_class_per_stage),
+    cmocka_unit_test(powers_wrap_around),
+    cmocka_unit_test(refusals_change_nothing)
+)

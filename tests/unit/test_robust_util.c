@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "util/dep_links.h"
 #include "util/ticks.h"
@@ -145,13 +146,9 @@ static void test_cycle_text_truncated(void **state)
     assert_string_equal(text, "10 -> 20 -> 30 -> 40 -> ... -> 10");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ticks_from_us_edges), cmocka_unit_test(test_ticks_from_ns_edges),
-        cmocka_unit_test(test_acyclic),             cmocka_unit_test(test_cycle_in_order),
-        cmocka_unit_test(test_cycle_behind_leaf),   cmocka_unit_test(test_self_loop),
-        cmocka_unit_test(test_cycle_text_truncated),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_ticks_from_us_edges), cmocka_unit_test(test_ticks_from_ns_edges),
+    cmocka_unit_test(test_acyclic),             cmocka_unit_test(test_cycle_in_order),
+    cmocka_unit_test(test_cycle_behind_leaf),   cmocka_unit_test(test_self_loop),
+    cmocka_unit_test(test_cycle_text_truncated)
+)

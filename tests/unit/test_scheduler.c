@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "sim_harness.h"
 #include "system/remote_mem.h"
@@ -344,19 +345,15 @@ static void test_errors_name_the_requesting_node(void **state)
     harness_fini(&h);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lifo_runs_newer_collective_first),
-        cmocka_unit_test(test_fifo_keeps_arrival_order),
-        cmocka_unit_test(test_explicit_priority),
-        cmocka_unit_test(test_running_cap),
-        cmocka_unit_test(test_queue_allocators),
-        cmocka_unit_test(test_idle_npus_state_stays_zero),
-        cmocka_unit_test(test_collective_completion_and_phase_hooks),
-        cmocka_unit_test(test_timed_collective_completion),
-        cmocka_unit_test(test_remote_memory_completion),
-        cmocka_unit_test(test_errors_name_the_requesting_node),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_lifo_runs_newer_collective_first),
+    cmocka_unit_test(test_fifo_keeps_arrival_order),
+    cmocka_unit_test(test_explicit_priority),
+    cmocka_unit_test(test_running_cap),
+    cmocka_unit_test(test_queue_allocators),
+    cmocka_unit_test(test_idle_npus_state_stays_zero),
+    cmocka_unit_test(test_collective_completion_and_phase_hooks),
+    cmocka_unit_test(test_timed_collective_completion),
+    cmocka_unit_test(test_remote_memory_completion),
+    cmocka_unit_test(test_errors_name_the_requesting_node)
+)

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "sim_harness.h"
 #include "system/shared_bus.h"
@@ -309,17 +310,13 @@ static void test_group_ring_keeps_fixed_delay(void **state)
     harness_fini(&h);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_single_request_paths),
-        cmocka_unit_test(test_threshold_alternation),
-        cmocka_unit_test(test_gap_between_sends),
-        cmocka_unit_test(test_G_is_a_float),
-        cmocka_unit_test(test_rejects_negative_parameters),
-        cmocka_unit_test(test_ring_all_reduce),
-        cmocka_unit_test(test_double_binary_tree),
-        cmocka_unit_test(test_group_ring_keeps_fixed_delay),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_single_request_paths),
+    cmocka_unit_test(test_threshold_alternation),
+    cmocka_unit_test(test_gap_between_sends),
+    cmocka_unit_test(test_G_is_a_float),
+    cmocka_unit_test(test_rejects_negative_parameters),
+    cmocka_unit_test(test_ring_all_reduce),
+    cmocka_unit_test(test_double_binary_tree),
+    cmocka_unit_test(test_group_ring_keeps_fixed_delay)
+)

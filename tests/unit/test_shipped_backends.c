@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/network_api.h"
 #include "vimana/network_yaml.h"
@@ -238,13 +239,9 @@ static void test_congestion_aware_stop(void **state)
     unlink(path);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_descriptors),
-        cmocka_unit_test(test_congestion_aware_link_stats),
-        cmocka_unit_test(test_congestion_aware_stop),
-        cmocka_unit_test(test_analytical_lowest_differing_dimension),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_descriptors),
+    cmocka_unit_test(test_congestion_aware_link_stats),
+    cmocka_unit_test(test_congestion_aware_stop),
+    cmocka_unit_test(test_analytical_lowest_differing_dimension)
+)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
+#include "temp_text.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,24 +22,7 @@
 /* Writes text to a fresh file in a fresh folder; returns its path. */
 static char *spec_file(const char *text)
 {
-    static char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/test_sweep.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char *path = malloc(strlen(dir) + 16);
-    sprintf(path, "%s/s.yaml", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-static void remove_spec(char *path)
-{
-    unlink(path);
-    *strrchr(path, '/') = '\0';
-    rmdir(path);
-    free(path);
+    return temp_text_write("test_sweep", "s.yaml", text);
 }
 
 static const char grid[] = "workload: w\nsystem: s.json\nnetwork: n.yml\n"
@@ -71,7 +56,7 @@ static void grid_is_read(void **state)
     assert_string_equal(net + strlen(path) - strlen("s.yaml"), "n.yml");
     free(net);
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
 }
 
 static void grid_order_is_last_axis_fastest(void **state)
@@ -91,7 +76,7 @@ static void grid_order_is_last_axis_fastest(void **state)
     }
     free(rows);
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
 }
 
 static void explicit_points(void **state)
@@ -114,7 +99,7 @@ static void explicit_points(void **state)
         assert_int_equal(rows[i], want[i]);
     free(rows);
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
 }
 
 static void errors_name_the_line(void **state)
@@ -139,7 +124,7 @@ static void errors_name_the_line(void **state)
         snprintf(want, sizeof want, "%s%s", path, cases[i].want);
         assert_string_equal(err, want);
         sweep_spec_free(&s);
-        remove_spec(path);
+        temp_text_remove(path);
     }
 }
 
@@ -194,7 +179,7 @@ static void generator_is_read(void **state)
     free(identity);
     /* A base flag that is false is left out. */
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
     free(rows);
     path = spec_file("generate: {kind: transformer, recompute: false, tp: 2}\nsystem: s\nnetwork: n\n"
                      "points:\n  - {generate.kind: transformer}\n  - {generate.tp: 8}\n");
@@ -205,7 +190,7 @@ static void generator_is_read(void **state)
     assert_string_equal(text, "transformer --tp 8");
     free(rows);
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
 }
 
 static void generator_kind_axis(void **state)
@@ -229,7 +214,7 @@ static void generator_kind_axis(void **state)
     assert_false(sweep_gen_kind_known("all_reduce"));
     free(rows);
     sweep_spec_free(&s);
-    remove_spec(path);
+    temp_text_remove(path);
 }
 
 static void generator_errors_name_the_line(void **state)
@@ -283,20 +268,16 @@ static void generator_errors_name_the_line(void **state)
         snprintf(want, sizeof want, "%s%s", path, cases[i].want);
         assert_string_equal(err, want);
         sweep_spec_free(&s);
-        remove_spec(path);
+        temp_text_remove(path);
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(grid_is_read),
-        cmocka_unit_test(grid_order_is_last_axis_fastest),
-        cmocka_unit_test(explicit_points),
-        cmocka_unit_test(errors_name_the_line),
-        cmocka_unit_test(generator_is_read),
-        cmocka_unit_test(generator_kind_axis),
-        cmocka_unit_test(generator_errors_name_the_line),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(grid_is_read),
+    cmocka_unit_test(grid_order_is_last_axis_fastest),
+    cmocka_unit_test(explicit_points),
+    cmocka_unit_test(errors_name_the_line),
+    cmocka_unit_test(generator_is_read),
+    cmocka_unit_test(generator_kind_axis),
+    cmocka_unit_test(generator_errors_name_the_line)
+)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,12 +158,8 @@ static void quoted_numbers_are_categories(void **state)
     unload(&l);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(legend_fits_its_longest_entry),
-        cmocka_unit_test(categories_are_grouped_bars),
-        cmocka_unit_test(quoted_numbers_are_categories),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(legend_fits_its_longest_entry),
+    cmocka_unit_test(categories_are_grouped_bars),
+    cmocka_unit_test(quoted_numbers_are_categories)
+)

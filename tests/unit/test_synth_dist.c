@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "synth/comm_groups.h"
 #include "synth/dist.h"
@@ -172,19 +173,15 @@ static void fill_uses_each_value_once(void **state)
     assert_int_equal(out[2], 4);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ks_shifted),
-        cmocka_unit_test(ks_ties_and_extremes),
-        cmocka_unit_test(ks_sizes_differ),
-        cmocka_unit_test(pairs_and_inverse),
-        cmocka_unit_test(quantiles_and_interpolation),
-        cmocka_unit_test(stratified_reproduces_pairs),
-        cmocka_unit_test(nearest_rank),
-        cmocka_unit_test(layouts),
-        cmocka_unit_test(fill_steps),
-        cmocka_unit_test(fill_uses_each_value_once),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(ks_shifted),
+    cmocka_unit_test(ks_ties_and_extremes),
+    cmocka_unit_test(ks_sizes_differ),
+    cmocka_unit_test(pairs_and_inverse),
+    cmocka_unit_test(quantiles_and_interpolation),
+    cmocka_unit_test(stratified_reproduces_pairs),
+    cmocka_unit_test(nearest_rank),
+    cmocka_unit_test(layouts),
+    cmocka_unit_test(fill_steps),
+    cmocka_unit_test(fill_uses_each_value_once)
+)

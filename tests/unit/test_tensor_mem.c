@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "workload/tensor_mem.h"
 #include "workload/workload.h"
@@ -218,12 +219,8 @@ static void test_same_io(void **state)
     vet_builder_free(vb);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chain),      cmocka_unit_test(test_same_tick_and_early_read),
-        cmocka_unit_test(test_saturates),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_same_io),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_chain),      cmocka_unit_test(test_same_tick_and_early_read),
+    cmocka_unit_test(test_saturates),  cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_same_io)
+)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "timeline/chrome_trace.h"
 #include "timeline/log_timeline.h"
@@ -236,13 +237,9 @@ static void test_convert_errors(void **state)
                             "t.log:1: the name of node 4 on NPU 0 is not valid UTF-8");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_events),    cmocka_unit_test(test_convert_pairs),
-        cmocka_unit_test(test_convert_units),  cmocka_unit_test(test_convert_reissue_and_unclosed),
-        cmocka_unit_test(test_convert_errors), cmocka_unit_test(test_chrome_micros),
-        cmocka_unit_test(test_convert_chrome),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_open_events),    cmocka_unit_test(test_convert_pairs),
+    cmocka_unit_test(test_convert_units),  cmocka_unit_test(test_convert_reissue_and_unclosed),
+    cmocka_unit_test(test_convert_errors), cmocka_unit_test(test_chrome_micros),
+    cmocka_unit_test(test_convert_chrome)
+)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "timeline/node_category.h"
 #include "timeline/trace_record.h"
@@ -189,17 +190,13 @@ static void test_category_by_type(void **state)
     assert_int_equal(node_category_of("MEM_LOAD_NODE", 13, true, 3), CATEGORY_REMOTE_MEMORY);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_simulator_lines),
-        cmocka_unit_test(test_prefixes),
-        cmocka_unit_test(test_lines_without_records),
-        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_field_errors),
-        cmocka_unit_test(test_category_by_name),
-        cmocka_unit_test(test_category_by_type),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_simulator_lines),
+    cmocka_unit_test(test_prefixes),
+    cmocka_unit_test(test_lines_without_records),
+    cmocka_unit_test(test_names),
+    cmocka_unit_test(test_numbers),
+    cmocka_unit_test(test_field_errors),
+    cmocka_unit_test(test_category_by_name),
+    cmocka_unit_test(test_category_by_type)
+)

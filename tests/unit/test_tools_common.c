@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "common/idmap.h"
 #include "common/pyjson_string.h"
@@ -206,17 +207,13 @@ static void test_idmap_signed_keys_and_lazy_start(void **state)
     idmap_free(&m);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8_valid),
-        cmocka_unit_test(test_utf8_decode),
-        cmocka_unit_test(test_json_string),
-        cmocka_unit_test(test_json_string_long),
-        cmocka_unit_test(test_json_string_invalid_utf8),
-        cmocka_unit_test(test_json_string_escaped_input),
-        cmocka_unit_test(test_idmap_put_get),
-        cmocka_unit_test(test_idmap_signed_keys_and_lazy_start),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_utf8_valid),
+    cmocka_unit_test(test_utf8_decode),
+    cmocka_unit_test(test_json_string),
+    cmocka_unit_test(test_json_string_long),
+    cmocka_unit_test(test_json_string_invalid_utf8),
+    cmocka_unit_test(test_json_string_escaped_input),
+    cmocka_unit_test(test_idmap_put_get),
+    cmocka_unit_test(test_idmap_signed_keys_and_lazy_start)
+)

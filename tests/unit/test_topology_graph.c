@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "vimana/topology_graph.h"
 
@@ -380,6 +381,17 @@ static void test_links_down(void **state)
     assert_int_equal(vimana_topo_cut_off(t, down, cut, 2), 7);
     assert_int_equal(cut[0], 1);
     assert_int_equal(cut[1], 2);
+    /* the same over registered bandwidth factors (0: down), in one line */
+    double factor[24];
+    for (int l = 0; l < 24; l++)
+        factor[l] = 1;
+    char err[200] = "";
+    factor[16] = 0.5;
+    assert_int_equal(vimana_topo_check_registered(t, factor, 7, err, sizeof err), 0);
+    factor[16] = factor[17] = factor[18] = factor[19] = 0;
+    assert_int_equal(vimana_topo_check_registered(t, factor, 7, err, sizeof err), 1);
+    assert_string_equal(err, "the links down from tick 7 cut NPUs 4, 5, 6, 7 off from NPU 0 (a partition: no route "
+                             "is left between them)");
     /* with NPU 0 cut off, a route from it has no next link */
     assert_int_equal(vimana_topo_set_link_down(t, 0, 1), 0);
     assert_int_equal(vimana_topo_set_link_down(t, 1, 1), 0);
@@ -387,16 +399,12 @@ static void test_links_down(void **state)
     vimana_topo_free(t);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_simai_header),
-        cmocka_unit_test(test_custom_yaml),
-        cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_device_node),
-        cmocka_unit_test(test_ecmp_hash),
-        cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
-        cmocka_unit_test(test_route_cache_bounded), cmocka_unit_test(test_next_link_walks_route),
-        cmocka_unit_test(test_links_down),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_simai_header),
+    cmocka_unit_test(test_custom_yaml),
+    cmocka_unit_test(test_units_and_names), cmocka_unit_test(test_device_node),
+    cmocka_unit_test(test_ecmp_hash),
+    cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
+    cmocka_unit_test(test_route_cache_bounded), cmocka_unit_test(test_next_link_walks_route),
+    cmocka_unit_test(test_links_down)
+)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "et_test_util.h"
 #include "trace/ready_set.h"
@@ -366,22 +367,18 @@ static void ready_set_interleaved_without_allocation(void **state)
     free(present);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(nodes_sorted_with_their_records),
-        cmocka_unit_test(records_follow_a_long_permutation),
-        cmocka_unit_test(find_dense_and_sparse_ids),
-        cmocka_unit_test(empty_trace_refused),
-        cmocka_unit_test(duplicate_id_refused),
-        cmocka_unit_test(missing_parent_refused),
-        cmocka_unit_test(missing_parents_dropped_on_request),
-        cmocka_unit_test(cycle_refused_in_execution_order),
-        cmocka_unit_test(self_loop_refused),
-        cmocka_unit_test(refused_node_stops_reading),
-        cmocka_unit_test(unreadable_files_refused_with_the_reader_message),
-        cmocka_unit_test(ready_set_pops_in_index_order),
-        cmocka_unit_test(ready_set_interleaved_without_allocation),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(nodes_sorted_with_their_records),
+    cmocka_unit_test(records_follow_a_long_permutation),
+    cmocka_unit_test(find_dense_and_sparse_ids),
+    cmocka_unit_test(empty_trace_refused),
+    cmocka_unit_test(duplicate_id_refused),
+    cmocka_unit_test(missing_parent_refused),
+    cmocka_unit_test(missing_parents_dropped_on_request),
+    cmocka_unit_test(cycle_refused_in_execution_order),
+    cmocka_unit_test(self_loop_refused),
+    cmocka_unit_test(refused_node_stops_reading),
+    cmocka_unit_test(unreadable_files_refused_with_the_reader_message),
+    cmocka_unit_test(ready_set_pops_in_index_order),
+    cmocka_unit_test(ready_set_interleaved_without_allocation)
+)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "trace_link/json_scan.h"
 #include "trace_link/py_json_out.h"
@@ -202,13 +203,9 @@ static void test_span_intern(void **state)
     span_intern_free(&t);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pynum_semantics),
-        cmocka_unit_test(test_scanner_errors),      cmocka_unit_test(test_scanner_deep_nesting),
-        cmocka_unit_test(test_span_helpers),        cmocka_unit_test(test_python_dump_format),
-        cmocka_unit_test(test_python_string_escapes), cmocka_unit_test(test_span_intern),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_pynum_semantics),
+    cmocka_unit_test(test_scanner_errors),      cmocka_unit_test(test_scanner_deep_nesting),
+    cmocka_unit_test(test_span_helpers),        cmocka_unit_test(test_python_dump_format),
+    cmocka_unit_test(test_python_string_escapes), cmocka_unit_test(test_span_intern)
+)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "trace_link/exclusive_dur.h"
 #include "trace_link/gpu_launcher.h"
@@ -239,13 +240,9 @@ static void test_dp_rank1(void **state)
     assert_true(mm.v.f == 50.5);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_simple, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dp_rank0, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dp_rank1, setup, teardown),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test_setup_teardown(test_simple, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_dp_rank0, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_dp_rank1, setup, teardown)
+)

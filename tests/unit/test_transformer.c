@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "transformer/tf_kernels.h"
 #include "transformer/tf_memory.h"
@@ -368,23 +369,19 @@ static void memory_by_hand(void **state)
     assert_int_equal(tf_embed_mask_bytes(&c), 6144);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(placement_round_trips),
-        cmocka_unit_test(group_ids),
-        cmocka_unit_test(closed_forms),
-        cmocka_unit_test(dp_buckets),
-        cmocka_unit_test(virtual_stages),
-        cmocka_unit_test(optimizer_shard),
-        cmocka_unit_test(user_durations),
-        cmocka_unit_test(checks_name_the_flag),
-        cmocka_unit_test(roofline_rounding),
-        cmocka_unit_test(gemm_shapes),
-        cmocka_unit_test(attention_kernels),
-        cmocka_unit_test(device_calibration),
-        cmocka_unit_test(korthikanti_activations),
-        cmocka_unit_test(memory_by_hand),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(placement_round_trips),
+    cmocka_unit_test(group_ids),
+    cmocka_unit_test(closed_forms),
+    cmocka_unit_test(dp_buckets),
+    cmocka_unit_test(virtual_stages),
+    cmocka_unit_test(optimizer_shard),
+    cmocka_unit_test(user_durations),
+    cmocka_unit_test(checks_name_the_flag),
+    cmocka_unit_test(roofline_rounding),
+    cmocka_unit_test(gemm_shapes),
+    cmocka_unit_test(attention_kernels),
+    cmocka_unit_test(device_calibration),
+    cmocka_unit_test(korthikanti_activations),
+    cmocka_unit_test(memory_by_hand)
+)

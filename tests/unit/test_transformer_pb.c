@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "transformer/tf_pb.h"
 #include "vimana/et.h"
@@ -145,14 +146,10 @@ static void string_lists(void **state)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(small_values),
-        cmocka_unit_test(wide_values),
-        cmocka_unit_test(negative_values),
-        cmocka_unit_test(long_node),
-        cmocka_unit_test(string_lists),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(small_values),
+    cmocka_unit_test(wide_values),
+    cmocka_unit_test(negative_values),
+    cmocka_unit_test(long_node),
+    cmocka_unit_test(string_lists)
+)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_main.h"
 
 #include "util/decimal.h"
 #include "util/input_file.h"
@@ -116,17 +117,13 @@ static void ratio_is_exact(void **state)
     assert_ratio(2, 3, 9, "0.666666667");
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(regular_file_passes),
-        cmocka_unit_test(missing_file_left_to_the_caller),
-        cmocka_unit_test(directory_refused),
-        cmocka_unit_test(device_refused),
-        cmocka_unit_test(one_line_keeps_escapes),
-        cmocka_unit_test(escapes_control_bytes),
-        cmocka_unit_test(long_values_end_in_ellipsis),
-        cmocka_unit_test(ratio_is_exact),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(regular_file_passes),
+    cmocka_unit_test(missing_file_left_to_the_caller),
+    cmocka_unit_test(directory_refused),
+    cmocka_unit_test(device_refused),
+    cmocka_unit_test(one_line_keeps_escapes),
+    cmocka_unit_test(escapes_control_bytes),
+    cmocka_unit_test(long_values_end_in_ellipsis),
+    cmocka_unit_test(ratio_is_exact)
+)

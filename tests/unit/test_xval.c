@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,12 +177,8 @@ static void test_plot_bad_bytes(void **state)
     free(got);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),      cmocka_unit_test(test_csv),  cmocka_unit_test(test_json),
-        cmocka_unit_test(test_json_without_tolerance), cmocka_unit_test(test_plot),
-        cmocka_unit_test(test_plot_bad_bytes),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_table),      cmocka_unit_test(test_csv),  cmocka_unit_test(test_json),
+    cmocka_unit_test(test_json_without_tolerance), cmocka_unit_test(test_plot),
+    cmocka_unit_test(test_plot_bad_bytes)
+)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,14 +393,10 @@ static void test_ratio(void **state)
     assert_false(xval_diverge_ratio(5, 0, &r));
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_collectives), cmocka_unit_test(test_first_line),
-        cmocka_unit_test(test_links),       cmocka_unit_test(test_failed_baseline),
-        cmocka_unit_test(test_ratio),       cmocka_unit_test(test_text),
-        cmocka_unit_test(test_csv),         cmocka_unit_test(test_json),
-        cmocka_unit_test(test_plot),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(
+    cmocka_unit_test(test_collectives), cmocka_unit_test(test_first_line),
+    cmocka_unit_test(test_links),       cmocka_unit_test(test_failed_baseline),
+    cmocka_unit_test(test_ratio),       cmocka_unit_test(test_text),
+    cmocka_unit_test(test_csv),         cmocka_unit_test(test_json),
+    cmocka_unit_test(test_plot)
+)

@@ -19,7 +19,7 @@
 #define DEFAULT_MAX_ERROR_PCT 25.0
 
 static const char usage[] =
-    "Usage: vimana-et calibrate-compute GEMMS.csv|TRACE.json... -o DIR [--device h100|a100|PATH]\n"
+    "Usage: vimana-et calibrate-compute GEMMS.csv|TRACE.json... -o DIR [--device h100|h200|a100|PATH]\n"
     "         [--max-error PCT]\n"
     "Fits the GEMM part of the transformer generator's kernel model -- its efficiency\n"
     "at full utilisation and a CTA's fixed cost in steps of K -- to measured 16-bit\n"
@@ -111,7 +111,7 @@ static int base_device(const char *name, struct tf_device *d)
     if (tf_device_load(name, d, msg, sizeof msg) == 0)
         return 0;
     cli_error(PROG, "--device: %s", strchr(name, '/') || strstr(name, ".json") ? msg : "unknown device (expected "
-              "h100, a100 or a device file)");
+              "h100, h200, a100 or a device file)");
     return -1;
 }
 

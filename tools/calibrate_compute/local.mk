@@ -1,5 +1,5 @@
 # `vimana-et calibrate-compute`: GEMM measurements -> a device file.
-vimana_et_SOURCES += \
+libvimana_tools_a_SOURCES += \
 	tools/calibrate_compute/cc_table.c tools/calibrate_compute/cc_table.h \
 	tools/calibrate_compute/cc_fit.c tools/calibrate_compute/cc_fit.h \
 	tools/calibrate_compute/cc_kineto.c tools/calibrate_compute/cc_kineto.h \

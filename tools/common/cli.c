@@ -92,6 +92,22 @@ int cli_size(const char *prog, const char *option, const char *text, uint64_t *o
     return 0;
 }
 
+int cli_size_option(const char *prog, int argc, char **argv, int *i, const char *name, const char *example,
+                    uint64_t *out)
+{
+    const char *v;
+    int rc = cli_option(prog, argc, argv, i, name, &v);
+    if (rc <= 0)
+        return rc;
+    if (cli_size(prog, name, v, out) != 0)
+        return -1;
+    if (*out == 0) {
+        cli_error(prog, "%s: expected a size above 0 (e.g. %s), got '%s'", name, example, v);
+        return -1;
+    }
+    return 1;
+}
+
 int cli_make_parent_dirs(const char *prog, const char *prefix)
 {
     char err[4200];

@@ -26,6 +26,12 @@ bool cli_flag(const char *arg, const char *names);
 /* Parse with range checks; print "PROG: OPTION: ..." and return -1 on error. */
 int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out);
 int cli_size(const char *prog, const char *option, const char *text, uint64_t *out);
+/* An option whose value is a size above 0, such as --memory-capacity
+ * (`example` in the message: "expected a size above 0 (e.g. 80GiB)"): 1
+ * when argv[*i] is `name` and its value is good, 0 when it is another
+ * option, -1 after printing an error. */
+int cli_size_option(const char *prog, int argc, char **argv, int *i, const char *name, const char *example,
+                    uint64_t *out);
 
 /* mkdir -p of the folder part of an output prefix ("out/run/w" makes out/
  * and out/run/); returns -1 after printing "PROG: DIR: cannot create

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/json_escape.h"
 #include "util/utf8.h"
 
 void pyjson_write_to_file(void *out, const char *bytes, size_t len)
@@ -84,25 +85,15 @@ static void put_code_point(emitter *e, uint32_t cp)
     put_unit(e, 0xdc00u | (cp & 0x3ffu));
 }
 
-static uint32_t hex4(const char *p)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned char c = (unsigned char)p[i];
-        v = v * 16 + (uint32_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-    }
-    return v;
-}
-
-/* The (validated) escape sequence at p; returns its length. */
+/* The (validated) escape sequence at p; returns its length. Each \uXXXX
+ * is one UTF-16 unit, written again as it is: half of a pair stays half. */
 static size_t put_escape(emitter *e, const char *p)
 {
     if (p[1] == 'u') {
-        put_unit(e, hex4(p + 2));
+        put_unit(e, (uint32_t)json_hex4(p + 2));
         return 6;
     }
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    put_unit(e, (unsigned char)to[strchr(from, p[1]) - from]);
+    put_unit(e, (uint32_t)json_simple_escape(p[1]));
     return 2;
 }
 

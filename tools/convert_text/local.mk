@@ -9,4 +9,4 @@ convert_text_sources = \
 	tools/convert_text/text_graphs.c tools/convert_text/text_graphs.h \
 	tools/convert_text/text_groups.c tools/convert_text/text_groups.h \
 	tools/convert_text/text_write.c tools/convert_text/text_write.h
-vimana_et_SOURCES += $(convert_text_sources) tools/convert_text/convert_text.c
+libvimana_tools_a_SOURCES += $(convert_text_sources) tools/convert_text/convert_text.c

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/json_escape.h"
 #include "util/utf8.h"
 #include "util/grow.h"
 
@@ -195,10 +196,9 @@ static int read_hex4(json_in *in, uint32_t *out)
 {
     uint32_t v = 0;
     for (int i = 0; i < 4; i++) {
+        /* One byte at a time: the message points at the first bad one. */
         int c = getc_(in);
-        int d = c >= '0' && c <= '9' ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c < 0 ? -1 : json_hex_digit((char)c);
         if (d < 0) {
             json_in_fail(in, "bad \\u escape: expected 4 hex digits");
             return -1;
@@ -216,19 +216,19 @@ static bool unicode_escape(json_in *in)
     uint32_t u;
     if (read_hex4(in, &u) != 0)
         return false;
-    if (u >= 0xd800 && u <= 0xdbff) {
+    if (json_is_high_surrogate(u)) {
         uint32_t lo;
-        if (getc_(in) != '\\' || getc_(in) != 'u' || read_hex4(in, &lo) != 0 || lo < 0xdc00 || lo > 0xdfff) {
+        if (getc_(in) != '\\' || getc_(in) != 'u' || read_hex4(in, &lo) != 0 || !json_is_low_surrogate(lo)) {
             json_in_fail(in, "high surrogate \\u%04x not followed by a low surrogate", (unsigned)u);
             return false;
         }
-        return put_utf8(in, 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00));
+        return put_utf8(in, json_surrogate_pair(u, lo));
     }
     if (u >= 0xdc80 && u <= 0xdcff) {
         char raw = (char)(u & 0xff);
         return sbuf_put(in, &raw, 1);
     }
-    if (u >= 0xdc00 && u <= 0xdfff) {
+    if (json_is_low_surrogate(u)) {
         json_in_fail(in, "lone low surrogate \\u%04x", (unsigned)u);
         return false;
     }
@@ -258,28 +258,20 @@ static bool string_body(json_in *in)
             continue;
         }
         int e = getc_(in);
-        const char *simple = NULL;
-        switch (e) {
-        case '"': simple = "\""; break;
-        case '\\': simple = "\\"; break;
-        case '/': simple = "/"; break;
-        case 'b': simple = "\b"; break;
-        case 'f': simple = "\f"; break;
-        case 'n': simple = "\n"; break;
-        case 'r': simple = "\r"; break;
-        case 't': simple = "\t"; break;
-        case 'u':
+        if (e == 'u') {
             if (!unicode_escape(in))
                 return false;
             continue;
-        default: {
+        }
+        int simple = e < 0 ? -1 : json_simple_escape((char)e);
+        if (simple < 0) {
             char d[32];
             describe(e, d, sizeof d);
             json_in_fail(in, "bad escape \\%s in a string", d);
             return false;
         }
-        }
-        if (!sbuf_put(in, simple, 1))
+        char ch = (char)simple;
+        if (!sbuf_put(in, &ch, 1))
             return false;
     }
     char nul = '\0';

@@ -1,5 +1,5 @@
 # vimana-et's ET commands: generate, json, from-json, validate, dot, stats.
-vimana_et_SOURCES += \
+libvimana_tools_a_SOURCES += \
 	tools/etcmd/sink.c tools/etcmd/sink.h \
 	tools/etcmd/pyfmt.c tools/etcmd/pyfmt.h \
 	tools/etcmd/json_out.c tools/etcmd/json_out.h \
@@ -19,5 +19,5 @@ vimana_et_SOURCES += \
 	tools/etcmd/et_files.c tools/etcmd/et_files.h \
 	tools/etcmd/depgraph.c tools/etcmd/depgraph.h
 # `dot -o x.pdf|svg|png` renders through Graphviz's libgvc.
-vimana_et_CFLAGS += $(GVC_CFLAGS)
+libvimana_tools_a_CFLAGS += $(GVC_CFLAGS)
 vimana_et_LDADD += $(GVC_LIBS)

@@ -18,7 +18,7 @@
 static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --batch B --prompt-len S --output-len N\n"
-    "         [--prefill-chunk C] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--prefill-chunk C] [--device h100|h200|a100] [--precision bf16|fp16|fp8]\n"
     "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "   or: vimana-et generate inference ... --memory-capacity SIZE --max-batch\n"
@@ -127,7 +127,7 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--device", &v)) != 0) {
         if (rc > 0 && tf_device_lookup(v, &c->device) != 0) {
-            cli_error(PROG, "--device: unknown device '%s' (expected h100 or a100)", v);
+            cli_error(PROG, "--device: unknown device '%s' (expected h100, h200 or a100)", v);
             return -1;
         }
         return rc;
@@ -142,15 +142,8 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
         c->swiglu = rc > 0 && strcmp(v, "swiglu") == 0;
         return rc;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--memory-capacity", &v)) != 0) {
-        if (rc < 0 || cli_size(PROG, "--memory-capacity", v, &c->memory_capacity) != 0)
-            return -1;
-        if (c->memory_capacity == 0) {
-            cli_error(PROG, "--memory-capacity: expected a size above 0 (e.g. 80GiB), got '%s'", v);
-            return -1;
-        }
-        return 1;
-    }
+    if ((rc = cli_size_option(PROG, argc, argv, i, "--memory-capacity", "80GiB", &c->memory_capacity)) != 0)
+        return rc;
     return 0;
 }
 

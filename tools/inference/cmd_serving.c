@@ -19,8 +19,8 @@
 static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --arrivals FILE [--max-batch-size N]\n"
-    "         [--max-batch-tokens N] [--scheduler prefill-first|mixed]\n"
-    "         [--clock-comm-ns N] [--device h100|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--max-batch-tokens N] [--scheduler prefill-first|mixed|chunked]\n"
+    "         [--clock-comm-ns N] [--device h100|h200|a100] [--precision bf16|fp16|fp8]\n"
     "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "LLM serving with continuous batching: FILE lists the requests, one a line,\n"
@@ -48,8 +48,15 @@ static const char usage[] =
     "  --max-batch-size N    sequences in one iteration (1 to 1048576; default 256)\n"
     "  --max-batch-tokens N  tokens in one iteration: the prompts of a prefill, one\n"
     "                        a decoding sequence (--max-batch-size to 16777216;\n"
-    "                        default the larger of 2048 and the longest prompt)\n"    "  --scheduler S         prefill-first (default: vLLM's default scheduler) or\n"
-    "                        mixed (decodes and new prefills in one iteration)\n"    "  --clock-comm-ns N     the generator's clock adds N ns for each TP all-reduce\n"
+    "                        default the larger of 2048 and the longest prompt;\n"
+    "                        chunked: 2048)\n"
+    "  --scheduler S         prefill-first (default: vLLM's default scheduler) or\n"
+    "                        mixed (decodes and new prefills in one iteration) or\n"
+    "                        chunked (mixed, a prompt split into chunks that fill\n"
+    "                        the tokens the decodes leave, as vLLM's chunked\n"
+    "                        prefill: the chunk that ends it samples the first\n"
+    "                        token)\n"
+    "  --clock-comm-ns N     the generator's clock adds N ns for each TP all-reduce\n"
     "                        and pipeline message of an iteration (0 to 1e9; default\n"
     "                        0: compute only, and a run with communication lags the\n"
     "                        schedule; take N from a first run's communication time)\n"
@@ -108,11 +115,12 @@ static int parse_scheduler(int argc, char **argv, int *i, struct inf_serving_lim
     int rc = cli_option(PROG, argc, argv, i, "--scheduler", &v);
     if (rc <= 0)
         return rc;
-    if (strcmp(v, "prefill-first") != 0 && strcmp(v, "mixed") != 0) {
-        cli_error(PROG, "--scheduler: expected prefill-first or mixed, got '%s'", v);
+    if (strcmp(v, "prefill-first") != 0 && strcmp(v, "mixed") != 0 && strcmp(v, "chunked") != 0) {
+        cli_error(PROG, "--scheduler: expected prefill-first, mixed or chunked, got '%s'", v);
         return -1;
     }
-    l->mixed = strcmp(v, "mixed") == 0;
+    l->chunked = strcmp(v, "chunked") == 0;
+    l->mixed = l->chunked || strcmp(v, "mixed") == 0;
     return 1;
 }
 

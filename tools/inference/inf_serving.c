@@ -70,11 +70,25 @@ uint64_t inf_serving_attn_flops(const struct inf_config *c, const struct inf_seq
     return f > INT64_MAX ? (uint64_t)INT64_MAX : f;
 }
 
+size_t inf_serving_sampled(const struct inf_seq *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !s[i].partial;
+    return k;
+}
+
+uint64_t inf_serving_head_micros(const struct inf_config *c, const struct inf_seq *s, size_t n)
+{
+    size_t k = inf_serving_sampled(s, n);
+    return k ? tf_kernels_micros(inf_serving_head_seconds(c, k)) : 0;
+}
+
 uint64_t inf_serving_iter_micros(const struct inf_config *c, const struct inf_seq *s, size_t n)
 {
     uint64_t layer = tf_kernels_micros(inf_serving_attn_seconds(c, s, n)) +
                      tf_kernels_micros(inf_serving_mlp_seconds(c, s, n));
-    return layer * c->layers + tf_kernels_micros(inf_serving_head_seconds(c, n));
+    return layer * c->layers + inf_serving_head_micros(c, s, n);
 }
 
 uint64_t inf_serving_iter_comms(const struct inf_config *c)
@@ -96,15 +110,16 @@ int inf_serving_limits_check(struct inf_serving_limits *l, const struct inf_arri
         }
     if (l->max_batch_size == 0)
         l->max_batch_size = INF_SERVING_BATCH_SIZE;
+    /* chunks need no room for the longest prompt (vLLM: 2048 with chunked prefill) */
     if (l->max_batch_tokens == 0)
-        l->max_batch_tokens = longest > INF_SERVING_MIN_TOKENS ? longest : INF_SERVING_MIN_TOKENS;
+        l->max_batch_tokens = longest > INF_SERVING_MIN_TOKENS && !l->chunked ? longest : INF_SERVING_MIN_TOKENS;
     if (l->max_batch_tokens < l->max_batch_size) {
         /* every running sequence decodes a token each iteration */
         snprintf(msg, len, "--max-batch-tokens: %" PRIu64 " is less than --max-batch-size %" PRIu64,
                  l->max_batch_tokens, l->max_batch_size);
         return -1;
     }
-    if (longest > l->max_batch_tokens) {
+    if (longest > l->max_batch_tokens && !l->chunked) {
         snprintf(msg, len, "%s:%" PRIu32 ": a prompt of %" PRIu64 " tokens never fits --max-batch-tokens %" PRIu64,
                  file, a->req[at].line, longest, l->max_batch_tokens);
         return -1;
@@ -124,8 +139,11 @@ struct sched {
     uint32_t *running;        /* admitted, not finished, admission order */
     size_t n_running;
     uint64_t *generated;      /* per request: output tokens sampled so far */
+    int has_partial;          /* chunked: a request whose prompt is part done */
+    uint32_t partial;         /* that request */
+    uint64_t partial_done;    /* its prompt tokens already cached */
     uint64_t now_ns, gap_us;
-    size_t cap_iters;
+    size_t cap_iters, cap_seqs;
 };
 
 static int arrived(const struct sched *st, size_t i)
@@ -143,23 +161,49 @@ static void idle_until_next(struct sched *st)
     st->now_ns += us * 1000;
 }
 
+/* Puts `chunk` tokens of request i's prompt, `done` of them already
+ * cached, into *q; the chunk that ends the prompt samples the first token
+ * and, unless that was the only one, makes the request run. */
+static void prefill_chunk(struct sched *st, struct inf_seq *q, uint32_t i, uint64_t done, uint64_t chunk)
+{
+    const struct inf_request *r = &st->a->req[i];
+    int ends = done + chunk == r->prompt;
+    *q = (struct inf_seq){.req = i, .tokens = chunk, .context = done, .first = (uint8_t)ends,
+                          .last = ends && r->output == 1, .partial = (uint8_t)!ends};
+    st->has_partial = !ends;
+    st->partial = i;
+    st->partial_done = done + chunk;
+    if (!ends)
+        return;
+    st->generated[i] = 1;
+    if (r->output > 1)  /* a 1-token request is done with its prefill */
+        st->running[st->n_running++] = i;
+}
+
 /* Admits arrived requests in order while the limits allow: `in_batch`
  * sequences already hold a place (the running ones stay in the batch) and
  * their prompts may take `budget` tokens; their prefills are seqs[0 ..].
- * Returns how many. */
+ * Chunked, a partly prefilled request goes on first, and the last one
+ * admitted may take only part of its prompt. Returns how many. */
 static size_t admit(struct sched *st, struct inf_seq *seqs, size_t in_batch, uint64_t budget)
 {
     size_t k = 0;
     uint64_t tokens = 0;
-    while (arrived(st, st->next) && in_batch + k < st->l->max_batch_size &&
-           tokens + st->a->req[st->next].prompt <= budget) {
-        const struct inf_request *r = &st->a->req[st->next];
-        seqs[k++] = (struct inf_seq){.req = (uint32_t)st->next, .tokens = r->prompt, .first = 1,
-                                     .last = r->output == 1};
-        st->generated[st->next] = 1;
-        tokens += r->prompt;
-        if (r->output > 1)  /* a 1-token request is done with its prefill */
-            st->running[st->n_running++] = (uint32_t)st->next;
+    if (st->has_partial && in_batch < st->l->max_batch_size && budget > 0) {
+        uint64_t left = st->a->req[st->partial].prompt - st->partial_done;
+        uint64_t chunk = left < budget ? left : budget;
+        prefill_chunk(st, &seqs[k++], st->partial, st->partial_done, chunk);
+        tokens += chunk;
+    }
+    while (!st->has_partial && arrived(st, st->next) && in_batch + k < st->l->max_batch_size && tokens < budget) {
+        uint64_t prompt = st->a->req[st->next].prompt, chunk = prompt;
+        if (tokens + prompt > budget) {
+            if (!st->l->chunked)
+                break;
+            chunk = budget - tokens;
+        }
+        prefill_chunk(st, &seqs[k++], (uint32_t)st->next, 0, chunk);
+        tokens += chunk;
         st->next++;
     }
     return k;
@@ -195,22 +239,34 @@ static uint64_t kv_tokens(const struct sched *st, const struct inf_seq *seqs, si
     for (size_t i = 0; i < n; i++)
         if (seqs[i].last)
             t += seqs[i].context + seqs[i].tokens;
-    return t;
+    return t + (st->has_partial ? st->partial_done : 0);
 }
 
-static int grow_iters(struct sched *st, char *msg, size_t len)
+/* Room for one more iteration and its sequences: every running request,
+ * the partial one and the new ones, at most max_batch_size (or a
+ * request each). */
+static int grow(struct sched *st, char *msg, size_t len)
 {
     struct inf_schedule *o = st->out;
-    if (o->n_iters < st->cap_iters)
-        return 0;
-    size_t cap = st->cap_iters ? 2 * st->cap_iters : 64;
-    struct inf_iter *q = realloc(o->iters, cap * sizeof *q);
-    if (!q) {
-        snprintf(msg, len, "out of memory");
-        return -1;
+    if (o->n_iters == INF_SERVING_ITERS_MAX)
+        return snprintf(msg, len, "--arrivals: the schedule runs past %llu iterations", INF_SERVING_ITERS_MAX), -1;
+    if (o->n_iters == st->cap_iters) {
+        size_t cap = st->cap_iters ? 2 * st->cap_iters : 64;
+        struct inf_iter *q = realloc(o->iters, cap * sizeof *q);
+        if (!q)
+            return snprintf(msg, len, "out of memory"), -1;
+        o->iters = q;
+        st->cap_iters = cap;
     }
-    o->iters = q;
-    st->cap_iters = cap;
+    size_t most = st->a->n + 1 < st->l->max_batch_size ? st->a->n + 1 : (size_t)st->l->max_batch_size;
+    if (st->cap_seqs - o->n_seqs < most) {
+        size_t cap = 2 * st->cap_seqs > o->n_seqs + most ? 2 * st->cap_seqs : o->n_seqs + most;
+        struct inf_seq *q = realloc(o->seqs, cap * sizeof *q);
+        if (!q)
+            return snprintf(msg, len, "out of memory"), -1;
+        o->seqs = q;
+        st->cap_seqs = cap;
+    }
     return 0;
 }
 
@@ -218,7 +274,7 @@ static int grow_iters(struct sched *st, char *msg, size_t len)
 static int iterate(struct sched *st, char *msg, size_t len)
 {
     struct inf_schedule *o = st->out;
-    if (grow_iters(st, msg, len) != 0)
+    if (grow(st, msg, len) != 0)
         return -1;
     struct inf_seq *seqs = o->seqs + o->n_seqs;
     size_t n;
@@ -275,12 +331,11 @@ int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *
     struct sched st = {.c = c, .a = a, .l = l, .out = out};
     st.running = malloc(a->n * sizeof *st.running);
     st.generated = calloc(a->n, sizeof *st.generated);
-    out->seqs = malloc(total * sizeof *out->seqs);
-    int rc = st.running && st.generated && out->seqs ? 0 : -1;
+    int rc = st.running && st.generated ? 0 : -1;
     if (rc != 0)
         snprintf(msg, len, "out of memory");
-    while (rc == 0 && (st.n_running > 0 || st.next < a->n)) {
-        if (st.n_running == 0 && !arrived(&st, st.next))
+    while (rc == 0 && (st.n_running > 0 || st.has_partial || st.next < a->n)) {
+        if (st.n_running == 0 && !st.has_partial && !arrived(&st, st.next))
             idle_until_next(&st);
         rc = iterate(&st, msg, len);
     }

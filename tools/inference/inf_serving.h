@@ -11,7 +11,12 @@
  * request decodes one token. With `mixed` (vLLM V1's, and Sarathi's
  * without chunks), every running request decodes and arrived requests
  * join the same iteration with their whole prompt, within the limits
- * left. A request leaves after its output tokens.
+ * left. With `chunked` (vLLM's chunked prefill, Sarathi-Serve's
+ * stall-free batching), the same, but a prompt larger than the tokens
+ * left is split: its first chunk takes what is left, and the rest goes on
+ * first in the next iterations, after the decodes, one request at a time;
+ * the chunk that ends the prompt samples the first token. A request
+ * leaves after its output tokens.
  * The clock counts no communication unless told a cost per collective
  * and message (--clock-comm-ns): the simulated run then lags it.
  * When nothing runs and nothing has arrived, the clock jumps to the next
@@ -33,11 +38,15 @@
 #define INF_SERVING_MIN_TOKENS 2048
 /* The most tokens a schedule may generate in all (its table's size). */
 #define INF_SERVING_TOKENS_MAX (1ull << 25)
+/* The most iterations (tiny chunks of long prompts could make many more
+ * than a trace may hold: the writer's node limit refuses them anyway). */
+#define INF_SERVING_ITERS_MAX (1ull << 24)
 
 struct inf_serving_limits {
     uint64_t max_batch_size;    /* sequences in one iteration */
     uint64_t max_batch_tokens;  /* tokens in one iteration (prompts, or 1 a decoding sequence) */
     int mixed;                  /* --scheduler mixed: decodes and new prefills in one iteration */
+    int chunked;                /* --scheduler chunked: mixed, prompts split to the tokens left */
     uint64_t comm_ns;           /* --clock-comm-ns: the clock's estimate of each TP all-reduce and
                                  * pipeline message of an iteration (0: compute only) */
 };
@@ -48,6 +57,7 @@ struct inf_seq {
     uint64_t tokens;         /* the prompt (prefill) or 1 (decode) */
     uint64_t context;        /* tokens already in its KV cache */
     uint8_t first, last;     /* this iteration samples its first / last output token */
+    uint8_t partial;         /* a prompt's chunk that does not end it: samples nothing */
 };
 
 struct inf_iter {
@@ -87,8 +97,12 @@ void inf_serving_free(struct inf_schedule *s);
  * one batch, the attention core per sequence over its own cache. */
 double inf_serving_attn_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n);
 double inf_serving_mlp_seconds(const struct inf_config *c, const struct inf_seq *s, size_t n);
+/* The sequences that sample a token (all but the partial chunks). */
+size_t inf_serving_sampled(const struct inf_seq *s, size_t n);
 /* The LM head: one sampled position a sequence. */
 double inf_serving_head_seconds(const struct inf_config *c, size_t n);
+/* Its whole microseconds for an iteration's sequences: 0 when none samples. */
+uint64_t inf_serving_head_micros(const struct inf_config *c, const struct inf_seq *s, size_t n);
 uint64_t inf_serving_attn_flops(const struct inf_config *c, const struct inf_seq *s, size_t n);
 /* Whole microseconds of an iteration as written: L x (attention + MLP)
  * nodes, each rounded up, plus the LM head. */

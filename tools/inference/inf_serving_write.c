@@ -82,15 +82,22 @@ static void marker(struct emit *e, uint64_t k, const struct inf_seq *q, int last
     inf_emit_finish(&e->base, 0);
 }
 
-/* The LM head of iteration k (one position a sequence), then its markers. */
+/* The LM head of iteration k (one position a sequence that samples), then
+ * its markers. */
 static void head(struct emit *e, const struct inf_iter *it, uint64_t k)
 {
     const struct inf_config *c = e->base.c;
     char name[128];
     snprintf(name, sizeof name, "iter%" PRIu64 "_lm_head", k);
-    inf_emit_start(&e->base, name, VET_COMP_NODE, tf_kernels_micros(inf_serving_head_seconds(c, it->n_seqs)));
-    tf_pb_attr_int64(&e->base.rec, "num_ops", (int64_t)(2 * it->n_seqs * c->hidden * (c->vocab / c->tp)));
-    tf_pb_attr_uint64(&e->base.rec, "tensor_size", it->n_seqs * c->hidden * c->elem_bytes);
+    const struct inf_seq *sq = e->s->seqs + it->seq0;
+    size_t sampled = inf_serving_sampled(sq, it->n_seqs);
+    /* chunks of prompts only: nothing to sample, no head (a node of 0 us
+     * would still take a tick of the GPU's slot) */
+    if (sampled == 0)
+        return;
+    inf_emit_start(&e->base, name, VET_COMP_NODE, inf_serving_head_micros(c, sq, it->n_seqs));
+    tf_pb_attr_int64(&e->base.rec, "num_ops", (int64_t)(2 * sampled * c->hidden * (c->vocab / c->tp)));
+    tf_pb_attr_uint64(&e->base.rec, "tensor_size", sampled * c->hidden * c->elem_bytes);
     inf_emit_finish(&e->base, 1);
     for (size_t i = 0; i < it->n_seqs; i++) {
         const struct inf_seq *q = &e->s->seqs[it->seq0 + i];

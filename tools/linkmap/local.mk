@@ -3,4 +3,4 @@
 linkmap_sources = \
 	tools/linkmap/link_model.c tools/linkmap/link_model.h \
 	tools/linkmap/linkmap_svg.c tools/linkmap/linkmap_svg.h
-vimana_et_SOURCES += $(linkmap_sources) tools/linkmap/linkmap_cmd.c
+libvimana_tools_a_SOURCES += $(linkmap_sources) tools/linkmap/linkmap_cmd.c

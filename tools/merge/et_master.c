@@ -9,6 +9,7 @@
 
 #include "common/fail_msg.h"
 #include "trace_link/input_file.h"
+#include "util/varint.h"
 #include "vimana/et.h"
 
 /* ---- reading records ------------------------------------------------------- */
@@ -68,15 +69,8 @@ static void put_bytes(out_buf *o, const void *p, size_t n)
 
 static void put_varint(out_buf *o, uint64_t v)
 {
-    uint8_t b[10];
-    size_t n = 0;
-    do {
-        b[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        b[n] |= v ? 0x80 : 0;
-        n++;
-    } while (v);
-    put_bytes(o, b, n);
+    uint8_t b[VARINT_MAX_BYTES];
+    put_bytes(o, b, varint_put(b, v));
 }
 
 static void put_len_field(out_buf *o, unsigned field, const void *p, size_t n)

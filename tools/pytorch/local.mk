@@ -1,5 +1,5 @@
 # `vimana-et convert pytorch`: PyTorch host trace / ET+ JSON -> Chakra ET.
-# The stages are listed separately so the unit tests can link them.
+# The stages, then the command (all in libvimana_tools).
 pytorch_lib_sources = \
 	tools/pytorch/pt_error.c tools/pytorch/pt_error.h \
 	tools/pytorch/pt_strbuf.c tools/pytorch/pt_strbuf.h \
@@ -14,5 +14,5 @@ pytorch_lib_sources = \
 	tools/common/ctrl_chain.c tools/common/ctrl_chain.h \
 	tools/pytorch/pt_write.c tools/pytorch/pt_write.h \
 	tools/pytorch/pt_sim.c tools/pytorch/pt_sim.h
-vimana_et_SOURCES += tools/pytorch/cmd_convert_pytorch.c $(pytorch_lib_sources)
+libvimana_tools_a_SOURCES += tools/pytorch/cmd_convert_pytorch.c $(pytorch_lib_sources)
 EXTRA_DIST += tools/pytorch/gen-unicode-printable.py

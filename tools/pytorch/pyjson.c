@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "util/json_escape.h"
 #include "util/utf8.h"
 #include "util/grow.h"
 #include "util/hash.h"
@@ -100,39 +101,21 @@ static int parse_value(parser *ps, pj_value *out);
 
 /* ---- strings ---------------------------------------------------------------- */
 
-static int hex4(const char *p, uint32_t *out)
-{
-    uint32_t v = 0;
-    for (int k = 0; k < 4; k++) {
-        char c = p[k];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + (uint32_t)d;
-    }
-    *out = v;
-    return 0;
-}
-
 /* Decodes a \uXXXX escape (and its low surrogate) at r; returns the bytes
  * consumed or 0 after reporting an error. */
 static size_t unicode_escape(parser *ps, char *r, char **w)
 {
-    uint32_t u, lo;
-    if (ps->end - r < 6 || hex4(r + 2, &u) != 0)
+    uint32_t cp;
+    size_t used = json_unicode_escape(r, (size_t)(ps->end - r), &cp);
+    if (used == 0)
         return fail_at(ps, r, "invalid \\uXXXX escape"), 0;
-    if (u == 0)
+    if (cp == 0)
         return fail_at(ps, r, "\\u0000 (a NUL character) is not supported"), 0;
-    if (u >= 0xDC00 && u <= 0xDFFF)
+    /* A pair came back as one character: a surrogate here is half of one. */
+    if (json_is_high_surrogate(cp) || json_is_low_surrogate(cp))
         return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
-    if (u < 0xD800 || u > 0xDBFF) {
-        *w += utf8_encode(u, *w);
-        return 6;
-    }
-    if (ps->end - r < 12 || r[6] != '\\' || r[7] != 'u' || hex4(r + 8, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
-        return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
-    *w += utf8_encode(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00), *w);
-    return 12;
+    *w += utf8_encode(cp, *w);
+    return used;
 }
 
 /* A string starting at the opening quote, decoded in place (the result is
@@ -150,15 +133,14 @@ static int parse_string(parser *ps, const char **s, uint32_t *len)
             return fail_at(ps, r, "control character inside a string");
         if (c == '\\') {
             char e = r[1];
-            const char *simple = strchr("\"\\/bfnrt", e);
+            int simple = json_simple_escape(e);
             if (e == 'u') {
                 size_t used = unicode_escape(ps, r, &w);
                 if (used == 0)
                     return -1;
                 r += used;
-            } else if (e && simple) {
-                static const char decoded[] = "\"\\/\b\f\n\r\t";
-                *w++ = decoded[simple - "\"\\/bfnrt"];
+            } else if (simple >= 0) {
+                *w++ = (char)simple;
                 r += 2;
             } else {
                 return fail_at(ps, r, "invalid escape");

@@ -133,7 +133,7 @@ static int check_samplable(const char *model_path)
 {
     json_object *root, *comms;
     char msg[512];
-    if (json_doc_load(model_path, model_path, (size_t)1 << 30, "1 GiB", &root, msg, sizeof msg) != 0)
+    if (json_doc_load(model_path, model_path, (size_t)1 << 30, "1 GiB", 0, &root, msg, sizeof msg) != 0)
         return 0; /* written just now; sample's reader says what it refuses */
     int status = 0;
     if (json_object_object_get_ex(root, "communicators", &comms) && json_object_is_type(comms, json_type_array))

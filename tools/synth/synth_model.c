@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "common/cli.h"
-#include "common/json_doc.h"
-#include "util/input_file.h"
+#include "util/json_doc.h"
 #include "util/msg_escape.h"
 #include "vimana/et.h"
 
@@ -627,13 +626,11 @@ int synth_model_read(const char *prog, const char *path, synth_model *m)
 {
     rd r = {prog, path};
     memset(m, 0, sizeof *m);
-    if (json_doc_check_file(prog, path) != 0)
-        return -1;
     /* json_doc, not json-c's reader: a key given twice is refused rather
      * than one of its values dropped, and a parse error says where. */
     json_object *root;
     char msg[512];
-    if (json_doc_load(path, path, SM_MAX_FILE_BYTES, "1 GiB, not a synth model", &root, msg, sizeof msg) != 0) {
+    if (json_doc_load(path, path, SM_MAX_FILE_BYTES, "1 GiB, not a synth model", 0, &root, msg, sizeof msg) != 0) {
         cli_error(prog, "error: %s", msg);
         return -1;
     }

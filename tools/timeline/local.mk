@@ -10,4 +10,4 @@ timeline_sources = \
 	tools/timeline/report_model.c tools/timeline/report_model.h \
 	tools/timeline/report_timeline.c tools/timeline/report_timeline.h \
 	tools/timeline/output_file.c tools/timeline/output_file.h
-vimana_et_SOURCES += $(timeline_sources) tools/timeline/timeline_cmd.c
+libvimana_tools_a_SOURCES += $(timeline_sources) tools/timeline/timeline_cmd.c

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_doc.h"
+#include "util/json_doc.h"
 
 static int fail(char err[REPORT_MSG_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -167,7 +167,7 @@ int report_load(const char *path, report *r, char err[REPORT_MSG_MAX])
         free(text);
         return fail(err, "%s: too large for the JSON reader (over 2 GiB)", path);
     }
-    int rc = json_doc_parse(path, text, len, &r->root, err, REPORT_MSG_MAX);
+    int rc = json_doc_parse(path, text, len, 0, &r->root, err, REPORT_MSG_MAX);
     free(text);
     if (rc != 0)
         return -1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json_escape.h"
 #include "util/utf8.h"
 
 void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_diag *d)
@@ -52,21 +53,6 @@ int js_fail_at(json_scan *s, size_t at, const char *what)
     return tl_fail(s->diag, "%s: malformed JSON at line %zu, column %zu: %s%s", s->path, line, col, eof, what);
 }
 
-static inline bool is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-unsigned js_hex4(const char *p)
-{
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned char c = (unsigned char)p[i];
-        v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-    }
-    return v;
-}
-
 /* Bytes that end the fast path inside a string. */
 static inline bool string_special(unsigned char c)
 {
@@ -90,11 +76,10 @@ int js_string(json_scan *s, tl_span *content)
         if (c == '\\') {
             unsigned char e = b[p + 1];
             if (e == 'u') {
-                if (p + 6 > s->len || !is_hex(b[p + 2]) || !is_hex(b[p + 3]) || !is_hex(b[p + 4]) ||
-                    !is_hex(b[p + 5]))
+                if (p + 6 > s->len || json_hex4(s->buf + p + 2) < 0)
                     return js_fail_at(s, p, "invalid \\u escape in string");
                 p += 6;
-            } else if (e && strchr("\"\\/bfnrt", e)) {
+            } else if (json_simple_escape((char)e) >= 0) {
                 p += 2;
             } else {
                 return js_fail_at(s, p, "invalid escape in string");
@@ -366,19 +351,13 @@ static unsigned next_unit(const char *buf, size_t *p)
     }
     char e = buf[*p + 1];
     *p += 2;
-    switch (e) {
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case 'u': {
-        unsigned v = js_hex4(buf + *p);
+    if (e == 'u') {
+        unsigned v = (unsigned)json_hex4(buf + *p); /* js_string checked the digits */
         *p += 4;
         return v;
     }
-    default: return (unsigned char)e;
-    }
+    int simple = json_simple_escape(e);
+    return simple >= 0 ? (unsigned)simple : (unsigned char)e;
 }
 
 bool js_span_equals_escaped(const char *buf, tl_span span, const char *text)

@@ -120,8 +120,4 @@ const char *js_num_problem(int status);
 /* 1-based line and byte column of an offset (for messages). */
 void js_line_col(const char *buf, size_t len, size_t off, size_t *line, size_t *col);
 
-/* Decodes one \uXXXX escape at p (pointing after "\u"); returns the code
- * unit. The escape was validated by the scanner. */
-unsigned js_hex4(const char *p);
-
 #endif

@@ -17,4 +17,4 @@ trace_link_sources = \
 	tools/trace_link/sync_dep.c tools/trace_link/sync_dep.h \
 	tools/trace_link/link_plan.c tools/trace_link/link_plan.h \
 	tools/trace_link/et_plus_writer.c tools/trace_link/et_plus_writer.h
-vimana_et_SOURCES += $(trace_link_sources) tools/trace_link/link_cmd.c
+libvimana_tools_a_SOURCES += $(trace_link_sources) tools/trace_link/link_cmd.c

@@ -25,7 +25,7 @@ static const char usage[] =
     "         --seq S --vocab V --micro-batch b --global-batch B --tp T --pp P --dp D\n"
     "         [--sp] [--schedule 1f1b|gpipe] [--virtual-stages V]\n"
     "         [--dp-buckets K | --dp-bucket-bytes SIZE] [--dist-optimizer]\n"
-    "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|a100|PATH]\n"
+    "         [--recompute [full|selective]] [--tp-cross-entropy] [--device h100|h200|a100|PATH]\n"
     "         [--pp-scatter-gather on|off] [--tp-comm-overlap]\n"
     "         [--overlap-grad-reduce on|off] [--overlap-param-gather on|off]\n"
     "         [--compute-model kernels|roofline] [--efficiency E]\n"
@@ -201,7 +201,7 @@ static int parse_device(const char *v, struct tf_device *out)
     if (tf_device_lookup(v, out) == 0)
         return 1;
     if (!strchr(v, '/') && !(n > 5 && strcmp(v + n - 5, ".json") == 0) && !(stat(v, &st) == 0 && S_ISDIR(st.st_mode))) {
-        cli_error(PROG, "--device: unknown device '%s' (expected h100, a100, or a device file: a path, see "
+        cli_error(PROG, "--device: unknown device '%s' (expected h100, h200, a100, or a device file: a path, see "
                   "docs/transformer.md)", v);
         return -1;
     }
@@ -351,15 +351,8 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         }
         return rc;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--memory-capacity", &v)) != 0) {
-        if (rc < 0 || cli_size(PROG, "--memory-capacity", v, &c->memory_capacity) != 0)
-            return -1;
-        if (c->memory_capacity == 0) {
-            cli_error(PROG, "--memory-capacity: expected a size above 0 (e.g. 80GiB), got '%s'", v);
-            return -1;
-        }
-        return 1;
-    }
+    if ((rc = cli_size_option(PROG, argc, argv, i, "--memory-capacity", "80GiB", &c->memory_capacity)) != 0)
+        return rc;
     if ((rc = cli_option(PROG, argc, argv, i, "--dp-bucket-bytes", &v)) != 0) {
         if (rc < 0 || cli_size(PROG, "--dp-bucket-bytes", v, &c->dp_bucket_bytes) != 0)
             return -1;

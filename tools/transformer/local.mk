@@ -1,5 +1,5 @@
 # `vimana-et generate transformer`: model and closed forms, ET writer, CLI.
-vimana_et_SOURCES += \
+libvimana_tools_a_SOURCES += \
 	tools/transformer/tf_model.c tools/transformer/tf_model.h \
 	tools/transformer/tf_memory.c tools/transformer/tf_memory.h \
 	tools/transformer/tf_moe.c tools/transformer/tf_moe.h \

@@ -32,10 +32,16 @@ struct preset {
  * die and 700 W) measured alone (the same source's "MSMF" against "MAMF";
  * with all 8 GPUs of the node busy 701.3 / 825.8, the same 0.849); no A100
  * figure was found and it takes Hopper's.
- * Streaming kernels reach 0.85 of the HBM bandwidth on both. */
+ * H200 SXM: the H100's die and clocks (the same peaks, SMs, tiles, GEMM and
+ * attention figures) with 4.8 TB/s of HBM3e.
+ * Streaming kernels reach 0.85 of the HBM bandwidth on all three: on an
+ * H200 here (bench/gpu/decode_bandwidth.py, docs/inference.md) a 2 GiB copy
+ * reached 0.887, a decode layer's GEMMs 0.869 and a 70B-class model's whole
+ * decode step 0.828 (batch 1) to 0.841 (batch 8). */
 static const struct preset presets[] = {
     {{"a100", 312e12, 0, 2.039e12, 108, 256, 128, 64, 0, 0.62, 0.52, 0.85}, 267.9e12, 6912, 16384, 2048, 0.849},
     {{"h100", 989e12, 1979e12, 3.35e12, 132, 128, 256, 64, 0, 0.50, 0.40, 0.85}, 792.1e12, 6144, 17920, 2816, 0.849},
+    {{"h200", 989e12, 1979e12, 4.8e12, 132, 128, 256, 64, 0, 0.50, 0.40, 0.85}, 792.1e12, 6144, 17920, 2816, 0.849},
 };
 
 int tf_device_lookup(const char *name, struct tf_device *out)

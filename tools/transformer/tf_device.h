@@ -26,7 +26,7 @@ struct tf_device {
     double mem_efficiency;   /* fraction of mem_bw reached by streaming kernels */
 };
 
-/* Finds a preset ("h100", "a100"); -1 when unknown. */
+/* Finds a preset ("h100", "h200", "a100"); -1 when unknown. */
 int tf_device_lookup(const char *name, struct tf_device *out);
 
 /* Sets d->gemm_efficiency from the best GEMM a benchmark measured (FLOP/s

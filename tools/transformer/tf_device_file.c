@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "common/fail_msg.h"
-#include "common/json_doc.h"
+#include "util/json_doc.h"
 #include "util/msg_escape.h"
 
 /* A device file is a dozen keys; anything bigger is a wrong file. */
@@ -152,7 +152,7 @@ int tf_device_load(const char *path, struct tf_device *out, char *msg, size_t le
     memset(out, 0, sizeof *out);
     file_of(path, file, sizeof file);
     msg_escape(file, shown, sizeof shown);
-    if (json_doc_load(file, shown, MAX_FILE_BYTES, "64 KiB, not a device file", &root, msg, len) != 0)
+    if (json_doc_load(file, shown, MAX_FILE_BYTES, "64 KiB, not a device file", 0, &root, msg, len) != 0)
         return -1;
     if (!json_object_is_type(root, json_type_object))
         rc = fail_msg(msg, len, "%s: expected a JSON object describing a device (docs/transformer.md, \"Device files\")",

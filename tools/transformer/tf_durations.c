@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "common/fail_msg.h"
-#include "common/json_doc.h"
+#include "util/json_doc.h"
 #include "util/msg_escape.h"
 
 /* A durations file is a handful of keys; anything bigger is a wrong file. */
@@ -36,11 +36,9 @@ static int load_member(const char *path, const char *key, json_object *v, struct
     int is_int = json_object_is_type(v, json_type_int);
     int64_t micros = is_int ? json_object_get_int64(v) : -1;
     if (micros < 0 || (uint64_t)micros > TF_DURATION_MAX) {
-        /* json-c clamps integers beyond 64 bits: say so rather than show
-         * a number the file does not hold. */
-        const char *text = is_int && (micros == INT64_MIN || (micros == INT64_MAX && json_object_get_uint64(v) == UINT64_MAX))
-                               ? "a number beyond 64 bits"
-                               : json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+        /* json_doc refused integers beyond 64 bits, so json-c clamped
+         * none: the text is the number the file holds. */
+        const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
         return fail_msg(msg, len, "%s: \"%s\": expected a whole number of microseconds from 0 to %llu, got %s", path,
                     key, TF_DURATION_MAX, msg_escape(text ? text : "?", shown, sizeof shown));
     }
@@ -53,7 +51,7 @@ int tf_durations_load(const char *path, struct tf_durations *out, char *msg, siz
 {
     json_object *root;
     memset(out, 0, sizeof *out);
-    if (json_doc_load(path, path, MAX_FILE_BYTES, "1 MiB, not a durations file", &root, msg, len) != 0)
+    if (json_doc_load(path, path, MAX_FILE_BYTES, "1 MiB, not a durations file", 0, &root, msg, len) != 0)
         return -1;
     int rc = 0;
     if (!json_object_is_type(root, json_type_object)) {

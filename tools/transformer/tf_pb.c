@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/varint.h"
+
 /* Keys: field number << 3 | wire type (0 varint, 2 length-delimited). */
 enum {
     NODE_ID = 1 << 3 | 0,
@@ -22,30 +24,9 @@ enum {
     LIST_VALUES = 1 << 3 | 2,
 };
 
-static size_t varint_len(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
 static void varint(struct tf_pb_node *r, uint64_t v)
 {
-    r->n += put_varint(r->b + r->n, v);
+    r->n += varint_put(r->b + r->n, v);
 }
 
 static void bytes_field(struct tf_pb_node *r, uint64_t key, const char *s, size_t len)
@@ -148,7 +129,7 @@ void tf_pb_attr_string_list(struct tf_pb_node *r, const char *name, const char *
 
 size_t tf_pb_frame(const struct tf_pb_node *r, uint8_t *out)
 {
-    size_t hdr = put_varint(out, r->n);
+    size_t hdr = varint_put(out, r->n);
     memcpy(out + hdr, r->b, r->n);
     return hdr + r->n;
 }

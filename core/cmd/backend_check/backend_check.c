@@ -19,7 +19,7 @@
 #include "host/backend_loader.h"
 #include "cmd/backend_check/check_report.h"
 #include "cmd/backend_check/check_scenarios.h"
-#include "cmd/backend_check/check_watchdog.h"
+#include "cmd/watchdog.h"
 #include "util/msg_escape.h"
 
 /* A limit no sound backend comes near (its checks take seconds, 1 GiB

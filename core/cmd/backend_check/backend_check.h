@@ -5,8 +5,8 @@
  * ("vimana backend-check: FAIL: <check>: <what happened>"), the summary one
  * line on `out`. docs/backend-check.md explains each check.
  */
-#ifndef VIMANA_SIM_BACKEND_CHECK_H
-#define VIMANA_SIM_BACKEND_CHECK_H
+#ifndef VIMANA_CMD_BACKEND_CHECK_BACKEND_CHECK_H
+#define VIMANA_CMD_BACKEND_CHECK_BACKEND_CHECK_H
 
 #include <stdio.h>
 

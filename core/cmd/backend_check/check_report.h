@@ -9,8 +9,8 @@
  * Checks are counted when a scope (one network configuration, or the
  * descriptor) is closed.
  */
-#ifndef VIMANA_SIM_CHECK_REPORT_H
-#define VIMANA_SIM_CHECK_REPORT_H
+#ifndef VIMANA_CMD_BACKEND_CHECK_CHECK_REPORT_H
+#define VIMANA_CMD_BACKEND_CHECK_CHECK_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

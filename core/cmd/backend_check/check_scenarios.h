@@ -13,8 +13,8 @@
  *   stop      (ABI 1.1) stop() from inside an event ends run()
  * docs/backend-check.md describes every check.
  */
-#ifndef VIMANA_SIM_CHECK_SCENARIOS_H
-#define VIMANA_SIM_CHECK_SCENARIOS_H
+#ifndef VIMANA_CMD_BACKEND_CHECK_CHECK_SCENARIOS_H
+#define VIMANA_CMD_BACKEND_CHECK_CHECK_SCENARIOS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * to a check_report. Everything it knows lives in the struct; nothing is
  * global, so two instances can check two contexts of one backend.
  */
-#ifndef VIMANA_SIM_MOCK_HOST_H
-#define VIMANA_SIM_MOCK_HOST_H
+#ifndef VIMANA_CMD_BACKEND_CHECK_MOCK_HOST_H
+#define VIMANA_CMD_BACKEND_CHECK_MOCK_HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>

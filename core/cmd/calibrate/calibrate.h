@@ -3,8 +3,8 @@
  * -o DIR`: fits the NCCL-aware model (docs/nccl.md) to nccl-tests
  * measurements and writes a preset (docs/calibrate.md).
  */
-#ifndef VIMANA_SIM_CALIBRATE_H
-#define VIMANA_SIM_CALIBRATE_H
+#ifndef VIMANA_CMD_CALIBRATE_CALIBRATE_H
+#define VIMANA_CMD_CALIBRATE_CALIBRATE_H
 
 #include <stdio.h>
 

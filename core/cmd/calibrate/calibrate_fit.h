@@ -4,8 +4,8 @@
  * e2e tests check it against simulated ticks), and the least-squares fit
  * of the model's parameters to measurements (docs/calibrate.md).
  */
-#ifndef VIMANA_SIM_CALIBRATE_FIT_H
-#define VIMANA_SIM_CALIBRATE_FIT_H
+#ifndef VIMANA_CMD_CALIBRATE_CALIBRATE_FIT_H
+#define VIMANA_CMD_CALIBRATE_CALIBRATE_FIT_H
 
 #include <stdint.h>
 

@@ -5,8 +5,8 @@
  * from the file's name), nccl-tests' size, the Chakra comm_size it stands
  * for, and the measured time (the faster of out-of-place and in-place).
  */
-#ifndef VIMANA_SIM_CALIBRATE_INPUT_H
-#define VIMANA_SIM_CALIBRATE_INPUT_H
+#ifndef VIMANA_CMD_CALIBRATE_CALIBRATE_INPUT_H
+#define VIMANA_CMD_CALIBRATE_CALIBRATE_INPUT_H
 
 #include <stddef.h>
 #include <stdbool.h>

@@ -4,8 +4,8 @@
  * point: measured, simulated, error) and fit.svg (both curves against
  * size, log-log). Deterministic: the same fit gives the same bytes.
  */
-#ifndef VIMANA_SIM_CALIBRATE_OUTPUT_H
-#define VIMANA_SIM_CALIBRATE_OUTPUT_H
+#ifndef VIMANA_CMD_CALIBRATE_CALIBRATE_OUTPUT_H
+#define VIMANA_CMD_CALIBRATE_CALIBRATE_OUTPUT_H
 
 #include <stdbool.h>
 #include <stdio.h>

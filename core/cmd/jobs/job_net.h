@@ -10,8 +10,8 @@
  * a table of messages in flight (the system layer's tokens use all 64 bits,
  * so the job cannot ride in them).
  */
-#ifndef VIMANA_SIM_JOB_NET_H
-#define VIMANA_SIM_JOB_NET_H
+#ifndef VIMANA_CMD_JOBS_JOB_NET_H
+#define VIMANA_CMD_JOBS_JOB_NET_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * --single-file --out PREFIX` writes (the same bytes), so the job runs
  * exactly as with that prefix.
  */
-#ifndef VIMANA_SIM_JOBS_GENERATE_H
-#define VIMANA_SIM_JOBS_GENERATE_H
+#ifndef VIMANA_CMD_JOBS_JOBS_GENERATE_H
+#define VIMANA_CMD_JOBS_JOBS_GENERATE_H
 
 #include <stddef.h>
 #include <stdint.h>

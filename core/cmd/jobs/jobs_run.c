@@ -18,8 +18,10 @@
 #include "cmd/jobs/job_net.h"
 #include "cmd/jobs/jobs_generate.h"
 #include "cmd/jobs/jobs_spec.h"
+#include "sim/inference_report.h"
 #include "sim/outputs.h"
 #include "sim/run.h"
+#include "sim/serving_report.h"
 #include "system/system.h"
 #include "util/msg_escape.h"
 #include "util/parent_dirs.h"
@@ -270,7 +272,7 @@ static int job_start(net_run *jr, job_run *j, uint32_t index, const sim_options 
     }
     j->s.log = log;
     j->s.opt = &j->opt;
-    j->run = (wl_run){.s = &j->s, .out = j->out};
+    j->run = (wl_run){.s = &j->s, .out = j->out, .origin = j->start};
     job_view_attach(&j->view, &jr->net, index, &j->s, js->dims, js->n_dims, js->npus);
     j->s.hooks.failed = job_failed;
     j->s.hooks.failed_ctx = j;
@@ -296,6 +298,18 @@ static void job_summarise(job_run *j)
     const workload *w = &j->run.wl[last];
     j->finish = w->finish_tick;
     j->exposed = w->finish_tick - j->start - w->tics_gpu_ops;
+}
+
+/* An inference or serving workload's lines after the job's per-rank lines,
+ * as a single run prints them, with times from the job's start. */
+static void job_reports(job_run *j)
+{
+    inf_report inf = {0};
+    inf_summary sum;
+    (void)inf_report_run(&j->s, &j->run, &inf, &sum, j->out);
+    inf_report_free(&inf);
+    if (!j->s.failed)
+        serving_report_print(&j->s, &j->run, j->out);
 }
 
 static void job_free(job_run *j)
@@ -399,6 +413,8 @@ static int run_some(net_run *jr, const jobs_spec *spec, const size_t *which, uin
     }
     for (uint32_t k = 0; k < n && !jr->failed; k++) {
         job_summarise(&jr->jobs[k]);
+        if (place)  /* an alone run's lines are not printed */
+            job_reports(&jr->jobs[k]);
         /* Completes the job's output files now: a failed write fails the run. */
         outputs *o = jr->jobs[k].outs;
         jr->jobs[k].outs = NULL;

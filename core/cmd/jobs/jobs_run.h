@@ -6,8 +6,8 @@
  * alone on the same network, for its slowdown. Prints, per job in file
  * order, a header line, the job's per-rank lines and a summary line.
  */
-#ifndef VIMANA_SIM_JOBS_RUN_H
-#define VIMANA_SIM_JOBS_RUN_H
+#ifndef VIMANA_CMD_JOBS_JOBS_RUN_H
+#define VIMANA_CMD_JOBS_JOBS_RUN_H
 
 #include <stdio.h>
 

@@ -54,11 +54,6 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
 static const yaml_node_t *node(reader *r, int id)
 {
     return yaml_document_get_node(r->doc, id);
@@ -77,7 +72,7 @@ static char *resolve(reader *r, const char *path)
 /* A non-empty scalar for `key`, given once. */
 static int take_string(reader *r, const char *key, const yaml_node_t *v, char **out)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     if (!text || !text[0])
         return fail(r, v, "%s: expected a single value", key);
     if (*out)
@@ -102,7 +97,7 @@ static int take_path(reader *r, const char *key, const yaml_node_t *v, char **ou
 /* A decimal unsigned integer, digits only, at most max. */
 static int take_uint(reader *r, const char *key, const yaml_node_t *v, uint64_t max, uint64_t *out)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char shown[64];
     if (!text || !text[0])
         return fail(r, v, "%s: expected a non-negative integer", key);
@@ -126,7 +121,7 @@ static int take_uint(reader *r, const char *key, const yaml_node_t *v, uint64_t 
 
 static int read_name(reader *r, const yaml_node_t *v, job_spec *j)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     if (!text || !text[0])
         return fail(r, v, "name: expected a single value");
     if (j->name[0])
@@ -201,7 +196,7 @@ static int read_explicit(reader *r, const yaml_node_t *v, job_spec *j)
 
 static int rule_of(reader *r, const yaml_node_t *v, place_rule *out)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char shown[64];
     if (text && !strcmp(text, "contiguous"))
         *out = PLACE_CONTIGUOUS;
@@ -222,7 +217,7 @@ static int read_rule(reader *r, const yaml_node_t *v, job_spec *j)
     const yaml_node_t *rule = NULL, *offset = NULL, *stride = NULL, *seed = NULL;
     for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(r, p->key), *val = node(r, p->value);
-        const char *key = scalar(k);
+        const char *key = yaml_scalar(k);
         const yaml_node_t **slot = !key ? NULL : !strcmp(key, "rule") ? &rule : !strcmp(key, "offset") ? &offset
                                    : !strcmp(key, "stride") ? &stride : !strcmp(key, "seed") ? &seed : NULL;
         char shown[64];
@@ -280,7 +275,7 @@ static int read_generate(reader *r, const yaml_node_t *v, job_spec *j)
     const yaml_node_t *kind = NULL, *size = NULL;
     for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(r, p->key);
-        const char *key = scalar(k);
+        const char *key = yaml_scalar(k);
         const yaml_node_t **slot = !key ? NULL : !strcmp(key, "kind") ? &kind : !strcmp(key, "size") ? &size : NULL;
         char shown[64];
         if (!slot)
@@ -292,11 +287,11 @@ static int read_generate(reader *r, const yaml_node_t *v, job_spec *j)
     if (!kind || !size)
         return fail(r, v, "generate: missing key '%s'", !kind ? "kind" : "size");
     char shown[64];
-    const char *text = scalar(kind);
+    const char *text = yaml_scalar(kind);
     if (!text || (j->gen = jobs_gen_kind(text)) == GEN_NONE)
         return fail(r, kind, "generate: kind '%s' is unknown (all-reduce, all-gather, reduce-scatter, all-to-all)",
                     msg_escape(text ? text : "", shown, sizeof shown));
-    text = scalar(size);
+    text = yaml_scalar(size);
     if (!text || jobs_gen_size(text, &j->gen_size) != 0)
         return fail(r, size, "generate: size '%s' is not a size (bytes, or a number with B, KiB, MiB or GiB; at "
                              "least 1)", msg_escape(text ? text : "", shown, sizeof shown));
@@ -339,7 +334,7 @@ static int read_job(reader *r, const yaml_node_t *n, job_spec *j)
         return fail(r, n, "a job is a mapping (name, workload, system, dims, placement, start)");
     /* The name first, so that every later message names the job. */
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const char *key = scalar(node(r, p->key));
+        const char *key = yaml_scalar(node(r, p->key));
         if (key && !strcmp(key, "name") && read_name(r, node(r, p->value), j) != 0)
             return -1;
     }
@@ -348,7 +343,7 @@ static int read_job(reader *r, const yaml_node_t *n, job_spec *j)
     bool placed = false, started = false;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(r, p->key);
-        const char *key = scalar(k);
+        const char *key = yaml_scalar(k);
         if (!key)
             return fail(r, k, "a key must be a plain word");
         if (!strcmp(key, "name"))
@@ -394,7 +389,7 @@ static int read_root(reader *r, const yaml_node_t *root)
     jobs_spec *s = r->s;
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(r, p->key), *v = node(r, p->value);
-        const char *key = scalar(k);
+        const char *key = yaml_scalar(k);
         char shown[64];
         int rc;
         if (!key)

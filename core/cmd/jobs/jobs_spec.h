@@ -6,8 +6,8 @@
  * jobs_spec_place then turns each placement into physical NPU ids once
  * the network's size is known, and refuses overlaps and ids out of range.
  */
-#ifndef VIMANA_SIM_JOBS_SPEC_H
-#define VIMANA_SIM_JOBS_SPEC_H
+#ifndef VIMANA_CMD_JOBS_JOBS_SPEC_H
+#define VIMANA_CMD_JOBS_JOBS_SPEC_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * (docs/sweep.md), each run by a child vimana in a worker pool, resumable,
  * the results in DIR/results.csv and DIR/results.json.
  */
-#ifndef VIMANA_SIM_SWEEP_H
-#define VIMANA_SIM_SWEEP_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_H
+#define VIMANA_CMD_SWEEP_SWEEP_H
 
 #include <stdio.h>
 

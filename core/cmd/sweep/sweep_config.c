@@ -72,7 +72,7 @@ static json_object *load_json(const char *path, char *err, size_t len)
      * refused as the simulator's own reader refuses it (json-c would keep
      * the last, and the points' copies would lose the other silently). */
     json_object *root;
-    if (json_doc_load(path, shown, SYSTEM_JSON_MAX_BYTES, "16 MiB, not a system JSON", &root, err, len) != 0)
+    if (json_doc_load(path, shown, SYSTEM_JSON_MAX_BYTES, "16 MiB, not a system JSON", 0, &root, err, len) != 0)
         return NULL;
     if (!json_object_is_type(root, json_type_object)) {
         snprintf(err, len, "%s: not a system JSON (expected a JSON object)", shown);

@@ -5,8 +5,8 @@
  * its folder (DIR/points/NNNN/system.json, network.yml); the other files
  * are used where they are.
  */
-#ifndef VIMANA_SIM_SWEEP_CONFIG_H
-#define VIMANA_SIM_SWEEP_CONFIG_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_CONFIG_H
+#define VIMANA_CMD_SWEEP_SWEEP_CONFIG_H
 
 #include <stddef.h>
 

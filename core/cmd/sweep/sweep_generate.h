@@ -7,8 +7,8 @@
  * that is there is whole: later runs, other workers and other Slurm
  * tasks reuse it, and two that race for it both end with the same one.
  */
-#ifndef VIMANA_SIM_SWEEP_GENERATE_H
-#define VIMANA_SIM_SWEEP_GENERATE_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_GENERATE_H
+#define VIMANA_CMD_SWEEP_SWEEP_GENERATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

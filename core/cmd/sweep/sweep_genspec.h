@@ -6,8 +6,8 @@
  * `generate.KEY` values put in. The values themselves are checked by
  * vimana-et, which the sweep runs (cmd/sweep/sweep_generate.h).
  */
-#ifndef VIMANA_SIM_SWEEP_GENSPEC_H
-#define VIMANA_SIM_SWEEP_GENSPEC_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_GENSPEC_H
+#define VIMANA_CMD_SWEEP_SWEEP_GENSPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  * kernel drops the lock when its holder exits, however it ends, so a
  * killed sweep leaves no stale lock behind (the empty file stays).
  */
-#ifndef VIMANA_SIM_SWEEP_LOCK_H
-#define VIMANA_SIM_SWEEP_LOCK_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_LOCK_H
+#define VIMANA_CMD_SWEEP_SWEEP_LOCK_H
 
 #include <stddef.h>
 

@@ -2,8 +2,8 @@
  * sweep_output.h - the results of a sweep, one row per point in point
  * order: DIR/results.csv (RFC 4180) and DIR/results.json.
  */
-#ifndef VIMANA_SIM_SWEEP_OUTPUT_H
-#define VIMANA_SIM_SWEEP_OUTPUT_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_OUTPUT_H
+#define VIMANA_CMD_SWEEP_SWEEP_OUTPUT_H
 
 #include <stddef.h>
 #include <stdio.h>

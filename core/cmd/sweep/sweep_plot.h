@@ -7,8 +7,8 @@
  * by hand with integer coordinates, so the same results give the same
  * bytes; failed points leave a gap.
  */
-#ifndef VIMANA_SIM_SWEEP_PLOT_H
-#define VIMANA_SIM_SWEEP_PLOT_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_PLOT_H
+#define VIMANA_CMD_SWEEP_SWEEP_PLOT_H
 
 #include <stddef.h>
 #include <stdio.h>

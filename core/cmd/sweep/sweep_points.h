@@ -3,8 +3,8 @@
  * file, or the grid of its axes (the cartesian product, in the order of
  * an odometer: the last axis varies fastest, the first slowest).
  */
-#ifndef VIMANA_SIM_SWEEP_POINTS_H
-#define VIMANA_SIM_SWEEP_POINTS_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_POINTS_H
+#define VIMANA_CMD_SWEEP_SWEEP_POINTS_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * point's signature (its settings as text): a restarted sweep reuses a
  * result only when the signature is the same.
  */
-#ifndef VIMANA_SIM_SWEEP_RESULT_H
-#define VIMANA_SIM_SWEEP_RESULT_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_RESULT_H
+#define VIMANA_CMD_SWEEP_SWEEP_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>

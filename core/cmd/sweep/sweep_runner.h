@@ -5,8 +5,8 @@
  * SIGHUP stop the launching, the running children are killed and their
  * points left without a result; the finished ones stay.
  */
-#ifndef VIMANA_SIM_SWEEP_RUNNER_H
-#define VIMANA_SIM_SWEEP_RUNNER_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_RUNNER_H
+#define VIMANA_CMD_SWEEP_SWEEP_RUNNER_H
 
 #include <stdbool.h>
 #include <stddef.h>

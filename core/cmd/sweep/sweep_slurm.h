@@ -7,8 +7,8 @@
  * results files. Slurm does the scheduling; nothing here talks to other
  * machines.
  */
-#ifndef VIMANA_SIM_SWEEP_SLURM_H
-#define VIMANA_SIM_SWEEP_SLURM_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_SLURM_H
+#define VIMANA_CMD_SWEEP_SWEEP_SLURM_H
 
 #include <stddef.h>
 

@@ -18,27 +18,9 @@
 #include "util/msg_escape.h"
 
 typedef struct reader {
-    yaml_document_t *doc;
+    yaml_reader y;      /* the document, the path, the error buffer */
     sweep_spec *s;
-    char path[512];     /* escaped for messages */
-    char *err;
-    size_t err_len;
 } reader;
-
-static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    yaml_file_vfail(r->err, r->err_len, r->path, at, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
 
 static bool is_quoted(const yaml_node_t *n)
 {
@@ -69,12 +51,12 @@ static void *grow_or_die(void *p, size_t n, size_t size)
 /* A non-empty scalar for the key `key`. */
 static int take_string(reader *r, const char *key, const yaml_node_t *v, char **out)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     char shown[128];
     if (!text || !text[0])
-        return fail(r, v, "%s: expected a single value", msg_escape(key, shown, sizeof shown));
+        return yaml_reader_fail(&r->y, v, "%s: expected a single value", msg_escape(key, shown, sizeof shown));
     if (*out)
-        return fail(r, v, "%s: given twice", msg_escape(key, shown, sizeof shown));
+        return yaml_reader_fail(&r->y, v, "%s: given twice", msg_escape(key, shown, sizeof shown));
     *out = dup_or_die(text);
     return 0;
 }
@@ -92,7 +74,7 @@ static void value_add_item(sweep_value *v, const yaml_node_t *n)
 {
     v->items = grow_or_die(v->items, v->n_items + 1, sizeof *v->items);
     v->quoted = grow_or_die(v->quoted, v->n_items + 1, sizeof *v->quoted);
-    v->items[v->n_items] = dup_or_die(scalar(n));
+    v->items[v->n_items] = dup_or_die(yaml_scalar(n));
     v->quoted[v->n_items++] = is_quoted(n);
 }
 
@@ -121,13 +103,13 @@ static void value_set_text(sweep_value *v)
 static int check_gen_value(reader *r, const char *name, const char *key, const yaml_node_t *n)
 {
     char shown[128], value[128];
-    const char *text = scalar(n);
+    const char *text = yaml_scalar(n);
     if (!strcmp(key, "kind") && !sweep_gen_kind_known(text))
-        return fail(r, n, "%s: unknown generator '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
+        return yaml_reader_fail(&r->y, n, "%s: unknown generator '%s' (expected all-reduce, all-gather, reduce-scatter, all-to-all, "
                           "three-nodes, send-recv or transformer)", msg_escape(name, shown, sizeof shown),
                     msg_escape(text, value, sizeof value));
     if (sweep_gen_param(NULL, key) == GEN_PARAM_FLAG && strcmp(text, "true") && strcmp(text, "false"))
-        return fail(r, n, "%s: expected true or false, got '%s'", msg_escape(name, shown, sizeof shown),
+        return yaml_reader_fail(&r->y, n, "%s: expected true or false, got '%s'", msg_escape(name, shown, sizeof shown),
                     msg_escape(text, value, sizeof value));
     return 0;
 }
@@ -143,23 +125,23 @@ static int read_value(reader *r, const sweep_axis *a, const yaml_node_t *n, swee
     } else if (n->type == YAML_SEQUENCE_NODE && lists) {
         out->is_list = true;
         for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
-            const yaml_node_t *item = yaml_document_get_node(r->doc, *i);
-            if (!scalar(item)) {
+            const yaml_node_t *item = yaml_reader_node(&r->y, *i);
+            if (!yaml_scalar(item)) {
                 value_free(out);
-                return fail(r, item, "%s: a value is a scalar or a list of scalars",
+                return yaml_reader_fail(&r->y, item, "%s: a value is a scalar or a list of scalars",
                             msg_escape(a->name, shown, sizeof shown));
             }
             value_add_item(out, item);
         }
     } else {
-        return fail(r, n, "%s: expected %s", msg_escape(a->name, shown, sizeof shown),
+        return yaml_reader_fail(&r->y, n, "%s: expected %s", msg_escape(a->name, shown, sizeof shown),
                     lists                              ? "a scalar or a list of scalars"
                     : a->kind == SWEEP_GENERATE_KEY ? "a single value"
                                                     : "a single value (a name or a path)");
     }
     if (!out->is_list && !out->items[0][0]) {
         value_free(out);
-        return fail(r, n, "%s: empty value", msg_escape(a->name, shown, sizeof shown));
+        return yaml_reader_fail(&r->y, n, "%s: empty value", msg_escape(a->name, shown, sizeof shown));
     }
     if (a->kind == SWEEP_GENERATE_KEY && check_gen_value(r, a->name, a->key, n) != 0) {
         value_free(out);
@@ -197,21 +179,21 @@ static int axis_kind(const char *name, sweep_axis_kind *kind, const char **key)
 static int axis_get(reader *r, const yaml_node_t *at, bool find, size_t *index)
 {
     sweep_spec *s = r->s;
-    const char *name = scalar(at);
+    const char *name = yaml_scalar(at);
     char shown[128];
     if (!name)
-        return fail(r, at, "expected an axis name (system.KEY, network.KEY, generate.KEY, system, network, backend, "
+        return yaml_reader_fail(&r->y, at, "expected an axis name (system.KEY, network.KEY, generate.KEY, system, network, backend, "
                            "workload)");
     for (size_t i = 0; i < s->n_axes; i++)
         if (!strcmp(s->axes[i].name, name)) {
             if (!find)
-                return fail(r, at, "axis '%s' given twice", msg_escape(name, shown, sizeof shown));
+                return yaml_reader_fail(&r->y, at, "axis '%s' given twice", msg_escape(name, shown, sizeof shown));
             *index = i;
             return 0;
         }
     sweep_axis a = {.line = at->start_mark.line + 1};
     if (axis_kind(name, &a.kind, &a.key) != 0)
-        return fail(r, at, "unknown axis '%s' (expected system.KEY, network.KEY, generate.KEY, system, network, "
+        return yaml_reader_fail(&r->y, at, "unknown axis '%s' (expected system.KEY, network.KEY, generate.KEY, system, network, "
                            "backend, workload or jobs-file)", msg_escape(name, shown, sizeof shown));
     a.name = dup_or_die(name);
     a.key = a.key ? a.name + (a.key - name) : NULL;
@@ -229,7 +211,7 @@ static int axis_take_value(reader *r, const yaml_node_t *at, sweep_axis *a, swee
     for (size_t i = 0; i < a->n_values; i++)
         if (!strcmp(a->values[i].text, v->text)) {
             if (unique) {
-                int rc = fail(r, at, "%s: value '%s' given twice", msg_escape(a->name, shown_axis, sizeof shown_axis),
+                int rc = yaml_reader_fail(&r->y, at, "%s: value '%s' given twice", msg_escape(a->name, shown_axis, sizeof shown_axis),
                               msg_escape(v->text, shown, sizeof shown));
                 value_free(v);
                 return rc;
@@ -247,19 +229,19 @@ static int axis_take_value(reader *r, const yaml_node_t *at, sweep_axis *a, swee
 static int read_axes(reader *r, const yaml_node_t *n)
 {
     if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.start == n->data.mapping.pairs.top)
-        return fail(r, n, "axes: expected a mapping of axis names to lists of values");
+        return yaml_reader_fail(&r->y, n, "axes: expected a mapping of axis names to lists of values");
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-        const yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
+        const yaml_node_t *k = yaml_reader_node(&r->y, p->key);
+        const yaml_node_t *v = yaml_reader_node(&r->y, p->value);
         size_t ai;
         if (axis_get(r, k, false, &ai) != 0)
             return -1;
         sweep_axis *a = &r->s->axes[ai];
         char shown[128];
         if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.start == v->data.sequence.items.top)
-            return fail(r, v, "%s: expected a non-empty list of values", msg_escape(a->name, shown, sizeof shown));
+            return yaml_reader_fail(&r->y, v, "%s: expected a non-empty list of values", msg_escape(a->name, shown, sizeof shown));
         for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top; i++) {
-            const yaml_node_t *item = yaml_document_get_node(r->doc, *i);
+            const yaml_node_t *item = yaml_reader_node(&r->y, *i);
             sweep_value val;
             size_t vi;
             if (read_value(r, a, item, &val) != 0 || axis_take_value(r, item, a, &val, true, &vi) != 0)
@@ -274,17 +256,17 @@ static int read_axes(reader *r, const yaml_node_t *n)
 static int read_point(reader *r, const yaml_node_t *n, size_t **cells, size_t *n_cells)
 {
     if (n->type != YAML_MAPPING_NODE)
-        return fail(r, n, "points: each point is a mapping of axis names to values");
+        return yaml_reader_fail(&r->y, n, "points: each point is a mapping of axis names to values");
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-        const yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
+        const yaml_node_t *k = yaml_reader_node(&r->y, p->key);
+        const yaml_node_t *v = yaml_reader_node(&r->y, p->value);
         size_t ai, vi;
         char shown[128];
         if (axis_get(r, k, true, &ai) != 0)
             return -1;
         for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
-            if (!strcmp(scalar(yaml_document_get_node(r->doc, q->key)), r->s->axes[ai].name))
-                return fail(r, k, "axis '%s' given twice in one point",
+            if (!strcmp(yaml_scalar(yaml_reader_node(&r->y, q->key)), r->s->axes[ai].name))
+                return yaml_reader_fail(&r->y, k, "axis '%s' given twice in one point",
                             msg_escape(r->s->axes[ai].name, shown, sizeof shown));
         sweep_value val;
         if (read_value(r, &r->s->axes[ai], v, &val) != 0 ||
@@ -303,11 +285,11 @@ static int read_point(reader *r, const yaml_node_t *n, size_t **cells, size_t *n
 static int read_points(reader *r, const yaml_node_t *n)
 {
     if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.start == n->data.sequence.items.top)
-        return fail(r, n, "points: expected a non-empty list of points");
+        return yaml_reader_fail(&r->y, n, "points: expected a non-empty list of points");
     size_t *cells = NULL, n_cells = 0;
     r->s->explicit_points = true;
     for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++)
-        if (read_point(r, yaml_document_get_node(r->doc, *i), &cells, &n_cells) != 0) {
+        if (read_point(r, yaml_reader_node(&r->y, *i), &cells, &n_cells) != 0) {
             free(cells);
             return -1;
         }
@@ -325,12 +307,12 @@ static int read_options(reader *r, const yaml_node_t *n)
 {
     r->s->options_line = n->start_mark.line + 1;
     if (n->type != YAML_SEQUENCE_NODE)
-        return fail(r, n, "options: expected a list of vimana options (--name=value)");
+        return yaml_reader_fail(&r->y, n, "options: expected a list of vimana options (--name=value)");
     for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
-        const yaml_node_t *item = yaml_document_get_node(r->doc, *i);
-        const char *text = scalar(item);
+        const yaml_node_t *item = yaml_reader_node(&r->y, *i);
+        const char *text = yaml_scalar(item);
         if (!text || strncmp(text, "--", 2) != 0)
-            return fail(r, item, "options: expected a vimana option (--name=value)");
+            return yaml_reader_fail(&r->y, item, "options: expected a vimana option (--name=value)");
         r->s->options = grow_or_die(r->s->options, r->s->n_options + 1, sizeof *r->s->options);
         r->s->options[r->s->n_options++] = dup_or_die(text);
     }
@@ -340,7 +322,7 @@ static int read_options(reader *r, const yaml_node_t *n)
 /* A whole number from 1 to max, or 0. */
 static unsigned count(const yaml_node_t *n, unsigned long max)
 {
-    const char *text = scalar(n);
+    const char *text = yaml_scalar(n);
     char *end;
     errno = 0;
     unsigned long v = text && text[0] >= '0' && text[0] <= '9' ? strtoul(text, &end, 10) : 0;
@@ -350,7 +332,7 @@ static unsigned count(const yaml_node_t *n, unsigned long max)
 static int read_jobs(reader *r, const yaml_node_t *n)
 {
     if (!(r->s->jobs = count(n, 4096)))
-        return fail(r, n, "jobs: expected a number of parallel runs from 1 to 4096");
+        return yaml_reader_fail(&r->y, n, "jobs: expected a number of parallel runs from 1 to 4096");
     return 0;
 }
 
@@ -358,12 +340,12 @@ static int read_jobs(reader *r, const yaml_node_t *n)
  * only, so that it can be neither a second option nor shell syntax. */
 static int read_word(reader *r, const char *key, const yaml_node_t *v, char **out)
 {
-    const char *text = scalar(v);
+    const char *text = yaml_scalar(v);
     if (!text || !text[0] || strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:._-") !=
                                  strlen(text))
-        return fail(r, v, "slurm: %s: expected a word of letters, digits and : . _ -", key);
+        return yaml_reader_fail(&r->y, v, "slurm: %s: expected a word of letters, digits and : . _ -", key);
     if (*out)
-        return fail(r, v, "slurm: %s: given twice", key);
+        return yaml_reader_fail(&r->y, v, "slurm: %s: given twice", key);
     *out = dup_or_die(text);
     return 0;
 }
@@ -376,7 +358,7 @@ static int read_slurm_entry(reader *r, const char *key, const yaml_node_t *v)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (!strcmp(key, counts[i].key)) {
             if (!(*counts[i].field = count(v, counts[i].max)))
-                return fail(r, v, "slurm: %s: expected a number from 1 to %lu", key, counts[i].max);
+                return yaml_reader_fail(&r->y, v, "slurm: %s: expected a number from 1 to %lu", key, counts[i].max);
             return 0;
         }
     struct { const char *key; char **field; } words[] = {
@@ -385,7 +367,7 @@ static int read_slurm_entry(reader *r, const char *key, const yaml_node_t *v)
         if (!strcmp(key, words[i].key))
             return read_word(r, key, v, words[i].field);
     char shown[128];
-    return fail(r, v, "slurm: unknown key '%s' (expected tasks, concurrent, cpus, time, memory or partition)",
+    return yaml_reader_fail(&r->y, v, "slurm: unknown key '%s' (expected tasks, concurrent, cpus, time, memory or partition)",
                 msg_escape(key, shown, sizeof shown));
 }
 
@@ -393,12 +375,12 @@ static int read_slurm(reader *r, const yaml_node_t *n)
 {
     r->s->slurm.line = n->start_mark.line + 1;
     if (n->type != YAML_MAPPING_NODE)
-        return fail(r, n, "slurm: expected a mapping (tasks, concurrent, cpus, time, memory, partition)");
+        return yaml_reader_fail(&r->y, n, "slurm: expected a mapping (tasks, concurrent, cpus, time, memory, partition)");
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-        if (!scalar(k))
-            return fail(r, k, "slurm: expected a key");
-        if (read_slurm_entry(r, scalar(k), yaml_document_get_node(r->doc, p->value)) != 0)
+        const yaml_node_t *k = yaml_reader_node(&r->y, p->key);
+        if (!yaml_scalar(k))
+            return yaml_reader_fail(&r->y, k, "slurm: expected a key");
+        if (read_slurm_entry(r, yaml_scalar(k), yaml_reader_node(&r->y, p->value)) != 0)
             return -1;
     }
     return 0;
@@ -411,20 +393,20 @@ static int read_generate(reader *r, const yaml_node_t *n)
     sweep_spec *s = r->s;
     s->generate_line = n->start_mark.line + 1;
     if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.start == n->data.mapping.pairs.top)
-        return fail(r, n, "generate: expected a mapping: kind and the generator's parameters");
+        return yaml_reader_fail(&r->y, n, "generate: expected a mapping: kind and the generator's parameters");
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-        const yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
-        const char *key = scalar(k), *value = scalar(v);
+        const yaml_node_t *k = yaml_reader_node(&r->y, p->key);
+        const yaml_node_t *v = yaml_reader_node(&r->y, p->value);
+        const char *key = yaml_scalar(k), *value = yaml_scalar(v);
         char name[160], shown[128];
         if (!key || !key[0])
-            return fail(r, k, "generate: expected a parameter name");
+            return yaml_reader_fail(&r->y, k, "generate: expected a parameter name");
         snprintf(name, sizeof name, "generate.%s", key);
         msg_escape(name, shown, sizeof shown);
         if (sweep_spec_generate(s, key))
-            return fail(r, k, "%s: given twice", shown);
+            return yaml_reader_fail(&r->y, k, "%s: given twice", shown);
         if (!value || !value[0])
-            return fail(r, v, "%s: expected a single value", shown);
+            return yaml_reader_fail(&r->y, v, "%s: expected a single value", shown);
         if (check_gen_value(r, name, key, v) != 0)
             return -1;
         s->generate = grow_or_die(s->generate, s->n_generate + 1, sizeof *s->generate);
@@ -432,7 +414,7 @@ static int read_generate(reader *r, const yaml_node_t *n)
             .key = dup_or_die(key), .value = dup_or_die(value), .line = k->start_mark.line + 1};
     }
     if (!sweep_spec_generate(s, "kind"))
-        return fail(r, n, "generate: missing key 'kind' (all-reduce, all-gather, reduce-scatter, all-to-all, "
+        return yaml_reader_fail(&r->y, n, "generate: missing key 'kind' (all-reduce, all-gather, reduce-scatter, all-to-all, "
                           "three-nodes, send-recv or transformer)");
     return 0;
 }
@@ -463,7 +445,7 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
     if (!strcmp(key, "points"))
         return read_points(r, v);
     char shown[128];
-    return fail(r, v, "unknown key '%s' (expected workload, generate, system, network, memory, backend, options, "
+    return yaml_reader_fail(&r->y, v, "unknown key '%s' (expected workload, generate, system, network, memory, backend, options, "
                       "axes, points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
 }
 
@@ -506,26 +488,12 @@ static int check_jobs_points(reader *r)
         bool clash = !s->explicit_points;
         for (size_t p = 0; !clash && p < s->n_points; p++)
             clash = s->points[p * s->n_axes + j] != SWEEP_BASE && s->points[p * s->n_axes + a] != SWEEP_BASE;
-        if (clash) {
-            snprintf(r->err, r->err_len, "%s:%zu: %s: a point that runs a jobs-file takes the network, backend, "
-                                         "workloads and configurations from it; it cannot also set an axis",
-                     r->path, s->axes[a].line, s->axes[a].name);
-            return -1;
-        }
+        if (clash)
+            return yaml_reader_fail_line(&r->y, s->axes[a].line, "%s: a point that runs a jobs-file takes the "
+                                         "network, backend, workloads and configurations from it; it cannot "
+                                         "also set an axis", s->axes[a].name);
     }
     return 0;
-}
-
-static int fail_at_line(reader *r, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail_at_line(reader *r, size_t line, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, line, msg);
-    return -1;
 }
 
 /* A generator parameter (a base entry or a generate.KEY axis) must be one
@@ -540,7 +508,7 @@ static int check_gen_name(reader *r, const char *key, size_t line, const sweep_a
         const char *k = i < n ? kinds->values[i].text : base;
         if (!strcmp(key, "kind") || sweep_gen_param(k, key) != GEN_PARAM_UNKNOWN)
             continue;
-        return fail_at_line(r, line, "generate.%s: vimana-et generate %s has no parameter '%s' (see vimana-et "
+        return yaml_reader_fail_line(&r->y, line, "generate.%s: vimana-et generate %s has no parameter '%s' (see vimana-et "
                                      "generate %s--help)", msg_escape(key, shown, sizeof shown),
                             msg_escape(k, kind, sizeof kind), shown, !strcmp(k, "transformer") ? "transformer " : "");
     }
@@ -555,16 +523,16 @@ static int check_generate(reader *r)
     char shown[128];
     for (size_t a = 0; a < s->n_axes; a++)
         if (s->axes[a].kind == SWEEP_GENERATE_KEY && !s->n_generate)
-            return fail_at_line(r, s->axes[a].line, "%s: a generator parameter needs the base generate: mapping "
+            return yaml_reader_fail_line(&r->y, s->axes[a].line, "%s: a generator parameter needs the base generate: mapping "
                                                     "(kind and parameters)",
                                 msg_escape(s->axes[a].name, shown, sizeof shown));
     if (!s->n_generate)
         return 0;
     if (s->workload)
-        return fail_at_line(r, s->generate_line, "give either workload (a prefix) or generate (a generator), "
+        return yaml_reader_fail_line(&r->y, s->generate_line, "give either workload (a prefix) or generate (a generator), "
                                                  "not both");
     if (workload)
-        return fail_at_line(r, workload->line, "workload: the base run generates its workload (generate:); "
+        return yaml_reader_fail_line(&r->y, workload->line, "workload: the base run generates its workload (generate:); "
                                                "vary the generator's parameters (generate.KEY) instead");
     const sweep_axis *kinds = sweep_spec_axis(s, "generate.kind", NULL);
     for (size_t i = 0; i < s->n_generate; i++)
@@ -581,23 +549,23 @@ static int check_generate(reader *r)
 static int read_root(reader *r, const yaml_node_t *root)
 {
     if (!root)
-        return fail(r, NULL, "empty sweep file (expected a mapping: workload, system, network, axes ...)");
+        return yaml_reader_fail(&r->y, NULL, "empty sweep file (expected a mapping: workload, system, network, axes ...)");
     if (root->type != YAML_MAPPING_NODE)
-        return fail(r, root, "expected a mapping: workload, system, network, axes ...");
+        return yaml_reader_fail(&r->y, root, "expected a mapping: workload, system, network, axes ...");
     const yaml_node_t *axes = NULL, *points = NULL;
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-        const yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
-        const char *key = scalar(k);
+        const yaml_node_t *k = yaml_reader_node(&r->y, p->key);
+        const yaml_node_t *v = yaml_reader_node(&r->y, p->value);
+        const char *key = yaml_scalar(k);
         if (!key)
-            return fail(r, k, "expected a key");
+            return yaml_reader_fail(&r->y, k, "expected a key");
         char shown[128];
         for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++)
-            if (!strcmp(scalar(yaml_document_get_node(r->doc, q->key)), key))
-                return fail(r, k, "key '%s' given twice", msg_escape(key, shown, sizeof shown));
+            if (!strcmp(yaml_scalar(yaml_reader_node(&r->y, q->key)), key))
+                return yaml_reader_fail(&r->y, k, "key '%s' given twice", msg_escape(key, shown, sizeof shown));
         if (!strcmp(key, "axes") || !strcmp(key, "points")) {
             if (axes || points)
-                return fail(r, k, "give either axes (a grid) or points (a list), not both");
+                return yaml_reader_fail(&r->y, k, "give either axes (a grid) or points (a list), not both");
             *(!strcmp(key, "axes") ? &axes : &points) = v;
             continue;
         }
@@ -605,7 +573,7 @@ static int read_root(reader *r, const yaml_node_t *root)
             return -1;
     }
     if (!axes && !points)
-        return fail(r, root, "no axes and no points: nothing to sweep");
+        return yaml_reader_fail(&r->y, root, "no axes and no points: nothing to sweep");
     if (read_entry(r, axes ? "axes" : "points", axes ? axes : points) != 0)
         return -1;
     if (check_jobs_points(r) != 0 || check_generate(r) != 0)
@@ -614,7 +582,7 @@ static int read_root(reader *r, const yaml_node_t *root)
     const char *given[] = {r->s->n_generate ? "generate" : r->s->workload, r->s->system, r->s->network};
     for (int i = 0; i < 3; i++)
         if (!given[i] && base_needed(r->s, bases[i]))
-            return fail(r, root, "missing key '%s' (the base run; or an axis '%s' that every point sets)", bases[i],
+            return yaml_reader_fail(&r->y, root, "missing key '%s' (the base run; or an axis '%s' that every point sets)", bases[i],
                         bases[i]);
     if (!r->s->backend)
         r->s->backend = dup_or_die("analytical");
@@ -632,7 +600,7 @@ static void set_dir(sweep_spec *s, const char *path)
 static int read_document(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 {
     reader *r = ctx;
-    r->doc = doc;
+    r->y.doc = doc;
     return read_root(r, root);
 }
 
@@ -641,9 +609,9 @@ int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
     memset(s, 0, sizeof *s);
     s->path = dup_or_die(path);
     set_dir(s, path);
-    reader r = {.s = s, .err = err, .err_len = len};
-    msg_escape(path, r.path, sizeof r.path);
-    return yaml_file_load(path, r.path, "a sweep file", read_document, &r, err, len);
+    reader r = {.y = {.err = err, .err_len = len}, .s = s};
+    msg_escape(path, r.y.path, sizeof r.y.path);
+    return yaml_file_load(path, r.y.path, "a sweep file", read_document, &r, err, len);
 }
 
 void sweep_spec_free(sweep_spec *s)

@@ -6,8 +6,8 @@
  * is checked here; whether an axis' key exists in the base configuration
  * is cmd/sweep/sweep_config.h's business.
  */
-#ifndef VIMANA_SIM_SWEEP_SPEC_H
-#define VIMANA_SIM_SWEEP_SPEC_H
+#ifndef VIMANA_CMD_SWEEP_SWEEP_SPEC_H
+#define VIMANA_CMD_SWEEP_SWEEP_SPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * baseline backend's (docs/xval.md). Prints a table; writes CSV, JSON and
  * an SVG bar chart on request.
  */
-#ifndef VIMANA_SIM_XVAL_H
-#define VIMANA_SIM_XVAL_H
+#ifndef VIMANA_CMD_XVAL_XVAL_H
+#define VIMANA_CMD_XVAL_XVAL_H
 
 #include <stdio.h>
 

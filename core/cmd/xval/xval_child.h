@@ -6,8 +6,8 @@
  * --network-backend and --report; its finish ticks are read back from the
  * report.
  */
-#ifndef VIMANA_SIM_XVAL_CHILD_H
-#define VIMANA_SIM_XVAL_CHILD_H
+#ifndef VIMANA_CMD_XVAL_XVAL_CHILD_H
+#define VIMANA_CMD_XVAL_XVAL_CHILD_H
 
 #include <stddef.h>
 

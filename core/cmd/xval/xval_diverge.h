@@ -7,8 +7,8 @@
  * traffic. Pure computation on what the runs' reports held
  * (cmd/xval/xval_report.h), so that it can be tested on hand-made inputs.
  */
-#ifndef VIMANA_SIM_XVAL_DIVERGE_H
-#define VIMANA_SIM_XVAL_DIVERGE_H
+#ifndef VIMANA_CMD_XVAL_XVAL_DIVERGE_H
+#define VIMANA_CMD_XVAL_XVAL_DIVERGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

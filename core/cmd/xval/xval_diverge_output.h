@@ -6,8 +6,8 @@
  * files beside --csv and the "divergence" member of --json. Write errors
  * are left to the caller's check of the stream.
  */
-#ifndef VIMANA_SIM_XVAL_DIVERGE_OUTPUT_H
-#define VIMANA_SIM_XVAL_DIVERGE_OUTPUT_H
+#ifndef VIMANA_CMD_XVAL_XVAL_DIVERGE_OUTPUT_H
+#define VIMANA_CMD_XVAL_XVAL_DIVERGE_OUTPUT_H
 
 #include <stdio.h>
 

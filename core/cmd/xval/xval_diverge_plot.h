@@ -7,8 +7,8 @@
  * Only deterministic figures, integer coordinates: the same results give
  * the same bytes.
  */
-#ifndef VIMANA_SIM_XVAL_DIVERGE_PLOT_H
-#define VIMANA_SIM_XVAL_DIVERGE_PLOT_H
+#ifndef VIMANA_CMD_XVAL_XVAL_DIVERGE_PLOT_H
+#define VIMANA_CMD_XVAL_XVAL_DIVERGE_PLOT_H
 
 #include <stdio.h>
 

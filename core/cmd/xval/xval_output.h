@@ -6,8 +6,8 @@
  * are separate columns so that tests and scripts can ignore them. Write
  * errors are left to the caller's check of the stream.
  */
-#ifndef VIMANA_SIM_XVAL_OUTPUT_H
-#define VIMANA_SIM_XVAL_OUTPUT_H
+#ifndef VIMANA_CMD_XVAL_XVAL_OUTPUT_H
+#define VIMANA_CMD_XVAL_XVAL_OUTPUT_H
 
 #include <stdio.h>
 

@@ -7,8 +7,8 @@
  * are drawn (no wall time or memory), and every coordinate is an integer,
  * so the same result always gives the same bytes.
  */
-#ifndef VIMANA_SIM_XVAL_PLOT_H
-#define VIMANA_SIM_XVAL_PLOT_H
+#ifndef VIMANA_CMD_XVAL_XVAL_PLOT_H
+#define VIMANA_CMD_XVAL_XVAL_PLOT_H
 
 #include <stdio.h>
 

@@ -4,8 +4,8 @@
  * of one NPU and the link records, for the divergence report
  * (cmd/xval/xval_diverge.h).
  */
-#ifndef VIMANA_SIM_XVAL_REPORT_H
-#define VIMANA_SIM_XVAL_REPORT_H
+#ifndef VIMANA_CMD_XVAL_XVAL_REPORT_H
+#define VIMANA_CMD_XVAL_XVAL_REPORT_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * writers print with it. Filled by cmd/xval/xval.c, written by
  * cmd/xval/xval_output.h and cmd/xval/xval_plot.h.
  */
-#ifndef VIMANA_SIM_XVAL_ROW_H
-#define VIMANA_SIM_XVAL_ROW_H
+#ifndef VIMANA_CMD_XVAL_XVAL_ROW_H
+#define VIMANA_CMD_XVAL_XVAL_ROW_H
 
 #include <stdbool.h>
 #include <stddef.h>

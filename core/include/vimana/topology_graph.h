@@ -131,6 +131,11 @@ long vimana_topo_cut_off(vimana_topo *t, const uint8_t *down, uint32_t *npus, si
  * memory". */
 int vimana_topo_check_partition(vimana_topo *t, const uint8_t *down, uint64_t at, char *err, size_t err_len);
 
+/* The same over the bandwidth factors a backend registered with link_fault:
+ * registered[l] is link l's latest factor (an entry for every link of t; 1
+ * with no fault, 0 down). */
+int vimana_topo_check_registered(vimana_topo *t, const double *registered, uint64_t at, char *err, size_t err_len);
+
 /* The route cache keeps one table of 4 bytes per node for each destination
  * routed to, until it holds `bytes`; then the oldest table is reused. */
 void vimana_topo_set_route_cache_limit(vimana_topo *t, size_t bytes);

@@ -1,13 +1,12 @@
 /*
- * check_watchdog.h - `vimana backend-check --timeout`: the checks run in a
- * child process the command waits for a limited time, so that a backend
- * whose run() never returns (or that loops inside any other call) is
- * reported in one line instead of hanging the check for ever. The mock
- * host catches a backend that storms with events; one that spins without
- * calling back is only caught from outside.
+ * watchdog.h - a run in a child process that the command waits for a
+ * limited time: `vimana --time-limit` and `vimana backend-check --timeout`.
+ * A backend whose run() never returns (or that loops inside any other call
+ * without calling back) cannot be stopped from inside the process; from
+ * outside it is reported in one line instead of hanging for ever.
  */
-#ifndef VIMANA_SIM_CHECK_WATCHDOG_H
-#define VIMANA_SIM_CHECK_WATCHDOG_H
+#ifndef VIMANA_CMD_WATCHDOG_H
+#define VIMANA_CMD_WATCHDOG_H
 
 typedef enum watchdog_end {
     WATCHDOG_EXITED,    /* *status: the child's exit status */

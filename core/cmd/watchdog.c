@@ -1,7 +1,7 @@
-/* Running the checks in a child under a time limit (check_watchdog.h). */
+/* A run in a child process under a time limit (watchdog.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "cmd/backend_check/check_watchdog.h"
+#include "cmd/watchdog.h"
 
 #include <errno.h>
 #include <signal.h>

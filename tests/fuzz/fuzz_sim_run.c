@@ -1,0 +1,27 @@
+#include "fuzz_sim_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/options.h"
+#include "sim/run.h"
+
+void fuzz_sim_run(const char *target, char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    sim_options opt;
+    char err[512];
+    if (sim_options_parse(argc, argv, &opt, err, sizeof err) != OPTIONS_RUN) {
+        fprintf(stderr, "%s: %s\n", target, err);
+        abort();
+    }
+    const char *verbose = getenv("VIMANA_FUZZ_VERBOSE");
+    FILE *out = verbose && *verbose == '1' ? stderr : fopen("/dev/null", "w");
+    if (!out)
+        abort();
+    sim_run(&opt, out, out);
+    if (out != stderr)
+        fclose(out);
+}
