@@ -15,7 +15,8 @@ typedef struct sv_request {
     int64_t id;
     uint64_t arrival, prompt, output;    /* ns, tokens */
     vimana_tick first, last;             /* the markers' ends */
-    bool has_first, has_last;
+    bool has_first, has_last;            /* the marker ran */
+    bool first_node, last_node;          /* a trace read holds the marker */
     bool seen;                           /* a marker names it */
 } sv_request;
 
@@ -27,8 +28,15 @@ typedef struct sv_stats {
     double mean, p50, p99;               /* ns */
 } sv_stats;
 
+/* NPUs whose markers a report takes: one group of ranks, or a
+ * disaggregated trace's prefill and decode groups (and room to spare). */
+#define SV_MAX_NPUS 8
+
 typedef struct sv_report {
-    uint32_t npu;                        /* whose markers */
+    uint32_t npu;                        /* the first NPU whose markers it takes */
+    uint32_t npus[SV_MAX_NPUS];          /* all of them, in order */
+    size_t n_npus;
+    bool took;                           /* the trace being read gave a marker */
     vimana_tick origin;                  /* the run's time 0 (wl_run.origin) */
     sv_request *req;                     /* by id */
     size_t n, cap;
@@ -36,13 +44,16 @@ typedef struct sv_report {
     sv_stats ttft, tpot, latency;
 } sv_report;
 
-/* Names the generator gives its markers ("iter<K>_req<I>_first_token"):
- * a trace without one holds none, and is not read again. */
+/* Names the generator gives its markers ("iter<K>_req<I>_first_token",
+ * "..._last_token"): a trace without one holds none, and is not read
+ * again. */
 static bool may_hold_markers(const wl_trace *t)
 {
-    for (size_t at = 0; t->names && at < t->names_len; at += strlen(t->names + at) + 1)
-        if (strstr(t->names + at, "_req") && strstr(t->names + at, "_first_token"))
+    for (size_t at = 0; t->names && at < t->names_len; at += strlen(t->names + at) + 1) {
+        const char *name = t->names + at;
+        if (strstr(name, "_req") && (strstr(name, "_first_token") || strstr(name, "_last_token")))
             return true;
+    }
     return false;
 }
 
@@ -88,7 +99,8 @@ static sv_request *request_of(sv_report *rep, int64_t id, bool *oom)
     return &rep->req[i];
 }
 
-/* A marker node: its request's arrival and sizes, and its end if it ran. */
+/* A marker node: its request's arrival and sizes, and its end if it ran.
+ * A marker an NPU read before holds is kept (the lowest NPU's). */
 static int take_marker(sv_report *rep, const workload *w, const vet_node *n)
 {
     int64_t id, token, arrival, prompt, output;
@@ -103,6 +115,11 @@ static int take_marker(sv_report *rep, const workload *w, const vet_node *n)
     sv_request *r = request_of(rep, id, &oom);
     if (!r)
         return oom ? -1 : 0;
+    bool *held = token == 0 ? &r->first_node : &r->last_node;
+    if (*held)
+        return 0;
+    *held = true;
+    rep->took = true;
     r->arrival = (uint64_t)arrival;
     r->prompt = prompt > 0 ? (uint64_t)prompt : 0;
     r->output = output > 0 ? (uint64_t)output : 0;
@@ -203,11 +220,11 @@ static void compact(sv_report *rep)
     rep->n = k;
 }
 
-/* The lowest NPU that ran a trace with markers (the last pipeline stage's
- * first rank, in a generated workload). */
-static const workload *marker_npu(const sim *s, const wl_run *r)
+/* The lowest NPU from `from` on that ran a trace with markers (the last
+ * pipeline stage's first rank, in a generated workload). */
+static const workload *marker_npu(const sim *s, const wl_run *r, uint32_t from)
 {
-    for (uint32_t npu = 0; npu < s->n_npus; npu++) {
+    for (uint32_t npu = from; npu < s->n_npus; npu++) {
         const workload *w = &r->wl[npu];
         if (workload_npu_runs(s, npu) && w->trace && w->live && may_hold_markers(w->trace))
             return w;
@@ -215,18 +232,46 @@ static const workload *marker_npu(const sim *s, const wl_run *r)
     return NULL;
 }
 
+/* A request named by a marker whose other marker no trace read holds
+ * (a disaggregated trace: the decode group has the last tokens). */
+static bool markers_missing(const sv_report *rep)
+{
+    for (size_t i = 0; i < rep->n; i++) {
+        const sv_request *q = &rep->req[i];
+        if (q->seen && (!q->first_node || !q->last_node))
+            return true;
+    }
+    return false;
+}
+
+/* Reads the lowest marker NPU's markers, then the next ones' while a
+ * request misses one. 0, or -1 when a trace cannot be read again. */
+static int read_groups(const sim *s, const wl_run *r, sv_report *rep)
+{
+    const workload *w = r && r->wl ? marker_npu(s, r, 0) : NULL;
+    for (; w && rep->n_npus < SV_MAX_NPUS; w = markers_missing(rep) ? marker_npu(s, r, w->npu + 1) : NULL) {
+        rep->took = false;
+        if (read_markers(rep, w) != 0) {
+            rep->npu = w->npu;
+            return -1;
+        }
+        if (rep->took)
+            rep->npus[rep->n_npus++] = w->npu;
+    }
+    rep->npu = rep->npus[0];
+    return 0;
+}
+
 /* 1 with the report filled, 0 when there is none, -1 out of memory or
  * when the trace cannot be read again. */
 static int collect(const sim *s, const wl_run *r, sv_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    const workload *w = r && r->wl ? marker_npu(s, r) : NULL;
-    if (!w)
-        return 0;
-    rep->npu = w->npu;
-    rep->origin = r->origin;
-    if (read_markers(rep, w) != 0)
+    rep->origin = r ? r->origin : 0;
+    if (read_groups(s, r, rep) != 0)
         return -1;
+    if (rep->n_npus == 0)
+        return 0;
     compact(rep);
     for (size_t i = 0; i < rep->n; i++)
         rep->complete += rep->req[i].has_first && rep->req[i].has_last;
@@ -277,7 +322,10 @@ void serving_report_print(const sim *s, const wl_run *r, FILE *out)
         free(rep.req);
         return;
     }
-    fprintf(out, "serving: %zu requests, %zu finished (markers of NPU %u)\n", rep.n, rep.complete, rep.npu);
+    fprintf(out, "serving: %zu requests, %zu finished (markers of NPU%s", rep.n, rep.complete, rep.n_npus > 1 ? "s" : "");
+    for (size_t i = 0; i < rep.n_npus; i++)
+        fprintf(out, "%s%u", i == 0 ? " " : i + 1 == rep.n_npus ? " and " : ", ", rep.npus[i]);
+    fputs(")\n", out);
     for (size_t i = 0; i < rep.n; i++)
         print_request(out, &rep.req[i]);
     if (rep.complete > 0) {
@@ -365,6 +413,13 @@ void serving_report_json(const sim *s, const wl_run *r, FILE *f)
     }
     fprintf(f, ",\n\"serving\": {\n  \"unit\": \"us\", \"npu\": %u, \"requests\": %zu, \"finished\": %zu", rep.npu,
             rep.n, rep.complete);
+    /* a disaggregated trace's markers come from both groups */
+    if (rep.n_npus > 1) {
+        fputs(", \"npus\": [", f);
+        for (size_t i = 0; i < rep.n_npus; i++)
+            fprintf(f, "%s%u", i ? ", " : "", rep.npus[i]);
+        fputc(']', f);
+    }
     if (rep.complete > 0) {
         json_stats(f, "ttft", &rep.ttft);
         json_stats(f, "tpot", &rep.tpot);

@@ -136,7 +136,7 @@ expect_eq "$(sed -n 1p "$T/out")" "memory: rank 0: 93.63 GiB (weights 93.48 GiB,
 # the attention core and the norms; measured on an H200, the step's GEMMs
 # alone: 25137 us (docs/inference.md, "Decode against the weights").
 expect_ok "$ET" generate inference $B70 --device h200 --out "$T/b70h/w"
-expect_eq "$(list "$T/b70h/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 24609 "70B decode step, h200"
+expect_eq "$(tf_list "$T/b70h/w.0.et" | awk '$3 ~ /^decode_t1_/ { split($6, u, "="); t += u[2] } END { print t }')" 24609 "70B decode step, h200"
 # SwiGLU: 80 x (2 x 8192^2 + 8192 x 2048 + 3 x 8192 x 28672) + 2 x 8192 x
 # 32000 = 68975329280 parameters, 128.48 GiB at 2 bytes
 expect_ok "$ET" generate inference $B70 --mlp swiglu --out "$T/b70s/w"

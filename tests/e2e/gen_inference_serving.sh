@@ -199,6 +199,60 @@ expect_ok "$VIMANA" --workload-configuration="$T/c2/w" $H2 --comm-group-configur
 expect_eq "$(grep -E '^(sys\[0\] finished|serving: TTFT)' "$T/out")" "sys[0] finished, 2083045440 cycles, exposed communication 401565440 cycles.
 serving: TTFT mean 15896.676 us, p50 15196.224 us, p99 30904.608 us; TPOT mean 4380.780 us, p50 4093.345 us, p99 10854.418 us; latency mean 162754.801 us, p50 151960.704 us, p99 300994.760 us" "tp2 clock-comm"
 
+# --disaggregate: NPU 0 prefills, NPU 1 decodes (test_inf_serving.c,
+# schedule_disaggregated, derives both schedules). The KV cache of a prefill
+# iteration's decoding requests (2 layers x 2 (K, V) x 4 heads x 16 x 2 bytes =
+# 512 bytes a token) leaves NPU 0 once its LM head has sampled, with the
+# first tokens (4 bytes each): r0's 16 x 512 + 4 = 8196 bytes at 22 us, r1's
+# 8 x 512 + 4 = 4100 at 44 us, r3's 8196 at 2022 us. On the 2-GPU switch
+# (2 hops of 250 ns, 450 GB/s) 8196 bytes take 500 + 16.96 = 516 ns.
+# NPU 1: r0's KV at 22.516 -> decode 1 ends 44.516; r1's KV (at 44.508) is
+# there, decode 2 (r0's last, r1's 2nd) ends 66.516; r3's KV at 2022.516 ->
+# its token 2 at 2044.516. TTFT as the prefill group's: 22, 34, 29, 22;
+# latency: r0 66.516, r1 66.516 - 10 = 56.516, r2 29, r3 44.516; TPOT r0
+# (66.516 - 22) / 2 = 22.258, r1 22.516, r3 22.516.
+expect_ok "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --disaggregate --out "$T/pd/w"
+expect_eq "$(grep '^serving:' "$T/out")" "serving: prefill group (ranks 0-0): 4 requests, 3 iterations (3 prefill, 0 decode), at most 2 sequences an iteration, 40 KV tokens at the peak, idle 1956 us; the generator's clock (compute only) ends at 2022 us
+serving: decode group (ranks 1-1): 3 requests, 3 iterations (0 prefill, 3 decode), at most 2 sequences an iteration, 27 KV tokens at the peak, idle 1978 us; the generator's clock (compute only) ends at 2044 us" "disaggregated serving lines"
+expect_ok "$ET" validate "$T/pd/w"
+"$ET" json "$T/pd/w.1.et" | python3 -c '
+import json, sys
+for n in json.load(sys.stdin)["nodes"]:
+    a = {x["name"]: ([v for k, v in x.items() if k != "name"] or [0])[0] for x in n.get("attr", [])}
+    if n["type"] != "COMP_NODE":
+        print(n["name"], a.get("comm_src", ""), a.get("comm_tag", ""), a.get("comm_size", ""))' >"$T/pd/list" || fail "list decode"
+expect_eq "$(cat "$T/pd/list")" "recv_kv_iter0 0 0 8196
+recv_kv_iter1 0 1 4100
+iter1_req0_last_token   
+iter1_req1_last_token   
+recv_kv_iter2 0 2 8196
+iter2_req3_last_token   " "decode group: KV receives and last-token markers"
+expect_ok "$VIMANA" --workload-configuration="$T/pd/w" $H2 --report="$T/pd/r.json"
+expect_eq "$(grep '^serving:' "$T/out")" "serving: 4 requests, 4 finished (markers of NPUs 0 and 1)
+serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, TPOT 22.258 us, latency 66.516 us
+serving: request 1: arrival 10.000 us, prompt 8, output 2, TTFT 34.000 us, TPOT 22.516 us, latency 56.516 us
+serving: request 2: arrival 15.000 us, prompt 32, output 1, TTFT 29.000 us, latency 29.000 us
+serving: request 3: arrival 2000.000 us, prompt 16, output 2, TTFT 22.000 us, TPOT 22.516 us, latency 44.516 us
+serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 22.430 us, p50 22.516 us, p99 22.516 us; latency mean 49.137 us, p50 44.516 us, p99 66.516 us" "disaggregated serving report"
+expect_eq "$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["serving"]
+print(s["npu"], s["npus"], s["finished"])' "$T/pd/r.json")" "0 [0, 1] 4" "disaggregated --report: both groups' NPUs"
+expect_error "$P: --disaggregate: not with --scheduler mixed (the prefill group runs prefills only, the decode group decodes only)" \
+    "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --disaggregate --scheduler mixed --out "$T/x/w"
+# TP 2, PP 2 on 8 NPUs: each stage sends its own layers' KV cache; the
+# prefill group's last stage sends the first tokens to the decode group's
+# first stage; the communicators of both groups.
+expect_ok "$ET" generate inference --layers 4 --hidden 64 --heads 4 --ffn 256 --vocab 128 --tp 2 --pp 2 \
+    --arrivals "$T/tiny/arr.txt" --disaggregate --out "$T/pd4/w"
+expect_ok "$ET" validate "$T/pd4/w"
+expect_eq "$(tr -d ' \n' <"$T/pd4/w.groups.json")" '{"1":[0,1],"2":[2,3],"3":[4,5],"4":[6,7]}' "disaggregated groups"
+expect_eq "$("$ET" json "$T/pd4/w.4.et" | grep -o '"name": "recv_[a-z_]*iter0"' | tr '\n' ' ')" '"name": "recv_kv_iter0" "name": "recv_first_tokens_iter0" ' "decode stage 0: KV and first tokens"
+expect_ok "$VIMANA" --workload-configuration="$T/pd4/w" \
+    --system-configuration="$S/inputs/presets/hgx-h100/8gpu/system.json" \
+    --network-configuration="$S/inputs/presets/hgx-h100/8gpu/network.yml" --comm-group-configuration="$T/pd4/w.groups.json"
+expect_eq "$(grep -E '^serving: [0-9]' "$T/out")" "serving: 4 requests, 4 finished (markers of NPUs 2 and 6)" "tp2 pp2 disaggregated markers"
+
 # a fixed-batch workload prints no serving lines
 expect_ok "$ET" generate inference $TINY --batch 2 --prompt-len 8 --output-len 2 --out "$T/fixed/w"
 cp "$T/fixed/w.0.et" "$T/fixed/one.et"

@@ -2,12 +2,14 @@
  * (tools/inference/inf_arrivals.c, then inf_serving.c): the arrivals file
  * read from a file as the CLI does, its field and range checks, and for a
  * small accepted file the continuous-batching schedule on a tiny model
- * (prefill-first, mixed or chunked, by the input's length).
+ * (prefill-first, mixed, chunked or disaggregated, by the input's length).
  * A refusal must come with its one-line message naming the file; an
  * accepted file must hold sorted, in-range requests, and its schedule must
  * give every request exactly one first and one last token, none before
  * its arrival, within the batch limits, and prefill each prompt's tokens
- * exactly once (in chunks, chunked). */
+ * exactly once (in chunks, chunked); disaggregated, the decode group
+ * must take a request only once its KV cache has come, and never a
+ * 1-token one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +38,38 @@ static void check_requests(const struct inf_arrivals *a)
     }
 }
 
+/* Each request's first and last tokens and prefilled prompt tokens, over
+ * one schedule or a disaggregated pair. */
+struct tally {
+    unsigned char *first, *last;
+    uint64_t *prefilled;
+};
+
+static void tally_open(struct tally *t, size_t n)
+{
+    t->first = calloc(n, 1);
+    t->last = calloc(n, 1);
+    t->prefilled = calloc(n, sizeof *t->prefilled);
+    if (!t->first || !t->last || !t->prefilled)
+        die("out of memory");
+}
+
+static void tally_close(struct tally *t, const struct inf_arrivals *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (t->first[i] != 1 || t->last[i] != 1 || t->prefilled[i] != a->req[i].prompt)
+            die("a request without exactly one first and one last token");
+    free(t->first);
+    free(t->last);
+    free(t->prefilled);
+}
+
 /* Counts each request's first and last tokens over the schedule. */
 static void check_schedule(const struct inf_arrivals *a, const struct inf_serving_limits *l,
-                           const struct inf_schedule *s)
+                           const struct inf_schedule *s, struct tally *t)
 {
-    unsigned char *first = calloc(a->n, 1), *last = calloc(a->n, 1);
-    uint64_t *prefilled = calloc(a->n, sizeof *prefilled);
-    if (!first || !last || !prefilled)
-        die("out of memory");
+    unsigned char *first = t->first, *last = t->last;
+    uint64_t *prefilled = t->prefilled;
     for (size_t k = 0; k < s->n_iters; k++) {
         const struct inf_iter *it = &s->iters[k];
         if (it->n_seqs == 0 || it->n_seqs > l->max_batch_size || (it->prefill && it->tokens > l->max_batch_tokens))
@@ -61,15 +87,26 @@ static void check_schedule(const struct inf_arrivals *a, const struct inf_servin
             }
         }
     }
-    for (size_t i = 0; i < a->n; i++)
-        if (first[i] != 1 || last[i] != 1 || prefilled[i] != a->req[i].prompt)
-            die("a request without exactly one first and one last token");
-    free(first);
-    free(last);
-    free(prefilled);
 }
 
-/* mode: 0 prefill-first, 1 mixed, 2 chunked */
+/* The decode group of a disaggregated pair: decodes only, each request
+ * first taken once its KV cache has come, no 1-token request. */
+static void check_decode_group(const struct inf_arrivals *a, const struct inf_disagg *d)
+{
+    for (size_t k = 0; k < d->decode.n_iters; k++) {
+        const struct inf_iter *it = &d->decode.iters[k];
+        for (size_t i = 0; i < it->n_seqs; i++) {
+            const struct inf_seq *q = &d->decode.seqs[it->seq0 + i];
+            const struct inf_request *r = &a->req[q->req];
+            if (it->prefill || q->first || q->tokens != 1 || q->context < r->prompt || r->output < 2)
+                die("the decode group prefilled, or took a 1-token request");
+            if (q->context == r->prompt && it->start_ns < d->ready_ns[q->req])
+                die("the decode group took a request before its KV cache came");
+        }
+    }
+}
+
+/* mode: 0 prefill-first, 1 mixed, 2 chunked, 3 disaggregated */
 static void schedule(const struct inf_arrivals *a, int mode)
 {
     uint64_t tokens = 0;
@@ -83,7 +120,7 @@ static void schedule(const struct inf_arrivals *a, int mode)
     if (tf_device_lookup("h100", &c.device) != 0)
         die("no h100 preset");
     /* a small batch limit, so that batches fill up and requests queue */
-    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mode > 0, .chunked = mode == 2};
+    struct inf_serving_limits l = {.max_batch_size = 3, .mixed = mode == 1 || mode == 2, .chunked = mode == 2};
     if (mode == 2) {
         /* small, so that prompts are split; large enough for at most about
          * a thousand chunks in all */
@@ -99,10 +136,23 @@ static void schedule(const struct inf_arrivals *a, int mode)
             die("limits refused without a message");
         return;
     }
-    if (inf_serving_schedule(&c, a, &l, &s, msg, sizeof msg) != 0)
-        die("a small schedule failed");
-    check_schedule(a, &l, &s);
-    inf_serving_free(&s);
+    struct tally t;
+    tally_open(&t, a->n);
+    if (mode == 3) {
+        struct inf_disagg d;
+        if (inf_serving_schedule_disagg(&c, a, &l, &d, msg, sizeof msg) != 0)
+            die("a small disaggregated schedule failed");
+        check_schedule(a, &l, &d.prefill, &t);
+        check_schedule(a, &l, &d.decode, &t);
+        check_decode_group(a, &d);
+        inf_serving_disagg_free(&d);
+    } else {
+        if (inf_serving_schedule(&c, a, &l, &s, msg, sizeof msg) != 0)
+            die("a small schedule failed");
+        check_schedule(a, &l, &s, &t);
+        inf_serving_free(&s);
+    }
+    tally_close(&t, a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -119,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_requests(&a);
-    schedule(&a, (int)(size % 3));  /* the three schedulers, by the input's length */
+    schedule(&a, (int)(size % 4));  /* the four schedulers, by the input's length */
     inf_arrivals_free(&a);
     return 0;
 }

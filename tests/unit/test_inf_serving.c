@@ -347,6 +347,59 @@ static void clock_with_communication(void **state)
     inf_arrivals_free(&a);
 }
 
+/* --disaggregate on the same file. The prefill group prefills only, as
+ * the default policy without decodes:
+ *   0 us  r0 -> 22;  22  r1, r2 -> 44;  idle 1956 us;  2000  r3 -> 2022
+ * (the KV peak: iteration 1's 8 + 32 prompts). The decode group takes
+ * r0 at 22 (its KV cache's iteration ended), r1 at 44 and r3 at 2022;
+ * r2 (1 token) never comes:
+ *   idle 22   22  decode r0 (token 2, context 16)              -> 44
+ *             44  decode r0 (token 3, 17: last), r1 (token 2)  -> 66
+ *   idle 1956 to 2022: decode r3 (token 2, context 16)         -> 2044
+ * With --clock-comm-ns 500 a KV cache comes 500 ns after its iteration:
+ * r0 at 22.5 us, so the decode group idles 23 us (whole us) and its
+ * first iteration starts at 23. */
+static void schedule_disaggregated(void **state)
+{
+    (void)state;
+    struct inf_config c = tiny();
+    struct inf_arrivals a;
+    char msg[256] = "";
+    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_serving_limits l = {0};
+    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_disagg d;
+    assert_int_equal(inf_serving_schedule_disagg(&c, &a, &l, &d, msg, sizeof msg), 0);
+    assert_int_equal(d.prefill.n_iters, 3);
+    check_iter(&d.prefill, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
+    check_iter(&d.prefill, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 2);
+    check_iter(&d.prefill, 2, 1956, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
+    assert_int_equal(d.prefill.end_ns, 2022000);
+    assert_int_equal(d.prefill.peak_kv_tokens, 40);
+    const uint32_t kv_iter[] = {0, 1, 1, 2};
+    const uint64_t ready_us[] = {22, 44, 44, 2022};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(d.kv_iter[i], kv_iter[i]);
+        assert_int_equal(d.ready_ns[i], ready_us[i] * 1000);
+    }
+    assert_int_equal(d.decode.n_iters, 3);
+    check_iter(&d.decode, 0, 22, 22, 0, (struct want_seq[]){{0, 1, 16, 0, 0}}, 1);
+    check_iter(&d.decode, 1, 0, 44, 0, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}, 2);
+    check_iter(&d.decode, 2, 1956, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    assert_int_equal(d.decode.end_ns, 2044000);
+    assert_int_equal(d.decode.idle_us, 1978);
+    /* after decode 1: r0's 16 + 2 and r1's 8 + 1, both just done */
+    assert_int_equal(d.decode.peak_kv_tokens, 27);
+    inf_serving_disagg_free(&d);
+
+    l.comm_ns = 500;
+    assert_int_equal(inf_serving_schedule_disagg(&c, &a, &l, &d, msg, sizeof msg), 0);
+    assert_int_equal(d.ready_ns[0], 22500);
+    check_iter(&d.decode, 0, 23, 23, 0, (struct want_seq[]){{0, 1, 16, 0, 0}}, 1);
+    inf_serving_disagg_free(&d);
+    inf_arrivals_free(&a);
+}
+
 static void limit_checks(void **state)
 {
     (void)state;
@@ -401,6 +454,7 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(schedule_mixed),
     cmocka_unit_test(schedule_chunked),
     cmocka_unit_test(clock_with_communication),
+    cmocka_unit_test(schedule_disaggregated),
     cmocka_unit_test(limit_checks),
     cmocka_unit_test(iteration_cost)
 )

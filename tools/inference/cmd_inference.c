@@ -284,7 +284,7 @@ static int write_all(const struct inf_config *c, const char *prefix)
     }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s.groups.json", prefix);
-        rc = inf_write_groups(c, path, &err);
+        rc = inf_write_groups(c, 1, path, &err);
     }
     if (rc != 0) {
         cli_error(PROG, "%s", err.msg);

@@ -20,7 +20,8 @@ static const char usage[] =
     "Usage: vimana-et generate inference --layers L --hidden H --heads A [--kv-heads G]\n"
     "         --ffn F --vocab V --tp T --pp P --arrivals FILE [--max-batch-size N]\n"
     "         [--max-batch-tokens N] [--scheduler prefill-first|mixed|chunked]\n"
-    "         [--clock-comm-ns N] [--device h100|h200|a100] [--precision bf16|fp16|fp8]\n"
+    "         [--disaggregate] [--clock-comm-ns N] [--device h100|h200|a100]\n"
+    "         [--precision bf16|fp16|fp8]\n"
     "         [--mlp gelu|swiglu]\n"
     "         [--memory-capacity SIZE] --out PREFIX\n"
     "LLM serving with continuous batching: FILE lists the requests, one a line,\n"
@@ -56,12 +57,20 @@ static const char usage[] =
     "                        the tokens the decodes leave, as vLLM's chunked\n"
     "                        prefill: the chunk that ends it samples the first\n"
     "                        token)\n"
+    "  --disaggregate        prefill and decode on two groups of T x P ranks each:\n"
+    "                        ranks 0 .. T*P-1 run prefill-only iterations and send\n"
+    "                        each iteration's KV cache to the same place in ranks\n"
+    "                        T*P .. 2*T*P-1, which decode only: a request joins\n"
+    "                        their batch once its KV cache has come (the prefill-\n"
+    "                        first scheduler; not with mixed or chunked)\n"
     "  --clock-comm-ns N     the generator's clock adds N ns for each TP all-reduce\n"
-    "                        and pipeline message of an iteration (0 to 1e9; default\n"
-    "                        0: compute only, and a run with communication lags the\n"
-    "                        schedule; take N from a first run's communication time)\n"
+    "                        and pipeline message of an iteration, and for a KV\n"
+    "                        message (0 to 1e9; default 0: compute only, and a run\n"
+    "                        with communication lags the schedule; take N from a\n"
+    "                        first run's communication time)\n"
     "Prints a memory line per stage (the weights and the KV cache at the schedule's\n"
-    "peak) and a serving: line (iterations, idle time, the generator's clock).\n"
+    "peak) and a serving: line (iterations, idle time, the generator's clock); with\n"
+    "--disaggregate, of each group.\n"
     "See docs/inference.md, \"Serving\".\n";
 
 /* Bits of the numeric flags (cmd_inference.h, inf_cli_option). */
@@ -74,6 +83,7 @@ struct serving_args {
     struct inf_serving_limits limits;
     const char *arrivals, *out;
     int max_batch;  /* --max-batch given: the fixed batch's question, refused */
+    int disaggregate; /* --disaggregate: a prefill group and a decode group */
 };
 
 int inf_cli_serving(int argc, char **argv)
@@ -127,6 +137,10 @@ static int parse_scheduler(int argc, char **argv, int *i, struct inf_serving_lim
 /* One argument: 1 used, -1 error (printed), 0 not ours. */
 static int parse_one(int argc, char **argv, int *i, struct serving_args *a, unsigned *given)
 {
+    if (strcmp(argv[*i], "--disaggregate") == 0) {
+        a->disaggregate = 1;
+        return 1;
+    }
     int rc = cli_option(PROG, argc, argv, i, "--arrivals", &a->arrivals);
     if (rc == 0)
         rc = parse_limit(argc, argv, i, &a->limits);
@@ -159,6 +173,11 @@ static int check_given(unsigned given, const struct serving_args *a)
     }
     if (!a->out) {
         cli_error(PROG, "inference: missing --out PREFIX");
+        return -1;
+    }
+    if (a->disaggregate && a->limits.mixed) {
+        cli_error(PROG, "--disaggregate: not with --scheduler %s (the prefill group runs prefills only, the "
+                  "decode group decodes only)", a->limits.chunked ? "chunked" : "mixed");
         return -1;
     }
     return 0;
@@ -205,8 +224,9 @@ static double gib(uint64_t bytes)
     return (double)bytes / (1024.0 * 1024.0 * 1024.0);
 }
 
-/* As the fixed-batch form's lines, the KV cache at the schedule's peak. */
-static int report_memory(const struct inf_config *c, const struct inf_schedule *s)
+/* As the fixed-batch form's lines, the KV cache at the schedule's peak,
+ * for the group of ranks from `base` on. */
+static int report_memory(const struct inf_config *c, const struct inf_schedule *s, uint64_t base)
 {
     struct inf_config peak = *c;
     peak.batch = 1;
@@ -220,28 +240,30 @@ static int report_memory(const struct inf_config *c, const struct inf_schedule *
             if (pass == 0 && c->memory_capacity && total > c->memory_capacity) {
                 cli_error(PROG, "rank %" PRIu64 " needs %.2f GiB, %.2f GiB more than --memory-capacity %.2f GiB "
                           "(weights %.2f GiB, KV cache %.2f GiB at the schedule's peak); nothing written",
-                          p * c->tp, gib(total), gib(total - c->memory_capacity), gib(c->memory_capacity),
+                          base + p * c->tp, gib(total), gib(total - c->memory_capacity), gib(c->memory_capacity),
                           gib(m.weights), gib(m.kv_cache));
                 return 1;
             }
             if (pass == 1)
-                printf("memory: rank %" PRIu64 ": %.2f GiB (weights %.2f GiB, KV cache %.2f GiB)\n", p * c->tp,
+                printf("memory: rank %" PRIu64 ": %.2f GiB (weights %.2f GiB, KV cache %.2f GiB)\n", base + p * c->tp,
                        gib(total), gib(m.weights), gib(m.kv_cache));
         }
     }
     return 0;
 }
 
-static void report_schedule(const struct inf_arrivals *a, const struct inf_schedule *s, int mixed, int comm)
+/* `group`: "" for one group of ranks, else "prefill group (ranks ..): ". */
+static void report_schedule(const char *group, size_t requests, const struct inf_schedule *s, int mixed, int comm)
 {
     size_t prefills = 0;
     for (size_t k = 0; k < s->n_iters; k++)
         prefills += (size_t)s->iters[k].prefill;
-    printf("serving: %zu request%s, %zu iterations (%zu prefill, %zu decode%s), at most %" PRIu64
+    printf("serving: %s%zu request%s, %zu iterations (%zu prefill, %zu decode%s), at most %" PRIu64
            " sequences an iteration, %" PRIu64 " KV tokens at the peak, idle %" PRIu64
            " us; the generator's clock (%s) ends at %" PRIu64 " us\n",
-           a->n, a->n == 1 ? "" : "s", s->n_iters, prefills, s->n_iters - prefills, mixed ? " only" : "", s->max_batch,
-           s->peak_kv_tokens, s->idle_us, comm ? "with communication" : "compute only", s->end_ns / 1000);
+           group, requests, requests == 1 ? "" : "s", s->n_iters, prefills, s->n_iters - prefills,
+           mixed ? " only" : "", s->max_batch, s->peak_kv_tokens, s->idle_us,
+           comm ? "with communication" : "compute only", s->end_ns / 1000);
 }
 
 /* The same bound on a trace's nodes as the fixed-batch form's. */
@@ -257,26 +279,31 @@ static int check_size(const struct inf_config *c, const struct inf_schedule *s)
     return 0;
 }
 
-static int write_all(const struct serving_args *a, const struct inf_arrivals *arr, const struct inf_schedule *s)
+/* One schedule (s) or a disaggregated pair (d). */
+static int write_all(const struct serving_args *a, const struct inf_arrivals *arr, const struct inf_schedule *s,
+                     const struct inf_disagg *d)
 {
     char path[4200];
     vet_error err;
     int rc = 0;
-    for (uint64_t rank = 0; rank < inf_ranks(&a->c) && rc == 0; rank++) {
+    uint64_t groups = d ? 2 : 1;
+    for (uint64_t rank = 0; rank < groups * inf_ranks(&a->c) && rc == 0; rank++) {
         snprintf(path, sizeof path, "%s.%" PRIu64 ".et", a->out, rank);
-        rc = inf_serving_write_rank(&a->c, arr, s, rank, path, &err);
+        rc = d ? inf_serving_write_disagg_rank(&a->c, arr, d, rank, path, &err)
+               : inf_serving_write_rank(&a->c, arr, s, rank, path, &err);
     }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s.groups.json", a->out);
-        rc = inf_write_groups(&a->c, path, &err);
+        rc = inf_write_groups(&a->c, groups, path, &err);
     }
     if (rc != 0)
         cli_error(PROG, "%s", err.msg);
     return rc != 0;
 }
 
-/* Reads, checks and schedules the file: 0, or the exit status. */
-static int plan(struct serving_args *a, struct inf_arrivals *arr, struct inf_schedule *s)
+/* Reads, checks and schedules the file (into d when disaggregated, else
+ * s): 0, or the exit status. */
+static int plan(struct serving_args *a, struct inf_arrivals *arr, struct inf_schedule *s, struct inf_disagg *d)
 {
     char msg[512];
     if (inf_arrivals_load(a->arrivals, arr, msg, sizeof msg) != 0 ||
@@ -284,11 +311,34 @@ static int plan(struct serving_args *a, struct inf_arrivals *arr, struct inf_sch
         cli_error(PROG, "%s", msg);
         return 2;
     }
-    if (inf_serving_schedule(&a->c, arr, &a->limits, s, msg, sizeof msg) != 0) {
+    int rc = a->disaggregate ? inf_serving_schedule_disagg(&a->c, arr, &a->limits, d, msg, sizeof msg)
+                             : inf_serving_schedule(&a->c, arr, &a->limits, s, msg, sizeof msg);
+    if (rc != 0) {
         cli_error(PROG, "%s", msg);
         return 1;
     }
-    return check_size(&a->c, s) != 0 ? 2 : 0;
+    if (!a->disaggregate)
+        return check_size(&a->c, s) != 0 ? 2 : 0;
+    return check_size(&a->c, &d->prefill) != 0 || check_size(&a->c, &d->decode) != 0 ? 2 : 0;
+}
+
+/* The memory and serving lines of a disaggregated pair; 0, or 1 when a
+ * group does not fit --memory-capacity. */
+static int report_disagg(const struct serving_args *a, const struct inf_arrivals *arr, const struct inf_disagg *d)
+{
+    uint64_t n = inf_ranks(&a->c);
+    if (report_memory(&a->c, &d->prefill, 0) != 0 || report_memory(&a->c, &d->decode, n) != 0)
+        return 1;
+    size_t decoding = 0;
+    for (size_t i = 0; i < arr->n; i++)
+        decoding += arr->req[i].output > 1;
+    int comm = a->limits.comm_ns > 0;
+    char group[64];
+    snprintf(group, sizeof group, "prefill group (ranks 0-%" PRIu64 "): ", n - 1);
+    report_schedule(group, arr->n, &d->prefill, 0, comm);
+    snprintf(group, sizeof group, "decode group (ranks %" PRIu64 "-%" PRIu64 "): ", n, 2 * n - 1);
+    report_schedule(group, decoding, &d->decode, 0, comm);
+    return 0;
 }
 
 int generate_serving(int argc, char **argv)
@@ -303,14 +353,16 @@ int generate_serving(int argc, char **argv)
     }
     struct inf_arrivals arr = {0};
     struct inf_schedule s = {0};
-    rc = plan(&a, &arr, &s);
+    struct inf_disagg d = {0};
+    rc = plan(&a, &arr, &s, &d);
+    if (rc == 0 && a.disaggregate)
+        rc = report_disagg(&a, &arr, &d);
+    else if (rc == 0 && (rc = report_memory(&a.c, &s, 0)) == 0)
+        report_schedule("", arr.n, &s, a.limits.mixed, a.limits.comm_ns > 0 && inf_serving_iter_comms(&a.c) > 0);
     if (rc == 0)
-        rc = report_memory(&a.c, &s);
-    if (rc == 0) {
-        report_schedule(&arr, &s, a.limits.mixed, a.limits.comm_ns > 0 && inf_serving_iter_comms(&a.c) > 0);
-        rc = cli_make_parent_dirs(PROG, a.out) != 0 ? 1 : write_all(&a, &arr, &s);
-    }
+        rc = cli_make_parent_dirs(PROG, a.out) != 0 ? 1 : write_all(&a, &arr, &s, a.disaggregate ? &d : NULL);
     inf_serving_free(&s);
+    inf_serving_disagg_free(&d);
     inf_arrivals_free(&arr);
     return rc;
 }

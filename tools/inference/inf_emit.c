@@ -23,12 +23,19 @@ int inf_emit_begin(struct inf_emit *e, const struct inf_config *c, uint64_t rank
 {
     memset(e, 0, sizeof *e);
     e->c = c;
-    e->t = rank % c->tp;
-    e->p = rank / c->tp;
+    uint64_t group = rank / inf_ranks(c);
+    e->base = group * inf_ranks(c);
+    e->t = (rank - e->base) % c->tp;
+    e->p = (rank - e->base) / c->tp;
     e->fp = fp;
-    snprintf(e->tp_pg, sizeof e->tp_pg, "%" PRIu64, 1 + e->p);
+    snprintf(e->tp_pg, sizeof e->tp_pg, "%" PRIu64, 1 + group * c->pp + e->p);
     e->failed = put_metadata(e) != 0;
     return e->failed ? -1 : 0;
+}
+
+uint64_t inf_emit_rank(const struct inf_emit *e, uint64_t stage)
+{
+    return e->base + e->t + e->c->tp * stage;
 }
 
 void inf_emit_start(struct inf_emit *e, const char *name, enum vet_node_type type, uint64_t micros)
@@ -75,7 +82,7 @@ void inf_emit_tp_all_reduce(struct inf_emit *e, const char *what, uint64_t bytes
 void inf_emit_p2p(struct inf_emit *e, const char *name, enum vet_node_type type, uint64_t peer, uint64_t tag,
                   uint64_t bytes)
 {
-    uint64_t self = e->t + e->c->tp * e->p;
+    uint64_t self = inf_emit_rank(e, e->p);
     int send = type == VET_COMM_SEND_NODE;
     inf_emit_start(e, name, type, 0);
     tf_pb_attr_int32(&e->rec, "comm_src", (int32_t)(send ? self : peer));

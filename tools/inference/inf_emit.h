@@ -19,16 +19,21 @@
 /* The rank being written: its place, the chain's last node, the file. */
 struct inf_emit {
     const struct inf_config *c;
-    uint64_t t, p;      /* TP rank and pipeline stage */
-    char tp_pg[24];     /* the stage's TP communicator, "1 + p" */
+    uint64_t base;      /* the group's first rank: 0, or T * P for a disaggregated decode group */
+    uint64_t t, p;      /* TP rank and pipeline stage in the group */
+    char tp_pg[24];     /* the stage's TP communicator, "1 + p" (the decode group's "1 + P + p") */
     FILE *fp;
     struct tf_pb_node rec;
     uint64_t next_id, last;
     int has_last, failed;
 };
 
-/* Rank `rank` of c, writing to fp: the METADATA record first. 0, or -1. */
+/* Rank `rank` of c, writing to fp: the METADATA record first. 0, or -1.
+ * Ranks from T * P on are a second group of the same layout (the decode
+ * group of a disaggregated serving trace). */
 int inf_emit_begin(struct inf_emit *e, const struct inf_config *c, uint64_t rank, FILE *fp);
+/* The rank of this TP position at stage `stage` of the group. */
+uint64_t inf_emit_rank(const struct inf_emit *e, uint64_t stage);
 /* Starts a GPU node depending on the chain's last node. */
 void inf_emit_start(struct inf_emit *e, const char *name, enum vet_node_type type, uint64_t micros);
 /* Writes the node being built; `on_chain` makes it the next node's parent

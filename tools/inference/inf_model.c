@@ -245,11 +245,16 @@ uint64_t inf_rank_params(const struct inf_config *c, uint64_t p)
     return params > UINT64_MAX ? UINT64_MAX : (uint64_t)params;
 }
 
+uint64_t inf_kv_bytes_per_token(const struct inf_config *c)
+{
+    return c->elem_bytes * kv_width(c) * (c->layers / c->pp);
+}
+
 void inf_memory_of(const struct inf_config *c, uint64_t p, struct inf_memory *m)
 {
     u128 w = (u128)inf_rank_params(c, p) * c->elem_bytes;
     /* K and V of every token of every sequence at the end: S + N of them */
-    u128 kv = (u128)c->elem_bytes * kv_width(c) * (c->layers / c->pp) * c->batch * (c->prompt_len + c->output_len);
+    u128 kv = (u128)inf_kv_bytes_per_token(c) * c->batch * (c->prompt_len + c->output_len);
     m->weights = w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
     m->kv_cache = kv > UINT64_MAX ? UINT64_MAX : (uint64_t)kv;
 }

@@ -78,6 +78,10 @@ uint64_t inf_activation_bytes(const struct inf_config *c, struct inf_step s);
  * h*(A + 2G)*d/A + h*h, MLP 2hF (GeLU, the training generator's) or 3hF
  * (SwiGLU))
  * and on the first stage the embedding's, on the last the LM head's h*V/T. */
+/* The K and V one token leaves in a rank's cache: its L/P layers' 2 (G/T) d
+ * elements each (what the KV cache holds, and what a prefill group sends a
+ * decode group per prompt token). */
+uint64_t inf_kv_bytes_per_token(const struct inf_config *c);
 uint64_t inf_rank_params(const struct inf_config *c, uint64_t p);
 void inf_memory_of(const struct inf_config *c, uint64_t p, struct inf_memory *m);
 /* --max-batch: the largest batch (at most INF_BATCH_MAX) whose ranks all

@@ -129,12 +129,20 @@ int inf_serving_limits_check(struct inf_serving_limits *l, const struct inf_arri
 
 /* ---- the scheduler --------------------------------------------------------- */
 
+/* What the iterations hold: both phases on one group of ranks, or one
+ * phase of a disaggregated pair of groups. */
+enum sched_role { ROLE_BOTH, ROLE_PREFILL, ROLE_DECODE };
+
 /* The scheduler's state between iterations. */
 struct sched {
     const struct inf_config *c;
     const struct inf_arrivals *a;
     const struct inf_serving_limits *l;
     struct inf_schedule *out;
+    enum sched_role role;
+    const uint64_t *ready_ns;  /* ROLE_DECODE: when each request's KV cache has come */
+    uint64_t *done_ns;        /* ROLE_PREFILL: when each request's prefill ended (or NULL) */
+    uint32_t *done_iter;      /* ROLE_PREFILL: its iteration (or NULL) */
     size_t next;              /* the first request not yet admitted */
     uint32_t *running;        /* admitted, not finished, admission order */
     size_t n_running;
@@ -146,16 +154,31 @@ struct sched {
     size_t cap_iters, cap_seqs;
 };
 
+/* When request i may join: its arrival, or for a decode group the moment
+ * its KV cache has come from the prefill group. */
+static uint64_t ready_at(const struct sched *st, size_t i)
+{
+    return st->ready_ns ? st->ready_ns[i] : st->a->req[i].arrival_ns;
+}
+
 static int arrived(const struct sched *st, size_t i)
 {
-    return i < st->a->n && st->a->req[i].arrival_ns <= st->now_ns;
+    return i < st->a->n && ready_at(st, i) <= st->now_ns;
+}
+
+/* A decode group never sees a 1-token request: its prefill gave its only
+ * token. */
+static void skip_done_requests(struct sched *st)
+{
+    while (st->role == ROLE_DECODE && st->next < st->a->n && st->a->req[st->next].output < 2)
+        st->next++;
 }
 
 /* Nothing runs and nothing waits: jump to the next arrival, in whole
  * microseconds (the idle node's duration). */
 static void idle_until_next(struct sched *st)
 {
-    uint64_t wait = st->a->req[st->next].arrival_ns - st->now_ns;
+    uint64_t wait = ready_at(st, st->next) - st->now_ns;
     uint64_t us = (wait + 999) / 1000;
     st->gap_us += us;
     st->now_ns += us * 1000;
@@ -176,8 +199,23 @@ static void prefill_chunk(struct sched *st, struct inf_seq *q, uint32_t i, uint6
     if (!ends)
         return;
     st->generated[i] = 1;
-    if (r->output > 1)  /* a 1-token request is done with its prefill */
+    if (st->done_iter)
+        st->done_iter[i] = (uint32_t)st->out->n_iters;
+    /* a 1-token request is done with its prefill; a prefill group hands
+     * the others to the decode group */
+    if (r->output > 1 && st->role == ROLE_BOTH)
         st->running[st->n_running++] = i;
+}
+
+/* A decode group takes the requests whose KV cache has come, in order,
+ * while places are left: their first token is the prefill group's. */
+static void join_decodes(struct sched *st)
+{
+    for (skip_done_requests(st); arrived(st, st->next) && st->n_running < st->l->max_batch_size;
+         skip_done_requests(st)) {
+        st->generated[st->next] = 1;
+        st->running[st->n_running++] = (uint32_t)st->next++;
+    }
 }
 
 /* Admits arrived requests in order while the limits allow: `in_batch`
@@ -279,7 +317,11 @@ static int iterate(struct sched *st, char *msg, size_t len)
     struct inf_seq *seqs = o->seqs + o->n_seqs;
     size_t n;
     int prefill;
-    if (st->l->mixed) {
+    if (st->role == ROLE_DECODE) {
+        join_decodes(st);
+        n = decode(st, seqs);
+        prefill = 0;
+    } else if (st->l->mixed && st->role == ROLE_BOTH) {
         /* every running request decodes; new prompts fill what is left */
         n = decode(st, seqs);
         size_t k = admit(st, seqs + n, n, st->l->max_batch_tokens - n);
@@ -299,7 +341,10 @@ static int iterate(struct sched *st, char *msg, size_t len)
     o->idle_us += st->gap_us;
     st->gap_us = 0;
     st->now_ns += micros * 1000 + st->l->comm_ns * inf_serving_iter_comms(st->c);
-    uint64_t kv = kv_tokens(st, seqs, n);
+    /* a prefill group holds each iteration's prompts until they are sent */
+    uint64_t kv = st->role == ROLE_PREFILL ? total_tokens(seqs, n) : kv_tokens(st, seqs, n);
+    for (size_t i = 0; st->done_ns && i < n; i++)
+        st->done_ns[seqs[i].req] = st->now_ns;
     if (kv > o->peak_kv_tokens)
         o->peak_kv_tokens = kv;
     if (n > o->max_batch)
@@ -321,6 +366,30 @@ static int count_tokens(const struct inf_arrivals *a, uint64_t *total, char *msg
     return 0;
 }
 
+/* Runs st's iterations until every request has left. */
+static int run(struct sched *st, char *msg, size_t len)
+{
+    const struct inf_arrivals *a = st->a;
+    st->running = malloc((a->n ? a->n : 1) * sizeof *st->running);
+    st->generated = calloc(a->n ? a->n : 1, sizeof *st->generated);
+    int rc = st->running && st->generated ? 0 : -1;
+    if (rc != 0)
+        snprintf(msg, len, "out of memory");
+    skip_done_requests(st);
+    while (rc == 0 && (st->n_running > 0 || st->has_partial || st->next < a->n)) {
+        if (st->n_running == 0 && !st->has_partial && !arrived(st, st->next))
+            idle_until_next(st);
+        rc = iterate(st, msg, len);
+        skip_done_requests(st);
+    }
+    st->out->end_ns = st->now_ns;
+    free(st->running);
+    free(st->generated);
+    if (rc != 0)
+        inf_serving_free(st->out);
+    return rc;
+}
+
 int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *a,
                          const struct inf_serving_limits *l, struct inf_schedule *out, char *msg, size_t len)
 {
@@ -328,23 +397,45 @@ int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *
     memset(out, 0, sizeof *out);
     if (count_tokens(a, &total, msg, len) != 0)
         return -1;
-    struct sched st = {.c = c, .a = a, .l = l, .out = out};
-    st.running = malloc(a->n * sizeof *st.running);
-    st.generated = calloc(a->n, sizeof *st.generated);
-    int rc = st.running && st.generated ? 0 : -1;
-    if (rc != 0)
-        snprintf(msg, len, "out of memory");
-    while (rc == 0 && (st.n_running > 0 || st.has_partial || st.next < a->n)) {
-        if (st.n_running == 0 && !st.has_partial && !arrived(&st, st.next))
-            idle_until_next(&st);
-        rc = iterate(&st, msg, len);
+    struct sched st = {.c = c, .a = a, .l = l, .out = out, .role = ROLE_BOTH};
+    return run(&st, msg, len);
+}
+
+int inf_serving_schedule_disagg(const struct inf_config *c, const struct inf_arrivals *a,
+                                const struct inf_serving_limits *l, struct inf_disagg *out, char *msg, size_t len)
+{
+    uint64_t total;
+    memset(out, 0, sizeof *out);
+    if (count_tokens(a, &total, msg, len) != 0)
+        return -1;
+    size_t n = a->n ? a->n : 1;
+    out->kv_iter = calloc(n, sizeof *out->kv_iter);
+    out->ready_ns = calloc(n, sizeof *out->ready_ns);
+    if (!out->kv_iter || !out->ready_ns) {
+        inf_serving_disagg_free(out);
+        return snprintf(msg, len, "out of memory"), -1;
     }
-    out->end_ns = st.now_ns;
-    free(st.running);
-    free(st.generated);
+    struct sched pre = {.c = c, .a = a, .l = l, .out = &out->prefill, .role = ROLE_PREFILL,
+                        .done_ns = out->ready_ns, .done_iter = out->kv_iter};
+    int rc = run(&pre, msg, len);
+    /* the KV cache leaves with the iteration's end: one message */
+    for (size_t i = 0; rc == 0 && i < a->n; i++)
+        out->ready_ns[i] += l->comm_ns;
+    struct sched dec = {.c = c, .a = a, .l = l, .out = &out->decode, .role = ROLE_DECODE, .ready_ns = out->ready_ns};
+    if (rc == 0)
+        rc = run(&dec, msg, len);
     if (rc != 0)
-        inf_serving_free(out);
+        inf_serving_disagg_free(out);
     return rc;
+}
+
+void inf_serving_disagg_free(struct inf_disagg *d)
+{
+    inf_serving_free(&d->prefill);
+    inf_serving_free(&d->decode);
+    free(d->kv_iter);
+    free(d->ready_ns);
+    memset(d, 0, sizeof *d);
 }
 
 void inf_serving_free(struct inf_schedule *s)

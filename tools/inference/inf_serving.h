@@ -92,6 +92,27 @@ int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *
                          const struct inf_serving_limits *l, struct inf_schedule *out, char *msg, size_t len);
 void inf_serving_free(struct inf_schedule *s);
 
+/* Prefill/decode disaggregation (--disaggregate): a prefill group of T x P
+ * ranks runs prefill-only iterations (the default policy without
+ * decodes: a request leaves it with its first token) and sends each
+ * iteration's KV cache to a decode group of the same layout, whose
+ * iterations decode only: a request joins at the first iteration that
+ * begins once its KV cache has come (on the decode group's own clock: the
+ * prefill iteration's end plus --clock-comm-ns for the message), as many
+ * as --max-batch-size allows, and leaves after its last token. 1-token
+ * requests never reach the decode group. */
+struct inf_disagg {
+    struct inf_schedule prefill, decode;
+    uint32_t *kv_iter;        /* per request: the prefill iteration that computed its KV cache */
+    uint64_t *ready_ns;       /* per request: when the decode group's clock may admit it */
+};
+
+/* The two schedules of `a` (l->mixed and l->chunked are not read). 0, or
+ * -1 with one line in msg. */
+int inf_serving_schedule_disagg(const struct inf_config *c, const struct inf_arrivals *a,
+                                const struct inf_serving_limits *l, struct inf_disagg *out, char *msg, size_t len);
+void inf_serving_disagg_free(struct inf_disagg *d);
+
 /* One layer's node durations (seconds) and FLOPs on one rank for the
  * iteration's sequences: the non-attention kernels on all its tokens as
  * one batch, the attention core per sequence over its own cache. */

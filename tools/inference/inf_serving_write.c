@@ -21,12 +21,10 @@ struct emit {
     struct inf_emit base;
     const struct inf_arrivals *a;
     const struct inf_schedule *s;
+    const struct inf_disagg *d;  /* disaggregated: the pair of schedules, else NULL */
+    int decode_group;            /* d: this rank decodes (else it prefills) */
+    int64_t kv_received;         /* decode group: the last prefill iteration whose KV came */
 };
-
-
-
-
-
 
 /* The wait for the next arrival: a CPU node (the host has no request to
  * schedule), so that it counts as no GPU time and keeps its duration
@@ -108,6 +106,81 @@ static void head(struct emit *e, const struct inf_iter *it, uint64_t k)
     }
 }
 
+/* What prefill iteration k hands the decode group: the prompt tokens and
+ * the number of its requests that decode on. */
+static void handed_over(const struct emit *e, uint64_t k, uint64_t *tokens, uint64_t *requests)
+{
+    const struct inf_iter *it = &e->d->prefill.iters[k];
+    *tokens = *requests = 0;
+    for (size_t i = 0; i < it->n_seqs; i++) {
+        const struct inf_seq *q = &e->d->prefill.seqs[it->seq0 + i];
+        if (e->a->req[q->req].output > 1) {
+            *tokens += q->tokens;
+            ++*requests;
+        }
+    }
+}
+
+/* The KV message of prefill iteration k on a rank of stage p: its layers'
+ * cache of the prompts; the last stage's carries the first tokens too
+ * when it is also the first (P = 1), whose next iteration starts from
+ * them. */
+static uint64_t kv_message_bytes(const struct emit *e, uint64_t k, uint64_t p)
+{
+    uint64_t tokens, requests;
+    handed_over(e, k, &tokens, &requests);
+    return tokens * inf_kv_bytes_per_token(e->base.c) + (e->base.c->pp == 1 && p == 0 ? requests * TOKEN_ID_BYTES : 0);
+}
+
+/* A prefill rank sends its layers' KV cache of iteration k to the same
+ * place in the decode group (tag k: the pair carries nothing else); the
+ * last stage sends once it has sampled, and with P > 1 sends the first
+ * tokens to the decode group's first stage. */
+static void send_kv(struct emit *e, uint64_t k)
+{
+    uint64_t tokens, requests, n = inf_ranks(e->base.c), last_stage = e->base.c->pp - 1;
+    char name[64];
+    handed_over(e, k, &tokens, &requests);
+    if (requests == 0)
+        return;
+    snprintf(name, sizeof name, "send_kv_iter%" PRIu64, k);
+    inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, inf_emit_rank(&e->base, e->base.p) + n, k,
+                 kv_message_bytes(e, k, e->base.p));
+    if (e->base.p == last_stage && last_stage > 0) {
+        snprintf(name, sizeof name, "send_first_tokens_iter%" PRIu64, k);
+        inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, inf_emit_rank(&e->base, 0) + n, k,
+                     requests * TOKEN_ID_BYTES);
+    }
+}
+
+/* A decode rank waits, before the iteration that takes a request in
+ * first, for the KV message of the prefill iteration that computed it
+ * (the requests come in order: one message serves them all), and the
+ * first stage for the first tokens (P > 1: from the prefill group's last
+ * stage). */
+static void recv_kvs(struct emit *e, const struct inf_iter *it)
+{
+    uint64_t n = inf_ranks(e->base.c), last_stage = e->base.c->pp - 1;
+    char name[64];
+    for (size_t i = 0; i < it->n_seqs; i++) {
+        const struct inf_seq *q = &e->s->seqs[it->seq0 + i];
+        int64_t k = (int64_t)e->d->kv_iter[q->req];
+        if (q->context != e->a->req[q->req].prompt || k <= e->kv_received)
+            continue;
+        e->kv_received = k;
+        snprintf(name, sizeof name, "recv_kv_iter%" PRId64, k);
+        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, inf_emit_rank(&e->base, e->base.p) - n, (uint64_t)k,
+                     kv_message_bytes(e, (uint64_t)k, e->base.p));
+        if (e->base.p > 0 || last_stage == 0)
+            continue;
+        uint64_t tokens, requests;
+        handed_over(e, (uint64_t)k, &tokens, &requests);
+        snprintf(name, sizeof name, "recv_first_tokens_iter%" PRId64, k);
+        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, inf_emit_rank(&e->base, last_stage) - n, (uint64_t)k,
+                     requests * TOKEN_ID_BYTES);
+    }
+}
+
 /* Iteration k on this rank. Tags as the fixed-batch trace's: 2k for its
  * activations between stages, 2k + 1 for its sampled tokens. */
 static void iteration(struct emit *e, uint64_t k)
@@ -119,45 +192,68 @@ static void iteration(struct emit *e, uint64_t k)
     /* the iteration's batch is known once the one before has sampled */
     if (e->base.p == 0 && k > 0 && c->pp > 1) {
         snprintf(name, sizeof name, "recv_tokens_iter%" PRIu64, k);
-        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, e->base.t + c->tp * last_stage, 2 * (k - 1) + 1,
+        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, inf_emit_rank(&e->base, last_stage), 2 * (k - 1) + 1,
             e->s->iters[k - 1].n_seqs * TOKEN_ID_BYTES);
     }
-    if (e->base.p == 0 && it->idle_us > 0)
+    /* a decode group waits for KV caches, not for the clock */
+    if (e->base.p == 0 && it->idle_us > 0 && !e->decode_group)
         idle(e, k, it->idle_us);
     if (e->base.p > 0) {
         snprintf(name, sizeof name, "recv_act_iter%" PRIu64, k);
-        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, e->base.t + c->tp * (e->base.p - 1), 2 * k, act);
+        inf_emit_p2p(&e->base, name, VET_COMM_RECV_NODE, inf_emit_rank(&e->base, e->base.p - 1), 2 * k, act);
     }
+    if (e->decode_group)
+        recv_kvs(e, it);
     layers(e, it, k);
+    int prefill_group = e->d && !e->decode_group;
     if (e->base.p < last_stage) {
+        if (prefill_group)
+            send_kv(e, k);
         snprintf(name, sizeof name, "send_act_iter%" PRIu64, k);
-        inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, e->base.t + c->tp * (e->base.p + 1), 2 * k, act);
+        inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, inf_emit_rank(&e->base, e->base.p + 1), 2 * k, act);
         return;
     }
     head(e, it, k);
+    if (prefill_group)
+        send_kv(e, k);
     if (c->pp > 1 && k + 1 < e->s->n_iters) {
         snprintf(name, sizeof name, "send_tokens_iter%" PRIu64, k);
-        inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, e->base.t, 2 * k + 1, it->n_seqs * TOKEN_ID_BYTES);
+        inf_emit_p2p(&e->base, name, VET_COMM_SEND_NODE, inf_emit_rank(&e->base, 0), 2 * k + 1, it->n_seqs * TOKEN_ID_BYTES);
     }
 }
 
 
-int inf_serving_write_rank(const struct inf_config *c, const struct inf_arrivals *a, const struct inf_schedule *s,
-                           uint64_t rank, const char *path, vet_error *err)
+/* Writes rank `rank` of e's schedule to `path`. */
+static int write_rank(struct emit *e, const struct inf_config *c, uint64_t rank, const char *path, vet_error *err)
 {
-    struct emit e = {.a = a, .s = s};
     errno = 0;
     FILE *fp = fopen(path, "wb");
     if (!fp) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
         return -1;
     }
-    inf_emit_begin(&e.base, c, rank, fp);
-    for (uint64_t k = 0; k < s->n_iters && !e.base.failed; k++)
-        iteration(&e, k);
-    if (fclose(fp) != 0 || e.base.failed) {
+    inf_emit_begin(&e->base, c, rank, fp);
+    for (uint64_t k = 0; k < e->s->n_iters && !e->base.failed; k++)
+        iteration(e, k);
+    if (fclose(fp) != 0 || e->base.failed) {
         snprintf(err->msg, sizeof err->msg, "%s: write failed", path);
         return -1;
     }
     return 0;
+}
+
+int inf_serving_write_rank(const struct inf_config *c, const struct inf_arrivals *a, const struct inf_schedule *s,
+                           uint64_t rank, const char *path, vet_error *err)
+{
+    struct emit e = {.a = a, .s = s};
+    return write_rank(&e, c, rank, path, err);
+}
+
+int inf_serving_write_disagg_rank(const struct inf_config *c, const struct inf_arrivals *a,
+                                  const struct inf_disagg *d, uint64_t rank, const char *path, vet_error *err)
+{
+    int decode = rank >= inf_ranks(c);
+    struct emit e = {.a = a, .s = decode ? &d->decode : &d->prefill, .d = d, .decode_group = decode,
+                     .kv_received = -1};
+    return write_rank(&e, c, rank, path, err);
 }

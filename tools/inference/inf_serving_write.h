@@ -27,4 +27,11 @@
 int inf_serving_write_rank(const struct inf_config *c, const struct inf_arrivals *a, const struct inf_schedule *s,
                            uint64_t rank, const char *path, vet_error *err);
 
+/* The same for a disaggregated pair (inf_serving.h): ranks 0 .. T*P-1
+ * prefill and send each iteration's KV cache ("send_kv_iter<K>", tag K)
+ * to the rank T*P above; ranks T*P .. 2*T*P-1 decode, receiving it
+ * ("recv_kv_iter<K>") before the iteration that takes its first request. */
+int inf_serving_write_disagg_rank(const struct inf_config *c, const struct inf_arrivals *a,
+                                  const struct inf_disagg *d, uint64_t rank, const char *path, vet_error *err);
+
 #endif

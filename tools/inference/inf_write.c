@@ -72,16 +72,16 @@ static void step(struct inf_emit *e, uint64_t k)
     /* a decode iteration starts from the token the step before sampled */
     if (e->p == 0 && s.decode && c->pp > 1) {
         snprintf(name, sizeof name, "recv_tokens_%s", sn);
-        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * last_stage, 2 * (k - 1) + 1, c->batch * TOKEN_ID_BYTES);
+        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, inf_emit_rank(e, last_stage), 2 * (k - 1) + 1, c->batch * TOKEN_ID_BYTES);
     }
     if (e->p > 0) {
         snprintf(name, sizeof name, "recv_act_%s", sn);
-        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, e->t + c->tp * (e->p - 1), 2 * k, act);
+        inf_emit_p2p(e, name, VET_COMM_RECV_NODE, inf_emit_rank(e, e->p - 1), 2 * k, act);
     }
     layers(e, s, sn);
     if (e->p < last_stage) {
         snprintf(name, sizeof name, "send_act_%s", sn);
-        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, e->t + c->tp * (e->p + 1), 2 * k, act);
+        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, inf_emit_rank(e, e->p + 1), 2 * k, act);
         return;
     }
     if (!s.decode && !s.last_prefill)
@@ -89,7 +89,7 @@ static void step(struct inf_emit *e, uint64_t k)
     head(e, sn, s.decode ? s.index : 0);
     if (c->pp > 1 && k + 1 < inf_steps(c)) {
         snprintf(name, sizeof name, "send_tokens_%s", sn);
-        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, e->t, 2 * k + 1, c->batch * TOKEN_ID_BYTES);
+        inf_emit_p2p(e, name, VET_COMM_SEND_NODE, inf_emit_rank(e, 0), 2 * k + 1, c->batch * TOKEN_ID_BYTES);
     }
 }
 
@@ -113,7 +113,7 @@ int inf_write_rank(const struct inf_config *c, uint64_t rank, const char *path, 
     return 0;
 }
 
-int inf_write_groups(const struct inf_config *c, const char *path, vet_error *err)
+int inf_write_groups(const struct inf_config *c, uint64_t groups, const char *path, vet_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -121,7 +121,9 @@ int inf_write_groups(const struct inf_config *c, const char *path, vet_error *er
         return -1;
     }
     fputc('{', f);
-    for (uint64_t p = 0; p < c->pp && c->tp > 1; p++) {
+    /* communicator 1 + p of group 0 is ranks tp * p .., the next group's
+     * stages follow on */
+    for (uint64_t p = 0; p < groups * c->pp && c->tp > 1; p++) {
         fprintf(f, "%s\n  \"%" PRIu64 "\": [", p ? "," : "", p + 1);
         for (uint64_t t = 0; t < c->tp; t++)
             fprintf(f, "%s%" PRIu64, t ? ", " : "", t + c->tp * p);

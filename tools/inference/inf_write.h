@@ -23,8 +23,10 @@
 /* Writes rank `rank`'s ET to `path`. 0, or -1 with one line in `err`. */
 int inf_write_rank(const struct inf_config *c, uint64_t rank, const char *path, vet_error *err);
 
-/* Writes {"<p+1>": [ranks of stage p]} for each stage when T > 1 ({} else).
- * 0, or -1 with one line in `err`. */
-int inf_write_groups(const struct inf_config *c, const char *path, vet_error *err);
+/* Writes {"<p+1>": [ranks of stage p]} for each stage when T > 1 ({} else),
+ * for `groups` groups of T * P ranks one after the other (2: a
+ * disaggregated serving trace's prefill and decode groups). 0, or -1 with
+ * one line in `err`. */
+int inf_write_groups(const struct inf_config *c, uint64_t groups, const char *path, vet_error *err);
 
 #endif
