@@ -297,9 +297,12 @@ EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers t
 .PHONY: fuzz fuzz-programs
 if FUZZING
 # The generated protobuf sources first: the programs' objects include them.
+# The backends the targets that run the simulator load (fuzz_sim,
+# fuzz_network_faults: they abort when it is missing).
 fuzz-programs:
 	$(MAKE) $(AM_MAKEFLAGS) $(BUILT_SOURCES)
-	$(MAKE) $(AM_MAKEFLAGS) $(FUZZERS) backends/analytical/analytical.la
+	$(MAKE) $(AM_MAKEFLAGS) $(FUZZERS) backends/analytical/analytical.la \
+		backends/congestion_aware/congestion_aware.la
 
 # Runs every target for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=600
 # FUZZ_TARGETS=sim); the corpus grows in tests/fuzz/work/, crashes land in

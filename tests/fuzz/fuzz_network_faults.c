@@ -4,7 +4,6 @@
  * a 1 MiB ring all-reduce of 8 NPUs (inputs/sweeps/workloads/ar_1MiB_8) on
  * congestion_aware over a small fat tree, so bandwidth factors, links down
  * (rerouted, in flight too) and partitions all run, with --report. */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,18 +18,9 @@ static const char topology[] =
     "4 9 400Gbps 500ns 0\n5 9 400Gbps 500ns 0\n6 9 400Gbps 500ns 0\n7 9 400Gbps 500ns 0\n"
     "8 10 800Gbps 1000ns 0\n8 11 800Gbps 1000ns 0\n9 10 800Gbps 1000ns 0\n9 11 800Gbps 1000ns 0\n";
 
-/* The backend stays mapped after the simulator unloads it (libFuzzer keeps
- * pointers to its coverage counters): one extra reference, never released. */
-static void pin_backend(void)
-{
-    static void *pinned;
-    if (!pinned)
-        pinned = dlopen(FUZZ_CA_BACKEND, RTLD_NOW);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    pin_backend();
+    fuzz_pin_backend("fuzz_network_faults", FUZZ_CA_BACKEND);
     char path[FUZZ_PATH_MAX];
     char faults[FUZZ_PATH_MAX + 32], net[FUZZ_PATH_MAX + 32], report[FUZZ_PATH_MAX + 32];
     snprintf(faults, sizeof faults, "--network-faults=%s", fuzz_write("faults.yaml", data, size, path));

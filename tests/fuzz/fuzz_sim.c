@@ -2,7 +2,6 @@
  * with the analytical backend on a two-NPU ring. The input holds the ETs of
  * NPU 0 and NPU 1 (see fuzz_split2: a 4-byte little-endian length of the
  * first, then both files); the system, network and memory files are fixed. */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,19 +26,9 @@ static const char *backend_path(void)
     return env && *env ? env : FUZZ_ANALYTICAL_BACKEND;
 }
 
-/* libFuzzer keeps pointers to the coverage counters of every instrumented
- * module, so the backend must stay mapped when the simulator unloads it
- * after each run: one extra reference, never released, keeps it. */
-static void pin_backend(void)
-{
-    static void *pinned;
-    if (!pinned)
-        pinned = dlopen(backend_path(), RTLD_NOW);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    pin_backend();
+    fuzz_pin_backend("fuzz_sim", backend_path());
     const uint8_t *et0, *et1;
     size_t n0, n1;
     fuzz_split2(data, size, &et0, &n0, &et1, &n1);

@@ -1,5 +1,6 @@
 #include "fuzz_sim_run.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,4 +25,16 @@ void fuzz_sim_run(const char *target, char **argv)
     sim_run(&opt, out, out);
     if (out != stderr)
         fclose(out);
+}
+
+void fuzz_pin_backend(const char *target, const char *path)
+{
+    static void *pinned;
+    if (pinned)
+        return;
+    pinned = dlopen(path, RTLD_NOW);
+    if (!pinned) {
+        fprintf(stderr, "%s: cannot load the backend %s: %s\n", target, path, dlerror());
+        abort();
+    }
 }

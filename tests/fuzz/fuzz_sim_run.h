@@ -13,4 +13,11 @@
  * a finding. */
 void fuzz_sim_run(const char *target, char **argv);
 
+/* Loads the backend the target runs once and keeps it mapped: libFuzzer
+ * keeps pointers to the coverage counters of every instrumented module it
+ * saw, so the simulator's unloading must not unmap it. Aborts, naming
+ * target, when it cannot be loaded: every run would then stop at the load
+ * and the target would exercise nothing. */
+void fuzz_pin_backend(const char *target, const char *path);
+
 #endif
