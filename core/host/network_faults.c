@@ -142,6 +142,9 @@ static int read_root(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
 {
     reader *r = ctx;
     r->y.doc = doc;
+    /* an empty file holds no node at all */
+    if (!root)
+        return yaml_reader_fail(&r->y, NULL, "empty network faults file (expected a list of faults: - {link: [SRC, DST], at: TICK, bandwidth-factor: F})");
     if (root->type != YAML_SEQUENCE_NODE)
         return yaml_reader_fail(&r->y, root, "expected a list of faults (- {link: [SRC, DST], at: TICK, bandwidth-factor: F})");
     size_t n = (size_t)(root->data.sequence.items.top - root->data.sequence.items.start);

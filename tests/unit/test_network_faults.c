@@ -72,6 +72,12 @@ static void expect_refused(const char *text, const char *want)
 static void test_refuses(void **state)
 {
     (void)state;
+    /* no node at all (the fuzz target's first finding once its backend
+     * loaded: a NULL root) */
+    expect_refused("", " empty network faults file (expected a list of faults: - {link: [SRC, DST], at: TICK, "
+                       "bandwidth-factor: F})");
+    expect_refused("# nothing yet\n", " empty network faults file (expected a list of faults: - {link: [SRC, DST], "
+                                      "at: TICK, bandwidth-factor: F})");
     expect_refused("link: [a, b]\n", "1: expected a list of faults (- {link: [SRC, DST], at: TICK, "
                                      "bandwidth-factor: F})");
     expect_refused("- [a, b]\n", "1: a fault is a mapping {link: [SRC, DST], at: TICK, bandwidth-factor: F | "
