@@ -37,6 +37,21 @@ only_check() {
     expect_eq "$others" 0 "lines on stderr other than '$1' violations"
 }
 
+# fails_on_ring2 NAME LINE: the module NAME, checked on the two-NPU ring,
+# fails with the line "$P: FAIL: LINE" on stderr.
+fails_on_ring2() {
+    expect_error "$P: FAIL: $2" check "$B/$1.la" --network-configuration="$RING2"
+}
+
+# misbehaves NAME CHECK SUMMARY LINE: the broken module NAME fails on the
+# two-NPU ring with the line "$P: FAIL: LINE" on stderr (all of them
+# violations of CHECK, unless CHECK is empty), and "NAME 1.5: SUMMARY".
+misbehaves() {
+    fails_on_ring2 "$1" "$4"
+    [ -z "$2" ] || only_check "$2"
+    summary_is "$P: $1 1.5: $3"
+}
+
 # Every backend we ship, by name (as --network-backend finds them) and by path.
 passes analytical analytical
 passes analytical congestion_unaware
@@ -74,51 +89,31 @@ expect_error "$P: FAIL: load: $B/.libs/abi_wrong_major.so: backend ABI 2.0 is no
 summary_is "$P: $B/abi_wrong_major.la: 1 of 1 checks failed"
 
 # Delivers every message twice.
-expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered twice (at tick 1000 and 1000)" \
-    check "$B/bad_twice.la" --network-configuration="$RING2"
-only_check delivery
-summary_is "$P: bad_twice 1.5: 1 of 10 checks failed"
+misbehaves bad_twice delivery "1 of 10 checks failed" "delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered twice (at tick 1000 and 1000)"
 
 # Never delivers.
-expect_error "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" \
-    check "$B/bad_never.la" --network-configuration="$RING2"
-only_check stall
-summary_is "$P: bad_never 1.5: 1 of 10 checks failed"
+misbehaves bad_never stall "1 of 10 checks failed" "stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)"
 
 # Time going backwards.
-expect_error "$P: FAIL: clock: now() returned 0 after 1000 (time went backwards)" \
-    check "$B/bad_backwards.la" --network-configuration="$RING2"
-summary_is "$P: bad_backwards 1.5: 3 of 10 checks failed"
+misbehaves bad_backwards '' "3 of 10 checks failed" "clock: now() returned 0 after 1000 (time went backwards)"
 
 # Delivers from inside sim_send (and again later, from its event).
-expect_error "$P: FAIL: delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered from inside sim_send() (deliver from a scheduled event instead)" \
-    check "$B/bad_in_send.la" --network-configuration="$RING2"
-only_check delivery
-summary_is "$P: bad_in_send 1.5: 1 of 10 checks failed"
+misbehaves bad_in_send delivery "1 of 10 checks failed" "delivery: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0) delivered from inside sim_send() (deliver from a scheduled event instead)"
 
 # Changes the token: unknown deliveries, and the real ones never arrive.
-expect_error "$P: FAIL: delivery: delivered an unknown token 0x564d010000000005 at tick 1000 (the token must come back unchanged)" \
-    check "$B/bad_unknown.la" --network-configuration="$RING2"
+fails_on_ring2 bad_unknown "delivery: delivered an unknown token 0x564d010000000005 at tick 1000 (the token must come back unchanged)"
 grep -qxF "$P: FAIL: stall: never delivered: token 0x564d000000000005 (NPU 0 -> 1, 3 bytes, sent at tick 0)" "$TEST_TMP/err" ||
     fail "bad_unknown: no stall line"
 summary_is "$P: bad_unknown 1.5: 2 of 10 checks failed"
 
 # Delivers for ever and has no stop(): the check gives its verdict and ends.
-expect_error "$P: FAIL: run: more than 1000000 events and deliveries in one run() (an event storm: run() would not return)" \
-    check "$B/bad_storm.la" --network-configuration="$RING2"
-summary_is "$P: bad_storm 1.5: 2 of 10 checks failed"
+misbehaves bad_storm '' "2 of 10 checks failed" "run: more than 1000000 events and deliveries in one run() (an event storm: run() would not return)"
 
 # stop() that lets the rest of the tick run.
-expect_error "$P: FAIL: stop: 3 events ran after stop() was called at tick 10 (run() must return once the event in progress has finished)" \
-    check "$B/bad_late_stop.la" --network-configuration="$RING2"
-only_check stop
-summary_is "$P: bad_late_stop 1.5: 1 of 11 checks failed"
+misbehaves bad_late_stop stop "1 of 11 checks failed" "stop: 3 events ran after stop() was called at tick 10 (run() must return once the event in progress has finished)"
 
 # Runs a zero-delay event at once, inside schedule().
-expect_error "$P: FAIL: schedule: event #2 (delay 0) ran inside schedule() (an event runs from run(), after the events queued before it for its tick)" \
-    check "$B/bad_inline_zero.la" --network-configuration="$RING2"
-only_check schedule
-summary_is "$P: bad_inline_zero 1.5: 1 of 10 checks failed"
+misbehaves bad_inline_zero schedule "1 of 10 checks failed" "schedule: event #2 (delay 0) ran inside schedule() (an event runs from run(), after the events queued before it for its tick)"
 
 # A faulty descriptor: one line per fault; no name, so the summary names the file.
 check "$B/bad_descriptor.la" --network-configuration="$RING2" >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
@@ -139,13 +134,11 @@ summary_is "$P: $B/bad_descriptor.la 1.0: 1 of 10 checks failed"
 passes host12_ok "$B/host12_ok.la" --network-configuration="$RING2"
 summary_is "$P: host12_ok 1.2: 14 checks passed"
 # A name with a newline: reported once (the first link that names the switch).
-expect_error "$P: FAIL: device-name: device_name(2) returned a name with byte 0x0a at offset 2 (names are printable ASCII) (the dst_device of link 0)" \
-    check "$B/host12_bad_name.la" --network-configuration="$RING2"
+fails_on_ring2 host12_bad_name "device-name: device_name(2) returned a name with byte 0x0a at offset 2 (names are printable ASCII) (the dst_device of link 0)"
 summary_is "$P: host12_bad_name 1.2: 1 of 14 checks failed"
 # Waits that do not add up: the longest is more than the total (no names:
 # no device-name check, 13 checks).
-expect_error "$P: FAIL: link-stats: link_stats(0): max_queue_ticks 400 is more than queue_ticks 0 (the longest wait is part of the total)" \
-    check "$B/host12_bad_queue.la" --network-configuration="$RING2"
+fails_on_ring2 host12_bad_queue "link-stats: link_stats(0): max_queue_ticks 400 is more than queue_ticks 0 (the longest wait is part of the total)"
 only_check link-stats
 summary_is "$P: host12_bad_queue 1.2: 1 of 13 checks failed"
 # Faster than physics: 1 MiB (and 1 GiB) in 1000 ticks on links of 100 GB/s
@@ -186,30 +179,21 @@ expect_eq "$(cat "$TEST_TMP/out")" "$P: analytical 1.5 lists no options" "--opti
 expect_ok check "$B/host11_ok.la" --options
 expect_eq "$(cat "$TEST_TMP/out")" "$P: host11_ok 1.1 lists no options (the options table is since ABI 1.5)" \
     "--options on a 1.1 backend"
-expect_error "$P: FAIL: descriptor: options[1]: key 'npus' is also options[0]" \
-    check "$B/host15_bad_options.la" --network-configuration="$RING2"
-expect_error "$P: FAIL: descriptor: options is set in an ABI 1.4 descriptor (options is since 1.5: declare abi_minor 5, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
-    check "$B/host14_options.la" --network-configuration="$RING2"
+fails_on_ring2 host15_bad_options "descriptor: options[1]: key 'npus' is also options[0]"
+fails_on_ring2 host14_options "descriptor: options is set in an ABI 1.4 descriptor (options is since 1.5: declare abi_minor 5, e.g. with VIMANA_BACKEND_HEADER_INIT)"
 # A 1.1 descriptor that fills the 1.2 slot: the host would ignore it.
-expect_error "$P: FAIL: descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)" \
-    check "$B/host11_links.la" --network-configuration="$RING2"
+fails_on_ring2 host11_links "descriptor: device_name is set in an ABI 1.1 descriptor (device_name is since 1.2: declare abi_minor 2, e.g. with VIMANA_BACKEND_HEADER_INIT)"
 summary_is "$P: host11_links 1.1: 1 of 13 checks failed"
 
 # The faults the simulator refuses with the same checks (core/host/backend_validate.h;
 # tests/e2e/sim_backend_contract.sh runs vimana on the same modules; issue 29 §5).
-expect_error "$P: FAIL: descriptor: name is NULL" check "$B/bad_null_name.la" --network-configuration="$RING2"
+fails_on_ring2 bad_null_name "descriptor: name is NULL"
 only_check descriptor
-expect_error "$P: FAIL: init: init() returned status 1 for $RING2: its error message has no terminating NUL within the 1024 bytes it was given" \
-    check "$B/bad_init_no_nul.la" --network-configuration="$RING2"
-expect_error "$P: FAIL: topology: the dimensions multiply to more than 2147483647 NPUs" \
-    check "$B/bad_dims_wrap.la" --network-configuration="$RING2"
-summary_is "$P: bad_dims_wrap 1.5: 1 of 4 checks failed"
-expect_error "$P: FAIL: link-stats: num_links() returned 4294967295 for a network of 2 NPUs (at most 16777216 links are possible)" \
-    check "$B/bad_many_links.la" --network-configuration="$RING2"
-expect_error "$P: FAIL: schedule: event #6, scheduled at tick 0 for tick 1, ran at tick 0" \
-    check "$B/bad_early.la" --network-configuration="$RING2"
-expect_error "$P: FAIL: run: host->log() was called with a NULL message" \
-    check "$B/bad_log_null.la" --network-configuration="$RING2"
+fails_on_ring2 bad_init_no_nul "init: init() returned status 1 for $RING2: its error message has no terminating NUL within the 1024 bytes it was given"
+misbehaves bad_dims_wrap '' "1 of 4 checks failed" "topology: the dimensions multiply to more than 2147483647 NPUs"
+fails_on_ring2 bad_many_links "link-stats: num_links() returned 4294967295 for a network of 2 NPUs (at most 16777216 links are possible)"
+fails_on_ring2 bad_early "schedule: event #6, scheduled at tick 0 for tick 1, ran at tick 0"
+fails_on_ring2 bad_log_null "run: host->log() was called with a NULL message"
 # A run() that never returns and never calls back: the watchdog (--timeout)
 # ends the check with one line instead of hanging.
 expect_error "$P: FAIL: watchdog: $B/bad_hang.la did not finish its checks within 1 s (a run() or another call that never returns); stopped it" \

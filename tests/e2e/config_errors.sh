@@ -36,6 +36,14 @@ one_error() {
     }
 }
 
+# bad_config KIND FILE WHY [ARGS...]: sim with the KIND configuration FILE
+# (and ARGS) fails with the one line "vimana: error: FILE: WHY".
+bad_config() {
+    kind=$1 file=$2 why=$3
+    shift 3
+    one_error "vimana: error: $file: $why" sim --"$kind"-configuration="$file" "$@"
+}
+
 # ---- network YAML: float -> tick casts, limits, nesting, escaping ---------
 F2="$D/F2-float-to-tick-cast/network"
 for be in analytical congestion_aware; do
@@ -63,51 +71,34 @@ for be in analytical congestion_aware; do
     expect_eq "$(grep -c 'finished, 1000000000019531 cycles' "$T/out")" 2 "latency 1e15 on $be"
 done
 
-one_error "vimana: error: $M/net_npus1e9.yml: npus_count: 1000000000 NPUs in all is more than the 1048576 Vimana supports" \
-    sim --network-configuration="$M/net_npus1e9.yml"
-one_error "vimana: error: $M/net_newline_in_topology.yml: Topology name Ri\\n\\n\\n\\n\\n\\n\\nng not supported (expected Ring, FullyConnected or Switch)" \
-    sim --network-configuration="$M/net_newline_in_topology.yml"
-one_error "vimana: error: $D/H-hangs/network_nested100k.yml: line 1: the value of key 'x' is nested deeper than 64 levels" \
-    sim --network-configuration="$D/H-hangs/network_nested100k.yml"
+bad_config network "$M/net_npus1e9.yml" "npus_count: 1000000000 NPUs in all is more than the 1048576 Vimana supports"
+bad_config network "$M/net_newline_in_topology.yml" "Topology name Ri\\n\\n\\n\\n\\n\\n\\nng not supported (expected Ring, FullyConnected or Switch)"
+bad_config network "$D/H-hangs/network_nested100k.yml" "line 1: the value of key 'x' is nested deeper than 64 levels"
 printf 'topology: [ FullyConnected ]\nnpus_count: [ 5000 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n' >"$T/fc5000.yml"
-one_error "vimana: error: $T/fc5000.yml: npus_count (5000): a FullyConnected network of more than 4096 NPUs needs more than 16777216 links, more than the congestion_aware backend supports" \
-    sim --network-configuration="$T/fc5000.yml" --network-backend=congestion_aware
+bad_config network "$T/fc5000.yml" "npus_count (5000): a FullyConnected network of more than 4096 NPUs needs more than 16777216 links, more than the congestion_aware backend supports" --network-backend=congestion_aware
 
 # ---- system JSON -----------------------------------------------------------
-one_error "vimana: error: $M/sys_dupkey.json: line 1, column 358: duplicate key 'endpoint-delay' (first given at line 1, column 31)" \
-    sim --system-configuration="$M/sys_dupkey.json"
-one_error "vimana: error: $M/sys_trailing_garbage.json: line 1, column 358: unexpected text after the end of the JSON object: 'xyz'" \
-    sim --system-configuration="$M/sys_trailing_garbage.json"
+bad_config system "$M/sys_dupkey.json" "line 1, column 358: duplicate key 'endpoint-delay' (first given at line 1, column 31)"
+bad_config system "$M/sys_trailing_garbage.json" "line 1, column 358: unexpected text after the end of the JSON object: 'xyz'"
 # The file also repeats local-mem-bw; the NaN comes first in reading order.
-one_error "vimana: error: $M/sys_lmb_nan.json: line 1, column 374: key 'local-mem-bw': NaN is not a finite number" \
-    sim --system-configuration="$M/sys_lmb_nan.json"
-one_error "vimana: error: $M/sys_empty.json: line 1, column 1: expected a JSON object ('{'), got the end of the file" \
-    sim --system-configuration="$M/sys_empty.json"
-one_error "vimana: error: $M/sys_newline_in_value.json: line 2, column 30: control character \\n inside a string (write it as an escape)" \
-    sim --system-configuration="$M/sys_newline_in_value.json"
+bad_config system "$M/sys_lmb_nan.json" "line 1, column 374: key 'local-mem-bw': NaN is not a finite number"
+bad_config system "$M/sys_empty.json" "line 1, column 1: expected a JSON object ('{'), got the end of the file"
+bad_config system "$M/sys_newline_in_value.json" "line 2, column 30: control character \\n inside a string (write it as an escape)"
 # A newline written as an escape is a valid value, and is echoed escaped.
 sed 's/"LIFO"/"LI\\nFO"/' "$SYS" >"$T/sys_nl.json"
-one_error "vimana: error: $T/sys_nl.json: key 'scheduling-policy': unknown value 'LI\\nFO' (expected LIFO, FIFO or EXPLICIT)" \
-    sim --system-configuration="$T/sys_nl.json"
-one_error "vimana: error: $D/F2-float-to-tick-cast/roofline/system_peak_perf_1e-300.json: key 'peak-perf': 1e-300 is out of range (0, or 1e-6 to 1000000000 TFLOP/s)" \
-    sim --system-configuration="$D/F2-float-to-tick-cast/roofline/system_peak_perf_1e-300.json"
-one_error "vimana: error: $D/H-hangs/system_pds1e9.json: key 'preferred-dataset-splits': 1000000000 is out of range (1 to 4096 chunks per collective)" \
-    sim --system-configuration="$D/H-hangs/system_pds1e9.json" --workload-configuration="$D/H-hangs/ar_wl/wl"
+bad_config system "$T/sys_nl.json" "key 'scheduling-policy': unknown value 'LI\\nFO' (expected LIFO, FIFO or EXPLICIT)"
+bad_config system "$D/F2-float-to-tick-cast/roofline/system_peak_perf_1e-300.json" "key 'peak-perf': 1e-300 is out of range (0, or 1e-6 to 1000000000 TFLOP/s)"
+bad_config system "$D/H-hangs/system_pds1e9.json" "key 'preferred-dataset-splits': 1000000000 is out of range (1 to 4096 chunks per collective)" --workload-configuration="$D/H-hangs/ar_wl/wl"
 one_error "vimana: error: $SYS: key 'endpoint-delay': 10 x --injection-scale 1e300 is out of range (0 to 9007199254740991)" \
     sim --injection-scale=1e300
 
 # ---- remote-memory JSON ----------------------------------------------------
-one_error "vimana: error: $M/mem_nolat.json: key 'remote-mem-latency' is missing (required for PER_NPU_MEMORY_EXPANSION, in ns)" \
-    sim --remote-memory-configuration="$M/mem_nolat.json"
-one_error "vimana: error: $M/mem_empty.json: line 1, column 1: expected a JSON object ('{'), got the end of the file" \
-    sim --remote-memory-configuration="$M/mem_empty.json"
-one_error "vimana: error: $M/mem_newline_in_type.json: line 1, column 20: control character \\n inside a string (write it as an escape)" \
-    sim --remote-memory-configuration="$M/mem_newline_in_type.json"
+bad_config remote-memory "$M/mem_nolat.json" "key 'remote-mem-latency' is missing (required for PER_NPU_MEMORY_EXPANSION, in ns)"
+bad_config remote-memory "$M/mem_empty.json" "line 1, column 1: expected a JSON object ('{'), got the end of the file"
+bad_config remote-memory "$M/mem_newline_in_type.json" "line 1, column 20: control character \\n inside a string (write it as an escape)"
 F9="$D/F9-memory-json-cast"
-one_error "vimana: error: $F9/min.json: key 'remote-mem-latency': 1e25 is out of range (0 to 9007199254740991)" \
-    sim --remote-memory-configuration="$F9/min.json"
-one_error "vimana: error: $F9/crash-df60dcf1d7048b2df85561f1394b19ce9b1d12ae: key 'remote-mem-latency': 41111111111111111111111119.9 is out of range (0 to 9007199254740991)" \
-    sim --remote-memory-configuration="$F9/crash-df60dcf1d7048b2df85561f1394b19ce9b1d12ae"
+bad_config remote-memory "$F9/min.json" "key 'remote-mem-latency': 1e25 is out of range (0 to 9007199254740991)"
+bad_config remote-memory "$F9/crash-df60dcf1d7048b2df85561f1394b19ce9b1d12ae" "key 'remote-mem-latency': 41111111111111111111111119.9 is out of range (0 to 9007199254740991)"
 
 # ---- communicator-group JSON -----------------------------------------------
 AR8="$G/workload/ar_1MiB_8_groups/ar_1MiB_8_groups"
@@ -128,8 +119,7 @@ for opt in system-configuration remote-memory-configuration comm-group-configura
 done
 one_error "vimana: error: /dev/zero: not a regular file (character device)" \
     sim --network-configuration=/dev/zero --network-backend=congestion_aware
-one_error "vimana: error: $T/dir.json: is a directory, expected a file" \
-    sim --network-configuration="$T/dir.json" --network-backend=congestion_aware
+bad_config network "$T/dir.json" "is a directory, expected a file" --network-backend=congestion_aware
 
 # ---- per-node custom map: YAML aliases are resolved ------------------------
 # The bad-input folder maps node 2 (the workload's collective) through an
@@ -153,10 +143,8 @@ expect_eq "$(grep -c 'finished, 90174 cycles' "$T/out")" 8 "aliased per-node cus
 # An empty object (found by the system_json, memory_json and comm_group_json
 # fuzz targets: the duplicate-key check handed qsort a NULL array).
 printf '{}\n' >"$T/empty_object.json"
-one_error "vimana: error: $T/empty_object.json: key 'preferred-dataset-splits' is missing (required, greater than 0)" \
-    sim --system-configuration="$T/empty_object.json"
-one_error "vimana: error: $T/empty_object.json: key 'memory-type' is missing or not a string (expected NO_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or MEMORY_POOL)" \
-    sim --remote-memory-configuration="$T/empty_object.json"
+bad_config system "$T/empty_object.json" "key 'preferred-dataset-splits' is missing (required, greater than 0)"
+bad_config remote-memory "$T/empty_object.json" "key 'memory-type' is missing or not a string (expected NO_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or MEMORY_POOL)"
 expect_ok sim --comm-group-configuration="$T/empty_object.json"
 expect_eq "$(grep -c 'finished, 20031 cycles' "$T/out")" 2 "an empty communicator-group object defines no group"
 finish

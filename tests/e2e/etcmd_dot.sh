@@ -7,9 +7,21 @@
 ET=$VIMANA_ET
 T=$TEST_TMP
 
+# dot_legend LINE...: the legend subgraph of the node kinds LINE... and the
+# end of the graph, as vimana-et dot writes them.
+dot_legend() {
+    echo '  subgraph cluster_legend {'
+    echo '    label="node kinds"; fontname="Helvetica"; fontsize=10;'
+    for line in "$@"; do
+        echo "    $line"
+    done
+    echo '  }'
+    echo '}'
+}
+
 expect_ok "$ET" generate three-nodes --npus 1 --out "$T/h"
 expect_ok "$ET" dot "$T/h.0.et" -o "$T/h.dot"
-cat > "$T/want" <<WANT
+{ cat <<WANT
 digraph "$T/h.0.et" {
   graph [ranksep=0.2, nodesep=0.15];
   node [shape=box, style=filled, fontname="Helvetica", fontsize=10, margin="0.06,0.02", height=0.3];
@@ -18,13 +30,10 @@ digraph "$T/h.0.et" {
   n1 -> n2;
   n3 [label="3: Compute-50us\\nCOMP_NODE, 50 us", fillcolor="#cfe2f3"];
   n1 -> n3;
-  subgraph cluster_legend {
-    label="node kinds"; fontname="Helvetica"; fontsize=10;
-    legend_0 [label="compute (COMP_NODE)", fillcolor="#cfe2f3"];
-    legend_2 [label="collective (COMM_COLL_NODE)", fillcolor="#d9ead3"];
-  }
-}
 WANT
+  dot_legend 'legend_0 [label="compute (COMP_NODE)", fillcolor="#cfe2f3"];' \
+    'legend_2 [label="collective (COMM_COLL_NODE)", fillcolor="#d9ead3"];'
+} > "$T/want"
 cmp -s "$T/h.dot" "$T/want" || { fail "three-nodes DOT"; diff "$T/want" "$T/h.dot" >&2; }
 
 cat > "$T/g.json" <<'JSON'
@@ -37,7 +46,7 @@ cat > "$T/g.json" <<'JSON'
 JSON
 expect_ok "$ET" from-json "$T/g.json" -o "$T/g.et"
 expect_ok "$ET" dot "$T/g.et"
-cat > "$T/want" <<WANT
+{ cat <<WANT
 digraph "$T/g.et" {
   graph [ranksep=0.2, nodesep=0.15];
   node [shape=box, style=filled, fontname="Helvetica", fontsize=10, margin="0.06,0.02", height=0.3];
@@ -46,13 +55,10 @@ digraph "$T/g.et" {
   n6 [label="6: raw é ?\\nCOMM_SEND_NODE, 64 bytes, 3 us", fillcolor="#fce5cd"];
   n5 -> n6;
   n2 [label="2 (missing)", style=dotted];
-  subgraph cluster_legend {
-    label="node kinds"; fontname="Helvetica"; fontsize=10;
-    legend_1 [label="send / recv (COMM_SEND_NODE, COMM_RECV_NODE)", fillcolor="#fce5cd"];
-    legend_3 [label="memory (MEM_LOAD_NODE, MEM_STORE_NODE)", fillcolor="#fff2cc"];
-  }
-}
 WANT
+  dot_legend 'legend_1 [label="send / recv (COMM_SEND_NODE, COMM_RECV_NODE)", fillcolor="#fce5cd"];' \
+    'legend_3 [label="memory (MEM_LOAD_NODE, MEM_STORE_NODE)", fillcolor="#fff2cc"];'
+} > "$T/want"
 cmp -s "$T/out" "$T/want" || { fail "escaped DOT"; diff "$T/want" "$T/out" >&2; }
 
 # GraphML: by extension or --format; names escaped for XML; data and

@@ -48,43 +48,41 @@ expect_ok "$ET" generate --help
 grep -q '^Usage: vimana-et generate KIND' "$T/out" || fail "--help"
 
 
+# same_ranks GOT WANT N WHAT: GOT.r.et is WANT.r.et byte for byte for every
+# rank r below N; else a failure "WHAT rank r differs".
+same_ranks() {
+    r=0
+    while [ "$r" -lt "$3" ]; do
+        cmp -s "$1.$r.et" "$2.$r.et" || fail "$4 rank $r differs"
+        r=$((r + 1))
+    done
+}
+
 # ASTRA-sim's microbenchmark ETs, byte for byte.
 M=$REF/corpus/et/astra-sim-microbenchmarks
 for coll in all_reduce all_gather reduce_scatter all_to_all; do
     kind=$(echo "$coll" | tr _ -)
     expect_ok "$ET" generate "$kind" --npus 4 --size 1MiB --out "$T/$coll/$coll"
-    for r in 0 1 2 3; do
-        cmp -s "$T/$coll/$coll.$r.et" "$M/$coll/4npus_1MB/$coll.$r.et" || fail "$coll rank $r differs"
-    done
+    same_ranks "$T/$coll/$coll" "$M/$coll/4npus_1MB/$coll" 4 "$coll"
 done
 G=$REF/golden/inputs/workload
 for spec in all_reduce:8 all_gather:16 all_to_all:16 reduce_scatter:4; do
     coll=${spec%:*}
     n=${spec#*:}
     expect_ok "$ET" generate "$coll" --npus "$n" --out "$T/g/$coll"
-    r=0
-    while [ "$r" -lt "$n" ]; do
-        cmp -s "$T/g/$coll.$r.et" "$G/${coll}_${n}npus_1MB/$coll.$r.et" || fail "golden $coll $n rank $r differs"
-        r=$((r + 1))
-    done
+    same_ranks "$T/g/$coll" "$G/${coll}_${n}npus_1MB/$coll" "$n" "golden $coll $n"
 done
 
 # The HOTI'24 three-node example and the point-to-point golden cases.
 expect_ok "$ET" generate three-nodes --npus 8 --out "$T/h/hoti"
-for r in 0 1 2 3 4 5 6 7; do
-    cmp -s "$T/h/hoti.$r.et" "$G/hoti_3nodes_8/hoti_3nodes_8.$r.et" || fail "three-nodes rank $r differs"
-done
+same_ranks "$T/h/hoti" "$G/hoti_3nodes_8/hoti_3nodes_8" 8 "three-nodes"
 for spec in 0to1_1MiB_2:2:1 0to1_1MiB_8:8:1 0to3_1MiB_8:8:3; do
     name=${spec%%:*}
     rest=${spec#*:}
     n=${rest%:*}
     dst=${rest#*:}
     expect_ok "$ET" generate send-recv --npus "$n" --dst "$dst" --size 1MiB --out "$T/s/$name"
-    r=0
-    while [ "$r" -lt "$n" ]; do
-        cmp -s "$T/s/$name.$r.et" "$G/send_$name/send_$name.$r.et" || fail "send_$name rank $r differs"
-        r=$((r + 1))
-    done
+    same_ranks "$T/s/$name" "$G/send_$name/send_$name" "$n" "send_$name"
 done
 
 # chakra: the reference chakra_generator's 14 microbenchmarks, 28 files for 2 NPUs, byte for byte

@@ -9,31 +9,28 @@ BAD="$VIMANA_SRCDIR/tests/data/bad-inputs"
 
 # Two comm_size and two duration_micros of 2^63: the sums are 2^64, which
 # wrapped to 0 in 64 bits.
+# sum_stats HEAD N SUM: the stats under HEAD of N COMP and N all-reduce
+# nodes whose durations and sizes each add up to SUM.
+sum_stats() {
+    cat <<WANT
+$1
+  nodes                    $(($2 * 2))
+    COMP_NODE              $2
+    COMM_COLL_NODE         $2
+  collective bytes
+    ALL_REDUCE             $3 ($2 nodes)
+  compute time             $3 us ($2 COMP nodes)
+WANT
+}
 BIG="$BAD/S-stats-overflow/big.0.et"
 expect_ok "$ET" stats "$BIG"
-cat > "$T/want" <<WANT
-$BIG
-  nodes                    4
-    COMP_NODE              2
-    COMM_COLL_NODE         2
-  collective bytes
-    ALL_REDUCE             18446744073709551616 (2 nodes)
-  compute time             18446744073709551616 us (2 COMP nodes)
-WANT
+sum_stats "$BIG" 2 18446744073709551616 > "$T/want"
 cmp -s "$T/out" "$T/want" || { fail "stats of 2^63 + 2^63"; diff "$T/want" "$T/out" >&2; }
 # Totals over files add up exactly too: four copies hold 2^65 bytes.
 for r in 0 1 2 3; do cp "$BIG" "$T/big4.$r.et"; done
 expect_ok "$ET" stats "$T/big4"
 sed -n '/^total/,$p' "$T/out" > "$T/total"
-cat > "$T/want" <<WANT
-total (4 files)
-  nodes                    16
-    COMP_NODE              8
-    COMM_COLL_NODE         8
-  collective bytes
-    ALL_REDUCE             73786976294838206464 (8 nodes)
-  compute time             73786976294838206464 us (8 COMP nodes)
-WANT
+sum_stats "total (4 files)" 8 73786976294838206464 > "$T/want"
 cmp -s "$T/total" "$T/want" || { fail "stats totals of 2^65"; diff "$T/want" "$T/total" >&2; }
 
 # INVALID_NODE: the simulator runs it as a zero-time node, so validate

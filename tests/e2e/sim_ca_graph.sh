@@ -23,6 +23,15 @@ finished() {
         "sys[$1] finished at $2"
 }
 
+# all_finished TICKS NPU...: each NPU finished at TICKS.
+all_finished() {
+    ticks=$1
+    shift
+    for npu in "$@"; do
+        finished "$npu" "$ticks"
+    done
+}
+
 run_ca() { # WORKLOAD NETWORK [OPTIONS]
     w=$1 n=$2
     shift 2
@@ -46,8 +55,7 @@ queued() {
 # Utilisation = busy / 65912: 20971 -> 0.318167, 10485 -> 0.159076.
 flows 8 "$T/a/a" 0:4 || fail "flows (a)"
 expect_ok run_ca "$T/a/a" "$FT" --report="$T/a.json"
-finished 0 65912
-finished 4 65912
+all_finished 65912 0 4
 expect_tail "$T/a.json" "4-hop links (JSON)" <<'JSON'
 "network": {"dimensions": [{"dim": 0, "npus": 8, "bandwidth_gbps": 46.566128730773926}], "num_links": 24},
 "links": [
@@ -72,10 +80,8 @@ JSON
 # columns say so: 8 -> 10 worst and total wait 10485, 10 -> 9 none.
 flows 8 "$T/b/b" 0:5 2:6 || fail "flows (b)"
 expect_ok run_ca "$T/b/b" "$FT" --report="$T/b.csv"
-finished 0 65912
-finished 5 65912
-finished 2 76397
-finished 6 76397
+all_finished 65912 0 5
+all_finished 76397 2 6
 expect_eq "$(link "$T/b.links.csv" 8 10)" "2097152,2,20970" "(b) 8 -> 10 carried both"
 expect_eq "$(link "$T/b.links.csv" 10 9)" "2097152,2,20970" "(b) 10 -> 9 carried both"
 expect_eq "$(link "$T/b.links.csv" 8 11)" "" "(b) spine 11 unused"
@@ -87,7 +93,7 @@ expect_eq "$(queued "$T/b.links.csv" 10 9)" "switch10,switch9,0,0" "(b) no wait 
 # so neither waits: both take 65912 as the lone flow of (a).
 flows 8 "$T/c/c" 0:5 1:4 || fail "flows (c)"
 expect_ok run_ca "$T/c/c" "$FT" --report="$T/c.csv"
-for npu in 0 1 4 5; do finished $npu 65912; done
+all_finished 65912 0 1 4 5
 expect_eq "$(link "$T/c.links.csv" 8 10)" "1048576,1,10485" "(c) spine 10 carried one"
 expect_eq "$(link "$T/c.links.csv" 8 11)" "1048576,1,10485" "(c) spine 11 carried one"
 expect_eq "$(link "$T/c.links.csv" 10 9)" "1048576,1,10485" "(c) 10 -> 9"
@@ -105,8 +111,7 @@ flows 8 "$T/d/d" 1:0 2:0 3:0 || fail "flows (d)"
 expect_ok run_ca "$T/d/d" "$FT" --report="$T/d.csv"
 finished 1 42942
 finished 2 63913
-finished 3 84884
-finished 0 84884
+all_finished 84884 3 0
 expect_eq "$(link "$T/d.links.csv" 8 0)" "3145728,3,62913" "(d) the down-port to NPU 0"
 expect_eq "$(queued "$T/d.links.csv" 8 0)" "switch8,npu0,41942,62913" "(d) the waits on the down-port"
 expect_eq "$(queued "$T/d.links.csv" 1 8)" "npu1,switch8,0,0" "(d) no wait on an up-link"

@@ -55,6 +55,14 @@ links_of() {
     awk -F, 'NR > 1 { print $7 ">" $8 ":" $3 }' "$1" | LC_ALL=C sort | tr '\n' ' '
 }
 
+# routed NAME FINISH WHAT LINKS LINKS_WHAT: on the fat tree under the faults
+# NAME.yaml the run finishes at FINISH and its packet crosses exactly LINKS
+# (as links_of gives them).
+routed() {
+    expect_eq "$(finish_of "$W" "$FT" --network-faults="$T/$1.yaml" --report="$T/$1.csv")" "$2" "$3"
+    expect_eq "$(links_of "$T/$1.links.csv")" "$4" "$5"
+}
+
 "$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 4 --size 1MiB --out "$T/ft/f" >/dev/null ||
     fail "generate fat-tree"
 W="$T/ft/f"
@@ -96,9 +104,7 @@ expect_eq "$(finish_of "$W" "$FT" --network-faults="$T/fast.yaml")" 13489 "NPU l
 # after the fault: npu0 -> switch8 -> switch11 -> switch9 -> npu4, as long
 # as before: 23975.
 faults down0 "{link: [switch8, switch10], at: 0, down: true}"
-expect_eq "$(finish_of "$W" "$FT" --network-faults="$T/down0.yaml" --report="$T/down0.csv")" 23975 \
-    "spine link down from 0"
-expect_eq "$(links_of "$T/down0.links.csv")" \
+routed down0 23975 "spine link down from 0" \
     "npu0>switch8:1048576 switch11>switch9:1048576 switch8>switch11:1048576 switch9>npu4:1048576 " \
     "links with [switch8, switch10] down"
 
@@ -112,9 +118,7 @@ expect_eq "$(links_of "$T/down0.links.csv")" \
 # as npu0's or faster: 20972 + 501 + 4 * 1001 + 500 = 25977. Its body,
 # committed, follows the head.
 faults mid "{link: [switch10, switch9], at: 1000, down: true}"
-expect_eq "$(finish_of "$W" "$FT" --network-faults="$T/mid.yaml" --report="$T/mid.csv")" 25977 \
-    "link down while the head waits for it"
-expect_eq "$(links_of "$T/mid.links.csv")" \
+routed mid 25977 "link down while the head waits for it" \
     "npu0>switch8:1048576 switch10>switch8:1048576 switch11>switch9:1048576 switch8>switch10:1048576 switch8>switch11:1048576 switch9>npu4:1048576 " \
     "links of the packet routed again at switch10"
 # At 1503 the fault still comes first (its event was queued before the

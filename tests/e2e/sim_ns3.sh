@@ -97,22 +97,30 @@ maxq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \(
 sumq=$(echo "$up" | sed -n 's/.*"max_queue_ticks": \([0-9]*\), "queue_ticks": \([0-9]*\),.*/\2/p')
 [ "${maxq:-0}" -gt 0 ] && [ "$maxq" -le "${sumq:-0}" ] || fail "a2a up-link waits: max $maxq, total $sumq"
 
+# same_route NAME NETWORK WHAT SED: NPU 0 sends 1 MiB to NPU 63 on NETWORK
+# under congestion_aware and under ns3_shim; the link records of the two
+# reports, as the sed script SED prints them, are the same. Leaves
+# $T/NAME_ns3_shim.links and $T/NAME_ns3_shim.out.
+same_route() {
+    "$VIMANA_ET" generate send-recv --npus 64 --src 0 --dst 63 --size 1MiB --out "$T/$1/p" >/dev/null ||
+        fail "generate $3 p2p"
+    for be in congestion_aware ns3_shim; do
+        "$VIMANA" --workload-configuration="$T/$1/p" --system-configuration="$SYS/ring.json" \
+            --network-configuration="$2" --network-backend=$be --report="$T/$1_$be.json" \
+            >"$T/$1_$be.out" 2>&1 || fail "$3 run on $be"
+        sed -n "$4" "$T/$1_$be.json" >"$T/$1_$be.links"
+    done
+    cmp -s "$T/$1_congestion_aware.links" "$T/$1_ns3_shim.links" ||
+        fail "$3 route differs from congestion_aware's: $(cat "$T/$1_ns3_shim.links")"
+}
+
 # ---- a topology graph: congestion_aware's route (ECMP choice) -----------------
 # NPU 0 -> NPU 63 on the fat tree: leaf 64, a spine, leaf 71; the same links
 # as congestion_aware. 4 hops of 400 Gbps (46.5661 GB/s = 50 B/ns) and 500
 # ns, pipelined packets: 4 x 500 + (1048576 + 512) / 50 + 3 x 4098 / 50
 # = 2000 + 20981.76 + 245.88 = 23227.64: tick 23227.
-"$VIMANA_ET" generate send-recv --npus 64 --src 0 --dst 63 --size 1MiB --out "$T/ft/p" >/dev/null ||
-    fail "generate fat-tree p2p"
-for be in congestion_aware ns3_shim; do
-    "$VIMANA" --workload-configuration="$T/ft/p" --system-configuration="$SYS/ring.json" \
-        --network-configuration="$NET/fat_tree_64.txt" --network-backend=$be --report="$T/ft_$be.json" \
-        >"$T/ft_$be.out" 2>&1 || fail "fat-tree run on $be"
-    sed -n 's/^{"src_device": \([0-9]*\), "dst_device": \([0-9]*\), "bytes": \([0-9]*\).*/\1 \2 \3/p' \
-        "$T/ft_$be.json" >"$T/ft_$be.links"
-done
-cmp -s "$T/ft_congestion_aware.links" "$T/ft_ns3_shim.links" ||
-    fail "fat-tree route differs from congestion_aware's: $(cat "$T/ft_ns3_shim.links")"
+same_route ft "$NET/fat_tree_64.txt" fat-tree \
+    's/^{"src_device": \([0-9]*\), "dst_device": \([0-9]*\), "bytes": \([0-9]*\).*/\1 \2 \3/p'
 expect_eq "$(wc -l <"$T/ft_ns3_shim.links")" 4 "fat-tree hops"
 expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/ft_ns3_shim.out")" 23227 "fat-tree p2p"
 
@@ -122,17 +130,8 @@ expect_eq "$(sed -n 's/^sys\[63\] finished, \([0-9]*\) cycles.*/\1/p' "$T/ft_ns3
 # packets: delays 4550, the first packet's 19.08 + 38.17 ns on the faster
 # hops, the 256 packets through the 50 GB/s up-link (19540.78 ns) and the
 # last one down (76.33): 24224.36, tick 24224.
-"$VIMANA_ET" generate send-recv --npus 64 --src 0 --dst 63 --size 1MiB --out "$T/md/p" >/dev/null ||
-    fail "generate 3-D p2p"
-for be in congestion_aware ns3_shim; do
-    "$VIMANA" --workload-configuration="$T/md/p" --system-configuration="$SYS/ring.json" \
-        --network-configuration="$NET/ring-fc-switch_2x8x4.yml" --network-backend=$be --report="$T/md_$be.json" \
-        >"$T/md_$be.out" 2>&1 || fail "3-D run on $be"
-    sed -n 's/^{"src_device": \([0-9]*\), "dst_device": \([0-9]*\), "bytes": \([0-9]*\).*"src": \("[a-z0-9]*"\), "dst": \("[a-z0-9]*"\).*/\1 \2 \3 \4 \5/p' \
-        "$T/md_$be.json" >"$T/md_$be.links"
-done
-cmp -s "$T/md_congestion_aware.links" "$T/md_ns3_shim.links" ||
-    fail "3-D route differs from congestion_aware's: $(cat "$T/md_ns3_shim.links")"
+same_route md "$NET/ring-fc-switch_2x8x4.yml" 3-D \
+    's/^{"src_device": \([0-9]*\), "dst_device": \([0-9]*\), "bytes": \([0-9]*\).*"src": \("[a-z0-9]*"\), "dst": \("[a-z0-9]*"\).*/\1 \2 \3 \4 \5/p'
 expect_eq "$(tr '\n' ';' <"$T/md_ns3_shim.links")" \
     '0 1 1048576 "npu0" "npu1";1 15 1048576 "npu1" "npu15";15 79 1048576 "npu15" "switch15";79 63 1048576 "switch15" "npu63";' \
     "3-D route"

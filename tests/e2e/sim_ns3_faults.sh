@@ -40,34 +40,39 @@ faults() { # FILE LINE...: a faults file
     printf -- '%s\n' "$@" >"$f"
 }
 
+# expect_run NAME NETWORK WORKLOAD FINISH LINKS WHAT [FAULT...]: run NAME,
+# under the faults file $T/NAME.yaml of the FAULT lines when there are any,
+# finishes at FINISH with the link records LINKS.
+expect_run() {
+    name=$1 net=$2 wl=$3 want_finish=$4 want_links=$5 what=$6
+    shift 6
+    if [ $# -gt 0 ]; then
+        faults "$T/$name.yaml" "$@"
+        run "$name" "$net" "$wl" "$T/$name.yaml"
+    else
+        run "$name" "$net" "$wl"
+    fi
+    expect_eq "$(cat "$T/$name.finish")" "$want_finish" "$what"
+    expect_eq "$(cat "$T/$name.links")" "$want_links" "$what: links"
+}
+
 # ---- no fault ----------------------------------------------------------------
 # npu0 -> switch8 -> switch10 (the ECMP choice) -> switch9 -> npu4. The last
 # packet leaves npu0 at 256 x 81.96 = 20981.76 and then crosses the delays
 # (3000) and one packet time on each later hop (40.98 + 40.98 + 81.96):
 # 24145.68, tick 24145.
-run plain "$FT" "$T/ft/f"
-expect_eq "$(cat "$T/plain.finish")" 24145 "no fault"
-expect_eq "$(cat "$T/plain.links")" \
-    '0 8 1048576 1 20981 0;8 10 1048576 1 10490 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "no fault: links"
+expect_run plain "$FT" "$T/ft/f" 24145 '0 8 1048576 1 20981 0;8 10 1048576 1 10490 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "no fault"
 
 # ---- a bandwidth factor on a link of the route, from tick 0 -----------------------
 # [switch8, switch10] at 0.5: 50 B/ns, still as fast as the source's
 # pacing (no queue); its packet time doubles to 81.96: 24145.68 + 40.98 =
 # 24186.66, tick 24186. Busy on 8 -> 10: 256 x 81.96 = 20981.76.
-faults "$T/half.yaml" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.5}'
-run half "$FT" "$T/ft/f" "$T/half.yaml"
-expect_eq "$(cat "$T/half.finish")" 24186 "factor 0.5"
-expect_eq "$(cat "$T/half.links")" \
-    '0 8 1048576 1 20981 0;8 10 1048576 1 20981 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "factor 0.5: links"
+expect_run half "$FT" "$T/ft/f" 24186 '0 8 1048576 1 20981 0;8 10 1048576 1 20981 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "factor 0.5" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.5}'
 
 # At 0.25 (25 B/ns) it is the bottleneck: busy without a gap from the first
 # packet's arrival, 581.96, for 256 x 163.92 = 41963.52; the last packet
 # then crosses 1000 + 40.98 + 1000 + 81.96 + 500: 45168.42, tick 45168.
-faults "$T/quarter.yaml" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.25}'
-run quarter "$FT" "$T/ft/f" "$T/quarter.yaml"
-expect_eq "$(cat "$T/quarter.finish")" 45168 "factor 0.25"
-expect_eq "$(cat "$T/quarter.links")" \
-    '0 8 1048576 1 20981 0;8 10 1048576 1 41963 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "factor 0.25: links"
+expect_run quarter "$FT" "$T/ft/f" 45168 '0 8 1048576 1 20981 0;8 10 1048576 1 41963 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "factor 0.25" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.25}'
 
 # ---- a later fault replaces the earlier one, for what starts from then on ---------
 # 0.25 from 0, 1 from 20000. Packets 0-118 start on 8 -> 10 before 20000
@@ -77,21 +82,11 @@ expect_eq "$(cat "$T/quarter.links")" \
 # switch9 -> npu4 (50 B/ns), which carries packet 118 until 22211.38 (it
 # reaches switch 9 at 19924.52 + 163.92 + 1000 + 40.98 + 1000 = 22129.42)
 # and the other 137 back to back: 22211.38 + 137 x 81.96 + 500 = 33939.90.
-faults "$T/back.yaml" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.25}' \
-    '- {link: [switch8, switch10], at: 20000, bandwidth-factor: 1}'
-run back "$FT" "$T/ft/f" "$T/back.yaml"
-expect_eq "$(cat "$T/back.finish")" 33939 "factor 0.25 then 1"
-expect_eq "$(cat "$T/back.links")" \
-    '0 8 1048576 1 20981 0;8 10 1048576 1 25120 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' \
-    "factor 0.25 then 1: links"
+expect_run back "$FT" "$T/ft/f" 33939 '0 8 1048576 1 20981 0;8 10 1048576 1 25120 0;9 4 1048576 1 20981 0;10 9 1048576 1 10490 0;' "factor 0.25 then 1" '- {link: [switch8, switch10], at: 0, bandwidth-factor: 0.25}' '- {link: [switch8, switch10], at: 20000, bandwidth-factor: 1}'
 
 # ---- a spine link down from tick 0: the route through the other spine ----------
 # The spines are alike: the time of no fault, over switch 11.
-faults "$T/down0.yaml" '- {link: [switch8, switch10], at: 0, down: true}'
-run down0 "$FT" "$T/ft/f" "$T/down0.yaml"
-expect_eq "$(cat "$T/down0.finish")" 24145 "down at 0"
-expect_eq "$(cat "$T/down0.links")" \
-    '0 8 1048576 1 20981 0;8 11 1048576 1 10490 0;9 4 1048576 1 20981 0;11 9 1048576 1 10490 0;' "down at 0: links"
+expect_run down0 "$FT" "$T/ft/f" 24145 '0 8 1048576 1 20981 0;8 11 1048576 1 10490 0;9 4 1048576 1 20981 0;11 9 1048576 1 10490 0;' "down at 0" '- {link: [switch8, switch10], at: 0, down: true}'
 
 # ---- a spine link down in the middle of the message -----------------------------
 # [switch10, switch9] down at 10000. Forwarded at switch 8 before it
@@ -104,12 +99,7 @@ expect_eq "$(cat "$T/down0.links")" \
 # 12 packet times (103-114 come late), then carries them and 115-255 back to
 # back (the source's pacing is its rate): no fault's end + 12 x 81.96 =
 # 25129.20, tick 25129.
-faults "$T/downmid.yaml" '- {link: [switch10, switch9], at: 10000, down: true}'
-run downmid "$FT" "$T/ft/f" "$T/downmid.yaml"
-expect_eq "$(cat "$T/downmid.finish")" 25129 "down at 10000"
-expect_eq "$(cat "$T/downmid.links")" \
-    '0 8 1048576 1 20981 0;8 10 471040 1 4712 0;8 11 626688 1 6269 0;9 4 1048576 1 20981 0;10 8 49152 1 491 0;10 9 421888 1 4220 0;11 9 626688 1 6269 0;' \
-    "down at 10000: links"
+expect_run downmid "$FT" "$T/ft/f" 25129 '0 8 1048576 1 20981 0;8 10 471040 1 4712 0;8 11 626688 1 6269 0;9 4 1048576 1 20981 0;10 8 49152 1 491 0;10 9 421888 1 4220 0;11 9 626688 1 6269 0;' "down at 10000" '- {link: [switch10, switch9], at: 10000, down: true}'
 
 # ---- a partition is refused before the run ------------------------------------------
 faults "$T/p.yaml" '- {link: [switch8, switch10], at: 0, down: true}' '- {link: [switch8, switch11], at: 200, down: true}'
@@ -123,17 +113,11 @@ expect_eq "$(wc -l <"$T/err")" 1 "partition: lines on stderr"
 # 76.331 ns a packet, 19540.78 for the 256 (sim_ns3.sh), + 500: 20040.
 "$VIMANA_ET" generate send-recv --npus 8 --src 0 --dst 1 --size 1MiB --out "$T/p2p/p" >/dev/null || fail "generate p2p"
 # [npu0, npu1] at 0.5 from 0: 2 x 19540.78 + 500 = 39581.56.
-faults "$T/rhalf.yaml" '- {link: [npu0, npu1], at: 0, bandwidth-factor: 0.5}'
-DST=1 run rhalf "$NET/ring8.yml" "$T/p2p/p" "$T/rhalf.yaml"
-expect_eq "$(cat "$T/rhalf.finish")" 39581 "ring8 factor 0.5"
-expect_eq "$(cat "$T/rhalf.links")" '0 1 1048576 1 39081 0;' "ring8 factor 0.5: links"
+DST=1 expect_run rhalf "$NET/ring8.yml" "$T/p2p/p" 39581 '0 1 1048576 1 39081 0;' "ring8 factor 0.5" '- {link: [npu0, npu1], at: 0, bandwidth-factor: 0.5}'
 # From 10000: packets 0-131 start before it (131 x 76.331 = 9999.39) at
 # 76.331, the other 124 at 152.662: 10075.69 + 18930.14 = 29005.83 busy,
 # + 500: 29505.83.
-faults "$T/rmid.yaml" '- {link: [npu0, npu1], at: 10000, bandwidth-factor: 0.5}'
-DST=1 run rmid "$NET/ring8.yml" "$T/p2p/p" "$T/rmid.yaml"
-expect_eq "$(cat "$T/rmid.finish")" 29505 "ring8 factor 0.5 from 10000"
-expect_eq "$(cat "$T/rmid.links")" '0 1 1048576 1 29005 0;' "ring8 factor 0.5 from 10000: links"
+DST=1 expect_run rmid "$NET/ring8.yml" "$T/p2p/p" 29505 '0 1 1048576 1 29005 0;' "ring8 factor 0.5 from 10000" '- {link: [npu0, npu1], at: 10000, bandwidth-factor: 0.5}'
 # Dimension-order routing has no other path for a link that is down.
 faults "$T/rdown.yaml" '- {link: [npu1, npu0], at: 0, down: true}'
 expect_error "vimana: error: $T/rdown.yaml:1: link [npu1, npu0]: ns3 routes a network of dimensions in dimension order, with no other path for a link that is down: give the network as a topology file, or a bandwidth-factor" \

@@ -11,30 +11,30 @@ CAC="$G/workload/comp10_ar_comp5_1MiB_8/comp10_ar_comp5_1MiB_8"
 finished_all() { # N CYCLES WHAT
     expect_eq "$(grep -c "finished, $2 cycles" "$T/out")" "$1" "$3"
 }
+# runs_to N CYCLES WHAT PREFIX SYSTEM NETWORK [OPTIONS...]: sim_golden with
+# those arguments succeeds, its N NPUs all finished at CYCLES.
+runs_to() {
+    n=$1 cycles=$2 what=$3
+    shift 3
+    expect_ok sim_golden "$@"
+    finished_all "$n" "$cycles" "$what"
+}
 
 # SEND 1 MiB on ring2 (50 GB/s = 53.6870912 B/ns, 500 ns): 500 + floor(2^20 / 53.687...) = 20031.
-expect_ok sim_golden "$P2P" ring.json ring2.yml --comm-scale=1 --compute-scale=1
-finished_all 2 20031 "scale 1"
+runs_to 2 20031 "scale 1" "$P2P" ring.json ring2.yml --comm-scale=1 --compute-scale=1
 # x2: 2 MiB: 500 + floor(39062.5) = 39562; x0.5: 512 KiB: 500 + floor(9765.6) = 10265.
-expect_ok sim_golden "$P2P" ring.json ring2.yml --comm-scale=2
-finished_all 2 39562 "send, --comm-scale=2"
-expect_ok sim_golden "$P2P" ring.json ring2.yml --comm-scale=0.5
-finished_all 2 10265 "send, --comm-scale=0.5"
+runs_to 2 39562 "send, --comm-scale=2" "$P2P" ring.json ring2.yml --comm-scale=2
+runs_to 2 10265 "send, --comm-scale=0.5" "$P2P" ring.json ring2.yml --comm-scale=0.5
 # Compute does not touch messages.
-expect_ok sim_golden "$P2P" ring.json ring2.yml --compute-scale=3
-finished_all 2 20031 "send, --compute-scale=3"
+runs_to 2 20031 "send, --compute-scale=3" "$P2P" ring.json ring2.yml --compute-scale=3
 
 # COMP 10 us -> AR 1 MiB -> COMP 5 us on Ring 8: 10000 + 117780 + 5000 = 132780 (golden).
 # x2: 20000 + 117780 + 10000 = 147780. x1.03125: 10312.5 -> 10313 and 5156.25 -> 5156: 133249.
-expect_ok sim_golden "$CAC" ring.json ring8.yml --compute-scale=2
-finished_all 8 147780 "compute, --compute-scale=2"
-expect_ok sim_golden "$CAC" ring.json ring8.yml --compute-scale=1.03125
-finished_all 8 133249 "compute rounding, halves away from zero"
+runs_to 8 147780 "compute, --compute-scale=2" "$CAC" ring.json ring8.yml --compute-scale=2
+runs_to 8 133249 "compute rounding, halves away from zero" "$CAC" ring.json ring8.yml --compute-scale=1.03125
 # Roofline COMP nodes (golden: 110000 ticks in all) scale too.
-expect_ok sim_golden "$G/workload/roofline_2/roofline_2" ring_roofline.json ring2.yml --compute-scale=2
-finished_all 2 220000 "roofline, --compute-scale=2"
-expect_ok sim_golden "$G/workload/roofline_2/roofline_2" ring_roofline.json ring2.yml --compute-scale=0.3
-finished_all 2 33000 "roofline, --compute-scale=0.3"
+runs_to 2 220000 "roofline, --compute-scale=2" "$G/workload/roofline_2/roofline_2" ring_roofline.json ring2.yml --compute-scale=2
+runs_to 2 33000 "roofline, --compute-scale=0.3" "$G/workload/roofline_2/roofline_2" ring_roofline.json ring2.yml --compute-scale=0.3
 
 for v in 0 -1 nan inf abc ''; do
     expect_error "vimana: --comm-scale: expected a finite number greater than 0, got '$v'" \

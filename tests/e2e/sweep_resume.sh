@@ -32,6 +32,20 @@ sweep_spec() {
     printf '%s\nsystem: ring.json\nnetwork: ring8.yml\naxes:\n  network.bandwidth: [[25], [50], [100]]\n  backend: [analytical, ./slow.so]\n' \
         "$2" >"$1"
 }
+# restarted SPEC DIR WHAT: the sweep SPEC, run again into DIR with ./slow.so
+# leading to the analytical backend, runs the 5 unfinished points and keeps
+# point 0's result as it was.
+restarted() {
+    touch "$2.marker"
+    sleep 1
+    ln -sf "$ANALYTICAL" "$W/slow.so"
+    expect_ok "$VIMANA" sweep "$1" --out "$2" --jobs 2
+    expect_eq "$(cat "$TEST_TMP/out")" \
+        "vimana sweep: 6 points: 5 run, 1 reused, 0 failed; results in $2/results.csv" "$3: 5 run"
+    expect_eq "$(cd "$2/points" && find . -name result.json -newer "$2.marker" | sort | tr '\n' ' ')" \
+        "./0001/result.json ./0002/result.json ./0003/result.json ./0004/result.json ./0005/result.json " \
+        "$3: point 0 kept"
+}
 sweep_spec "$W/s.yaml" "workload: ar_1MiB_8"
 ln -s "$STORM" "$W/slow.so"
 start_until_point0 "$W/s.yaml" "$TEST_TMP/s"
@@ -48,15 +62,7 @@ expect_eq "$(cd "$TEST_TMP/s/points" && ls */result.json | tr '\n' ' ')" "0000/r
 sleep 0.2
 pgrep -f "$TEST_TMP/s/points" >/dev/null && fail "interrupted sweep: a child still runs"
 
-touch "$TEST_TMP/marker"
-sleep 1
-ln -sf "$ANALYTICAL" "$W/slow.so"
-expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/s" --jobs 2
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 6 points: 5 run, 1 reused, 0 failed; results in $TEST_TMP/s/results.csv" "restart: 5 run"
-expect_eq "$(cd "$TEST_TMP/s/points" && find . -name result.json -newer "$TEST_TMP/marker" | sort | tr '\n' ' ')" \
-    "./0001/result.json ./0002/result.json ./0003/result.json ./0004/result.json ./0005/result.json " \
-    "restart: point 0 kept"
+restarted "$W/s.yaml" "$TEST_TMP/s" "restart"
 # Both backends are now the analytical model: pairs of equal finish times.
 expect_eq "$(cut -d, -f1,4,5 "$TEST_TMP/s/results.csv" | tr '\n' ' ')" \
     "point,status,finish 0,ok,151940 1,ok,151940 2,ok,117780 3,ok,117780 4,ok,100700 5,ok,100700 " "restart: results"
@@ -75,15 +81,7 @@ expect_eq "$(cd "$TEST_TMP/s9/points" && ls */result.json | tr '\n' ' ')" "0000/
 for child in $(pgrep -f "$TEST_TMP/s9/points/0001"); do
     kill -KILL "$child"
 done
-touch "$TEST_TMP/marker9"
-sleep 1
-ln -sf "$ANALYTICAL" "$W/slow.so"
-expect_ok "$VIMANA" sweep "$W/s9.yaml" --out "$TEST_TMP/s9" --jobs 2
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 6 points: 5 run, 1 reused, 0 failed; results in $TEST_TMP/s9/results.csv" "kill -9, restart: 5 run"
-expect_eq "$(cd "$TEST_TMP/s9/points" && find . -name result.json -newer "$TEST_TMP/marker9" | sort | tr '\n' ' ')" \
-    "./0001/result.json ./0002/result.json ./0003/result.json ./0004/result.json ./0005/result.json " \
-    "kill -9, restart: point 0 kept"
+restarted "$W/s9.yaml" "$TEST_TMP/s9" "kill -9, restart"
 expect_eq "$(ls "$TEST_TMP/s9/workloads" | tr '\n' ' ')" "$(ls "$TEST_TMP/s9/workloads" | head -1) " \
     "kill -9, restart: the workload generated once"
 # The generated 1 MiB all-reduce is the shipped one: the same figures.

@@ -7,6 +7,21 @@ DATA="$VIMANA_SRCDIR/tests/data/trace_link"
 H="$DATA/simple_host.json"
 K="$DATA/simple_kineto.json"
 T="$TEST_TMP"
+
+# refused_host NAME SED WHY: the host trace edited by the sed script SED,
+# as $T/NAME.json, is refused with "vimana-et link: $T/NAME.json: WHY".
+refused_host() {
+    sed "$2" "$H" >"$T/$1.json"
+    expect_error "vimana-et link: $T/$1.json: $3" \
+        link --host-trace "$T/$1.json" --device-trace "$K" --output "$T/o.json"
+}
+
+# refused_device NAME SED WHY: the same for the Kineto trace.
+refused_device() {
+    sed "$2" "$K" >"$T/$1.json"
+    expect_error "vimana-et link: $T/$1.json: $3" \
+        link --host-trace "$H" --device-trace "$T/$1.json" --output "$T/o.json"
+}
 link() { "$VIMANA_ET" link "$@"; }
 
 # Malformed JSON: position of the first error.
@@ -28,9 +43,7 @@ expect_error "vimana-et link: $T/claim.json.gz: gzip data is corrupt: unknown co
 [ -e "$T/o.json" ] || [ -e "$T/o.json.part" ] && fail "output left behind after an error"
 
 # A Kineto trace without record-function ids (PyTorch < 2.1) cannot link.
-sed 's/, "Record function id": [0-9]*//' "$K" >"$T/norf.json"
-expect_error "vimana-et link: $T/norf.json: no 'Record function id' in any cpu_op event: this Kineto trace cannot be linked (PyTorch too old?)" \
-    link --host-trace "$H" --device-trace "$T/norf.json" --output "$T/o.json"
+refused_device norf 's/, "Record function id": [0-9]*//' "no 'Record function id' in any cpu_op event: this Kineto trace cannot be linked (PyTorch too old?)"
 # ... unless asked for the reference's unlinked, renumbered output.
 expect_ok link --host-trace "$H" --device-trace "$T/norf.json" --output "$T/o.json" --allow-unlinked
 grep -q 'nothing is linked (--allow-unlinked)' "$T/err" || fail "--allow-unlinked: no warning"
@@ -54,29 +67,15 @@ expect_ok link --host-trace "$H" --device-trace "$T/renamed.json" --output "$T/o
 grep -q "1 of 8 linked host ops have another name in the Kineto trace" "$T/err" || fail "renamed op: no warning"
 
 # Missing required keys name the record.
-sed 's/{"id": 5, /{/' "$H" >"$T/noid.json"
-expect_error "vimana-et link: $T/noid.json: nodes[1]: missing required key 'id'" \
-    link --host-trace "$T/noid.json" --device-trace "$K" --output "$T/o.json"
-sed 's/"ctrl_deps": 5, //' "$H" >"$T/noparent.json"
-expect_error "vimana-et link: $T/noparent.json: node id 8: missing required key 'ctrl_deps'" \
-    link --host-trace "$T/noparent.json" --device-trace "$K" --output "$T/o.json"
-sed 's/"name": "aten::relu", "pid": 4242, "tid": 100, "ts": 1130, /"name": "aten::relu", "pid": 4242, "tid": 100, /' "$K" >"$T/nots.json"
-expect_error "vimana-et link: $T/nots.json: traceEvents[6] 'aten::relu': missing required key 'ts'" \
-    link --host-trace "$H" --device-trace "$T/nots.json" --output "$T/o.json"
-sed 's/"ts": 1130, "dur": 40/"ts": 1130, "dur": -40/' "$K" >"$T/negdur.json"
-expect_error "vimana-et link: $T/negdur.json: traceEvents[6] 'aten::relu': 'dur' is negative" \
-    link --host-trace "$H" --device-trace "$T/negdur.json" --output "$T/o.json"
-sed 's/"correlation": 51}/"correlation": 50}/' "$K" >"$T/dupcorr.json"
-expect_error "vimana-et link: $T/dupcorr.json: traceEvents[4] and traceEvents[7]: two kernel-launch calls share correlation 50, so their GPU ops cannot be told apart" \
-    link --host-trace "$H" --device-trace "$T/dupcorr.json" --output "$T/o.json"
-sed 's/{"id": 9, /{"id": 8, /' "$H" >"$T/dupid.json"
-expect_error "vimana-et link: $T/dupid.json: duplicate node id 8" \
-    link --host-trace "$T/dupid.json" --device-trace "$K" --output "$T/o.json"
+refused_host noid 's/{"id": 5, /{/' "nodes[1]: missing required key 'id'"
+refused_host noparent 's/"ctrl_deps": 5, //' "node id 8: missing required key 'ctrl_deps'"
+refused_device nots 's/"name": "aten::relu", "pid": 4242, "tid": 100, "ts": 1130, /"name": "aten::relu", "pid": 4242, "tid": 100, /' "traceEvents[6] 'aten::relu': missing required key 'ts'"
+refused_device negdur 's/"ts": 1130, "dur": 40/"ts": 1130, "dur": -40/' "traceEvents[6] 'aten::relu': 'dur' is negative"
+refused_device dupcorr 's/"correlation": 51}/"correlation": 50}/' "traceEvents[4] and traceEvents[7]: two kernel-launch calls share correlation 50, so their GPU ops cannot be told apart"
+refused_host dupid 's/{"id": 9, /{"id": 8, /' "duplicate node id 8"
 
 # Schemas: unknown, and the old flat 1.0.1 layout.
-sed 's/"schema": "1.0.2-chakra.0.0.4"/"schema": "2.0.0-chakra.9.9.9"/' "$H" >"$T/schema.json"
-expect_error "vimana-et link: $T/schema.json: unsupported host trace schema '2.0.0-chakra.9.9.9' (supported: 1.0.2-chakra.0.0.4, 1.0.3-chakra.0.0.4, 1.1.0-chakra.0.0.4, 1.1.1-chakra.0.0.4, 1.1.1-chakra.1.0.0)" \
-    link --host-trace "$T/schema.json" --device-trace "$K" --output "$T/o.json"
+refused_host schema 's/"schema": "1.0.2-chakra.0.0.4"/"schema": "2.0.0-chakra.9.9.9"/' "unsupported host trace schema '2.0.0-chakra.9.9.9' (supported: 1.0.2-chakra.0.0.4, 1.0.3-chakra.0.0.4, 1.1.0-chakra.0.0.4, 1.1.1-chakra.0.0.4, 1.1.1-chakra.1.0.0)"
 expect_error "vimana-et link: $DATA/flat_1.0.1_host.json: host trace schema '1.0.1' is the old flat layout ('parent' instead of 'ctrl_deps', no attrs): it cannot be linked and the converter rejects it (chakra #198); re-record it with PyTorch >= 2.1, or pass --allow-unlinked to renumber it the way chakra_trace_link does" \
     link --host-trace "$DATA/flat_1.0.1_host.json" --device-trace "$K" --output "$T/o.json"
 

@@ -17,18 +17,16 @@ finish_line=$(grep -m1 'finished, ' "$TEST_TMP/out" | sed 's/.*finished, \([0-9]
 expect_eq "$(tail -n 1 "$TEST_TMP/out")" \
     "summary: 64 NPUs finished: min $finish_line, median $finish_line, max $finish_line cycles; exposed communication min $finish_line, median $finish_line, max $finish_line cycles." \
     "summary line of 64 NPUs"
-echo '{"logical-dims": [16, "8"]}' >"$TEST_TMP/big.json"
-expect_error "vimana: error: $TEST_TMP/big.json: logical-dims: 16 x 8 is 128 NPUs, the run has 64" \
-    sim --logical-topology-configuration="$TEST_TMP/big.json"
-echo '{"logical-dims": ["8", "0"]}' >"$TEST_TMP/zero.json"
-expect_error "vimana: error: $TEST_TMP/zero.json: logical-dims[1]: expected a size from 1 to 2147483648, got \"0\"" \
-    sim --logical-topology-configuration="$TEST_TMP/zero.json"
-echo '{"logical-dims": ["64"], "extra": 1}' >"$TEST_TMP/extra.json"
-expect_error "vimana: error: $TEST_TMP/extra.json: unknown key 'extra' (the file holds \"logical-dims\" only)" \
-    sim --logical-topology-configuration="$TEST_TMP/extra.json"
-echo '{"logical-dims": []}' >"$TEST_TMP/empty.json"
-expect_error "vimana: error: $TEST_TMP/empty.json: logical-dims: expected a list of dimension sizes, got an empty one" \
-    sim --logical-topology-configuration="$TEST_TMP/empty.json"
+# refused NAME JSON WHY: the logical topology NAME.json holding JSON is
+# refused with the one line "FILE: WHY".
+refused() {
+    echo "$2" >"$TEST_TMP/$1.json"
+    expect_error "vimana: error: $TEST_TMP/$1.json: $3" sim --logical-topology-configuration="$TEST_TMP/$1.json"
+}
+refused big '{"logical-dims": [16, "8"]}' "logical-dims: 16 x 8 is 128 NPUs, the run has 64"
+refused zero '{"logical-dims": ["8", "0"]}' 'logical-dims[1]: expected a size from 1 to 2147483648, got "0"'
+refused extra '{"logical-dims": ["64"], "extra": 1}' "unknown key 'extra' (the file holds \"logical-dims\" only)"
+refused empty '{"logical-dims": []}' "logical-dims: expected a list of dimension sizes, got an empty one"
 # Fewer than 64 NPUs: the finish lines alone, as the reference prints.
 "$VIMANA_ET" generate all-reduce --npus 8 --size 1MiB --out "$TEST_TMP/ar8" >/dev/null || fail "generate 8"
 expect_ok "$VIMANA" --workload-configuration="$TEST_TMP/ar8" --system-configuration="$VIMANA_SRCDIR/inputs/system/Switch.json" \

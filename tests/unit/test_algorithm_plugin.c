@@ -104,13 +104,20 @@ static void check_sends(const harness *h, uint32_t npu, const expect *want, uint
     }
 }
 
+/* npus NPUs on one dimension, every collective by algo, the test's
+ * exchange algorithm registered. */
+static void one_dimension(harness *h, uint32_t npus, const char *algo)
+{
+    uint32_t dims[] = {npus};
+    const char *impl[] = {algo};
+    harness_init_with(h, &exchange, dims, 1, impl, 1, 1, 1);
+}
+
 static void test_runs_through_the_system_layer(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"exchange2"};
-    harness_init_with(&h, &exchange, dims, 1, impl, 1, 1, 1);
+    one_dimension(&h, 4, "exchange2");
     harness_run_collective(&h, COLL_ALL_REDUCE, 4096);
     /* round 1 at 0; the receipts arrive at 100 (the recorder's delay); the
      * bundle takes endpoint-delay 10 + 3 x 2048 B / 50 GB/s (40 each) =
@@ -150,9 +157,7 @@ static void test_check_refuses_a_phase(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {2};
-    const char *impl[] = {"exchange"};
-    harness_init_with(&h, &exchange, dims, 1, impl, 1, 1, 1);
+    one_dimension(&h, 2, "exchange");
     coll_request req = {.npu = 0, .trace = "test.et", .node = 0, .node_id = 0, .node_name = "coll",
                         .kind = COLL_ALL_REDUCE, .size = 4096};
     assert_int_equal(collective_start(&h.s, &req), -1);

@@ -29,15 +29,29 @@ static void check_sends(const harness *h, uint32_t npu, const expect *want, uint
     }
 }
 
-static void run_1d(const char *algo, enum coll_kind kind, const expect *want0, uint32_t n0)
+/* npus NPUs in one dimension, every collective by algo in splits chunks. */
+static void one_dim(harness *h, uint32_t npus, const char *algo, uint64_t splits)
+{
+    uint32_t dims[] = {npus};
+    const char *impl[] = {algo};
+    harness_init(h, dims, 1, impl, 1, splits, 1);
+}
+
+/* One collective of 4096 bytes by algo on npus NPUs in one dimension: NPU
+ * npu sends exactly want. */
+static void run_on(const char *algo, uint32_t npus, enum coll_kind kind, uint32_t npu, const expect *want,
+                   uint32_t n)
 {
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {algo};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
+    one_dim(&h, npus, algo, 1);
     harness_run_collective(&h, kind, 4096);
-    check_sends(&h, 0, want0, n0);
+    check_sends(&h, npu, want, n);
     harness_fini(&h);
+}
+
+static void run_1d(const char *algo, enum coll_kind kind, const expect *want0, uint32_t n0)
+{
+    run_on(algo, 4, kind, 0, want0, n0);
 }
 
 static void test_ring(void **state)
@@ -59,12 +73,11 @@ static void test_direct(void **state)
 {
     (void)state;
     /* peers rotate +1, +2, +3 and start over, skipping the NPU itself */
-    expect ar[] = {{1, 1024}, {2, 1024}, {3, 1024}, {1, 1024}, {2, 1024}, {3, 1024}};
-    run_1d("direct", COLL_ALL_REDUCE, ar, 6);
-    expect a2a[] = {{1, 1024}, {2, 1024}, {3, 1024}};
+    run_1d("direct", COLL_ALL_REDUCE,
+           (const expect[]){{1, 1024}, {2, 1024}, {3, 1024}, {1, 1024}, {2, 1024}, {3, 1024}}, 6);
+    const expect a2a[] = {{1, 1024}, {2, 1024}, {3, 1024}};
     run_1d("direct", COLL_ALL_TO_ALL, a2a, 3);
-    expect ag[] = {{1, 4096}, {2, 4096}, {3, 4096}};
-    run_1d("direct", COLL_ALL_GATHER, ag, 3);
+    run_1d("direct", COLL_ALL_GATHER, (const expect[]){{1, 4096}, {2, 4096}, {3, 4096}}, 3);
     /* a window of 1 keeps one packet in flight; the order is the same */
     run_1d("direct1", COLL_ALL_TO_ALL, a2a, 3);
 }
@@ -72,13 +85,7 @@ static void test_direct(void **state)
 /* NPU `npu` of a ring of 8: every send, in order. */
 static void run_8(const char *algo, enum coll_kind kind, uint32_t npu, const expect *want, uint32_t n)
 {
-    harness h;
-    uint32_t dims[] = {8};
-    const char *impl[] = {algo};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    harness_run_collective(&h, kind, 4096);
-    check_sends(&h, npu, want, n);
-    harness_fini(&h);
+    run_on(algo, 8, kind, npu, want, n);
 }
 
 /* Windows longer than the inline packet ring: the engine keeps the queued
@@ -113,23 +120,15 @@ static void test_halving_doubling(void **state)
     run_1d("halvingDoubling", COLL_ALL_GATHER, ag, 2);
 
     /* NPU 1 pairs anticlockwise first (its block parity is odd) */
-    harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"halvingDoubling"};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    harness_run_collective(&h, COLL_ALL_REDUCE, 4096);
     expect ar1[] = {{0, 2048}, {3, 1024}, {3, 1024}, {0, 2048}};
-    check_sends(&h, 1, ar1, 4);
-    harness_fini(&h);
+    run_on("halvingDoubling", 4, COLL_ALL_REDUCE, 1, ar1, 4);
 }
 
 static void test_double_binary_tree(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"doubleBinaryTree"};
-    harness_init(&h, dims, 1, impl, 1, 2, 1);
+    one_dim(&h, 4, "doubleBinaryTree", 2);
     harness_run_collective(&h, COLL_ALL_REDUCE, 8192);
     /* chunk 1 on the max-rooted tree (3 <- 1 <- {0, 2}), chunk 2 on the
      * min-rooted one (0 <- 2 <- {1, 3}); whole chunks of 4096 bytes */
@@ -183,9 +182,7 @@ static void test_chunk_minimum(void **state)
     (void)state;
     /* 6 bytes in 4 splits: every chunk becomes total_nodes = 4 bytes */
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 4, 1);
+    one_dim(&h, 4, "ring", 4);
     harness_run_collective(&h, COLL_ALL_REDUCE, 6);
     sent_msg got[64];
     assert_int_equal(harness_sent_by(&h, 0, got, 64), 4 * 6);

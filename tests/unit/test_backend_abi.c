@@ -167,6 +167,14 @@ static void test_device_names(void **state)
     assert_null(backend_device_name_fn(&d));
 }
 
+/* backend_check_capabilities refuses d with the message want. */
+static void expect_capabilities_refused(const vimana_backend *d, const char *want)
+{
+    char err[512];
+    assert_int_equal(backend_check_capabilities("b.so", d, err, sizeof err), -1);
+    assert_string_equal(err, want);
+}
+
 /* VIMANA_CAP_LINK_STATS and num_links()/link_stats() must agree. */
 static void test_link_stats_capability(void **state)
 {
@@ -178,17 +186,16 @@ static void test_link_stats_capability(void **state)
     assert_string_equal(err, "b.so: backend 'x' advertises VIMANA_CAP_LINK_STATS but does not implement num_links() "
                              "and link_stats()");
     d.num_links = fake_num_links;
-    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
-    assert_string_equal(err, "b.so: backend 'x' implements num_links() without link_stats(): give both or neither");
+    expect_capabilities_refused(&d,
+                                "b.so: backend 'x' implements num_links() without link_stats(): give both or neither");
     d.link_stats = fake_link_stats;
     assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), 0);
     d.capabilities = VIMANA_CAP_MULTI_DIM;
-    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
-    assert_string_equal(err, "b.so: backend 'x' implements num_links() and link_stats() but does not advertise "
-                             "VIMANA_CAP_LINK_STATS");
+    expect_capabilities_refused(&d, "b.so: backend 'x' implements num_links() and link_stats() but does not "
+                                    "advertise VIMANA_CAP_LINK_STATS");
     d.num_links = NULL;
-    assert_int_equal(backend_check_capabilities("b.so", &d, err, sizeof err), -1);
-    assert_string_equal(err, "b.so: backend 'x' implements link_stats() without num_links(): give both or neither");
+    expect_capabilities_refused(&d,
+                                "b.so: backend 'x' implements link_stats() without num_links(): give both or neither");
 }
 
 static void module_path(char *out, size_t len, const char *name)
@@ -197,13 +204,30 @@ static void module_path(char *out, size_t len, const char *name)
     snprintf(out, len, "%s/tests/backends/%s.la", build ? build : ".", name);
 }
 
+/* The test module name (tests/backends) loads into lb. */
+static void load_module(const char *name, loaded_backend *lb)
+{
+    char path[1024], err[1024];
+    module_path(path, sizeof path, name);
+    assert_int_equal(backend_load(path, lb, err, sizeof err), 0);
+}
+
+/* The test module name loads as ABI 1.minor, with stop() offered or not. */
+static void expect_module_stop(const char *name, uint32_t minor, bool offered)
+{
+    loaded_backend lb;
+    load_module(name, &lb);
+    assert_int_equal(lb.desc->abi_minor, minor);
+    assert_int_equal(backend_stop_fn(lb.desc) != NULL, offered);
+    backend_unload(&lb);
+}
+
 static void test_load_real_modules(void **state)
 {
     (void)state;
     char path[1024], err[1024];
     loaded_backend lb;
-    module_path(path, sizeof path, "abi_current");
-    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    load_module("abi_current", &lb);
     assert_string_equal(lb.desc->name, "test");
     backend_unload(&lb);
 
@@ -219,24 +243,14 @@ static void test_load_real_modules(void **state)
     /* Built as ABI 1.0 (stop slot zero) and 1.1 from one source; both
      * load, and only the 1.1 one offers stop(). (tests/e2e/sim_host_abi11.sh
      * runs both.) */
-    module_path(path, sizeof path, "host10_ok");
-    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
-    assert_int_equal(lb.desc->abi_minor, 0);
-    assert_null(backend_stop_fn(lb.desc));
-    backend_unload(&lb);
-    module_path(path, sizeof path, "host11_ok");
-    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
-    assert_int_equal(lb.desc->abi_minor, 1);
-    assert_non_null(backend_stop_fn(lb.desc));
-    backend_unload(&lb);
+    expect_module_stop("host10_ok", 0, false);
+    expect_module_stop("host11_ok", 1, true);
     /* A 1.1 module that fills the device_name slot anyway: not used. */
-    module_path(path, sizeof path, "host11_links");
-    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    load_module("host11_links", &lb);
     assert_non_null(lb.desc->device_name);
     assert_null(backend_device_name_fn(lb.desc));
     backend_unload(&lb);
-    module_path(path, sizeof path, "host12_ok");
-    assert_int_equal(backend_load(path, &lb, err, sizeof err), 0);
+    load_module("host12_ok", &lb);
     assert_int_equal(lb.desc->abi_minor, 2);
     assert_non_null(backend_device_name_fn(lb.desc));
     backend_unload(&lb);

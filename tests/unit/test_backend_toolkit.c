@@ -115,15 +115,34 @@ static void test_no_options(void **state)
     assert_string_equal(err, "analytical: backend option 'vcs=16': analytical takes no options");
 }
 
+/* An event to schedule: fn(f, data) at tick at. */
+typedef struct event {
+    vimana_tick at;
+    void (*fn)(void *arg, uint64_t data);
+    uint64_t data;
+} event;
+
+/* A fake backend with the n events scheduled, in their order. */
+static fake *fake_scheduled(const event *ev, size_t n)
+{
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(vimana_bt_schedule(f, ev[i].at, ev[i].fn, f, ev[i].data), VIMANA_OK);
+    return f;
+}
+
+/* run() returns rc with n_ran events run. */
+static void run_expect(fake *f, int rc, int n_ran)
+{
+    assert_int_equal(vimana_bt_run(f), rc);
+    assert_int_equal(f->n_ran, n_ran);
+}
+
 static void test_default_loop_fifo_and_monotonic(void **state)
 {
     (void)state;
-    fake *f = fake_new(sizeof(vimana_host), NULL);
-    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 10), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 0, record, f, 11), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 12), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 3, record, f, 13), VIMANA_OK);
-    assert_int_equal(vimana_bt_schedule(f, 5, record, f, 14), VIMANA_OK);
+    fake *f = fake_scheduled(
+        (const event[]){{5, record, 10}, {0, record, 11}, {5, record, 12}, {3, record, 13}, {5, record, 14}}, 5);
     assert_int_equal(vimana_bt_now(f), 0);
     assert_int_equal(vimana_bt_run(f), VIMANA_OK);
     uint64_t want[] = {11, 13, 10, 12, 14};
@@ -140,13 +159,9 @@ static void test_default_loop_fifo_and_monotonic(void **state)
 static void test_stop_ends_run_after_the_event(void **state)
 {
     (void)state;
-    fake *f = fake_new(sizeof(vimana_host), NULL);
-    vimana_bt_schedule(f, 4, record, f, 20);
-    vimana_bt_schedule(f, 4, act, f, 1);
-    vimana_bt_schedule(f, 4, record, f, 21); /* same tick, after the stop */
-    vimana_bt_schedule(f, 9, record, f, 22);
-    assert_int_equal(vimana_bt_run(f), VIMANA_OK);
-    assert_int_equal(f->n_ran, 2);
+    /* 21: same tick, after the stop */
+    fake *f = fake_scheduled((const event[]){{4, record, 20}, {4, act, 1}, {4, record, 21}, {9, record, 22}}, 4);
+    run_expect(f, VIMANA_OK, 2);
     assert_int_equal(f->ran[1], 1);
     assert_int_equal(vimana_evq_pending(f->bt.evq), 2);
     /* Stopped for good: another run does nothing. */
@@ -159,11 +174,8 @@ static void test_stop_ends_run_after_the_event(void **state)
 static void test_fail_reports_once_through_host_failed(void **state)
 {
     (void)state;
-    fake *f = fake_new(sizeof(vimana_host), NULL);
-    vimana_bt_schedule(f, 2, act, f, 2);
-    vimana_bt_schedule(f, 2, record, f, 30);
-    assert_int_equal(vimana_bt_run(f), VIMANA_ERR_INTERNAL);
-    assert_int_equal(f->n_ran, 1);
+    fake *f = fake_scheduled((const event[]){{2, act, 2}, {2, record, 30}}, 2);
+    run_expect(f, VIMANA_ERR_INTERNAL, 1);
     assert_int_equal(f->n_failed, 1);
     assert_string_equal(f->failed, "mynet: link 7 broke");
     assert_int_equal(f->n_lines, 0);
@@ -265,6 +277,19 @@ static void test_deliver_after(void **state)
     fake_free(f);
 }
 
+/* Link link's ends and counters are want's; returns all it reports. */
+static vimana_link_stats expect_link(fake *f, uint32_t link, vimana_link_stats want)
+{
+    vimana_link_stats s;
+    assert_int_equal(vimana_bt_link_stats(f, link, &s), VIMANA_OK);
+    assert_int_equal(s.src_device, want.src_device);
+    assert_int_equal(s.dst_device, want.dst_device);
+    assert_int_equal(s.bytes, want.bytes);
+    assert_int_equal(s.messages, want.messages);
+    assert_int_equal(s.busy_ticks, want.busy_ticks);
+    return s;
+}
+
 static void test_link_table(void **state)
 {
     (void)state;
@@ -275,13 +300,9 @@ static void test_link_table(void **state)
     vimana_bt_link_count(&f->bt, 2, 1000, 19);
     vimana_bt_link_count(&f->bt, 2, 24, 1);
     assert_int_equal(vimana_bt_num_links(f), 3);
-    vimana_link_stats s;
-    assert_int_equal(vimana_bt_link_stats(f, 2, &s), VIMANA_OK);
-    assert_int_equal(s.src_device, 1);
-    assert_int_equal(s.dst_device, 8);
-    assert_int_equal(s.bytes, 1024);
-    assert_int_equal(s.messages, 2);
-    assert_int_equal(s.busy_ticks, 20);
+    vimana_link_stats s =
+        expect_link(f, 2, (vimana_link_stats){.src_device = 1, .dst_device = 8, .bytes = 1024, .messages = 2,
+                                              .busy_ticks = 20});
     assert_int_equal(vimana_bt_link_stats(f, 0, &s), VIMANA_OK);
     assert_int_equal(s.bytes + s.messages + s.busy_ticks, 0);
     assert_int_equal(vimana_bt_link_stats(f, 3, &s), VIMANA_ERR_ARGUMENT);
@@ -303,15 +324,11 @@ static void test_link_queued(void **state)
     vimana_bt_link_queued(&f->bt, 1, 0);
     vimana_bt_link_queued(&f->bt, 1, 700);
     vimana_bt_link_queued(&f->bt, 1, 300);
-    vimana_link_stats s;
-    assert_int_equal(vimana_bt_link_stats(f, 1, &s), VIMANA_OK);
+    vimana_link_stats s =
+        expect_link(f, 1, (vimana_link_stats){.src_device = 1, .dst_device = 2, .bytes = 64, .messages = 1,
+                                              .busy_ticks = 10});
     assert_int_equal(s.max_queue_ticks, 700);
     assert_int_equal(s.queue_ticks, 1000);
-    assert_int_equal(s.src_device, 1);
-    assert_int_equal(s.dst_device, 2);
-    assert_int_equal(s.bytes, 64);
-    assert_int_equal(s.messages, 1);
-    assert_int_equal(s.busy_ticks, 10);
     assert_int_equal(vimana_bt_link_stats(f, 0, &s), VIMANA_OK);
     assert_int_equal(s.max_queue_ticks + s.queue_ticks + s.bytes + s.messages + s.busy_ticks, 0);
     vimana_bt_link_queued(&f->bt, 0, UINT64_MAX - 5);

@@ -22,8 +22,17 @@
  *   0 COMP [0, 10)  1 COLL pg 1 [10, 15)  2 COMP [15, 20)
  *   3 RECV [22, 30) (issued 2 ticks late)  4 COMP [30, 35)
  *   5 COLL pg 2 [35, 50)  6 COMP [55, 60), after 5 */
-static void timeline(wl_node nodes[N], wl_node_run live[N], uint32_t children[N])
+typedef struct step {
+    wl_node nodes[N];
+    wl_node_run live[N];
+    uint32_t children[N];
+} step;
+
+static void timeline(step *s)
 {
+    wl_node *nodes = s->nodes;
+    wl_node_run *live = s->live;
+    uint32_t *children = s->children;
     static const uint8_t types[N] = {VET_COMP_NODE, VET_COMM_COLL_NODE, VET_COMP_NODE, VET_COMM_RECV_NODE,
                                      VET_COMP_NODE, VET_COMM_COLL_NODE, VET_COMP_NODE};
     static const vimana_tick start[N] = {0, 10, 15, 22, 30, 35, 55}, end[N] = {10, 15, 20, 30, 35, 50, 60};
@@ -38,16 +47,28 @@ static void timeline(wl_node nodes[N], wl_node_run live[N], uint32_t children[N]
     nodes[5].pg = 2;
 }
 
+/* The step as the workload of one NPU that finished at finish. */
+static workload workload_of(step *s, vimana_tick finish)
+{
+    return (workload){.nodes = s->nodes, .n_nodes = N, .children = s->children, .live = s->live,
+                      .finish_tick = finish};
+}
+
+/* The breakdown of the step finished at finish, with no peer known. */
+static wl_breakdown breakdown_of(step *s, vimana_tick finish)
+{
+    workload w = workload_of(s, finish);
+    wl_breakdown b;
+    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
+    return b;
+}
+
 static void charges_each_gap(void **state)
 {
     (void)state;
-    wl_node nodes[N];
-    wl_node_run live[N];
-    uint32_t children[N];
-    timeline(nodes, live, children);
-    workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 60};
-    wl_breakdown b;
-    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
+    step s;
+    timeline(&s);
+    wl_breakdown b = breakdown_of(&s, 60);
     assert_int_equal(b.finish, 60);
     assert_int_equal(b.compute, 10 + 5 + 5 + 5);
     assert_int_equal(b.flops, 1000 + 3000 + 5000 + 7000);
@@ -66,15 +87,11 @@ static void charges_each_gap(void **state)
 static void tail_and_head(void **state)
 {
     (void)state;
-    wl_node nodes[N];
-    wl_node_run live[N];
-    uint32_t children[N];
-    timeline(nodes, live, children);
-    live[0].start = 4;                 /* GPU idle [0, 4) before the first node */
-    live[6].state = WL_WAITING;        /* never ran: the step ends with node 5 at 50 */
-    workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 50};
-    wl_breakdown b;
-    assert_int_equal(workload_breakdown(&w, NULL, NULL, &b), 0);
+    step s;
+    timeline(&s);
+    s.live[0].start = 4;               /* GPU idle [0, 4) before the first node */
+    s.live[6].state = WL_WAITING;      /* never ran: the step ends with node 5 at 50 */
+    wl_breakdown b = breakdown_of(&s, 50);
     assert_int_equal(b.compute, 6 + 5 + 5);
     assert_int_equal(b.exposed_other, 4);
     assert_int_equal(b.exposed_group[1], 15);
@@ -94,17 +111,15 @@ static const workload *peer(void *ctx, uint32_t npu, uint32_t asker, uint32_t *a
 static void bubble_until_the_send(void **state)
 {
     (void)state;
-    wl_node nodes[N];
-    wl_node_run live[N];
-    uint32_t children[N];
-    timeline(nodes, live, children);
-    nodes[3].comm_src = 1;
-    nodes[3].comm_tag = 7;
+    step s;
+    timeline(&s);
+    s.nodes[3].comm_src = 1;
+    s.nodes[3].comm_tag = 7;
     wl_node send[2] = {{.id = 0, .type = VET_COMM_SEND_NODE, .comm_dst = 0, .comm_tag = 6},
                        {.id = 1, .type = VET_COMM_SEND_NODE, .comm_dst = 0, .comm_tag = 7}};
     wl_node_run sent[2] = {{.start = 3, .end = 5, .state = WL_DONE}, {.start = 26, .end = 29, .state = WL_DONE}};
     workload sender = {.npu = 1, .nodes = send, .n_nodes = 2, .live = sent};
-    workload w = {.nodes = nodes, .n_nodes = N, .children = children, .live = live, .finish_tick = 60};
+    workload w = workload_of(&s, 60);
     wl_breakdown b;
     assert_int_equal(workload_breakdown(&w, peer, &sender, &b), 0);
     assert_int_equal(b.exposed_bubble, 6);  /* [20, 26) */

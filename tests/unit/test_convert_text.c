@@ -250,18 +250,24 @@ static char *render(const struct plan *p)
     return out;
 }
 
-static void expect_graph(const char *text, uint64_t passes, bool omit_none, const char *want)
+/* w's plan of passes renders as want; frees w. */
+static void expect_plan(struct text_workload *w, uint64_t passes, bool omit_none, const char *want)
 {
-    struct text_workload w;
     struct plan p;
     struct text_error err;
-    parse_ok(text, &w);
-    assert_int_equal(text_build_plan(&w, passes, omit_none, &p, &err), 0);
+    assert_int_equal(text_build_plan(w, passes, omit_none, &p, &err), 0);
     char *got = render(&p);
     assert_string_equal(got, want);
     free(got);
     text_plan_free(&p);
-    text_workload_free(&w);
+    text_workload_free(w);
+}
+
+static void expect_graph(const char *text, uint64_t passes, bool omit_none, const char *want)
+{
+    struct text_workload w;
+    parse_ok(text, &w);
+    expect_plan(&w, passes, omit_none, want);
 }
 
 static void test_graph_micro(void **state)
@@ -340,17 +346,10 @@ static void expect_transformer_graph(const char *text, uint64_t passes, uint64_t
                                      const char *want)
 {
     struct text_workload w;
-    struct plan p;
-    struct text_error err;
     parse_ok(text, &w);
     w.mp_group = mp;
     w.npus = npus;
-    assert_int_equal(text_build_plan(&w, passes, false, &p, &err), 0);
-    char *got = render(&p);
-    assert_string_equal(got, want);
-    free(got);
-    text_plan_free(&p);
-    text_workload_free(&w);
+    expect_plan(&w, passes, false, want);
 }
 
 static void test_graph_transformer(void **state)

@@ -92,24 +92,23 @@ typedef struct outcome {
     void *pb;
 } outcome;
 
-static void pb_node(const record *r, outcome *o)
+/* The record decoded by protobuf-c (as a node when is_node, else as the
+ * metadata) into o. */
+static void pb_decode(const record *r, int is_node, outcome *o)
 {
     arena_init(&o->a, 4096);
-    ChakraProtoMsg__Node *pn = chakra_proto_msg__node__unpack(NULL, r->len, r->bytes);
-    o->pb = pn;
-    o->ok = pn != NULL;
-    if (pn)
-        assert_int_equal(et_pb_to_node(pn, &o->node, &o->in_io, &o->out_io, &o->a), 0);
-}
-
-static void pb_metadata(const record *r, outcome *o)
-{
-    arena_init(&o->a, 4096);
-    ChakraProtoMsg__GlobalMetadata *pm = chakra_proto_msg__global_metadata__unpack(NULL, r->len, r->bytes);
-    o->pb = pm;
-    o->ok = pm != NULL;
-    if (pm)
-        assert_int_equal(et_pb_to_metadata(pm, &o->md, &o->a), 0);
+    if (is_node) {
+        ChakraProtoMsg__Node *pn = chakra_proto_msg__node__unpack(NULL, r->len, r->bytes);
+        o->pb = pn;
+        if (pn)
+            assert_int_equal(et_pb_to_node(pn, &o->node, &o->in_io, &o->out_io, &o->a), 0);
+    } else {
+        ChakraProtoMsg__GlobalMetadata *pm = chakra_proto_msg__global_metadata__unpack(NULL, r->len, r->bytes);
+        o->pb = pm;
+        if (pm)
+            assert_int_equal(et_pb_to_metadata(pm, &o->md, &o->a), 0);
+    }
+    o->ok = o->pb != NULL;
 }
 
 static void pb_free(outcome *o, int is_node)
@@ -131,14 +130,8 @@ static int agree(const record *r, int is_node, char *why, size_t cap)
     vet_metadata md;
     arena_init(&a, 4096);
     et_decoder_init(&d, &a);
-    int rc;
-    if (is_node) {
-        pb_node(r, &ref);
-        rc = et_decode_node(&d, r->bytes, r->len, &node);
-    } else {
-        pb_metadata(r, &ref);
-        rc = et_decode_metadata(&d, r->bytes, r->len, &md);
-    }
+    pb_decode(r, is_node, &ref);
+    int rc = is_node ? et_decode_node(&d, r->bytes, r->len, &node) : et_decode_metadata(&d, r->bytes, r->len, &md);
     int same;
     if (rc == ET_DECODE_NOMEM) {
         snprintf(why, cap, "decoder ran out of memory");
@@ -348,13 +341,19 @@ static void add_shared_files(corpus *nodes, corpus *md)
     }
 }
 
+/* Every record the tests check: the hand-made nodes, and the files'. */
+static void seed_corpus(corpus *nodes, corpus *md)
+{
+    quirk_nodes(nodes);
+    rich_node(nodes);
+    add_shared_files(nodes, md);
+}
+
 static void test_agree_on_seeds(void **state)
 {
     (void)state;
     corpus nodes = {0}, md = {0};
-    quirk_nodes(&nodes);
-    rich_node(&nodes);
-    add_shared_files(&nodes, &md);
+    seed_corpus(&nodes, &md);
     for (size_t i = 0; i < nodes.n; i++)
         check(&nodes.items[i], 1);
     for (size_t i = 0; i < md.n; i++)
@@ -370,9 +369,7 @@ static void test_agree_on_mutants(void **state)
 {
     (void)state;
     corpus nodes = {0}, md = {0};
-    quirk_nodes(&nodes);
-    rich_node(&nodes);
-    add_shared_files(&nodes, &md);
+    seed_corpus(&nodes, &md);
     /* Every hand-made record, and a spread of the file records (the big
      * PyTorch trace alone has thousands). */
     size_t step = nodes.n > 120 ? nodes.n / 120 : 1;

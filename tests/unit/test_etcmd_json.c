@@ -148,6 +148,17 @@ typedef struct doc {
     size_t n;
 } doc;
 
+/* text in a temporary file (its path in *path, to unlink and free), opened
+ * for reading. */
+static json_in *open_text(const char *text, char **path)
+{
+    *path = tu_temp_file(text, strlen(text));
+    char msg[300];
+    json_in *in = json_in_open(*path, msg, sizeof msg);
+    assert_non_null(in);
+    return in;
+}
+
 static void emit_doc(sink *s, const void *arg)
 {
     const doc *d = arg;
@@ -183,10 +194,8 @@ static void test_all_kinds_round_trip(void **state)
     assert_non_null(strstr(text, "\"outputs\": {}"));
 
     /* Parse it back. */
-    char *path = tu_temp_file(text, strlen(text));
-    char msg[300];
-    json_in *in = json_in_open(path, msg, sizeof msg);
-    assert_non_null(in);
+    char *path;
+    json_in *in = open_text(text, &path);
     arena a;
     arena_init(&a, 4096);
     jconv c = {.a = &a};
@@ -229,10 +238,8 @@ static void test_all_kinds_round_trip(void **state)
 /* Parses `text` as one value and converts it as node 3; returns the error. */
 static void expect_node_error(const char *text, const char *want)
 {
-    char *path = tu_temp_file(text, strlen(text));
-    char msg[300];
-    json_in *in = json_in_open(path, msg, sizeof msg);
-    assert_non_null(in);
+    char *path;
+    json_in *in = open_text(text, &path);
     arena a;
     arena_init(&a, 4096);
     jconv c = {.a = &a};

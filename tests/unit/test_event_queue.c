@@ -31,23 +31,46 @@ static void spawn(void *arg, uint64_t data)
     assert_int_equal(vimana_evq_schedule(t->q, 5, record, t, data + 200), VIMANA_OK);
 }
 
+/* An event to queue: fn(t, data) at tick at. */
+typedef struct at_event {
+    vimana_tick at;
+    void (*fn)(void *arg, uint64_t data);
+    uint64_t data;
+} at_event;
+
+/* A new queue in t with the n events queued, in their order. */
+static void queue_all(trace *t, const at_event *ev, size_t n)
+{
+    t->q = vimana_evq_new();
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(vimana_evq_schedule_at(t->q, ev[i].at, ev[i].fn, t, ev[i].data), VIMANA_OK);
+}
+
+/* The n events t recorded: want[i] at tick when[i]. */
+static void expect_recorded(const trace *t, const uint64_t *want, const vimana_tick *when, int n)
+{
+    assert_int_equal(t->n, n);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(t->log[i], want[i]);
+        assert_int_equal(t->at[i], when[i]);
+    }
+}
+
+/* A new queue in t that has run one event (data 1) at tick at. */
+static void run_one_at(trace *t, vimana_tick at)
+{
+    queue_all(t, &(const at_event){at, record, 1}, 1);
+    vimana_evq_run(t->q);
+}
+
 static void test_ticks_in_order_fifo_within_tick(void **state)
 {
     (void)state;
-    trace t = {.q = vimana_evq_new()};
-    vimana_evq_schedule_at(t.q, 30, record, &t, 1);
-    vimana_evq_schedule_at(t.q, 10, record, &t, 2);
-    vimana_evq_schedule_at(t.q, 30, record, &t, 3);
-    vimana_evq_schedule_at(t.q, 20, record, &t, 4);
-    vimana_evq_schedule_at(t.q, 10, record, &t, 5);
+    trace t = {0};
+    const at_event ev[] = {{30, record, 1}, {10, record, 2}, {30, record, 3}, {20, record, 4}, {10, record, 5}};
+    queue_all(&t, ev, 5);
     vimana_evq_run(t.q);
-    uint64_t want[] = {2, 5, 4, 1, 3};
-    vimana_tick when[] = {10, 10, 20, 30, 30};
-    assert_int_equal(t.n, 5);
-    for (int i = 0; i < 5; i++) {
-        assert_int_equal(t.log[i], want[i]);
-        assert_int_equal(t.at[i], when[i]);
-    }
+    expect_recorded(&t, (const uint64_t[]){2, 5, 4, 1, 3}, (const vimana_tick[]){10, 10, 20, 30, 30}, 5);
     assert_int_equal(vimana_evq_executed(t.q), 5);
     assert_int_equal(vimana_evq_pending(t.q), 0);
     vimana_evq_free(t.q);
@@ -56,20 +79,12 @@ static void test_ticks_in_order_fifo_within_tick(void **state)
 static void test_same_tick_appends_run_in_same_pass(void **state)
 {
     (void)state;
-    trace t = {.q = vimana_evq_new()};
-    vimana_evq_schedule_at(t.q, 7, spawn, &t, 1);
-    vimana_evq_schedule_at(t.q, 7, record, &t, 2);
-    vimana_evq_schedule_at(t.q, 9, record, &t, 3);
+    trace t = {0};
+    queue_all(&t, (const at_event[]){{7, spawn, 1}, {7, record, 2}, {9, record, 3}}, 3);
     vimana_evq_run(t.q);
     /* 1 runs, appends 101 (tick 7) and 201 (tick 12); 2 was queued before
      * 101, so it runs first; then tick 9, then 12. */
-    uint64_t want[] = {1, 2, 101, 3, 201};
-    vimana_tick when[] = {7, 7, 7, 9, 12};
-    assert_int_equal(t.n, 5);
-    for (int i = 0; i < 5; i++) {
-        assert_int_equal(t.log[i], want[i]);
-        assert_int_equal(t.at[i], when[i]);
-    }
+    expect_recorded(&t, (const uint64_t[]){1, 2, 101, 3, 201}, (const vimana_tick[]){7, 7, 7, 9, 12}, 5);
     vimana_evq_free(t.q);
 }
 
@@ -89,9 +104,8 @@ static void test_events_at_zero_before_run(void **state)
 static void test_past_tick_refused(void **state)
 {
     (void)state;
-    trace t = {.q = vimana_evq_new()};
-    vimana_evq_schedule_at(t.q, 50, record, &t, 1);
-    vimana_evq_run(t.q);
+    trace t = {0};
+    run_one_at(&t, 50);
     assert_int_equal(vimana_evq_now(t.q), 50);
     assert_int_equal(vimana_evq_schedule_at(t.q, 49, record, &t, 2), VIMANA_ERR_ARGUMENT);
     assert_int_equal(vimana_evq_schedule_at(t.q, 50, record, &t, 3), VIMANA_OK);
@@ -105,9 +119,8 @@ static void test_past_tick_refused(void **state)
 static void test_delay_past_last_tick_refused(void **state)
 {
     (void)state;
-    trace t = {.q = vimana_evq_new()};
-    vimana_evq_schedule_at(t.q, 50, record, &t, 1);
-    vimana_evq_run(t.q);
+    trace t = {0};
+    run_one_at(&t, 50);
     assert_int_equal(vimana_evq_schedule(t.q, UINT64_MAX - 50, record, &t, 2), VIMANA_OK);
     assert_int_equal(vimana_evq_schedule(t.q, UINT64_MAX - 49, record, &t, 3), VIMANA_ERR_ARGUMENT);
     vimana_evq_run(t.q);
@@ -129,11 +142,8 @@ static void halt(void *arg, uint64_t data)
 static void test_stop_after_current_event(void **state)
 {
     (void)state;
-    trace t = {.q = vimana_evq_new()};
-    vimana_evq_schedule_at(t.q, 3, record, &t, 1);
-    vimana_evq_schedule_at(t.q, 3, halt, &t, 2);
-    vimana_evq_schedule_at(t.q, 3, record, &t, 3);
-    vimana_evq_schedule_at(t.q, 8, record, &t, 4);
+    trace t = {0};
+    queue_all(&t, (const at_event[]){{3, record, 1}, {3, halt, 2}, {3, record, 3}, {8, record, 4}}, 4);
     assert_int_equal(vimana_evq_stopped(t.q), 0);
     vimana_evq_run(t.q);
     assert_int_equal(t.n, 2);
@@ -177,16 +187,20 @@ static void check_order(void *arg, uint64_t seq)
 #define RAN 9
 typedef struct hint_log {
     vimana_evq *q;
+    int n;
     uint64_t data[64];
     int what[64];
-    int n;
 } hint_log;
+
+static void hint_log_add(hint_log *l, uint64_t data, int what)
+{
+    l->data[l->n] = data;
+    l->what[l->n++] = what;
+}
 
 static void logged_run(void *arg, uint64_t data)
 {
-    hint_log *l = arg;
-    l->data[l->n] = data;
-    l->what[l->n++] = RAN;
+    hint_log_add(arg, data, RAN);
 }
 
 static void logged_hint(void *ctx, vimana_event_fn fn, void *arg, uint64_t data, int stage)
@@ -194,8 +208,7 @@ static void logged_hint(void *ctx, vimana_event_fn fn, void *arg, uint64_t data,
     hint_log *l = ctx;
     assert_ptr_equal(fn, logged_run);
     assert_ptr_equal(arg, l);
-    l->data[l->n] = data;
-    l->what[l->n++] = stage;
+    hint_log_add(l, data, stage);
 }
 
 static void test_lookahead_hook(void **state)

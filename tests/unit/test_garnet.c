@@ -90,6 +90,78 @@ static int open_backend(host_rec *h, vimana_host *cb, const char *net, const cha
     return h->be->init(&p, cb, &h->ctx, err, len);
 }
 
+/* The backend opened on net with options; it must accept them. */
+static void open_ok(host_rec *h, vimana_host *cb, const char *net, const char *options)
+{
+    char err[512] = "";
+    assert_int_equal(open_backend(h, cb, net, options, err, sizeof err), VIMANA_OK);
+}
+
+/* A backend opened on a network written to a file of its own, so that a
+ * test needs one call to start and one to end. */
+typedef struct session {
+    char path[32];
+    host_rec h;
+    vimana_host cb;
+} session;
+
+static void session_open(session *s, const char *net_text, const char *options)
+{
+    *s = (session){.path = "/tmp/garnet_netXXXXXX"};
+    write_file(s->path, net_text);
+    open_ok(&s->h, &s->cb, s->path, options);
+}
+
+static void session_close(session *s)
+{
+    s->h.be->fini(s->h.ctx);
+    unlink(s->path);
+}
+
+/* A run under options, and the ticks its deliveries must come at. */
+typedef struct options_case {
+    const char *options;
+    vimana_tick at[2];
+} options_case;
+
+typedef struct message {
+    uint32_t src, dst;
+    uint64_t bytes, token;
+} message;
+
+/* Sends the n messages, all at 0, and runs: run() must end well with
+ * delivered of them delivered. */
+static void run_messages(host_rec *h, const message *m, size_t n, int delivered)
+{
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(h->be->sim_send(h->ctx, m[i].src, m[i].dst, m[i].bytes, 0, m[i].token), VIMANA_OK);
+    assert_int_equal(h->be->run(h->ctx), VIMANA_OK);
+    assert_int_equal(h->n, delivered);
+}
+
+/* The i-th delivery was of token, at tick at. */
+static void expect_delivery(const host_rec *h, int i, uint64_t token, vimana_tick at)
+{
+    assert_int_equal(h->tokens[i], token);
+    assert_int_equal(h->at[i], at);
+}
+
+/* A fault of link from tick at: its bandwidth times factor; it must be
+ * accepted. */
+static void fault_ok(host_rec *h, uint32_t link, vimana_tick at, double factor)
+{
+    char err[512] = "";
+    assert_int_equal(h->be->link_fault(h->ctx, link, at, factor, err, sizeof err), VIMANA_OK);
+}
+
+/* Link counters of link as the backend reports them. */
+static vimana_link_stats link_stats_of(const host_rec *h, uint32_t link)
+{
+    vimana_link_stats s = {0};
+    assert_int_equal(h->be->link_stats(h->ctx, link, &s), VIMANA_OK);
+    return s;
+}
+
 static void test_descriptor(void **state)
 {
     (void)state;
@@ -108,22 +180,14 @@ static void test_descriptor(void **state)
 static void test_one_flit(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_p2pXXXXXX", err[512] = "";
-    host_rec h = {0};
-    vimana_host cb;
-    write_file(path, p2p_text);
-    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 16, 0, 7), VIMANA_OK);
-    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.n, 1);
-    assert_int_equal(h.tokens[0], 7);
-    assert_int_equal(h.at[0], 501);
-    vimana_link_stats s = {0};
-    assert_int_equal(h.be->link_stats(h.ctx, 0, &s), VIMANA_OK);
-    assert_int_equal(s.bytes, 16);
-    assert_int_equal(s.messages, 1);
-    h.be->fini(h.ctx);
-    unlink(path);
+    session s;
+    session_open(&s, p2p_text, NULL);
+    run_messages(&s.h, (message[]){{0, 1, 16, 7}}, 1, 1);
+    expect_delivery(&s.h, 0, 7, 501);
+    vimana_link_stats st = link_stats_of(&s.h, 0);
+    assert_int_equal(st.bytes, 16);
+    assert_int_equal(st.messages, 1);
+    session_close(&s);
 }
 
 /* Two packets of 64 flits from one NI share the link: the NI's injection
@@ -141,31 +205,18 @@ static void test_one_flit(void **state)
 static void test_two_packets_share_a_link(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_p2pXXXXXX", err[512] = "";
-    host_rec h = {0};
-    vimana_host cb;
-    write_file(path, p2p_text);
-    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 1), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 2), VIMANA_OK);
-    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.n, 2);
-    assert_int_equal(h.tokens[0], 1);
-    assert_int_equal(h.tokens[1], 2);
-    assert_int_equal(h.at[0], 539);
-    assert_int_equal(h.at[1], 541);
-    vimana_link_stats s = {0};
-    assert_int_equal(h.be->link_stats(h.ctx, 0, &s), VIMANA_OK);
-    assert_int_equal(s.messages, 2);
-    h.be->fini(h.ctx);
+    session s;
+    session_open(&s, p2p_text, NULL);
+    run_messages(&s.h, (message[]){{0, 1, 1024, 1}, {0, 1, 1024, 2}}, 2, 2);
+    assert_int_equal(link_stats_of(&s.h, 0).messages, 2);
+    expect_delivery(&s.h, 0, 1, 539);
+    expect_delivery(&s.h, 1, 2, 541);
+    session_close(&s);
 
-    h = (host_rec){0};
-    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 1), VIMANA_OK);
-    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.at[0], 521);
-    h.be->fini(h.ctx);
-    unlink(path);
+    session_open(&s, p2p_text, NULL);
+    run_messages(&s.h, (message[]){{0, 1, 1024, 1}}, 1, 1);
+    assert_int_equal(s.h.at[0], 521);
+    session_close(&s);
 }
 
 /* Two NPUs on one link of 16 bytes per ns (one 16-byte flit a cycle), 10
@@ -185,29 +236,19 @@ static const char p2p16_text[] = "2 0 1\n\n0 1 128Gbps 10ns 0\n";
 static void test_three_packets_one_link(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_p2p16XXXXXX", err[512] = "";
-    write_file(path, p2p16_text);
-    static const struct {
-        const char *options;
-        vimana_tick want;
-    } cases[] = {{"packet_flits=4", 20}, {"packet_flits=4,vcs=2", 35}, {"packet_flits=max", 20}};
+    static const options_case cases[] = {{"packet_flits=4", {20}}, {"packet_flits=4,vcs=2", {35}},
+                                         {"packet_flits=max", {20}}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        host_rec h = {0};
-        vimana_host cb;
-        assert_int_equal(open_backend(&h, &cb, path, cases[i].options, err, sizeof err), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 160, 0, 9), VIMANA_OK);
-        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-        assert_int_equal(h.n, 1);
-        assert_int_equal(h.tokens[0], 9);
-        assert_int_equal(h.at[0], cases[i].want);
+        session s;
+        session_open(&s, p2p16_text, cases[i].options);
+        run_messages(&s.h, (message[]){{0, 1, 160, 9}}, 1, 1);
         /* The link counts the message once, not once a packet. */
-        vimana_link_stats st = {0};
-        assert_int_equal(h.be->link_stats(h.ctx, 0, &st), VIMANA_OK);
+        vimana_link_stats st = link_stats_of(&s.h, 0);
         assert_int_equal(st.bytes, 160);
         assert_int_equal(st.messages, 1);
-        h.be->fini(h.ctx);
+        expect_delivery(&s.h, 0, 9, cases[i].at[0]);
+        session_close(&s);
     }
-    unlink(path);
 }
 
 /* NPUs 0, 1, 2 and switch 3: link 0 (0 -> 3) at 32 B/ns (2 flits a cycle),
@@ -226,21 +267,12 @@ static const char fork_text[] = "4 1 3\n3\n0 3 256Gbps 10ns 0\n3 1 128Gbps 10ns 
 static void test_one_input_two_outputs(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_forkXXXXXX", err[512] = "";
-    host_rec h = {0};
-    vimana_host cb;
-    write_file(path, fork_text);
-    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 128, 0, 1), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 128, 0, 2), VIMANA_OK);
-    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.n, 2);
-    assert_int_equal(h.tokens[0], 1);
-    assert_int_equal(h.at[0], 36);
-    assert_int_equal(h.tokens[1], 2);
-    assert_int_equal(h.at[1], 37);
-    h.be->fini(h.ctx);
-    unlink(path);
+    session s;
+    session_open(&s, fork_text, NULL);
+    run_messages(&s.h, (message[]){{0, 1, 128, 1}, {0, 2, 128, 2}}, 2, 2);
+    expect_delivery(&s.h, 0, 1, 36);
+    expect_delivery(&s.h, 1, 2, 37);
+    session_close(&s);
 }
 
 /* NPUs 0 and 1 each have a link of 16 B/ns (1 flit a cycle), 10 ns, to NPU
@@ -256,27 +288,15 @@ static const char incast_text[] = "3 0 2\n\n0 2 128Gbps 10ns 0\n1 2 128Gbps 10ns
 static void test_incast_limited_by_ejection(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_incastXXXXXX", err[512] = "";
-    write_file(path, incast_text);
-    static const struct {
-        const char *options;
-        vimana_tick a, b;
-    } cases[] = {{NULL, 25, 26}, {"eject_flits=1", 25, 26}, {"eject_flits=2", 18, 18}};
+    static const options_case cases[] = {{NULL, {25, 26}}, {"eject_flits=1", {25, 26}}, {"eject_flits=2", {18, 18}}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        host_rec h = {0};
-        vimana_host cb;
-        assert_int_equal(open_backend(&h, &cb, path, cases[i].options, err, sizeof err), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 128, 0, 1), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 1, 2, 128, 0, 2), VIMANA_OK);
-        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-        assert_int_equal(h.n, 2);
-        assert_int_equal(h.tokens[0], 1);
-        assert_int_equal(h.at[0], cases[i].a);
-        assert_int_equal(h.tokens[1], 2);
-        assert_int_equal(h.at[1], cases[i].b);
-        h.be->fini(h.ctx);
+        session s;
+        session_open(&s, incast_text, cases[i].options);
+        run_messages(&s.h, (message[]){{0, 2, 128, 1}, {1, 2, 128, 2}}, 2, 2);
+        expect_delivery(&s.h, 0, 1, cases[i].at[0]);
+        expect_delivery(&s.h, 1, 2, cases[i].at[1]);
+        session_close(&s);
     }
-    unlink(path);
 }
 
 /* stop() from inside delivered(): run() returns with the other message
@@ -284,18 +304,12 @@ static void test_incast_limited_by_ejection(void **state)
 static void test_stop(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_p2pXXXXXX", err[512] = "";
-    host_rec h = {.stop_after = 1};
-    vimana_host cb;
-    write_file(path, p2p_text);
-    assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 16, 0, 1), VIMANA_OK);
-    assert_int_equal(h.be->sim_send(h.ctx, 1, 0, 1 << 20, 0, 2), VIMANA_OK);
-    assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-    assert_int_equal(h.n, 1);
-    assert_int_equal(h.at[0], 501);
-    h.be->fini(h.ctx);
-    unlink(path);
+    session s;
+    session_open(&s, p2p_text, NULL);
+    s.h.stop_after = 1;
+    run_messages(&s.h, (message[]){{0, 1, 16, 1}, {1, 0, 1 << 20, 2}}, 2, 1);
+    assert_int_equal(s.h.at[0], 501);
+    session_close(&s);
 }
 
 /* Ring of 4, one VC of one flit, NPU i sends 4 flits to i + 2: every head
@@ -303,34 +317,31 @@ static void test_stop(void **state)
 static void test_deadlock_is_stalled(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_ringXXXXXX", err[512] = "";
-    write_file(path, ring4_text);
     /* Cut into packets of 2 flits the messages stall the same way: each
      * second packet waits for the first link's one VC, which its first
      * packet holds. */
     for (int k = 0; k < 3; k++) {
         int vcs = k == 2 ? 2 : 1;
-        host_rec h = {0};
-        vimana_host cb;
         const char *opt = k == 0 ? "vcs=1,vc_depth=1" : k == 1 ? "vcs=1,vc_depth=1,packet_flits=2" : "vcs=2,vc_depth=1";
-        assert_int_equal(open_backend(&h, &cb, path, opt, err, sizeof err), VIMANA_OK);
+        session s;
+        session_open(&s, ring4_text, opt);
         for (uint32_t i = 0; i < 4; i++)
-            assert_int_equal(h.be->sim_send(h.ctx, i, (i + 2) % 4, 64, 0, i), VIMANA_OK);
-        int rc = h.be->run(h.ctx);
+            assert_int_equal(s.h.be->sim_send(s.h.ctx, i, (i + 2) % 4, 64, 0, i), VIMANA_OK);
+        int rc = s.h.be->run(s.h.ctx);
         if (vcs == 1) {
             assert_int_equal(rc, VIMANA_ERR_INTERNAL);
-            assert_int_equal(h.n, 0);
-            assert_string_equal(h.failed, "stalled: 4 messages pending at t = 502 (garnet: no flit can ever move: a "
-                                          "routing deadlock; more vcs or a topology without cyclic routes avoids it)");
+            assert_int_equal(s.h.n, 0);
+            assert_string_equal(s.h.failed, "stalled: 4 messages pending at t = 502 (garnet: no flit can ever move: "
+                                            "a routing deadlock; more vcs or a topology without cyclic routes "
+                                            "avoids it)");
         } else {
             /* The dateline: all four arrive. */
             assert_int_equal(rc, VIMANA_OK);
-            assert_int_equal(h.n, 4);
-            assert_string_equal(h.failed, "");
+            assert_int_equal(s.h.n, 4);
+            assert_string_equal(s.h.failed, "");
         }
-        h.be->fini(h.ctx);
+        session_close(&s);
     }
-    unlink(path);
 }
 
 static void test_bad_options(void **state)
@@ -372,24 +383,18 @@ static void test_bad_options(void **state)
 static void test_fault_factor_from_its_cycle(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_p2pXXXXXX", err[512] = "";
-    write_file(path, p2p_text);
     static const struct {
         vimana_tick at;
         vimana_tick want;
     } cases[] = {{11, 531}, {0, 541}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        host_rec h = {0};
-        vimana_host cb;
-        assert_int_equal(open_backend(&h, &cb, path, NULL, err, sizeof err), VIMANA_OK);
-        assert_int_equal(h.be->link_fault(h.ctx, 0, cases[i].at, 0.5, err, sizeof err), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 0, 1, 1024, 0, 1), VIMANA_OK);
-        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-        assert_int_equal(h.n, 1);
-        assert_int_equal(h.at[0], cases[i].want);
-        h.be->fini(h.ctx);
+        session s;
+        session_open(&s, p2p_text, NULL);
+        fault_ok(&s.h, 0, cases[i].at, 0.5);
+        run_messages(&s.h, (message[]){{0, 1, 1024, 1}}, 1, 1);
+        assert_int_equal(s.h.at[0], cases[i].want);
+        session_close(&s);
     }
-    unlink(path);
 }
 
 /* NPUs 0, 1, 2 and switches 3, 4, 5; 16 B/ns (one flit a cycle) and 10 ns
@@ -411,30 +416,18 @@ static const char diamond_text[] = "6 3 6\n3 4 5\n0 3 128Gbps 10ns 0\n1 3 128Gbp
 static void test_fault_down_reroutes_a_waiting_packet(void **state)
 {
     (void)state;
-    char path[] = "/tmp/garnet_diamondXXXXXX", err[512] = "";
-    write_file(path, diamond_text);
     for (int down = 0; down <= 1; down++) {
-        host_rec h = {0};
-        vimana_host cb;
-        assert_int_equal(open_backend(&h, &cb, path, "vcs=1", err, sizeof err), VIMANA_OK);
+        session s;
+        session_open(&s, diamond_text, "vcs=1");
         if (down)
-            assert_int_equal(h.be->link_fault(h.ctx, 4, 15, 0, err, sizeof err), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 0, 2, 16, 0, 1), VIMANA_OK);
-        assert_int_equal(h.be->sim_send(h.ctx, 1, 2, 16, 0, 2), VIMANA_OK);
-        assert_int_equal(h.be->run(h.ctx), VIMANA_OK);
-        assert_int_equal(h.n, 2);
-        assert_int_equal(h.tokens[0], 1);
-        assert_int_equal(h.at[0], 33);
-        assert_int_equal(h.tokens[1], 2);
-        assert_int_equal(h.at[1], down ? 36 : 54);
-        vimana_link_stats s4 = {0}, s6 = {0};
-        assert_int_equal(h.be->link_stats(h.ctx, 4, &s4), VIMANA_OK);
-        assert_int_equal(h.be->link_stats(h.ctx, 6, &s6), VIMANA_OK);
-        assert_int_equal(s4.messages, down ? 1 : 2);
-        assert_int_equal(s6.messages, down ? 1 : 0);
-        h.be->fini(h.ctx);
+            fault_ok(&s.h, 4, 15, 0);
+        run_messages(&s.h, (message[]){{0, 2, 16, 1}, {1, 2, 16, 2}}, 2, 2);
+        expect_delivery(&s.h, 0, 1, 33);
+        expect_delivery(&s.h, 1, 2, down ? 36 : 54);
+        assert_int_equal(link_stats_of(&s.h, 4).messages, down ? 1 : 2);
+        assert_int_equal(link_stats_of(&s.h, 6).messages, down ? 1 : 0);
+        session_close(&s);
     }
-    unlink(path);
 }
 
 /* Faults refused in one line: out of range, too slow for the model, down
@@ -468,7 +461,7 @@ static void test_fault_refused(void **state)
         host_rec h = {0};
         vimana_host cb;
         char err[512] = "";
-        assert_int_equal(open_backend(&h, &cb, cases[i].ring ? ring : p2p, NULL, err, sizeof err), VIMANA_OK);
+        open_ok(&h, &cb, cases[i].ring ? ring : p2p, NULL);
         assert_int_equal(h.be->link_fault(h.ctx, cases[i].link, 5, cases[i].factor, err, sizeof err), cases[i].rc);
         assert_string_equal(err, cases[i].message);
         h.be->fini(h.ctx);

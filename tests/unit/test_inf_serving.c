@@ -152,6 +152,32 @@ static void check_iter(const struct inf_schedule *s, size_t k, uint64_t idle_us,
     }
 }
 
+/* One iteration as check_iter wants it; its sequences end at the first
+ * with no tokens (a sequence always has some). */
+struct want_iter {
+    uint64_t idle_us, start_us;
+    int prefill;
+    struct want_seq seq[3];
+};
+
+/* Iterations k0, k0 + 1, ... of s are the n of w. */
+static void check_iters(const struct inf_schedule *s, size_t k0, const struct want_iter *w, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t seqs = 0;
+        while (seqs < 3 && w[k].seq[seqs].tokens)
+            seqs++;
+        check_iter(s, k0 + k, w[k].idle_us, w[k].start_us, w[k].prefill, w[k].seq, seqs);
+    }
+}
+
+/* s has exactly the n iterations of w. */
+static void check_schedule(const struct inf_schedule *s, const struct want_iter *w, size_t n)
+{
+    assert_int_equal(s->n_iters, n);
+    check_iters(s, 0, w, n);
+}
+
 /* The file of tests/e2e/gen_inference_serving.sh. Every iteration of the
  * tiny model takes 2 x (4 + 6) + 2 = 22 us (attention 4, MLP 6, LM head 2,
  * whatever the tokens). By hand:
@@ -164,35 +190,91 @@ static void check_iter(const struct inf_schedule *s, size_t k, uint64_t idle_us,
  *   2022  decode r3 (token 2, context 16)                     -> 2044 */
 static const char four[] = "0 16 3\n10us 8 2\n15 32 1\n2ms 16 2\n";
 
-static void schedule_of_four(void **state)
+static void disagg_ok(const struct inf_config *c, const struct inf_arrivals *a, const struct inf_serving_limits *l,
+                      struct inf_disagg *d)
 {
-    (void)state;
-    struct inf_config c = tiny();
+    char msg[256] = "";
+    assert_int_equal(inf_serving_schedule_disagg(c, a, l, d, msg, sizeof msg), 0);
+}
+
+/* The requests of four, parsed. */
+static struct inf_arrivals four_arrivals(void)
+{
     struct inf_arrivals a;
     char msg[256] = "";
     assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
-    struct inf_serving_limits l = {0};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
-    assert_int_equal(l.max_batch_size, 256);
-    assert_int_equal(l.max_batch_tokens, 2048);
+    return a;
+}
+
+/* l passes its checks against a (which fill in its defaults). */
+static void limits_ok(struct inf_serving_limits *l, const struct inf_arrivals *a)
+{
+    char msg[256] = "";
+    assert_int_equal(inf_serving_limits_check(l, a, "arr.txt", msg, sizeof msg), 0);
+}
+
+/* l fails its checks against a with this message. */
+static void limits_refused(struct inf_serving_limits l, const struct inf_arrivals *a, const char *message)
+{
+    char msg[256] = "";
+    assert_int_equal(inf_serving_limits_check(&l, a, "arr.txt", msg, sizeof msg), -1);
+    assert_string_equal(msg, message);
+}
+
+static void schedule_ok(const struct inf_config *c, const struct inf_arrivals *a, const struct inf_serving_limits *l,
+                        struct inf_schedule *s)
+{
+    char msg[256] = "";
+    assert_int_equal(inf_serving_schedule(c, a, l, s, msg, sizeof msg), 0);
+}
+
+/* The schedule of four on the model c under the limits l (which must pass
+ * their checks first), with what it was made of. */
+struct four_run {
+    struct inf_config c;
+    struct inf_arrivals a;
+    struct inf_serving_limits l;
     struct inf_schedule s;
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    assert_int_equal(s.n_iters, 6);
-    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
-    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 2);
-    check_iter(&s, 2, 0, 44, 0, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}}, 2);
-    check_iter(&s, 3, 0, 66, 0, (struct want_seq[]){{0, 1, 17, 0, 1}}, 1);
-    check_iter(&s, 4, 1912, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
-    check_iter(&s, 5, 0, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
-    assert_int_equal(s.end_ns, 2044000);
-    assert_int_equal(s.idle_us, 1912);
-    assert_int_equal(s.max_batch, 2);
+};
+
+static void schedule_four(struct four_run *r, struct inf_config c, struct inf_serving_limits l)
+{
+    *r = (struct four_run){.c = c, .a = four_arrivals(), .l = l};
+    limits_ok(&r->l, &r->a);
+    schedule_ok(&r->c, &r->a, &r->l, &r->s);
+}
+
+static void four_run_free(struct four_run *r)
+{
+    inf_serving_free(&r->s);
+    inf_arrivals_free(&r->a);
+}
+
+static void schedule_of_four(void **state)
+{
+    (void)state;
+    struct four_run r;
+    schedule_four(&r, tiny(), (struct inf_serving_limits){0});
+    assert_int_equal(r.l.max_batch_size, 256);
+    assert_int_equal(r.l.max_batch_tokens, 2048);
+    const struct inf_schedule *s = &r.s;
+    static const struct want_iter iters[] = {
+        {0, 0, 1, {{0, 16, 0, 1, 0}}},
+        {0, 22, 1, {{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}},
+        {0, 44, 0, {{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}}},
+        {0, 66, 0, {{0, 1, 17, 0, 1}}},
+        {1912, 2000, 1, {{3, 16, 0, 1, 0}}},
+        {0, 2022, 0, {{3, 1, 16, 0, 1}}},
+    };
+    check_schedule(s, iters, sizeof iters / sizeof iters[0]);
+    assert_int_equal(s->end_ns, 2044000);
+    assert_int_equal(s->idle_us, 1912);
+    assert_int_equal(s->max_batch, 2);
     /* after iteration 1: r0's 16, r1's 8 and r2's 32 (it just left) */
-    assert_int_equal(s.peak_kv_tokens, 56);
-    for (size_t k = 0; k < s.n_iters; k++)
-        assert_int_equal(s.iters[k].micros, 22);
-    inf_serving_free(&s);
-    inf_arrivals_free(&a);
+    assert_int_equal(s->peak_kv_tokens, 56);
+    for (size_t k = 0; k < s->n_iters; k++)
+        assert_int_equal(s->iters[k].micros, 22);
+    four_run_free(&r);
 }
 
 /* --max-batch-size 1: one sequence an iteration, and a full batch
@@ -203,12 +285,10 @@ static void limits_shape_the_batches(void **state)
 {
     (void)state;
     struct inf_config c = tiny();
-    struct inf_arrivals a;
-    char msg[256] = "";
-    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_arrivals a = four_arrivals();
     struct inf_serving_limits l = {.max_batch_size = 1, .max_batch_tokens = 64};
     struct inf_schedule s;
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
+    schedule_ok(&c, &a, &l, &s);
     /* r0 prefill, r0 decode x2, r1 prefill, r1 decode, r2 prefill (and
      * done), then r3 prefill, r3 decode */
     static const uint32_t order[] = {0, 0, 0, 1, 1, 2, 3, 3};
@@ -220,9 +300,12 @@ static void limits_shape_the_batches(void **state)
     inf_serving_free(&s);
 
     l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 39};
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}}, 1);
-    check_iter(&s, 2, 0, 44, 1, (struct want_seq[]){{2, 32, 0, 1, 1}}, 1);
+    schedule_ok(&c, &a, &l, &s);
+    static const struct want_iter tokens_39[] = {
+        {0, 22, 1, {{1, 8, 0, 1, 0}}},
+        {0, 44, 1, {{2, 32, 0, 1, 1}}},
+    };
+    check_iters(&s, 1, tokens_39, sizeof tokens_39 / sizeof tokens_39[0]);
     inf_serving_free(&s);
     inf_arrivals_free(&a);
 }
@@ -237,30 +320,28 @@ static void limits_shape_the_batches(void **state)
 static void schedule_mixed(void **state)
 {
     (void)state;
-    struct inf_config c = tiny();
-    struct inf_arrivals a;
-    char msg[256] = "";
-    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
-    struct inf_serving_limits l = {.mixed = 1};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
-    struct inf_schedule s;
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    assert_int_equal(s.n_iters, 5);
-    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
-    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 3);
-    check_iter(&s, 2, 0, 44, 0, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}, 2);
-    check_iter(&s, 3, 1934, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
-    check_iter(&s, 4, 0, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
-    assert_int_equal(s.iters[1].tokens, 41);
-    assert_int_equal(s.peak_kv_tokens, 57);
-    inf_serving_free(&s);
+    struct four_run r;
+    schedule_four(&r, tiny(), (struct inf_serving_limits){.mixed = 1});
+    static const struct want_iter iters[] = {
+        {0, 0, 1, {{0, 16, 0, 1, 0}}},
+        {0, 22, 1, {{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}},
+        {0, 44, 0, {{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}},
+        {1934, 2000, 1, {{3, 16, 0, 1, 0}}},
+        {0, 2022, 0, {{3, 1, 16, 0, 1}}},
+    };
+    check_schedule(&r.s, iters, sizeof iters / sizeof iters[0]);
+    assert_int_equal(r.s.iters[1].tokens, 41);
+    assert_int_equal(r.s.peak_kv_tokens, 57);
+    inf_serving_free(&r.s);
     /* the tokens left after the decodes bound the prompts: 1 + 39 < 41 */
-    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 40, .mixed = 1};
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    check_iter(&s, 1, 0, 22, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}}, 2);
-    check_iter(&s, 2, 0, 44, 1, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}, {2, 32, 0, 1, 1}}, 3);
-    inf_serving_free(&s);
-    inf_arrivals_free(&a);
+    struct inf_serving_limits l = {.max_batch_size = 4, .max_batch_tokens = 40, .mixed = 1};
+    schedule_ok(&r.c, &r.a, &l, &r.s);
+    static const struct want_iter tokens_40[] = {
+        {0, 22, 1, {{0, 1, 16, 0, 0}, {1, 8, 0, 1, 0}}},
+        {0, 44, 1, {{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}, {2, 32, 0, 1, 1}}},
+    };
+    check_iters(&r.s, 1, tokens_40, sizeof tokens_40 / sizeof tokens_40[0]);
+    four_run_free(&r);
 }
 
 /* --scheduler chunked, 12 tokens an iteration: a prompt larger than what
@@ -280,42 +361,38 @@ static void schedule_mixed(void **state)
 static void schedule_chunked(void **state)
 {
     (void)state;
-    struct inf_config c = tiny();
-    struct inf_arrivals a;
-    char msg[256] = "";
-    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
-    struct inf_serving_limits l = {.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1, .chunked = 1};
-    /* the 32-token prompt needs no room of its own */
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
-    struct inf_schedule s;
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    assert_int_equal(s.n_iters, 8);
-    check_iter(&s, 0, 0, 0, 1, (struct want_seq[]){{0, 12, 0, 0, 0}}, 1);
-    check_iter(&s, 1, 0, 20, 1, (struct want_seq[]){{0, 4, 12, 1, 0}, {1, 8, 0, 1, 0}}, 2);
-    check_iter(&s, 2, 0, 42, 1, (struct want_seq[]){{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}, {2, 10, 0, 0, 0}}, 3);
-    check_iter(&s, 3, 0, 64, 1, (struct want_seq[]){{0, 1, 17, 0, 1}, {2, 11, 10, 0, 0}}, 2);
-    check_iter(&s, 4, 0, 86, 1, (struct want_seq[]){{2, 11, 21, 1, 1}}, 1);
-    check_iter(&s, 5, 1892, 2000, 1, (struct want_seq[]){{3, 12, 0, 0, 0}}, 1);
-    check_iter(&s, 6, 0, 2020, 1, (struct want_seq[]){{3, 4, 12, 1, 0}}, 1);
-    check_iter(&s, 7, 0, 2042, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    struct four_run r;
+    /* the 32-token prompt needs no room of its own: the limits pass */
+    schedule_four(&r, tiny(),
+                  (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1, .chunked = 1});
+    const struct inf_schedule *s = &r.s;
+    static const struct want_iter iters[] = {
+        {0, 0, 1, {{0, 12, 0, 0, 0}}},
+        {0, 20, 1, {{0, 4, 12, 1, 0}, {1, 8, 0, 1, 0}}},
+        {0, 42, 1, {{0, 1, 16, 0, 0}, {1, 1, 8, 0, 1}, {2, 10, 0, 0, 0}}},
+        {0, 64, 1, {{0, 1, 17, 0, 1}, {2, 11, 10, 0, 0}}},
+        {0, 86, 1, {{2, 11, 21, 1, 1}}},
+        {1892, 2000, 1, {{3, 12, 0, 0, 0}}},
+        {0, 2020, 1, {{3, 4, 12, 1, 0}}},
+        {0, 2042, 0, {{3, 1, 16, 0, 1}}},
+    };
+    check_schedule(s, iters, sizeof iters / sizeof iters[0]);
     static const uint64_t micros[] = {20, 22, 22, 22, 22, 20, 22, 22};
-    for (size_t k = 0; k < s.n_iters; k++)
-        assert_int_equal(s.iters[k].micros, micros[k]);
-    assert_int_equal(s.seqs[s.iters[2].seq0 + 2].partial, 1);
-    assert_int_equal(s.seqs[s.iters[4].seq0].partial, 0);
-    assert_int_equal(inf_serving_sampled(s.seqs + s.iters[3].seq0, 2), 1);
-    assert_int_equal(s.end_ns, 2064000);
-    assert_int_equal(s.peak_kv_tokens, 39);
-    inf_serving_free(&s);
+    for (size_t k = 0; k < s->n_iters; k++)
+        assert_int_equal(s->iters[k].micros, micros[k]);
+    assert_int_equal(s->seqs[s->iters[2].seq0 + 2].partial, 1);
+    assert_int_equal(s->seqs[s->iters[4].seq0].partial, 0);
+    assert_int_equal(inf_serving_sampled(s->seqs + s->iters[3].seq0, 2), 1);
+    assert_int_equal(s->end_ns, 2064000);
+    assert_int_equal(s->peak_kv_tokens, 39);
     /* without chunks the same limits refuse the 16- and 32-token prompts */
-    l = (struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
-    assert_string_equal(msg, "arr.txt:3: a prompt of 32 tokens never fits --max-batch-tokens 12");
+    limits_refused((struct inf_serving_limits){.max_batch_size = 4, .max_batch_tokens = 12, .mixed = 1}, &r.a,
+                   "arr.txt:3: a prompt of 32 tokens never fits --max-batch-tokens 12");
     /* chunked's default budget is 2048, not the longest prompt */
-    l = (struct inf_serving_limits){.mixed = 1, .chunked = 1};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    struct inf_serving_limits l = {.mixed = 1, .chunked = 1};
+    limits_ok(&l, &r.a);
     assert_int_equal(l.max_batch_tokens, 2048);
-    inf_arrivals_free(&a);
+    four_run_free(&r);
 }
 
 /* --clock-comm-ns: TP 2 makes 2 all-reduces a layer (4 an iteration of
@@ -325,26 +402,20 @@ static void schedule_chunked(void **state)
 static void clock_with_communication(void **state)
 {
     (void)state;
+    struct inf_config one = tiny();
+    assert_int_equal(inf_serving_iter_comms(&one), 0);
     struct inf_config c = tiny();
     c.tp = 2;
     c.pp = 2;
     c.layers = 2;
     assert_int_equal(inf_serving_iter_comms(&c), 6);
-    struct inf_config one = tiny();
-    assert_int_equal(inf_serving_iter_comms(&one), 0);
-    struct inf_arrivals a;
-    char msg[256] = "";
-    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
-    struct inf_serving_limits l = {.comm_ns = 1500};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
-    struct inf_schedule s;
-    assert_int_equal(inf_serving_schedule(&c, &a, &l, &s, msg, sizeof msg), 0);
-    uint64_t step = s.iters[0].micros * 1000 + 9000;
-    assert_int_equal(s.iters[1].start_ns, step);
-    assert_int_equal(s.iters[2].start_ns, 2 * step);
-    assert_int_equal(s.seqs[s.iters[1].seq0].req, 1);
-    inf_serving_free(&s);
-    inf_arrivals_free(&a);
+    struct four_run r;
+    schedule_four(&r, c, (struct inf_serving_limits){.comm_ns = 1500});
+    uint64_t step = r.s.iters[0].micros * 1000 + 9000;
+    assert_int_equal(r.s.iters[1].start_ns, step);
+    assert_int_equal(r.s.iters[2].start_ns, 2 * step);
+    assert_int_equal(r.s.seqs[r.s.iters[1].seq0].req, 1);
+    four_run_free(&r);
 }
 
 /* --disaggregate on the same file. The prefill group prefills only, as
@@ -363,29 +434,31 @@ static void schedule_disaggregated(void **state)
 {
     (void)state;
     struct inf_config c = tiny();
-    struct inf_arrivals a;
-    char msg[256] = "";
-    assert_int_equal(parse(four, &a, msg, sizeof msg), 0);
+    struct inf_arrivals a = four_arrivals();
     struct inf_serving_limits l = {0};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    limits_ok(&l, &a);
     struct inf_disagg d;
-    assert_int_equal(inf_serving_schedule_disagg(&c, &a, &l, &d, msg, sizeof msg), 0);
-    assert_int_equal(d.prefill.n_iters, 3);
-    check_iter(&d.prefill, 0, 0, 0, 1, (struct want_seq[]){{0, 16, 0, 1, 0}}, 1);
-    check_iter(&d.prefill, 1, 0, 22, 1, (struct want_seq[]){{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}, 2);
-    check_iter(&d.prefill, 2, 1956, 2000, 1, (struct want_seq[]){{3, 16, 0, 1, 0}}, 1);
+    disagg_ok(&c, &a, &l, &d);
+    static const struct want_iter prefill_iters[] = {
+        {0, 0, 1, {{0, 16, 0, 1, 0}}},
+        {0, 22, 1, {{1, 8, 0, 1, 0}, {2, 32, 0, 1, 1}}},
+        {1956, 2000, 1, {{3, 16, 0, 1, 0}}},
+    };
     assert_int_equal(d.prefill.end_ns, 2022000);
     assert_int_equal(d.prefill.peak_kv_tokens, 40);
+    check_schedule(&d.prefill, prefill_iters, sizeof prefill_iters / sizeof prefill_iters[0]);
     const uint32_t kv_iter[] = {0, 1, 1, 2};
     const uint64_t ready_us[] = {22, 44, 44, 2022};
     for (size_t i = 0; i < 4; i++) {
         assert_int_equal(d.kv_iter[i], kv_iter[i]);
         assert_int_equal(d.ready_ns[i], ready_us[i] * 1000);
     }
-    assert_int_equal(d.decode.n_iters, 3);
-    check_iter(&d.decode, 0, 22, 22, 0, (struct want_seq[]){{0, 1, 16, 0, 0}}, 1);
-    check_iter(&d.decode, 1, 0, 44, 0, (struct want_seq[]){{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}, 2);
-    check_iter(&d.decode, 2, 1956, 2022, 0, (struct want_seq[]){{3, 1, 16, 0, 1}}, 1);
+    static const struct want_iter decode_iters[] = {
+        {22, 22, 0, {{0, 1, 16, 0, 0}}},
+        {0, 44, 0, {{0, 1, 17, 0, 1}, {1, 1, 8, 0, 1}}},
+        {1956, 2022, 0, {{3, 1, 16, 0, 1}}},
+    };
+    check_schedule(&d.decode, decode_iters, sizeof decode_iters / sizeof decode_iters[0]);
     assert_int_equal(d.decode.end_ns, 2044000);
     assert_int_equal(d.decode.idle_us, 1978);
     /* after decode 1: r0's 16 + 2 and r1's 8 + 1, both just done */
@@ -393,7 +466,7 @@ static void schedule_disaggregated(void **state)
     inf_serving_disagg_free(&d);
 
     l.comm_ns = 500;
-    assert_int_equal(inf_serving_schedule_disagg(&c, &a, &l, &d, msg, sizeof msg), 0);
+    disagg_ok(&c, &a, &l, &d);
     assert_int_equal(d.ready_ns[0], 22500);
     check_iter(&d.decode, 0, 23, 23, 0, (struct want_seq[]){{0, 1, 16, 0, 0}}, 1);
     inf_serving_disagg_free(&d);
@@ -407,14 +480,12 @@ static void limit_checks(void **state)
     char msg[256] = "";
     assert_int_equal(parse("0 16 3\n1 3000 2\n", &a, msg, sizeof msg), 0);
     struct inf_serving_limits l = {0};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), 0);
+    limits_ok(&l, &a);
     assert_int_equal(l.max_batch_tokens, 3000);  /* the longest prompt above 2048 */
-    l = (struct inf_serving_limits){.max_batch_size = 8, .max_batch_tokens = 2999};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
-    assert_string_equal(msg, "arr.txt:2: a prompt of 3000 tokens never fits --max-batch-tokens 2999");
-    l = (struct inf_serving_limits){.max_batch_size = 4000, .max_batch_tokens = 3999};
-    assert_int_equal(inf_serving_limits_check(&l, &a, "arr.txt", msg, sizeof msg), -1);
-    assert_string_equal(msg, "--max-batch-tokens: 3999 is less than --max-batch-size 4000");
+    limits_refused((struct inf_serving_limits){.max_batch_size = 8, .max_batch_tokens = 2999}, &a,
+                   "arr.txt:2: a prompt of 3000 tokens never fits --max-batch-tokens 2999");
+    limits_refused((struct inf_serving_limits){.max_batch_size = 4000, .max_batch_tokens = 3999}, &a,
+                   "--max-batch-tokens: 3999 is less than --max-batch-size 4000");
     inf_arrivals_free(&a);
 }
 

@@ -205,29 +205,30 @@ static void expect_error(const struct inf_config *c, const char *want)
     assert_string_equal(msg, want);
 }
 
+/* llama7b() with one field set to value fails its check with want. */
+#define EXPECT_LLAMA7B_ERROR(field, value, want)                                                                       \
+    do {                                                                                                               \
+        struct inf_config c_ = llama7b();                                                                              \
+        c_.field = value;                                                                                              \
+        expect_error(&c_, want);                                                                                       \
+    } while (0)
+
 static void checks(void **state)
 {
     (void)state;
     struct inf_config c = llama7b();
     char msg[256];
     assert_int_equal(inf_config_check(&c, msg, sizeof msg), 0);
-    c.batch = 0;
-    expect_error(&c, "--batch: expected 1 to 1048576, got 0");
-    c = llama7b();
-    c.kv_heads = 5;
-    expect_error(&c, "--heads: 32 is not divisible by --kv-heads 5");
+    EXPECT_LLAMA7B_ERROR(batch, 0, "--batch: expected 1 to 1048576, got 0");
+    EXPECT_LLAMA7B_ERROR(kv_heads, 5, "--heads: 32 is not divisible by --kv-heads 5");
     c = llama70b();
     c.heads = 48;
     c.kv_heads = 6;
     c.tp = 4;
     c.hidden = 6144;
     expect_error(&c, "--kv-heads: 6 neither divides nor is divisible by --tp 4");
-    c = llama7b();
-    c.prefill_chunk = 513;
-    expect_error(&c, "--prefill-chunk: 513 is more than --prompt-len 512");
-    c = llama7b();
-    c.tp = 3;
-    expect_error(&c, "--heads: 32 is not divisible by --tp 3");
+    EXPECT_LLAMA7B_ERROR(prefill_chunk, 513, "--prefill-chunk: 513 is more than --prompt-len 512");
+    EXPECT_LLAMA7B_ERROR(tp, 3, "--heads: 32 is not divisible by --tp 3");
     c = llama7b();
     c.fp8 = 1;
     assert_int_equal(tf_device_lookup("a100", &c.device), 0);

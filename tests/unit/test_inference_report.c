@@ -26,14 +26,25 @@ static void fill(inf_report *r)
     inf_report_record(r, 3, 2, 2300, 4);
 }
 
+static void summarize_ok(const inf_report *r, inf_summary *sum)
+{
+    char why[128];
+    assert_int_equal(inf_report_summarize(r, sum, why, sizeof why), 0);
+}
+
+/* fill()'s report and its summary. */
+static void fill_summarized(inf_report *r, inf_summary *sum)
+{
+    fill(r);
+    summarize_ok(r, sum);
+}
+
 static void figures(void **state)
 {
     (void)state;
     inf_report r;
     inf_summary sum;
-    char why[128];
-    fill(&r);
-    assert_int_equal(inf_report_summarize(&r, &sum, why, sizeof why), 0);
+    fill_summarized(&r, &sum);
     /* the latest end per token; of equal ends the lowest NPU */
     assert_int_equal(r.end[0], 1200);
     assert_int_equal(r.npu[1], 2);
@@ -67,26 +78,32 @@ static void print_lines(const inf_report *r, const inf_summary *sum, FILE *f)
     inf_report_print(sum, f);
 }
 
+/* The lines and the JSON object r and sum print. */
+static void expect_printed(const inf_report *r, const inf_summary *sum, const char *want_lines,
+                           const char *want_json)
+{
+    char *lines = printed(print_lines, r, sum);
+    assert_string_equal(lines, want_lines);
+    free(lines);
+    char *json = printed(inf_report_json, r, sum);
+    assert_string_equal(json, want_json);
+    free(json);
+}
+
 static void text(void **state)
 {
     (void)state;
     inf_report r;
     inf_summary sum;
-    char why[128];
-    fill(&r);
-    assert_int_equal(inf_report_summarize(&r, &sum, why, sizeof why), 0);
-    char *lines = printed(print_lines, &r, &sum);
-    assert_string_equal(lines,
-                        "inference: NPU 3 (the LM head's markers), time to first token 1200 cycles\n"
-                        "inference: time per output token 550.000 cycles (mean of 2 decode tokens), the last "
-                        "(token 2) 600 cycles\n"
-                        "inference: 5217391.304 tokens/s (batch 4 x 3 tokens in 2300 cycles)\n");
-    free(lines);
-    char *json = printed(inf_report_json, &r, &sum);
-    assert_string_equal(json, "{\"npu\": 3, \"batch\": 4, \"tokens\": 3, \"ttft\": 1200, \"tpot_mean\": 550.000, "
-                              "\"tpot_last\": 600, \"end\": 2300, \"tokens_per_second\": 5217391.304, "
-                              "\"token_end\": [1200, 1700, 2300]}");
-    free(json);
+    fill_summarized(&r, &sum);
+    expect_printed(&r, &sum,
+                   "inference: NPU 3 (the LM head's markers), time to first token 1200 cycles\n"
+                   "inference: time per output token 550.000 cycles (mean of 2 decode tokens), the last "
+                   "(token 2) 600 cycles\n"
+                   "inference: 5217391.304 tokens/s (batch 4 x 3 tokens in 2300 cycles)\n",
+                   "{\"npu\": 3, \"batch\": 4, \"tokens\": 3, \"ttft\": 1200, \"tpot_mean\": 550.000, "
+                   "\"tpot_last\": 600, \"end\": 2300, \"tokens_per_second\": 5217391.304, "
+                   "\"token_end\": [1200, 1700, 2300]}");
     inf_report_free(&r);
 }
 
@@ -96,21 +113,17 @@ static void no_batch(void **state)
     (void)state;
     inf_report r;
     inf_summary sum;
-    char why[128];
     assert_int_equal(inf_report_init(&r, 0), 0);
     inf_report_record(&r, 0, 0, 5000, 0);
-    assert_int_equal(inf_report_summarize(&r, &sum, why, sizeof why), 0);
+    summarize_ok(&r, &sum);
     assert_true(sum.tpot_mean == 0.0);
     assert_int_equal(sum.tpot_last, 0);
-    char *lines = printed(print_lines, &r, &sum);
-    assert_string_equal(lines, "inference: NPU 0 (the LM head's markers), time to first token 5000 cycles\n"
-                               "inference: 1 tokens a sequence in 5000 cycles (no batch attribute on the markers: "
-                               "no tokens/s)\n");
-    free(lines);
-    char *json = printed(inf_report_json, &r, &sum);
-    assert_string_equal(json, "{\"npu\": 0, \"batch\": null, \"tokens\": 1, \"ttft\": 5000, \"tpot_mean\": 0.000, "
-                              "\"tpot_last\": 0, \"end\": 5000, \"tokens_per_second\": null, \"token_end\": [5000]}");
-    free(json);
+    expect_printed(&r, &sum,
+                   "inference: NPU 0 (the LM head's markers), time to first token 5000 cycles\n"
+                   "inference: 1 tokens a sequence in 5000 cycles (no batch attribute on the markers: "
+                   "no tokens/s)\n",
+                   "{\"npu\": 0, \"batch\": null, \"tokens\": 1, \"ttft\": 5000, \"tpot_mean\": 0.000, "
+                   "\"tpot_last\": 0, \"end\": 5000, \"tokens_per_second\": null, \"token_end\": [5000]}");
     inf_report_free(&r);
 }
 

@@ -63,6 +63,17 @@ static void world_init(world *w)
     job_view_attach(&w->v[1], &w->net, 1, &w->s[1], dims_b, 1, npus_b);
 }
 
+/* sim_send of job's view of the network, as the job's host calls it. */
+static int job_send(world *w, int job, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    return w->s[job].be->sim_send(w->s[job].be_ctx, src, dst, bytes, tag, token);
+}
+
+static void job_send_ok(world *w, int job, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t tag, uint64_t token)
+{
+    assert_int_equal(job_send(w, job, src, dst, bytes, tag, token), VIMANA_OK);
+}
+
 static void test_topology(void **state)
 {
     (void)state;
@@ -87,25 +98,25 @@ static void test_send_maps_ranks_and_wraps_tokens(void **state)
     (void)state;
     world w;
     world_init(&w);
-    assert_int_equal(w.s[0].be->sim_send(w.s[0].be_ctx, 0, 3, 100, 9, 0x1234), VIMANA_OK);
+    assert_int_equal(job_send(&w, 0, 0, 3, 100, 9, 0x1234), VIMANA_OK);
     assert_int_equal(w.f.src, 7);
     assert_int_equal(w.f.dst, 3);
     assert_int_equal(w.f.bytes, 100);
     assert_true(w.f.token == 0); /* entry 0, generation 0 */
-    assert_int_equal(w.s[1].be->sim_send(w.s[1].be_ctx, 1, 0, 8, 0, 0x99), VIMANA_OK);
+    assert_int_equal(job_send(&w, 1, 1, 0, 8, 0, 0x99), VIMANA_OK);
     assert_int_equal(w.f.src, 2);
     assert_int_equal(w.f.dst, 0);
     assert_true(w.f.token == 1);
     assert_true(w.net.msgs[0].token == 0x1234 && w.net.msgs[0].job == 0);
     assert_true(w.net.msgs[1].token == 0x99 && w.net.msgs[1].job == 1);
     /* A rank outside the job is refused before the backend sees it. */
-    assert_int_equal(w.s[1].be->sim_send(w.s[1].be_ctx, 2, 0, 8, 0, 1), VIMANA_ERR_ARGUMENT);
+    assert_int_equal(job_send(&w, 1, 2, 0, 8, 0, 1), VIMANA_ERR_ARGUMENT);
     assert_int_equal(w.f.sends, 2);
     /* A send the backend refuses gives its entry back, with a new generation. */
     w.f.status = VIMANA_ERR_ARGUMENT;
-    assert_int_equal(w.s[1].be->sim_send(w.s[1].be_ctx, 0, 1, 8, 0, 5), VIMANA_ERR_ARGUMENT);
+    assert_int_equal(job_send(&w, 1, 0, 1, 8, 0, 5), VIMANA_ERR_ARGUMENT);
     w.f.status = VIMANA_OK;
-    assert_int_equal(w.s[1].be->sim_send(w.s[1].be_ctx, 0, 1, 8, 0, 6), VIMANA_OK);
+    assert_int_equal(job_send(&w, 1, 0, 1, 8, 0, 6), VIMANA_OK);
     assert_true(w.f.token == (1ull << 32 | 2));
     job_net_fini(&w.net);
 }
@@ -115,7 +126,7 @@ static void test_unknown_token_breaks_the_contract(void **state)
     (void)state;
     world w;
     world_init(&w);
-    assert_int_equal(w.s[1].be->sim_send(w.s[1].be_ctx, 0, 1, 8, 0, 5), VIMANA_OK);
+    job_send_ok(&w, 1, 0, 1, 8, 0, 5);
     job_net_delivered(&w.net, 1ull << 32); /* entry 0, a generation it never had */
     assert_true(w.s[0].failed);
     assert_string_equal(w.s[0].error, "network backend fake broke the network API contract: delivered a message twice "

@@ -40,22 +40,41 @@ static vet_roles roles_of(uint32_t *role_of, uint32_t n, vet_role *roles, uint32
     return (vet_roles){.roles = roles, .n_roles = n_roles, .n_ranks = n, .role_of = role_of};
 }
 
+/* One message of a role trace, as add() takes it. */
+typedef struct message {
+    uint32_t role, rank;
+    int send;
+    int64_t peer, tag;
+    uint64_t size;
+    const char *name;
+} message;
+
+/* The n_msgs messages of the role traces, checked over n ranks with the
+ * roles role_of (role 0's trace written for rank 0, role 1's for rank1):
+ * p2p_roles_match finds matched pairs and reports the entries log.
+ * Returns the number of entries reported. */
+static int expect_match(uint32_t *role_of, uint32_t n, uint32_t rank1, const message *msgs, size_t n_msgs,
+                        int matched, const char *log)
+{
+    vet_role r[] = {{.rank = 0}, {.rank = rank1}};
+    vet_roles m = roles_of(role_of, n, r, 2);
+    p2p_set s = {0};
+    for (size_t i = 0; i < n_msgs; i++)
+        add(&s, msgs[i].role, msgs[i].rank, msgs[i].send, msgs[i].peer, msgs[i].tag, msgs[i].size, msgs[i].name);
+    calls c = {0};
+    assert_int_equal(p2p_roles_match(&s, &m, record, &c), matched);
+    assert_string_equal(c.log, log);
+    p2p_free(&s);
+    return c.n;
+}
+
 /* Two pipeline stages of two ranks each: ranks 0, 1 send to 2, 3. */
 static void test_stages_match_for_every_rank(void **state)
 {
     (void)state;
-    uint32_t role_of[] = {0, 0, 1, 1};
-    vet_role r[] = {{.rank = 0}, {.rank = 2}};
-    vet_roles m = roles_of(role_of, 4, r, 2);
-    p2p_set s = {0};
-    add(&s, 0, 0, 1, 2, 1, 8, "s");
-    add(&s, 0, 0, 1, 2, 1, 8, "s2");
-    add(&s, 1, 2, 0, 0, 1, 8, "r");
-    add(&s, 1, 2, 0, 0, 1, 8, "r2");
-    calls c = {0};
-    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 4);
-    assert_int_equal(c.n, 0);
-    p2p_free(&s);
+    const message msgs[] = {
+        {0, 0, 1, 2, 1, 8, "s"}, {0, 0, 1, 2, 1, 8, "s2"}, {1, 2, 0, 0, 1, 8, "r"}, {1, 2, 0, 0, 1, 8, "r2"}};
+    assert_int_equal(expect_match((uint32_t[]){0, 0, 1, 1}, 4, 2, msgs, 4, 4, ""), 0);
 }
 
 /* Sizes differ: the send and the receive are each reported once, with the
@@ -63,16 +82,8 @@ static void test_stages_match_for_every_rank(void **state)
 static void test_mismatch_named_with_a_rank(void **state)
 {
     (void)state;
-    uint32_t role_of[] = {0, 0, 1, 1};
-    vet_role r[] = {{.rank = 0}, {.rank = 2}};
-    vet_roles m = roles_of(role_of, 4, r, 2);
-    p2p_set s = {0};
-    add(&s, 0, 0, 1, 2, 1, 8, "s");
-    add(&s, 1, 2, 0, 0, 1, 16, "r");
-    calls c = {0};
-    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 0);
-    assert_string_equal(c.log, "s@0->2 r@2->0");
-    p2p_free(&s);
+    const message msgs[] = {{0, 0, 1, 2, 1, 8, "s"}, {1, 2, 0, 0, 1, 16, "r"}};
+    expect_match((uint32_t[]){0, 0, 1, 1}, 4, 2, msgs, 2, 0, "s@0->2 r@2->0");
 }
 
 /* Role 0 runs on ranks 0, 1 and 3, role 1 on rank 2: rank 0's send meets
@@ -81,16 +92,8 @@ static void test_mismatch_named_with_a_rank(void **state)
 static void test_irregular_roles(void **state)
 {
     (void)state;
-    uint32_t role_of[] = {0, 0, 1, 0};
-    vet_role r[] = {{.rank = 0}, {.rank = 2}};
-    vet_roles m = roles_of(role_of, 4, r, 2);
-    p2p_set s = {0};
-    add(&s, 0, 0, 1, 2, 5, 8, "s");
-    add(&s, 1, 2, 0, 0, 5, 8, "r");
-    calls c = {0};
-    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 1);
-    assert_string_equal(c.log, "s@3->5 s@1->3");
-    p2p_free(&s);
+    const message msgs[] = {{0, 0, 1, 2, 5, 8, "s"}, {1, 2, 0, 0, 5, 8, "r"}};
+    expect_match((uint32_t[]){0, 0, 1, 0}, 4, 2, msgs, 2, 1, "s@3->5 s@1->3");
 }
 
 /* A receive whose senders' role sends nothing at that offset: found from
@@ -98,15 +101,8 @@ static void test_irregular_roles(void **state)
 static void test_receive_without_any_send(void **state)
 {
     (void)state;
-    uint32_t role_of[] = {0, 1};
-    vet_role r[] = {{.rank = 0}, {.rank = 1}};
-    vet_roles m = roles_of(role_of, 2, r, 2);
-    p2p_set s = {0};
-    add(&s, 1, 1, 0, 0, 2, 4, "r");
-    calls c = {0};
-    assert_int_equal(p2p_roles_match(&s, &m, record, &c), 0);
-    assert_string_equal(c.log, "r@1->0");
-    p2p_free(&s);
+    const message msgs[] = {{1, 1, 0, 0, 2, 4, "r"}};
+    expect_match((uint32_t[]){0, 1}, 2, 1, msgs, 1, 0, "r@1->0");
 }
 
 UNIT_TEST_MAIN(

@@ -178,6 +178,15 @@ static run_result convert_file(const char *name, pt_options opt, out_et *et)
     return r;
 }
 
+/* convert_file, which must succeed (else the test fails with its message). */
+static run_result convert_ok(const char *name, pt_options opt, out_et *et)
+{
+    run_result r = convert_file(name, opt, et);
+    if (r.rc != 0)
+        fail_msg("%s", r.err.msg);
+    return r;
+}
+
 static run_result convert_text(const char *json, pt_options opt, out_et *et)
 {
     run_result r;
@@ -266,9 +275,7 @@ static void ddp_rank0_graph_and_comm_fields(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("ddp_rank0.json", vimana, &et);
-    if (r.rc != 0)
-        fail_msg("%s", r.err.msg);
+    run_result r = convert_ok("ddp_rank0.json", vimana, &et);
     assert_string_equal(et.schema, "1.1.0-chakra.0.0.4");
     assert_true(et.pid == 4242);
     check_ddp_graph(&et, true);
@@ -284,8 +291,7 @@ static void ddp_rank0_reference_mode_ignores_sync_deps(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("ddp_rank0.json", reference, &et);
-    assert_int_equal(r.rc, 0);
+    run_result r = convert_ok("ddp_rank0.json", reference, &et);
     check_ddp_graph(&et, false);
     assert_int_equal(r.stats.sync_added, 0);
 }
@@ -294,8 +300,7 @@ static void ddp_rank1_matches_rank0_collectives(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("ddp_rank1.json", vimana, &et);
-    assert_int_equal(r.rc, 0);
+    convert_ok("ddp_rank1.json", vimana, &et);
     assert_true(et.pid == 4243);
     check_ddp_graph(&et, true);
     assert_string_equal(find(&et, 5)->in_values,
@@ -310,8 +315,7 @@ static void simulate_follows_the_reference_schedule(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("simulate.json", reference, &et);
-    assert_int_equal(r.rc, 0);
+    run_result r = convert_ok("simulate.json", reference, &et);
     assert_true(r.sim.end_us == 152);
     assert_int_equal(r.sim.cpu_nodes, 3);
     assert_int_equal(r.sim.gpu_nodes, 3);
@@ -327,9 +331,7 @@ static void p2p_nodes_get_peers_and_tags(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("p2p_rank0.json", vimana, &et);
-    if (r.rc != 0)
-        fail_msg("%s", r.err.msg);
+    run_result r = convert_ok("p2p_rank0.json", vimana, &et);
     assert_string_equal(et.schema, "1.1.1-chakra.1.0.0");
     const out_node *s1 = find(&et, 10), *s2 = find(&et, 14), *r1 = find(&et, 17), *r2 = find(&et, 20);
     assert_int_equal(s1->type, VET_COMM_SEND_NODE);
@@ -359,8 +361,7 @@ static void p2p_reference_mode_writes_no_peers(void **state)
 {
     (void)state;
     out_et et;
-    run_result r = convert_file("p2p_rank0.json", reference, &et);
-    assert_int_equal(r.rc, 0);
+    run_result r = convert_ok("p2p_rank0.json", reference, &et);
     for (size_t k = 0; k < et.n; k++)
         assert_false(et.nodes[k].has_src || et.nodes[k].has_dst || et.nodes[k].has_tag);
     assert_string_equal(r.warnings, "");

@@ -16,38 +16,38 @@
 static void test_ticks_from_us_edges(void **state)
 {
     (void)state;
-    uint64_t t = 7;
-    assert_true(ticks_from_us(0, &t));
-    assert_int_equal(t, 0);
-    assert_true(ticks_from_us(5, &t));
-    assert_int_equal(t, 5000);
-    assert_true(ticks_from_us(18446744073709551ull, &t));
-    assert_true(t == 18446744073709551000ull);
-    t = 7;
-    assert_false(ticks_from_us(18446744073709552ull, &t));
-    assert_false(ticks_from_us(UINT64_C(1) << 63, &t));
-    assert_false(ticks_from_us(UINT64_MAX, &t));
-    assert_int_equal(t, 7);
+    static const uint64_t us[] = {0, 5, 18446744073709551ull}, ticks[] = {0, 5000, 18446744073709551000ull};
+    for (size_t i = 0; i < sizeof us / sizeof us[0]; i++) {
+        uint64_t t = 7;
+        assert_true(ticks_from_us(us[i], &t));
+        assert_true(t == ticks[i]);
+    }
+    /* refused, leaving the result as it was */
+    static const uint64_t too_many[] = {18446744073709552ull, UINT64_C(1) << 63, UINT64_MAX};
+    for (size_t i = 0; i < sizeof too_many / sizeof too_many[0]; i++) {
+        uint64_t t = 7;
+        assert_false(ticks_from_us(too_many[i], &t));
+        assert_int_equal(t, 7);
+    }
 }
 
 static void test_ticks_from_ns_edges(void **state)
 {
     (void)state;
-    uint64_t t = 7;
-    assert_true(ticks_from_ns(0.0, &t));
-    assert_int_equal(t, 0);
-    assert_true(ticks_from_ns(2.9, &t));
-    assert_int_equal(t, 2);
-    /* the largest double below 2^64 */
-    assert_true(ticks_from_ns(18446744073709549568.0, &t));
-    assert_true(t == 18446744073709549568ull);
-    t = 7;
-    assert_false(ticks_from_ns(18446744073709551616.0, &t));
-    assert_false(ticks_from_ns(1e297, &t));
-    assert_false(ticks_from_ns(-1.0, &t));
-    assert_false(ticks_from_ns(0.0 / 0.0, &t));
-    assert_false(ticks_from_ns(1.0 / 0.0, &t));
-    assert_int_equal(t, 7);
+    /* the largest double below 2^64 last */
+    static const double ns[] = {0.0, 2.9, 18446744073709549568.0};
+    static const uint64_t ticks[] = {0, 2, 18446744073709549568ull};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        uint64_t t = 7;
+        assert_true(ticks_from_ns(ns[i], &t));
+        assert_true(t == ticks[i]);
+    }
+    const double refused[] = {18446744073709551616.0, 1e297, -1.0, 0.0 / 0.0, 1.0 / 0.0};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        uint64_t t = 7;
+        assert_false(ticks_from_ns(refused[i], &t));
+        assert_int_equal(t, 7);
+    }
 }
 
 /* A graph given as (parent, child) index pairs. */
@@ -85,15 +85,23 @@ static void cycle_of(graph *g, char *text, size_t len)
     free(g->children);
 }
 
+/* The graph of n nodes and the edges has the cycle want ("" for none),
+ * written in len bytes. */
+static void expect_cycle(uint32_t n, const uint32_t (*edges)[2], size_t n_edges, size_t len, const char *want)
+{
+    graph g;
+    char text[100];
+    assert_true(len <= sizeof text);
+    build(&g, n, edges, n_edges);
+    cycle_of(&g, text, len);
+    assert_string_equal(text, want);
+}
+
 static void test_acyclic(void **state)
 {
     (void)state;
     static const uint32_t e[][2] = {{0, 1}, {1, 2}, {0, 2}, {3, 2}};
-    graph g;
-    char text[100];
-    build(&g, 4, e, 4);
-    cycle_of(&g, text, sizeof text);
-    assert_string_equal(text, "");
+    expect_cycle(4, e, 4, 100, "");
 }
 
 /* The cycle starts at its lowest index and follows the dependencies. */
@@ -101,11 +109,7 @@ static void test_cycle_in_order(void **state)
 {
     (void)state;
     static const uint32_t e[][2] = {{2, 0}, {0, 1}, {1, 2}};
-    graph g;
-    char text[100];
-    build(&g, 4, e, 3);
-    cycle_of(&g, text, sizeof text);
-    assert_string_equal(text, "10 -> 20 -> 30 -> 10");
+    expect_cycle(4, e, 3, 100, "10 -> 20 -> 30 -> 10");
 }
 
 /* Nodes behind a cycle (blocked, but on no cycle, some without blocked
@@ -114,22 +118,14 @@ static void test_cycle_behind_leaf(void **state)
 {
     (void)state;
     static const uint32_t e[][2] = {{0, 1}, {3, 4}, {4, 3}, {4, 5}, {3, 2}};
-    graph g;
-    char text[100];
-    build(&g, 6, e, 5);
-    cycle_of(&g, text, sizeof text);
-    assert_string_equal(text, "40 -> 50 -> 40");
+    expect_cycle(6, e, 5, 100, "40 -> 50 -> 40");
 }
 
 static void test_self_loop(void **state)
 {
     (void)state;
     static const uint32_t e[][2] = {{1, 1}};
-    graph g;
-    char text[100];
-    build(&g, 2, e, 1);
-    cycle_of(&g, text, sizeof text);
-    assert_string_equal(text, "20 -> 20");
+    expect_cycle(2, e, 1, 100, "20 -> 20");
 }
 
 /* A long cycle is shortened to fit, and still closes on its first node. */
@@ -139,11 +135,7 @@ static void test_cycle_text_truncated(void **state)
     uint32_t e[16][2];
     for (uint32_t i = 0; i < 16; i++)
         e[i][0] = i, e[i][1] = (i + 1) % 16;
-    graph g;
-    char text[80];
-    build(&g, 16, (const uint32_t (*)[2])e, 16);
-    cycle_of(&g, text, sizeof text);
-    assert_string_equal(text, "10 -> 20 -> 30 -> 40 -> ... -> 10");
+    expect_cycle(16, (const uint32_t (*)[2])e, 16, 80, "10 -> 20 -> 30 -> 40 -> ... -> 10");
 }
 
 UNIT_TEST_MAIN(

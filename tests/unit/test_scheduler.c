@@ -30,32 +30,51 @@ static uint32_t stream_order(const harness *h, uint32_t *order, uint32_t max)
     return n;
 }
 
-static void two_collectives(harness *h, enum sched_policy policy, uint32_t *order)
+/* One ring of 4 NPUs, splits chunks per collective, room for nodes
+ * requests per NPU. */
+static void ring4(harness *h, uint64_t splits, uint32_t nodes)
 {
     uint32_t dims[] = {4};
     const char *impl[] = {"ring"};
-    harness_init(h, dims, 1, impl, 1, 4, 2);
-    h->s.cfg.scheduling_policy = policy;
+    harness_init(h, dims, 1, impl, 1, splits, nodes);
+}
+
+/* order[i] is want[i] for each of the 8 first streams. */
+static void expect_order(const uint32_t *order, const uint32_t *want)
+{
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(order[i], want[i]);
+}
+
+/* n all-reduces started on every NPU under policy (collective c with the
+ * node priority priority[c], when priority is not NULL): NPU 0 first uses
+ * the streams in the order want. */
+static void expect_stream_order(enum sched_policy policy, uint32_t n, const uint32_t *priority,
+                                const uint32_t *want)
+{
+    harness h;
+    uint32_t order[8];
+    ring4(&h, 4, n);
+    h.s.cfg.scheduling_policy = policy;
     for (uint32_t npu = 0; npu < 4; npu++) {
-        harness_start(h, npu, 0, COLL_ALL_REDUCE, 4096);
-        harness_start(h, npu, 1, COLL_ALL_REDUCE, 4096);
+        for (uint32_t c = 0; c < n; c++) {
+            if (priority)
+                h.priority = priority[c];
+            harness_start(&h, npu, c, COLL_ALL_REDUCE, 4096);
+        }
     }
-    harness_run(h);
-    assert_int_equal(stream_order(h, order, 8), 8);
+    harness_run(&h);
+    assert_int_equal(stream_order(&h, order, 8), 8);
+    expect_order(order, want);
+    harness_fini(&h);
 }
 
 static void test_lifo_runs_newer_collective_first(void **state)
 {
     (void)state;
-    harness h;
-    uint32_t order[8];
-    two_collectives(&h, SCHED_LIFO, order);
     /* chunk 0 of the first collective already runs; the second collective's
      * chunks (higher priority) overtake the first's waiting ones */
-    uint32_t want[] = {0, 4, 5, 6, 7, 1, 2, 3};
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(order[i], want[i]);
-    harness_fini(&h);
+    expect_stream_order(SCHED_LIFO, 2, NULL, (const uint32_t[]){0, 4, 5, 6, 7, 1, 2, 3});
 }
 
 /* EXPLICIT takes comm_priority from the node: a higher number runs first,
@@ -63,48 +82,15 @@ static void test_lifo_runs_newer_collective_first(void **state)
 static void test_explicit_priority(void **state)
 {
     (void)state;
-    harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
-    uint32_t order[8];
-    harness_init(&h, dims, 1, impl, 1, 4, 3);
-    h.s.cfg.scheduling_policy = SCHED_EXPLICIT;
-    for (uint32_t npu = 0; npu < 4; npu++) {
-        h.priority = 1;
-        harness_start(&h, npu, 0, COLL_ALL_REDUCE, 4096);
-        h.priority = 0;
-        harness_start(&h, npu, 1, COLL_ALL_REDUCE, 4096);
-        h.priority = 5;
-        harness_start(&h, npu, 2, COLL_ALL_REDUCE, 4096);
-    }
-    harness_run(&h);
     /* streams 0-3 (priority 1, chunk 0 already running), 4-7 (priority 0),
      * 8-11 (priority 5): 0, then 8-11, then 1-3, then 4-7 */
-    sent_msg got[512];
-    uint32_t k = harness_sent_by(&h, 0, got, 512), n = 0;
-    for (uint32_t i = 0; i < k && n < 8; i++) {
-        uint32_t id = got[i].tag - TAG0;
-        bool seen = false;
-        for (uint32_t j = 0; j < n; j++)
-            seen |= order[j] == id;
-        if (!seen)
-            order[n++] = id;
-    }
-    uint32_t want[] = {0, 8, 9, 10, 11, 1, 2, 3};
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(order[i], want[i]);
-    harness_fini(&h);
+    expect_stream_order(SCHED_EXPLICIT, 3, (const uint32_t[]){1, 0, 5}, (const uint32_t[]){0, 8, 9, 10, 11, 1, 2, 3});
 }
 
 static void test_fifo_keeps_arrival_order(void **state)
 {
     (void)state;
-    harness h;
-    uint32_t order[8];
-    two_collectives(&h, SCHED_FIFO, order);
-    for (uint32_t i = 0; i < 8; i++)
-        assert_int_equal(order[i], i);
-    harness_fini(&h);
+    expect_stream_order(SCHED_FIFO, 2, NULL, (const uint32_t[]){0, 1, 2, 3, 4, 5, 6, 7});
 }
 
 /* With one running slot the chunks of a collective never interleave; with
@@ -113,10 +99,8 @@ static void test_running_cap(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
     sent_msg got[64];
-    harness_init(&h, dims, 1, impl, 1, 4, 1);
+    ring4(&h, 4, 1);
     harness_run_collective(&h, COLL_ALL_REDUCE, 4096);
     uint32_t k = harness_sent_by(&h, 0, got, 64);
     assert_int_equal(k, 24);
@@ -124,7 +108,7 @@ static void test_running_cap(void **state)
         assert_int_equal(got[i].tag, TAG0 + i / 6);
     harness_fini(&h);
 
-    harness_init(&h, dims, 1, impl, 1, 4, 1);
+    ring4(&h, 4, 1);
     h.s.cfg.active_chunks_per_dimension = 2;
     harness_run_collective(&h, COLL_ALL_REDUCE, 4096);
     harness_sent_by(&h, 0, got, 64);
@@ -134,16 +118,22 @@ static void test_running_cap(void **state)
     harness_fini(&h);
 }
 
+/* A 4 x 4 system of rings with 4 queues per dimension. */
+static void ring4x4_four_queues(harness *h)
+{
+    uint32_t dims[] = {4, 4};
+    const char *impl[] = {"ring", "ring"};
+    harness_init(h, dims, 2, impl, 2, 1, 1);
+    system_fini(&h->s);
+    h->opt.queues_per_dim = 4;
+    assert_int_equal(system_init(&h->s), 0);
+}
+
 static void test_queue_allocators(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4, 4};
-    const char *impl[] = {"ring", "ring"};
-    harness_init(&h, dims, 2, impl, 2, 1, 1);
-    system_fini(&h.s);
-    h.opt.queues_per_dim = 4;
-    assert_int_equal(system_init(&h.s), 0);
+    ring4x4_four_queues(&h);
     bool ccw;
     uint32_t want_q[] = {4, 5, 6, 7, 4};
     bool want_ccw[] = {false, false, true, true, false};
@@ -179,12 +169,7 @@ static void test_idle_npus_state_stays_zero(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4, 4};
-    const char *impl[] = {"ring", "ring"};
-    harness_init(&h, dims, 2, impl, 2, 1, 1);
-    system_fini(&h.s);
-    h.opt.queues_per_dim = 4;
-    assert_int_equal(system_init(&h.s), 0);
+    ring4x4_four_queues(&h);
     assert_int_equal(h.s.queues_per_npu, 8);
     bool ccw;
     assert_int_equal(scheduler_next_queue(&h.s, 0, 1, &ccw), 4);
@@ -233,9 +218,7 @@ static void test_collective_completion_and_phase_hooks(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 4, 3);
+    ring4(&h, 4, 3);
     phase_log l = {.h = &h};
     h.s.hooks = (sim_hooks){.phase_started = on_phase_started, .phase_done = on_phase_done, .phase_ctx = &l};
     for (uint32_t npu = 0; npu < 4; npu++)
@@ -258,9 +241,7 @@ static void test_timed_collective_completion(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 1, 2);
+    ring4(&h, 1, 2);
     assert_int_equal(collective_start_timed(&h.s, 3, 1, 1234, harness_done(&h, 3, 1)), 0);
     assert_int_equal(collective_start_timed(&h.s, 0, 0, 7, harness_done(&h, 0, 0)), 0);
     harness_run(&h);
@@ -286,31 +267,29 @@ static void access_memory(harness *h, uint32_t npu, uint32_t node)
     remote_mem_issue(&h->s, &a);
 }
 
+/* Three accesses, by (npu, node), to the memory of that type; run. */
+static void run_accesses(harness *h, enum memory_type type, const uint32_t npu_node[3][2])
+{
+    ring4(h, 1, 2);
+    use_memory(h, type);
+    for (int i = 0; i < 3; i++)
+        access_memory(h, npu_node[i][0], npu_node[i][1]);
+    harness_run(h);
+}
+
 /* A remote-memory access completes through its callback after latency +
  * bytes / bandwidth (100 + 1000 / 10); a pool serves one at a time. */
 static void test_remote_memory_completion(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 1, 2);
-    use_memory(&h, MEM_PER_NPU);
-    access_memory(&h, 0, 0);
-    access_memory(&h, 0, 1);
-    access_memory(&h, 3, 1);
-    harness_run(&h);
+    run_accesses(&h, MEM_PER_NPU, (const uint32_t[][2]){{0, 0}, {0, 1}, {3, 1}});
     assert_int_equal(h.done_at[0], 200);
     assert_int_equal(h.done_at[1], 200);
     assert_int_equal(h.done_at[3 * 2 + 1], 200);
     harness_fini(&h);
 
-    harness_init(&h, dims, 1, impl, 1, 1, 2);
-    use_memory(&h, MEM_POOL);
-    access_memory(&h, 0, 0);
-    access_memory(&h, 1, 0);
-    access_memory(&h, 2, 1);
-    harness_run(&h);
+    run_accesses(&h, MEM_POOL, (const uint32_t[][2]){{0, 0}, {1, 0}, {2, 1}});
     assert_int_equal(h.done_at[0], 200);
     assert_int_equal(h.done_at[1 * 2 + 0], 400);
     assert_int_equal(h.done_at[2 * 2 + 1], 600);

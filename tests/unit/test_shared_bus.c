@@ -59,12 +59,19 @@ static void bus_params(harness *h, double L, double o, double g, double G)
     c->local_reduction_delay = 1;
 }
 
-static void init_bus_harness(harness *h, uint32_t npus)
+/* npus NPUs on one dimension, every collective by algo, the shared bus
+ * given L, o, g and G (set up on first use). */
+static void bus_system(harness *h, uint32_t npus, const char *algo, double L, double o, double g, double G)
 {
     uint32_t dims[] = {npus};
-    const char *impl[] = {"ring"};
+    const char *impl[] = {algo};
     harness_init(h, dims, 1, impl, 1, 1, 1);
-    bus_params(h, 10, 2, 1, 0.25);
+    bus_params(h, L, o, g, G);
+}
+
+static void init_bus_harness(harness *h, uint32_t npus)
+{
+    bus_system(h, npus, "ring", 10, 2, 1, 0.25);
     assert_int_equal(shared_bus_init(&h->s), 0);
 }
 
@@ -157,10 +164,7 @@ static void test_gap_between_sends(void **state)
     (void)state;
     harness h;
     recorder rec = {0};
-    uint32_t dims[] = {2};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    bus_params(&h, 10, 2, 30, 0.25);
+    bus_system(&h, 2, "ring", 10, 2, 30, 0.25);
     late_request late = {&h, &rec};
     shared_bus_request(&h.s, 0, false, 100, false, false, record_done, &rec, 1);
     shared_bus_request(&h.s, 0, false, 100, false, false, record_done, &rec, 2);
@@ -182,10 +186,7 @@ static void test_G_is_a_float(void **state)
     (void)state;
     harness h;
     recorder rec = {0};
-    uint32_t dims[] = {2};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    bus_params(&h, 10, 2, 1, 0.7);
+    bus_system(&h, 2, "ring", 10, 2, 1, 0.7);
     /* the bus is set up on first use */
     shared_bus_request(&h.s, 0, false, 11, false, false, record_done, &rec, 0);
     harness_run_events(&h);
@@ -198,10 +199,7 @@ static void test_rejects_negative_parameters(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {2};
-    const char *impl[] = {"ring"};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    bus_params(&h, 10, -1, 1, 0.25);
+    bus_system(&h, 2, "ring", 10, -1, 1, 0.25);
     assert_int_equal(shared_bus_init(&h.s), -1);
     assert_true(h.s.failed);
     assert_non_null(strstr(h.s.error, "'o'"));
@@ -267,20 +265,16 @@ static void test_double_binary_tree(void **state)
 {
     (void)state;
     harness h;
-    uint32_t dims[] = {4};
-    const char *impl[] = {"doubleBinaryTree"};
-    harness_init(&h, dims, 1, impl, 1, 1, 1);
-    bus_params(&h, 10, 2, 1, 0.25);
+    bus_system(&h, 4, "doubleBinaryTree", 10, 2, 1, 0.25);
     harness_run_collective(&h, COLL_ALL_REDUCE, 400);
     static const vimana_tick leaf[] = {128}, mid[] = {693, 1621, 1621}, root[] = {1157};
     check_send_times(&h, 0, leaf, 1);
     check_send_times(&h, 2, leaf, 1);
     check_send_times(&h, 1, mid, 3);
     check_send_times(&h, 3, root, 1);
-    assert_int_equal(h.finish_tick[0], 1849);
-    assert_int_equal(h.finish_tick[1], 1621);
-    assert_int_equal(h.finish_tick[2], 1849);
-    assert_int_equal(h.finish_tick[3], 1157);
+    static const vimana_tick finish[] = {1849, 1621, 1849, 1157};
+    for (uint32_t npu = 0; npu < 4; npu++)
+        assert_int_equal(h.finish_tick[npu], finish[npu]);
     harness_fini(&h);
 }
 

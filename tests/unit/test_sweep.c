@@ -25,6 +25,38 @@ static char *spec_file(const char *text)
     return temp_text_write("test_sweep", "s.yaml", text);
 }
 
+/* The spec file path loads into s. */
+static void load_ok(const char *path, sweep_spec *s)
+{
+    char err[512] = "";
+    assert_int_equal(sweep_spec_load(path, s, err, sizeof err), 0);
+}
+
+/* s expands to *n points (*rows, to free). */
+static void expand_ok(const sweep_spec *s, size_t **rows, size_t *n)
+{
+    char err[512] = "";
+    assert_int_equal(sweep_points_expand(s, rows, n, err, sizeof err), 0);
+}
+
+static void spec_done(sweep_spec *s, char *path)
+{
+    sweep_spec_free(s);
+    temp_text_remove(path);
+}
+
+/* A spec file holding text fails to load with its path followed by tail. */
+static void expect_load_error(const char *text, const char *tail)
+{
+    char *path = spec_file(text);
+    sweep_spec s;
+    char err[512], want[1024];
+    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s%s", path, tail);
+    assert_string_equal(err, want);
+    spec_done(&s, path);
+}
+
 static const char grid[] = "workload: w\nsystem: s.json\nnetwork: n.yml\n"
                            "axes:\n  backend: [a, b]\n  network.bandwidth: [[1, 2], [3, 4], [5, 6]]\n"
                            "  system.x: [\"4\", 5]\n";
@@ -34,8 +66,7 @@ static void grid_is_read(void **state)
     (void)state;
     char *path = spec_file(grid);
     sweep_spec s;
-    char err[512] = "";
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    load_ok(path, &s);
     assert_int_equal(s.n_axes, 3);
     assert_string_equal(s.axes[0].name, "backend");
     assert_int_equal(s.axes[0].kind, SWEEP_BACKEND);
@@ -55,8 +86,7 @@ static void grid_is_read(void **state)
     assert_int_equal(strncmp(net, path, strlen(path) - strlen("s.yaml")), 0);
     assert_string_equal(net + strlen(path) - strlen("s.yaml"), "n.yml");
     free(net);
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
 }
 
 static void grid_order_is_last_axis_fastest(void **state)
@@ -64,10 +94,9 @@ static void grid_order_is_last_axis_fastest(void **state)
     (void)state;
     char *path = spec_file(grid);
     sweep_spec s;
-    char err[512];
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    load_ok(path, &s);
     size_t *rows, n;
-    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    expand_ok(&s, &rows, &n);
     assert_int_equal(n, 12);
     for (size_t p = 0; p < n; p++) {
         assert_int_equal(rows[p * 3 + 0], p / 6);
@@ -75,8 +104,7 @@ static void grid_order_is_last_axis_fastest(void **state)
         assert_int_equal(rows[p * 3 + 2], p % 2);
     }
     free(rows);
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
 }
 
 static void explicit_points(void **state)
@@ -86,10 +114,9 @@ static void explicit_points(void **state)
                            "  - {network: a.yml, backend: x}\n  - {network: b.yml}\n  - {network: a.yml, "
                            "system.k: [1]}\n");
     sweep_spec s;
-    char err[512];
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    load_ok(path, &s);
     size_t *rows, n;
-    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    expand_ok(&s, &rows, &n);
     assert_int_equal(n, 3);
     assert_int_equal(s.n_axes, 3);  /* network, backend, system.k: in order of appearance */
     assert_string_equal(s.axes[2].name, "system.k");
@@ -98,8 +125,7 @@ static void explicit_points(void **state)
     for (size_t i = 0; i < 9; i++)
         assert_int_equal(rows[i], want[i]);
     free(rows);
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
 }
 
 static void errors_name_the_line(void **state)
@@ -117,14 +143,7 @@ static void errors_name_the_line(void **state)
          ":1: missing key 'network' (the base run; or an axis 'network' that every point sets)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *path = spec_file(cases[i].text);
-        sweep_spec s;
-        char err[512], want[1024];
-        assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), -1);
-        snprintf(want, sizeof want, "%s%s", path, cases[i].want);
-        assert_string_equal(err, want);
-        sweep_spec_free(&s);
-        temp_text_remove(path);
+        expect_load_error(cases[i].text, cases[i].want);
     }
 }
 
@@ -149,8 +168,7 @@ static void generator_is_read(void **state)
     (void)state;
     char *path = spec_file(transformer);
     sweep_spec s;
-    char err[512] = "";
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    load_ok(path, &s);
     assert_null(s.workload);
     assert_int_equal(s.n_generate, 4);
     assert_int_equal(s.generate_line, 2);
@@ -163,7 +181,7 @@ static void generator_is_read(void **state)
     assert_string_equal(s.axes[0].key, "tp");
     assert_int_equal(s.axes[0].line, 9);
     size_t *rows, n;
-    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    expand_ok(&s, &rows, &n);
     assert_int_equal(n, 2);
     /* Point 1: tp 4 from the axis, sp true from its axis over the base's
      * false; keys sorted; the durations file is the sweep file's. */
@@ -178,19 +196,17 @@ static void generator_is_read(void **state)
     assert_string_equal(identity, want);
     free(identity);
     /* A base flag that is false is left out. */
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
     free(rows);
     path = spec_file("generate: {kind: transformer, recompute: false, tp: 2}\nsystem: s\nnetwork: n\n"
                      "points:\n  - {generate.kind: transformer}\n  - {generate.tp: 8}\n");
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
-    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    load_ok(path, &s);
+    expand_ok(&s, &rows, &n);
     sweep_gen_point_of(&s, rows + 1 * s.n_axes, &g);
     args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
     assert_string_equal(text, "transformer --tp 8");
     free(rows);
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
 }
 
 static void generator_kind_axis(void **state)
@@ -199,10 +215,10 @@ static void generator_kind_axis(void **state)
     char *path = spec_file("generate: {kind: all-reduce, npus: 8, size: 1MiB}\nsystem: s\nnetwork: n\n"
                            "axes:\n  generate.kind: [all-gather, all-to-all]\n  generate.npus: [4]\n");
     sweep_spec s;
-    char err[512] = "", text[256];
-    assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), 0);
+    char text[256];
+    load_ok(path, &s);
     size_t *rows, n;
-    assert_int_equal(sweep_points_expand(&s, &rows, &n, err, sizeof err), 0);
+    expand_ok(&s, &rows, &n);
     sweep_gen_point g;
     sweep_gen_point_of(&s, rows + 2, &g);
     args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
@@ -213,8 +229,7 @@ static void generator_kind_axis(void **state)
     assert_true(sweep_gen_kind_known("send-recv"));
     assert_false(sweep_gen_kind_known("all_reduce"));
     free(rows);
-    sweep_spec_free(&s);
-    temp_text_remove(path);
+    spec_done(&s, path);
 }
 
 static void generator_errors_name_the_line(void **state)
@@ -261,14 +276,7 @@ static void generator_errors_name_the_line(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512];
         snprintf(text, sizeof text, "%s%s", base, cases[i].text);
-        char *path = spec_file(text);
-        sweep_spec s;
-        char err[512], want[1024];
-        assert_int_equal(sweep_spec_load(path, &s, err, sizeof err), -1);
-        snprintf(want, sizeof want, "%s%s", path, cases[i].want);
-        assert_string_equal(err, want);
-        sweep_spec_free(&s);
-        temp_text_remove(path);
+        expect_load_error(text, cases[i].want);
     }
 }
 

@@ -84,11 +84,10 @@ static void quantiles_and_interpolation(void **state)
     assert_int_equal(d.n_pairs, 64);
     dist_from_sorted(&d, v, 65);
     assert_int_equal(d.n_pairs, 0);
-    assert_int_equal(d.quantile[0], 0);
-    assert_int_equal(d.quantile[1], 10);
-    assert_int_equal(d.quantile[50], 320);
-    assert_int_equal(d.quantile[51], 330);
-    assert_int_equal(d.quantile[100], 640);
+    static const size_t q[] = {0, 1, 50, 51, 100};
+    static const uint64_t value[] = {0, 10, 320, 330, 640};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        assert_int_equal(d.quantile[q[i]], value[i]);
     assert_int_equal(dist_inverse(&d, 0.0), 0);
     assert_int_equal(dist_inverse(&d, 0.505), 325);
     assert_int_equal(dist_inverse(&d, 0.99999999), 640);

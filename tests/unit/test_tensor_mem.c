@@ -55,6 +55,21 @@ static void fake_init(fake_npu *f, const wl_tensors *t, uint32_t n, const uint32
                       .finish_tick = finish};
 }
 
+/* The builder takes the node (its tensors' ids in *io). */
+static void add_ok(wl_tensor_builder *tb, const vet_node *n, uint32_t *io)
+{
+    char err[256];
+    assert_int_equal(wl_tensor_builder_add(tb, n, io, err, sizeof err), 0);
+}
+
+/* The peak of f's live tensors. */
+static uint64_t peak_of(const fake_npu *f)
+{
+    uint64_t peak;
+    assert_int_equal(wl_tensor_peak(&f->w, &peak), 0);
+    return peak;
+}
+
 /* Node 0 [0, 100] writes a (10 B); node 1 [100, 200] reads a, writes b
  * (20 B); node 2 [200, 300] reads b. a lives [0, 200] (its reader ends at
  * 200), b [100, 300]: both over [100, 200], the peak is 30. */
@@ -63,12 +78,11 @@ static void test_chain(void **state)
     (void)state;
     vet_builder *vb = vet_builder_new();
     wl_tensor_builder *tb = wl_tensor_builder_new();
-    char err[256];
     uint32_t io[3];
     const char *w_a[] = {"a", "10"}, *w_b[] = {"b", "20"};
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, w_a, 2), &io[0], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 1, w_a, 2, w_b, 2), &io[1], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 2, w_b, 2, NULL, 0), &io[2], err, sizeof err), 0);
+    add_ok(tb, node(vb, 0, NULL, 0, w_a, 2), &io[0]);
+    add_ok(tb, node(vb, 1, w_a, 2, w_b, 2), &io[1]);
+    add_ok(tb, node(vb, 2, w_b, 2, NULL, 0), &io[2]);
     wl_tensors t;
     wl_tensor_builder_finish(tb, &t);
     assert_int_equal(t.n, 2);
@@ -77,14 +91,11 @@ static void test_chain(void **state)
     fake_npu f;
     const vimana_tick start[] = {0, 100, 200}, end[] = {100, 200, 300};
     fake_init(&f, &t, 3, io, start, end, 300);
-    uint64_t peak;
-    assert_int_equal(wl_tensor_peak(&f.w, &peak), 0);
-    assert_int_equal(peak, 30);
+    assert_int_equal(peak_of(&f), 30);
     /* node 2 reading b no more: b lives to the finish (300) all the same */
     uint32_t io_short[] = {io[0], io[1], 0};
     fake_init(&f, &t, 3, io_short, start, end, 300);
-    assert_int_equal(wl_tensor_peak(&f.w, &peak), 0);
-    assert_int_equal(peak, 30);
+    assert_int_equal(peak_of(&f), 30);
     wl_tensors_free(&t);
     wl_tensor_builder_free(tb);
     vet_builder_free(vb);
@@ -100,14 +111,13 @@ static void test_same_tick_and_early_read(void **state)
     (void)state;
     vet_builder *vb = vet_builder_new();
     wl_tensor_builder *tb = wl_tensor_builder_new();
-    char err[256];
     uint32_t io[5];
     const char *a[] = {"a", "10"}, *b[] = {"b", "20"}, *c[] = {"c", "40"};
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, a, 2), &io[0], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 1, a, 2, NULL, 0), &io[1], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 2, NULL, 0, b, 2), &io[2], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 3, c, 2, b, 0), &io[3], err, sizeof err), 0);
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 4, b, 2, c, 2), &io[4], err, sizeof err), 0);
+    add_ok(tb, node(vb, 0, NULL, 0, a, 2), &io[0]);
+    add_ok(tb, node(vb, 1, a, 2, NULL, 0), &io[1]);
+    add_ok(tb, node(vb, 2, NULL, 0, b, 2), &io[2]);
+    add_ok(tb, node(vb, 3, c, 2, b, 0), &io[3]);
+    add_ok(tb, node(vb, 4, b, 2, c, 2), &io[4]);
     wl_tensors t;
     wl_tensor_builder_finish(tb, &t);
     fake_npu f;
@@ -116,9 +126,7 @@ static void test_same_tick_and_early_read(void **state)
      * writes c */
     const vimana_tick start[] = {0, 50, 100, 110, 150}, end[] = {50, 100, 110, 120, 300};
     fake_init(&f, &t, 5, io, start, end, 400);
-    uint64_t peak;
-    assert_int_equal(wl_tensor_peak(&f.w, &peak), 0);
-    assert_int_equal(peak, 60);
+    assert_int_equal(peak_of(&f), 60);
     wl_tensors_free(&t);
     wl_tensor_builder_free(tb);
     vet_builder_free(vb);
@@ -139,9 +147,8 @@ static uint64_t peak_of_huge(int n)
     }
     vet_builder *vb = vet_builder_new();
     wl_tensor_builder *tb = wl_tensor_builder_new();
-    char err[256];
     uint32_t io[1];
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, out, 2 * (size_t)n), &io[0], err, sizeof err), 0);
+    add_ok(tb, node(vb, 0, NULL, 0, out, 2 * (size_t)n), &io[0]);
     wl_tensors t;
     wl_tensor_builder_finish(tb, &t);
     assert_int_equal(t.n, n);
@@ -180,7 +187,7 @@ static void test_errors(void **state)
     assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, bad, 2), &io, err, sizeof err), -1);
     assert_string_equal(err, "attribute outputs: tensor 'a\\n': size '1e3' is not a whole number of bytes up to 2^50");
     const char *zero[] = {"z", "0"};
-    assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, zero, 2, zero, 2), &io, err, sizeof err), 0);
+    add_ok(tb, node(vb, 0, zero, 2, zero, 2), &io);
     assert_int_equal(io, 0);
     const char *twice[] = {"a", "4", "a", "4"};
     assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, twice, 4), &io, err, sizeof err), -1);
@@ -202,11 +209,10 @@ static void test_same_io(void **state)
     wl_tensors t[3];
     uint32_t io[3];
     const char *sizes[] = {"8", "8", "16"};
-    char err[256];
     for (int k = 0; k < 3; k++) {
         wl_tensor_builder *tb = wl_tensor_builder_new();
         const char *x[] = {"x", sizes[k]};
-        assert_int_equal(wl_tensor_builder_add(tb, node(vb, 0, NULL, 0, x, 2), &io[k], err, sizeof err), 0);
+        add_ok(tb, node(vb, 0, NULL, 0, x, 2), &io[k]);
         wl_tensor_builder_finish(tb, &t[k]);
         wl_tensor_builder_free(tb);
     }

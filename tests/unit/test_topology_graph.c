@@ -31,14 +31,21 @@ static vimana_topo *load_ok(const char *path)
     return t;
 }
 
+/* t has nodes nodes, npus of them NPUs (the rest switches), and
+ * directed_links links. */
+static void expect_counts(const vimana_topo *t, uint32_t nodes, uint32_t npus, uint32_t directed_links)
+{
+    assert_int_equal(vimana_topo_num_nodes(t), nodes);
+    assert_int_equal(vimana_topo_num_npus(t), npus);
+    assert_int_equal(vimana_topo_num_switches(t), nodes - npus);
+    assert_int_equal(vimana_topo_num_links(t), directed_links);
+}
+
 static void expect_shape(const char *path, uint32_t nodes, uint32_t npus, uint32_t links, uint32_t dim0,
                          uint32_t dim1)
 {
     vimana_topo *t = load_ok(path);
-    assert_int_equal(vimana_topo_num_nodes(t), nodes);
-    assert_int_equal(vimana_topo_num_npus(t), npus);
-    assert_int_equal(vimana_topo_num_switches(t), nodes - npus);
-    assert_int_equal(vimana_topo_num_links(t), 2 * links);
+    expect_counts(t, nodes, npus, 2 * links);
     assert_int_equal(vimana_topo_num_dims(t), dim1 ? 2 : 1);
     assert_int_equal(vimana_topo_dim_size(t, 0), dim0);
     assert_int_equal(vimana_topo_dim_size(t, 1), dim1);
@@ -116,10 +123,7 @@ static void test_simai_header(void **state)
 {
     (void)state;
     vimana_topo *t = load_ok(BAD "simai_rail_8.txt");
-    assert_int_equal(vimana_topo_num_nodes(t), 15);
-    assert_int_equal(vimana_topo_num_npus(t), 8);
-    assert_int_equal(vimana_topo_num_switches(t), 7);
-    assert_int_equal(vimana_topo_num_links(t), 40);
+    expect_counts(t, 15, 8, 40); /* 7 switches */
     uint32_t r[8];
     assert_int_equal(vimana_topo_route(t, 0, 1, r, 8), 2);
     assert_int_equal(vimana_topo_link_info(t, r[0])->dst, 8);

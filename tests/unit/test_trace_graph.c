@@ -195,15 +195,22 @@ static void empty_trace_refused(void **state)
     trace_graph_free(&g);
 }
 
+/* The nodes' graph is refused with rc; returns what the error names. */
+static trace_error load_refused(const spec *nodes, size_t n, int rc)
+{
+    trace_graph g;
+    trace_error err;
+    assert_int_equal(load(nodes, n, false, &g, &err), rc);
+    trace_graph_free(&g);
+    return err;
+}
+
 static void duplicate_id_refused(void **state)
 {
     (void)state;
     const spec nodes[] = {{.id = 4}, {.id = 9}, {.id = 2}, {.id = 9}};
-    trace_graph g;
-    trace_error err;
-    assert_int_equal(load(nodes, 4, false, &g, &err), TRACE_DUPLICATE_ID);
+    trace_error err = load_refused(nodes, 4, TRACE_DUPLICATE_ID);
     assert_int_equal(err.id, 9);
-    trace_graph_free(&g);
 }
 
 /* The first dependency on an absent id in file order is reported, with the
@@ -212,13 +219,10 @@ static void missing_parent_refused(void **state)
 {
     (void)state;
     const spec nodes[] = {{.id = 8, .data = {1}}, {.id = 3, .data = {1, 77}}, {.id = 1, .ctrl = {55}}};
-    trace_graph g;
-    trace_error err;
-    assert_int_equal(load(nodes, 3, false, &g, &err), TRACE_MISSING_PARENT);
+    trace_error err = load_refused(nodes, 3, TRACE_MISSING_PARENT);
     assert_int_equal(err.id, 3);
     assert_int_equal(err.parent_id, 77);
     assert_int_equal(err.node, 1);
-    trace_graph_free(&g);
 }
 
 static void missing_parents_dropped_on_request(void **state)
@@ -239,22 +243,16 @@ static void cycle_refused_in_execution_order(void **state)
 {
     (void)state;
     const spec nodes[] = {{.id = 1, .data = {3}}, {.id = 2, .data = {1}}, {.id = 3, .ctrl = {2}}, {.id = 9}};
-    trace_graph g;
-    trace_error err;
-    assert_int_equal(load(nodes, 4, false, &g, &err), TRACE_CYCLE);
+    trace_error err = load_refused(nodes, 4, TRACE_CYCLE);
     assert_string_equal(err.text, "1 -> 2 -> 3 -> 1");
-    trace_graph_free(&g);
 }
 
 static void self_loop_refused(void **state)
 {
     (void)state;
     const spec nodes[] = {{.id = 1}, {.id = 4, .data = {1, 4}}};
-    trace_graph g;
-    trace_error err;
-    assert_int_equal(load(nodes, 2, false, &g, &err), TRACE_CYCLE);
+    trace_error err = load_refused(nodes, 2, TRACE_CYCLE);
     assert_string_equal(err.text, "4 -> 4");
-    trace_graph_free(&g);
 }
 
 static void refused_node_stops_reading(void **state)

@@ -111,6 +111,11 @@ static void assert_excl_int(const fixture *f, const char *name, int64_t want)
     assert_int_equal(e.v.i, want);
 }
 
+typedef struct excl_want {
+    const char *name;
+    int64_t want;
+} excl_want;
+
 static void assert_inter(const fixture *f, const char *name, int64_t rf)
 {
     const k_cpu_op *op = &f->k.cpu[cpu_op(f, name)];
@@ -127,14 +132,13 @@ static void test_simple(void **state)
     fixture *f = *state;
     link_fixture(f, "simple");
     /* Exclusive durations (the README derives each). */
-    assert_excl_int(f, "## forward ##", 135);
-    assert_excl_int(f, "aten::linear", 40);
-    assert_excl_int(f, "aten::addmm", 60);
-    assert_excl_int(f, "aten::relu", 40);
-    assert_excl_int(f, "aten::to", 30);       /* same-ts child _to_copy not subtracted */
-    assert_excl_int(f, "aten::_to_copy", 20);
-    assert_excl_int(f, "aten::copy_", 70);
-    assert_excl_int(f, "aten::item", 20);
+    static const excl_want excl[] = {
+        {"## forward ##", 135}, {"aten::linear", 40}, {"aten::addmm", 60}, {"aten::relu", 40},
+        {"aten::to", 30}, /* same-ts child _to_copy not subtracted */
+        {"aten::_to_copy", 20}, {"aten::copy_", 70}, {"aten::item", 20},
+    };
+    for (size_t i = 0; i < sizeof excl / sizeof excl[0]; i++)
+        assert_excl_int(f, excl[i].name, excl[i].want);
     /* One thread: no inter-thread dependency. */
     assert_inter(f, "aten::linear", -1);
     assert_inter(f, "aten::item", -1);

@@ -93,6 +93,13 @@ static void wide_values(void **state)
     same_bytes(&s);
 }
 
+/* buf (size bytes) holds c repeated, as a string. */
+static void repeated(char *buf, size_t size, char c)
+{
+    memset(buf, c, size - 1);
+    buf[size - 1] = '\0';
+}
+
 static void negative_values(void **state)
 {
     (void)state;
@@ -105,8 +112,7 @@ static void long_node(void **state)
 {
     (void)state;
     char name[121];
-    memset(name, 'n', sizeof name - 1);
-    name[sizeof name - 1] = '\0';
+    repeated(name, sizeof name, 'n');
     struct sample s = {99, name, VET_COMM_RECV_NODE, {98, 97}, 2, 12345, 1, 2, 3, "42"};
     same_bytes(&s);
 }
@@ -117,8 +123,7 @@ static void string_lists(void **state)
 {
     (void)state;
     char long_name[200];
-    memset(long_name, 't', sizeof long_name - 1);
-    long_name[sizeof long_name - 1] = '\0';
+    repeated(long_name, sizeof long_name, 't');
     const char *one[] = {"model_state"}, *pairs[] = {"act_mb3_layer7", "1572864", "", "0"},
                *wide[] = {long_name, "18446744073709551615"};
     const char *const *lists[] = {one, pairs, wide};

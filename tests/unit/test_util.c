@@ -53,12 +53,20 @@ static void device_refused(void **state)
     assert_string_equal(why, "not a regular file (character device)");
 }
 
+/* msg_escape writes want for in into a buffer of size bytes. */
+static void expect_escape(const char *in, size_t size, const char *want)
+{
+    char buf[64];
+    assert_true(size <= sizeof buf);
+    assert_string_equal(msg_escape(in, buf, size), want);
+}
+
 static void escapes_control_bytes(void **state)
 {
     (void)state;
     char buf[64];
-    assert_string_equal(msg_escape("Ring\nSwitch\t\x01\\", buf, sizeof buf), "Ring\\nSwitch\\t\\x01\\\\");
-    assert_string_equal(msg_escape("caf\xc3\xa9", buf, sizeof buf), "caf\xc3\xa9");
+    expect_escape("Ring\nSwitch\t\x01\\", sizeof buf, "Ring\\nSwitch\\t\\x01\\\\");
+    expect_escape("caf\xc3\xa9", sizeof buf, "caf\xc3\xa9");
     assert_string_equal(msg_escape_n("a\0b", 3, buf, sizeof buf), "a\\x00b");
 }
 
@@ -79,10 +87,9 @@ static void one_line_keeps_escapes(void **state)
 static void long_values_end_in_ellipsis(void **state)
 {
     (void)state;
-    char buf[8];
-    assert_string_equal(msg_escape("abcdefghij", buf, sizeof buf), "abcd...");
-    assert_string_equal(msg_escape("abcdefg", buf, sizeof buf), "abcdefg");
-    assert_string_equal(msg_escape("abc\n\n\nx", buf, sizeof buf), "abc...");
+    expect_escape("abcdefghij", 8, "abcd...");
+    expect_escape("abcdefg", 8, "abcdefg");
+    expect_escape("abc\n\n\nx", 8, "abc...");
 }
 
 static void assert_ratio(uint64_t num, uint64_t den, unsigned places, const char *want)

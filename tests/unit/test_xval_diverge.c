@@ -67,12 +67,18 @@ static void fill(void)
                                .n_links = 3};
 }
 
+/* The divergence of the fixture in the band 0.05. */
+static void diverged(xval_divergence *v)
+{
+    fill();
+    assert_int_equal(xval_diverge(details, 3, 0, 0.05, v), 0);
+}
+
 static void test_collectives(void **state)
 {
     (void)state;
-    fill();
     xval_divergence v;
-    assert_int_equal(xval_diverge(details, 3, 0, 0.05, &v), 0);
+    diverged(&v);
     assert_int_equal(v.n_rows, 4);
     /* the baseline's order (start), then node 11, which only c has */
     assert_int_equal(v.rows[0].what->node, 5);
@@ -105,35 +111,14 @@ static void test_collectives(void **state)
     xval_divergence_free(&v);
 }
 
-static void test_first_line(void **state)
-{
-    (void)state;
-    fill();
-    xval_row rows[3] = {{.backend = "analytical"}, {.backend = "garnet"}, {.backend = "ns3_shim"}};
-    xval_table t = {.rows = rows, .n = 3, .baseline = "analytical", .has_tolerance = true, .tolerance = 0.05};
-    xval_divergence v;
-    assert_int_equal(xval_diverge(details, 3, 0, 0.05, &v), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    xval_diverge_first_line(f, &t, &v);
-    assert_int_equal(fclose(f), 0);
-    assert_string_equal(buf, "first collective outside the band 0.05: node 7 'a2a' (ALL_TO_ALL, 1048576 bytes, "
-                             "NPU 0): analytical 2000, garnet 2100 (1.050000), ns3_shim 2101 (1.050500)");
-    free(buf);
-    xval_divergence_free(&v);
-}
-
 /* What writer writes for the fixture (three backends, band 0.05), as a
  * NUL-terminated string the caller frees. */
 static char *written(void (*writer)(FILE *, const xval_table *, const xval_divergence *))
 {
-    fill();
     xval_row rows[3] = {{.backend = "analytical"}, {.backend = "garnet"}, {.backend = "ns3_shim"}};
     xval_table t = {.rows = rows, .n = 3, .baseline = "analytical", .has_tolerance = true, .tolerance = 0.05};
     xval_divergence v;
-    assert_int_equal(xval_diverge(details, 3, 0, 0.05, &v), 0);
+    diverged(&v);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -151,6 +136,14 @@ static void expect_written(void (*writer)(FILE *, const xval_table *, const xval
         fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
     assert_string_equal(got, want);
     free(got);
+}
+
+static void test_first_line(void **state)
+{
+    (void)state;
+    expect_written(xval_diverge_first_line, "first collective outside the band 0.05: node 7 'a2a' (ALL_TO_ALL, "
+                                            "1048576 bytes, NPU 0): analytical 2000, garnet 2100 (1.050000), "
+                                            "ns3_shim 2101 (1.050500)");
 }
 
 static void text_top2(FILE *f, const xval_table *t, const xval_divergence *v)
@@ -338,9 +331,8 @@ static void test_plot(void **state)
 static void test_links(void **state)
 {
     (void)state;
-    fill();
     xval_divergence v;
-    assert_int_equal(xval_diverge(details, 3, 0, 0.05, &v), 0);
+    diverged(&v);
     assert_int_equal(v.n_link_backends, 2);
     assert_false(v.stats[0]);
     assert_int_equal(v.n_links, 4);
