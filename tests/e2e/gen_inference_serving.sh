@@ -228,16 +228,18 @@ iter1_req1_last_token
 recv_kv_iter2 0 2 8196
 iter2_req3_last_token   " "decode group: KV receives and last-token markers"
 expect_ok "$VIMANA" --workload-configuration="$T/pd/w" $H2 --report="$T/pd/r.json"
-expect_eq "$(grep '^serving:' "$T/out")" "serving: 4 requests, 4 finished (markers of NPUs 0 and 1)
+grep '^serving:' "$T/out" >"$T/pd/serving"
+expect_tail "$T/pd/serving" "disaggregated serving report" <<'LINES'
+serving: 4 requests, 4 finished (markers of NPUs 0 and 1)
 serving: request 0: arrival 0.000 us, prompt 16, output 3, TTFT 22.000 us, TPOT 22.258 us, latency 66.516 us
 serving: request 1: arrival 10.000 us, prompt 8, output 2, TTFT 34.000 us, TPOT 22.516 us, latency 56.516 us
 serving: request 2: arrival 15.000 us, prompt 32, output 1, TTFT 29.000 us, latency 29.000 us
 serving: request 3: arrival 2000.000 us, prompt 16, output 2, TTFT 22.000 us, TPOT 22.516 us, latency 44.516 us
-serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 22.430 us, p50 22.516 us, p99 22.516 us; latency mean 49.137 us, p50 44.516 us, p99 66.516 us" "disaggregated serving report"
-expect_eq "$(python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["serving"]
-print(s["npu"], s["npus"], s["finished"])' "$T/pd/r.json")" "0 [0, 1] 4" "disaggregated --report: both groups' NPUs"
+serving: TTFT mean 26.750 us, p50 22.000 us, p99 34.000 us; TPOT mean 22.430 us, p50 22.516 us, p99 22.516 us; latency mean 49.137 us, p50 44.516 us, p99 66.516 us
+LINES
+[ "$(wc -l <"$T/pd/serving")" -eq 6 ] || fail "disaggregated serving report: $(wc -l <"$T/pd/serving") lines, expected 6"
+npus=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["serving"]; print(s["npu"], s["npus"], s["finished"])' "$T/pd/r.json")
+expect_eq "$npus" "0 [0, 1] 4" "disaggregated --report: both groups' NPUs"
 expect_error "$P: --disaggregate: not with --scheduler mixed (the prefill group runs prefills only, the decode group decodes only)" \
     "$ET" generate inference $TINY --arrivals "$T/tiny/arr.txt" --disaggregate --scheduler mixed --out "$T/x/w"
 # TP 2, PP 2 on 8 NPUs: each stage sends its own layers' KV cache; the

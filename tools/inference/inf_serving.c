@@ -352,14 +352,16 @@ static int iterate(struct sched *st, char *msg, size_t len)
     return 0;
 }
 
-/* Every sampled token is one sequence entry: their sum sizes the table. */
-static int count_tokens(const struct inf_arrivals *a, uint64_t *total, char *msg, size_t len)
+/* Every sampled token is one sequence entry: their sum sizes the table.
+ * Empties *out first. */
+static int check_tokens(const struct inf_arrivals *a, void *out, size_t out_size, char *msg, size_t len)
 {
-    *total = 0;
+    uint64_t total = 0;
+    memset(out, 0, out_size);
     for (size_t i = 0; i < a->n; i++)
-        *total += a->req[i].output;
-    if (*total > INF_SERVING_TOKENS_MAX) {
-        snprintf(msg, len, "--arrivals: the requests generate %" PRIu64 " tokens in all, more than %llu", *total,
+        total += a->req[i].output;
+    if (total > INF_SERVING_TOKENS_MAX) {
+        snprintf(msg, len, "--arrivals: the requests generate %" PRIu64 " tokens in all, more than %llu", total,
                  INF_SERVING_TOKENS_MAX);
         return -1;
     }
@@ -393,9 +395,7 @@ static int run(struct sched *st, char *msg, size_t len)
 int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *a,
                          const struct inf_serving_limits *l, struct inf_schedule *out, char *msg, size_t len)
 {
-    uint64_t total;
-    memset(out, 0, sizeof *out);
-    if (count_tokens(a, &total, msg, len) != 0)
+    if (check_tokens(a, out, sizeof *out, msg, len) != 0)
         return -1;
     struct sched st = {.c = c, .a = a, .l = l, .out = out, .role = ROLE_BOTH};
     return run(&st, msg, len);
@@ -404,9 +404,7 @@ int inf_serving_schedule(const struct inf_config *c, const struct inf_arrivals *
 int inf_serving_schedule_disagg(const struct inf_config *c, const struct inf_arrivals *a,
                                 const struct inf_serving_limits *l, struct inf_disagg *out, char *msg, size_t len)
 {
-    uint64_t total;
-    memset(out, 0, sizeof *out);
-    if (count_tokens(a, &total, msg, len) != 0)
+    if (check_tokens(a, out, sizeof *out, msg, len) != 0)
         return -1;
     size_t n = a->n ? a->n : 1;
     out->kv_iter = calloc(n, sizeof *out->kv_iter);
