@@ -40,14 +40,8 @@ static int parse(const char *prog, const char *usage, const char *what, int argc
             if (rc < 0)
                 return 2;
             *out = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+        } else if (cli_positional(prog, argv[i], what, "", in) != 0) {
             return 2;
-        } else if (*in) {
-            cli_error(prog, "more than one %s ('%s' and '%s')", what, *in, argv[i]);
-            return 2;
-        } else {
-            *in = argv[i];
         }
     }
     if (!*in || !*out) {
