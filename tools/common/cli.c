@@ -47,6 +47,14 @@ bool cli_flag(const char *arg, const char *names)
     return matches(arg, strlen(arg), names);
 }
 
+bool cli_help(const char *arg, const char *usage)
+{
+    if (!cli_flag(arg, "-h|--help"))
+        return false;
+    fputs(usage, stdout);
+    return true;
+}
+
 int cli_positional(const char *prog, const char *arg, const char *what, const char *note, const char **slot)
 {
     /* A lone "-" names stdin/stdout, so it is a positional argument. */

@@ -140,10 +140,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;

@@ -12,10 +12,8 @@ int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
@@ -36,10 +34,8 @@ int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **ar
 {
     *arg = NULL;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if (cli_positional(prog, argv[i], "PREFIX_OR_FILE", "", arg) != 0)
             return 2;
     }

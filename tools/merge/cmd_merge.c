@@ -32,10 +32,8 @@ static int parse(const char *prog, const char *usage, const char *what, int argc
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
