@@ -73,11 +73,12 @@ static int load_link_extras(const char *path, const char *where, json_object *re
         get_optional_u64(path, where, rec, "queue_ticks", &l->queue_ticks, &sum_known, err) != 0)
         return -1;
     if (max_known != sum_known)
-        return report_fail(err, "%s: %s: \"%s\" is given but \"%s\" is missing or null (both or neither)", path, where,
-                    max_known ? "max_queue_ticks" : "queue_ticks", max_known ? "queue_ticks" : "max_queue_ticks");
+        return report_fail(err, "%s: %s: \"%s\" is given but \"%s\" is missing or null (both or neither)", path,
+                           where, max_known ? "max_queue_ticks" : "queue_ticks",
+                           max_known ? "queue_ticks" : "max_queue_ticks");
     if (max_known && l->max_queue_ticks > l->queue_ticks)
         return report_fail(err, "%s: %s: \"max_queue_ticks\" (%llu) is more than \"queue_ticks\" (%llu)", path, where,
-                    (unsigned long long)l->max_queue_ticks, (unsigned long long)l->queue_ticks);
+                           (unsigned long long)l->max_queue_ticks, (unsigned long long)l->queue_ticks);
     l->has_queue = max_known;
     return 0;
 }
@@ -156,9 +157,9 @@ static int load_links(const char *path, link_model *m, char err[LM_MSG_MAX])
     if (!json_object_object_get_ex(m->rep.root, "links", &links)) {
         char name[160];
         return report_fail(err,
-                    "%s: no \"links\" records: network backend '%s' keeps no link statistics "
-                    "(run with one that does, e.g. congestion_aware)",
-                    path, msg_escape(m->backend, name, sizeof name));
+                           "%s: no \"links\" records: network backend '%s' keeps no link statistics "
+                           "(run with one that does, e.g. congestion_aware)",
+                           path, msg_escape(m->backend, name, sizeof name));
     }
     if (!json_object_is_type(links, json_type_array))
         return report_fail(err, "%s: \"links\" is not an array", path);

@@ -96,11 +96,12 @@ static int load_collective(const char *path, json_object *rec, size_t i, report_
     c->record = rec;
     c->index = i;
     if (report_get_u64(path, where, rec, "npu", &c->npu, err) != 0 ||
-        report_get_u64(path, where, rec, "start", &c->start, err) != 0 || report_get_u64(path, where, rec, "end", &c->end, err) != 0)
+        report_get_u64(path, where, rec, "start", &c->start, err) != 0 ||
+        report_get_u64(path, where, rec, "end", &c->end, err) != 0)
         return -1;
     if (c->end < c->start)
-        return report_fail(err, "%s: %s: \"end\" %llu is before \"start\" %llu", path, where, (unsigned long long)c->end,
-                    (unsigned long long)c->start);
+        return report_fail(err, "%s: %s: \"end\" %llu is before \"start\" %llu", path, where,
+                           (unsigned long long)c->end, (unsigned long long)c->start);
     return 0;
 }
 
