@@ -4,13 +4,15 @@
 # never on the simulator.
 
 # The backend toolkit: event queue, default descriptor functions, link
-# table, network YAML reader (public headers vimana/backend_toolkit.h,
-# event_queue.h, network_yaml.h, topology_graph.h). It links libyaml only; the two small
+# table, network YAML reader, link faults (public headers
+# vimana/backend_toolkit.h, event_queue.h, network_yaml.h, topology_graph.h,
+# link_faults.h). It links libyaml only; the two small
 # core/util helpers the YAML reader needs come from libvimana_util.
 lib_LTLIBRARIES += libvimana_backend.la
 libvimana_backend_la_SOURCES = \
 	backends/toolkit/event_queue.c backends/toolkit/toolkit.c backends/toolkit/network_yaml.c \
-	backends/toolkit/topology_graph.c backends/toolkit/topology_yaml.c backends/toolkit/net_layout.c backends/toolkit/topology_yaml.h
+	backends/toolkit/topology_graph.c backends/toolkit/topology_yaml.c backends/toolkit/net_layout.c backends/toolkit/topology_yaml.h \
+	backends/toolkit/link_faults.c
 libvimana_backend_la_CPPFLAGS = $(PUBLIC_CPPFLAGS) $(UTIL_CPPFLAGS)
 libvimana_backend_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 # -Bsymbolic-functions: the toolkit's calls into its own event queue are
@@ -20,7 +22,8 @@ libvimana_backend_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -Wl,-Bsymbolic-
 libvimana_backend_la_LIBADD = libvimana_util.la $(YAML_LIBS) -lm
 pkginclude_HEADERS += core/include/vimana/backend_toolkit.h core/include/vimana/event_queue.h \
 	core/include/vimana/network_yaml.h core/include/vimana/network_api.h \
-	core/include/vimana/topology_graph.h core/include/vimana/net_layout.h
+	core/include/vimana/topology_graph.h core/include/vimana/net_layout.h \
+	core/include/vimana/link_faults.h
 
 BACKEND_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 

@@ -17,7 +17,8 @@ libvimana_tools_a_SOURCES = \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
 	tools/common/idmap.c tools/common/idmap.h \
-	tools/common/fail_msg.c tools/common/fail_msg.h
+	tools/common/fail_msg.c tools/common/fail_msg.h \
+	tools/common/json_input.c tools/common/json_input.h
 libvimana_tools_a_CPPFLAGS = $(TOOLS_CPPFLAGS)
 libvimana_tools_a_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)
 # What a program linking libvimana_tools may need besides (a test may name

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/link_faults.h"
 #include "vimana/net_layout.h"
 #include "vimana/topology_graph.h"
 
@@ -75,16 +76,11 @@ typedef struct congestion_aware {
     message *msgs;
     uint32_t n_msgs, cap_msgs, free_msgs;
     /* --network-faults (link_fault): per link its bandwidth factor now (1
-     * as built, 0 down) and the factor of its latest fault registered (for
-     * the partition check as of that fault's tick); the faults to apply at
-     * their ticks; the smallest factor any link will have (route_fits).
-     * NULL and 0 until a fault is registered. */
-    double *factor, *registered;
-    struct ca_fault {
-        uint32_t link;
-        double factor;
-    } *faults;
-    uint32_t n_faults;
+     * as built, 0 down); the faults registered, to apply at their ticks;
+     * the smallest factor any link will have (route_fits). NULL and 0
+     * until a fault is registered. */
+    double *factor;
+    vimana_link_faults faults;
     double min_factor;
 } congestion_aware;
 
@@ -301,8 +297,7 @@ static void ca_free(congestion_aware *c)
     vimana_bt_fini(&c->bt);
     vimana_topo_free(c->topo);
     free(c->factor);
-    free(c->registered);
-    free(c->faults);
+    vimana_bt_faults_free(&c->faults);
     free(c->links);
     free(c->msgs);
     free(c);
@@ -540,70 +535,49 @@ static void reroute_waiting(congestion_aware *c, uint32_t link)
 static void on_fault(void *ctx, uint64_t k)
 {
     congestion_aware *c = ctx;
-    const struct ca_fault *f = &c->faults[k];
+    const vimana_link_fault *f = &c->faults.items[k];
     c->factor[f->link] = f->factor;
-    if (!c->topo)
-        return;
-    if (vimana_topo_set_link_down(c->topo, f->link, f->factor == 0) != 0) {
-        vimana_bt_fail(&c->bt, "congestion_aware: out of memory taking a link down");
-        return;
-    }
-    if (f->factor == 0)
+    if (vimana_bt_fault_route(&c->bt, c->topo, "congestion_aware", f) == 1)
         reroute_waiting(c, f->link);
 }
 
-static int faults_alloc(congestion_aware *c)
+/* Every link's factor now: 1 (as built) until its first fault is due. */
+static int factors_alloc(congestion_aware *c)
 {
     if (c->factor)
         return 0;
     c->factor = malloc(c->n_links * sizeof *c->factor);
-    c->registered = malloc(c->n_links * sizeof *c->registered);
-    if (!c->factor || !c->registered)
+    if (!c->factor)
         return -1;
     for (uint32_t l = 0; l < c->n_links; l++)
-        c->factor[l] = c->registered[l] = 1;
+        c->factor[l] = 1;
     return 0;
 }
 
 static int ca_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor, char *err, size_t err_len)
 {
     congestion_aware *c = ctx;
-    if (link >= c->n_links || !(factor == 0 || (factor > 0 && factor <= VIMANA_FAULT_MAX_FACTOR))) {
-        snprintf(err, err_len, "congestion_aware: link %u of %u, bandwidth factor %g: out of range", link,
-                 c->n_links, factor);
-        return VIMANA_ERR_ARGUMENT;
-    }
-    if (factor == 0 && !c->topo) {
-        snprintf(err, err_len, "congestion_aware routes a network of dimensions in dimension order, with no "
-                 "other path for a link that is down: give the network as a topology file, or a bandwidth-factor");
-        return VIMANA_ERR_CONFIG;
-    }
-    struct ca_fault *grown = realloc(c->faults, (c->n_faults + 1) * sizeof *c->faults);
-    if (!grown || faults_alloc(c) != 0) {
-        if (grown)
-            c->faults = grown;
+    int rc = vimana_bt_fault_check("congestion_aware", link, c->n_links, factor, c->topo != NULL, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
+    if (factors_alloc(c) != 0) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    c->faults = grown;
-    c->registered[link] = factor;
-    if (factor == 0) {
-        int rc = vimana_topo_check_registered(c->topo, c->registered, at, err, err_len);
-        if (rc != 0)
-            return rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
-    }
+    rc = vimana_bt_fault_add(&c->faults, c->topo, c->n_links, link, at, factor, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
     if (factor > 0 && factor < c->min_factor)
         c->min_factor = factor;
-    c->faults[c->n_faults] = (struct ca_fault){link, factor};
     vimana_tick now = vimana_evq_now(c->bt.evq);
-    c->n_faults++;
+    uint32_t k = c->faults.n - 1;
     /* A fault of the current tick holds for the sends the host makes before
      * run() too: applied now, not queued behind them. */
     if (at <= now) {
-        on_fault(c, c->n_faults - 1);
+        on_fault(c, k);
         return c->bt.failed ? VIMANA_ERR_NOMEM : VIMANA_OK;
     }
-    if (vimana_evq_schedule(c->bt.evq, at - now, on_fault, c, c->n_faults - 1) != VIMANA_OK) {
+    if (vimana_evq_schedule(c->bt.evq, at - now, on_fault, c, k) != VIMANA_OK) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }

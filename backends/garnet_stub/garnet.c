@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/link_faults.h"
 #include "vimana/net_layout.h"
 #include "vimana/topology_graph.h"
 
@@ -219,18 +220,11 @@ typedef struct garnet {
     uint32_t n_deliver, cap_deliver;
     vimana_tick next_cycle;
     uint64_t flit_hops, cycles;
-    /* --network-faults (link_fault): the faults to apply at their ticks,
-     * and per link the factor of its latest fault registered (for the
-     * partition check as of that fault's tick). A fault rewrites its
-     * link's link_info when it is due, so the cycle reads nothing more:
-     * without faults both stay NULL and a run is cycle for cycle what it
-     * was. */
-    struct gn_fault {
-        uint32_t link;
-        double factor;       /* 0: down */
-    } *faults;
-    uint32_t n_faults;
-    double *registered;
+    /* --network-faults (link_fault): the faults registered, to apply at
+     * their ticks. A fault rewrites its link's link_info when it is due, so
+     * the cycle reads nothing more: without faults the list stays empty
+     * and a run is cycle for cycle what it was. */
+    vimana_link_faults faults;
 } garnet;
 
 static void log_error(garnet *g, const char *msg)
@@ -411,7 +405,7 @@ static uint32_t route_advance(garnet *g, packet *p, uint32_t link)
 static __attribute__((cold, noinline)) void no_route(garnet *g, const packet *p)
 {
     char name[VIMANA_DEVICE_NAME_MAX + 1];
-    if (!g->faults) {
+    if (!g->faults.items) {
         vimana_bt_fail(&g->bt, "garnet: out of memory for the route cache");
         return;
     }
@@ -1271,8 +1265,7 @@ static void gn_free(garnet *g)
     free(g->pkts);
     free(g->msgs);
     free(g->deliver);
-    free(g->faults);
-    free(g->registered);
+    vimana_bt_faults_free(&g->faults);
     free(g);
 }
 
@@ -1422,29 +1415,11 @@ static void reroute_waiting(garnet *g, uint32_t link)
 static void on_fault(void *ctx, uint64_t k)
 {
     garnet *g = ctx;
-    const struct gn_fault *f = &g->faults[k];
+    const vimana_link_fault *f = &g->faults.items[k];
     if (f->factor > 0)
         set_link_rate(g, f->link, built_rate(g, f->link) * f->factor);
-    if (!g->topo)
-        return;
-    if (vimana_topo_set_link_down(g->topo, f->link, f->factor == 0) != 0) {
-        vimana_bt_fail(&g->bt, "garnet: out of memory taking a link down");
-        return;
-    }
-    if (f->factor == 0)
+    if (vimana_bt_fault_route(&g->bt, g->topo, "garnet", f) == 1)
         reroute_waiting(g, f->link);
-}
-
-static int faults_alloc(garnet *g)
-{
-    if (g->registered)
-        return 0;
-    g->registered = malloc((g->n_links ? g->n_links : 1) * sizeof *g->registered);
-    if (!g->registered)
-        return -1;
-    for (uint32_t l = 0; l < g->n_links; l++)
-        g->registered[l] = 1;
-    return 0;
 }
 
 /* vc_depth=auto promises that a lone packet runs at its link's rate: a
@@ -1467,16 +1442,9 @@ static void deepen_auto_vcs(garnet *g, uint32_t link, double factor)
 /* The fault's link and factor, checked: one line in err otherwise. */
 static int check_fault(garnet *g, uint32_t link, double factor, char *err, size_t err_len)
 {
-    if (link >= g->n_links || !(factor == 0 || (factor > 0 && factor <= VIMANA_FAULT_MAX_FACTOR))) {
-        snprintf(err, err_len, "garnet: link %u of %u, bandwidth factor %g: out of range", link, g->n_links,
-                 factor);
-        return VIMANA_ERR_ARGUMENT;
-    }
-    if (factor == 0 && !g->topo) {
-        snprintf(err, err_len, "garnet routes a network of dimensions in dimension order, with no other path for "
-                 "a link that is down: give the network as a topology file, or a bandwidth-factor");
-        return VIMANA_ERR_CONFIG;
-    }
+    int rc = vimana_bt_fault_check("garnet", link, g->n_links, factor, g->topo != NULL, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
     double step = factor > 0 ? flit_cycles(g, built_rate(g, link) * factor) : 0;
     if (!(step < 0x1p31)) {
         snprintf(err, err_len, "garnet: link %u, bandwidth factor %g: a flit would take %g cycles on it, more than "
@@ -1492,26 +1460,16 @@ static int gn_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
     int rc = check_fault(g, link, factor, err, err_len);
     if (rc != VIMANA_OK)
         return rc;
-    struct gn_fault *grown = realloc(g->faults, (g->n_faults + 1) * sizeof *g->faults);
-    if (grown)
-        g->faults = grown;
-    if (!grown || faults_alloc(g) != 0) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    g->registered[link] = factor;
-    if (factor == 0 && (rc = vimana_topo_check_registered(g->topo, g->registered, at, err, err_len)) != 0)
-        return rc > 0 ? VIMANA_ERR_CONFIG : VIMANA_ERR_NOMEM;
+    if ((rc = vimana_bt_fault_add(&g->faults, g->topo, g->n_links, link, at, factor, err, err_len)) != VIMANA_OK)
+        return rc;
     deepen_auto_vcs(g, link, factor);
     raise_eject_rate(g, link, factor);
     raise_input_rate(g, link, factor);
-    g->faults[g->n_faults] = (struct gn_fault){link, factor};
     vimana_tick now = vimana_evq_now(g->bt.evq);
-    if (vimana_evq_schedule(g->bt.evq, at > now ? at - now : 0, on_fault, g, g->n_faults) != VIMANA_OK) {
+    if (vimana_evq_schedule(g->bt.evq, at > now ? at - now : 0, on_fault, g, g->faults.n - 1) != VIMANA_OK) {
         snprintf(err, err_len, "out of memory");
         return VIMANA_ERR_NOMEM;
     }
-    g->n_faults++;
     return VIMANA_OK;
 }
 

@@ -184,6 +184,23 @@ static const unit_def *find_unit(const unit_def *units, size_t n, const char *na
     return NULL;
 }
 
+/* A quantity of a link line, as its messages name it. */
+typedef struct {
+    const char *kind;      /* "rate" */
+    const char *example;   /* a good value */
+    const char *unit_list; /* the units a message offers */
+    const unit_def *units;
+    size_t n_units;
+} quantity_kind;
+
+static const quantity_kind rate_kind = {
+    "rate", "400Gbps", "bps, Kbps, Mbps, Gbps, Tbps, Bps, KBps, MBps, GBps, TBps", rate_units,
+    sizeof rate_units / sizeof *rate_units,
+};
+static const quantity_kind delay_kind = {
+    "delay", "0.0005ms", "s, ms, us, ns, ps", delay_units, sizeof delay_units / sizeof *delay_units,
+};
+
 /* ---- the parser -------------------------------------------------------- */
 
 enum stage { STAGE_HEADER, STAGE_SWITCHES, STAGE_LINKS, STAGE_DONE };
@@ -298,17 +315,27 @@ static int parse_switches(parse_state *p, const char *s, size_t len, size_t line
     return 0;
 }
 
-static int parse_rate(parse_state *p, const char *tok, size_t line, const char *what, vimana_topo_link *l)
+/* The number and unit of `tok` as the unit's multiple (*out). */
+static int parse_quantity(parse_state *p, const char *tok, size_t line, const char *what, const quantity_kind *k,
+                          double *out)
 {
     double v;
     const char *unit;
     if (!split_quantity(tok, &v, &unit))
-        return fail_at(p->c, line, "%s: rate '%s' is not a number with a unit (e.g. 400Gbps)", what, tok);
-    const unit_def *u = find_unit(rate_units, sizeof rate_units / sizeof *rate_units, unit);
+        return fail_at(p->c, line, "%s: %s '%s' is not a number with a unit (e.g. %s)", what, k->kind, tok,
+                       k->example);
+    const unit_def *u = find_unit(k->units, k->n_units, unit);
     if (!u)
-        return fail_at(p->c, line, "%s: rate '%s': unknown unit '%s' (bps, Kbps, Mbps, Gbps, Tbps, Bps, KBps, "
-                       "MBps, GBps, TBps)", what, tok, unit);
-    double bits_per_s = v * u->factor;
+        return fail_at(p->c, line, "%s: %s '%s': unknown unit '%s' (%s)", what, k->kind, tok, unit, k->unit_list);
+    *out = v * u->factor;
+    return 0;
+}
+
+static int parse_rate(parse_state *p, const char *tok, size_t line, const char *what, vimana_topo_link *l)
+{
+    double bits_per_s;
+    if (parse_quantity(p, tok, line, what, &rate_kind, &bits_per_s) != 0)
+        return -1;
     if (!(bits_per_s > 0))
         return fail_at(p->c, line, "%s: rate '%s' must be above zero", what, tok);
     /* 10^21 bit/s: far past any link, and what a byte's time in ticks
@@ -325,14 +352,9 @@ static int parse_rate(parse_state *p, const char *tok, size_t line, const char *
 
 static int parse_delay(parse_state *p, const char *tok, size_t line, const char *what, vimana_topo_link *l)
 {
-    double v;
-    const char *unit;
-    if (!split_quantity(tok, &v, &unit))
-        return fail_at(p->c, line, "%s: delay '%s' is not a number with a unit (e.g. 0.0005ms)", what, tok);
-    const unit_def *u = find_unit(delay_units, sizeof delay_units / sizeof *delay_units, unit);
-    if (!u)
-        return fail_at(p->c, line, "%s: delay '%s': unknown unit '%s' (s, ms, us, ns, ps)", what, tok, unit);
-    double ns = v * u->factor;
+    double ns;
+    if (parse_quantity(p, tok, line, what, &delay_kind, &ns) != 0)
+        return -1;
     if (!(ns >= 0) || !(ns < VIMANA_TICK_LIMIT))
         return fail_at(p->c, line, "%s: delay '%s' must be at least 0 and below 2^64 ns", what, tok);
     l->latency_ns = ns;

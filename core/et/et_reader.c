@@ -5,9 +5,9 @@
  * inflates gzip ones, which it recognises by their magic bytes.
  */
 #include "et/et_decode.h"
+#include "et/et_error.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +36,9 @@ struct vet_reader {
     vet_node node;
 };
 
-static void set_err(vet_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(vet_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 static void record_err(const vet_reader *r, vet_error *err, const char *what)
 {
-    set_err(err, "%s: record %llu (byte offset %llu): %s", r->path,
+    et_set_err(err, "%s: record %llu (byte offset %llu): %s", r->path,
             (unsigned long long)r->record, (unsigned long long)r->record_offset, what);
 }
 
@@ -214,7 +203,7 @@ static int read_metadata(vet_reader *r, vet_error *err)
     if (rc < 0)
         return -1;
     if (rc == 0) {
-        set_err(err, "%s: empty file: a Chakra ET starts with a GlobalMetadata record", r->path);
+        et_set_err(err, "%s: empty file: a Chakra ET starts with a GlobalMetadata record", r->path);
         return -1;
     }
     if (looks_pre_004(msg, len)) {
@@ -241,12 +230,12 @@ vet_reader *vet_reader_open(const char *path, vet_error *err)
      * such as /dev/zero for ever: refuse anything but a regular file. */
     char why[128];
     if (input_file_check(path, why, sizeof why) != 0) {
-        set_err(err, "%s: %s", path, why);
+        et_set_err(err, "%s: %s", path, why);
         return NULL;
     }
     vet_reader *r = calloc(1, sizeof *r);
     if (!r) {
-        set_err(err, "%s: out of memory", path);
+        et_set_err(err, "%s: out of memory", path);
         return NULL;
     }
     r->path = strdup(path);
@@ -257,7 +246,7 @@ vet_reader *vet_reader_open(const char *path, vet_error *err)
     errno = 0;
     r->gz = gzopen(path, "rb");
     if (!r->path || !r->gz) {
-        set_err(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
+        et_set_err(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
         vet_reader_close(r);
         return NULL;
     }

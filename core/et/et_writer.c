@@ -4,9 +4,9 @@
  * lists, defaults omitted, a set oneof member always written.
  */
 #include "et/et_pb.h"
+#include "et/et_error.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +26,6 @@ struct vet_writer {
     size_t cap;
 };
 
-static void set_err(vet_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(vet_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -48,7 +37,7 @@ vet_writer *vet_writer_open(const char *path, vet_error *err)
     vet_writer *w = calloc(1, sizeof *w);
     if (!w || !(w->path = strdup(path))) {
         free(w);
-        set_err(err, "%s: out of memory", path);
+        et_set_err(err, "%s: out of memory", path);
         return NULL;
     }
     arena_init(&w->scratch, 16384);
@@ -58,7 +47,7 @@ vet_writer *vet_writer_open(const char *path, vet_error *err)
     else
         w->fp = fopen(path, "wb");
     if (!w->fp && !w->gz) {
-        set_err(err, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
+        et_set_err(err, "%s: cannot create: %s", path, errno ? strerror(errno) : "unknown error");
         arena_free(&w->scratch);
         free(w->path);
         free(w);
@@ -82,18 +71,18 @@ static int write_message(vet_writer *w, const ProtobufCMessage *m, vet_error *er
 {
     size_t len = protobuf_c_message_get_packed_size(m);
     if (len > UINT32_MAX) {
-        set_err(err, "%s: record %llu is larger than 4 GiB", w->path, (unsigned long long)w->records);
+        et_set_err(err, "%s: record %llu is larger than 4 GiB", w->path, (unsigned long long)w->records);
         return -1;
     }
     if (grow_array((void **)&w->buf, &w->cap, len + 10, 1, 4096) != 0) {
-        set_err(err, "%s: out of memory", w->path);
+        et_set_err(err, "%s: out of memory", w->path);
         return -1;
     }
     size_t hdr = varint_put(w->buf, len);
     protobuf_c_message_pack(m, w->buf + hdr);
     if (write_bytes(w, w->buf, hdr + len) != 0) {
         w->failed = 1;
-        set_err(err, "%s: write failed: %s", w->path, strerror(errno));
+        et_set_err(err, "%s: write failed: %s", w->path, strerror(errno));
         return -1;
     }
     w->records++;
@@ -105,7 +94,7 @@ int vet_writer_put_metadata(vet_writer *w, const vet_metadata *md, vet_error *er
     ChakraProtoMsg__GlobalMetadata pm;
     arena_reset(&w->scratch);
     if (et_pb_from_metadata(md, &pm, &w->scratch) != 0) {
-        set_err(err, "%s: metadata: out of memory or invalid attribute kind", w->path);
+        et_set_err(err, "%s: metadata: out of memory or invalid attribute kind", w->path);
         return -1;
     }
     return write_message(w, &pm.base, err);
@@ -116,7 +105,7 @@ int vet_writer_put_node(vet_writer *w, const vet_node *node, vet_error *err)
     ChakraProtoMsg__Node pn;
     arena_reset(&w->scratch);
     if (et_pb_from_node(node, &pn, &w->scratch) != 0) {
-        set_err(err, "%s: node id %llu: out of memory or invalid attribute kind", w->path,
+        et_set_err(err, "%s: node id %llu: out of memory or invalid attribute kind", w->path,
                 (unsigned long long)node->id);
         return -1;
     }
@@ -131,7 +120,7 @@ int vet_writer_close(vet_writer *w, vet_error *err)
     if (w->gz && gzclose(w->gz) != Z_OK)
         rc = -1;
     if (rc != 0)
-        set_err(err, "%s: write failed", w->path);
+        et_set_err(err, "%s: write failed", w->path);
     arena_free(&w->scratch);
     free(w->buf);
     free(w->path);

@@ -4,7 +4,7 @@
 lib_LTLIBRARIES += libvimana_et.la
 libvimana_et_la_SOURCES = \
 	core/et/et_pb.c core/et/et_pb.h \
-	core/et/et_reader.c core/et/et_writer.c \
+	core/et/et_reader.c core/et/et_writer.c core/et/et_error.c core/et/et_error.h \
 	core/et/et_decode.c core/et/et_decode.h core/et/et_item_size.h \
 	core/et/et_attr.c core/et/et_names.c core/et/et_builder.c core/et/et_roles.c
 nodist_libvimana_et_la_SOURCES = proto/et_def.pb-c.c proto/et_def.pb-c.h

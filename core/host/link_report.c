@@ -189,46 +189,60 @@ static void physics_value(FILE *f, const link_row *r, uint64_t v, const char *un
         fputs(unknown, f);
 }
 
+/* How a row spells what follows the 1.0 fields: the name quoting, the
+ * separator before each later field, the text of an unknown counter and the
+ * row's end. */
+typedef struct row_style {
+    void (*name)(FILE *f, const char *name);
+    const char *before[6]; /* src, dst, max_queue_ticks, queue_ticks, ecn_marks, pause_ticks */
+    const char *unknown;
+    const char *end;
+} row_style;
+
 /* The fields after the 1.0 ones are appended, so that a reader of the
  * older records finds its fields where they were. */
-static void row_json(FILE *f, const link_row *r)
+static void row_tail(FILE *f, const link_row *r, const row_style *y)
 {
     const vimana_link_stats *st = &r->st;
+    fputs(y->before[0], f);
+    y->name(f, r->src);
+    fputs(y->before[1], f);
+    y->name(f, r->dst);
+    fputs(y->before[2], f);
+    queue_value(f, r, st->max_queue_ticks, y->unknown);
+    fputs(y->before[3], f);
+    queue_value(f, r, st->queue_ticks, y->unknown);
+    fputs(y->before[4], f);
+    physics_value(f, r, st->ecn_marks, y->unknown);
+    fputs(y->before[5], f);
+    physics_value(f, r, st->pause_ticks, y->unknown);
+    fputs(y->end, f);
+}
+
+static void row_json(FILE *f, const link_row *r)
+{
+    static const row_style json = {
+        json_name,
+        {"\"src\": ", ", \"dst\": ", ", \"max_queue_ticks\": ", ", \"queue_ticks\": ", ", \"ecn_marks\": ",
+         ", \"pause_ticks\": "},
+        "null",
+        "}",
+    };
+    const vimana_link_stats *st = &r->st;
     fprintf(f, "{\"src_device\": %u, \"dst_device\": %u, \"bytes\": %llu, \"messages\": %llu, "
-               "\"busy_ticks\": %llu, \"utilisation\": %s, \"src\": ", st->src_device, st->dst_device,
+               "\"busy_ticks\": %llu, \"utilisation\": %s, ", st->src_device, st->dst_device,
             (unsigned long long)st->bytes, (unsigned long long)st->messages, (unsigned long long)st->busy_ticks,
             r->util);
-    json_name(f, r->src);
-    fputs(", \"dst\": ", f);
-    json_name(f, r->dst);
-    fputs(", \"max_queue_ticks\": ", f);
-    queue_value(f, r, st->max_queue_ticks, "null");
-    fputs(", \"queue_ticks\": ", f);
-    queue_value(f, r, st->queue_ticks, "null");
-    fputs(", \"ecn_marks\": ", f);
-    physics_value(f, r, st->ecn_marks, "null");
-    fputs(", \"pause_ticks\": ", f);
-    physics_value(f, r, st->pause_ticks, "null");
-    fputc('}', f);
+    row_tail(f, r, &json);
 }
 
 static void row_csv(FILE *f, const link_row *r)
 {
+    static const row_style csv = {csv_name, {"", ",", ",", ",", ",", ","}, "", "\n"};
     const vimana_link_stats *st = &r->st;
     fprintf(f, "%u,%u,%llu,%llu,%llu,%s,", st->src_device, st->dst_device, (unsigned long long)st->bytes,
             (unsigned long long)st->messages, (unsigned long long)st->busy_ticks, r->util);
-    csv_name(f, r->src);
-    fputc(',', f);
-    csv_name(f, r->dst);
-    fputc(',', f);
-    queue_value(f, r, st->max_queue_ticks, "");
-    fputc(',', f);
-    queue_value(f, r, st->queue_ticks, "");
-    fputc(',', f);
-    physics_value(f, r, st->ecn_marks, "");
-    fputc(',', f);
-    physics_value(f, r, st->pause_ticks, "");
-    fputc('\n', f);
+    row_tail(f, r, &csv);
 }
 
 /* One line per link that carried a message: a FullyConnected network has

@@ -487,6 +487,18 @@ static void run_cb(sim *s, msg_cb cb)
         cb.fn(s, cb.obj, cb.data);
 }
 
+/* The entry of message (src, dst, size, tag) with side `flag` (HAS_SEND
+ * or HAS_RECV) taken, made when it is new; NIL after failing the run. */
+static uint32_t side_entry(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, uint8_t flag,
+                           uint32_t *hint)
+{
+    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
+    uint32_t e = entry_for(s->msgs, &k, flag, hint);
+    if (e == NIL)
+        sim_fail(s, "out of memory (message table)");
+    return e;
+}
+
 void msg_send(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag, msg_cb on_arrival, uint32_t *hint)
 {
     msg_send_cb(s, src, dst, size, tag, on_arrival.fn, on_arrival.obj, on_arrival.data, hint);
@@ -497,12 +509,9 @@ void msg_send_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag
 {
     msg_cb on_arrival = {fn, obj, data};
     msg_table *t = s->msgs;
-    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
-    uint32_t e = entry_for(t, &k, HAS_SEND, hint);
-    if (e == NIL) {
-        sim_fail(s, "out of memory (message table)");
+    uint32_t e = side_entry(s, src, dst, size, tag, HAS_SEND, hint);
+    if (e == NIL)
         return;
-    }
     if (!entry_set_cb(t, e, SEND_SIDE, on_arrival)) {
         sim_fail(s, "out of memory (message table)");
         return;
@@ -596,12 +605,9 @@ void msg_recv_cb(sim *s, uint32_t src, uint32_t dst, uint64_t size, uint32_t tag
 {
     msg_cb on_receive = {fn, obj, data};
     msg_table *t = s->msgs;
-    msg_key k = {.size = size, .tag = tag, .src = src, .dst = dst};
-    uint32_t e = entry_for(t, &k, HAS_RECV, hint);
-    if (e == NIL) {
-        sim_fail(s, "out of memory (message table)");
+    uint32_t e = side_entry(s, src, dst, size, tag, HAS_RECV, hint);
+    if (e == NIL)
         return;
-    }
     if (t->entries[e].flags & ARRIVED) {
         entry_free(t, e);
         uint32_t d;

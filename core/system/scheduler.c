@@ -27,25 +27,29 @@ static uint32_t *queue_counter(sim *s, uint32_t npu, int which, uint32_t dim)
     return &s->queue_ctr[((size_t)npu * 3 + (size_t)which) * s->queue_dims + dim];
 }
 
+/* The counter's value, which then moves on to the next of `n` turns. */
+static uint32_t take_turn(uint32_t *ctr, uint32_t n)
+{
+    uint32_t v = *ctr;
+    *ctr = (v + 1) % n;
+    return v;
+}
+
 uint32_t scheduler_next_queue(sim *s, uint32_t npu, uint32_t dim, bool *anticlockwise)
 {
-    uint32_t *ctr = queue_counter(s, npu, CTR_LEVEL, dim);
     uint32_t q = s->opt->queues_per_dim;
-    uint32_t v = *ctr;
-    *ctr = (v + 1) % q;
+    uint32_t v = take_turn(queue_counter(s, npu, CTR_LEVEL, dim), q);
     *anticlockwise = q > 1 && v >= q / 2;
     return dim * q + v;
 }
 
+/* The first queues are the lower half, 0 .. q/2-1 in turn. */
 uint32_t scheduler_first_queue(sim *s, uint32_t npu, uint32_t dim)
 {
     uint32_t q = s->opt->queues_per_dim;
     if (q == 1)
         return dim;
-    uint32_t *ctr = queue_counter(s, npu, CTR_FIRST, dim);
-    uint32_t v = *ctr;
-    *ctr = (v + 1) % (q / 2);
-    return dim * q + v;
+    return dim * q + take_turn(queue_counter(s, npu, CTR_FIRST, dim), q / 2);
 }
 
 /* The last queues are the upper half, q/2 .. q-1 in turn; the counter
@@ -55,10 +59,7 @@ uint32_t scheduler_last_queue(sim *s, uint32_t npu, uint32_t dim)
     uint32_t q = s->opt->queues_per_dim;
     if (q == 1)
         return dim;
-    uint32_t *ctr = queue_counter(s, npu, CTR_LAST, dim);
-    uint32_t v = q / 2 + *ctr;
-    *ctr = v + 1 == q ? 0 : *ctr + 1;
-    return dim * q + v;
+    return dim * q + q / 2 + take_turn(queue_counter(s, npu, CTR_LAST, dim), q - q / 2);
 }
 
 /* Waiting streams are ordered by priority, FIFO among equals; streams

@@ -73,10 +73,8 @@ static int parse(int argc, char **argv, args *a)
     a->max_error_pct = DEFAULT_MAX_ERROR_PCT;
     a->device = "h100";
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return -1;
-        }
         if ((rc = cli_option(PROG, argc, argv, &i, "--out|-o", &v)) != 0) {
             if (rc < 0)
                 return 2;

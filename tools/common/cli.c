@@ -47,6 +47,29 @@ bool cli_flag(const char *arg, const char *names)
     return matches(arg, strlen(arg), names);
 }
 
+bool cli_help(const char *arg, const char *usage)
+{
+    if (!cli_flag(arg, "-h|--help"))
+        return false;
+    fputs(usage, stdout);
+    return true;
+}
+
+int cli_positional(const char *prog, const char *arg, const char *what, const char *note, const char **slot)
+{
+    /* A lone "-" names stdin/stdout, so it is a positional argument. */
+    if (arg[0] == '-' && arg[1] != '\0') {
+        cli_error(prog, "unknown option '%s' (see --help)", arg);
+        return 2;
+    }
+    if (*slot) {
+        cli_error(prog, "more than one %s ('%s' and '%s')%s", what, *slot, arg, note);
+        return 2;
+    }
+    *slot = arg;
+    return 0;
+}
+
 int cli_option(const char *prog, int argc, char **argv, int *i, const char *names, const char **value)
 {
     const char *arg = argv[*i];

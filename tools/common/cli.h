@@ -23,6 +23,17 @@ int cli_option(const char *prog, int argc, char **argv, int *i, const char *name
 /* Matches a flag without value; returns 1 when argv[i] is one of `names`. */
 bool cli_flag(const char *arg, const char *names);
 
+/* Is `arg` -h or --help? Then the command's `usage` is printed to stdout
+ * (the caller returns its status for help). */
+bool cli_help(const char *arg, const char *usage);
+
+/* Takes `arg` as the command's one positional argument, stored in *slot
+ * and named `what` in messages ("PREFIX_OR_FILE"). Returns 0, or 2 (the
+ * usage-error status) after printing "PROG: unknown option 'ARG' (see
+ * --help)" for an option, or "PROG: more than one WHAT ('A' and 'B')NOTE"
+ * for a second one. */
+int cli_positional(const char *prog, const char *arg, const char *what, const char *note, const char **slot);
+
 /* Parse with range checks; print "PROG: OPTION: ..." and return -1 on error. */
 int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out);
 int cli_size(const char *prog, const char *option, const char *text, uint64_t *out);

@@ -140,10 +140,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
@@ -161,14 +159,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
                 return 2;
         } else if (cli_flag(argv[i], "--collapse")) {
             a->plan.collapse = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+        } else if (cli_positional(PROG, argv[i], "input file", "; dot draws one rank", &a->input) != 0) {
             return 2;
-        } else if (a->input) {
-            cli_error(PROG, "more than one input file ('%s' and '%s'); dot draws one rank", a->input, argv[i]);
-            return 2;
-        } else {
-            a->input = argv[i];
         }
     }
     if (!a->input) {

@@ -128,10 +128,8 @@ static int parse_args(int argc, char **argv, struct options *o)
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if (cli_flag(argv[i], "--single-file")) {
             o->single_file = true;
             continue;

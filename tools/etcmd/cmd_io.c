@@ -12,22 +12,14 @@ int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
             *output = v;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+        } else if (cli_positional(prog, argv[i], "input file", one_input_note, input) != 0) {
             return 2;
-        } else if (*input) {
-            cli_error(prog, "more than one input file ('%s' and '%s')%s", *input, argv[i], one_input_note);
-            return 2;
-        } else {
-            *input = argv[i];
         }
     }
     if (!*input) {
@@ -42,19 +34,10 @@ int cmd_io_prefix_files(const char *prog, const char *usage, int argc, char **ar
 {
     *arg = NULL;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+        if (cli_positional(prog, argv[i], "PREFIX_OR_FILE", "", arg) != 0)
             return 2;
-        }
-        if (*arg) {
-            cli_error(prog, "more than one PREFIX_OR_FILE ('%s' and '%s')", *arg, argv[i]);
-            return 2;
-        }
-        *arg = argv[i];
     }
     if (!*arg) {
         cli_error(prog, "missing PREFIX_OR_FILE (see --help)");

@@ -6,38 +6,22 @@
 #include "linkmap/link_model.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/msg_escape.h"
 
-static int fail(char err[LM_MSG_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(char err[LM_MSG_MAX], const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, LM_MSG_MAX, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* A required non-negative integer member of record `where`. */
 static int get_u64(const char *path, const char *where, json_object *rec, const char *key, uint64_t *out,
                    char err[LM_MSG_MAX])
 {
-    json_object *v;
-    if (!json_object_object_get_ex(rec, key, &v))
-        return fail(err, "%s: %s: missing \"%s\"", path, where, key);
-    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-        return fail(err, "%s: %s: \"%s\" is not a non-negative integer", path, where, key);
-    *out = json_object_get_uint64(v);
+    if (report_get_u64(path, where, rec, key, out, err) != 0)
+        return -1;
     /* json-c stores a number of 2^64 or more as 2^64 - 1 without a word:
      * refuse that value rather than draw a silently wrong count. */
     if (*out == UINT64_MAX)
-        return fail(err, "%s: %s: \"%s\" is out of range (2^64 - 1 or more)", path, where, key);
+        return report_fail(err, "%s: %s: \"%s\" is out of range (2^64 - 1 or more)", path, where, key);
     return 0;
 }
 
@@ -47,12 +31,12 @@ static int get_number(const char *path, const char *where, json_object *rec, con
 {
     json_object *v;
     if (!json_object_object_get_ex(rec, key, &v))
-        return fail(err, "%s: %s: missing \"%s\"", path, where, key);
+        return report_fail(err, "%s: %s: missing \"%s\"", path, where, key);
     if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-        return fail(err, "%s: %s: \"%s\" is not a number", path, where, key);
+        return report_fail(err, "%s: %s: \"%s\" is not a number", path, where, key);
     *out = json_object_get_double(v);
     if (!isfinite(*out))
-        return fail(err, "%s: %s: \"%s\" is not a finite number", path, where, key);
+        return report_fail(err, "%s: %s: \"%s\" is not a finite number", path, where, key);
     return 0;
 }
 
@@ -64,7 +48,7 @@ static int get_name(const char *path, const char *where, json_object *rec, const
     if (!json_object_object_get_ex(rec, key, &v))
         return 0;
     if (!json_object_is_type(v, json_type_string))
-        return fail(err, "%s: %s: \"%s\" is not a string", path, where, key);
+        return report_fail(err, "%s: %s: \"%s\" is not a string", path, where, key);
     *out = json_object_get_string(v);
     return 0;
 }
@@ -89,11 +73,12 @@ static int load_link_extras(const char *path, const char *where, json_object *re
         get_optional_u64(path, where, rec, "queue_ticks", &l->queue_ticks, &sum_known, err) != 0)
         return -1;
     if (max_known != sum_known)
-        return fail(err, "%s: %s: \"%s\" is given but \"%s\" is missing or null (both or neither)", path, where,
-                    max_known ? "max_queue_ticks" : "queue_ticks", max_known ? "queue_ticks" : "max_queue_ticks");
+        return report_fail(err, "%s: %s: \"%s\" is given but \"%s\" is missing or null (both or neither)", path,
+                           where, max_known ? "max_queue_ticks" : "queue_ticks",
+                           max_known ? "queue_ticks" : "max_queue_ticks");
     if (max_known && l->max_queue_ticks > l->queue_ticks)
-        return fail(err, "%s: %s: \"max_queue_ticks\" (%llu) is more than \"queue_ticks\" (%llu)", path, where,
-                    (unsigned long long)l->max_queue_ticks, (unsigned long long)l->queue_ticks);
+        return report_fail(err, "%s: %s: \"max_queue_ticks\" (%llu) is more than \"queue_ticks\" (%llu)", path, where,
+                           (unsigned long long)l->max_queue_ticks, (unsigned long long)l->queue_ticks);
     l->has_queue = max_known;
     return 0;
 }
@@ -101,20 +86,19 @@ static int load_link_extras(const char *path, const char *where, json_object *re
 static int load_dimension(const char *path, json_object *rec, size_t i, lm_dimension *d, char err[LM_MSG_MAX])
 {
     char where[64];
-    snprintf(where, sizeof where, "network.dimensions[%zu]", i);
-    if (!json_object_is_type(rec, json_type_object))
-        return fail(err, "%s: %s is not an object", path, where);
+    if (report_record_where(path, "network.dimensions", i, rec, where, sizeof where, err) != 0)
+        return -1;
     if (get_u64(path, where, rec, "npus", &d->npus, err) != 0)
         return -1;
     if (d->npus == 0)
-        return fail(err, "%s: %s: \"npus\" is 0", path, where);
+        return report_fail(err, "%s: %s: \"npus\" is 0", path, where);
     json_object *bw;
     if (json_object_object_get_ex(rec, "bandwidth_gbps", &bw) && bw == NULL)
         return 0; /* null: the backend reports no bandwidth */
     if (get_number(path, where, rec, "bandwidth_gbps", &d->bandwidth_gbps, err) != 0)
         return -1;
     if (d->bandwidth_gbps <= 0)
-        return fail(err, "%s: %s: \"bandwidth_gbps\" is not greater than 0", path, where);
+        return report_fail(err, "%s: %s: \"bandwidth_gbps\" is not greater than 0", path, where);
     d->has_bandwidth = true;
     return 0;
 }
@@ -123,23 +107,23 @@ static int load_network(const char *path, link_model *m, char err[LM_MSG_MAX])
 {
     json_object *net, *dims, *n;
     if (!json_object_object_get_ex(m->rep.root, "network", &net))
-        return fail(err, "%s: no \"network\" record (was it written by vimana --report?)", path);
+        return report_fail(err, "%s: no \"network\" record (was it written by vimana --report?)", path);
     if (!json_object_is_type(net, json_type_object))
-        return fail(err, "%s: \"network\" is not an object", path);
+        return report_fail(err, "%s: \"network\" is not an object", path);
     if (!json_object_object_get_ex(net, "dimensions", &dims) || !json_object_is_type(dims, json_type_array))
-        return fail(err, "%s: network: \"dimensions\" is missing or not an array", path);
+        return report_fail(err, "%s: network: \"dimensions\" is missing or not an array", path);
     m->n_dims = json_object_array_length(dims);
     if (m->n_dims == 0)
-        return fail(err, "%s: network: \"dimensions\" is empty", path);
+        return report_fail(err, "%s: network: \"dimensions\" is empty", path);
     m->dims = calloc(m->n_dims, sizeof *m->dims);
     if (!m->dims)
-        return fail(err, "%s: out of memory", path);
+        return report_fail(err, "%s: out of memory", path);
     m->n_npus = 1;
     for (size_t i = 0; i < m->n_dims; i++) {
         if (load_dimension(path, json_object_array_get_idx(dims, i), i, &m->dims[i], err) != 0)
             return -1;
         if (m->n_npus > UINT32_MAX / m->dims[i].npus)
-            return fail(err, "%s: network: the dimensions hold more than %u NPUs", path, UINT32_MAX);
+            return report_fail(err, "%s: network: the dimensions hold more than %u NPUs", path, UINT32_MAX);
         m->n_npus *= m->dims[i].npus;
     }
     if (json_object_object_get_ex(net, "num_links", &n)) {
@@ -152,9 +136,8 @@ static int load_network(const char *path, link_model *m, char err[LM_MSG_MAX])
 static int load_link(const char *path, json_object *rec, size_t i, lm_link *l, char err[LM_MSG_MAX])
 {
     char where[48];
-    snprintf(where, sizeof where, "links[%zu]", i);
-    if (!json_object_is_type(rec, json_type_object))
-        return fail(err, "%s: %s is not an object", path, where);
+    if (report_record_where(path, "links", i, rec, where, sizeof where, err) != 0)
+        return -1;
     l->index = i;
     if (get_u64(path, where, rec, "src_device", &l->src, err) != 0 ||
         get_u64(path, where, rec, "dst_device", &l->dst, err) != 0 ||
@@ -164,7 +147,7 @@ static int load_link(const char *path, json_object *rec, size_t i, lm_link *l, c
         get_number(path, where, rec, "utilisation", &l->utilisation, err) != 0)
         return -1;
     if (l->utilisation < 0)
-        return fail(err, "%s: %s: \"utilisation\" is negative", path, where);
+        return report_fail(err, "%s: %s: \"utilisation\" is negative", path, where);
     return load_link_extras(path, where, rec, l, err);
 }
 
@@ -173,19 +156,19 @@ static int load_links(const char *path, link_model *m, char err[LM_MSG_MAX])
     json_object *links;
     if (!json_object_object_get_ex(m->rep.root, "links", &links)) {
         char name[160];
-        return fail(err,
-                    "%s: no \"links\" records: network backend '%s' keeps no link statistics "
-                    "(run with one that does, e.g. congestion_aware)",
-                    path, msg_escape(m->backend, name, sizeof name));
+        return report_fail(err,
+                           "%s: no \"links\" records: network backend '%s' keeps no link statistics "
+                           "(run with one that does, e.g. congestion_aware)",
+                           path, msg_escape(m->backend, name, sizeof name));
     }
     if (!json_object_is_type(links, json_type_array))
-        return fail(err, "%s: \"links\" is not an array", path);
+        return report_fail(err, "%s: \"links\" is not an array", path);
     m->n_links = json_object_array_length(links);
     if (m->n_links == 0)
-        return fail(err, "%s: \"links\" is empty: no link carried a message", path);
+        return report_fail(err, "%s: \"links\" is empty: no link carried a message", path);
     m->links = calloc(m->n_links, sizeof *m->links);
     if (!m->links)
-        return fail(err, "%s: out of memory", path);
+        return report_fail(err, "%s: out of memory", path);
     for (size_t i = 0; i < m->n_links; i++)
         if (load_link(path, json_object_array_get_idx(links, i), i, &m->links[i], err) != 0)
             return -1;

@@ -32,22 +32,14 @@ static int parse(const char *prog, const char *usage, const char *what, int argc
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
             *out = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error(prog, "unknown option '%s' (see --help)", argv[i]);
+        } else if (cli_positional(prog, argv[i], what, "", in) != 0) {
             return 2;
-        } else if (*in) {
-            cli_error(prog, "more than one %s ('%s' and '%s')", what, *in, argv[i]);
-            return 2;
-        } else {
-            *in = argv[i];
         }
     }
     if (!*in || !*out) {

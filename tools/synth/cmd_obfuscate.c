@@ -83,24 +83,15 @@ static int parse_args(int argc, char **argv, args *a)
 {
     memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         int rc = parse_option(argc, argv, &i, a);
         if (rc < 0)
             return 2;
         if (rc > 0)
             continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
+        if (cli_positional(PROG, argv[i], "PREFIX_OR_FILE", "", &a->input) != 0)
             return 2;
-        }
-        if (a->input) {
-            cli_error(PROG, "more than one PREFIX_OR_FILE ('%s' and '%s')", a->input, argv[i]);
-            return 2;
-        }
-        a->input = argv[i];
     }
     if (!a->input || !a->output) {
         cli_error(PROG, "missing %s (see --help)", a->input ? "-o OUT" : "PREFIX_OR_FILE");

@@ -101,10 +101,8 @@ static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const 
     const char *v;
     for (int i = 1; i < argc; i++) {
         int rc;
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
             if (rc < 0)
                 return 2;
@@ -242,10 +240,8 @@ static int cmd_sample(int argc, char **argv)
 {
     sample_args a = {0};
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         int rc = sample_option(argc, argv, &i, &a);
         if (rc < 0)
             return 2;
@@ -274,10 +270,8 @@ static int cmd_compare(int argc, char **argv)
     int n = 0;
     bool json = false;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 0;
-        }
         if (cli_flag(argv[i], "--json"))
             json = true;
         else if (argv[i][0] == '-' && argv[i][1] != '\0') {

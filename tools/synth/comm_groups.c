@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/cli.h"
-#include "util/json_doc.h"
+#include "common/json_input.h"
 #include "util/msg_escape.h"
 
 /* A groups file lists each communicator once; anything this big is not one. */
@@ -137,11 +137,8 @@ int comm_groups_read(const char *prog, const char *path, comm_groups *out)
     memset(out, 0, sizeof *out);
     /* json_doc refuses a group given twice (json-c would keep the last). */
     json_object *root;
-    char msg[512];
-    if (json_doc_load(path, path, COMM_GROUPS_MAX_FILE_BYTES, "256 MiB, not a groups file", 0, &root, msg, sizeof msg) != 0) {
-        cli_error(prog, "error: %s", msg);
+    if (json_input_load(prog, path, COMM_GROUPS_MAX_FILE_BYTES, "256 MiB, not a groups file", &root) != 0)
         return -1;
-    }
     if (!json_object_is_type(root, json_type_object)) {
         cli_error(prog, "error: %s: expected a JSON object of groups", path);
         json_object_put(root);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/cli.h"
-#include "util/json_doc.h"
+#include "common/json_input.h"
 #include "util/msg_escape.h"
 #include "vimana/et.h"
 
@@ -629,11 +629,8 @@ int synth_model_read(const char *prog, const char *path, synth_model *m)
     /* json_doc, not json-c's reader: a key given twice is refused rather
      * than one of its values dropped, and a parse error says where. */
     json_object *root;
-    char msg[512];
-    if (json_doc_load(path, path, SM_MAX_FILE_BYTES, "1 GiB, not a synth model", 0, &root, msg, sizeof msg) != 0) {
-        cli_error(prog, "error: %s", msg);
+    if (json_input_load(prog, path, SM_MAX_FILE_BYTES, "1 GiB, not a synth model", &root) != 0)
         return -1;
-    }
     int rc = read_header(&r, root, m) == 0 && read_ratios(&r, root, m) == 0 && read_kinds(&r, root, m) == 0 &&
                      read_comms(&r, root, m) == 0 && read_roles(&r, root, m) == 0
                  ? 0

@@ -51,4 +51,17 @@ typedef struct {
 int report_load(const char *path, report *r, char err[REPORT_MSG_MAX]);
 void report_free(report *r);
 
+/* For readers of other report members (linkmap's links), so that their
+ * messages read like the ones above. Formats into err; returns -1. */
+int report_fail(char err[REPORT_MSG_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The required non-negative integer member `key` of record `where`;
+ * returns 0, or -1 with "PATH: WHERE: missing \"KEY\"" (or "... is not a
+ * non-negative integer") in err. */
+int report_get_u64(const char *path, const char *where, json_object *rec, const char *key, uint64_t *out,
+                   char err[REPORT_MSG_MAX]);
+/* Writes "ARRAY[I]" into where[n] (the record's name in later messages);
+ * returns 0, or -1 with "PATH: ARRAY[I] is not an object" in err. */
+int report_record_where(const char *path, const char *array, size_t i, json_object *rec, char *where, size_t n,
+                        char err[REPORT_MSG_MAX]);
+
 #endif

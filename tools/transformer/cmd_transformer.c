@@ -412,10 +412,8 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
     c->moe.seed = 1;
     *out = NULL;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "-h|--help")) {
-            fputs(usage, stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         int rc = parse_one(argc, argv, &i, c, &given, out);
         if (rc < 0)
             return 2;

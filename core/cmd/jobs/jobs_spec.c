@@ -14,6 +14,7 @@
 #include "config/yaml_file.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/or_die.h"
 
 typedef struct reader {
     yaml_document_t *doc;
@@ -46,12 +47,7 @@ static int fail(reader *r, const yaml_node_t *at, const char *fmt, ...)
 
 static void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
+    return or_die(malloc(n ? n : 1));
 }
 
 static const yaml_node_t *node(reader *r, int id)

@@ -28,6 +28,7 @@
 #include "cmd/sweep/sweep_slurm.h"
 #include "cmd/sweep/sweep_spec.h"
 #include "util/msg_escape.h"
+#include "util/or_die.h"
 
 typedef struct sweep_args {
     const char *spec, *out;
@@ -156,11 +157,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, FILE *err)
 static char *concat(const char *a, const char *b, const char *c)
 {
     size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-    char *s = malloc(n);
-    if (!s) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
+    char *s = or_die(malloc(n));
     snprintf(s, n, "%s%s%s", a, b, c);
     return s;
 }

@@ -22,19 +22,11 @@
 #include "cmd/sweep/sweep_genspec.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/or_die.h"
 
 #ifndef VIMANA_BINDIR
 #define VIMANA_BINDIR ""
 #endif
-
-static void *or_die(void *p)
-{
-    if (!p) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
 
 static char *joined(const char *a, const char *b)
 {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/or_die.h"
+
 typedef struct gen_param {
     const char *key;
     sweep_gen_param_type type;
@@ -111,36 +113,18 @@ void sweep_gen_point_of(const sweep_spec *s, const size_t *row, sweep_gen_point 
         }
 }
 
-static char *dup_or_die(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
-    return d;
-}
-
 static char *option_name(const char *key)
 {
-    char *o = malloc(strlen(key) + 3);
-    if (!o) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
+    char *o = or_die(malloc(strlen(key) + 3));
     sprintf(o, "--%s", key);
     return o;
 }
 
 char **sweep_gen_point_args(const sweep_spec *s, const sweep_gen_point *g)
 {
-    char **argv = calloc(2 * g->n + 2, sizeof *argv);
-    if (!argv) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
+    char **argv = or_die(calloc(2 * g->n + 2, sizeof *argv));
     size_t n = 0;
-    argv[n++] = dup_or_die(g->kind);
+    argv[n++] = or_die(strdup(g->kind));
     for (size_t i = 0; i < g->n; i++) {
         sweep_gen_param_type t = sweep_gen_param(g->kind, g->keys[i]);
         if (t == GEN_PARAM_FLAG) {
@@ -149,7 +133,7 @@ char **sweep_gen_point_args(const sweep_spec *s, const sweep_gen_point *g)
             continue;
         }
         argv[n++] = option_name(g->keys[i]);
-        argv[n++] = t == GEN_PARAM_PATH ? sweep_spec_path(s, g->values[i]) : dup_or_die(g->values[i]);
+        argv[n++] = t == GEN_PARAM_PATH ? sweep_spec_path(s, g->values[i]) : or_die(strdup(g->values[i]));
     }
     return argv;
 }
@@ -160,11 +144,7 @@ char *sweep_gen_point_text(const sweep_spec *s, const sweep_gen_point *g)
     size_t len = 1;
     for (size_t i = 0; argv[i]; i++)
         len += strlen(argv[i]) + 1;
-    char *text = malloc(len);
-    if (!text) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
+    char *text = or_die(malloc(len));
     size_t used = 0;
     text[0] = '\0';
     for (size_t i = 0; argv[i]; i++) {

@@ -16,6 +16,7 @@
 #include "cmd/sweep/sweep_genspec.h"
 #include "config/yaml_file.h"
 #include "util/msg_escape.h"
+#include "util/or_die.h"
 
 typedef struct reader {
     yaml_reader y;      /* the document, the path, the error buffer */
@@ -28,24 +29,9 @@ static bool is_quoted(const yaml_node_t *n)
            n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 }
 
-static char *dup_or_die(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
-    return d;
-}
-
 static void *grow_or_die(void *p, size_t n, size_t size)
 {
-    void *q = realloc(p, (n ? n : 1) * size);
-    if (!q) {
-        fputs("vimana: error: out of memory\n", stderr);
-        exit(2);
-    }
-    return q;
+    return or_die(realloc(p, (n ? n : 1) * size));
 }
 
 /* A non-empty scalar for the key `key`. */
@@ -57,7 +43,7 @@ static int take_string(reader *r, const char *key, const yaml_node_t *v, char **
         return yaml_reader_fail(&r->y, v, "%s: expected a single value", msg_escape(key, shown, sizeof shown));
     if (*out)
         return yaml_reader_fail(&r->y, v, "%s: given twice", msg_escape(key, shown, sizeof shown));
-    *out = dup_or_die(text);
+    *out = or_die(strdup(text));
     return 0;
 }
 
@@ -74,7 +60,7 @@ static void value_add_item(sweep_value *v, const yaml_node_t *n)
 {
     v->items = grow_or_die(v->items, v->n_items + 1, sizeof *v->items);
     v->quoted = grow_or_die(v->quoted, v->n_items + 1, sizeof *v->quoted);
-    v->items[v->n_items] = dup_or_die(yaml_scalar(n));
+    v->items[v->n_items] = or_die(strdup(yaml_scalar(n)));
     v->quoted[v->n_items++] = is_quoted(n);
 }
 
@@ -82,7 +68,7 @@ static void value_add_item(sweep_value *v, const yaml_node_t *n)
 static void value_set_text(sweep_value *v)
 {
     if (!v->is_list) {
-        v->text = dup_or_die(v->items[0]);
+        v->text = or_die(strdup(v->items[0]));
         return;
     }
     size_t len = 3;
@@ -195,7 +181,7 @@ static int axis_get(reader *r, const yaml_node_t *at, bool find, size_t *index)
     if (axis_kind(name, &a.kind, &a.key) != 0)
         return yaml_reader_fail(&r->y, at, "unknown axis '%s' (expected system.KEY, network.KEY, generate.KEY, system, network, "
                            "backend, workload or jobs-file)", msg_escape(name, shown, sizeof shown));
-    a.name = dup_or_die(name);
+    a.name = or_die(strdup(name));
     a.key = a.key ? a.name + (a.key - name) : NULL;
     s->axes = grow_or_die(s->axes, s->n_axes + 1, sizeof *s->axes);
     s->axes[s->n_axes] = a;
@@ -314,7 +300,7 @@ static int read_options(reader *r, const yaml_node_t *n)
         if (!text || strncmp(text, "--", 2) != 0)
             return yaml_reader_fail(&r->y, item, "options: expected a vimana option (--name=value)");
         r->s->options = grow_or_die(r->s->options, r->s->n_options + 1, sizeof *r->s->options);
-        r->s->options[r->s->n_options++] = dup_or_die(text);
+        r->s->options[r->s->n_options++] = or_die(strdup(text));
     }
     return 0;
 }
@@ -346,7 +332,7 @@ static int read_word(reader *r, const char *key, const yaml_node_t *v, char **ou
         return yaml_reader_fail(&r->y, v, "slurm: %s: expected a word of letters, digits and : . _ -", key);
     if (*out)
         return yaml_reader_fail(&r->y, v, "slurm: %s: given twice", key);
-    *out = dup_or_die(text);
+    *out = or_die(strdup(text));
     return 0;
 }
 
@@ -411,7 +397,7 @@ static int read_generate(reader *r, const yaml_node_t *n)
             return -1;
         s->generate = grow_or_die(s->generate, s->n_generate + 1, sizeof *s->generate);
         s->generate[s->n_generate++] = (sweep_gen_entry){
-            .key = dup_or_die(key), .value = dup_or_die(value), .line = k->start_mark.line + 1};
+            .key = or_die(strdup(key)), .value = or_die(strdup(value)), .line = k->start_mark.line + 1};
     }
     if (!sweep_spec_generate(s, "kind"))
         return yaml_reader_fail(&r->y, n, "generate: missing key 'kind' (all-reduce, all-gather, reduce-scatter, all-to-all, "
@@ -585,16 +571,16 @@ static int read_root(reader *r, const yaml_node_t *root)
             return yaml_reader_fail(&r->y, root, "missing key '%s' (the base run; or an axis '%s' that every point sets)", bases[i],
                         bases[i]);
     if (!r->s->backend)
-        r->s->backend = dup_or_die("analytical");
+        r->s->backend = or_die(strdup("analytical"));
     return 0;
 }
 
 static void set_dir(sweep_spec *s, const char *path)
 {
     const char *slash = strrchr(path, '/');
-    s->dir = slash ? strndup(path, (size_t)(slash - path) + 1) : dup_or_die("");
+    s->dir = slash ? strndup(path, (size_t)(slash - path) + 1) : or_die(strdup(""));
     if (!s->dir)
-        s->dir = dup_or_die("");
+        s->dir = or_die(strdup(""));
 }
 
 static int read_document(void *ctx, yaml_document_t *doc, const yaml_node_t *root)
@@ -607,7 +593,7 @@ static int read_document(void *ctx, yaml_document_t *doc, const yaml_node_t *roo
 int sweep_spec_load(const char *path, sweep_spec *s, char *err, size_t len)
 {
     memset(s, 0, sizeof *s);
-    s->path = dup_or_die(path);
+    s->path = or_die(strdup(path));
     set_dir(s, path);
     reader r = {.y = {.err = err, .err_len = len}, .s = s};
     msg_escape(path, r.y.path, sizeof r.y.path);
@@ -649,7 +635,7 @@ void sweep_spec_free(sweep_spec *s)
 char *sweep_spec_path(const sweep_spec *s, const char *path)
 {
     if (path[0] == '/')
-        return dup_or_die(path);
+        return or_die(strdup(path));
     char *out = grow_or_die(NULL, strlen(s->dir) + strlen(path) + 1, 1);
     strcpy(out, s->dir);
     strcat(out, path);

@@ -373,6 +373,17 @@ static void json_link_numbers(FILE *out, const char *backend, uint64_t bytes, ui
         fputs("null}", out);
 }
 
+/* Starts backend b's entry of a list over the backends with link
+ * statistics (", " after the first); false for a backend without them. */
+static bool next_stats_entry(FILE *out, const xval_divergence *v, size_t b, bool *first)
+{
+    if (!v->stats[b])
+        return false;
+    fputs(*first ? "" : ", ", out);
+    *first = false;
+    return true;
+}
+
 static void json_link(FILE *out, const xval_table *t, const xval_divergence *v, const xval_link_row *l)
 {
     fprintf(out, "{\"src_device\": %" PRIu64 ", \"dst_device\": %" PRIu64 ", \"src\": ", l->what->src_device,
@@ -387,10 +398,8 @@ static void json_link(FILE *out, const xval_table *t, const xval_divergence *v, 
     fprintf(out, ", \"queue_diff\": %" PRIu64 ", \"backends\": [", l->queue_diff);
     bool first = true;
     for (size_t b = 0; b < v->n_backends; b++) {
-        if (!v->stats[b])
+        if (!next_stats_entry(out, v, b, &first))
             continue;
-        fputs(first ? "" : ", ", out);
-        first = false;
         const xval_link *p = &l->per[b];
         json_link_numbers(out, t->rows[b].backend, p->bytes, p->busy_ticks, p->has_queue, p->max_queue_ticks);
     }
@@ -402,10 +411,8 @@ static void json_links(FILE *out, const xval_table *t, const xval_divergence *v)
     fputs(",\n\"link_totals\": [", out);
     bool first = true;
     for (size_t b = 0; b < v->n_backends; b++) {
-        if (!v->stats[b])
+        if (!next_stats_entry(out, v, b, &first))
             continue;
-        fputs(first ? "" : ", ", out);
-        first = false;
         const xval_link_total *s = &v->totals[b];
         json_link_numbers(out, t->rows[b].backend, s->bytes, s->busy_ticks, s->has_queue, s->max_queue_ticks);
     }

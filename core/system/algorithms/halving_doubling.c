@@ -67,10 +67,7 @@ static void hd_start(sim *s, stream *st)
 
 static void hd_step(sim *s, stream *st, enum phase_event ev)
 {
-    if (ev == PHASE_GENERAL)
-        engine_general(s, st);
-    else
-        engine_received(s, st, hd_rotate);
+    engine_step(s, st, ev, hd_rotate);
 }
 
 const algorithm algorithm_halving_doubling = {

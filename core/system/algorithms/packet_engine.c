@@ -180,6 +180,14 @@ bool engine_check_exit(sim *s, stream *st)
     return false;
 }
 
+void engine_step(sim *s, stream *st, enum phase_event ev, engine_rotate_fn rotate)
+{
+    if (ev == PHASE_GENERAL)
+        engine_general(s, st);
+    else
+        engine_received(s, st, rotate);
+}
+
 void engine_general(sim *s, stream *st)
 {
     st->run.free_packets++;

@@ -31,6 +31,9 @@ void engine_fill(sim *s, stream *st, engine_rotate_fn rotate);
 void engine_received(sim *s, stream *st, engine_rotate_fn rotate);
 /* PHASE_GENERAL: frees a slot, sends the oldest packet, leaves when done. */
 void engine_general(sim *s, stream *st);
+/* The step of an algorithm that is all packet engine (ring, halving-
+ * doubling): engine_general or engine_received, as the event says. */
+void engine_step(sim *s, stream *st, enum phase_event ev, engine_rotate_fn rotate);
 /* Sends the oldest packet when one, a send and a slot are left. */
 void engine_send_next(sim *s, stream *st);
 /* Leaves the phase once every send is done and every slot is free. */

@@ -16,10 +16,7 @@ static void ring_start(sim *s, stream *st)
 
 static void ring_step(sim *s, stream *st, enum phase_event ev)
 {
-    if (ev == PHASE_GENERAL)
-        engine_general(s, st);
-    else
-        engine_received(s, st, NULL);
+    engine_step(s, st, ev, NULL);
 }
 
 const algorithm algorithm_ring = {
