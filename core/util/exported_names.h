@@ -41,6 +41,7 @@
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
 #define msg_one_line vimana_util_msg_one_line
+#define or_die vimana_util_or_die
 #define parent_dirs_make vimana_util_parent_dirs_make
 #define slab_alloc vimana_util_slab_alloc
 #define slab_destroy vimana_util_slab_destroy
