@@ -16,6 +16,7 @@ libvimana_tools_a_SOURCES = \
 	tools/common/cli.c tools/common/cli.h \
 	tools/common/pyfloat.c tools/common/pyfloat.h \
 	tools/common/pyjson_string.c tools/common/pyjson_string.h \
+	tools/common/json_lex.c tools/common/json_lex.h \
 	tools/common/idmap.c tools/common/idmap.h \
 	tools/common/fail_msg.c tools/common/fail_msg.h \
 	tools/common/json_input.c tools/common/json_input.h

@@ -1,6 +1,7 @@
 #include "etcmd/json_in.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,21 +9,26 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "util/json_escape.h"
-#include "util/utf8.h"
+#include "common/json_lex.h"
 #include "util/grow.h"
 
 #define IN_BUF (64u * 1024u)
 /* Deeper nesting than any ET needs; the limit keeps the recursive value
  * parser's stack use bounded on hostile input. */
 #define MAX_DEPTH 64
+/* Numbers keep their text in a buffer of this size (NUL included). */
+#define NUMBER_TEXT 64
 
 struct json_in {
     gzFile gz;
-    unsigned char buf[IN_BUF];
-    size_t pos, end;
+    /* The window of input held: buf[pos, end) is still to read and
+     * buf[end] is '\0', json_lex's sentinel. It holds IN_BUF bytes, more
+     * only while a longer string is read (a token is lexed whole), so
+     * memory stays bounded by the largest value. */
+    char *buf;
+    size_t cap, pos, end;
     bool eof;
-    unsigned long line, col;
+    size_t line, col; /* of buf[pos] */
     char err[400];
     bool failed;
     /* Scratch space reused by every parse: decoded string bytes, and the
@@ -40,7 +46,10 @@ struct json_in {
 json_in *json_in_open(const char *path, char *err, size_t errlen)
 {
     json_in *in = calloc(1, sizeof *in);
-    if (!in) {
+    char *buf = malloc(IN_BUF + 1);
+    if (!in || !buf) {
+        free(in);
+        free(buf);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
@@ -48,9 +57,13 @@ json_in *json_in_open(const char *path, char *err, size_t errlen)
     in->gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
     if (!in->gz) {
         snprintf(err, errlen, "cannot open: %s", errno ? strerror(errno) : "out of memory");
+        free(buf);
         free(in);
         return NULL;
     }
+    in->buf = buf;
+    in->buf[0] = '\0';
+    in->cap = IN_BUF;
     in->line = 1;
     in->col = 1;
     return in;
@@ -61,6 +74,7 @@ void json_in_close(json_in *in)
     if (!in)
         return;
     gzclose(in->gz);
+    free(in->buf);
     free(in->sbuf);
     free(in->items);
     free(in->members);
@@ -72,7 +86,7 @@ void json_in_fail(json_in *in, const char *fmt, ...)
     if (in->failed)
         return;
     in->failed = true;
-    int n = snprintf(in->err, sizeof in->err, "line %lu, column %lu: ", in->line, in->col);
+    int n = snprintf(in->err, sizeof in->err, "line %zu, column %zu: ", in->line, in->col);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(in->err + n, sizeof in->err - (size_t)n, fmt, ap);
@@ -89,51 +103,73 @@ const char *json_in_error(const json_in *in)
     return in->err;
 }
 
+/* Consumes n bytes of the window, keeping line and column. */
+static void consume(json_in *in, size_t n)
+{
+    json_lex_advance(in->buf + in->pos, n, &in->line, &in->col);
+    in->pos += n;
+}
+
+/* Reads until the window holds `need` bytes, the input ends or fails. */
+static void fill(json_in *in, size_t need)
+{
+    while (in->end - in->pos < need && !in->eof && !in->failed) {
+        memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+        in->end -= in->pos;
+        in->pos = 0;
+        if (in->end == in->cap) {
+            char *nb = in->cap < SIZE_MAX / 4 ? realloc(in->buf, in->cap * 2 + 1) : NULL;
+            if (!nb) {
+                json_in_fail(in, "out of memory");
+                return;
+            }
+            in->buf = nb;
+            in->cap *= 2;
+        }
+        size_t room = in->cap - in->end;
+        int got = gzread(in->gz, in->buf + in->end, room < INT_MAX ? (unsigned)room : INT_MAX);
+        if (got < 0) {
+            int zerr;
+            /* Reported where the good bytes end, as one byte at a time would. */
+            consume(in, in->end - in->pos);
+            json_in_fail(in, "read error: %s", gzerror(in->gz, &zerr));
+            return;
+        }
+        in->eof = got == 0;
+        in->end += (size_t)got;
+        in->buf[in->end] = '\0';
+    }
+}
+
 /* Next byte without consuming it; -1 at end of input or after a failure. */
 static int peekc(json_in *in)
 {
-    if (in->pos == in->end) {
-        if (in->eof || in->failed)
-            return -1;
-        int got = gzread(in->gz, in->buf, IN_BUF);
-        if (got < 0) {
-            int zerr;
-            json_in_fail(in, "read error: %s", gzerror(in->gz, &zerr));
-            return -1;
-        }
-        if (got == 0) {
-            in->eof = true;
-            return -1;
-        }
-        in->pos = 0;
-        in->end = (size_t)got;
-    }
-    return in->buf[in->pos];
-}
-
-static int getc_(json_in *in)
-{
-    int c = peekc(in);
-    if (c < 0)
-        return c;
-    in->pos++;
-    if (c == '\n') {
-        in->line++;
-        in->col = 1;
-    } else {
-        in->col++;
-    }
-    return c;
+    if (in->pos == in->end)
+        fill(in, 1);
+    return in->pos < in->end ? (unsigned char)in->buf[in->pos] : -1;
 }
 
 static void skip_ws(json_in *in)
 {
-    for (;;) {
-        int c = peekc(in);
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+    while (peekc(in) >= 0) {
+        size_t p = json_lex_skip_ws(in->buf, in->end, in->pos);
+        consume(in, p - in->pos);
+        if (p < in->end)
             return;
-        getc_(in);
     }
+}
+
+/* Whether a token lexed in the window that the window's end cut short
+ * (it stopped at `stop` == end) may go on in the input: then the window
+ * grows by half again its content and the token is lexed anew, which
+ * keeps the rescans linear in the token's length. */
+static bool read_more(json_in *in, size_t stop)
+{
+    if (stop < in->end || in->eof || in->failed)
+        return false;
+    size_t have = in->end - in->pos;
+    fill(in, have + have / 2 + 1);
+    return !in->failed;
 }
 
 char json_in_peek(json_in *in)
@@ -169,115 +205,68 @@ bool json_in_expect(json_in *in, char c, const char *what)
         json_in_fail(in, "expected %s, found %s", what, d);
         return false;
     }
-    getc_(in);
+    consume(in, 1);
     return true;
 }
 
 /* ---- strings ------------------------------------------------------------ */
 
-static bool sbuf_put(json_in *in, const char *p, size_t n)
+/* Fails for a string the lexer refused, with the position after the bytes
+ * that decided it: the message reads as if they were read one by one. */
+static bool string_error(json_in *in, enum json_lex_error e, const json_lex_str *r)
 {
-    if (grow_array((void **)&in->sbuf, &in->scap, in->slen + n + 1, 1, 256) != 0) {
+    size_t upto = r->stop < in->end ? r->stop + 1 : in->end;
+    int stop_byte = r->stop < in->end ? (unsigned char)in->buf[r->stop] : -1;
+    unsigned char at_byte = (unsigned char)in->buf[r->at];
+    consume(in, upto - in->pos);
+    char d[32];
+    switch (e) {
+    case JSON_LEX_CONTROL:
+        json_in_fail(in, "control character 0x%02x inside a string", (unsigned)at_byte);
+        break;
+    case JSON_LEX_BAD_ESCAPE:
+        describe(stop_byte, d, sizeof d);
+        json_in_fail(in, "bad escape \\%s in a string", d);
+        break;
+    case JSON_LEX_BAD_HEX: json_in_fail(in, "bad \\u escape: expected 4 hex digits"); break;
+    case JSON_LEX_LONE_SURROGATE:
+        if (r->unit < 0xdc00)
+            json_in_fail(in, "high surrogate \\u%04x not followed by a low surrogate", (unsigned)r->unit);
+        else
+            json_in_fail(in, "lone low surrogate \\u%04x", (unsigned)r->unit);
+        break;
+    default: json_in_fail(in, "unterminated string"); break;
+    }
+    return false;
+}
+
+/* Decodes a string (after its opening quote) into in->sbuf, in json_out's
+ * form: raw bytes as they are, \udc80..\udcff for the bytes 0x80..0xff. */
+static bool string_body(json_in *in)
+{
+    json_lex_str r;
+    enum json_lex_error e;
+    do
+        e = json_lex_string(in->buf, in->end, in->pos, JSON_LEX_BYTES, &r);
+    while (e != JSON_LEX_OK && read_more(in, r.stop));
+    if (in->failed)
+        return false;
+    if (e != JSON_LEX_OK)
+        return string_error(in, e, &r);
+    size_t n = r.end - in->pos;
+    if (grow_array((void **)&in->sbuf, &in->scap, n + 1, 1, 256) != 0) {
         json_in_fail(in, "out of memory");
         return false;
     }
-    memcpy(in->sbuf + in->slen, p, n);
-    in->slen += n;
-    return true;
-}
-
-static bool put_utf8(json_in *in, uint32_t cp)
-{
-    char b[4];
-    return sbuf_put(in, b, utf8_encode(cp, b));
-}
-
-static int read_hex4(json_in *in, uint32_t *out)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        /* One byte at a time: the message points at the first bad one. */
-        int c = getc_(in);
-        int d = c < 0 ? -1 : json_hex_digit((char)c);
-        if (d < 0) {
-            json_in_fail(in, "bad \\u escape: expected 4 hex digits");
-            return -1;
-        }
-        v = (v << 4) | (uint32_t)d;
+    const char *content = in->buf + in->pos;
+    if (r.escaped) {
+        in->slen = json_lex_decode(content, n, in->sbuf, JSON_LEX_BYTES);
+    } else {
+        memcpy(in->sbuf, content, n);
+        in->slen = n;
     }
-    *out = v;
-    return 0;
-}
-
-/* After "\u": one code unit, a surrogate pair, or a lone low surrogate
- * DC80..DCFF standing for a raw byte. */
-static bool unicode_escape(json_in *in)
-{
-    uint32_t u;
-    if (read_hex4(in, &u) != 0)
-        return false;
-    if (json_is_high_surrogate(u)) {
-        uint32_t lo;
-        if (getc_(in) != '\\' || getc_(in) != 'u' || read_hex4(in, &lo) != 0 || !json_is_low_surrogate(lo)) {
-            json_in_fail(in, "high surrogate \\u%04x not followed by a low surrogate", (unsigned)u);
-            return false;
-        }
-        return put_utf8(in, json_surrogate_pair(u, lo));
-    }
-    if (u >= 0xdc80 && u <= 0xdcff) {
-        char raw = (char)(u & 0xff);
-        return sbuf_put(in, &raw, 1);
-    }
-    if (json_is_low_surrogate(u)) {
-        json_in_fail(in, "lone low surrogate \\u%04x", (unsigned)u);
-        return false;
-    }
-    return put_utf8(in, u);
-}
-
-/* Decodes a string (after its opening quote) into in->sbuf. */
-static bool string_body(json_in *in)
-{
-    in->slen = 0;
-    for (;;) {
-        int c = getc_(in);
-        if (c < 0) {
-            json_in_fail(in, "unterminated string");
-            return false;
-        }
-        if (c == '"')
-            break;
-        if (c < 0x20) {
-            json_in_fail(in, "control character 0x%02x inside a string", (unsigned)c);
-            return false;
-        }
-        if (c != '\\') {
-            char ch = (char)c;
-            if (!sbuf_put(in, &ch, 1))
-                return false;
-            continue;
-        }
-        int e = getc_(in);
-        if (e == 'u') {
-            if (!unicode_escape(in))
-                return false;
-            continue;
-        }
-        int simple = e < 0 ? -1 : json_simple_escape((char)e);
-        if (simple < 0) {
-            char d[32];
-            describe(e, d, sizeof d);
-            json_in_fail(in, "bad escape \\%s in a string", d);
-            return false;
-        }
-        char ch = (char)simple;
-        if (!sbuf_put(in, &ch, 1))
-            return false;
-    }
-    char nul = '\0';
-    if (!sbuf_put(in, &nul, 1))
-        return false;
-    in->slen--;
+    in->sbuf[in->slen] = '\0';
+    consume(in, n + 1);
     return true;
 }
 
@@ -307,75 +296,53 @@ static char *arena_copy(json_in *in, arena *a, const char *p, size_t n)
 
 /* ---- numbers and literals ---------------------------------------------- */
 
-static bool is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /* Reads a number in strict JSON syntax, keeping its text. */
 static bool number(json_in *in, jv *out, arena *a)
 {
-    char text[64];
-    size_t n = 0;
-    int c;
-#define TAKE()                                                      \
-    do {                                                            \
-        if (n == sizeof text - 1) {                                 \
-            json_in_fail(in, "number longer than 63 characters");   \
-            return false;                                           \
-        }                                                           \
-        text[n++] = (char)getc_(in);                                \
-    } while (0)
-    if (peekc(in) == '-')
-        TAKE();
-    c = peekc(in);
-    if (c == '0') {
-        TAKE();
-    } else if (is_digit(c)) {
-        while (is_digit(peekc(in)))
-            TAKE();
-    } else {
-        json_in_fail(in, "expected a digit");
+    json_lex_num n;
+    enum json_lex_error e;
+    size_t reach;
+    do {
+        e = json_lex_number(in->buf, in->end, in->pos, false, &n);
+        reach = e == JSON_LEX_OK ? n.end : n.at;
+    } while (reach - in->pos < NUMBER_TEXT && read_more(in, reach));
+    if (in->failed)
+        return false;
+    /* One byte at a time, the text buffer ran out before the grammar did. */
+    if (reach - in->pos >= NUMBER_TEXT) {
+        consume(in, NUMBER_TEXT - 1);
+        json_in_fail(in, "number longer than 63 characters");
         return false;
     }
-    if (peekc(in) == '.') {
-        TAKE();
-        if (!is_digit(peekc(in))) {
-            json_in_fail(in, "expected a digit after '.'");
-            return false;
-        }
-        while (is_digit(peekc(in)))
-            TAKE();
+    if (e != JSON_LEX_OK) {
+        consume(in, n.at - in->pos);
+        json_in_fail(in, e == JSON_LEX_NO_FRACTION_DIGIT   ? "expected a digit after '.'"
+                         : e == JSON_LEX_NO_EXPONENT_DIGIT ? "expected a digit in the exponent"
+                                                           : "expected a digit");
+        return false;
     }
-    c = peekc(in);
-    if (c == 'e' || c == 'E') {
-        TAKE();
-        c = peekc(in);
-        if (c == '+' || c == '-')
-            TAKE();
-        if (!is_digit(peekc(in))) {
-            json_in_fail(in, "expected a digit in the exponent");
-            return false;
-        }
-        while (is_digit(peekc(in)))
-            TAKE();
-    }
-#undef TAKE
     out->kind = JV_NUMBER;
-    out->len = n;
-    out->u.text = arena_copy(in, a, text, n);
+    out->len = n.end - in->pos;
+    out->u.text = arena_copy(in, a, in->buf + in->pos, out->len);
+    consume(in, out->len);
     return out->u.text != NULL;
 }
 
 static bool literal(json_in *in, const char *word)
 {
-    for (const char *p = word; *p; p++) {
-        if (getc_(in) != *p) {
-            json_in_fail(in, "invalid literal (expected %s)", word);
-            return false;
-        }
+    size_t len = strlen(word), m;
+    while ((m = json_lex_word(in->buf, in->end, in->pos, word)) < len && read_more(in, in->pos + m))
+        ;
+    if (in->failed)
+        return false;
+    if (m == len) {
+        consume(in, len);
+        return true;
     }
-    return true;
+    /* The wrong byte was read too (none at the end of the input). */
+    consume(in, in->pos + m < in->end ? m + 1 : m);
+    json_in_fail(in, "invalid literal (expected %s)", word);
+    return false;
 }
 
 /* ---- containers --------------------------------------------------------- */
@@ -408,16 +375,16 @@ static bool value(json_in *in, jv *out, arena *a, int depth);
 static bool array(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nitems;
-    getc_(in); /* '[' */
+    consume(in, 1); /* '[' */
     if (json_in_peek(in) == ']') {
-        getc_(in);
+        consume(in, 1);
     } else {
         for (;;) {
             jv item;
             if (!value(in, &item, a, depth + 1) || !push_item(in, &item))
                 return false;
             if (json_in_peek(in) == ',') {
-                getc_(in);
+                consume(in, 1);
                 continue;
             }
             if (!json_in_expect(in, ']', "',' or ']' in an array"))
@@ -443,9 +410,9 @@ static bool array(json_in *in, jv *out, arena *a, int depth)
 static bool object(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nmembers;
-    getc_(in); /* '{' */
+    consume(in, 1); /* '{' */
     if (json_in_peek(in) == '}') {
-        getc_(in);
+        consume(in, 1);
     } else {
         for (;;) {
             if (!json_in_expect(in, '"', "'\"' (an object key)") || !string_body(in))
@@ -457,7 +424,7 @@ static bool object(json_in *in, jv *out, arena *a, int depth)
                 !value(in, &v, a, depth + 1) || !push_member(in, key, key_len, &v))
                 return false;
             if (json_in_peek(in) == ',') {
-                getc_(in);
+                consume(in, 1);
                 continue;
             }
             if (!json_in_expect(in, '}', "',' or '}' in an object"))
@@ -492,7 +459,7 @@ static bool value(json_in *in, jv *out, arena *a, int depth)
     case '{': return object(in, out, a, depth);
     case '[': return array(in, out, a, depth);
     case '"':
-        getc_(in);
+        consume(in, 1);
         if (!string_body(in))
             return false;
         out->kind = JV_STRING;
@@ -503,7 +470,7 @@ static bool value(json_in *in, jv *out, arena *a, int depth)
     case 'f': out->kind = JV_BOOL; out->b = false; return literal(in, "false");
     case 'n': out->kind = JV_NULL; return literal(in, "null");
     default:
-        if (c == '-' || is_digit(c))
+        if (c == '-' || (c >= '0' && c <= '9'))
             return number(in, out, a);
         {
             char d[32];

@@ -7,8 +7,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "util/json_escape.h"
-#include "util/utf8.h"
+#include "common/json_lex.h"
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/input_file.h"
@@ -56,11 +55,11 @@ static void arena_free(pj_block *b)
 
 typedef struct parser {
     const char *name;
-    char *text;               /* start of the (mutable) text */
-    char *p;                  /* next byte to read */
-    char *end;                /* text + len; *end == '\0' */
-    size_t line;              /* line of p, tracked in whitespace */
-    char *line_start;
+    char *text;               /* the (mutable) text; text[len] == '\0' */
+    size_t len;
+    size_t pos;               /* next byte to read */
+    size_t line;              /* line of pos, tracked in white space */
+    size_t line_start;
     int depth;
     pj_block **blocks;
     pj_value *vals;           /* scratch stack of array items */
@@ -70,9 +69,9 @@ typedef struct parser {
     pt_error *err;
 } parser;
 
-static int fail_at(parser *ps, const char *at, const char *what)
+static int fail_at(parser *ps, size_t at, const char *what)
 {
-    size_t column = (size_t)(at - ps->line_start) + 1;
+    size_t column = at - ps->line_start + 1;
     return pt_fail(ps->err, "%s: line %zu, column %zu: invalid JSON: %s", ps->name, ps->line, column, what);
 }
 
@@ -81,141 +80,107 @@ static int out_of_memory(parser *ps)
     return pt_fail(ps->err, "%s: out of memory", ps->name);
 }
 
-/* Python's JSON whitespace: space, tab, newline, carriage return. */
+/* Lines are counted here, not from the text when a message needs one:
+ * white space between tokens is the only place a raw newline can be
+ * (strings refuse them), and decoding strings in place writes the
+ * newlines of "\n" escapes into the text. */
 static void skip_ws(parser *ps)
 {
-    for (;;) {
-        char c = *ps->p;
-        if (c == '\n') {
+    size_t from = ps->pos;
+    ps->pos = json_lex_skip_ws(ps->text, ps->len, from);
+    for (size_t i = from; i < ps->pos; i++)
+        if (ps->text[i] == '\n') {
             ps->line++;
-            ps->line_start = ++ps->p;
-        } else if (c == ' ' || c == '\t' || c == '\r') {
-            ps->p++;
-        } else {
-            return;
+            ps->line_start = i + 1;
         }
-    }
+}
+
+/* The byte at the read position ('\0' at the end). */
+static char cur(const parser *ps)
+{
+    return ps->text[ps->pos];
 }
 
 static int parse_value(parser *ps, pj_value *out);
 
 /* ---- strings ---------------------------------------------------------------- */
 
-/* Decodes a \uXXXX escape (and its low surrogate) at r; returns the bytes
- * consumed or 0 after reporting an error. */
-static size_t unicode_escape(parser *ps, char *r, char **w)
+/* The message for a string the lexer refused, and where it points: at the
+ * opening quote when the string never ends, else at the offending byte or
+ * escape. */
+static int string_error(parser *ps, size_t quote, enum json_lex_error e, const json_lex_str *r)
 {
-    uint32_t cp;
-    size_t used = json_unicode_escape(r, (size_t)(ps->end - r), &cp);
-    if (used == 0)
-        return fail_at(ps, r, "invalid \\uXXXX escape"), 0;
-    if (cp == 0)
-        return fail_at(ps, r, "\\u0000 (a NUL character) is not supported"), 0;
-    /* A pair came back as one character: a surrogate here is half of one. */
-    if (json_is_high_surrogate(cp) || json_is_low_surrogate(cp))
-        return fail_at(ps, r, "unpaired surrogate escape is not supported"), 0;
-    *w += utf8_encode(cp, *w);
-    return used;
+    switch (e) {
+    case JSON_LEX_UNTERMINATED: return fail_at(ps, quote, "unterminated string");
+    case JSON_LEX_CONTROL: return fail_at(ps, r->at, "control character inside a string");
+    case JSON_LEX_BAD_HEX: return fail_at(ps, r->at, "invalid \\uXXXX escape");
+    case JSON_LEX_NUL_ESCAPE: return fail_at(ps, r->at, "\\u0000 (a NUL character) is not supported");
+    case JSON_LEX_LONE_SURROGATE: return fail_at(ps, r->at, "unpaired surrogate escape is not supported");
+    case JSON_LEX_BAD_UTF8: return fail_at(ps, r->at, "invalid UTF-8");
+    default: return fail_at(ps, r->at, "invalid escape");
+    }
 }
 
-/* A string starting at the opening quote, decoded in place (the result is
- * never longer than its source) and NUL-terminated. */
+/* A string starting at the opening quote, checked by Python's rules, then
+ * decoded in place (the result is never longer than its source) and
+ * NUL-terminated over its closing quote or before. */
 static int parse_string(parser *ps, const char **s, uint32_t *len)
 {
-    char *start = ps->p + 1, *r = start, *w = start;
-    for (;;) {
-        unsigned char c = (unsigned char)*r;
-        if (r >= ps->end)
-            return fail_at(ps, ps->p, "unterminated string");
-        if (c == '"')
-            break;
-        if (c < 0x20)
-            return fail_at(ps, r, "control character inside a string");
-        if (c == '\\') {
-            char e = r[1];
-            int simple = json_simple_escape(e);
-            if (e == 'u') {
-                size_t used = unicode_escape(ps, r, &w);
-                if (used == 0)
-                    return -1;
-                r += used;
-            } else if (simple >= 0) {
-                *w++ = (char)simple;
-                r += 2;
-            } else {
-                return fail_at(ps, r, "invalid escape");
-            }
-            continue;
-        }
-        /* Strict, as Python's decoder: overlong forms, surrogates and values
-         * above U+10FFFF are invalid. */
-        uint32_t cp;
-        size_t n = utf8_decode((const unsigned char *)r, (size_t)(ps->end - r), &cp);
-        if (n == 0)
-            return fail_at(ps, r, "invalid UTF-8");
-        if (w != r)
-            memmove(w, r, n);
-        w += n;
-        r += n;
-    }
-    if ((size_t)(w - start) > UINT32_MAX)
-        return fail_at(ps, ps->p, "string longer than 4 GiB");
-    *w = '\0';
-    *s = start;
-    *len = (uint32_t)(w - start);
-    ps->p = r + 1;
+    size_t quote = ps->pos, start = quote + 1;
+    json_lex_str r;
+    enum json_lex_error e = json_lex_string(ps->text, ps->len, start, JSON_LEX_PYTHON, &r);
+    if (e != JSON_LEX_OK)
+        return string_error(ps, quote, e, &r);
+    char *content = ps->text + start;
+    size_t n = r.end - start;
+    if (r.escaped)
+        n = json_lex_decode(content, n, content, JSON_LEX_PYTHON);
+    if (n > UINT32_MAX)
+        return fail_at(ps, quote, "string longer than 4 GiB");
+    content[n] = '\0';
+    *s = content;
+    *len = (uint32_t)n;
+    ps->pos = r.end + 1;
     return 0;
 }
 
 /* ---- numbers and literals ---------------------------------------------------- */
 
-static bool is_digit(char c)
+/* A byte that would go on a number the grammar has ended. */
+static bool continues_number(char c)
 {
-    return c >= '0' && c <= '9';
+    return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
 }
 
-/* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? */
+/* Python's NUMBER_RE, -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?, and NaN,
+ * Infinity, -Infinity. Where the regular expression would stop inside
+ * what reads as one number ("1.", "01", "1e5e"), the number is refused. */
 static int parse_number(parser *ps, pj_value *out)
 {
-    char *start = ps->p, *q = ps->p;
-    bool negative = *q == '-';
-    if (negative)
-        q++;
-    if (!is_digit(*q))
+    size_t start = ps->pos;
+    const char *text = ps->text;
+    json_lex_num num;
+    enum json_lex_error e = json_lex_number(text, ps->len, start, true, &num);
+    if (e == JSON_LEX_NO_DIGIT)
         return fail_at(ps, start, "expecting a value");
-    if (*q == '0')
-        q++;
-    else
-        while (is_digit(*q))
-            q++;
-    char *int_end = q;
-    bool integer = true;
-    if (*q == '.' && is_digit(q[1])) {
-        integer = false;
-        for (q++; is_digit(*q); q++)
-            ;
-    }
-    if (*q == 'e' || *q == 'E') {
-        char *e = q + 1;
-        if (*e == '+' || *e == '-')
-            e++;
-        if (is_digit(*e)) {
-            integer = false;
-            for (q = e; is_digit(*q); q++)
-                ;
-        }
-    }
-    if (is_digit(*q) || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-')
+    if (e != JSON_LEX_OK || (num.special == JSON_LEX_FINITE && continues_number(text[num.end])))
         return fail_at(ps, start, "malformed number");
-    ps->p = q;
-    if (!integer) {
+    ps->pos = num.end;
+    switch (num.special) {
+    case JSON_LEX_NAN: out->type = PJ_FLOAT, out->v.d = __builtin_nan(""); return 0;
+    case JSON_LEX_INFINITY: out->type = PJ_FLOAT, out->v.d = __builtin_inf(); return 0;
+    case JSON_LEX_NEG_INFINITY: out->type = PJ_FLOAT, out->v.d = -__builtin_inf(); return 0;
+    case JSON_LEX_FINITE: break;
+    }
+    if (!num.integer) {
         out->type = PJ_FLOAT;
-        out->v.d = strtod(start, NULL); /* the text after the token stops it */
+        out->v.d = strtod(text + start, NULL); /* the text after the token stops it */
         return 0;
     }
+    bool negative = text[start] == '-';
     uint64_t mag = 0;
-    for (char *d = start + negative; d < int_end; d++) {
-        unsigned digit = (unsigned)(*d - '0');
+    for (size_t d = start + negative; d < num.int_end; d++) {
+        unsigned digit = (unsigned)(text[d] - '0');
         if (mag > (UINT64_MAX - digit) / 10)
             return fail_at(ps, start, "integer outside the 64-bit range");
         mag = mag * 10 + digit;
@@ -235,13 +200,13 @@ static int parse_number(parser *ps, pj_value *out)
 static bool take(parser *ps, const char *word)
 {
     size_t n = strlen(word);
-    if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n) != 0)
+    if (json_lex_word(ps->text, ps->len, ps->pos, word) != n)
         return false;
-    ps->p += n;
+    ps->pos += n;
     return true;
 }
 
-/* null, true, false, NaN, Infinity, -Infinity (Python's extras included). */
+/* null, true, false. */
 static int parse_literal(parser *ps, pj_value *out)
 {
     if (take(ps, "null")) {
@@ -250,14 +215,8 @@ static int parse_literal(parser *ps, pj_value *out)
         out->type = PJ_BOOL, out->b = true;
     } else if (take(ps, "false")) {
         out->type = PJ_BOOL, out->b = false;
-    } else if (take(ps, "NaN")) {
-        out->type = PJ_FLOAT, out->v.d = __builtin_nan("");
-    } else if (take(ps, "Infinity")) {
-        out->type = PJ_FLOAT, out->v.d = __builtin_inf();
-    } else if (take(ps, "-Infinity")) {
-        out->type = PJ_FLOAT, out->v.d = -__builtin_inf();
     } else {
-        return fail_at(ps, ps->p, "expecting a value");
+        return fail_at(ps, ps->pos, "expecting a value");
     }
     return 0;
 }
@@ -286,28 +245,28 @@ static int push_member(parser *ps, const char *key, uint32_t key_len)
 static int parse_array(parser *ps, pj_value *out)
 {
     size_t base = ps->n_vals;
-    ps->p++;
+    ps->pos++;
     skip_ws(ps);
-    if (*ps->p != ']') {
+    if (cur(ps) != ']') {
         for (;;) {
             pj_value item;
             if (parse_value(ps, &item) != 0 || push_val(ps, &item) != 0)
                 return -1;
             skip_ws(ps);
-            if (*ps->p == ',') {
-                ps->p++;
+            if (cur(ps) == ',') {
+                ps->pos++;
                 skip_ws(ps);
                 continue;
             }
-            if (*ps->p == ']')
+            if (cur(ps) == ']')
                 break;
-            return fail_at(ps, ps->p, "expecting ',' or ']'");
+            return fail_at(ps, ps->pos, "expecting ',' or ']'");
         }
     }
-    ps->p++;
+    ps->pos++;
     size_t n = ps->n_vals - base;
     if (n > UINT32_MAX)
-        return fail_at(ps, ps->p, "array with more than 2^32 items");
+        return fail_at(ps, ps->pos, "array with more than 2^32 items");
     out->type = PJ_ARRAY;
     out->n = (uint32_t)n;
     if (n) {
@@ -374,44 +333,44 @@ static size_t merge_repeated_keys(pj_member *m, size_t n)
 static int parse_object(parser *ps, pj_value *out)
 {
     size_t base = ps->n_mems;
-    ps->p++;
+    ps->pos++;
     skip_ws(ps);
-    if (*ps->p != '}') {
+    if (cur(ps) != '}') {
         for (;;) {
             const char *key;
             uint32_t key_len;
-            if (*ps->p != '"')
-                return fail_at(ps, ps->p, "expecting a property name in double quotes");
+            if (cur(ps) != '"')
+                return fail_at(ps, ps->pos, "expecting a property name in double quotes");
             if (parse_string(ps, &key, &key_len) != 0)
                 return -1;
             skip_ws(ps);
-            if (*ps->p != ':')
-                return fail_at(ps, ps->p, "expecting ':'");
-            ps->p++;
+            if (cur(ps) != ':')
+                return fail_at(ps, ps->pos, "expecting ':'");
+            ps->pos++;
             skip_ws(ps);
             pj_value value;
             if (parse_value(ps, &value) != 0 || push_member(ps, key, key_len) != 0)
                 return -1;
             ps->mems[ps->n_mems - 1].value = value;
             skip_ws(ps);
-            if (*ps->p == ',') {
-                ps->p++;
+            if (cur(ps) == ',') {
+                ps->pos++;
                 skip_ws(ps);
                 continue;
             }
-            if (*ps->p == '}')
+            if (cur(ps) == '}')
                 break;
-            return fail_at(ps, ps->p, "expecting ',' or '}'");
+            return fail_at(ps, ps->pos, "expecting ',' or '}'");
         }
     }
-    ps->p++;
+    ps->pos++;
     /* `{}` before any member was ever read: mems is still NULL, and NULL + 0
      * is undefined behaviour. */
     size_t n = ps->n_mems > base ? merge_repeated_keys(ps->mems + base, ps->n_mems - base) : 0;
     if (n == SIZE_MAX)
         return out_of_memory(ps);
     if (n > UINT32_MAX)
-        return fail_at(ps, ps->p, "object with more than 2^32 members");
+        return fail_at(ps, ps->pos, "object with more than 2^32 members");
     out->type = PJ_OBJECT;
     out->n = (uint32_t)n;
     if (n) {
@@ -428,23 +387,21 @@ static int parse_object(parser *ps, pj_value *out)
 static int parse_value(parser *ps, pj_value *out)
 {
     memset(out, 0, sizeof *out);
-    char c = *ps->p;
-    if (ps->p >= ps->end)
-        return fail_at(ps, ps->p, "expecting a value");
+    char c = cur(ps);
+    if (ps->pos >= ps->len)
+        return fail_at(ps, ps->pos, "expecting a value");
     if (c == '"') {
         out->type = PJ_STRING;
         return parse_string(ps, &out->v.s, &out->n);
     }
     if (c == '{' || c == '[') {
         if (++ps->depth > PJ_MAX_DEPTH)
-            return fail_at(ps, ps->p, "nested deeper than 1000 levels");
+            return fail_at(ps, ps->pos, "nested deeper than 1000 levels");
         int rc = c == '{' ? parse_object(ps, out) : parse_array(ps, out);
         ps->depth--;
         return rc;
     }
-    if (c == '-' && ps->p[1] == 'I')
-        return parse_literal(ps, out);
-    if (c == '-' || is_digit(c))
+    if (c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I')
         return parse_number(ps, out);
     return parse_literal(ps, out);
 }
@@ -463,19 +420,19 @@ static int parse_owned(pj_doc *doc, const char *name, char *text, size_t len, pt
 {
     memset(doc, 0, sizeof *doc);
     doc->text = text;
-    parser ps = {.name = name, .text = text, .p = text, .end = text + len, .line = 1, .line_start = text,
-                 .blocks = &doc->blocks, .err = err};
+    parser ps = {.name = name, .text = text, .len = len, .line = 1, .blocks = &doc->blocks, .err = err};
     int rc = 0;
-    if (memchr(text, '\0', len))
-        rc = fail_at(&ps, memchr(text, '\0', len), "NUL byte in the text");
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        rc = fail_at(&ps, (size_t)(nul - text), "NUL byte in the text");
     if (rc == 0) {
         skip_ws(&ps);
         rc = parse_value(&ps, &doc->root);
     }
     if (rc == 0) {
         skip_ws(&ps);
-        if (ps.p < ps.end)
-            rc = fail_at(&ps, ps.p, "extra data after the JSON document");
+        if (ps.pos < ps.len)
+            rc = fail_at(&ps, ps.pos, "extra data after the JSON document");
     }
     free(ps.vals);
     free(ps.mems);

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/json_escape.h"
-#include "util/utf8.h"
 
 void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_diag *d)
 {
@@ -15,19 +13,6 @@ void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_dia
     s->pos = 0;
     s->path = path;
     s->diag = d;
-}
-
-void js_line_col(const char *buf, size_t len, size_t off, size_t *line, size_t *col)
-{
-    size_t l = 1, start = 0;
-    if (off > len)
-        off = len;
-    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + off - p))) != NULL; p++) {
-        l++;
-        start = (size_t)(p - buf) + 1;
-    }
-    *line = l;
-    *col = off - start + 1;
 }
 
 int js_expect(json_scan *s, char open, const char *what, ...)
@@ -47,110 +32,59 @@ int js_expect(json_scan *s, char open, const char *what, ...)
 int js_fail_at(json_scan *s, size_t at, const char *what)
 {
     size_t line, col;
-    js_line_col(s->buf, s->len, at, &line, &col);
+    json_lex_line_col(s->buf, s->len, at, &line, &col);
     /* A truncated file is the most common cause: say so. */
     const char *eof = at >= s->len && strncmp(what, "unexpected end", 14) != 0 ? "unexpected end of input, " : "";
     return tl_fail(s->diag, "%s: malformed JSON at line %zu, column %zu: %s%s", s->path, line, col, eof, what);
 }
 
-/* Bytes that end the fast path inside a string. */
-static inline bool string_special(unsigned char c)
+/* The message for a string the lexer refused: at the opening quote when it
+ * never ends, else at the offending byte or escape. */
+static int string_error(json_scan *s, enum json_lex_error e, const json_lex_str *r)
 {
-    return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+    switch (e) {
+    case JSON_LEX_UNTERMINATED: return js_fail_at(s, s->pos, "unterminated string");
+    case JSON_LEX_CONTROL: return js_fail_at(s, r->at, "control character in string");
+    case JSON_LEX_BAD_HEX: return js_fail_at(s, r->at, "invalid \\u escape in string");
+    case JSON_LEX_BAD_UTF8: return js_fail_at(s, r->at, "invalid UTF-8 in string");
+    default: return js_fail_at(s, r->at, "invalid escape in string");
+    }
 }
 
 int js_string(json_scan *s, tl_span *content)
 {
     if (js_peek(s) != '"')
         return js_fail_at(s, s->pos, "expected a string");
-    const unsigned char *b = (const unsigned char *)s->buf;
-    size_t p = s->pos + 1, start = p;
-    for (;;) {
-        while (!string_special(b[p]))
-            p++;
-        unsigned char c = b[p];
-        if (c == '"')
-            break;
-        if (p >= s->len)
-            return js_fail_at(s, s->pos, "unterminated string");
-        if (c == '\\') {
-            unsigned char e = b[p + 1];
-            if (e == 'u') {
-                if (p + 6 > s->len || json_hex4(s->buf + p + 2) < 0)
-                    return js_fail_at(s, p, "invalid \\u escape in string");
-                p += 6;
-            } else if (json_simple_escape((char)e) >= 0) {
-                p += 2;
-            } else {
-                return js_fail_at(s, p, "invalid escape in string");
-            }
-        } else if (c < 0x20) {
-            return js_fail_at(s, p, "control character in string");
-        } else {
-            /* The reference decodes its input as strict UTF-8. */
-            uint32_t cp;
-            size_t n = utf8_decode(b + p, s->len - p, &cp);
-            if (!n)
-                return js_fail_at(s, p, "invalid UTF-8 in string");
-            p += n;
-        }
-    }
+    size_t start = s->pos + 1;
+    json_lex_str r;
+    /* Code units: keys are compared escape by escape (js_span_equals), and
+     * the reference decodes its input as strict UTF-8. */
+    enum json_lex_error e = json_lex_string(s->buf, s->len, start, JSON_LEX_UNITS, &r);
+    if (e != JSON_LEX_OK)
+        return string_error(s, e, &r);
     content->off = start;
-    content->len = p - start;
-    s->pos = p + 1;
+    content->len = r.end - start;
+    s->pos = r.end + 1;
     return 0;
-}
-
-static size_t digits_at(const char *b, size_t p)
-{
-    size_t n = 0;
-    while (b[p + n] >= '0' && b[p + n] <= '9')
-        n++;
-    return n;
 }
 
 static bool literal_at(const json_scan *s, const char *word)
 {
-    size_t n = strlen(word);
-    return s->len - s->pos >= n && memcmp(s->buf + s->pos, word, n) == 0;
+    return json_lex_word(s->buf, s->len, s->pos, word) == strlen(word);
 }
 
 int js_number(json_scan *s, tl_span *literal)
 {
     js_peek(s);
-    const char *b = s->buf;
-    size_t p = s->pos;
-    if (literal_at(s, "NaN") || literal_at(s, "Infinity") || literal_at(s, "-Infinity")) {
-        size_t n = b[p] == 'N' ? 3 : b[p] == 'I' ? 8 : 9;
-        literal->off = p;
-        literal->len = n;
-        s->pos = p + n;
-        return 0;
-    }
-    if (b[p] == '-')
-        p++;
-    size_t n = digits_at(b, p);
-    if (n == 0 || (b[p] == '0' && n > 1))
+    json_lex_num n;
+    enum json_lex_error e = json_lex_number(s->buf, s->len, s->pos, true, &n);
+    /* A digit after a finite literal is a leading zero ("01"): json.load
+     * refuses it too. */
+    if (e != JSON_LEX_OK || (n.special == JSON_LEX_FINITE && s->buf[n.end] >= '0' && s->buf[n.end] <= '9'))
         return js_fail_at(s, s->pos, "invalid number");
-    p += n;
-    if (b[p] == '.') {
-        n = digits_at(b, p + 1);
-        if (n == 0)
-            return js_fail_at(s, s->pos, "invalid number");
-        p += n + 1;
-    }
-    if (b[p] == 'e' || b[p] == 'E') {
-        p++;
-        if (b[p] == '+' || b[p] == '-')
-            p++;
-        n = digits_at(b, p);
-        if (n == 0)
-            return js_fail_at(s, s->pos, "invalid number");
-        p += n;
-    }
     literal->off = s->pos;
-    literal->len = p - s->pos;
-    s->pos = p;
+    literal->len = n.end - s->pos;
+    s->pos = n.end;
     return 0;
 }
 
@@ -340,31 +274,11 @@ int js_finish(json_scan *s)
     return 0;
 }
 
-/* Decodes the next character of string content (escapes resolved) at *p as a
- * UTF-16 code unit or raw byte; good enough for comparisons with ASCII. */
-static unsigned next_unit(const char *buf, size_t *p)
-{
-    unsigned char c = (unsigned char)buf[*p];
-    if (c != '\\') {
-        (*p)++;
-        return c;
-    }
-    char e = buf[*p + 1];
-    *p += 2;
-    if (e == 'u') {
-        unsigned v = (unsigned)json_hex4(buf + *p); /* js_string checked the digits */
-        *p += 4;
-        return v;
-    }
-    int simple = json_simple_escape(e);
-    return simple >= 0 ? (unsigned)simple : (unsigned char)e;
-}
-
 bool js_span_equals_escaped(const char *buf, tl_span span, const char *text)
 {
     size_t n = strlen(text), p = span.off, end = span.off + span.len, i = 0;
     while (p < end) {
-        if (i == n || next_unit(buf, &p) != (unsigned char)text[i])
+        if (i == n || json_lex_unit(buf, &p) != (unsigned char)text[i])
             return false;
         i++;
     }
@@ -379,7 +293,7 @@ bool js_spans_equal(const char *a, tl_span sa, const char *b, tl_span sb)
         return false;
     size_t p = sa.off, q = sb.off, pend = sa.off + sa.len, qend = sb.off + sb.len;
     while (p < pend && q < qend)
-        if (next_unit(a, &p) != next_unit(b, &q))
+        if (json_lex_unit(a, &p) != json_lex_unit(b, &q))
             return false;
     return p == pend && q == qend;
 }

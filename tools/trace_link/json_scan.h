@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/json_lex.h"
 #include "trace_link/diag.h"
 #include "trace_link/pynum.h"
 
@@ -54,12 +55,9 @@ int js_fail_at(json_scan *s, size_t at, const char *what);
  * it runs before every token. */
 static inline int js_peek(json_scan *s)
 {
-    const unsigned char *b = (const unsigned char *)s->buf;
-    size_t p = s->pos;
-    while (p < s->len && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t'))
-        p++;
+    size_t p = json_lex_skip_ws(s->buf, s->len, s->pos);
     s->pos = p;
-    return p < s->len ? b[p] : -1;
+    return p < s->len ? (unsigned char)s->buf[p] : -1;
 }
 
 /* Reads (and validates) one value of any kind; its span includes quotes
@@ -117,7 +115,5 @@ int js_read_int64(json_scan *s, int64_t *out);
 /* "is not a number", "is not an integer", ... for a status above. */
 const char *js_num_problem(int status);
 
-/* 1-based line and byte column of an offset (for messages). */
-void js_line_col(const char *buf, size_t len, size_t off, size_t *line, size_t *col);
 
 #endif
