@@ -15,6 +15,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 #include "vimana/network_yaml.h"
 
 struct vimana_topo {
@@ -46,16 +47,11 @@ typedef struct {
 static int fail_at(load_ctx *c, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail_at(load_ctx *c, size_t line, const char *fmt, ...)
 {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(c->err, c->err_len, c->path, line, 400, fmt, ap);
     va_end(ap);
-    if (line > 0)
-        snprintf(c->err, c->err_len, "%s:%zu: %s", c->path, line, msg);
-    else
-        snprintf(c->err, c->err_len, "%s: %s", c->path, msg);
-    return -1;
+    return rc;
 }
 
 /* ---- tokens ---------------------------------------------------------- */
