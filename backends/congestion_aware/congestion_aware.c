@@ -331,13 +331,10 @@ static int yaml_layout(congestion_aware *c, char *err, size_t err_len)
 
 static int graph_layout(congestion_aware *c, char *err, size_t err_len)
 {
-    uint32_t links = vimana_topo_num_links(c->topo);
-    if (links > CA_MAX_LINKS) {
-        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the congestion_aware "
-                 "backend supports", c->bt.network_path, links, CA_MAX_LINKS);
-        return VIMANA_ERR_CONFIG;
-    }
-    vimana_topo_net_shape(c->topo, &c->bt.net);
+    uint32_t links;
+    int rc = vimana_bt_graph_network(&c->bt, c->topo, "congestion_aware", CA_MAX_LINKS, &links, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
     c->n_dims = c->bt.net.n_dims;
     c->npus = c->bt.net.total_npus;
     c->n_links = links;

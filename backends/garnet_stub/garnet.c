@@ -1040,16 +1040,11 @@ static void on_cycle(void *ctx, uint64_t tick)
 
 static int graph_layout(garnet *g, char *err, size_t err_len)
 {
-    uint32_t links = vimana_topo_num_links(g->topo);
-    if (links > GN_MAX_LINKS) {
-        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the garnet backend "
-                 "supports", g->bt.network_path, links, GN_MAX_LINKS);
-        return VIMANA_ERR_CONFIG;
-    }
-    vimana_topo_net_shape(g->topo, &g->bt.net);
+    int rc = vimana_bt_graph_network(&g->bt, g->topo, "garnet", GN_MAX_LINKS, &g->n_links, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
     g->n_dims = g->bt.net.n_dims;
     g->npus = g->bt.net.total_npus;
-    g->n_links = links;
     return VIMANA_OK;
 }
 

@@ -59,13 +59,9 @@ static long yaml_route(const shim_topology *t, uint32_t src, uint32_t dst, uint3
 
 static int graph_layout(shim_topology *t, vimana_bt *bt, char *err, size_t err_len)
 {
-    t->n_links = vimana_topo_num_links(t->topo);
-    if (t->n_links > SHIM_MAX_LINKS) {
-        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the ns3 backend supports",
-                 bt->network_path, t->n_links, SHIM_MAX_LINKS);
-        return VIMANA_ERR_CONFIG;
-    }
-    vimana_topo_net_shape(t->topo, &bt->net);
+    int rc = vimana_bt_graph_network(bt, t->topo, "ns3", SHIM_MAX_LINKS, &t->n_links, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
     t->npus = bt->net.total_npus;
     t->devices = vimana_topo_num_nodes(t->topo);
     return VIMANA_OK;

@@ -12,6 +12,7 @@
 
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 
 enum list_key { KEY_TOPOLOGY, KEY_NPUS, KEY_BANDWIDTH, KEY_LATENCY, KEY_COUNT };
 static const char *const key_names[KEY_COUNT] = {"topology", "npus_count", "bandwidth", "latency"};
@@ -33,13 +34,11 @@ typedef struct {
 static int fail(load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(load_ctx *c, const char *fmt, ...)
 {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(c->err, c->err_len, c->path, 0, 400, fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->err_len, "%s: %s", c->path, msg);
-    return -1;
+    return rc;
 }
 
 static void free_lists(scalar_list *lists)

@@ -13,6 +13,7 @@
 #include "util/hash.h"
 #include "util/huge_pages.h"
 #include "util/msg_escape.h"
+#include "vimana/topology_graph.h"
 
 static void deliver(void *arg, uint64_t token);
 
@@ -91,6 +92,20 @@ int vimana_bt_load_network_ext(vimana_bt *bt, const vimana_net_ext *ext, char *e
 int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len)
 {
     return vimana_bt_load_network_ext(bt, NULL, err, err_len);
+}
+
+int vimana_bt_graph_network(vimana_bt *bt, vimana_topo *topo, const char *backend, uint32_t max_links,
+                            uint32_t *n_links, char *err, size_t err_len)
+{
+    uint32_t links = vimana_topo_num_links(topo);
+    if (links > max_links) {
+        snprintf(err, err_len, "%s: the topology has %u directed links, more than the %u the %s backend supports",
+                 bt->network_path, links, max_links, backend);
+        return VIMANA_ERR_CONFIG;
+    }
+    vimana_topo_net_shape(topo, &bt->net);
+    *n_links = links;
+    return VIMANA_OK;
 }
 
 /* ---- descriptor defaults -------------------------------------------------- */

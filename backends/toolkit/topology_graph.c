@@ -15,6 +15,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 #include "vimana/network_yaml.h"
 
 struct vimana_topo {
@@ -46,16 +47,11 @@ typedef struct {
 static int fail_at(load_ctx *c, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail_at(load_ctx *c, size_t line, const char *fmt, ...)
 {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(c->err, c->err_len, c->path, line, 400, fmt, ap);
     va_end(ap);
-    if (line > 0)
-        snprintf(c->err, c->err_len, "%s:%zu: %s", c->path, line, msg);
-    else
-        snprintf(c->err, c->err_len, "%s: %s", c->path, msg);
-    return -1;
+    return rc;
 }
 
 /* ---- tokens ---------------------------------------------------------- */
@@ -610,6 +606,25 @@ static int check_connected(load_ctx *c, const vimana_topo *t, size_t header_line
     return rc;
 }
 
+/* Room for the "A x B x C" text of VIMANA_TOPO_MAX_DIMS dims. */
+#define DIMS_SHOWN 200
+
+/* The product of the n dims (no longer multiplied once past
+ * VIMANA_NET_MAX_NPUS, so that it cannot wrap) and their "A x B x C" text,
+ * for the vimana-dims line and a Custom YAML's 'dims' alike. */
+static uint64_t dims_product(const uint32_t *dims, uint32_t n, char shown[DIMS_SHOWN])
+{
+    uint64_t product = 1;
+    size_t used = 0;
+    shown[0] = '\0';
+    for (uint32_t d = 0; d < n; d++) {
+        if (product <= VIMANA_NET_MAX_NPUS)
+            product *= dims[d];
+        used += (size_t)snprintf(shown + used, DIMS_SHOWN - used, "%s%u", d ? " x " : "", dims[d]);
+    }
+    return product;
+}
+
 static int check_dims(load_ctx *c, parse_state *p, vimana_topo *t)
 {
     if (p->n_dims == 0) {
@@ -617,15 +632,8 @@ static int check_dims(load_ctx *c, parse_state *p, vimana_topo *t)
         t->dims[0] = t->n_npus;
         return 0;
     }
-    uint64_t product = 1;
-    char shown[200] = "";
-    size_t used = 0;
-    for (uint32_t d = 0; d < p->n_dims; d++) {
-        if (product <= VIMANA_NET_MAX_NPUS)
-            product *= p->dims[d];
-        used += (size_t)snprintf(shown + used, sizeof shown - used, "%s%u", d ? " x " : "", p->dims[d]);
-        t->dims[d] = p->dims[d];
-    }
+    char shown[DIMS_SHOWN];
+    uint64_t product = dims_product(p->dims, p->n_dims, shown);
     if (product != t->n_npus) {
         if (product > VIMANA_NET_MAX_NPUS)
             return fail_at(c, p->dims_line, "vimana-dims %s is more than %u NPUs, but the topology has %u NPUs",
@@ -634,6 +642,7 @@ static int check_dims(load_ctx *c, parse_state *p, vimana_topo *t)
                        (unsigned long long)product, t->n_npus);
     }
     t->n_dims = p->n_dims;
+    memcpy(t->dims, p->dims, p->n_dims * sizeof *t->dims);
     return 0;
 }
 
@@ -685,14 +694,8 @@ static bool starts_with_digit(FILE *fp)
 /* dims of a Custom YAML replace the file's own; same product rule. */
 static int apply_yaml_dims(load_ctx *c, const topo_yaml *y, vimana_topo *t)
 {
-    uint64_t product = 1;
-    char shown[200] = "";
-    size_t used = 0;
-    for (uint32_t d = 0; d < y->n_dims; d++) {
-        if (product <= VIMANA_NET_MAX_NPUS)
-            product *= y->dims[d];
-        used += (size_t)snprintf(shown + used, sizeof shown - used, "%s%u", d ? " x " : "", y->dims[d]);
-    }
+    char shown[DIMS_SHOWN];
+    uint64_t product = dims_product(y->dims, y->n_dims, shown);
     if (product > VIMANA_NET_MAX_NPUS)
         return fail_at(c, y->dims_line, "'dims' %s is more than %u NPUs, but %s has %u NPUs", shown,
                        VIMANA_NET_MAX_NPUS, y->file, t->n_npus);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/json_doc.h"
+#include "util/path_msg.h"
 
 json_object *config_json_load(const char *path, char *err, size_t err_len)
 {
@@ -121,11 +122,9 @@ int config_json_uint(const char *path, const char *key, json_object *v, uint64_t
 
 int config_json_fail(const char *path, char *err, size_t err_len, const char *fmt, ...)
 {
-    char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(err, err_len, path, 0, 600, fmt, ap);
     va_end(ap);
-    snprintf(err, err_len, "%s: %s", path, msg);
-    return -1;
+    return rc;
 }

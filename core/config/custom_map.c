@@ -14,6 +14,7 @@
 
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 
 typedef struct {
     char *name;
@@ -36,16 +37,11 @@ typedef struct {
 static int fail(map_reader *r, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(map_reader *r, size_t line, const char *fmt, ...)
 {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(r->err, r->err_len, r->path, line, 400, fmt, ap);
     va_end(ap);
-    if (line)
-        snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, line, msg);
-    else
-        snprintf(r->err, r->err_len, "%s: %s", r->path, msg);
-    return -1;
+    return rc;
 }
 
 /* ---- anchors ------------------------------------------------------------ */

@@ -13,6 +13,7 @@
 
 #include "config/config_json.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 
 typedef struct {
     const char *path;
@@ -24,13 +25,11 @@ typedef struct {
 static int fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(ctx *c, const char *fmt, ...)
 {
-    char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(c->err, c->err_len, c->path, 0, 600, fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->err_len, "%s: %s", c->path, msg);
-    return -1;
+    return rc;
 }
 
 /* nccl_params.c names the collectives of the "nccl" object in this order */

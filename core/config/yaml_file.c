@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/input_file.h"
+#include "util/path_msg.h"
 
 static int parse_error(const yaml_parser_t *p, const char *shown, char *err, size_t len)
 {
@@ -84,13 +85,7 @@ int yaml_file_load(const char *path, const char *shown, const char *what, yaml_f
 static int reader_vfail(yaml_reader *r, size_t line, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 static int reader_vfail(yaml_reader *r, size_t line, const char *fmt, va_list ap)
 {
-    char msg[400];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (line)
-        snprintf(r->err, r->err_len, "%s:%zu: %s", r->path, line, msg);
-    else
-        snprintf(r->err, r->err_len, "%s: %s", r->path, msg);
-    return -1;
+    return path_vmsg(r->err, r->err_len, r->path, line, 400, fmt, ap);
 }
 
 int yaml_reader_fail(yaml_reader *r, const yaml_node_t *at, const char *fmt, ...)

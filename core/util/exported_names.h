@@ -43,6 +43,7 @@
 #define msg_one_line vimana_util_msg_one_line
 #define or_die vimana_util_or_die
 #define parent_dirs_make vimana_util_parent_dirs_make
+#define path_vmsg vimana_util_path_vmsg
 #define slab_alloc vimana_util_slab_alloc
 #define slab_destroy vimana_util_slab_destroy
 #define slab_free vimana_util_slab_free

@@ -23,6 +23,7 @@ libvimana_util_la_SOURCES = \
 	core/util/msg_escape.c core/util/msg_escape.h \
 	core/util/or_die.c core/util/or_die.h \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
+	core/util/path_msg.c core/util/path_msg.h \
 	core/util/slab.c core/util/slab.h \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/xml_text.c core/util/xml_text.h \

@@ -146,6 +146,17 @@ int vimana_bt_load_network(vimana_bt *bt, char *err, size_t err_len);
  * (vimana_net_ext, vimana/network_yaml.h). */
 int vimana_bt_load_network_ext(vimana_bt *bt, const vimana_net_ext *ext, char *err, size_t err_len);
 
+/* For a backend that reads a topology graph (vimana/topology_graph.h) and
+ * keeps state for at most max_links directed links: checks the graph's
+ * link count against that limit, then fills bt->net from the graph
+ * (vimana_topo_net_shape) and sets *n_links. Returns VIMANA_OK, or
+ * VIMANA_ERR_CONFIG with "PATH: the topology has N directed links, more
+ * than the MAX the BACKEND backend supports" in err (the same words for
+ * every backend, so that one check serves them all). */
+struct vimana_topo;
+int vimana_bt_graph_network(vimana_bt *bt, struct vimana_topo *topo, const char *backend, uint32_t max_links,
+                            uint32_t *n_links, char *err, size_t err_len);
+
 /* ---- the descriptor's defaults (ctx starts with a vimana_bt) ------------ */
 
 int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
