@@ -113,6 +113,12 @@ expect_ok "$VIMANA" --workload-configuration="$T/ar16" --system-configuration="$
     --network-configuration="$T/two.yml"
 expect_eq "$(sed -n 's/^sys\[[0-9]*\], Comm time: //p' "$T/out" | sort -n | uniq -c | tr -s ' ' | tr '\n' ';')" \
     " 2 50700; 2 51100; 2 54200; 10 54600;" "oneNccl on 8 x 2: each NPU's time"
+# with hop-overlap 0.5: the last NPU at 47144, as calibrate's closed form
+# has it (test_calibrate.c)
+sed -i 's/"nic-hop-latency-ns": 400/"nic-hop-latency-ns": 400, "hop-overlap": 0.5/' "$T/flat.json"
+expect_ok "$VIMANA" --workload-configuration="$T/ar16" --system-configuration="$T/flat.json" \
+    --network-configuration="$T/two.yml"
+expect_eq "$(sed -n 's/^sys\[[0-9]*\], Comm time: //p' "$T/out" | sort -n | tail -n 1)" 47144 "oneNccl on 8 x 2, hop-overlap 0.5"
 
 # Bad values: one line naming the file and the key.
 bad() { # NCCL-OBJECT EXPECTED-LINE

@@ -264,6 +264,18 @@ static void test_closed_form_flat(void **state)
     assert_int_equal(ph[0].flat_dims, 2);
     assert_int_equal(ph[0].link.npus, 16);
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 54600);
+    /* with hop-overlap 0.5 each wait shrinks by half of the time its
+     * step's message kept the NPU (at most half the wait), which differs
+     * from NPU to NPU: 47144, what vimana simulates (tests/e2e/nccl.sh).
+     * Both values run the shortcut over the ring's repeating periods. */
+    p.hop_overlap = 0.5;
+    assert_int_equal(calib_model_ticks(&p, &net, &ar), 47144);
+    p.hop_overlap = 0;
+    /* a NIC of no rate: its messages, and the call, end at the cap (2^63
+     * ticks) however many steps follow; the ring does not wrap past it */
+    net.dims[1].bytes_per_ns = 1e-30;
+    assert_true(calib_model_ticks(&p, &net, &ar) == (uint64_t)1 << 63);
+    net.dims[1].bytes_per_ns = 25 * 1073741824.0 / 1e9;
     /* 8 ranks: the plain ring on dimension 0, as before */
     ar.npus = 8;
     assert_int_equal(calib_call_phases(&net, &ar, ph), 1);

@@ -178,6 +178,40 @@ static void test_hop_overlap(void **state)
     assert_int_equal(nccl_step_wait(&p, 30, 100), 0);
 }
 
+/* What the discrete parameters decide of an all-reduce of 262144 B on 4
+ * ranks: ring steps of 65536 B, tree steps of 131072 B (depth 2), NVLS
+ * steps of 262144 x 5/8 = 163840 B; 4 channels from 1024 B a channel on
+ * (all four algorithms' steps fill them), 2 ring channels from 32768 B.
+ * No threshold passed; ll-max-bytes 262144 passes LL's. */
+static void test_plan_choices(void **state)
+{
+    (void)state;
+    nccl_params p;
+    test_params(&p);
+    nccl_choices a, b;
+    nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &a);
+    assert_int_equal(a.verdicts, 0);
+    assert_int_equal(a.channels_used[NCCL_ALGO_RING], 4);
+    assert_int_equal(a.channels_used[NCCL_ALGO_TREE], 4);
+    assert_int_equal(a.channels_used[NCCL_ALGO_NVLS], 4);
+    p.channel_min_bytes = 16384;   /* plans alike */
+    nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    p.channel_min_bytes = 32768;
+    nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &b);
+    assert_int_equal(b.channels_used[NCCL_ALGO_RING], 2);
+    assert_int_equal(b.channels_used[NCCL_ALGO_TREE], 4);
+    assert_int_equal(b.channels_used[NCCL_ALGO_NVLS], 4);
+    p.ll_max_bytes = 262144;
+    p.nvls_min_bytes = 262144;
+    p.tree_max_bytes = 262145;
+    nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &b);
+    assert_int_equal(b.verdicts, NCCL_LL_SIZE | NCCL_NVLS_SIZE | NCCL_TREE_SIZE);
+    p.nvls = 0;   /* no NVLS: its threshold says nothing */
+    nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &b);
+    assert_int_equal(b.verdicts, NCCL_LL_SIZE | NCCL_TREE_SIZE);
+}
+
 /* Tree below tree-max-bytes: depth log2(4) = 2, 4 steps of 262144 / 2 =
  * 131072 B, Simple at 0.5: 262144 B. T = 1000 + 4 x 130 = 1520. */
 static void test_tree(void **state)
@@ -525,5 +559,5 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_nic_hop),
     cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
     cmocka_unit_test(test_tuner_small),  cmocka_unit_test(test_tuner_large),
-    cmocka_unit_test(test_tuner_flat_estimate)
+    cmocka_unit_test(test_tuner_flat_estimate), cmocka_unit_test(test_plan_choices)
 )

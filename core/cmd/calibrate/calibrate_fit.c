@@ -231,23 +231,90 @@ static uint32_t ring_period(const uint64_t *in, const uint64_t *wait, uint32_t n
     return n;
 }
 
+/* One step of the ring (each NPU's message from the one before it), in
+ * place: sent[] holds the previous step's times until each is
+ * overwritten, the one before it kept in `left`. The fit's hot loop: the
+ * overlap read once (nccl_step_wait would read it through p each time). */
+static void ring_step(double overlap, uint64_t *sent, const uint64_t *in, const uint64_t *wait, uint32_t n)
+{
+    const uint64_t cap = (uint64_t)TICK_CAP;
+    uint64_t left = sent[n - 1];
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t own = sent[i], arrival = left + in[i];
+        uint64_t taken = arrival > own ? arrival : own;
+        uint64_t t = taken + (overlap != 0 ? nccl_overlap_wait(overlap, wait[i], taken - own) : wait[i]);
+        left = own;
+        sent[i] = t < cap ? t : cap;
+    }
+}
+
+/* When the last n steps moved every position by the same delta (sent
+ * against snap), adds `periods` x delta to each and says so. A step is
+ * translation-invariant (a constant added to every time comes out added
+ * to the next ones) and the positions' messages and waits repeat every
+ * step, so every later n steps move them by delta again. A time that
+ * would pass the cap is the cap: the times only grow, and once one is at
+ * the cap the call's end is. */
+static bool ring_jump(uint64_t *sent, const uint64_t *snap, uint32_t n, uint32_t periods)
+{
+    const uint64_t cap = (uint64_t)TICK_CAP;
+    uint64_t delta = sent[0] - snap[0];
+    for (uint32_t i = 0; i < n; i++)
+        if (sent[i] == cap || sent[i] - snap[i] != delta)
+            return false;
+    for (uint32_t i = 0; i < n; i++)
+        sent[i] = delta != 0 && periods > (cap - sent[i]) / delta ? cap : sent[i] + periods * delta;
+    return true;
+}
+
+/* The ring's `steps` steps over its n positions (one period of them). The
+ * times settle into moving by a fixed amount every n steps, mostly from
+ * the first n on (all positions start together): from there the whole
+ * periods left are one addition. snap: n times of scratch. */
+static void ring_run(const nccl_params *p, uint64_t *sent, uint64_t *snap, const uint64_t *in, const uint64_t *wait,
+                     uint32_t n, uint32_t steps)
+{
+    memcpy(snap, sent, n * sizeof *sent);
+    bool jumped = false;
+    for (uint32_t k = 1; k <= steps; k++) {
+        ring_step(p->hop_overlap, sent, in, wait, n);
+        if (jumped || k % n != 0)
+            continue;
+        uint32_t periods = (steps - k) / n;
+        if (periods > 0 && ring_jump(sent, snap, n, periods)) {
+            jumped = true;
+            k += periods * n;
+        } else {
+            memcpy(snap, sent, n * sizeof *sent);
+        }
+    }
+}
+
+#define FLAT_STACK_NPUS 64
+
 /* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
  * lock-step (a step over the NIC takes longer than one over NVLink), so
  * the recurrence the simulator runs, per NPU: step k's message from the
  * sender `hop` places back arrives at its send + its time; the NPU takes
  * it when it has posted its own step k (max), waits its own link's hop
  * latency (less the overlap) and sends step k + 1. The call ends when
- * the last NPU does. O(n x steps) per call; a ring's messages are the
- * same every step, so they are computed once. */
+ * the last NPU does. O(n x steps) per call at most; a ring's messages
+ * are the same every step, so they are computed once (and ring_run
+ * skips the periods that repeat). */
 static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
                            const nccl_plan *call)
 {
     uint32_t n = ph->link.npus;
     flat_links l;
     flat_links_plan(&l, p, net, ph->flat_dims, call);
-    /* per ring position: the time, the NPU, the message in and the wait */
-    uint64_t *buf = malloc(4 * (size_t)n * sizeof *buf);
-    uint32_t *npu = malloc((size_t)n * sizeof *npu);
+    /* per ring position: the time, the NPU, the message in and the wait
+     * (and a scratch row); on the stack up to FLAT_STACK_NPUS: a fit calls
+     * this millions of times */
+    uint64_t stack_buf[4 * FLAT_STACK_NPUS];
+    uint32_t stack_npu[FLAT_STACK_NPUS] = {0};
+    bool on_stack = n <= FLAT_STACK_NPUS;
+    uint64_t *buf = on_stack ? stack_buf : malloc(4 * (size_t)n * sizeof *buf);
+    uint32_t *npu = on_stack ? stack_npu : malloc((size_t)n * sizeof *npu);
     if (!buf || !npu) {
         free(buf);
         free(npu);
@@ -260,17 +327,17 @@ static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, c
     }
     bool a2a = ph->coll == COLL_ALL_TO_ALL;
     uint32_t all = n;
-    for (uint32_t k = 1; k <= call->steps; k++) {
-        uint32_t hop = a2a ? k % all : 1;
-        if (a2a) {
-            uint64_t unused;
-            for (uint32_t i = 0; i < all; i++) {
-                in[i] = flat_message(&l, npu[(i + all - hop) % all], npu[i], &unused);
-                flat_message(&l, npu[i], npu[(i + hop) % all], &wait[i]);
-            }
-        } else if (k == 1) {
-            ring_messages(&l, npu, in, wait, all);
-            n = ring_period(in, wait, all);
+    if (!a2a && call->steps > 0) {
+        ring_messages(&l, npu, in, wait, all);
+        n = ring_period(in, wait, all);
+        ring_run(p, sent, next, in, wait, n, call->steps);
+    }
+    for (uint32_t k = 1; a2a && k <= call->steps; k++) {
+        uint32_t hop = k % all;
+        uint64_t unused;
+        for (uint32_t i = 0; i < all; i++) {
+            in[i] = flat_message(&l, npu[(i + all - hop) % all], npu[i], &unused);
+            flat_message(&l, npu[i], npu[(i + hop) % all], &wait[i]);
         }
         bool overlap = p->hop_overlap != 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -287,8 +354,10 @@ static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, c
     uint64_t last = 0;
     for (uint32_t i = 0; i < n; i++)
         last = sent[i] > last ? sent[i] : last;
-    free(buf);
-    free(npu);
+    if (!on_stack) {
+        free(buf);
+        free(npu);
+    }
     return last;
 }
 
@@ -527,6 +596,51 @@ static int cmp_u64(const void *a, const void *b)
 
 static void solve_latencies(problem *pb);
 
+/* The candidates of a discrete search that plan every row alike (the same
+ * nccl_choices for each phase, the channel count the same) give the same
+ * model for any continuous parameters, so the same re-fit and cost: only
+ * the first of them needs trying (ties keep the earlier anyway). Most
+ * channel-min-bytes values leave every row's channels as they were, and
+ * nvls-min-bytes means nothing without NVLS. */
+typedef struct seen_plans {
+    size_t per;           /* entries of one candidate: rows x CALIB_MAX_PHASES */
+    size_t count, cap;    /* candidates remembered */
+    nccl_choices *all;    /* NULL: nothing remembered, nothing skipped */
+} seen_plans;
+
+static void seen_plans_init(seen_plans *s, const calib_data *data, size_t candidates)
+{
+    s->per = data->n * CALIB_MAX_PHASES;
+    s->count = 0;
+    s->cap = candidates + 1;
+    s->all = s->per ? calloc(s->cap * s->per, sizeof *s->all) : NULL;
+}
+
+/* Whether pb->base plans every row as a candidate remembered before;
+ * if not, remembers it. */
+static bool planned_before(seen_plans *s, const problem *pb)
+{
+    if (!s->all || s->count == s->cap)
+        return false;
+    nccl_choices *mine = s->all + s->count * s->per;
+    for (size_t i = 0; i < pb->data->n; i++) {
+        calib_phase ph[CALIB_MAX_PHASES];
+        size_t n = calib_call_phases(pb->net, &pb->data->pts[i], ph);
+        for (size_t k = 0; k < CALIB_MAX_PHASES; k++) {
+            nccl_choices *c = &mine[i * CALIB_MAX_PHASES + k];
+            if (k < n)
+                nccl_plan_choices(&pb->base, ph[k].coll, ph[k].link.npus, ph[k].in, c);
+            else
+                *c = (nccl_choices){0};
+        }
+    }
+    for (size_t j = 0; j < s->count; j++)
+        if (memcmp(s->all + j * s->per, mine, s->per * sizeof *mine) == 0)
+            return true;
+    s->count++;
+    return false;
+}
+
 /* One candidate of a discrete search, set in pb->base: re-fits the
  * continuous parameters from it briefly when asked, and keeps it in *best
  * when it is cheaper than *best_cost (ties keep the earlier one). */
@@ -552,13 +666,16 @@ static void try_values(problem *pb, double *slot, const double *cands, size_t n,
 {
     nccl_params start = pb->base, best = pb->base;
     double best_cost = calib_cost(&pb->base, pb->net, pb->data);
+    seen_plans seen;
+    seen_plans_init(&seen, pb->data, n);
     for (size_t i = 0; i < n; i++) {
         pb->base = start;
         *slot = cands[i];
-        if (pb->base.ll_max_bytes > pb->base.ll128_max_bytes)
+        if (pb->base.ll_max_bytes > pb->base.ll128_max_bytes || planned_before(&seen, pb))
             continue;
         keep_if_cheaper(pb, refit, &best, &best_cost);
     }
+    free(seen.all);
     pb->base = best;
 }
 
@@ -618,15 +735,21 @@ static void channel_pass(problem *pb, bool refit)
     static const double counts[] = {4, 8, 12, 16, 24, 32, 48, 64};
     nccl_params start = pb->base, best = pb->base;
     double best_cost = calib_cost(&pb->base, pb->net, pb->data);
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+    seen_plans seen;
+    seen_plans_init(&seen, pb->data, 20);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        seen.count = 0;   /* a channel count plans apart from the others */
         for (int m = 0; m < 20; m++) {
             if (counts[c] < start.nvls_channels)
                 continue;   /* NVLS's narrow count stays within the channels */
             pb->base = start;
             pb->base.channels = counts[c];
             pb->base.channel_min_bytes = (double)(1u << (6 + m));
-            keep_if_cheaper(pb, refit, &best, &best_cost);
+            if (!planned_before(&seen, pb))
+                keep_if_cheaper(pb, refit, &best, &best_cost);
         }
+    }
+    free(seen.all);
     pb->base = best;
 }
 

@@ -16,17 +16,6 @@ const char *nccl_proto_name(enum nccl_proto p)
     return p < NCCL_PROTOS ? names[p] : "?";
 }
 
-uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed)
-{
-    if (p->hop_overlap == 0)
-        return hop_ticks;
-    uint64_t under = elapsed < hop_ticks ? elapsed : hop_ticks;
-    /* the cast truncates a non-negative value: floor, without a call
-     * (calibrate's closed form runs this for every step of every NPU) */
-    uint64_t hidden = (uint64_t)(p->hop_overlap * (double)under);
-    return hop_ticks - (hidden < hop_ticks ? hidden : hop_ticks);
-}
-
 /* ns to ticks (1 tick = 1 ns), to the nearest */
 static uint64_t ticks(double ns)
 {
@@ -46,32 +35,49 @@ static bool on_nvlink(const nccl_params *p, uint32_t dim)
     return (double)dim < p->nvlink_dims;
 }
 
+/* The thresholds' verdicts on a call of `bytes` over n ranks, the only
+ * way the choice of algorithm and protocol reads the thresholds (so that
+ * nccl_plan_choices can say when two sets of them plan alike). With
+ * threshold-ranks N the protocol thresholds are those of N ranks, scaled
+ * by n / N: the faster protocol's extra latency per step is paid back
+ * above a size that grows with the step count, ~ the rank count. */
+static uint32_t threshold_verdicts(const nccl_params *p, uint32_t n, uint64_t bytes)
+{
+    double scale = p->threshold_ranks > 0 ? (double)n / p->threshold_ranks : 1.0;
+    uint32_t v = 0;
+    if (p->nvls != 0 && (double)bytes >= p->nvls_min_bytes)
+        v |= NCCL_NVLS_SIZE;
+    if ((double)bytes < p->tree_max_bytes)
+        v |= NCCL_TREE_SIZE;
+    if ((double)bytes <= p->ll_max_bytes * scale)
+        v |= NCCL_LL_SIZE;
+    if ((double)bytes <= p->ll128_max_bytes * scale)
+        v |= NCCL_LL128_SIZE;
+    return v;
+}
+
 /* NCCL picks the algorithm by the call's size: NVLS for large all-reduces
  * on an NVSwitch with SHARP, tree below its threshold, ring otherwise. */
-static enum nccl_algo pick_algo(const nccl_params *p, enum coll_kind coll, uint32_t n, bool nvlink_only,
-                                uint64_t bytes)
+static enum nccl_algo pick_algo(uint32_t verdicts, enum coll_kind coll, uint32_t n, bool nvlink_only)
 {
     if (coll != COLL_ALL_REDUCE || n <= 2)
         return NCCL_ALGO_RING;
-    if (p->nvls != 0 && nvlink_only && (double)bytes >= p->nvls_min_bytes)
+    if (nvlink_only && (verdicts & NCCL_NVLS_SIZE))
         return NCCL_ALGO_NVLS;
-    if ((double)bytes < p->tree_max_bytes)
+    if (verdicts & NCCL_TREE_SIZE)
         return NCCL_ALGO_TREE;
     return NCCL_ALGO_RING;
 }
 
-/* NCCL picks the protocol by its cost model: the faster protocol's extra
- * latency per step is paid back above a size that grows with the step
- * count, ~ the rank count on a ring. With threshold-ranks N the thresholds
- * are those of N ranks, scaled by n / N. */
-static enum nccl_proto pick_proto(const nccl_params *p, enum nccl_algo a, uint32_t n, uint64_t bytes)
+/* NCCL picks the protocol by its cost model, which the thresholds stand
+ * for. */
+static enum nccl_proto pick_proto(uint32_t verdicts, enum nccl_algo a)
 {
     if (a == NCCL_ALGO_NVLS)
         return NCCL_PROTO_SIMPLE;   /* NVLS runs Simple only */
-    double scale = p->threshold_ranks > 0 ? (double)n / p->threshold_ranks : 1.0;
-    if ((double)bytes <= p->ll_max_bytes * scale)
+    if (verdicts & NCCL_LL_SIZE)
         return NCCL_PROTO_LL;
-    if ((double)bytes <= p->ll128_max_bytes * scale)
+    if (verdicts & NCCL_LL128_SIZE)
         return NCCL_PROTO_LL128;
     return NCCL_PROTO_SIMPLE;
 }
@@ -148,27 +154,25 @@ static bool route_known(const nccl_route *r)
  * more than 2 ranks, tree below tree-max-bytes, NVLS from nvls-min-bytes
  * with SHARP switches on every dimension; LL up to ll-max-bytes, LL128 up
  * to ll128-max-bytes (both x n / threshold-ranks), Simple always. */
-static bool algo_allowed(const nccl_params *p, enum nccl_algo a, enum coll_kind coll, uint32_t n, bool nvlink_only,
-                         uint64_t bytes)
+static bool algo_allowed(uint32_t verdicts, enum nccl_algo a, enum coll_kind coll, uint32_t n, bool nvlink_only)
 {
     if (a == NCCL_ALGO_RING)
         return true;
     if (coll != COLL_ALL_REDUCE || n <= 2)
         return false;
     if (a == NCCL_ALGO_TREE)
-        return (double)bytes < p->tree_max_bytes;
-    return p->nvls != 0 && nvlink_only && (double)bytes >= p->nvls_min_bytes;
+        return verdicts & NCCL_TREE_SIZE;
+    return nvlink_only && (verdicts & NCCL_NVLS_SIZE);
 }
 
-static bool proto_allowed(const nccl_params *p, enum nccl_algo a, enum nccl_proto pr, uint32_t n, uint64_t bytes)
+static bool proto_allowed(uint32_t verdicts, enum nccl_algo a, enum nccl_proto pr)
 {
     if (a == NCCL_ALGO_NVLS)
         return pr == NCCL_PROTO_SIMPLE;   /* NVLS runs Simple only */
-    double scale = p->threshold_ranks > 0 ? (double)n / p->threshold_ranks : 1.0;
     if (pr == NCCL_PROTO_LL)
-        return (double)bytes <= p->ll_max_bytes * scale;
+        return verdicts & NCCL_LL_SIZE;
     if (pr == NCCL_PROTO_LL128)
-        return (double)bytes <= p->ll128_max_bytes * scale;
+        return verdicts & NCCL_LL128_SIZE;
     return true;
 }
 
@@ -180,11 +184,12 @@ static void plan_tuned(const nccl_params *p, enum coll_kind coll, uint32_t n, bo
 {
     nccl_plan best = *out, cand;
     double best_ns = INFINITY;
+    uint32_t verdicts = threshold_verdicts(p, n, out->call_bytes);
     for (int a = 0; a < NCCL_ALGOS; a++) {
-        if (!algo_allowed(p, (enum nccl_algo)a, coll, n, nvlink_only, out->call_bytes))
+        if (!algo_allowed(verdicts, (enum nccl_algo)a, coll, n, nvlink_only))
             continue;
         for (int pr = 0; pr < NCCL_PROTOS; pr++) {
-            if (!proto_allowed(p, (enum nccl_algo)a, (enum nccl_proto)pr, n, out->call_bytes))
+            if (!proto_allowed(verdicts, (enum nccl_algo)a, (enum nccl_proto)pr))
                 continue;
             cand = *out;
             cand.algo = (enum nccl_algo)a;
@@ -231,9 +236,25 @@ void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool 
         plan_tuned(p, coll, n, nvlink_only, in_size, route, out);
         return;
     }
-    out->algo = pick_algo(p, coll, n, nvlink_only, out->call_bytes);
-    out->proto = pick_proto(p, out->algo, n, out->call_bytes);
+    uint32_t verdicts = threshold_verdicts(p, n, out->call_bytes);
+    out->algo = pick_algo(verdicts, coll, n, nvlink_only);
+    out->proto = pick_proto(verdicts, out->algo);
     plan_algo(p, coll, n, in_size, out);
+}
+
+void nccl_plan_choices(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, nccl_choices *out)
+{
+    *out = (nccl_choices){0};
+    nccl_plan plan;
+    plan_start(p, coll, n, in_size, false, &plan);
+    if (n < 2)
+        return;
+    out->verdicts = threshold_verdicts(p, n, plan.call_bytes);
+    for (int a = 0; a < NCCL_ALGOS; a++) {
+        plan.algo = (enum nccl_algo)a;
+        plan_algo(p, coll, n, in_size, &plan);
+        out->channels_used[a] = plan.channels_used;
+    }
 }
 
 double nccl_plan_estimate(const nccl_params *p, const nccl_plan *call, const nccl_route *route)

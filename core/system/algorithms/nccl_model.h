@@ -59,6 +59,25 @@ void nccl_plan_call(const nccl_params *p, enum coll_kind coll, uint32_t n, bool 
  * call's later steps re-plan the choice its start made). */
 void nccl_plan_chosen(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, bool first,
                       enum nccl_algo algo, enum nccl_proto proto, nccl_plan *out);
+/* What the discrete parameters decide of a call's plan: the thresholds'
+ * verdicts on its size (NCCL_*_SIZE bits) and the channels each algorithm
+ * would run. The planners read the thresholds, channel-min-bytes,
+ * nvls-channels and nvls-wide-min-bytes only through these: two parameter
+ * sets that differ only there (the channel count the same) and agree on a
+ * call's choices plan it alike for any latencies, rates and shares, which
+ * lets calibrate skip a candidate that plans every row as an earlier one
+ * did. */
+enum {
+    NCCL_NVLS_SIZE = 1,    /* NVLS on and the size at least nvls-min-bytes */
+    NCCL_TREE_SIZE = 2,    /* below tree-max-bytes */
+    NCCL_LL_SIZE = 4,      /* at most ll-max-bytes (scaled by threshold-ranks) */
+    NCCL_LL128_SIZE = 8    /* at most ll128-max-bytes (likewise) */
+};
+typedef struct nccl_choices {
+    uint32_t verdicts;
+    uint32_t channels_used[NCCL_ALGOS];
+} nccl_choices;
+void nccl_plan_choices(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, nccl_choices *out);
 /* The tuner's estimate of a call planned by nccl_plan_call (ns): launch +
  * steps x the slowest link's step on `route`, a step being its wire bytes
  * over the link's rate and the protocol's wait after it (nccl_step_wait);
@@ -89,9 +108,21 @@ uint32_t nccl_flat_rails(const nccl_params *p, const uint32_t *size, uint32_t n_
 /* Whether every dimension of more than one NPU is an NVLink one. */
 bool nccl_flat_nvlink_only(const nccl_params *p, const uint32_t *size, uint32_t n_dims);
 /* The wait after a step whose message took `elapsed` ticks in the
- * network: the hop latency less the share `hop-overlap` of it that ran
- * while the message was in flight (at most all of the message's time). */
-uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed);
+ * network: the hop latency less the share `overlap` (hop-overlap) of it
+ * that ran while the message was in flight (at most all of the message's
+ * time). Inline: calibrate's closed form runs it for every step of every
+ * NPU of millions of calls. */
+static inline uint64_t nccl_overlap_wait(double overlap, uint64_t hop_ticks, uint64_t elapsed)
+{
+    uint64_t under = elapsed < hop_ticks ? elapsed : hop_ticks;
+    /* the cast truncates a non-negative value: floor, without a call */
+    uint64_t hidden = (uint64_t)(overlap * (double)under);
+    return hop_ticks - (hidden < hop_ticks ? hidden : hop_ticks);
+}
+static inline uint64_t nccl_step_wait(const nccl_params *p, uint64_t hop_ticks, uint64_t elapsed)
+{
+    return p->hop_overlap == 0 ? hop_ticks : nccl_overlap_wait(p->hop_overlap, hop_ticks, elapsed);
+}
 /* "ring", "tree", "nvls" and "LL", "LL128", "Simple". */
 const char *nccl_algo_name(enum nccl_algo a);
 const char *nccl_proto_name(enum nccl_proto p);
