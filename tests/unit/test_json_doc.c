@@ -10,7 +10,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include "unit_main.h"
@@ -171,11 +174,51 @@ static void documents_refused(void **state)
         expect_doc(cases[i].text, cases[i].flags, cases[i].want);
 }
 
+/* ---- json_doc_load ------------------------------------------------------------ */
+
+/* A document of `bytes` bytes in a file: {"a": "xxx...x"}. */
+static void write_doc(const char *path, size_t bytes)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"a\": \"", f);
+    for (size_t i = 0; i < bytes - 9; i++)
+        fputc('x', f);
+    fputs("\"}", f);
+    assert_int_equal(ftell(f), (long)bytes);
+    fclose(f);
+}
+
+/* The file is read whole across the reader's growing buffer (64 KiB,
+ * then doubled), and one byte over the limit is refused with the
+ * caller's words. */
+static void files_loaded(void **state)
+{
+    (void)state;
+    char path[64], msg[256];
+    snprintf(path, sizeof path, "/tmp/vimana-test-json-doc-%d.json", (int)getpid());
+    json_object *root = NULL;
+    write_doc(path, 300000);
+    assert_int_equal(json_doc_load(path, "big.json", 300000, "300000 B", JSON_DOC_OBJECT, &root, msg, sizeof msg), 0);
+    json_object *a = NULL;
+    assert_true(json_object_object_get_ex(root, "a", &a));
+    assert_int_equal(json_object_get_string_len(a), 300000 - 9);
+    json_object_put(root);
+    assert_int_equal(json_doc_load(path, "big.json", 299999, "299999 B", 0, &root, msg, sizeof msg), -1);
+    assert_string_equal(msg, "big.json: larger than 299999 B");
+    assert_null(root);
+    write_doc(path, 65536);
+    assert_int_equal(json_doc_load(path, "edge.json", 65536, "64 KiB", 0, &root, msg, sizeof msg), 0);
+    json_object_put(root);
+    unlink(path);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(hex_digits_decode),
     cmocka_unit_test(escapes_decode),
     cmocka_unit_test(distinct_keys_pass),
     cmocka_unit_test(repeated_keys_found),
     cmocka_unit_test(documents_accepted),
-    cmocka_unit_test(documents_refused)
+    cmocka_unit_test(documents_refused),
+    cmocka_unit_test(files_loaded)
 )
