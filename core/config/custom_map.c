@@ -15,6 +15,7 @@
 #include "util/input_file.h"
 #include "util/msg_escape.h"
 #include "util/path_msg.h"
+#include "util/sorted.h"
 
 typedef struct {
     char *name;
@@ -136,43 +137,31 @@ static int take_scalar(map_reader *r, const char *text, size_t line)
     return r->pending_key ? 0 : fail(r, line, "out of memory");
 }
 
-typedef struct {
-    uint64_t id;
-    size_t line;
-} id_line;
-
-static int cmp_id_line(const void *a, const void *b)
-{
-    const id_line *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* A node id given twice would leave one of its prefixes unused without a
  * word; reports the first repetition in file order. */
 static int check_duplicates(map_reader *r)
 {
     if (r->n < 2)
         return 0;
-    id_line *v = malloc(r->n * sizeof *v);
+    /* (node id, line): by id, each id's lines in file order */
+    key_order *v = malloc(r->n * sizeof *v);
     if (!v)
         return fail(r, 0, "out of memory");
     for (size_t i = 0; i < r->n; i++)
-        v[i] = (id_line){r->items[i].node_id, r->lines[i]};
-    qsort(v, r->n, sizeof *v, cmp_id_line);
-    const id_line *dup = NULL, *first = NULL;
+        v[i] = (key_order){r->items[i].node_id, r->lines[i]};
+    key_order_sort(v, r->n);
+    const key_order *dup = NULL, *first = NULL;
     size_t group = 0;
     for (size_t i = 1; i < r->n; i++) {
-        if (v[i].id != v[group].id) {
+        if (v[i].key != v[group].key) {
             group = i;
-        } else if (!dup || v[i].line < dup->line) {
+        } else if (!dup || v[i].index < dup->index) {
             dup = &v[i];
             first = &v[group];
         }
     }
-    int rc = dup ? fail(r, dup->line, "node id %llu given twice (first on line %zu)", (unsigned long long)dup->id,
-                        first->line)
+    int rc = dup ? fail(r, dup->index, "node id %llu given twice (first on line %zu)", (unsigned long long)dup->key,
+                        first->index)
                  : 0;
     free(v);
     return rc;

@@ -9,6 +9,7 @@
 #include "host/network_faults.h"
 #include "host/network_host.h"
 #include "util/msg_escape.h"
+#include "util/sorted.h"
 
 /* The backend's links as the faults name them: each link's two device ids,
  * and the devices' names once a fault names one. */
@@ -129,33 +130,20 @@ static int resolve(link_table *t, const net_fault *f, fault_link *out)
     return 0;
 }
 
-/* The order faults reach the backend: by tick, ties in file order. */
-typedef struct fault_order {
-    uint64_t at;
-    size_t index;
-} fault_order;
-
-static int by_tick(const void *pa, const void *pb)
-{
-    const fault_order *a = pa, *b = pb;
-    if (a->at != b->at)
-        return a->at < b->at ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
 static int hand_over(link_table *t, const net_faults *nf, vimana_link_fault_fn fn)
 {
     sim *s = t->s;
-    fault_order *order = malloc((nf->n ? nf->n : 1) * sizeof *order);
+    key_order *order = malloc((nf->n ? nf->n : 1) * sizeof *order);
     s->faults = calloc(nf->n ? nf->n : 1, sizeof *s->faults);
     if (!order || !s->faults) {
         free(order);
         sim_fail(s, "out of memory");
         return -1;
     }
+    /* The order faults reach the backend: by tick, ties in file order. */
     for (size_t i = 0; i < nf->n; i++)
-        order[i] = (fault_order){nf->items[i].at, i};
-    qsort(order, nf->n, sizeof *order, by_tick);
+        order[i] = (key_order){nf->items[i].at, i};
+    key_order_sort(order, nf->n);
     int rc = 0;
     for (size_t k = 0; k < nf->n && rc == 0; k++) {
         const net_fault *f = &nf->items[order[k].index];

@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out/json_out.h"
+#include "util/sorted.h"
 #include "vimana/et.h"
 
 /* One request's two markers, as the run ended them. */
@@ -60,15 +62,8 @@ static bool may_hold_markers(const wl_trace *t)
 /* The node index of id `id` (the nodes are sorted by id), or UINT32_MAX. */
 static uint32_t node_index(const workload *w, uint64_t id)
 {
-    uint32_t lo = 0, hi = w->n_nodes;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (w->nodes[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < w->n_nodes && w->nodes[lo].id == id ? lo : UINT32_MAX;
+    size_t lo = lower_bound_u64(w->nodes, w->n_nodes, sizeof *w->nodes, offsetof(wl_node, id), id);
+    return lo < w->n_nodes && w->nodes[lo].id == id ? (uint32_t)lo : UINT32_MAX;
 }
 
 /* Request `id`'s record: the generator numbers the requests 0 .. n-1,

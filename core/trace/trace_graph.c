@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/dep_links.h"
+#include "util/sorted.h"
 
 void trace_graph_init(trace_graph *g, size_t record_size)
 {
@@ -105,18 +106,6 @@ int trace_graph_read(trace_graph *g, const char *path, trace_read_node_fn read_n
 
 /* ---- sorting ------------------------------------------------------------- */
 
-typedef struct id_at {
-    uint64_t id;
-    uint32_t at;              /* index in file order; UINT32_MAX once moved */
-} id_at;
-
-static int cmp_id_at(const void *a, const void *b)
-{
-    const id_at *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
 
 static bool ids_ascending(const trace_graph *g)
 {
@@ -126,19 +115,20 @@ static bool ids_ascending(const trace_graph *g)
     return true;
 }
 
-/* Moves the records so that record k is the one read at order[k].at,
- * following each cycle of the permutation with one spare record. */
-static void permute_records(trace_graph *g, id_at *order, void *spare)
+/* Moves the records so that record k is the one read at order[k].index
+ * (the index in file order; SIZE_MAX once moved), following each cycle of
+ * the permutation with one spare record. */
+static void permute_records(trace_graph *g, key_order *order, void *spare)
 {
     size_t size = g->record_size;
     for (uint32_t k = 0; k < g->n_nodes; k++) {
-        if (order[k].at == UINT32_MAX)
+        if (order[k].index == SIZE_MAX)
             continue;
         memcpy(spare, record_at(g, k), size);
         uint32_t j = k;
         for (;;) {
-            uint32_t from = order[j].at;
-            order[j].at = UINT32_MAX;
+            uint32_t from = (uint32_t)order[j].index;
+            order[j].index = SIZE_MAX;
             if (from == k) {
                 memcpy(record_at(g, j), spare, size);
                 break;
@@ -154,17 +144,17 @@ static int sort_by_id(trace_graph *g)
 {
     if (ids_ascending(g))
         return 0;
-    id_at *order = malloc(g->n_nodes * sizeof *order);
+    key_order *order = malloc(g->n_nodes * sizeof *order);
     void *spare = malloc(g->record_size ? g->record_size : 1);
     if (!order || !spare) {
         free(order), free(spare);
         return -1;
     }
     for (uint32_t i = 0; i < g->n_nodes; i++)
-        order[i] = (id_at){g->ids[i], i};
-    qsort(order, g->n_nodes, sizeof *order, cmp_id_at);
+        order[i] = (key_order){g->ids[i], i};
+    key_order_sort(order, g->n_nodes);
     for (uint32_t i = 0; i < g->n_nodes; i++)
-        g->ids[i] = order[i].id;
+        g->ids[i] = order[i].key;
     permute_records(g, order, spare);
     free(order), free(spare);
     return 0;

@@ -38,6 +38,7 @@
 #define json_simple_escape vimana_util_json_simple_escape
 #define json_text_position vimana_util_json_text_position
 #define json_unicode_escape vimana_util_json_unicode_escape
+#define key_order_sort vimana_util_key_order_sort
 #define msg_escape vimana_util_msg_escape
 #define msg_escape_n vimana_util_msg_escape_n
 #define msg_one_line vimana_util_msg_one_line

@@ -25,6 +25,7 @@ libvimana_util_la_SOURCES = \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
 	core/util/path_msg.c core/util/path_msg.h \
 	core/util/slab.c core/util/slab.h \
+	core/util/sorted.c core/util/sorted.h \
 	core/util/utf8.c core/util/utf8.h \
 	core/util/xml_text.c core/util/xml_text.h \
 	core/util/grow.h core/util/ticks.h core/util/varint.h core/util/exported_names.h

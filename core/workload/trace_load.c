@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "trace/trace_graph.h"
 #include "util/file_digest.h"
+#include "util/sorted.h"
 #include "vimana/et.h"
 #include "workload/families.h"
 #include "workload/workload.h"
@@ -493,15 +495,8 @@ static int marker_cmp(const void *a, const void *b)
 static void resolve_markers(wl_trace *t, const uint64_t *ids)
 {
     for (uint32_t k = 0; k < t->n_markers; k++) {
-        uint32_t lo = 0, hi = t->n_nodes;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (t->nodes[mid].id < ids[k])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        t->markers[k].node = lo;
+        t->markers[k].node =
+            (uint32_t)lower_bound_u64(t->nodes, t->n_nodes, sizeof *t->nodes, offsetof(wl_node, id), ids[k]);
     }
     if (t->n_markers > 1)
         qsort(t->markers, t->n_markers, sizeof *t->markers, marker_cmp);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "common/cli.h"
 #include "common/json_input.h"
 #include "util/msg_escape.h"
+#include "util/sorted.h"
 
 /* A groups file lists each communicator once; anything this big is not one. */
 #define COMM_GROUPS_MAX_FILE_BYTES ((size_t)256 << 20)
@@ -177,14 +179,7 @@ void comm_groups_free(comm_groups *g)
 
 const comm_group *comm_groups_find(const comm_groups *g, int64_t pg)
 {
-    size_t lo = 0, hi = g->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (g->g[mid].pg < pg)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = lower_bound_i64(g->g, g->n, sizeof *g->g, offsetof(comm_group, pg), pg);
     return lo < g->n && g->g[lo].pg == pg ? &g->g[lo] : NULL;
 }
 

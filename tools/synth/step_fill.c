@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "util/sorted.h"
+
 /* The nearest unused value at or right of i is right-root(i) (n when
  * none); at or left of i - 1 is left-root(i) - 1 (-1 when none). */
 typedef struct pool {
@@ -46,34 +48,22 @@ static uint64_t pool_take(pool *p, double t)
     return p->v[pick];
 }
 
-typedef struct order {
-    uint64_t count;
-    size_t step;
-} order;
-
-static int cmp_order(const void *a, const void *b)
-{
-    const order *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count < y->count ? -1 : 1;
-    return (x->step > y->step) - (x->step < y->step);
-}
 
 int step_fill(const uint64_t *sorted, uint64_t n, const step_fill_step *steps, size_t n_steps, uint64_t *out)
 {
     pool p = {sorted, n, malloc((n + 1) * sizeof *p.right), malloc((n + 1) * sizeof *p.left)};
-    order *ord = malloc((n_steps + 1) * sizeof *ord);
+    key_order *ord = malloc((n_steps + 1) * sizeof *ord);
     int rc = p.right && p.left && ord ? 0 : -1;
     size_t k = 0;
     for (uint64_t i = 0; rc == 0 && i <= n; i++)
         p.right[i] = p.left[i] = i;
     for (size_t i = 0; rc == 0 && i < n_steps; i++)
         if (steps[i].count)
-            ord[k++] = (order){steps[i].count, i};
+            ord[k++] = (key_order){steps[i].count, i};
     if (rc == 0)
-        qsort(ord, k, sizeof *ord, cmp_order);
+        key_order_sort(ord, k);
     for (size_t j = 0; rc == 0 && j < k; j++) {
-        const step_fill_step *st = &steps[ord[j].step];
+        const step_fill_step *st = &steps[ord[j].index];
         double left = st->target;
         for (uint64_t c = 0; c < st->count; c++) {
             uint64_t x = pool_take(&p, left / (double)(st->count - c));

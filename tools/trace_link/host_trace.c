@@ -1,10 +1,12 @@
 #include "trace_link/host_trace.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/sorted.h"
 
 /* The layouts the Chakra converter parses (chakra-tools.md §7 step 2);
  * 1.1.1-chakra.1.0.0 is read like 1.1.1-chakra.0.0.4. */
@@ -299,14 +301,7 @@ static int by_id(const void *a, const void *b)
 
 size_t host_trace_find(const host_trace *h, int64_t id)
 {
-    size_t lo = 0, hi = h->n_nodes;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h->nodes[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = lower_bound_i64(h->nodes, h->n_nodes, sizeof *h->nodes, offsetof(host_node, id), id);
     return lo < h->n_nodes && h->nodes[lo].id == id ? lo : SIZE_MAX;
 }
 

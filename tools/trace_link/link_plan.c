@@ -1,10 +1,12 @@
 #include "trace_link/link_plan.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/idmap.h"
 #include "util/grow.h"
+#include "util/sorted.h"
 
 /* Host nodes that have no Kineto counterpart (the observer's process and
  * thread roots, ProfilerStep which the reference drops from Kineto, the
@@ -271,14 +273,7 @@ static int resolve_sync(link_plan *p, const host_trace *h, const kineto_trace *k
         if (op == K_NONE)
             continue;
         /* Edges are sorted by waiter: binary-search this op's run. */
-        size_t lo = 0, hi = edges->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (edges->items[mid].waiter < op)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = lower_bound_u32(edges->items, edges->n, sizeof *edges->items, offsetof(sync_edge, waiter), op);
         for (; lo < edges->n && edges->items[lo].waiter == op; lo++) {
             uint32_t g = edges->items[lo].gpu, launcher = k->gpu[g].launcher;
             if (launcher == K_NONE || first_node[launcher] == LINK_NO_ID) {

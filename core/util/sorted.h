@@ -1,0 +1,87 @@
+/*
+ * sorted.h - arrays of records kept sorted by an integer key: where a key
+ * goes (lower bound), and the (key, index) records that order items by a
+ * key with ties in their original order.
+ *
+ * The simulator, the tools and the trace linker each kept such arrays over
+ * their own structs and wrote the same binary search and the same
+ * two-level comparator for each; they share these instead.
+ *
+ * Header-only for the search (it runs inside per-node loops, and a call
+ * into the shared library for each probe would cost more than the probe),
+ * a libvimana_util function for the sort.
+ */
+#ifndef VIMANA_UTIL_SORTED_H
+#define VIMANA_UTIL_SORTED_H
+
+#include "util/exported_names.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The width and signedness of a record's key. */
+typedef enum sorted_key_kind { SORTED_U32, SORTED_U64, SORTED_I64 } sorted_key_kind;
+
+/* The key at `rec` as an unsigned number in the same order as the key
+ * itself (a signed key has its sign bit flipped). */
+static inline uint64_t sorted_key_at(const unsigned char *rec, sorted_key_kind kind)
+{
+    if (kind == SORTED_U32) {
+        uint32_t v;
+        memcpy(&v, rec, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, rec, sizeof v);
+    return kind == SORTED_I64 ? v ^ (UINT64_C(1) << 63) : v;
+}
+
+/* The first position in an array of n records, `stride` bytes apart and
+ * sorted by the key of kind `kind` at byte `key_at` of each, whose key is
+ * not below `key` (given as sorted_key_at gives it); n when every key is
+ * below. Use lower_bound_u32/_u64/_i64. */
+static inline size_t sorted_lower_bound(const void *base, size_t n, size_t stride, size_t key_at, sorted_key_kind kind,
+                                        uint64_t key)
+{
+    const unsigned char *first = (const unsigned char *)base + key_at;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted_key_at(first + mid * stride, kind) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* sorted_lower_bound for a uint32_t, uint64_t or int64_t key, e.g.
+ * lower_bound_u64(nodes, n, sizeof *nodes, offsetof(node, id), id). */
+static inline size_t lower_bound_u32(const void *base, size_t n, size_t stride, size_t key_at, uint32_t key)
+{
+    return sorted_lower_bound(base, n, stride, key_at, SORTED_U32, key);
+}
+
+static inline size_t lower_bound_u64(const void *base, size_t n, size_t stride, size_t key_at, uint64_t key)
+{
+    return sorted_lower_bound(base, n, stride, key_at, SORTED_U64, key);
+}
+
+static inline size_t lower_bound_i64(const void *base, size_t n, size_t stride, size_t key_at, int64_t key)
+{
+    return sorted_lower_bound(base, n, stride, key_at, SORTED_I64, (uint64_t)key ^ (UINT64_C(1) << 63));
+}
+
+/* An item to order by a key: its key and its position before sorting. */
+typedef struct key_order {
+    uint64_t key;
+    size_t index;
+} key_order;
+
+/* Sorts v[0..n) by key, equal keys by index: with the indices 0..n-1 as
+ * filled, the order of the items by key with ties kept in their first
+ * order (a stable sort, which qsort is not). */
+void key_order_sort(key_order *v, size_t n);
+
+#endif
