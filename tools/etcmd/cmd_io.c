@@ -5,8 +5,8 @@
 #include "common/cli.h"
 #include "util/input_file.h"
 
-int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
-                     const char **input, const char **output)
+int cmd_io_in_out(const char *prog, const char *usage, const char *what, const char *note, int argc, char **argv,
+                  const char **input, const char **output)
 {
     *input = *output = NULL;
     for (int i = 1; i < argc; i++) {
@@ -18,10 +18,19 @@ int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_
             if (rc < 0)
                 return 2;
             *output = v;
-        } else if (cli_positional(prog, argv[i], "input file", one_input_note, input) != 0) {
+        } else if (cli_positional(prog, argv[i], what, note, input) != 0) {
             return 2;
         }
     }
+    return CMD_IO_RUN;
+}
+
+int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,
+                     const char **input, const char **output)
+{
+    int rc = cmd_io_in_out(prog, usage, "input file", one_input_note, argc, argv, input, output);
+    if (rc != CMD_IO_RUN)
+        return rc;
     if (!*input) {
         cli_error(prog, "missing the input file (see --help)");
         return 2;

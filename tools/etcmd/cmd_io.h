@@ -16,6 +16,13 @@
  * (the message printed). */
 #define CMD_IO_RUN (-1)
 
+/* Reads one positional argument (`what`, e.g. "input file") and
+ * -o/--output OUT, in any order; a second positional argument is refused
+ * with `note` appended to the message. Either may be missing (the caller
+ * says which it requires): *input and *output are NULL then. */
+int cmd_io_in_out(const char *prog, const char *usage, const char *what, const char *note, int argc, char **argv,
+                  const char **input, const char **output);
+
 /* Reads "FILE [-o OUT]". A second input file is refused with
  * `one_input_note` appended to the message. */
 int cmd_io_file_args(const char *prog, const char *usage, const char *one_input_note, int argc, char **argv,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "etcmd/cmd_io.h"
 #include "etcmd/et_files.h"
 #include "merge/et_master.h"
 #include "vimana-et/commands.h"
@@ -28,20 +29,9 @@ static const char split_usage[] =
 static int parse(const char *prog, const char *usage, const char *what, int argc, char **argv, const char **in,
                  const char **out)
 {
-    *in = *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int rc;
-        if (cli_help(argv[i], usage))
-            return 1;
-        if ((rc = cli_option(prog, argc, argv, &i, "-o|--output", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            *out = v;
-        } else if (cli_positional(prog, argv[i], what, "", in) != 0) {
-            return 2;
-        }
-    }
+    int rc = cmd_io_in_out(prog, usage, what, "", argc, argv, in, out);
+    if (rc != CMD_IO_RUN)
+        return rc == 0 ? 1 : 2;
     if (!*in || !*out) {
         cli_error(prog, "missing %s (see --help)", !*in ? what : "-o");
         return 2;
