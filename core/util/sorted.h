@@ -44,6 +44,9 @@ static inline uint64_t sorted_key_at(const unsigned char *rec, sorted_key_kind k
 static inline size_t sorted_lower_bound(const void *base, size_t n, size_t stride, size_t key_at, sorted_key_kind kind,
                                         uint64_t key)
 {
+    /* An empty array may come as NULL, and NULL plus an offset is undefined. */
+    if (n == 0)
+        return 0;
     const unsigned char *first = (const unsigned char *)base + key_at;
     size_t lo = 0, hi = n;
     while (lo < hi) {
