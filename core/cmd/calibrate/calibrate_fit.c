@@ -305,7 +305,7 @@ static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, c
                            const nccl_plan *call)
 {
     uint32_t n = ph->link.npus;
-    flat_links l;
+    flat_links l = {0};   /* zeroed: gcc cannot see that the plan fills what it reads */
     flat_links_plan(&l, p, net, ph->flat_dims, call);
     /* per ring position: the time, the NPU, the message in and the wait
      * (and a scratch row); on the stack up to FLAT_STACK_NPUS: a fit calls
@@ -376,15 +376,21 @@ uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, c
     return sum;
 }
 
+/* A row's error relative to its measurement, over the tolerance its
+ * target gives it (5 % from 1 MiB up, 15 % below): a large call's error
+ * weighs 3x. */
+static double row_error(const calib_point *pt, uint64_t ticks)
+{
+    double m = pt->measured_ns;
+    double tolerance = pt->tests_bytes >= 1048576 ? 0.05 : 0.15;
+    return ((double)ticks - m) / m / tolerance;
+}
+
 double calib_cost(const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     double sum = 0;
     for (size_t i = 0; i < data->n; i++) {
-        double m = data->pts[i].measured_ns;
-        /* relative error over the tolerance the targets give the row
-         * (5 % from 1 MiB up, 15 % below): a large call's error weighs 3x */
-        double tolerance = data->pts[i].tests_bytes >= 1048576 ? 0.05 : 0.15;
-        double e = ((double)calib_model_ticks(p, net, &data->pts[i]) - m) / m / tolerance;
+        double e = row_error(&data->pts[i], calib_model_ticks(p, net, &data->pts[i]));
         sum += e * e;
     }
     return sum;
@@ -407,6 +413,13 @@ typedef struct problem {
     bool channel_count;       /* the discrete pass also moves `channels` */
     bool tree;                /* the discrete pass also moves `tree-max-bytes` */
     bool worst_row;           /* eval: the worst row against its target, not the sum of squares */
+    /* While Nelder-Mead runs, each row's phases and their plans: without
+     * the tuner, what a plan chooses (algorithm, protocol, steps,
+     * channels) reads none of the parameters it moves, so only the launch
+     * and the links are planned at each evaluation (NULL: plan it all). */
+    calib_phase *phases;      /* rows x CALIB_MAX_PHASES */
+    nccl_plan *plans;         /* the same */
+    uint8_t *n_phases;        /* per row */
 } problem;
 
 /* A ring call's steps: over its phases, 2(n-1) for an all-reduce, n-1
@@ -488,12 +501,71 @@ static double clamp(double v, double lo, double hi)
 static double worst_row(const nccl_params *p, const vimana_net_config *net, const calib_data *data)
 {
     double worst = 0;
-    for (size_t i = 0; i < data->n; i++) {
-        const calib_point *pt = &data->pts[i];
-        double e = fabs(((double)calib_model_ticks(p, net, pt) - pt->measured_ns) / pt->measured_ns);
-        worst = fmax(worst, e / (pt->tests_bytes >= 1048576 ? 0.05 : 0.15));
-    }
+    for (size_t i = 0; i < data->n; i++)
+        worst = fmax(worst, fabs(row_error(&data->pts[i], calib_model_ticks(p, net, &data->pts[i]))));
     return worst;
+}
+
+/* Plans every row's phases once for a Nelder-Mead run (see problem);
+ * nothing with the tuner, which weighs the moving parameters, or without
+ * memory (each evaluation then plans it all, as calib_model_ticks). */
+static void plans_keep(problem *pb)
+{
+    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+    size_t rows = pb->data->n;
+    if (pb->base.tuner != 0 || rows == 0)
+        return;
+    calib_phase *phases = malloc(rows * CALIB_MAX_PHASES * sizeof *phases);
+    nccl_plan *plans = malloc(rows * CALIB_MAX_PHASES * sizeof *plans);
+    uint8_t *counts = malloc(rows);
+    if (!phases || !plans || !counts) {
+        free(phases), free(plans), free(counts);
+        return;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        calib_phase *ph = &phases[i * CALIB_MAX_PHASES];
+        counts[i] = (uint8_t)calib_call_phases(pb->net, &pb->data->pts[i], ph);
+        for (size_t k = 0; k < counts[i]; k++)
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plans[i * CALIB_MAX_PHASES + k]);
+    }
+    pb->phases = phases, pb->plans = plans, pb->n_phases = counts;
+}
+
+static void plans_drop(problem *pb)
+{
+    free(pb->phases), free(pb->plans), free(pb->n_phases);
+    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+}
+
+/* calib_model_ticks of row i from its kept plans: the same launch and
+ * links, planned with the current parameters. */
+static uint64_t kept_ticks(const problem *pb, size_t i)
+{
+    const nccl_params *p = &pb->base;
+    const calib_phase *ph = &pb->phases[i * CALIB_MAX_PHASES];
+    uint64_t sum = 0;
+    for (size_t k = 0; k < pb->n_phases[i]; k++) {
+        nccl_plan plan = pb->plans[i * CALIB_MAX_PHASES + k];
+        plan.launch_ticks = k == 0 ? nccl_launch_ticks(p) : 0;
+        if (ph[k].flat_dims < 2)
+            nccl_plan_link(p, ph[k].dim, 0, &plan);
+        sum += ph[k].flat_dims >= 2 ? flat_ticks(p, pb->net, &ph[k], &plan) : phase_ticks(p, &ph[k], &plan);
+        if (sum >= (uint64_t)TICK_CAP)
+            return (uint64_t)TICK_CAP;
+    }
+    return sum;
+}
+
+/* calib_cost or worst_row (pb->worst_row) from the kept plans. */
+static double kept_cost(const problem *pb)
+{
+    double sum = 0, worst = 0;
+    for (size_t i = 0; i < pb->data->n; i++) {
+        double e = row_error(&pb->data->pts[i], kept_ticks(pb, i));
+        sum += e * e;
+        worst = fmax(worst, fabs(e));
+    }
+    return pb->worst_row ? worst : sum;
 }
 
 /* The cost at x (clamped into the ranges; the clamped x is written back so
@@ -504,6 +576,8 @@ static double eval(problem *pb, double *x)
         x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
         *pb->slot[i] = x[i];
     }
+    if (pb->plans)
+        return kept_cost(pb);
     return pb->worst_row ? worst_row(&pb->base, pb->net, pb->data) : calib_cost(&pb->base, pb->net, pb->data);
 }
 
@@ -535,6 +609,7 @@ static void nelder_mead(problem *pb, int iterations)
 {
     int n = pb->n;
     double x[MAX_CONT + 1][MAX_CONT], f[MAX_CONT + 1];
+    plans_keep(pb);
     for (int v = 0; v <= n; v++) {
         for (int i = 0; i < n; i++)
             x[v][i] = *pb->slot[i];
@@ -584,6 +659,7 @@ static void nelder_mead(problem *pb, int iterations)
         if (f[v] < f[best])
             best = v;
     eval(pb, x[best]);
+    plans_drop(pb);
 }
 
 /* ---- the discrete parameters: every candidate ---------------------------- */

@@ -212,7 +212,12 @@ static void plan_start(const nccl_params *p, enum coll_kind coll, uint32_t n, ui
     *out = (nccl_plan){0};
     /* saturated: a size past 2^64 B is past every threshold anyway */
     out->call_bytes = coll != COLL_ALL_GATHER ? in_size : n && in_size > UINT64_MAX / n ? UINT64_MAX : in_size * n;
-    out->launch_ticks = first ? ticks(p->launch_ns) : 0;
+    out->launch_ticks = first ? nccl_launch_ticks(p) : 0;
+}
+
+uint64_t nccl_launch_ticks(const nccl_params *p)
+{
+    return ticks(p->launch_ns);
 }
 
 void nccl_plan_chosen(const nccl_params *p, enum coll_kind coll, uint32_t n, uint64_t in_size, bool first,

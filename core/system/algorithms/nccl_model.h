@@ -46,6 +46,9 @@ typedef struct nccl_route {
  * (the launch overhead). */
 void nccl_plan_phase(const nccl_params *p, enum coll_kind coll, uint32_t n, uint32_t dim, double bytes_per_ns,
                      uint64_t in_size, bool first, nccl_plan *out);
+/* The launch overhead in whole ticks: a call's first phase waits it
+ * before its first step (launch_ticks). */
+uint64_t nccl_launch_ticks(const nccl_params *p);
 /* The parts of the plan the whole phase shares: call bytes, launch,
  * algorithm, protocol, steps, data per step, channels. `nvlink_only`:
  * every dimension the ring spans is NVLink (NVLS needs it). With `tuner`
