@@ -13,6 +13,7 @@
 #include "synth/comm_groups.h"
 #include "synth/jitter.h"
 #include "synth/step_fill.h"
+#include "util/sorted.h"
 #include "vimana/et.h"
 
 static void shuffle_u64(uint64_t *v, uint64_t n, sample_rng *r)
@@ -98,11 +99,8 @@ typedef struct p2p_msg {
 static int cmp_msg(const void *a, const void *b)
 {
     const p2p_msg *x = a, *y = b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    if (x->dst != y->dst)
-        return x->dst < y->dst ? -1 : 1;
-    return (x->size > y->size) - (x->size < y->size);
+    uint64_t kx[] = {x->src, x->dst, x->size}, ky[] = {y->src, y->dst, y->size};
+    return keys_order(kx, ky, 3);
 }
 
 /* (a + offset) mod n, in [0, n). */
@@ -289,13 +287,9 @@ typedef struct p2p_at {
 static int cmp_p2p_at(const void *a, const void *b)
 {
     const p2p_at *x = a, *y = b;
-    if (x->dir != y->dir)
-        return x->dir < y->dir ? -1 : 1;
-    if (x->peer != y->peer)
-        return x->peer < y->peer ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    return (x->step > y->step) - (x->step < y->step);
+    uint64_t kx[] = {sorted_i64_key(x->dir), x->peer, x->size, x->step};
+    uint64_t ky[] = {sorted_i64_key(y->dir), y->peer, y->size, y->step};
+    return keys_order(kx, ky, 4);
 }
 
 static int32_t *rank_tags(const synth_model *m, const sm_role *role, uint64_t rank, uint64_t npus)
