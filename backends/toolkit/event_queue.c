@@ -7,8 +7,11 @@
 #include "vimana/event_queue.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/sorted.h"
 
 #define NIL UINT32_MAX
 
@@ -227,39 +230,16 @@ static bool heap_push(vimana_evq *q, uint32_t bucket)
 {
     if (!grow((void **)&q->heap, &q->heap_cap, q->heap_len, sizeof *q->heap))
         return false;
-    uint32_t i = q->heap_len++;
-    vimana_tick t = q->buckets[bucket].time;
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (q->heap[parent].time <= t)
-            break;
-        q->heap[i] = q->heap[parent];
-        i = parent;
-    }
-    q->heap[i] = (heap_rec){t, bucket};
+    heap_rec r = {q->buckets[bucket].time, bucket};
+    q->heap_len = (uint32_t)min_heap_push(q->heap, q->heap_len, sizeof r, offsetof(heap_rec, time), &r);
     return true;
 }
 
 static uint32_t heap_pop(vimana_evq *q)
 {
-    uint32_t top = q->heap[0].bucket;
-    heap_rec last = q->heap[--q->heap_len];
-    vimana_tick t = last.time;
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t child = 2 * i + 1;
-        if (child >= q->heap_len)
-            break;
-        if (child + 1 < q->heap_len && q->heap[child + 1].time < q->heap[child].time)
-            child++;
-        if (q->heap[child].time >= t)
-            break;
-        q->heap[i] = q->heap[child];
-        i = child;
-    }
-    if (q->heap_len > 0)
-        q->heap[i] = last;
-    return top;
+    heap_rec top;
+    q->heap_len = (uint32_t)min_heap_pop(q->heap, q->heap_len, sizeof top, offsetof(heap_rec, time), &top);
+    return top.bucket;
 }
 
 /* ---- public -------------------------------------------------------------- */
