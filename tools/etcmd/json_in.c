@@ -372,6 +372,23 @@ static bool push_member(json_in *in, const char *key, size_t key_len, const jv *
 
 static bool value(json_in *in, jv *out, arena *a, int depth);
 
+/* A finished array's or object's elements: the n of `size` bytes stacked
+ * from index `first` of `stack`, copied into the arena where the value
+ * keeps them (*out NULL for none). False, the run failed, when out of
+ * memory. */
+static bool arena_keep(json_in *in, arena *a, const void *stack, size_t first, size_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return true;
+    if (!(*out = arena_alloc(a, n * size))) {
+        json_in_fail(in, "out of memory");
+        return false;
+    }
+    memcpy(*out, (const char *)stack + first * size, n * size);
+    return true;
+}
+
 static bool array(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nitems;
@@ -393,13 +410,9 @@ static bool array(json_in *in, jv *out, arena *a, int depth)
         }
     }
     size_t n = in->nitems - base;
-    jv *items = NULL;
-    if (n > 0 && !(items = arena_alloc(a, n * sizeof *items))) {
-        json_in_fail(in, "out of memory");
+    void *items;
+    if (!arena_keep(in, a, in->items, base, n, sizeof *in->items, &items))
         return false;
-    }
-    if (n > 0)
-        memcpy(items, in->items + base, n * sizeof *items);
     in->nitems = base;
     out->kind = JV_ARRAY;
     out->len = n;
@@ -433,13 +446,9 @@ static bool object(json_in *in, jv *out, arena *a, int depth)
         }
     }
     size_t n = in->nmembers - base;
-    jmember *members = NULL;
-    if (n > 0 && !(members = arena_alloc(a, n * sizeof *members))) {
-        json_in_fail(in, "out of memory");
+    void *members;
+    if (!arena_keep(in, a, in->members, base, n, sizeof *in->members, &members))
         return false;
-    }
-    if (n > 0)
-        memcpy(members, in->members + base, n * sizeof *members);
     in->nmembers = base;
     out->kind = JV_OBJECT;
     out->len = n;
