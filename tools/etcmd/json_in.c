@@ -389,26 +389,47 @@ static bool arena_keep(json_in *in, arena *a, const void *stack, size_t first, s
     return true;
 }
 
+/* The elements of an array or an object after its opening bracket, up to
+ * and with `close`: none, or one() for each, with commas between. */
+static bool elements(json_in *in, arena *a, int depth, char close, const char *expected,
+                     bool (*one)(json_in *in, arena *a, int depth))
+{
+    if (json_in_peek(in) == close) {
+        consume(in, 1);
+        return true;
+    }
+    for (;;) {
+        if (!one(in, a, depth))
+            return false;
+        if (json_in_peek(in) != ',')
+            return json_in_expect(in, close, expected);
+        consume(in, 1);
+    }
+}
+
+static bool array_item(json_in *in, arena *a, int depth)
+{
+    jv item;
+    return value(in, &item, a, depth + 1) && push_item(in, &item);
+}
+
+static bool object_member(json_in *in, arena *a, int depth)
+{
+    if (!json_in_expect(in, '"', "'\"' (an object key)") || !string_body(in))
+        return false;
+    size_t key_len = in->slen;
+    char *key = arena_copy(in, a, in->sbuf, key_len);
+    jv v;
+    return key && json_in_expect(in, ':', "':' after an object key") && value(in, &v, a, depth + 1) &&
+           push_member(in, key, key_len, &v);
+}
+
 static bool array(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nitems;
     consume(in, 1); /* '[' */
-    if (json_in_peek(in) == ']') {
-        consume(in, 1);
-    } else {
-        for (;;) {
-            jv item;
-            if (!value(in, &item, a, depth + 1) || !push_item(in, &item))
-                return false;
-            if (json_in_peek(in) == ',') {
-                consume(in, 1);
-                continue;
-            }
-            if (!json_in_expect(in, ']', "',' or ']' in an array"))
-                return false;
-            break;
-        }
-    }
+    if (!elements(in, a, depth, ']', "',' or ']' in an array", array_item))
+        return false;
     size_t n = in->nitems - base;
     void *items;
     if (!arena_keep(in, a, in->items, base, n, sizeof *in->items, &items))
@@ -424,27 +445,8 @@ static bool object(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nmembers;
     consume(in, 1); /* '{' */
-    if (json_in_peek(in) == '}') {
-        consume(in, 1);
-    } else {
-        for (;;) {
-            if (!json_in_expect(in, '"', "'\"' (an object key)") || !string_body(in))
-                return false;
-            size_t key_len = in->slen;
-            char *key = arena_copy(in, a, in->sbuf, key_len);
-            jv v;
-            if (!key || !json_in_expect(in, ':', "':' after an object key") ||
-                !value(in, &v, a, depth + 1) || !push_member(in, key, key_len, &v))
-                return false;
-            if (json_in_peek(in) == ',') {
-                consume(in, 1);
-                continue;
-            }
-            if (!json_in_expect(in, '}', "',' or '}' in an object"))
-                return false;
-            break;
-        }
-    }
+    if (!elements(in, a, depth, '}', "',' or '}' in an object", object_member))
+        return false;
     size_t n = in->nmembers - base;
     void *members;
     if (!arena_keep(in, a, in->members, base, n, sizeof *in->members, &members))
