@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "util/input_file.h"
+#include "util/varint.h"
 
 #define READ_CHUNK (256u * 1024u)
 #define MAX_VARINT_BYTES 5
@@ -139,14 +140,9 @@ static int scan_fields(const uint8_t *p, size_t len, int want_field, int want_wt
     size_t i = 0;
     *found = 0;
     while (i < len) {
-        uint64_t key = 0;
-        int shift = 0;
-        do {
-            if (i >= len || shift > 63)
-                return -1;
-            key |= (uint64_t)(p[i] & 0x7f) << shift;
-            shift += 7;
-        } while (p[i++] & 0x80);
+        uint64_t key;
+        if (!varint_get(p, len, &i, &key))
+            return -1;
         int wt = (int)(key & 7);
         uint64_t field = key >> 3;
         if ((int)field == want_field && wt == want_wt)
@@ -161,15 +157,8 @@ static int scan_fields(const uint8_t *p, size_t len, int want_field, int want_wt
         } else if (wt == 5) {
             i += 4;
         } else if (wt == 2) {
-            uint64_t l = 0;
-            shift = 0;
-            do {
-                if (i >= len || shift > 63)
-                    return -1;
-                l |= (uint64_t)(p[i] & 0x7f) << shift;
-                shift += 7;
-            } while (p[i++] & 0x80);
-            if (l > len - i)
+            uint64_t l;
+            if (!varint_get(p, len, &i, &l) || l > len - i)
                 return -1;
             i += (size_t)l;
         } else {
