@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/sorted.h"
 
 #define NIL UINT32_MAX
@@ -119,20 +120,10 @@ uint64_t vimana_evq_executed(const vimana_evq *q)
     return q->executed;
 }
 
-/* Grows a pooled array to hold at least one more element. */
+/* Grows a pooled array to hold at least one more element (from 1024). */
 static bool grow(void **items, uint32_t *cap, uint32_t used, size_t size)
 {
-    if (used < *cap)
-        return true;
-    uint32_t n = *cap ? *cap * 2 : 1024;
-    if (n <= *cap)
-        return false;
-    void *p = realloc(*items, (size_t)n * size);
-    if (!p)
-        return false;
-    *items = p;
-    *cap = n;
-    return true;
+    return grow_array_u32(items, cap, used + 1, size, 1024, NIL - 1) == 0;
 }
 
 static uint32_t event_alloc(vimana_evq *q)

@@ -1,6 +1,7 @@
 /* Checked tick conversions (util/ticks), the dependency-cycle finder
  * (util/dep_links) shared by workload and custom-collective traces, and
- * the key order and min-heap of util/sorted. */
+ * the key order and min-heap of util/sorted, and the capacity bound of
+ * util/grow's uint32_t pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "unit_main.h"
 
 #include "util/dep_links.h"
+#include "util/grow.h"
 #include "util/sorted.h"
 #include "util/ticks.h"
 
@@ -189,10 +191,34 @@ static void test_min_heap(void **state)
     assert_true(prev == UINT64_MAX);
 }
 
+/* grow_array_u32 doubles from first_cap and refuses, leaving the array as
+ * it was, a capacity past `max`. */
+static void test_grow_u32_bound(void **state)
+{
+    (void)state;
+    uint32_t *v = NULL, cap = 0;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 1, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 16, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 17, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 32);
+    uint32_t *before = v;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 33, sizeof *v, 16, 40), -1);
+    assert_true(v == before);
+    assert_int_equal(cap, 32);
+    free(v);
+    v = NULL;
+    cap = 0;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 1, sizeof *v, 64, 40), -1);
+    assert_null(v);
+    assert_int_equal(cap, 0);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_ticks_from_us_edges), cmocka_unit_test(test_ticks_from_ns_edges),
     cmocka_unit_test(test_acyclic),             cmocka_unit_test(test_cycle_in_order),
     cmocka_unit_test(test_cycle_behind_leaf),   cmocka_unit_test(test_self_loop),
     cmocka_unit_test(test_cycle_text_truncated), cmocka_unit_test(test_keys_order),
-    cmocka_unit_test(test_min_heap)
+    cmocka_unit_test(test_min_heap),            cmocka_unit_test(test_grow_u32_bound)
 )
