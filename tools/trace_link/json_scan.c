@@ -264,6 +264,20 @@ int js_array_begin(json_scan *s, js_iter *it)
     return container_begin(s, it, '[', "expected an array");
 }
 
+int js_object_or_skip(json_scan *s, js_iter *it)
+{
+    if (js_peek(s) != '{')
+        return js_skip_value(s, NULL);
+    return js_object_begin(s, it) == 0 ? 1 : -1;
+}
+
+int js_array_or_skip(json_scan *s, js_iter *it)
+{
+    if (js_peek(s) != '[')
+        return js_skip_value(s, NULL);
+    return js_array_begin(s, it) == 0 ? 1 : -1;
+}
+
 int js_array_next(json_scan *s, js_iter *it)
 {
     return container_next(s, it, ']', "expected ',' or ']' after an array element");
