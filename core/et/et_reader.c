@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/grow.h"
 #include "util/input_file.h"
 #include "util/varint.h"
 
@@ -57,15 +58,9 @@ static long fill(vet_reader *r, size_t need, vet_error *err)
             r->end -= r->start;
             r->start = 0;
         }
-        if (r->cap - r->end < READ_CHUNK) {
-            size_t cap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
-            uint8_t *nb = realloc(r->buf, cap);
-            if (!nb) {
-                record_err(r, err, "out of memory");
-                return -1;
-            }
-            r->buf = nb;
-            r->cap = cap;
+        if (grow_array((void **)&r->buf, &r->cap, r->end + READ_CHUNK, 1, 2 * READ_CHUNK) != 0) {
+            record_err(r, err, "out of memory");
+            return -1;
         }
         size_t room = r->cap - r->end;
         unsigned ask = room > (1u << 30) ? (1u << 30) : (unsigned)room;
