@@ -79,16 +79,13 @@ static void precompute_dims(analytical *a)
  * other network YAML is read as dimensions. */
 static int load_network(analytical *a, char *err, size_t err_len)
 {
-    int rc = a->bt.network_path ? vimana_topo_load(a->bt.network_path, &a->topo, err, err_len) : 1;
-    if (rc < 0)
-        return VIMANA_ERR_CONFIG;
-    if (rc > 0) {
-        rc = vimana_bt_load_network(&a->bt, err, err_len);
-        if (rc == VIMANA_OK)
-            precompute_dims(a);
+    int rc = vimana_bt_load_graph_or_yaml(&a->bt, &a->topo, err, err_len);
+    if (rc != VIMANA_OK)
         return rc;
-    }
-    vimana_topo_net_shape(a->topo, &a->bt.net);
+    if (a->topo)
+        vimana_topo_net_shape(a->topo, &a->bt.net);
+    else
+        precompute_dims(a);
     return VIMANA_OK;
 }
 

@@ -366,12 +366,10 @@ static void name_graph_links(congestion_aware *c)
  * other network YAML is read as dimensions. */
 static int load_network(congestion_aware *c, char *err, size_t err_len)
 {
-    int rc = c->bt.network_path ? vimana_topo_load(c->bt.network_path, &c->topo, err, err_len) : 1;
-    if (rc == 1) {
-        rc = vimana_bt_load_network(&c->bt, err, err_len);
-        return rc == VIMANA_OK ? yaml_layout(c, err, err_len) : rc;
-    }
-    return rc == 0 ? graph_layout(c, err, err_len) : VIMANA_ERR_CONFIG;
+    int rc = vimana_bt_load_graph_or_yaml(&c->bt, &c->topo, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
+    return c->topo ? graph_layout(c, err, err_len) : yaml_layout(c, err, err_len);
 }
 
 static int ca_init(const vimana_backend_params *params, const vimana_host *host, void **ctx,

@@ -1064,12 +1064,10 @@ static int yaml_layout(garnet *g, char *err, size_t err_len)
 
 static int load_network(garnet *g, char *err, size_t err_len)
 {
-    int rc = g->bt.network_path ? vimana_topo_load(g->bt.network_path, &g->topo, err, err_len) : 1;
-    if (rc == 1) {
-        rc = vimana_bt_load_network(&g->bt, err, err_len);
-        return rc == VIMANA_OK ? yaml_layout(g, err, err_len) : rc;
-    }
-    return rc == 0 ? graph_layout(g, err, err_len) : VIMANA_ERR_CONFIG;
+    int rc = vimana_bt_load_graph_or_yaml(&g->bt, &g->topo, err, err_len);
+    if (rc != VIMANA_OK)
+        return rc;
+    return g->topo ? graph_layout(g, err, err_len) : yaml_layout(g, err, err_len);
 }
 
 /* The serialiser time of a flit on a link of this rate, in cycles. */

@@ -82,14 +82,9 @@ static void graph_links(shim_topology *t)
 int shim_topology_load(shim_topology *t, vimana_bt *bt, char *err, size_t err_len)
 {
     t->net = &bt->net;
-    int rc = bt->network_path ? vimana_topo_load(bt->network_path, &t->topo, err, err_len) : 1;
-    if (rc == 1) {
-        rc = vimana_bt_load_network(bt, err, err_len);
-        if (rc == VIMANA_OK)
-            rc = yaml_layout(t, bt->network_path, err, err_len);
-    } else {
-        rc = rc == 0 ? graph_layout(t, bt, err, err_len) : VIMANA_ERR_CONFIG;
-    }
+    int rc = vimana_bt_load_graph_or_yaml(bt, &t->topo, err, err_len);
+    if (rc == VIMANA_OK)
+        rc = t->topo ? graph_layout(t, bt, err, err_len) : yaml_layout(t, bt->network_path, err, err_len);
     if (rc != VIMANA_OK)
         return rc;
     /* Unused slots (a Ring of 2 has one link each way; FullyConnected's

@@ -7,8 +7,12 @@
 #include "vimana/event_queue.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/grow.h"
+#include "util/sorted.h"
 
 #define NIL UINT32_MAX
 
@@ -116,20 +120,10 @@ uint64_t vimana_evq_executed(const vimana_evq *q)
     return q->executed;
 }
 
-/* Grows a pooled array to hold at least one more element. */
+/* Grows a pooled array to hold at least one more element (from 1024). */
 static bool grow(void **items, uint32_t *cap, uint32_t used, size_t size)
 {
-    if (used < *cap)
-        return true;
-    uint32_t n = *cap ? *cap * 2 : 1024;
-    if (n <= *cap)
-        return false;
-    void *p = realloc(*items, (size_t)n * size);
-    if (!p)
-        return false;
-    *items = p;
-    *cap = n;
-    return true;
+    return grow_array_u32(items, cap, used + 1, size, 1024, NIL - 1) == 0;
 }
 
 static uint32_t event_alloc(vimana_evq *q)
@@ -227,39 +221,16 @@ static bool heap_push(vimana_evq *q, uint32_t bucket)
 {
     if (!grow((void **)&q->heap, &q->heap_cap, q->heap_len, sizeof *q->heap))
         return false;
-    uint32_t i = q->heap_len++;
-    vimana_tick t = q->buckets[bucket].time;
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (q->heap[parent].time <= t)
-            break;
-        q->heap[i] = q->heap[parent];
-        i = parent;
-    }
-    q->heap[i] = (heap_rec){t, bucket};
+    heap_rec r = {q->buckets[bucket].time, bucket};
+    q->heap_len = (uint32_t)min_heap_push(q->heap, q->heap_len, sizeof r, offsetof(heap_rec, time), &r);
     return true;
 }
 
 static uint32_t heap_pop(vimana_evq *q)
 {
-    uint32_t top = q->heap[0].bucket;
-    heap_rec last = q->heap[--q->heap_len];
-    vimana_tick t = last.time;
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t child = 2 * i + 1;
-        if (child >= q->heap_len)
-            break;
-        if (child + 1 < q->heap_len && q->heap[child + 1].time < q->heap[child].time)
-            child++;
-        if (q->heap[child].time >= t)
-            break;
-        q->heap[i] = q->heap[child];
-        i = child;
-    }
-    if (q->heap_len > 0)
-        q->heap[i] = last;
-    return top;
+    heap_rec top;
+    q->heap_len = (uint32_t)min_heap_pop(q->heap, q->heap_len, sizeof top, offsetof(heap_rec, time), &top);
+    return top.bucket;
 }
 
 /* ---- public -------------------------------------------------------------- */

@@ -108,6 +108,14 @@ int vimana_bt_graph_network(vimana_bt *bt, vimana_topo *topo, const char *backen
     return VIMANA_OK;
 }
 
+int vimana_bt_load_graph_or_yaml(vimana_bt *bt, vimana_topo **topo, char *err, size_t err_len)
+{
+    int rc = bt->network_path ? vimana_topo_load(bt->network_path, topo, err, err_len) : 1;
+    if (rc == 1)
+        return vimana_bt_load_network(bt, err, err_len);
+    return rc == 0 ? VIMANA_OK : VIMANA_ERR_CONFIG;
+}
+
 /* ---- descriptor defaults -------------------------------------------------- */
 
 int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data)

@@ -184,31 +184,42 @@ static int impl_key(const char *key, enum coll_kind *k, bool *custom)
     return 0;
 }
 
-static int parse_policy(ctx *c, json_object *v, const char *key, sys_config *cfg)
+/* A string that names one of a few values: *index is its position among
+ * `words` (in the order of the enum it picks from); `expected` lists them
+ * for the message. */
+static int get_word(ctx *c, json_object *v, const char *key, const char *const *words, size_t n_words,
+                    const char *expected, int *index)
 {
     const char *s = NULL;
     char shown[128];
     if (get_string(c, v, key, &s) != 0)
         return -1;
-    if (strcmp(s, "LIFO") == 0) cfg->scheduling_policy = SCHED_LIFO;
-    else if (strcmp(s, "FIFO") == 0) cfg->scheduling_policy = SCHED_FIFO;
-    else if (strcmp(s, "EXPLICIT") == 0) cfg->scheduling_policy = SCHED_EXPLICIT;
-    else return fail(c, "key 'scheduling-policy': unknown value '%s' (expected LIFO, FIFO or EXPLICIT)",
-                     msg_escape(s, shown, sizeof shown));
+    for (size_t i = 0; i < n_words; i++)
+        if (strcmp(s, words[i]) == 0) {
+            *index = (int)i;
+            return 0;
+        }
+    return fail(c, "key '%s': unknown value '%s' (expected %s)", key, msg_escape(s, shown, sizeof shown), expected);
+}
+
+static int parse_policy(ctx *c, json_object *v, const char *key, sys_config *cfg)
+{
+    static const char *const words[] = {[SCHED_LIFO] = "LIFO", [SCHED_FIFO] = "FIFO", [SCHED_EXPLICIT] = "EXPLICIT"};
+    int k = 0;
+    if (get_word(c, v, key, words, sizeof words / sizeof words[0], "LIFO, FIFO or EXPLICIT", &k) != 0)
+        return -1;
+    cfg->scheduling_policy = (enum sched_policy)k;
     cfg->has_scheduling_policy = true;
     return 0;
 }
 
 static int parse_optimization(ctx *c, json_object *v, const char *key, sys_config *cfg)
 {
-    const char *s = NULL;
-    char shown[128];
-    if (get_string(c, v, key, &s) != 0)
+    static const char *const words[] = {[COLL_OPT_BASELINE] = "baseline", [COLL_OPT_LOCAL_BW_AWARE] = "localBWAware"};
+    int k = 0;
+    if (get_word(c, v, key, words, sizeof words / sizeof words[0], "baseline or localBWAware", &k) != 0)
         return -1;
-    if (strcmp(s, "baseline") == 0) cfg->collective_optimization = COLL_OPT_BASELINE;
-    else if (strcmp(s, "localBWAware") == 0) cfg->collective_optimization = COLL_OPT_LOCAL_BW_AWARE;
-    else return fail(c, "key 'collective-optimization': unknown value '%s' (expected baseline or localBWAware)",
-                     msg_escape(s, shown, sizeof shown));
+    cfg->collective_optimization = (enum coll_optimization)k;
     cfg->has_collective_optimization = true;
     return 0;
 }

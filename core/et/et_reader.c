@@ -13,7 +13,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/grow.h"
 #include "util/input_file.h"
+#include "util/varint.h"
 
 #define READ_CHUNK (256u * 1024u)
 #define MAX_VARINT_BYTES 5
@@ -56,15 +58,9 @@ static long fill(vet_reader *r, size_t need, vet_error *err)
             r->end -= r->start;
             r->start = 0;
         }
-        if (r->cap - r->end < READ_CHUNK) {
-            size_t cap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
-            uint8_t *nb = realloc(r->buf, cap);
-            if (!nb) {
-                record_err(r, err, "out of memory");
-                return -1;
-            }
-            r->buf = nb;
-            r->cap = cap;
+        if (grow_array((void **)&r->buf, &r->cap, r->end + READ_CHUNK, 1, 2 * READ_CHUNK) != 0) {
+            record_err(r, err, "out of memory");
+            return -1;
         }
         size_t room = r->cap - r->end;
         unsigned ask = room > (1u << 30) ? (1u << 30) : (unsigned)room;
@@ -139,14 +135,9 @@ static int scan_fields(const uint8_t *p, size_t len, int want_field, int want_wt
     size_t i = 0;
     *found = 0;
     while (i < len) {
-        uint64_t key = 0;
-        int shift = 0;
-        do {
-            if (i >= len || shift > 63)
-                return -1;
-            key |= (uint64_t)(p[i] & 0x7f) << shift;
-            shift += 7;
-        } while (p[i++] & 0x80);
+        uint64_t key;
+        if (!varint_get(p, len, &i, &key))
+            return -1;
         int wt = (int)(key & 7);
         uint64_t field = key >> 3;
         if ((int)field == want_field && wt == want_wt)
@@ -161,15 +152,8 @@ static int scan_fields(const uint8_t *p, size_t len, int want_field, int want_wt
         } else if (wt == 5) {
             i += 4;
         } else if (wt == 2) {
-            uint64_t l = 0;
-            shift = 0;
-            do {
-                if (i >= len || shift > 63)
-                    return -1;
-                l |= (uint64_t)(p[i] & 0x7f) << shift;
-                shift += 7;
-            } while (p[i++] & 0x80);
-            if (l > len - i)
+            uint64_t l;
+            if (!varint_get(p, len, &i, &l) || l > len - i)
                 return -1;
             i += (size_t)l;
         } else {

@@ -10,6 +10,7 @@
 
 #include "util/json_doc.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 
 /* Maps are a few lines per role: anything larger is not one. */
 #define ROLES_MAX_BYTES (16u << 20)
@@ -30,14 +31,12 @@ typedef struct reader {
 static int fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(reader *rd, const char *fmt, ...)
 {
-    char why[400];
+    char shown[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
+    int rc = path_vmsg(rd->err, rd->err_len, msg_escape(rd->path, shown, sizeof shown), 0, 400, fmt, ap);
     va_end(ap);
-    char shown[200];
-    snprintf(rd->err, rd->err_len, "%s: %s", msg_escape(rd->path, shown, sizeof shown), why);
-    return -1;
+    return rc;
 }
 
 /* A value as JSON, shortened and escaped for a message. */

@@ -15,6 +15,18 @@ const char *backend_name_problem(const vimana_backend *d)
     return !d->name ? "name is NULL" : !d->name[0] ? "name is empty" : NULL;
 }
 
+int backend_open(const char *name, loaded_backend *lb, char *err, size_t err_len)
+{
+    if (backend_load(name, lb, err, err_len) != 0)
+        return -1;
+    const char *problem = backend_name_problem(lb->desc);
+    if (problem) {
+        snprintf(err, err_len, "%s: backend descriptor: %s (the host names the backend by it)", lb->path, problem);
+        return -1;
+    }
+    return 0;
+}
+
 int backend_call_init(const vimana_backend *be, const vimana_backend_params *params, const vimana_host *host,
                       void **ctx, char *reason, size_t reason_len, bool *contract)
 {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host/backend_loader.h"
 #include "vimana/network_api.h"
 
 /* The most dimensions and NPUs a host accepts (system/context.h's
@@ -27,6 +28,13 @@
 /* "name is NULL" or "name is empty" for a descriptor whose name the host
  * cannot print, else NULL. */
 const char *backend_name_problem(const vimana_backend *d);
+
+/* The simulator's and --jobs' way in: loads the module `name` as
+ * backend_load does and refuses a descriptor whose name the host cannot
+ * print. 0, or -1 with err set (backend_load's reason, or "PATH: backend
+ * descriptor: REASON (the host names the backend by it)"); a refused
+ * module stays loaded, for the caller's backend_unload. */
+int backend_open(const char *name, loaded_backend *lb, char *err, size_t err_len);
 
 /* Calls init() with a reason buffer of the host's own and returns its
  * status. After a failure, reason holds the backend's reason escaped to

@@ -139,13 +139,8 @@ int network_host_init(network_host *nh, sim *s)
     memset(nh, 0, sizeof *nh);
     nh->s = s;
     char err[1024];
-    if (backend_load(s->opt->backend, &nh->lb, err, sizeof err) != 0) {
+    if (backend_open(s->opt->backend, &nh->lb, err, sizeof err) != 0) {
         sim_fail(s, "%s", err);
-        return -1;
-    }
-    const char *problem = backend_name_problem(nh->lb.desc);
-    if (problem) {
-        sim_fail(s, "%s: backend descriptor: %s (the host names the backend by it)", nh->lb.path, problem);
         return -1;
     }
     s->be = nh->lb.desc;

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* Creates path and its missing parents, like mkdir -p. */
+#include "util/parent_dirs.h"
+
+/* Creates the folder and its missing parents, like mkdir -p. */
 static int make_folder(const char *folder, char *err, size_t len)
 {
     char path[4096];
@@ -18,18 +20,9 @@ static int make_folder(const char *folder, char *err, size_t len)
         snprintf(err, len, "--logging-folder: path too long");
         return -1;
     }
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, len, "--logging-folder: %s: cannot create: %s", path, strerror(errno));
-            return -1;
-        }
-        *p = saved;
-        if (saved == '\0')
-            break;
+    if (dirs_make(path) != 0) {
+        snprintf(err, len, "--logging-folder: %s: cannot create: %s", path, strerror(errno));
+        return -1;
     }
     struct stat st;
     if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -12,6 +12,7 @@
 
 #include "system/custom.h"
 #include "system/custom_graph.h"
+#include "util/grow.h"
 #include "util/ticks.h"
 #include "vimana/et.h"
 
@@ -142,15 +143,9 @@ int custom_graph_load(sim *s, const char *prefix, uint32_t position)
         return -1;
     }
     struct custom_cache *c = s->custom;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        custom_graph *grown = realloc(c->graphs, cap * sizeof *grown);
-        if (!grown) {
-            sim_fail(s, "out of memory");
-            return -1;
-        }
-        c->graphs = grown;
-        c->cap = cap;
+    if (grow_array((void **)&c->graphs, &c->cap, c->n + 1, sizeof *c->graphs, 8) != 0) {
+        sim_fail(s, "out of memory");
+        return -1;
     }
     custom_graph *g = &c->graphs[c->n];
     memset(g, 0, sizeof *g);

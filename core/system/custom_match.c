@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "system/custom_graph.h"
+#include "util/sorted.h"
 #include "vimana/et.h"
 
 /* One end of a point-to-point message, in ranks (communicator group
@@ -25,17 +26,9 @@ typedef struct p2p_end {
 static int cmp_end(const void *a, const void *b)
 {
     const p2p_end *x = a, *y = b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    if (x->dst != y->dst)
-        return x->dst < y->dst ? -1 : 1;
-    if (x->tag != y->tag)
-        return x->tag < y->tag ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    if (x->position != y->position)
-        return x->position < y->position ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
+    uint64_t kx[] = {x->src, x->dst, sorted_i64_key(x->tag), x->size, x->position, x->id};
+    uint64_t ky[] = {y->src, y->dst, sorted_i64_key(y->tag), y->size, y->position, y->id};
+    return keys_order(kx, ky, 6);
 }
 
 static bool same_message(const p2p_end *x, const p2p_end *y)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "system/system.h"
+#include "util/grow.h"
 #include "util/huge_pages.h"
 
 #define NIL UINT32_MAX
@@ -106,14 +107,8 @@ static uint32_t entry_alloc(struct npu_event_pool *p)
         p->free_head = p->entries[e].next;
         return e;
     }
-    if (p->n == p->cap) {
-        uint32_t cap = p->cap ? p->cap * 2 : 4096;
-        ev_entry *grown = realloc(p->entries, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NIL;
-        p->entries = grown;
-        p->cap = cap;
-    }
+    if (grow_array_u32((void **)&p->entries, &p->cap, p->n + 1, sizeof *p->entries, 4096, NIL - 1) != 0)
+        return NIL;
     return p->n++;
 }
 

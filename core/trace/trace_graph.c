@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/dep_links.h"
+#include "util/grow.h"
 #include "util/sorted.h"
 
 void trace_graph_init(trace_graph *g, size_t record_size)
@@ -51,16 +52,8 @@ static int grow_nodes(trace_graph *g)
 static int add_deps(trace_graph *g, const vet_node *n)
 {
     size_t need = g->n_deps + n->n_data_deps + n->n_ctrl_deps;
-    if (need > g->cap_deps) {
-        size_t cap = g->cap_deps;
-        while (cap < need)
-            cap = cap ? cap * 2 : 64;
-        trace_dep *deps = realloc(g->deps, cap * sizeof *deps);
-        if (!deps)
-            return -1;
-        g->deps = deps;
-        g->cap_deps = cap;
-    }
+    if (grow_array((void **)&g->deps, &g->cap_deps, need, sizeof *g->deps, 64) != 0)
+        return -1;
     for (size_t i = 0; i < n->n_data_deps; i++)
         g->deps[g->n_deps++] = (trace_dep){n->data_deps[i], n->id};
     for (size_t i = 0; i < n->n_ctrl_deps; i++)

@@ -21,6 +21,7 @@
 #define dep_links_build vimana_util_dep_links_build
 #define dep_links_cycle_text vimana_util_dep_links_cycle_text
 #define dep_links_find_cycle vimana_util_dep_links_find_cycle
+#define dirs_make vimana_util_dirs_make
 #define file_digest_keep vimana_util_file_digest_keep
 #define file_digest_of vimana_util_file_digest_of
 #define file_same_bytes vimana_util_file_same_bytes

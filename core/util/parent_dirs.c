@@ -18,16 +18,24 @@ int parent_dirs_make(const char *path, char *err, size_t err_len)
     }
     memcpy(dir, path, len);
     dir[len] = '\0';
-    /* From the top down: a folder's parent exists before it is made. */
-    for (char *p = dir + 1;; p++) {
+    if (dirs_make(dir) != 0) {
+        snprintf(err, err_len, "%s: cannot create directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int dirs_make(char *dir)
+{
+    /* Past a leading '/': the root is no folder to make. An empty name
+     * goes to mkdir, which refuses it. */
+    for (char *p = dir[0] ? dir + 1 : dir;; p++) {
         if (*p != '/' && *p != '\0')
             continue;
         char saved = *p;
         *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, err_len, "%s: cannot create directory: %s", dir, strerror(errno));
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
             return -1;
-        }
         *p = saved;
         if (saved == '\0')
             return 0;

@@ -3,8 +3,9 @@
  * file's error.
  *
  * The configuration readers (network YAML, topology files, the custom map,
- * the system JSON) each report a bad file in this one form; they share the
- * formatting here so that the form cannot drift between them.
+ * the system JSON), the roles map and calibrate's nccl-tests tables each
+ * report a bad file in this one form; they share the formatting here so
+ * that the form cannot drift between them.
  */
 #ifndef VIMANA_UTIL_PATH_MSG_H
 #define VIMANA_UTIL_PATH_MSG_H

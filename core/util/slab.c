@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "util/grow.h"
 #include "util/huge_pages.h"
 
 void slab_init(slab *s, size_t obj_size, size_t per_block)
@@ -27,14 +28,8 @@ void *slab_alloc(slab *s)
         s->free_list = *(void **)obj;
     } else {
         if (s->used_in_last == s->per_block) {
-            if (s->n_blocks == s->cap_blocks) {
-                size_t cap = s->cap_blocks ? s->cap_blocks * 2 : 16;
-                void **b = realloc(s->blocks, cap * sizeof *b);
-                if (!b)
-                    return NULL;
-                s->blocks = b;
-                s->cap_blocks = cap;
-            }
+            if (grow_array((void **)&s->blocks, &s->cap_blocks, s->n_blocks + 1, sizeof *s->blocks, 16) != 0)
+                return NULL;
             /* Cache-line aligned, so that objects whose size is a multiple
              * of 64 start a line (system.h: a stream's hot lines). */
             size_t bytes = (s->obj_size * s->per_block + 63) & ~(size_t)63;

@@ -20,6 +20,7 @@
 #include "system/remote_mem.h"
 #include "system/system.h"
 #include "util/msg_escape.h"
+#include "util/grow.h"
 #include "util/ticks.h"
 #include "vimana/et.h"
 #include "workload/workload.h"
@@ -32,15 +33,10 @@ static void make_free(sim *s, workload *w, uint32_t i)
 {
     w->live[i].state = WL_FREE;
     if (w->issuing) {
-        if (w->n_deferred == w->cap_deferred) {
-            uint32_t cap = w->cap_deferred ? w->cap_deferred * 2 : 16;
-            uint32_t *d = realloc(w->deferred, cap * sizeof *d);
-            if (!d) {
-                sim_fail(s, "out of memory");
-                return;
-            }
-            w->deferred = d;
-            w->cap_deferred = cap;
+        if (grow_array_u32((void **)&w->deferred, &w->cap_deferred, w->n_deferred + 1, sizeof *w->deferred, 16,
+                           UINT32_MAX) != 0) {
+            sim_fail(s, "out of memory");
+            return;
         }
         w->deferred[w->n_deferred++] = i;
         return;

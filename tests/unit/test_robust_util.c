@@ -1,5 +1,7 @@
-/* Checked tick conversions (util/ticks) and the dependency-cycle finder
- * (util/dep_links) shared by workload and custom-collective traces. */
+/* Checked tick conversions (util/ticks), the dependency-cycle finder
+ * (util/dep_links) shared by workload and custom-collective traces, and
+ * the key order and min-heap of util/sorted, and the capacity bound of
+ * util/grow's uint32_t pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,8 @@
 #include "unit_main.h"
 
 #include "util/dep_links.h"
+#include "util/grow.h"
+#include "util/sorted.h"
 #include "util/ticks.h"
 
 static void test_ticks_from_us_edges(void **state)
@@ -138,9 +142,83 @@ static void test_cycle_text_truncated(void **state)
     expect_cycle(16, (const uint32_t (*)[2])e, 16, 80, "10 -> 20 -> 30 -> 40 -> ... -> 10");
 }
 
+/* keys_order: the first differing key decides; a signed key keeps its
+ * order through sorted_i64_key. */
+static void test_keys_order(void **state)
+{
+    (void)state;
+    uint64_t a[] = {1, 2, 3}, b[] = {1, 2, 4}, c[] = {1, 3, 0};
+    assert_int_equal(keys_order(a, a, 3), 0);
+    assert_int_equal(keys_order(a, b, 3), -1);
+    assert_int_equal(keys_order(b, a, 3), 1);
+    assert_int_equal(keys_order(b, c, 3), -1);
+    assert_int_equal(keys_order(a, b, 2), 0);
+    uint64_t neg[] = {sorted_i64_key(-5)}, zero[] = {sorted_i64_key(0)}, pos[] = {sorted_i64_key(INT64_MAX)},
+             low[] = {sorted_i64_key(INT64_MIN)};
+    assert_int_equal(keys_order(neg, zero, 1), -1);
+    assert_int_equal(keys_order(pos, zero, 1), 1);
+    assert_int_equal(keys_order(low, neg, 1), -1);
+}
+
+/* min_heap_push / min_heap_pop: records (key not first) come out by key,
+ * whatever order they went in, with the rest of each record intact. */
+typedef struct heap_rec {
+    uint32_t tag;
+    uint64_t key;
+} heap_rec;
+
+static void test_min_heap(void **state)
+{
+    (void)state;
+    static const uint64_t keys[] = {9, 3, 7, 3, 0, UINT64_MAX, 12, 5, 1, 8, 2};
+    enum { N = sizeof keys / sizeof keys[0] };
+    heap_rec heap[N];
+    size_t n = 0;
+    for (size_t i = 0; i < N; i++) {
+        heap_rec r = {(uint32_t)(100 + i), keys[i]};
+        n = min_heap_push(heap, n, sizeof r, offsetof(heap_rec, key), &r);
+    }
+    assert_int_equal(n, N);
+    uint64_t prev = 0;
+    for (size_t i = 0; i < N; i++) {
+        heap_rec top;
+        n = min_heap_pop(heap, n, sizeof top, offsetof(heap_rec, key), &top);
+        assert_true(top.key >= prev);
+        assert_true(keys[top.tag - 100] == top.key);
+        prev = top.key;
+    }
+    assert_int_equal(n, 0);
+    assert_true(prev == UINT64_MAX);
+}
+
+/* grow_array_u32 doubles from first_cap and refuses, leaving the array as
+ * it was, a capacity past `max`. */
+static void test_grow_u32_bound(void **state)
+{
+    (void)state;
+    uint32_t *v = NULL, cap = 0;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 1, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 16, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 17, sizeof *v, 16, 40), 0);
+    assert_int_equal(cap, 32);
+    uint32_t *before = v;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 33, sizeof *v, 16, 40), -1);
+    assert_true(v == before);
+    assert_int_equal(cap, 32);
+    free(v);
+    v = NULL;
+    cap = 0;
+    assert_int_equal(grow_array_u32((void **)&v, &cap, 1, sizeof *v, 64, 40), -1);
+    assert_null(v);
+    assert_int_equal(cap, 0);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_ticks_from_us_edges), cmocka_unit_test(test_ticks_from_ns_edges),
     cmocka_unit_test(test_acyclic),             cmocka_unit_test(test_cycle_in_order),
     cmocka_unit_test(test_cycle_behind_leaf),   cmocka_unit_test(test_self_loop),
-    cmocka_unit_test(test_cycle_text_truncated)
+    cmocka_unit_test(test_cycle_text_truncated), cmocka_unit_test(test_keys_order),
+    cmocka_unit_test(test_min_heap),            cmocka_unit_test(test_grow_u32_bound)
 )

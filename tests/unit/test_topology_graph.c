@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "vimana/backend_toolkit.h"
 #include "vimana/topology_graph.h"
 
 /* The source tree (set by tests/sim.mk, so a VPATH build finds the files). */
@@ -403,6 +404,42 @@ static void test_links_down(void **state)
     vimana_topo_free(t);
 }
 
+/* The backends' one reader of either kind of network file: a topology
+ * file gives a graph, a network YAML fills bt.net and gives none, and a
+ * refused file or no file at all gives the reader's own message. */
+static void test_load_graph_or_yaml(void **state)
+{
+    (void)state;
+    vimana_bt bt;
+    memset(&bt, 0, sizeof bt);
+    vimana_topo *t = NULL;
+    char err[512] = "", torus[] = NET "torus_4x4.txt", ring[] = NET "ring8.yml", bad[] = BAD "bad_rate_unit.txt";
+    bt.network_path = torus;
+    assert_int_equal(vimana_bt_load_graph_or_yaml(&bt, &t, err, sizeof err), VIMANA_OK);
+    assert_non_null(t);
+    assert_int_equal(vimana_topo_num_npus(t), 16);
+    vimana_topo_free(t);
+
+    t = NULL;
+    bt.network_path = ring;
+    assert_int_equal(vimana_bt_load_graph_or_yaml(&bt, &t, err, sizeof err), VIMANA_OK);
+    assert_null(t);
+    assert_int_equal(bt.net.n_dims, 1);
+    assert_int_equal(bt.net.dims[0].npus, 8);
+
+    bt.network_path = bad;
+    assert_int_equal(vimana_bt_load_graph_or_yaml(&bt, &t, err, sizeof err), VIMANA_ERR_CONFIG);
+    assert_null(t);
+    char want[512];
+    assert_int_equal(vimana_topo_load(bt.network_path, &t, want, sizeof want), -1);
+    assert_string_equal(err, want);
+
+    bt.network_path = NULL;
+    assert_int_equal(vimana_bt_load_graph_or_yaml(&bt, &t, err, sizeof err), VIMANA_ERR_CONFIG);
+    assert_null(t);
+    assert_string_equal(err, "no network configuration given");
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_shipped_files),   cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_simai_header),
     cmocka_unit_test(test_custom_yaml),
@@ -410,5 +447,5 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_ecmp_hash),
     cmocka_unit_test(test_fat_tree_routes), cmocka_unit_test(test_torus_route),
     cmocka_unit_test(test_route_cache_bounded), cmocka_unit_test(test_next_link_walks_route),
-    cmocka_unit_test(test_links_down)
+    cmocka_unit_test(test_links_down), cmocka_unit_test(test_load_graph_or_yaml)
 )

@@ -26,20 +26,47 @@ void cli_error(const char *prog, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* Does `arg` (up to `len` chars) equal one of the '|'-separated names? */
-static bool matches(const char *arg, size_t len, const char *names)
+/* Which of the '|'-separated names `arg` (up to `len` chars) equals: its
+ * position, or -1 for none. */
+static int name_index(const char *arg, size_t len, const char *names)
 {
     const char *p = names;
-    while (*p) {
+    for (int k = 0; *p; k++) {
         const char *bar = strchr(p, '|');
         size_t n = bar ? (size_t)(bar - p) : strlen(p);
         if (n == len && strncmp(arg, p, n) == 0)
-            return true;
+            return k;
         if (!bar)
             break;
         p = bar + 1;
     }
-    return false;
+    return -1;
+}
+
+static bool matches(const char *arg, size_t len, const char *names)
+{
+    return name_index(arg, len, names) >= 0;
+}
+
+int cli_word(const char *prog, const char *option, const char *value, const char *words)
+{
+    int k = name_index(value, strlen(value), words);
+    if (k >= 0)
+        return k;
+    /* "a|b|c" as "a, b or c" */
+    char list[256];
+    size_t used = 0;
+    for (const char *p = words; *p && used < sizeof list - 1; p++) {
+        if (*p != '|') {
+            list[used++] = *p;
+            continue;
+        }
+        for (const char *sep = strchr(p + 1, '|') ? ", " : " or "; *sep && used < sizeof list - 1; sep++)
+            list[used++] = *sep;
+    }
+    list[used] = '\0';
+    cli_error(prog, "%s: expected %s, got '%s'", option, list, value);
+    return -1;
 }
 
 bool cli_flag(const char *arg, const char *names)

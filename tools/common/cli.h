@@ -23,6 +23,11 @@ int cli_option(const char *prog, int argc, char **argv, int *i, const char *name
 /* Matches a flag without value; returns 1 when argv[i] is one of `names`. */
 bool cli_flag(const char *arg, const char *names);
 
+/* The value of an option that takes one of a few words: its position
+ * among the '|'-separated `words` ("bf16|fp16|fp8"), or -1 after printing
+ * "PROG: OPTION: expected bf16, fp16 or fp8, got 'VALUE'". */
+int cli_word(const char *prog, const char *option, const char *value, const char *words);
+
 /* Is `arg` -h or --help? Then the command's `usage` is printed to stdout
  * (the caller returns its status for help). */
 bool cli_help(const char *arg, const char *usage);

@@ -398,16 +398,10 @@ int text_workload_load(const char *path, struct text_workload *w, FILE *warnings
     char *data = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
-        if (len == cap) {
-            size_t n = cap ? cap * 2 : 65536;
-            char *p = realloc(data, n);
-            if (!p) {
-                free(data);
-                fclose(fp);
-                return text_fail(err, path, 0, "out of memory");
-            }
-            data = p;
-            cap = n;
+        if (grow_array((void **)&data, &cap, len + 1, 1, 65536) != 0) {
+            free(data);
+            fclose(fp);
+            return text_fail(err, path, 0, "out of memory");
         }
         size_t got = fread(data + len, 1, cap - len, fp);
         len += got;

@@ -372,34 +372,68 @@ static bool push_member(json_in *in, const char *key, size_t key_len, const jv *
 
 static bool value(json_in *in, jv *out, arena *a, int depth);
 
+/* A finished array's or object's elements: the n of `size` bytes stacked
+ * from index `first` of `stack`, copied into the arena where the value
+ * keeps them (*out NULL for none). False, the run failed, when out of
+ * memory. */
+static bool arena_keep(json_in *in, arena *a, const void *stack, size_t first, size_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return true;
+    if (!(*out = arena_alloc(a, n * size))) {
+        json_in_fail(in, "out of memory");
+        return false;
+    }
+    memcpy(*out, (const char *)stack + first * size, n * size);
+    return true;
+}
+
+/* The elements of an array or an object after its opening bracket, up to
+ * and with `close`: none, or one() for each, with commas between. */
+static bool elements(json_in *in, arena *a, int depth, char close, const char *expected,
+                     bool (*one)(json_in *in, arena *a, int depth))
+{
+    if (json_in_peek(in) == close) {
+        consume(in, 1);
+        return true;
+    }
+    for (;;) {
+        if (!one(in, a, depth))
+            return false;
+        if (json_in_peek(in) != ',')
+            return json_in_expect(in, close, expected);
+        consume(in, 1);
+    }
+}
+
+static bool array_item(json_in *in, arena *a, int depth)
+{
+    jv item;
+    return value(in, &item, a, depth + 1) && push_item(in, &item);
+}
+
+static bool object_member(json_in *in, arena *a, int depth)
+{
+    if (!json_in_expect(in, '"', "'\"' (an object key)") || !string_body(in))
+        return false;
+    size_t key_len = in->slen;
+    char *key = arena_copy(in, a, in->sbuf, key_len);
+    jv v;
+    return key && json_in_expect(in, ':', "':' after an object key") && value(in, &v, a, depth + 1) &&
+           push_member(in, key, key_len, &v);
+}
+
 static bool array(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nitems;
     consume(in, 1); /* '[' */
-    if (json_in_peek(in) == ']') {
-        consume(in, 1);
-    } else {
-        for (;;) {
-            jv item;
-            if (!value(in, &item, a, depth + 1) || !push_item(in, &item))
-                return false;
-            if (json_in_peek(in) == ',') {
-                consume(in, 1);
-                continue;
-            }
-            if (!json_in_expect(in, ']', "',' or ']' in an array"))
-                return false;
-            break;
-        }
-    }
-    size_t n = in->nitems - base;
-    jv *items = NULL;
-    if (n > 0 && !(items = arena_alloc(a, n * sizeof *items))) {
-        json_in_fail(in, "out of memory");
+    if (!elements(in, a, depth, ']', "',' or ']' in an array", array_item))
         return false;
-    }
-    if (n > 0)
-        memcpy(items, in->items + base, n * sizeof *items);
+    size_t n = in->nitems - base;
+    void *items;
+    if (!arena_keep(in, a, in->items, base, n, sizeof *in->items, &items))
+        return false;
     in->nitems = base;
     out->kind = JV_ARRAY;
     out->len = n;
@@ -411,35 +445,12 @@ static bool object(json_in *in, jv *out, arena *a, int depth)
 {
     size_t base = in->nmembers;
     consume(in, 1); /* '{' */
-    if (json_in_peek(in) == '}') {
-        consume(in, 1);
-    } else {
-        for (;;) {
-            if (!json_in_expect(in, '"', "'\"' (an object key)") || !string_body(in))
-                return false;
-            size_t key_len = in->slen;
-            char *key = arena_copy(in, a, in->sbuf, key_len);
-            jv v;
-            if (!key || !json_in_expect(in, ':', "':' after an object key") ||
-                !value(in, &v, a, depth + 1) || !push_member(in, key, key_len, &v))
-                return false;
-            if (json_in_peek(in) == ',') {
-                consume(in, 1);
-                continue;
-            }
-            if (!json_in_expect(in, '}', "',' or '}' in an object"))
-                return false;
-            break;
-        }
-    }
-    size_t n = in->nmembers - base;
-    jmember *members = NULL;
-    if (n > 0 && !(members = arena_alloc(a, n * sizeof *members))) {
-        json_in_fail(in, "out of memory");
+    if (!elements(in, a, depth, '}', "',' or '}' in an object", object_member))
         return false;
-    }
-    if (n > 0)
-        memcpy(members, in->members + base, n * sizeof *members);
+    size_t n = in->nmembers - base;
+    void *members;
+    if (!arena_keep(in, a, in->members, base, n, sizeof *in->members, &members))
+        return false;
     in->nmembers = base;
     out->kind = JV_OBJECT;
     out->len = n;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/sorted.h"
 
 int p2p_add(p2p_set *s, const p2p_entry *e, const char *name)
 {
@@ -23,14 +24,9 @@ int p2p_add(p2p_set *s, const p2p_entry *e, const char *name)
 static int cmp_entry(const void *a, const void *b)
 {
     const p2p_entry *x = a, *y = b;
-#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    CMP(src);
-    CMP(dst);
-    CMP(tag);
-    CMP(size);
-    CMP(seq);
-#undef CMP
-    return 0;
+    uint64_t kx[] = {sorted_i64_key(x->src), sorted_i64_key(x->dst), sorted_i64_key(x->tag), x->size, x->seq};
+    uint64_t ky[] = {sorted_i64_key(y->src), sorted_i64_key(y->dst), sorted_i64_key(y->tag), y->size, y->seq};
+    return keys_order(kx, ky, 5);
 }
 
 static int same_key(const p2p_entry *a, const p2p_entry *b)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/sorted.h"
 
 /* A message of a role's trace, by its offset d = destination - source. */
 typedef struct role_msg {
@@ -35,25 +36,16 @@ typedef struct arrays {
 static int cmp_msg(const void *a, const void *b)
 {
     const role_msg *x = a, *y = b;
-#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    CMP(role);
-    CMP(send);
-    CMP(d);
-    CMP(item);
-#undef CMP
-    return 0;
+    uint64_t kx[] = {x->role, x->send, sorted_i64_key(x->d), x->item};
+    uint64_t ky[] = {y->role, y->send, sorted_i64_key(y->d), y->item};
+    return keys_order(kx, ky, 4);
 }
 
 static int cmp_triple(const void *a, const void *b)
 {
     const triple *x = a, *y = b;
-#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    CMP(from);
-    CMP(d);
-    CMP(to);
-    CMP(x);
-#undef CMP
-    return 0;
+    uint64_t kx[] = {x->from, sorted_i64_key(x->d), x->to, x->x}, ky[] = {y->from, sorted_i64_key(y->d), y->to, y->x};
+    return keys_order(kx, ky, 4);
 }
 
 static int64_t offset_of(const p2p_entry *e)

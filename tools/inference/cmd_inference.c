@@ -94,11 +94,10 @@ static uint64_t *field(struct inf_config *c, size_t k)
 
 static int parse_precision(const char *v, struct inf_config *c)
 {
-    if (strcmp(v, "bf16") != 0 && strcmp(v, "fp16") != 0 && strcmp(v, "fp8") != 0) {
-        cli_error(PROG, "--precision: expected bf16, fp16 or fp8, got '%s'", v);
+    int k = cli_word(PROG, "--precision", v, "bf16|fp16|fp8");
+    if (k < 0)
         return -1;
-    }
-    c->fp8 = strcmp(v, "fp8") == 0;
+    c->fp8 = k == 2;
     return 1;
 }
 
@@ -135,12 +134,11 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
     if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0)
         return rc < 0 ? -1 : parse_precision(v, c);
     if ((rc = cli_option(PROG, argc, argv, i, "--mlp", &v)) != 0) {
-        if (rc > 0 && strcmp(v, "gelu") != 0 && strcmp(v, "swiglu") != 0) {
-            cli_error(PROG, "--mlp: expected gelu or swiglu, got '%s'", v);
+        int k = rc > 0 ? cli_word(PROG, "--mlp", v, "gelu|swiglu") : -1;
+        if (k < 0)
             return -1;
-        }
-        c->swiglu = rc > 0 && strcmp(v, "swiglu") == 0;
-        return rc;
+        c->swiglu = k == 1;
+        return 1;
     }
     if ((rc = cli_size_option(PROG, argc, argv, i, "--memory-capacity", "80GiB", &c->memory_capacity)) != 0)
         return rc;

@@ -125,12 +125,11 @@ static int parse_scheduler(int argc, char **argv, int *i, struct inf_serving_lim
     int rc = cli_option(PROG, argc, argv, i, "--scheduler", &v);
     if (rc <= 0)
         return rc;
-    if (strcmp(v, "prefill-first") != 0 && strcmp(v, "mixed") != 0 && strcmp(v, "chunked") != 0) {
-        cli_error(PROG, "--scheduler: expected prefill-first, mixed or chunked, got '%s'", v);
+    int k = cli_word(PROG, "--scheduler", v, "prefill-first|mixed|chunked");
+    if (k < 0)
         return -1;
-    }
-    l->chunked = strcmp(v, "chunked") == 0;
-    l->mixed = l->chunked || strcmp(v, "mixed") == 0;
+    l->chunked = k == 2;
+    l->mixed = k >= 1;
     return 1;
 }
 

@@ -14,24 +14,11 @@
 
 /* ---- reading records ------------------------------------------------------- */
 
-/* A varint at buf[*pos, end); false when it runs past end or 10 bytes. */
-static bool get_varint(const uint8_t *buf, size_t end, size_t *pos, uint64_t *v)
-{
-    *v = 0;
-    for (unsigned shift = 0; shift < 70 && *pos < end; shift += 7) {
-        uint8_t b = buf[(*pos)++];
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return true;
-    }
-    return false;
-}
-
 /* The record at *pos: [start, *pos) is its varint and payload. */
 static bool next_record(const uint8_t *buf, size_t len, size_t *pos, size_t *payload, size_t *payload_len)
 {
     uint64_t n;
-    if (!get_varint(buf, len, pos, &n) || n > len - *pos)
+    if (!varint_get(buf, len, pos, &n) || n > len - *pos)
         return false;
     *payload = *pos;
     *payload_len = (size_t)n;
@@ -211,10 +198,10 @@ static bool skip_field(const uint8_t *b, size_t end, size_t *pos, unsigned wire)
 {
     uint64_t v;
     switch (wire) {
-    case 0: return get_varint(b, end, pos, &v);
+    case 0: return varint_get(b, end, pos, &v);
     case 1: return end - *pos >= 8 && (*pos += 8, true);
     case 5: return end - *pos >= 4 && (*pos += 4, true);
-    case 2: return get_varint(b, end, pos, &v) && v <= end - *pos && (*pos += (size_t)v, true);
+    case 2: return varint_get(b, end, pos, &v) && v <= end - *pos && (*pos += (size_t)v, true);
     default: return false;
     }
 }
@@ -226,12 +213,12 @@ static bool read_attr(const uint8_t *b, size_t start, size_t end, marker *m)
     bool has_u = false, has_bytes = false;
     while (pos < end) {
         uint64_t key;
-        if (!get_varint(b, end, &pos, &key))
+        if (!varint_get(b, end, &pos, &key))
             return false;
         unsigned field = (unsigned)(key >> 3), wire = (unsigned)(key & 7);
         if ((field == 1 || field == 31) && wire == 2) {
             uint64_t n;
-            if (!get_varint(b, end, &pos, &n) || n > end - pos)
+            if (!varint_get(b, end, &pos, &n) || n > end - pos)
                 return false;
             if (field == 1)
                 name = pos, name_len = (size_t)n;
@@ -239,7 +226,7 @@ static bool read_attr(const uint8_t *b, size_t start, size_t end, marker *m)
                 val = pos, val_len = (size_t)n, has_bytes = true;
             pos += (size_t)n;
         } else if (field == 13 && wire == 0) {
-            if (!get_varint(b, end, &pos, &u))
+            if (!varint_get(b, end, &pos, &u))
                 return false;
             has_u = true;
         } else if (!skip_field(b, end, &pos, wire)) {
@@ -263,10 +250,10 @@ static bool read_marker(const uint8_t *b, size_t start, size_t end, marker *m)
     size_t pos = start;
     while (pos < end) {
         uint64_t key, n;
-        if (!get_varint(b, end, &pos, &key))
+        if (!varint_get(b, end, &pos, &key))
             return false;
         if ((key >> 3) == 10 && (key & 7) == 2) {
-            if (!get_varint(b, end, &pos, &n) || n > end - pos || !read_attr(b, pos, pos + (size_t)n, m))
+            if (!varint_get(b, end, &pos, &n) || n > end - pos || !read_attr(b, pos, pos + (size_t)n, m))
                 return false;
             pos += (size_t)n;
         } else if (!skip_field(b, end, &pos, (unsigned)(key & 7))) {

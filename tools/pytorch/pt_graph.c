@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 int pt_graph_init(pt_graph *g, const pt_trace *t, pt_options opt, pt_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -31,16 +33,8 @@ void pt_graph_free(pt_graph *g)
 
 int pt_graph_add_dep(pt_graph *g, uint32_t node, uint64_t dep_id)
 {
-    if (g->n_edges == g->cap_edges) {
-        uint32_t cap = g->cap_edges ? g->cap_edges * 2 : 1024;
-        if (cap <= g->cap_edges || cap >= PT_NONE)
-            return -1;
-        pt_edge *e = realloc(g->edges, (size_t)cap * sizeof *e);
-        if (!e)
-            return -1;
-        g->edges = e;
-        g->cap_edges = cap;
-    }
+    if (grow_array_u32((void **)&g->edges, &g->cap_edges, g->n_edges + 1, sizeof *g->edges, 1024, PT_NONE - 1) != 0)
+        return -1;
     uint32_t k = g->n_edges++;
     g->edges[k].id = dep_id;
     g->edges[k].next = PT_NONE;

@@ -17,6 +17,7 @@
 #include "pytorch/pt_graph.h"
 #include "pytorch/pyjson.h"
 #include "pytorch/pyvalue.h"
+#include "util/grow.h"
 #include "vimana/et.h"
 
 #define WARN_LIMIT 5
@@ -240,15 +241,10 @@ int pt_derive_p2p(pt_graph *g, void (*warn)(void *ctx, const char *line), void *
                             warn, ctx);
             continue;
         }
-        if (n_msgs == cap) {
-            cap = cap ? cap * 2 : 64;
-            p2p_msg *m = realloc(msgs, (size_t)cap * sizeof *m);
-            if (!m) {
-                free(msgs);
-                pg_table_free(&pgs);
-                return pt_fail(err, "%s: out of memory", t->path);
-            }
-            msgs = m;
+        if (grow_array_u32((void **)&msgs, &cap, n_msgs + 1, sizeof *msgs, 64, UINT32_MAX) != 0) {
+            free(msgs);
+            pg_table_free(&pgs);
+            return pt_fail(err, "%s: out of memory", t->path);
         }
         msgs[n_msgs++] = (p2p_msg){i, k, send, peer, info.pg ? info.pg : ""};
     }

@@ -1,11 +1,13 @@
 #include "pytorch/pt_sim.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/idmap.h"
 #include "pytorch/pyset.h"
+#include "util/sorted.h"
 
 typedef struct sim_node {
     uint64_t id;
@@ -225,31 +227,13 @@ static int seed_ready(sim *s)
 
 static void heap_push(sim *s, running r)
 {
-    uint32_t i = s->n_heap++;
-    while (i > 0 && s->heap[(i - 1) / 2].end > r.end) {
-        s->heap[i] = s->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->heap[i] = r;
+    s->n_heap = (uint32_t)min_heap_push(s->heap, s->n_heap, sizeof r, offsetof(running, end), &r);
 }
 
 static running heap_pop(sim *s)
 {
-    running top = s->heap[0], last = s->heap[--s->n_heap];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= s->n_heap)
-            break;
-        if (c + 1 < s->n_heap && s->heap[c + 1].end < s->heap[c].end)
-            c++;
-        if (s->heap[c].end >= last.end)
-            break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    if (s->n_heap > 0)
-        s->heap[i] = last;
+    running top;
+    s->n_heap = (uint32_t)min_heap_pop(s->heap, s->n_heap, sizeof top, offsetof(running, end), &top);
     return top;
 }
 

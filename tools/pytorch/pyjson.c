@@ -242,15 +242,15 @@ static int push_member(parser *ps, const char *key, uint32_t key_len)
     return 0;
 }
 
-static int parse_array(parser *ps, pj_value *out)
+/* The elements of an array or object after its opening bracket, up to
+ * and with `close`: none, or one() for each, with commas between;
+ * `expected` is the message where neither a comma nor `close` follows. */
+static int elements(parser *ps, char close, const char *expected, int (*one)(parser *ps))
 {
-    size_t base = ps->n_vals;
-    ps->pos++;
     skip_ws(ps);
-    if (cur(ps) != ']') {
+    if (cur(ps) != close) {
         for (;;) {
-            pj_value item;
-            if (parse_value(ps, &item) != 0 || push_val(ps, &item) != 0)
+            if (one(ps) != 0)
                 return -1;
             skip_ws(ps);
             if (cur(ps) == ',') {
@@ -258,24 +258,52 @@ static int parse_array(parser *ps, pj_value *out)
                 skip_ws(ps);
                 continue;
             }
-            if (cur(ps) == ']')
+            if (cur(ps) == close)
                 break;
-            return fail_at(ps, ps->pos, "expecting ',' or ']'");
+            return fail_at(ps, ps->pos, expected);
         }
     }
     ps->pos++;
+    return 0;
+}
+
+/* A finished array's or object's elements: the n of `size` bytes stacked
+ * from index `first` of `stack`, copied into the document's blocks where
+ * the value keeps them (*out NULL for none). */
+static int keep_elements(parser *ps, const void *stack, size_t first, size_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return 0;
+    void *kept = arena_alloc(ps->blocks, n * size);
+    if (!kept)
+        return out_of_memory(ps);
+    memcpy(kept, (const char *)stack + first * size, n * size);
+    *out = kept;
+    return 0;
+}
+
+static int array_item(parser *ps)
+{
+    pj_value item;
+    return parse_value(ps, &item) != 0 || push_val(ps, &item) != 0 ? -1 : 0;
+}
+
+static int parse_array(parser *ps, pj_value *out)
+{
+    size_t base = ps->n_vals;
+    ps->pos++;
+    if (elements(ps, ']', "expecting ',' or ']'", array_item) != 0)
+        return -1;
     size_t n = ps->n_vals - base;
     if (n > UINT32_MAX)
         return fail_at(ps, ps->pos, "array with more than 2^32 items");
     out->type = PJ_ARRAY;
     out->n = (uint32_t)n;
-    if (n) {
-        pj_value *items = arena_alloc(ps->blocks, n * sizeof *items);
-        if (!items)
-            return out_of_memory(ps);
-        memcpy(items, ps->vals + base, n * sizeof *items);
-        out->v.items = items;
-    }
+    void *items;
+    if (keep_elements(ps, ps->vals, base, n, sizeof *ps->vals, &items) != 0)
+        return -1;
+    out->v.items = items;
     ps->n_vals = base;
     return 0;
 }
@@ -330,40 +358,32 @@ static size_t merge_repeated_keys(pj_member *m, size_t n)
     return kept;
 }
 
+static int object_member(parser *ps)
+{
+    const char *key;
+    uint32_t key_len;
+    if (cur(ps) != '"')
+        return fail_at(ps, ps->pos, "expecting a property name in double quotes");
+    if (parse_string(ps, &key, &key_len) != 0)
+        return -1;
+    skip_ws(ps);
+    if (cur(ps) != ':')
+        return fail_at(ps, ps->pos, "expecting ':'");
+    ps->pos++;
+    skip_ws(ps);
+    pj_value value;
+    if (parse_value(ps, &value) != 0 || push_member(ps, key, key_len) != 0)
+        return -1;
+    ps->mems[ps->n_mems - 1].value = value;
+    return 0;
+}
+
 static int parse_object(parser *ps, pj_value *out)
 {
     size_t base = ps->n_mems;
     ps->pos++;
-    skip_ws(ps);
-    if (cur(ps) != '}') {
-        for (;;) {
-            const char *key;
-            uint32_t key_len;
-            if (cur(ps) != '"')
-                return fail_at(ps, ps->pos, "expecting a property name in double quotes");
-            if (parse_string(ps, &key, &key_len) != 0)
-                return -1;
-            skip_ws(ps);
-            if (cur(ps) != ':')
-                return fail_at(ps, ps->pos, "expecting ':'");
-            ps->pos++;
-            skip_ws(ps);
-            pj_value value;
-            if (parse_value(ps, &value) != 0 || push_member(ps, key, key_len) != 0)
-                return -1;
-            ps->mems[ps->n_mems - 1].value = value;
-            skip_ws(ps);
-            if (cur(ps) == ',') {
-                ps->pos++;
-                skip_ws(ps);
-                continue;
-            }
-            if (cur(ps) == '}')
-                break;
-            return fail_at(ps, ps->pos, "expecting ',' or '}'");
-        }
-    }
-    ps->pos++;
+    if (elements(ps, '}', "expecting ',' or '}'", object_member) != 0)
+        return -1;
     /* `{}` before any member was ever read: mems is still NULL, and NULL + 0
      * is undefined behaviour. */
     size_t n = ps->n_mems > base ? merge_repeated_keys(ps->mems + base, ps->n_mems - base) : 0;
@@ -373,13 +393,10 @@ static int parse_object(parser *ps, pj_value *out)
         return fail_at(ps, ps->pos, "object with more than 2^32 members");
     out->type = PJ_OBJECT;
     out->n = (uint32_t)n;
-    if (n) {
-        pj_member *members = arena_alloc(ps->blocks, n * sizeof *members);
-        if (!members)
-            return out_of_memory(ps);
-        memcpy(members, ps->mems + base, n * sizeof *members);
-        out->v.members = members;
-    }
+    void *members;
+    if (keep_elements(ps, ps->mems, base, n, sizeof *ps->mems, &members) != 0)
+        return -1;
+    out->v.members = members;
     ps->n_mems = base;
     return 0;
 }

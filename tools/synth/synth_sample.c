@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "synth/comm_groups.h"
 #include "synth/jitter.h"
 #include "synth/step_fill.h"
+#include "util/grow.h"
+#include "util/sorted.h"
 #include "vimana/et.h"
 
 static void shuffle_u64(uint64_t *v, uint64_t n, sample_rng *r)
@@ -98,11 +101,8 @@ typedef struct p2p_msg {
 static int cmp_msg(const void *a, const void *b)
 {
     const p2p_msg *x = a, *y = b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    if (x->dst != y->dst)
-        return x->dst < y->dst ? -1 : 1;
-    return (x->size > y->size) - (x->size < y->size);
+    uint64_t kx[] = {x->src, x->dst, x->size}, ky[] = {y->src, y->dst, y->size};
+    return keys_order(kx, ky, 3);
 }
 
 /* (a + offset) mod n, in [0, n). */
@@ -289,13 +289,9 @@ typedef struct p2p_at {
 static int cmp_p2p_at(const void *a, const void *b)
 {
     const p2p_at *x = a, *y = b;
-    if (x->dir != y->dir)
-        return x->dir < y->dir ? -1 : 1;
-    if (x->peer != y->peer)
-        return x->peer < y->peer ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    return (x->step > y->step) - (x->step < y->step);
+    uint64_t kx[] = {sorted_i64_key(x->dir), x->peer, x->size, x->step};
+    uint64_t ky[] = {sorted_i64_key(y->dir), y->peer, y->size, y->step};
+    return keys_order(kx, ky, 4);
 }
 
 static int32_t *rank_tags(const synth_model *m, const sm_role *role, uint64_t rank, uint64_t npus)
@@ -375,40 +371,16 @@ typedef struct joins {
 /* Min-heap on `at`. */
 static int joins_push(joins *h, join j)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 16;
-        join *v = realloc(h->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        h->v = v;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0 && h->v[(i - 1) / 2].at > j.at) {
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->v[i] = j;
+    if (grow_array((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v, 16) != 0)
+        return -1;
+    h->n = min_heap_push(h->v, h->n, sizeof j, offsetof(join, at), &j);
     return 0;
 }
 
 static join joins_pop(joins *h)
 {
-    join top = h->v[0], last = h->v[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->v[c + 1].at < h->v[c].at)
-            c++;
-        if (h->v[c].at >= last.at)
-            break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    if (h->n)
-        h->v[i] = last;
+    join top;
+    h->n = min_heap_pop(h->v, h->n, sizeof top, offsetof(join, at), &top);
     return top;
 }
 

@@ -16,6 +16,7 @@
 #include "timeline/open_events.h"
 #include "timeline/ref_trace.h"
 #include "timeline/trace_record.h"
+#include "util/grow.h"
 #include "util/msg_escape.h"
 
 /* Longest node name quoted in a message. */
@@ -218,13 +219,8 @@ static int next_line(FILE *in, char **buf, size_t *cap, size_t *len)
     while ((ch = getc_unlocked(in)) != EOF) {
         if (*len == MAX_LINE)
             return LINE_TOO_LONG;
-        if (*len + 1 >= *cap) {
-            size_t bigger = *cap ? *cap * 2 : 256;
-            char *p = realloc(*buf, bigger);
-            if (!p)
-                return LINE_FAILED;
-            *buf = p, *cap = bigger;
-        }
+        if (grow_array((void **)buf, cap, *len + 2, 1, 256) != 0)
+            return LINE_FAILED;
         (*buf)[(*len)++] = (char)ch;
         if (ch == '\n')
             break;

@@ -12,6 +12,7 @@
 #include "common/pyjson_string.h"
 #include "timeline/chrome_trace.h"
 #include "util/grow.h"
+#include "util/sorted.h"
 
 typedef struct {
     FILE *f;
@@ -27,13 +28,8 @@ static const char *const npu_layout_keys[] = {"npu", NULL};
 static int by_npu_then_start(const void *a, const void *b)
 {
     const report_collective *x = a, *y = b;
-    if (x->npu != y->npu)
-        return x->npu < y->npu ? -1 : 1;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    if (x->end != y->end)
-        return x->end < y->end ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    uint64_t kx[] = {x->npu, x->start, x->end, x->index}, ky[] = {y->npu, y->start, y->end, y->index};
+    return keys_order(kx, ky, 4);
 }
 
 static int by_npu(const void *a, const void *b)

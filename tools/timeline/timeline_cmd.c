@@ -81,14 +81,10 @@ static void usage(FILE *out)
 
 static int parse_unit(const char *text, timeline_form *form)
 {
-    if (strcmp(text, "ms") == 0)
-        *form = TIMELINE_REFERENCE_MS;
-    else if (strcmp(text, "us") == 0)
-        *form = TIMELINE_REFERENCE_US;
-    else {
-        cli_error(PROG, "--time-unit: expected ms or us, got '%s'", text);
+    int k = cli_word(PROG, "--time-unit", text, "ms|us");
+    if (k < 0)
         return -1;
-    }
+    *form = k == 0 ? TIMELINE_REFERENCE_MS : TIMELINE_REFERENCE_US;
     return 0;
 }
 

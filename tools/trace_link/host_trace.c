@@ -63,22 +63,17 @@ static int read_attrs(host_parser *p, node_fields *f, size_t index)
 {
     json_scan *s = &p->s;
     js_iter arr, obj;
-    if (js_peek(s) != '[')
-        return js_skip_value(s, NULL);
-    if (js_array_begin(s, &arr) != 0)
-        return -1;
-    int more;
+    int more = js_array_or_skip(s, &arr);
+    if (more != 1)
+        return more;
     while ((more = js_array_next(s, &arr)) == 1) {
-        if (js_peek(s) != '{') {
-            if (js_skip_value(s, NULL) != 0)
-                return -1;
+        int r = js_object_or_skip(s, &obj);
+        if (r < 0)
+            return -1;
+        if (r == 0)
             continue;
-        }
         tl_span key, name = {0, 0}, value = {0, 0};
         bool has_name = false, has_value = false;
-        if (js_object_begin(s, &obj) != 0)
-            return -1;
-        int r;
         while ((r = js_object_next(s, &obj, &key)) == 1) {
             if (js_span_equals(s->buf, key, "name") && js_peek(s) == '"') {
                 if (js_string(s, &name) != 0)

@@ -207,29 +207,47 @@ int js_skip_value(json_scan *s, tl_span *span)
     return rc;
 }
 
-int js_object_begin(json_scan *s, js_iter *it)
+/* Past the opening bracket `open` of an array or object (`expected` says
+ * what it should have been otherwise). */
+static int container_begin(json_scan *s, js_iter *it, char open, const char *expected)
 {
-    if (js_peek(s) != '{')
-        return js_fail_at(s, s->pos, "expected an object");
+    if (js_peek(s) != open)
+        return js_fail_at(s, s->pos, expected);
     s->pos++;
     it->first = true;
     return 0;
 }
 
-int js_object_next(json_scan *s, js_iter *it, tl_span *key)
+/* Before the next element of an array or object: 0 past its closing
+ * bracket `close`, 1 when an element follows (past the comma before it,
+ * if any), -1 on anything else (`expected` says what should have come). */
+static int container_next(json_scan *s, js_iter *it, char close, const char *expected)
 {
     int c = js_peek(s);
-    if (c == '}') {
+    if (c == close) {
         s->pos++;
         return 0;
     }
     if (!it->first) {
         if (c != ',')
-            return js_fail_at(s, s->pos, "expected ',' or '}' after an object member");
+            return js_fail_at(s, s->pos, expected);
         s->pos++;
         js_peek(s);
     }
     it->first = false;
+    return 1;
+}
+
+int js_object_begin(json_scan *s, js_iter *it)
+{
+    return container_begin(s, it, '{', "expected an object");
+}
+
+int js_object_next(json_scan *s, js_iter *it, tl_span *key)
+{
+    int r = container_next(s, it, '}', "expected ',' or '}' after an object member");
+    if (r != 1)
+        return r;
     if (js_peek(s) != '"')
         return js_fail_at(s, s->pos, "expected a string key");
     if (js_string(s, key) != 0)
@@ -243,28 +261,26 @@ int js_object_next(json_scan *s, js_iter *it, tl_span *key)
 
 int js_array_begin(json_scan *s, js_iter *it)
 {
+    return container_begin(s, it, '[', "expected an array");
+}
+
+int js_object_or_skip(json_scan *s, js_iter *it)
+{
+    if (js_peek(s) != '{')
+        return js_skip_value(s, NULL);
+    return js_object_begin(s, it) == 0 ? 1 : -1;
+}
+
+int js_array_or_skip(json_scan *s, js_iter *it)
+{
     if (js_peek(s) != '[')
-        return js_fail_at(s, s->pos, "expected an array");
-    s->pos++;
-    it->first = true;
-    return 0;
+        return js_skip_value(s, NULL);
+    return js_array_begin(s, it) == 0 ? 1 : -1;
 }
 
 int js_array_next(json_scan *s, js_iter *it)
 {
-    int c = js_peek(s);
-    if (c == ']') {
-        s->pos++;
-        return 0;
-    }
-    if (!it->first) {
-        if (c != ',')
-            return js_fail_at(s, s->pos, "expected ',' or ']' after an array element");
-        s->pos++;
-        js_peek(s);
-    }
-    it->first = false;
-    return 1;
+    return container_next(s, it, ']', "expected ',' or ']' after an array element");
 }
 
 int js_finish(json_scan *s)

@@ -76,6 +76,11 @@ int js_object_next(json_scan *s, js_iter *it, tl_span *key);
 /* Array walk: js_array_next returns 1 when an element follows. */
 int js_array_begin(json_scan *s, js_iter *it);
 int js_array_next(json_scan *s, js_iter *it);
+/* For a member that is read only when it is an object (an array): begins
+ * it as js_object_begin (js_array_begin) does and returns 1, or skips a
+ * value of any other kind and returns 0; -1 on error. */
+int js_object_or_skip(json_scan *s, js_iter *it);
+int js_array_or_skip(json_scan *s, js_iter *it);
 
 /* Only whitespace may follow the top-level value. */
 int js_finish(json_scan *s);

@@ -104,13 +104,11 @@ static int read_raw_field(json_scan *s, field *f)
 
 static int read_args(json_scan *s, event_fields *e)
 {
-    if (js_peek(s) != '{')
-        return js_skip_value(s, NULL);
     js_iter it;
     tl_span key;
-    int r;
-    if (js_object_begin(s, &it) != 0)
-        return -1;
+    int r = js_object_or_skip(s, &it);
+    if (r != 1)
+        return r;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         const char *b = s->buf;
         field *f = NULL;
@@ -455,13 +453,11 @@ static int read_events(kineto_parser *p)
 static int read_distributed_info(kineto_parser *p)
 {
     json_scan *s = &p->s;
-    if (js_peek(s) != '{')
-        return js_skip_value(s, NULL);
     js_iter it;
     tl_span key;
-    int r;
-    if (js_object_begin(s, &it) != 0)
-        return -1;
+    int r = js_object_or_skip(s, &it);
+    if (r != 1)
+        return r;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         if (js_span_equals(s->buf, key, "rank")) {
             int st = js_read_int64(s, &p->k->rank);

@@ -227,16 +227,11 @@ static int parse_recompute(int argc, char **argv, int *i, struct tf_config *c)
         kind = argv[*i] + 12;
     else if (*i + 1 < argc && (strcmp(argv[*i + 1], "full") == 0 || strcmp(argv[*i + 1], "selective") == 0))
         kind = argv[++*i];
-    if (!kind || strcmp(kind, "full") == 0) {
-        c->recompute = TF_RECOMPUTE_FULL;
-        return 1;
-    }
-    if (strcmp(kind, "selective") == 0) {
-        c->recompute = TF_RECOMPUTE_SELECTIVE;
-        return 1;
-    }
-    cli_error(PROG, "--recompute: expected full or selective, got '%s'", kind);
-    return -1;
+    int k = kind ? cli_word(PROG, "--recompute", kind, "full|selective") : 0;
+    if (k < 0)
+        return -1;
+    c->recompute = k == 0 ? TF_RECOMPUTE_FULL : TF_RECOMPUTE_SELECTIVE;
+    return 1;
 }
 
 /* Matches one option at argv[*i]; 1 when used, 0 when not an option of
@@ -273,14 +268,14 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         return rc < 0 || parse_number("--expert-skew", v, &c->moe.skew) != 0 ? -1 : 1;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--compute-model", &v)) != 0) {
-        if (rc > 0 && strcmp(v, "kernels") != 0 && strcmp(v, "roofline") != 0) {
-            cli_error(PROG, "--compute-model: expected kernels or roofline, got '%s'", v);
+        int k = rc > 0 ? cli_word(PROG, "--compute-model", v, "kernels|roofline") : -1;
+        if (k < 0)
             return -1;
-        }
-        if (rc > 0 && strcmp(v, "kernels") == 0)
+        if (k == 0)
             *given |= KERNELS_BIT;
-        c->compute_model = rc > 0 && strcmp(v, "roofline") == 0 ? TF_COMPUTE_ROOFLINE : c->compute_model;
-        return rc;
+        else
+            c->compute_model = TF_COMPUTE_ROOFLINE;
+        return 1;
     }
     static const struct {
         const char *flag;
@@ -293,29 +288,26 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
     for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
         if ((rc = cli_option(PROG, argc, argv, i, switches[k].flag, &v)) == 0)
             continue;
-        if (rc > 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-            cli_error(PROG, "%s: expected on or off, got '%s'", switches[k].flag, v);
+        int on_off = rc > 0 ? cli_word(PROG, switches[k].flag, v, "on|off") : -1;
+        if (on_off < 0)
             return -1;
-        }
-        *(bool *)((char *)c + switches[k].offset) = rc > 0 && strcmp(v, "on") == 0;
-        return rc;
+        *(bool *)((char *)c + switches[k].offset) = on_off == 0;
+        return 1;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0) {
-        if (rc > 0 && strcmp(v, "bf16") != 0 && strcmp(v, "fp16") != 0 && strcmp(v, "fp8") != 0) {
-            cli_error(PROG, "--precision: expected bf16, fp16 or fp8, got '%s'", v);
+        int k = rc > 0 ? cli_word(PROG, "--precision", v, "bf16|fp16|fp8") : -1;
+        if (k < 0)
             return -1;
-        }
-        c->fp8 = rc > 0 && strcmp(v, "fp8") == 0;
-        c->fp16 = rc > 0 && strcmp(v, "fp16") == 0;
-        return rc;
+        c->fp8 = k == 2;
+        c->fp16 = k == 1;
+        return 1;
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--schedule", &v)) != 0) {
-        if (rc > 0 && strcmp(v, "1f1b") != 0 && strcmp(v, "gpipe") != 0) {
-            cli_error(PROG, "--schedule: expected 1f1b or gpipe, got '%s'", v);
+        int k = rc > 0 ? cli_word(PROG, "--schedule", v, "1f1b|gpipe") : -1;
+        if (k < 0)
             return -1;
-        }
-        c->gpipe = rc > 0 && strcmp(v, "gpipe") == 0;
-        return rc;
+        c->gpipe = k == 1;
+        return 1;
     }
     if (cli_flag(argv[*i], "--sp")) {
         c->sp = true;

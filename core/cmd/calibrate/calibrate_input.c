@@ -11,6 +11,7 @@
 
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/path_msg.h"
 
 #define MAX_FIELDS 32
 
@@ -93,13 +94,12 @@ typedef struct reader {
 static int row_fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int row_fail(reader *r, const char *fmt, ...)
 {
-    char msg[300];
+    /* r->line >= 1: a row has a line, so the form is "PATH:LINE: MESSAGE" */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = path_vmsg(r->err, r->err_len, r->path, r->line, 300, fmt, ap);
     va_end(ap);
-    snprintf(r->err, r->err_len, "%s:%u: %s", r->path, r->line, msg);
-    return -1;
+    return rc;
 }
 
 /* A field of the file as a message shows it. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "system/msg_match.h"
+#include "util/grow.h"
 
 #define NO_JOB UINT32_MAX
 
@@ -17,16 +18,9 @@
 static int msg_alloc(job_net *net, uint32_t job, uint64_t token, uint64_t *outer)
 {
     if (net->free_head == NO_JOB) {
-        if (net->n_msgs == net->cap_msgs) {
-            uint32_t cap = net->cap_msgs ? net->cap_msgs * 2 : 1024;
-            if (cap <= net->cap_msgs)
-                return -1;
-            job_msg *m = realloc(net->msgs, (size_t)cap * sizeof *m);
-            if (!m)
-                return -1;
-            net->msgs = m;
-            net->cap_msgs = cap;
-        }
+        if (grow_array_u32((void **)&net->msgs, &net->cap_msgs, net->n_msgs + 1, sizeof *net->msgs, 1024,
+                           NO_JOB - 1) != 0)
+            return -1;
         net->msgs[net->n_msgs] = (job_msg){.job = NO_JOB, .next_free = NO_JOB};
         net->free_head = net->n_msgs++;
     }

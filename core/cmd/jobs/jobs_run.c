@@ -159,13 +159,8 @@ static int read_network(net_run *jr)
 static int open_backend(net_run *jr)
 {
     char err[1024];
-    if (backend_load(jr->spec->backend, &jr->lb, err, sizeof err) != 0) {
+    if (backend_open(jr->spec->backend, &jr->lb, err, sizeof err) != 0) {
         run_fail(jr, "%s", err);
-        return -1;
-    }
-    const char *problem = backend_name_problem(jr->lb.desc);
-    if (problem) {
-        run_fail(jr, "%s: backend descriptor: %s (the host names the backend by it)", jr->lb.path, problem);
         return -1;
     }
     jr->stop = backend_stop_fn(jr->lb.desc);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sorted.h"
+
 bool xval_diverge_ratio(uint64_t duration, uint64_t baseline, double *ratio)
 {
     if (baseline == 0) {
@@ -40,11 +42,8 @@ typedef struct key_index {
 static int by_key(const void *pa, const void *pb)
 {
     const index_entry *a = pa, *b = pb;
-    if (a->k1 != b->k1)
-        return a->k1 < b->k1 ? -1 : 1;
-    if (a->k2 != b->k2)
-        return a->k2 < b->k2 ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    uint64_t ka[] = {a->k1, a->k2, a->pos}, kb[] = {b->k1, b->k2, b->pos};
+    return keys_order(ka, kb, 3);
 }
 
 static int index_build(key_index *x, size_t n)
@@ -131,11 +130,8 @@ typedef struct order_key {
 static int by_order(const void *pa, const void *pb)
 {
     const order_key *a = pa, *b = pb;
-    if (a->backend != b->backend)
-        return a->backend < b->backend ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return a->node < b->node ? -1 : a->node > b->node;
+    uint64_t ka[] = {a->backend, a->start, a->node}, kb[] = {b->backend, b->start, b->node};
+    return keys_order(ka, kb, 3);
 }
 
 /* The union of the nodes, in the baseline's order (nodes only a later

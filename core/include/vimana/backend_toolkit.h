@@ -157,6 +157,14 @@ struct vimana_topo;
 int vimana_bt_graph_network(vimana_bt *bt, struct vimana_topo *topo, const char *backend, uint32_t max_links,
                             uint32_t *n_links, char *err, size_t err_len);
 
+/* For a backend that takes either kind of network file: reads the file at
+ * bt->network_path as a topology graph when it is one (vimana_topo_load:
+ * *topo set, to free with vimana_topo_free), else as a network YAML into
+ * bt->net (vimana_bt_load_network; *topo stays NULL, as is when there is no
+ * network file). Returns VIMANA_OK, or VIMANA_ERR_CONFIG with the one-line
+ * reason in err. */
+int vimana_bt_load_graph_or_yaml(vimana_bt *bt, struct vimana_topo **topo, char *err, size_t err_len);
+
 /* ---- the descriptor's defaults (ctx starts with a vimana_bt) ------------ */
 
 int vimana_bt_schedule(void *ctx, vimana_tick delta, vimana_event_fn fn, void *arg, uint64_t data);
