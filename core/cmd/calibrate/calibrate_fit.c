@@ -413,14 +413,24 @@ typedef struct problem {
     bool channel_count;       /* the discrete pass also moves `channels` */
     bool tree;                /* the discrete pass also moves `tree-max-bytes` */
     bool worst_row;           /* eval: the worst row against its target, not the sum of squares */
-    /* While Nelder-Mead runs, each row's phases and their plans: without
-     * the tuner, what a plan chooses (algorithm, protocol, steps,
+    /* While Nelder-Mead runs (`kept`), each row's phases and their plans:
+     * without the tuner, what a plan chooses (algorithm, protocol, steps,
      * channels) reads none of the parameters it moves, so only the launch
-     * and the links are planned at each evaluation (NULL: plan it all). */
-    calib_phase *phases;      /* rows x CALIB_MAX_PHASES */
-    nccl_plan *plans;         /* the same */
+     * and the links are planned at each evaluation. Allocated at the first
+     * run, for the problem's life (problem_done frees them): a fit runs
+     * thousands of short descents. */
+    calib_phase *phases;      /* rows x CALIB_MAX_PHASES, fixed by the rows and topology */
+    nccl_plan *plans;         /* the same, planned again at each run */
     uint8_t *n_phases;        /* per row */
+    bool kept;
 } problem;
+
+static void problem_done(problem *pb)
+{
+    free(pb->phases), free(pb->plans), free(pb->n_phases);
+    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+    pb->kept = false;
+}
 
 /* A ring call's steps: over its phases, 2(n-1) for an all-reduce, n-1
  * for the others. */
@@ -506,35 +516,38 @@ static double worst_row(const nccl_params *p, const vimana_net_config *net, cons
     return worst;
 }
 
-/* Plans every row's phases once for a Nelder-Mead run (see problem);
- * nothing with the tuner, which weighs the moving parameters, or without
- * memory (each evaluation then plans it all, as calib_model_ticks). */
-static void plans_keep(problem *pb)
+/* The rows' phases, once a problem (see problem); false without memory. */
+static bool phases_keep(problem *pb)
 {
-    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+    if (pb->plans)
+        return true;
     size_t rows = pb->data->n;
-    if (pb->base.tuner != 0 || rows == 0)
-        return;
-    calib_phase *phases = malloc(rows * CALIB_MAX_PHASES * sizeof *phases);
-    nccl_plan *plans = malloc(rows * CALIB_MAX_PHASES * sizeof *plans);
-    uint8_t *counts = malloc(rows);
-    if (!phases || !plans || !counts) {
-        free(phases), free(plans), free(counts);
-        return;
+    pb->phases = malloc(rows * CALIB_MAX_PHASES * sizeof *pb->phases);
+    pb->plans = malloc(rows * CALIB_MAX_PHASES * sizeof *pb->plans);
+    pb->n_phases = malloc(rows);
+    if (!pb->phases || !pb->plans || !pb->n_phases) {
+        problem_done(pb);
+        return false;
     }
-    for (size_t i = 0; i < rows; i++) {
-        calib_phase *ph = &phases[i * CALIB_MAX_PHASES];
-        counts[i] = (uint8_t)calib_call_phases(pb->net, &pb->data->pts[i], ph);
-        for (size_t k = 0; k < counts[i]; k++)
-            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &plans[i * CALIB_MAX_PHASES + k]);
-    }
-    pb->phases = phases, pb->plans = plans, pb->n_phases = counts;
+    for (size_t i = 0; i < rows; i++)
+        pb->n_phases[i] = (uint8_t)calib_call_phases(pb->net, &pb->data->pts[i], &pb->phases[i * CALIB_MAX_PHASES]);
+    return true;
 }
 
-static void plans_drop(problem *pb)
+/* Plans every row's phases for a Nelder-Mead run (see problem); nothing
+ * with the tuner, which weighs the moving parameters, or without memory
+ * (each evaluation then plans it all, as calib_model_ticks). */
+static void plans_keep(problem *pb)
 {
-    free(pb->phases), free(pb->plans), free(pb->n_phases);
-    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+    pb->kept = false;
+    if (pb->base.tuner != 0 || pb->data->n == 0 || !phases_keep(pb))
+        return;
+    for (size_t i = 0; i < pb->data->n; i++) {
+        const calib_phase *ph = &pb->phases[i * CALIB_MAX_PHASES];
+        for (size_t k = 0; k < pb->n_phases[i]; k++)
+            calib_phase_plan(&pb->base, pb->net, &ph[k], k == 0, &pb->plans[i * CALIB_MAX_PHASES + k]);
+    }
+    pb->kept = true;
 }
 
 /* calib_model_ticks of row i from its kept plans: the same launch and
@@ -576,7 +589,7 @@ static double eval(problem *pb, double *x)
         x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
         *pb->slot[i] = x[i];
     }
-    if (pb->plans)
+    if (pb->kept)
         return kept_cost(pb);
     return pb->worst_row ? worst_row(&pb->base, pb->net, pb->data) : calib_cost(&pb->base, pb->net, pb->data);
 }
@@ -659,7 +672,7 @@ static void nelder_mead(problem *pb, int iterations)
         if (f[v] < f[best])
             best = v;
     eval(pb, x[best]);
-    plans_drop(pb);
+    pb->kept = false;
 }
 
 /* ---- the discrete parameters: every candidate ---------------------------- */
@@ -983,6 +996,8 @@ static double two_descents(nccl_params *p, const vimana_net_config *net, const c
     double c_plain = descend(&plain, cands, n, false);
     double c_refit = descend(&refit, cands, n, true);
     free(cands);
+    problem_done(&plain);
+    problem_done(&refit);
     *p = c_refit < c_plain ? refit.base : plain.base;
     return c_refit < c_plain ? c_refit : c_plain;
 }
@@ -1029,6 +1044,7 @@ static void polish(nccl_params *p, const vimana_net_config *net, const calib_dat
         }
     }
     eval(&pb, x);
+    problem_done(&pb);
     *p = pb.base;
 }
 
@@ -1049,6 +1065,7 @@ static void nvls_step(nccl_params *p, const vimana_net_config *net, const calib_
             *p = pb.base;
     }
     free(cands);
+    problem_done(&pb);
 }
 
 /* The largest |relative error| of the rows from 1 MiB up and below. */
@@ -1100,6 +1117,7 @@ static void overlap_step(nccl_params *p, const vimana_net_config *net, const cal
     descend(&pb, cands, n, true);
     nccl_params best = better_fit(&pb.base, p, net, data) ? pb.base : *p;
     free(cands);
+    problem_done(&pb);
     *p = best;
 }
 
@@ -1204,6 +1222,7 @@ static void start_latencies(nccl_params *p, const vimana_net_config *net, const 
         solve_latencies(&pb);
         nelder_mead(&pb, NM_ITERATIONS);
     }
+    problem_done(&pb);
     *p = pb.base;
 }
 
