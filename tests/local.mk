@@ -27,6 +27,7 @@ TOOLS_UNIT_LDADD = $(TOOLS_LIBS) $(CMOCKA_LIBS)
 TEMP_TEXT = tests/unit/temp_text.c tests/unit/temp_text.h
 EXTRA_DIST += tests/e2e/lib.sh tests/data tests/unit/unit_main.h
 
+include $(srcdir)/tests/calibrate.mk
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/et.mk
 include $(srcdir)/tests/tools_common.mk

@@ -121,12 +121,6 @@ check_PROGRAMS += tests/unit/test_breakdown
 tests_unit_test_breakdown_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_breakdown_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_breakdown
-# vimana calibrate's reader and closed form.
-check_PROGRAMS += tests/unit/test_calibrate
-tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)
-tests_unit_test_calibrate_CPPFLAGS = $(UNIT_CPPFLAGS)
-tests_unit_test_calibrate_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_calibrate
 # Per-NPU event lists: same-tick order, many pending ticks.
 check_PROGRAMS += tests/unit/test_npu_events
 tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
@@ -181,19 +175,6 @@ EXTRA_DIST += tests/e2e/sim_inference.sh
 # The NCCL-aware model: exact times on the analytical backend, bad parameters.
 TESTS += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
 EXTRA_DIST += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
-# vimana calibrate: recovers known parameters, report = simulation, bad input.
-TESTS += tests/e2e/calibrate.sh
-EXTRA_DIST += tests/e2e/calibrate.sh
-# The shipped HGX-H100 preset: reproducible, on target, report = simulation.
-TESTS += tests/e2e/nccl_preset.sh
-EXTRA_DIST += tests/e2e/nccl_preset.sh
-# calibrate on published nccl-tests tables (tests/data/nccl-tests): parse, targets, --check.
-TESTS += tests/e2e/calibrate_published.sh
-EXTRA_DIST += tests/e2e/calibrate_published.sh
-# calibrate on more published tables: other GPUs, rank counts, collectives, two-node runs, RCCL.
-TESTS += tests/e2e/calibrate_more.sh
-EXTRA_DIST += tests/e2e/calibrate_more.sh
-EXTRA_DIST += tests/e2e/calibrate_lib.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
 TESTS += tests/e2e/sim_features.sh

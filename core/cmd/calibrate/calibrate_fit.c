@@ -149,100 +149,92 @@ static uint64_t phase_ticks(const nccl_params *p, const calib_phase *ph, const n
     return sum;
 }
 
-/* The links of a flat ring: each dimension's message time comes from
- * its wire bytes (planned once per call) and the hops between the two
- * NPUs' coordinates there. */
-typedef struct flat_links {
-    const vimana_net_config *net;
-    uint32_t dims, size[VIMANA_NET_MAX_DIMS], stride[VIMANA_NET_MAX_DIMS];
-    uint64_t wire[VIMANA_NET_MAX_DIMS], wait[VIMANA_NET_MAX_DIMS];
-} flat_links;
+/* The shape of a flat ring, fixed by the topology and the phase: the NPUs
+ * in snake order (position i + 1 differs from i by one coordinate, that of
+ * the lowest dimension whose block i + 1 does not start), the message from
+ * the last NPU back to the first, and the ring's period: positions a
+ * period apart see the same kinds of messages and waits, so they start
+ * together and run the same times, and the recurrence needs one period of
+ * them (a node's 8 on 8 x 2). Found once per phase; a fit then plans only
+ * the messages' times at each of its millions of evaluations. */
+typedef struct flat_shape {
+    uint32_t dims, ranks, period;
+    uint32_t size[VIMANA_NET_MAX_DIMS], stride[VIMANA_NET_MAX_DIMS];
+    uint32_t back_dim, back_hops;   /* the message from the last position to position 0 */
+} flat_shape;
 
-static void flat_links_plan(flat_links *l, const nccl_params *p, const vimana_net_config *net, uint32_t dims,
-                            const nccl_plan *call)
+/* The dimension of the step into position i (0 < i < ranks). */
+static uint32_t snake_dim(const flat_shape *s, uint32_t i)
 {
-    l->net = net;
-    l->dims = dims;
+    uint32_t d = 0;
+    while (d + 1 < s->dims && i % s->stride[d + 1] == 0)
+        d++;
+    return d;
+}
+
+/* Position i's message in (its dimension and hops) and the dimension of
+ * its wait after sending on: what makes positions alike. */
+static void shape_key(const flat_shape *s, const vimana_net_config *net, uint32_t i, uint32_t key[3])
+{
+    key[0] = i == 0 ? s->back_dim : snake_dim(s, i);
+    key[1] = i == 0 ? s->back_hops : hops(&net->dims[key[0]], 1);
+    key[2] = i + 1 < s->ranks ? snake_dim(s, i + 1) : s->back_dim;
+}
+
+static void flat_shape_find(flat_shape *s, const vimana_net_config *net, const calib_phase *ph)
+{
+    s->dims = ph->flat_dims;
+    s->ranks = ph->link.npus;
     uint32_t stride = 1;
-    for (uint32_t d = 0; d < dims; d++) {
-        l->size[d] = net->dims[d].npus;
-        l->stride[d] = stride;
-        stride *= l->size[d];
+    for (uint32_t d = 0; d < s->dims; d++) {
+        s->size[d] = net->dims[d].npus;
+        s->stride[d] = stride;
+        stride *= s->size[d];
     }
-    uint32_t rails = nccl_flat_rails(p, l->size, dims);
-    for (uint32_t d = 0; d < dims; d++) {
-        nccl_plan link = *call;
-        nccl_plan_link(p, d, rails, &link);
-        l->wire[d] = link.wire_bytes;
-        l->wait[d] = link.hop_ticks;
-    }
-}
-
-/* A message from NPU a to NPU b: the backend charges the lowest dimension
- * whose coordinates differ, its hops by their distance there; *wait: the
- * sender's wait after the step, by the same dimension. */
-static uint64_t flat_message(const flat_links *l, uint32_t a, uint32_t b, uint64_t *wait)
-{
-    uint32_t dim = nccl_flat_dim(l->size, l->dims, a, b);
-    uint32_t ca = a / l->stride[dim] % l->size[dim], cb = b / l->stride[dim] % l->size[dim];
-    const vimana_net_dim *d = &l->net->dims[dim];
-    *wait = l->wait[dim];
-    return message_ticks(d, hops(d, ca > cb ? ca - cb : cb - ca), l->wire[dim]);
-}
-
-/* A ring's message into each position and the wait after each one's
- * send. In snake order the step from position i to i + 1 changes one
- * coordinate by one: that of the lowest dimension whose block i + 1 does
- * not start; only the step back to position 0 is looked up (npu[] holds
- * the first and last NPU). */
-static void ring_messages(const flat_links *l, const uint32_t *npu, uint64_t *in, uint64_t *wait, uint32_t n)
-{
-    uint64_t ticks[VIMANA_NET_MAX_DIMS];
-    for (uint32_t d = 0; d < l->dims; d++) {
-        const vimana_net_dim *nd = &l->net->dims[d];
-        ticks[d] = message_ticks(nd, hops(nd, 1), l->wire[d]);
-    }
-    uint64_t back = flat_message(l, npu[n - 1], npu[0], &wait[n - 1]);
-    in[0] = back;
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t d = 0;
-        while (d + 1 < l->dims && (i + 1) % l->stride[d + 1] == 0)
-            d++;
-        in[i + 1] = ticks[d];
-        wait[i] = l->wait[d];
-    }
-}
-
-/* The smallest period of a ring's messages and waits by position (a
- * divisor of n): positions a period apart start together and see the same
- * messages, so they run the same times and the recurrence needs one
- * period of them (a node's 8 on 8 x 2). */
-static uint32_t ring_period(const uint64_t *in, const uint64_t *wait, uint32_t n)
-{
-    for (uint32_t p = 1; p < n; p++) {
-        if (n % p)
+    uint32_t first = nccl_flat_npu(s->size, s->dims, 0), last = nccl_flat_npu(s->size, s->dims, s->ranks - 1);
+    uint32_t dim = nccl_flat_dim(s->size, s->dims, last, first);
+    uint32_t cl = last / s->stride[dim] % s->size[dim], cf = first / s->stride[dim] % s->size[dim];
+    s->back_dim = dim;
+    s->back_hops = hops(&net->dims[dim], cl > cf ? cl - cf : cf - cl);
+    s->period = s->ranks;
+    for (uint32_t p = 1; p < s->ranks; p++) {
+        if (s->ranks % p)
             continue;
-        uint32_t i = p;
-        while (i < n && in[i] == in[i - p] && wait[i] == wait[i - p])
-            i++;
-        if (i == n)
-            return p;
+        uint32_t i = p, a[3], b[3];
+        for (; i < s->ranks; i++) {
+            shape_key(s, net, i, a);
+            shape_key(s, net, i - p, b);
+            if (memcmp(a, b, sizeof a) != 0)
+                break;
+        }
+        if (i == s->ranks) {
+            s->period = p;
+            return;
+        }
     }
-    return n;
 }
 
 /* One step of the ring (each NPU's message from the one before it), in
  * place: sent[] holds the previous step's times until each is
- * overwritten, the one before it kept in `left`. The fit's hot loop: the
- * overlap read once (nccl_step_wait would read it through p each time). */
+ * overwritten, the one before it kept in `left`. The fit's hot loop, in
+ * two versions: without overlap (most of a fit) the wait is the hop's. */
 static void ring_step(double overlap, uint64_t *sent, const uint64_t *in, const uint64_t *wait, uint32_t n)
 {
     const uint64_t cap = (uint64_t)TICK_CAP;
     uint64_t left = sent[n - 1];
+    if (overlap == 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t own = sent[i], arrival = left + in[i];
+            uint64_t t = (arrival > own ? arrival : own) + wait[i];
+            left = own;
+            sent[i] = t < cap ? t : cap;
+        }
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         uint64_t own = sent[i], arrival = left + in[i];
         uint64_t taken = arrival > own ? arrival : own;
-        uint64_t t = taken + (overlap != 0 ? nccl_overlap_wait(overlap, wait[i], taken - own) : wait[i]);
+        uint64_t t = taken + nccl_overlap_wait(overlap, wait[i], taken - own);
         left = own;
         sent[i] = t < cap ? t : cap;
     }
@@ -292,52 +284,53 @@ static void ring_run(const nccl_params *p, uint64_t *sent, uint64_t *snap, const
 
 #define FLAT_STACK_NPUS 64
 
-/* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
- * lock-step (a step over the NIC takes longer than one over NVLink), so
- * the recurrence the simulator runs, per NPU: step k's message from the
- * sender `hop` places back arrives at its send + its time; the NPU takes
- * it when it has posted its own step k (max), waits its own link's hop
- * latency (less the overlap) and sends step k + 1. The call ends when
- * the last NPU does. O(n x steps) per call at most; a ring's messages
- * are the same every step, so they are computed once (and ring_run
- * skips the periods that repeat). */
-static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
-                           const nccl_plan *call)
+/* Each dimension's message time and wait on the flat ring: wire bytes
+ * planned from the call's, the NIC's spread over the node's rails. */
+static void flat_links(const nccl_params *p, const flat_shape *s, const nccl_plan *call,
+                       uint64_t wire[VIMANA_NET_MAX_DIMS], uint64_t wait[VIMANA_NET_MAX_DIMS])
 {
-    uint32_t n = ph->link.npus;
-    flat_links l = {0};   /* zeroed: gcc cannot see that the plan fills what it reads */
-    flat_links_plan(&l, p, net, ph->flat_dims, call);
-    /* per ring position: the time, the NPU, the message in and the wait
-     * (and a scratch row); on the stack up to FLAT_STACK_NPUS: a fit calls
-     * this millions of times */
-    uint64_t stack_buf[4 * FLAT_STACK_NPUS];
-    uint32_t stack_npu[FLAT_STACK_NPUS] = {0};
-    bool on_stack = n <= FLAT_STACK_NPUS;
-    uint64_t *buf = on_stack ? stack_buf : malloc(4 * (size_t)n * sizeof *buf);
-    uint32_t *npu = on_stack ? stack_npu : malloc((size_t)n * sizeof *npu);
-    if (!buf || !npu) {
-        free(buf);
-        free(npu);
-        return (uint64_t)TICK_CAP;
+    uint32_t rails = nccl_flat_rails(p, s->size, s->dims);
+    for (uint32_t d = 0; d < s->dims; d++) {
+        nccl_plan link = *call;
+        nccl_plan_link(p, d, rails, &link);
+        wire[d] = link.wire_bytes;
+        wait[d] = link.hop_ticks;
     }
-    uint64_t *sent = buf, *next = buf + n, *in = buf + 2 * (size_t)n, *wait = buf + 3 * (size_t)n;
+}
+
+/* A message from NPU a to NPU b: the backend charges the lowest dimension
+ * whose coordinates differ, its hops by their distance there; *wait: the
+ * sender's wait after the step, by the same dimension. */
+static uint64_t flat_message(const vimana_net_config *net, const flat_shape *s, const uint64_t *wire,
+                             const uint64_t *waits, uint32_t a, uint32_t b, uint64_t *wait)
+{
+    uint32_t dim = nccl_flat_dim(s->size, s->dims, a, b);
+    uint32_t ca = a / s->stride[dim] % s->size[dim], cb = b / s->stride[dim] % s->size[dim];
+    const vimana_net_dim *d = &net->dims[dim];
+    *wait = waits[dim];
+    return message_ticks(d, hops(d, ca > cb ? ca - cb : cb - ca), wire[dim]);
+}
+
+/* The all-to-all over the flat ring: step k's message comes from the NPU
+ * k places back, so each step has its own messages, for every NPU.
+ * sent, next, in, wait: n times each. */
+static uint64_t flat_all_to_all(const nccl_params *p, const vimana_net_config *net, const flat_shape *s,
+                                const nccl_plan *call, uint64_t *sent, uint64_t *next, uint64_t *in, uint64_t *wait,
+                                uint32_t *npu)
+{
+    uint32_t n = s->ranks;
+    uint64_t wire[VIMANA_NET_MAX_DIMS], waits[VIMANA_NET_MAX_DIMS];
+    flat_links(p, s, call, wire, waits);
     for (uint32_t i = 0; i < n; i++) {
         sent[i] = call->launch_ticks;
-        npu[i] = ph->coll == COLL_ALL_TO_ALL || i == 0 || i == n - 1 ? nccl_flat_npu(l.size, l.dims, i) : 0;
+        npu[i] = nccl_flat_npu(s->size, s->dims, i);
     }
-    bool a2a = ph->coll == COLL_ALL_TO_ALL;
-    uint32_t all = n;
-    if (!a2a && call->steps > 0) {
-        ring_messages(&l, npu, in, wait, all);
-        n = ring_period(in, wait, all);
-        ring_run(p, sent, next, in, wait, n, call->steps);
-    }
-    for (uint32_t k = 1; a2a && k <= call->steps; k++) {
-        uint32_t hop = k % all;
+    for (uint32_t k = 1; k <= call->steps; k++) {
+        uint32_t hop = k % n;
         uint64_t unused;
-        for (uint32_t i = 0; i < all; i++) {
-            in[i] = flat_message(&l, npu[(i + all - hop) % all], npu[i], &unused);
-            flat_message(&l, npu[i], npu[(i + hop) % all], &wait[i]);
+        for (uint32_t i = 0; i < n; i++) {
+            in[i] = flat_message(net, s, wire, waits, npu[(i + n - hop) % n], npu[i], &unused);
+            flat_message(net, s, wire, waits, npu[i], npu[(i + hop) % n], &wait[i]);
         }
         bool overlap = p->hop_overlap != 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -354,11 +347,81 @@ static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, c
     uint64_t last = 0;
     for (uint32_t i = 0; i < n; i++)
         last = sent[i] > last ? sent[i] : last;
-    if (!on_stack) {
-        free(buf);
-        free(npu);
-    }
     return last;
+}
+
+/* The ring collectives over the flat ring, one period of positions: each
+ * position's message in and wait from the shape, the same every step. */
+static uint64_t flat_ring(const nccl_params *p, const vimana_net_config *net, const flat_shape *s,
+                          const nccl_plan *call, uint64_t *sent, uint64_t *snap, uint64_t *in, uint64_t *wait)
+{
+    uint32_t n = s->period;
+    uint64_t wire[VIMANA_NET_MAX_DIMS], waits[VIMANA_NET_MAX_DIMS], ticks[VIMANA_NET_MAX_DIMS];
+    flat_links(p, s, call, wire, waits);
+    for (uint32_t d = 0; d < s->dims; d++)
+        ticks[d] = message_ticks(&net->dims[d], hops(&net->dims[d], 1), wire[d]);
+    for (uint32_t i = 0; i < n; i++) {
+        sent[i] = call->launch_ticks;
+        in[i] = i == 0 ? message_ticks(&net->dims[s->back_dim], s->back_hops, wire[s->back_dim])
+                       : ticks[snake_dim(s, i)];
+        wait[i] = waits[i + 1 < s->ranks ? snake_dim(s, i + 1) : s->back_dim];
+    }
+    if (call->steps > 0)
+        ring_run(p, sent, snap, in, wait, n, call->steps);
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < n; i++)
+        last = sent[i] > last ? sent[i] : last;
+    return last;
+}
+
+/* NCCL's flat ring over the leading dimensions: the NPUs no longer run in
+ * lock-step (a step over the NIC takes longer than one over NVLink), so
+ * the recurrence the simulator runs, per NPU: step k's message from the
+ * sender `hop` places back arrives at its send + its time; the NPU takes
+ * it when it has posted its own step k (max), waits its own link's hop
+ * latency (less the overlap) and sends step k + 1. The call ends when
+ * the last NPU does. O(n x steps) per call at most; a ring's messages
+ * are the same every step, so they are computed once (and ring_run
+ * skips the periods that repeat). */
+static uint64_t flat_ticks(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
+                           const flat_shape *s, const nccl_plan *call)
+{
+    bool a2a = ph->coll == COLL_ALL_TO_ALL;
+    uint32_t n = a2a ? s->ranks : s->period;
+    /* per position: the time, a scratch row, the message in and the wait
+     * (and the NPU); on the stack up to FLAT_STACK_NPUS: a fit calls this
+     * millions of times */
+    uint64_t stack_buf[4 * FLAT_STACK_NPUS];
+    uint32_t stack_npu[FLAT_STACK_NPUS];
+    bool on_stack = n <= FLAT_STACK_NPUS;
+    uint64_t *buf = on_stack ? stack_buf : malloc(4 * (size_t)n * sizeof *buf);
+    uint32_t *npu = on_stack ? stack_npu : a2a ? malloc((size_t)n * sizeof *npu) : NULL;
+    if (!buf || (a2a && !npu)) {
+        if (!on_stack)
+            free(buf), free(npu);
+        return (uint64_t)TICK_CAP;
+    }
+    uint64_t *sent = buf, *next = buf + n, *in = buf + 2 * (size_t)n, *wait = buf + 3 * (size_t)n;
+    uint64_t last = a2a ? flat_all_to_all(p, net, s, call, sent, next, in, wait, npu)
+                        : flat_ring(p, net, s, call, sent, next, in, wait);
+    if (!on_stack)
+        free(buf), free(npu);
+    return last;
+}
+
+/* A phase's time: the flat ring's recurrence (its shape found here unless
+ * given), or the lock-step sum on one dimension. */
+static uint64_t phase_time(const nccl_params *p, const vimana_net_config *net, const calib_phase *ph,
+                           const flat_shape *shape, const nccl_plan *plan)
+{
+    if (ph->flat_dims < 2)
+        return phase_ticks(p, ph, plan);
+    flat_shape own;
+    if (!shape) {
+        flat_shape_find(&own, net, ph);
+        shape = &own;
+    }
+    return flat_ticks(p, net, ph, shape, plan);
 }
 
 uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, const calib_point *pt)
@@ -369,7 +432,7 @@ uint64_t calib_model_ticks(const nccl_params *p, const vimana_net_config *net, c
     for (size_t k = 0; k < n; k++) {
         nccl_plan plan;
         calib_phase_plan(p, net, &ph[k], k == 0, &plan);
-        sum += ph[k].flat_dims >= 2 ? flat_ticks(p, net, &ph[k], &plan) : phase_ticks(p, &ph[k], &plan);
+        sum += phase_time(p, net, &ph[k], NULL, &plan);
         if (sum >= (uint64_t)TICK_CAP)
             return (uint64_t)TICK_CAP;
     }
@@ -420,6 +483,7 @@ typedef struct problem {
      * run, for the problem's life (problem_done frees them): a fit runs
      * thousands of short descents. */
     calib_phase *phases;      /* rows x CALIB_MAX_PHASES, fixed by the rows and topology */
+    flat_shape *shapes;       /* the same, for the flat rings among them */
     nccl_plan *plans;         /* the same, planned again at each run */
     uint8_t *n_phases;        /* per row */
     bool kept;
@@ -427,8 +491,8 @@ typedef struct problem {
 
 static void problem_done(problem *pb)
 {
-    free(pb->phases), free(pb->plans), free(pb->n_phases);
-    pb->phases = NULL, pb->plans = NULL, pb->n_phases = NULL;
+    free(pb->phases), free(pb->shapes), free(pb->plans), free(pb->n_phases);
+    pb->phases = NULL, pb->shapes = NULL, pb->plans = NULL, pb->n_phases = NULL;
     pb->kept = false;
 }
 
@@ -523,14 +587,20 @@ static bool phases_keep(problem *pb)
         return true;
     size_t rows = pb->data->n;
     pb->phases = malloc(rows * CALIB_MAX_PHASES * sizeof *pb->phases);
+    pb->shapes = malloc(rows * CALIB_MAX_PHASES * sizeof *pb->shapes);
     pb->plans = malloc(rows * CALIB_MAX_PHASES * sizeof *pb->plans);
     pb->n_phases = malloc(rows);
-    if (!pb->phases || !pb->plans || !pb->n_phases) {
+    if (!pb->phases || !pb->shapes || !pb->plans || !pb->n_phases) {
         problem_done(pb);
         return false;
     }
-    for (size_t i = 0; i < rows; i++)
-        pb->n_phases[i] = (uint8_t)calib_call_phases(pb->net, &pb->data->pts[i], &pb->phases[i * CALIB_MAX_PHASES]);
+    for (size_t i = 0; i < rows; i++) {
+        calib_phase *ph = &pb->phases[i * CALIB_MAX_PHASES];
+        pb->n_phases[i] = (uint8_t)calib_call_phases(pb->net, &pb->data->pts[i], ph);
+        for (size_t k = 0; k < pb->n_phases[i]; k++)
+            if (ph[k].flat_dims >= 2)
+                flat_shape_find(&pb->shapes[i * CALIB_MAX_PHASES + k], pb->net, &ph[k]);
+    }
     return true;
 }
 
@@ -562,7 +632,7 @@ static uint64_t kept_ticks(const problem *pb, size_t i)
         plan.launch_ticks = k == 0 ? nccl_launch_ticks(p) : 0;
         if (ph[k].flat_dims < 2)
             nccl_plan_link(p, ph[k].dim, 0, &plan);
-        sum += ph[k].flat_dims >= 2 ? flat_ticks(p, pb->net, &ph[k], &plan) : phase_ticks(p, &ph[k], &plan);
+        sum += phase_time(p, pb->net, &ph[k], &pb->shapes[i * CALIB_MAX_PHASES + k], &plan);
         if (sum >= (uint64_t)TICK_CAP)
             return (uint64_t)TICK_CAP;
     }
