@@ -2,8 +2,9 @@
  * (core/config/comm_group_config.c), for an 8-NPU network. */
 #include "config/comm_group_config.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_comm_group_json(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("comm_group.json", data, size, path);

@@ -2,8 +2,9 @@
  * JSON's "per-node-custom-implementation" names (core/config/custom_map.c). */
 #include "config/custom_map.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_custom_map(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("custom_map.yaml", data, size, path);

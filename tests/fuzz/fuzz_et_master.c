@@ -4,9 +4,10 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "merge/et_master.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_et_master(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX], prefix[FUZZ_PATH_MAX], rank[FUZZ_PATH_MAX + 32];
     fuzz_write("master.et", data, size, path);

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "vimana/et.h"
 
 static void touch_attrs(const vet_attr *attrs, size_t n)
@@ -22,7 +23,7 @@ static void touch_attrs(const vet_attr *attrs, size_t n)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_et_reader(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("trace.et", data, size, path);

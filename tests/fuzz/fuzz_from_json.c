@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "vimana-et/commands.h"
 #include "vimana/et.h"
 
@@ -28,7 +29,7 @@ static void read_back(const char *path)
     vet_reader_close(r);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_from_json(const uint8_t *data, size_t size)
 {
     char input[FUZZ_PATH_MAX], output[FUZZ_PATH_MAX];
     fuzz_write("trace.json", data, size, input);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "inference/inf_arrivals.h"
 #include "inference/inf_serving.h"
 
@@ -155,7 +156,7 @@ static void schedule(const struct inf_arrivals *a, int mode)
     tally_close(&t, a);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_inf_arrivals(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("arrivals.txt", data, size, path);

@@ -32,7 +32,4 @@ void fuzz_split2(const uint8_t *data, size_t size, const uint8_t **p0, size_t *n
  * is read, not what is said about it. */
 void fuzz_ignore_warning(void *ctx, const char *message);
 
-/* Entry point every target defines (libFuzzer's name). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #endif

@@ -5,9 +5,10 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "cmd/jobs/jobs_spec.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_jobs_spec(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX], err[1024];
     fuzz_write("jobs.yaml", data, size, path);

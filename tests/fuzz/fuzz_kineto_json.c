@@ -3,13 +3,14 @@
  * exclusive durations, inter-thread dependencies, GPU launchers and
  * synchronisation edges. */
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "trace_link/exclusive_dur.h"
 #include "trace_link/gpu_launcher.h"
 #include "trace_link/inter_thread.h"
 #include "trace_link/kineto_trace.h"
 #include "trace_link/sync_dep.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_kineto_json(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("kineto.json", data, size, path);

@@ -3,10 +3,11 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "linkmap/link_model.h"
 #include "linkmap/linkmap_svg.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_linkmap(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("report.json", data, size, path);

@@ -2,8 +2,9 @@
  * a 128-NPU run (core/config/logical_dims.c). */
 #include "config/logical_dims.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_logical_dims(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("logical.json", data, size, path);

@@ -1,8 +1,9 @@
 /* Fuzz target: the remote-memory JSON reader (core/config/memory_config.c). */
 #include "config/memory_config.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_memory_json(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("memory.json", data, size, path);

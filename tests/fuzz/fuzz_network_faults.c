@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "fuzz_sim_run.h"
 
 /* tests/data/topology/fat_tree_8.txt: NPUs 0-3 under leaf 8, 4-7 under
@@ -18,7 +19,7 @@ static const char topology[] =
     "4 9 400Gbps 500ns 0\n5 9 400Gbps 500ns 0\n6 9 400Gbps 500ns 0\n7 9 400Gbps 500ns 0\n"
     "8 10 800Gbps 1000ns 0\n8 11 800Gbps 1000ns 0\n9 10 800Gbps 1000ns 0\n9 11 800Gbps 1000ns 0\n";
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_network_faults(const uint8_t *data, size_t size)
 {
     fuzz_pin_backend("fuzz_network_faults", FUZZ_CA_BACKEND);
     char path[FUZZ_PATH_MAX];

@@ -2,8 +2,9 @@
  * (backends/toolkit/network_yaml.c). */
 #include "vimana/network_yaml.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_network_yaml(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("network.yml", data, size, path);

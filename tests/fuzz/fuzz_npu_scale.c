@@ -5,8 +5,9 @@
 
 #include "config/npu_scale.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_npu_scale(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("scale.json", data, size, path);

@@ -2,9 +2,10 @@
  * Python-compatible JSON reader, the host-trace model, the conversion, the
  * ET writer and the list scheduler on one host trace. */
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "vimana-et/commands.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_pytorch_json(const uint8_t *data, size_t size)
 {
     char input[FUZZ_PATH_MAX], output[FUZZ_PATH_MAX];
     fuzz_write("host.json", data, size, input);

@@ -2,9 +2,10 @@
  * (core/et/et_roles.c, PREFIX.roles.json), for a 16-NPU network and, as
  * the tools read it, with the map's own rank count. */
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "vimana/et_roles.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_role_map(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("gpt.roles.json", data, size, path);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "fuzz_sim_run.h"
 
 static const char system_json[] =
@@ -26,7 +27,7 @@ static const char *backend_path(void)
     return env && *env ? env : FUZZ_ANALYTICAL_BACKEND;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_sim(const uint8_t *data, size_t size)
 {
     fuzz_pin_backend("fuzz_sim", backend_path());
     const uint8_t *et0, *et1;

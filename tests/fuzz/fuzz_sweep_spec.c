@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "cmd/sweep/sweep_config.h"
 #include "cmd/sweep/sweep_genspec.h"
 #include "cmd/sweep/sweep_points.h"
@@ -34,7 +35,7 @@ static void write_base(void)
     mkdir(fuzz_path("point", path), 0700);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_sweep_spec(const uint8_t *data, size_t size)
 {
     static int base_written;
     if (!base_written) {

@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "synth/comm_groups.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_synth_groups(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("groups.json", data, size, path);

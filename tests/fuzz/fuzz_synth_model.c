@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "synth/synth_model.h"
 #include "synth/synth_sample.h"
 
@@ -27,7 +28,7 @@ static double nodes_per_rank(const synth_model *m)
     return most;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_synth_model(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX], prefix[FUZZ_PATH_MAX];
     fuzz_write("model.json", data, size, path);

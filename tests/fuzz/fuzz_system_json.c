@@ -1,9 +1,10 @@
 /* Fuzz target: the system JSON reader (core/config/system_config.c). */
 #include "config/system_config.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "system/algorithms/registry.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_system_json(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("system.json", data, size, path);

@@ -1,9 +1,10 @@
 /* Fuzz target: `vimana-et convert text` (tools/convert_text): parse an
  * ASTRA-sim 1.0 text workload, plan it and write the ETs of two NPUs. */
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "vimana-et/commands.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_text_workload(const uint8_t *data, size_t size)
 {
     char input[FUZZ_PATH_MAX], output[FUZZ_PATH_MAX];
     fuzz_write("workload.txt", data, size, input);

@@ -7,9 +7,10 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "transformer/tf_device_file.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_tf_device(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("device.json", data, size, path);

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 #include "transformer/tf_durations.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_tf_durations(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("durations.json", data, size, path);

@@ -4,8 +4,9 @@
  * between its first and last NPU, with a one-table route cache. */
 #include "vimana/topology_graph.h"
 #include "fuzz_input.h"
+#include "fuzz_targets.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_target_topology(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_MAX];
     fuzz_write("topology.txt", data, size, path);
