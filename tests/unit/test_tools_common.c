@@ -1,7 +1,8 @@
 /*
  * Unit tests of the utilities the vimana-et commands share (tools/common):
  * strict UTF-8 decoding, Python-style JSON string literals with each way
- * of reading the input, and the id -> index hash map. Expected strings
+ * of reading the input, the id -> index hash map and the table of a
+ * command's text options (cli_text_options). Expected strings
  * are what CPython 3.11's json.dumps() writes.
  */
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "common/cli.h"
 #include "common/idmap.h"
 #include "common/pyjson_string.h"
 #include "util/utf8.h"
@@ -207,6 +209,33 @@ static void test_idmap_signed_keys_and_lazy_start(void **state)
     idmap_free(&m);
 }
 
+/* ---- cli ----------------------------------------------------------------- */
+
+/* Every spelling, "--x=value" and "--x value", stores into its own slot and
+ * advances past the value; another option is left alone; a missing value
+ * is -1 with the slot untouched. */
+static void test_cli_text_options(void **state)
+{
+    (void)state;
+    const char *out = NULL, *name = NULL;
+    const cli_text_option texts[] = {{"-o|--output", &out}, {"--name", &name}, {NULL, NULL}};
+    char *argv[] = {"prog", "--name=a b", "-o", "x.dot", "--format", "svg", "--output", NULL};
+    int argc = 7, i = 1;
+    assert_int_equal(cli_text_options("prog", argc, argv, &i, texts), 1);
+    assert_string_equal(name, "a b");
+    assert_int_equal(i, 1);
+    i = 2;
+    assert_int_equal(cli_text_options("prog", argc, argv, &i, texts), 1);
+    assert_string_equal(out, "x.dot");
+    assert_int_equal(i, 3);
+    i = 4;
+    assert_int_equal(cli_text_options("prog", argc, argv, &i, texts), 0);
+    assert_int_equal(i, 4);
+    i = 6;
+    assert_int_equal(cli_text_options("prog", argc, argv, &i, texts), -1);
+    assert_string_equal(out, "x.dot");
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_utf8_valid),
     cmocka_unit_test(test_utf8_decode),
@@ -215,5 +244,6 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_json_string_invalid_utf8),
     cmocka_unit_test(test_json_string_escaped_input),
     cmocka_unit_test(test_idmap_put_get),
-    cmocka_unit_test(test_idmap_signed_keys_and_lazy_start)
+    cmocka_unit_test(test_idmap_signed_keys_and_lazy_start),
+    cmocka_unit_test(test_cli_text_options)
 )

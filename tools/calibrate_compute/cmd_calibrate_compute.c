@@ -72,17 +72,13 @@ static int parse(int argc, char **argv, args *a)
     int rc;
     a->max_error_pct = DEFAULT_MAX_ERROR_PCT;
     a->device = "h100";
+    const cli_text_option texts[] = {{"--out|-o", &a->out}, {"--device", &a->device}, {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
         if (cli_help(argv[i], usage))
             return -1;
-        if ((rc = cli_option(PROG, argc, argv, &i, "--out|-o", &v)) != 0) {
+        if ((rc = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (rc < 0)
                 return 2;
-            a->out = v;
-        } else if ((rc = cli_option(PROG, argc, argv, &i, "--device", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            a->device = v;
         } else if ((rc = cli_option(PROG, argc, argv, &i, "--max-error", &v)) != 0) {
             if (rc < 0 || parse_max_error(v, &a->max_error_pct) != 0)
                 return 2;

@@ -116,6 +116,16 @@ int cli_option(const char *prog, int argc, char **argv, int *i, const char *name
     return 1;
 }
 
+int cli_text_options(const char *prog, int argc, char **argv, int *i, const cli_text_option *table)
+{
+    for (const cli_text_option *o = table; o->names; o++) {
+        int rc = cli_option(prog, argc, argv, i, o->names, o->value);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
 int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out)
 {
     char *end;

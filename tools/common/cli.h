@@ -20,6 +20,17 @@ void cli_error(const char *prog, const char *fmt, ...) __attribute__((format(pri
  * Returns 0 when the argument is another option, -1 when the value is
  * missing (after printing an error). */
 int cli_option(const char *prog, int argc, char **argv, int *i, const char *names, const char **value);
+/* A command's options whose values it keeps as given (paths, names): a
+ * table of them, ended by {NULL, NULL}, stands for a chain of cli_option
+ * calls that each store their value. */
+typedef struct cli_text_option {
+    const char *names;    /* '|'-separated spellings, as for cli_option */
+    const char **value;   /* where the value goes */
+} cli_text_option;
+/* cli_option for each option of `table` in turn: 1 when one matched (its
+ * value stored), 0 when argv[*i] is none of them, -1 when the value is
+ * missing (after printing an error). */
+int cli_text_options(const char *prog, int argc, char **argv, int *i, const cli_text_option *table);
 /* Matches a flag without value; returns 1 when argv[i] is one of `names`. */
 bool cli_flag(const char *arg, const char *names);
 

@@ -137,23 +137,16 @@ static int parse_ranks(const char *text, dot_args *a)
 static int parse_args(int argc, char **argv, dot_args *a)
 {
     memset(a, 0, sizeof *a);
+    const cli_text_option texts[] = {
+        {"-o|--output", &a->output}, {"--format", &a->format_name}, {"--name", &a->plan.name}, {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc;
         if (cli_help(argv[i], usage))
             return 0;
-        if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
+        if ((rc = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (rc < 0)
                 return 2;
-            a->output = v;
-        } else if ((rc = cli_option(PROG, argc, argv, &i, "--format", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            a->format_name = v;
-        } else if ((rc = cli_option(PROG, argc, argv, &i, "--name", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            a->plan.name = v;
         } else if ((rc = cli_option(PROG, argc, argv, &i, "--rank-range", &v)) != 0) {
             if (rc < 0 || parse_ranks(v, a) != 0)
                 return 2;

@@ -62,25 +62,19 @@ static int parse_args(int argc, char **argv, args *a)
     a->opt.sync_deps = true;
     a->opt.p2p_peers = true;
     a->opt.drop_removed_ctrl_deps = true;
+    const cli_text_option texts[] = {{"--input|--input_filename", &a->input},
+                                     {"--output|--output_filename", &a->output},
+                                     {"--log-filename|--log_filename", &a->log_path},
+                                     {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
-        const char *v;
         int r;
         if (cli_flag(argv[i], "-h|--help")) {
             usage(stdout);
             return 1;
         }
-        if ((r = cli_option(PROG, argc, argv, &i, "--input|--input_filename", &v)) != 0) {
+        if ((r = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (r < 0)
                 return 2;
-            a->input = v;
-        } else if ((r = cli_option(PROG, argc, argv, &i, "--output|--output_filename", &v)) != 0) {
-            if (r < 0)
-                return 2;
-            a->output = v;
-        } else if ((r = cli_option(PROG, argc, argv, &i, "--log-filename|--log_filename", &v)) != 0) {
-            if (r < 0)
-                return 2;
-            a->log_path = v;
         } else if (cli_flag(argv[i], "--simulate")) {
             a->simulate = true;
         } else if (cli_flag(argv[i], "--no-sync-deps")) {

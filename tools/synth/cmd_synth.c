@@ -98,19 +98,14 @@ static int fit_sets(fit_model *m, char **inputs, int n_inputs)
 static int parse_fit(int argc, char **argv, char **inputs, int *n_inputs, const char **output,
                      const char **groups)
 {
-    const char *v;
+    const cli_text_option texts[] = {{"-o|--output", output}, {"--groups", groups}, {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
         int rc;
         if (cli_help(argv[i], usage))
             return 0;
-        if ((rc = cli_option(PROG, argc, argv, &i, "-o|--output", &v)) != 0) {
+        if ((rc = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (rc < 0)
                 return 2;
-            *output = v;
-        } else if ((rc = cli_option(PROG, argc, argv, &i, "--groups", &v)) != 0) {
-            if (rc < 0)
-                return 2;
-            *groups = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error(PROG, "unknown option '%s' (see --help)", argv[i]);
             return 2;

@@ -99,14 +99,6 @@ static int parse_positive(const char *option, const char *text, uint64_t max, ui
     return 0;
 }
 
-/* Stores a string option's value once cli_option matched it. */
-static int take_string(int matched, const char *value, const char **target)
-{
-    if (matched > 0)
-        *target = value;
-    return matched;
-}
-
 /* Parses and stores a number option's value once cli_option matched it. */
 static int take_positive(int matched, const char *option, const char *value, uint64_t max, uint64_t *target,
                          bool *given)
@@ -121,13 +113,15 @@ static int take_positive(int matched, const char *option, const char *value, uin
 static int parse_valued(int argc, char **argv, int *i, timeline_args *a)
 {
     const char *v = NULL, *ignored = NULL;
+    /* --log_filename: the reference's debug log; Vimana reports on stderr only */
+    const cli_text_option texts[] = {{"--input|--input_filename|--input-filename", &a->input},
+                                     {"--output|--output_filename|--output-filename", &a->output},
+                                     {"--report", &a->report},
+                                     {"--log_filename|--log-filename", &ignored},
+                                     {NULL, NULL}};
     int r;
-    if ((r = cli_option(PROG, argc, argv, i, "--input|--input_filename|--input-filename", &v)) != 0)
-        return take_string(r, v, &a->input);
-    if ((r = cli_option(PROG, argc, argv, i, "--output|--output_filename|--output-filename", &v)) != 0)
-        return take_string(r, v, &a->output);
-    if ((r = cli_option(PROG, argc, argv, i, "--report", &v)) != 0)
-        return take_string(r, v, &a->report);
+    if ((r = cli_text_options(PROG, argc, argv, i, texts)) != 0)
+        return r;
     if ((r = cli_option(PROG, argc, argv, i, "--num-npus|--num_npus", &v)) != 0)
         return take_positive(r, "--num-npus", v, UINT32_MAX, &a->num_npus, &a->has_num_npus);
     if ((r = cli_option(PROG, argc, argv, i, "--npu-frequency|--npu_frequency", &v)) != 0)
@@ -136,9 +130,6 @@ static int parse_valued(int argc, char **argv, int *i, timeline_args *a)
         a->has_time_unit = true;
         return r < 0 || parse_unit(v, &a->compat_form) != 0 ? -1 : 1;
     }
-    /* The reference's debug log; Vimana reports on stderr only. */
-    if ((r = cli_option(PROG, argc, argv, i, "--log_filename|--log-filename", &v)) != 0)
-        return take_string(r, v, &ignored);
     return 0;
 }
 

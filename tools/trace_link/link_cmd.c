@@ -74,6 +74,15 @@ static int parse_args(int argc, char **argv, link_args *a)
 {
     memset(a, 0, sizeof *a);
     a->level = TL_WARNING;
+    /* --annotation: PARAM's historic linker sliced iterations by this
+     * name; linking by record-function id needs no slicing */
+    const char *annotation = NULL;
+    const cli_text_option texts[] = {
+        {"--host-trace|--chakra-host-trace|--pytorch-et-file|--et-file", &a->host_path},
+        {"--device-trace|--chakra-device-trace|--kineto-file|--kineto-trace-file", &a->device_path},
+        {"--output|--output-file", &a->output_path},
+        {"--annotation", &annotation},
+        {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
@@ -89,21 +98,9 @@ static int parse_args(int argc, char **argv, link_args *a)
             a->options.allow_unlinked = true;
             continue;
         }
-        if ((r = cli_option(PROG, argc, argv, &i, "--host-trace|--chakra-host-trace|--pytorch-et-file|--et-file",
-                            &v)) != 0) {
+        if ((r = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (r < 0)
                 return -1;
-            a->host_path = v;
-        } else if ((r = cli_option(PROG, argc, argv, &i,
-                                   "--device-trace|--chakra-device-trace|--kineto-file|--kineto-trace-file", &v)) !=
-                   0) {
-            if (r < 0)
-                return -1;
-            a->device_path = v;
-        } else if ((r = cli_option(PROG, argc, argv, &i, "--output|--output-file", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            a->output_path = v;
         } else if ((r = cli_option(PROG, argc, argv, &i, "--rank", &v)) != 0) {
             if (r < 0 || cli_u64(PROG, "--rank", v, &a->rank) != 0)
                 return -1;
@@ -115,11 +112,6 @@ static int parse_args(int argc, char **argv, link_args *a)
                 cli_error(PROG, "--log-level: expected DEBUG, INFO, WARNING, ERROR or CRITICAL, got '%s'", v);
                 return -1;
             }
-        } else if ((r = cli_option(PROG, argc, argv, &i, "--annotation", &v)) != 0) {
-            /* PARAM's historic linker sliced iterations by this name; linking
-             * by record-function id needs no slicing. */
-            if (r < 0)
-                return -1;
         } else {
             cli_error(PROG, "unknown option '%s' (run `vimana-et link --help`)", argv[i]);
             return -1;
