@@ -9,7 +9,7 @@ TESTS += tests/unit/test_backend_search
 # A backend module that needs a library the dynamic linker cannot find. It
 # is linked without libtool, which would give it a run path to the library.
 MISSING_DEP_DIR = tests/backends/missing
-check_DATA = tests/backends/needs_missing.so
+check_DATA += tests/backends/needs_missing.so
 tests/backends/needs_missing.so: $(srcdir)/tests/backends/needs_missing.c $(srcdir)/$(MISSING_DEP_DIR)/missing.c
 	$(AM_V_CCLD)$(MKDIR_P) $(MISSING_DEP_DIR) && \
 	$(CC) $(CFLAGS) -shared -fPIC -o $(MISSING_DEP_DIR)/libvimana_test_missing.so $(srcdir)/$(MISSING_DEP_DIR)/missing.c && \

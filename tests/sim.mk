@@ -180,90 +180,35 @@ EXTRA_DIST += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
 TESTS += tests/e2e/sim_features.sh
 EXTRA_DIST += tests/e2e/sim_features.sh
 
-# Backends that break the network API contract (delivering twice, an
-# unknown token, time going backwards, delivering inside sim_send), and the
-# run that must stop with one line naming each.
-MISBEHAVE_SRC = tests/backends/misbehave.c
-MISBEHAVE_LIBADD = libvimana_backend.la
-check_LTLIBRARIES += tests/backends/bad_twice.la tests/backends/bad_unknown.la tests/backends/bad_backwards.la tests/backends/bad_in_send.la
-tests_backends_bad_twice_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_twice_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=TWICE -DBACKEND_NAME='"bad_twice"'
-tests_backends_bad_twice_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_twice_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_unknown_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_unknown_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=UNKNOWN -DBACKEND_NAME='"bad_unknown"'
-tests_backends_bad_unknown_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_unknown_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_backwards_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_backwards_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=BACKWARDS -DBACKEND_NAME='"bad_backwards"'
-tests_backends_bad_backwards_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_backwards_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_in_send_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_in_send_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=IN_SEND -DBACKEND_NAME='"bad_in_send"'
-tests_backends_bad_in_send_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_in_send_la_LIBADD = $(MISBEHAVE_LIBADD)
-# What backend-check refuses, vimana refuses too, at load and during the
-# run (issue 29 §5): a NULL name, an init() error without a NUL, dimensions
-# whose product wraps, num_links() beyond any network, events run early,
-# log(NULL); and a run() that never returns (backend-check's watchdog).
-check_LTLIBRARIES += tests/backends/bad_null_name.la tests/backends/bad_init_no_nul.la tests/backends/bad_dims_wrap.la tests/backends/bad_many_links.la tests/backends/bad_early.la tests/backends/bad_log_null.la tests/backends/bad_hang.la
-tests_backends_bad_null_name_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_null_name_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=NULL_NAME -DBACKEND_NAME='"bad_null_name"'
-tests_backends_bad_null_name_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_null_name_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_init_no_nul_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_init_no_nul_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=INIT_NO_NUL -DBACKEND_NAME='"bad_init_no_nul"'
-tests_backends_bad_init_no_nul_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_init_no_nul_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_dims_wrap_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_dims_wrap_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=DIMS_WRAP -DBACKEND_NAME='"bad_dims_wrap"'
-tests_backends_bad_dims_wrap_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_dims_wrap_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_many_links_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_many_links_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=MANY_LINKS -DBACKEND_NAME='"bad_many_links"'
-tests_backends_bad_many_links_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_many_links_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_early_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_early_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=EARLY -DBACKEND_NAME='"bad_early"'
-tests_backends_bad_early_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_early_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_log_null_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_log_null_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=LOG_NULL -DBACKEND_NAME='"bad_log_null"'
-tests_backends_bad_log_null_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_log_null_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_hang_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_hang_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=HANG -DBACKEND_NAME='"bad_hang"'
-tests_backends_bad_hang_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_hang_la_LIBADD = $(MISBEHAVE_LIBADD)
+# Backends that break the network API contract, one way each
+# (tests/backends/misbehave.c): delivering twice, an unknown token, time
+# going backwards, delivering inside sim_send; and what backend-check
+# refuses, vimana refuses too, at load and during the run (issue 29 §5): a
+# NULL name, an init() error without a NUL, dimensions whose product wraps,
+# num_links() beyond any network, events run early, log(NULL), a run() that
+# never returns (backend-check's watchdog); and for backend-check: never
+# delivers, delivers for ever, stop() that finishes the tick first, runs
+# zero-delay events inside schedule(), a faulty descriptor. One module,
+# compiled and linked once and copied under each fault's name: the copy's
+# file name picks the fault.
+check_LTLIBRARIES += tests/backends/misbehave.la
+tests_backends_misbehave_la_SOURCES = tests/backends/misbehave.c tests/backends/module_name.h
+tests_backends_misbehave_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_misbehave_la_LIBADD = libvimana_backend.la
+MISBEHAVE_MODULES = tests/backends/bad_twice.la tests/backends/bad_unknown.la tests/backends/bad_backwards.la \
+	tests/backends/bad_in_send.la tests/backends/bad_null_name.la tests/backends/bad_init_no_nul.la \
+	tests/backends/bad_dims_wrap.la tests/backends/bad_many_links.la tests/backends/bad_early.la \
+	tests/backends/bad_log_null.la tests/backends/bad_hang.la tests/backends/bad_never.la \
+	tests/backends/bad_storm.la tests/backends/bad_late_stop.la tests/backends/bad_inline_zero.la \
+	tests/backends/bad_descriptor.la
+check_DATA += $(MISBEHAVE_MODULES)
+CLEANFILES += $(MISBEHAVE_MODULES)
+$(MISBEHAVE_MODULES): tests/backends/misbehave.la $(srcdir)/tests/backends/copy-module
+	$(AM_V_GEN)$(SHELL) $(srcdir)/tests/backends/copy-module tests/backends/misbehave.la $@
+EXTRA_DIST += tests/backends/copy-module
 TESTS += tests/e2e/sim_backend_contract.sh
 EXTRA_DIST += tests/e2e/sim_backend_contract.sh
 
-# `vimana backend-check`: passes on every shipped backend, and names the
-# broken rule of each misbehaving module (five more of them here: never
-# delivers, delivers for ever, stop() that finishes the tick first, runs
-# zero-delay events inside schedule(), a faulty descriptor).
-check_LTLIBRARIES += tests/backends/bad_never.la tests/backends/bad_storm.la tests/backends/bad_late_stop.la \
-	tests/backends/bad_inline_zero.la tests/backends/bad_descriptor.la
-tests_backends_bad_never_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_never_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=NEVER -DBACKEND_NAME='"bad_never"'
-tests_backends_bad_never_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_never_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_storm_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_storm_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=STORM -DBACKEND_NAME='"bad_storm"'
-tests_backends_bad_storm_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_storm_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_late_stop_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_late_stop_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=LATE_STOP -DBACKEND_NAME='"bad_late_stop"'
-tests_backends_bad_late_stop_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_late_stop_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_inline_zero_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_inline_zero_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=INLINE_ZERO -DBACKEND_NAME='"bad_inline_zero"'
-tests_backends_bad_inline_zero_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_inline_zero_la_LIBADD = $(MISBEHAVE_LIBADD)
-tests_backends_bad_descriptor_la_SOURCES = $(MISBEHAVE_SRC)
-tests_backends_bad_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DMISBEHAVE=DESCRIPTOR -DBACKEND_NAME='"bad_descriptor"'
-tests_backends_bad_descriptor_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_bad_descriptor_la_LIBADD = $(MISBEHAVE_LIBADD)
 TESTS += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
 EXTRA_DIST += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
 
@@ -287,97 +232,29 @@ EXTRA_DIST += tests/e2e/sim_outputs.sh
 TESTS += tests/e2e/sim_scales.sh
 EXTRA_DIST += tests/e2e/sim_scales.sh
 
-# The host side of ABI 1.1 (tests/backends/host11.c, one source built as 1.0
-# and 1.1 backends, correct or with one fault each): stop() at the run's
-# first error, host->failed, the MULTI_DIM and LINK_STATS capabilities, the
-# dimension bandwidth; and --report's network and per-link records.
-HOST11_SRC = tests/backends/host11.c
-check_LTLIBRARIES += tests/backends/host11_ok.la tests/backends/host10_ok.la tests/backends/host11_failed.la tests/backends/host11_bad_token.la tests/backends/host10_bad_token.la tests/backends/host11_multi_dim.la tests/backends/host11_cap_no_fn.la tests/backends/host11_fn_no_cap.la tests/backends/host11_bad_bw.la
-tests_backends_host11_ok_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=NONE -DBACKEND_NAME='"host11_ok"'
-tests_backends_host11_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_ok_la_LIBADD = libvimana_backend.la
-tests_backends_host10_ok_la_SOURCES = $(HOST11_SRC)
-tests_backends_host10_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=0 -DHOST_FAULT=NONE -DBACKEND_NAME='"host10_ok"'
-tests_backends_host10_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host10_ok_la_LIBADD = libvimana_backend.la
-tests_backends_host11_failed_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_failed_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=FAILED -DBACKEND_NAME='"host11_failed"'
-tests_backends_host11_failed_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_failed_la_LIBADD = libvimana_backend.la
-tests_backends_host11_bad_token_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_bad_token_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=BAD_TOKEN -DBACKEND_NAME='"host11_bad_token"'
-tests_backends_host11_bad_token_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_bad_token_la_LIBADD = libvimana_backend.la
-tests_backends_host10_bad_token_la_SOURCES = $(HOST11_SRC)
-tests_backends_host10_bad_token_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=0 -DHOST_FAULT=BAD_TOKEN -DBACKEND_NAME='"host10_bad_token"'
-tests_backends_host10_bad_token_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host10_bad_token_la_LIBADD = libvimana_backend.la
-tests_backends_host11_multi_dim_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_multi_dim_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=MULTI_DIM -DBACKEND_NAME='"host11_multi_dim"'
-tests_backends_host11_multi_dim_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_multi_dim_la_LIBADD = libvimana_backend.la
-tests_backends_host11_cap_no_fn_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_cap_no_fn_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=CAP_NO_FN -DBACKEND_NAME='"host11_cap_no_fn"'
-tests_backends_host11_cap_no_fn_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_cap_no_fn_la_LIBADD = libvimana_backend.la
-tests_backends_host11_fn_no_cap_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_fn_no_cap_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=FN_NO_CAP -DBACKEND_NAME='"host11_fn_no_cap"'
-tests_backends_host11_fn_no_cap_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_fn_no_cap_la_LIBADD = libvimana_backend.la
-tests_backends_host11_bad_bw_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_bad_bw_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=BAD_BW -DBACKEND_NAME='"host11_bad_bw"'
-tests_backends_host11_bad_bw_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_bad_bw_la_LIBADD = libvimana_backend.la
-# ABI 1.2 (the same source, with link statistics): queueing counters and
-# device names in --report, a name the host refuses, and a 1.1 backend
-# whose 1.2 slot and counters the host must not read.
-check_LTLIBRARIES += tests/backends/host12_ok.la tests/backends/host12_bad_name.la tests/backends/host11_links.la \
+# The host side of ABI 1.1 and later (tests/backends/host11.c: one module,
+# copied under the name of each variant, a 1.0 to 1.5 backend, correct or
+# with one fault): stop() at the run's first error, host->failed, the
+# MULTI_DIM and LINK_STATS capabilities, the dimension bandwidth; and
+# --report's network and per-link records. ABI 1.2 (link statistics):
+# queueing counters and device names in --report, a name the host refuses,
+# and a 1.1 backend whose 1.2 slot and counters the host must not read.
+# ABI 1.5's options table: listed, a key twice, set in a 1.4 descriptor.
+check_LTLIBRARIES += tests/backends/host11.la
+tests_backends_host11_la_SOURCES = tests/backends/host11.c tests/backends/module_name.h
+tests_backends_host11_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
+tests_backends_host11_la_LIBADD = libvimana_backend.la
+HOST11_MODULES = tests/backends/host11_ok.la tests/backends/host10_ok.la tests/backends/host11_failed.la \
+	tests/backends/host11_bad_token.la tests/backends/host10_bad_token.la tests/backends/host11_multi_dim.la \
+	tests/backends/host11_cap_no_fn.la tests/backends/host11_fn_no_cap.la tests/backends/host11_bad_bw.la \
+	tests/backends/host11_links.la tests/backends/host12_ok.la tests/backends/host12_bad_name.la \
 	tests/backends/host12_bad_queue.la tests/backends/host12_too_fast.la tests/backends/host12_slow.la \
-	tests/backends/host12_slow_fixed.la tests/backends/host15_options.la tests/backends/host15_bad_options.la \
-	tests/backends/host14_options.la
-tests_backends_host12_ok_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_ok_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host12_ok"'
-tests_backends_host12_ok_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_ok_la_LIBADD = libvimana_backend.la
-tests_backends_host12_bad_name_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_bad_name_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=BAD_NAME -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host12_bad_name"'
-tests_backends_host12_bad_name_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_bad_name_la_LIBADD = libvimana_backend.la
-tests_backends_host12_bad_queue_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_bad_queue_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=BAD_QUEUE -DHOST_LINKS=1 -DBACKEND_NAME='"host12_bad_queue"'
-tests_backends_host12_bad_queue_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_bad_queue_la_LIBADD = libvimana_backend.la
-tests_backends_host12_too_fast_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_too_fast_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=TOO_FAST -DHOST_LINKS=1 -DBACKEND_NAME='"host12_too_fast"'
-tests_backends_host12_too_fast_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_too_fast_la_LIBADD = libvimana_backend.la
-tests_backends_host12_slow_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_slow_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=SLOW -DHOST_LINKS=1 -DBACKEND_NAME='"host12_slow"'
-tests_backends_host12_slow_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_slow_la_LIBADD = libvimana_backend.la
-tests_backends_host12_slow_fixed_la_SOURCES = $(HOST11_SRC)
-tests_backends_host12_slow_fixed_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=2 -DHOST_FAULT=SLOW_FIXED -DHOST_LINKS=1 -DBACKEND_NAME='"host12_slow_fixed"'
-tests_backends_host12_slow_fixed_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host12_slow_fixed_la_LIBADD = libvimana_backend.la
-# ABI 1.5's options table: listed (host15_options), a key twice
-# (host15_bad_options), set in a 1.4 descriptor (host14_options)
-tests_backends_host15_options_la_SOURCES = $(HOST11_SRC)
-tests_backends_host15_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=5 -DHOST_OPTIONS=1 -DBACKEND_NAME='"host15_options"'
-tests_backends_host15_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host15_options_la_LIBADD = libvimana_backend.la
-tests_backends_host15_bad_options_la_SOURCES = $(HOST11_SRC)
-tests_backends_host15_bad_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=5 -DHOST_FAULT=BAD_OPTIONS -DBACKEND_NAME='"host15_bad_options"'
-tests_backends_host15_bad_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host15_bad_options_la_LIBADD = libvimana_backend.la
-tests_backends_host14_options_la_SOURCES = $(HOST11_SRC)
-tests_backends_host14_options_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=4 -DHOST_OPTIONS=1 -DBACKEND_NAME='"host14_options"'
-tests_backends_host14_options_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host14_options_la_LIBADD = libvimana_backend.la
-tests_backends_host11_links_la_SOURCES = $(HOST11_SRC)
-tests_backends_host11_links_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOST_MINOR=1 -DHOST_FAULT=NONE -DHOST_LINKS=1 -DHOST_NAMES=1 -DBACKEND_NAME='"host11_links"'
-tests_backends_host11_links_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
-tests_backends_host11_links_la_LIBADD = libvimana_backend.la
+	tests/backends/host12_slow_fixed.la tests/backends/host14_options.la tests/backends/host15_options.la \
+	tests/backends/host15_bad_options.la
+check_DATA += $(HOST11_MODULES)
+CLEANFILES += $(HOST11_MODULES)
+$(HOST11_MODULES): tests/backends/host11.la $(srcdir)/tests/backends/copy-module
+	$(AM_V_GEN)$(SHELL) $(srcdir)/tests/backends/copy-module tests/backends/host11.la $@
 TESTS += tests/e2e/sim_host_abi11.sh
 EXTRA_DIST += tests/e2e/sim_host_abi11.sh
 # congestion_aware on 2-D networks: routes, FIFO waits, link records.

@@ -5,8 +5,10 @@
  * trampoline, so that after stop() no event runs, however many share its
  * tick: what the host sees of stop() is exact.
  *
- * HOST_MINOR is the descriptor's abi_minor: 0 builds a 1.0 backend (the
- * stop slot left zero), 2 a 1.2 one. HOST_FAULT picks the variant:
+ * The module is built once and copied under the name of each variant
+ * (tests/sim.mk): the copy's file name picks its row of VARIANTS below.
+ * A variant's minor is the descriptor's abi_minor: 0 a 1.0 backend (the
+ * stop slot left zero), 2 a 1.2 one. Its fault:
  *   NONE       a correct backend
  *   FAILED     calls host->failed() at the first arrival, then returns from
  *              run() with an error once stopped (or drained)
@@ -23,21 +25,22 @@
  *   SLOW_FIXED spends 2 ms of CPU per message whatever its size (a slow
  *              fixed cost: backend-check keeps 1 GiB messages)
  *   BAD_OPTIONS an options table (1.5) with a key listed twice
- * With HOST_OPTIONS 1 the descriptor lists two options, `npus` and
+ * With `options` the descriptor lists two options, `npus` and
  * `count` (`npus` with a faster value), in the 1.5 slot whatever
- * HOST_MINOR says.
- * With HOST_LINKS 1 it keeps link statistics (VIMANA_CAP_LINK_STATS): link
+ * the minor says.
+ * With `links` it keeps link statistics (VIMANA_CAP_LINK_STATS): link
  * k is NPU k -> the switch (device `npus`) and carries every message NPU k
  * sends, 1000 busy ticks each; the j-th message on a link (j = 1, 2, ...)
  * waited 100 x j ticks in its queue, so a link of m messages reports
  * max_queue_ticks 100 m and queue_ticks 50 m (m + 1) (in every variant: a
- * pre-1.2 host must not read them). With HOST_NAMES 1 it fills the
- * device_name slot whatever HOST_MINOR says: NPU k is "gpuK", the switch
+ * pre-1.2 host must not read them). With `names` it fills the
+ * device_name slot whatever the minor says: NPU k is "gpuK", the switch
  * 'sw,"0"' (a comma and quotes, for the report's escaping).
  * Option `count=PATH`: fini() writes to PATH one line,
  *   "faults=F stopped=S ran_after_fault=R dropped=D"
  * (events run after the fault was injected, events dropped by stop()).
  */
+#define _GNU_SOURCE   /* dladdr (module_name.h): which copy of the module this is */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,32 +50,58 @@
 #include "vimana/event_queue.h"
 #include "vimana/network_api.h"
 
-#define NONE 0
-#define FAILED 1
-#define BAD_TOKEN 2
-#define MULTI_DIM 3
-#define CAP_NO_FN 4
-#define FN_NO_CAP 5
-#define BAD_BW 6
-#define BAD_NAME 7
-#define BAD_QUEUE 8
-#define TOO_FAST 9
-#define SLOW 10
-#define SLOW_FIXED 11
-#define BAD_OPTIONS 12
+#include "module_name.h"
 
-#ifndef HOST_LINKS
-#define HOST_LINKS 0
-#endif
-#ifndef HOST_NAMES
-#define HOST_NAMES 0
-#endif
-#ifndef HOST_OPTIONS
-#define HOST_OPTIONS 0
-#endif
-#ifndef HOST_FAULT
-#define HOST_FAULT NONE
-#endif
+enum fault {
+    NONE,
+    FAILED,
+    BAD_TOKEN,
+    MULTI_DIM,
+    CAP_NO_FN,
+    FN_NO_CAP,
+    BAD_BW,
+    BAD_NAME,
+    BAD_QUEUE,
+    TOO_FAST,
+    SLOW,
+    SLOW_FIXED,
+    BAD_OPTIONS,
+};
+
+/* Each variant: the module's name, its ABI minor, its fault, and whether it
+ * keeps link statistics, names its devices, lists its options. */
+#define VARIANTS(X)                                                                                                    \
+    X(HOST11_OK, "host11_ok", 1, NONE, 0, 0, 0)                                                                        \
+    X(HOST10_OK, "host10_ok", 0, NONE, 0, 0, 0)                                                                        \
+    X(HOST11_FAILED, "host11_failed", 1, FAILED, 0, 0, 0)                                                              \
+    X(HOST11_BAD_TOKEN, "host11_bad_token", 1, BAD_TOKEN, 0, 0, 0)                                                     \
+    X(HOST10_BAD_TOKEN, "host10_bad_token", 0, BAD_TOKEN, 0, 0, 0)                                                     \
+    X(HOST11_MULTI_DIM, "host11_multi_dim", 1, MULTI_DIM, 0, 0, 0)                                                     \
+    X(HOST11_CAP_NO_FN, "host11_cap_no_fn", 1, CAP_NO_FN, 0, 0, 0)                                                     \
+    X(HOST11_FN_NO_CAP, "host11_fn_no_cap", 1, FN_NO_CAP, 0, 0, 0)                                                     \
+    X(HOST11_BAD_BW, "host11_bad_bw", 1, BAD_BW, 0, 0, 0)                                                              \
+    X(HOST11_LINKS, "host11_links", 1, NONE, 1, 1, 0)                                                                  \
+    X(HOST12_OK, "host12_ok", 2, NONE, 1, 1, 0)                                                                        \
+    X(HOST12_BAD_NAME, "host12_bad_name", 2, BAD_NAME, 1, 1, 0)                                                        \
+    X(HOST12_BAD_QUEUE, "host12_bad_queue", 2, BAD_QUEUE, 1, 0, 0)                                                     \
+    X(HOST12_TOO_FAST, "host12_too_fast", 2, TOO_FAST, 1, 0, 0)                                                        \
+    X(HOST12_SLOW, "host12_slow", 2, SLOW, 1, 0, 0)                                                                    \
+    X(HOST12_SLOW_FIXED, "host12_slow_fixed", 2, SLOW_FIXED, 1, 0, 0)                                                  \
+    X(HOST14_OPTIONS, "host14_options", 4, NONE, 0, 0, 1)                                                              \
+    X(HOST15_OPTIONS, "host15_options", 5, NONE, 0, 0, 1)                                                              \
+    X(HOST15_BAD_OPTIONS, "host15_bad_options", 5, BAD_OPTIONS, 0, 0, 0)
+
+typedef struct variant {
+    enum fault fault;
+    bool links;
+} variant;
+
+#define VARIANT_ID(id, name, minor, fault, links, names, options) id,
+#define VARIANT_NAME(id, name, minor, fault, links, names, options) name,
+#define VARIANT_ROW(id, name, minor, fault, links, names, options) [id] = {fault, links},
+enum { VARIANTS(VARIANT_ID) N_VARIANTS };
+static const char *const variant_names[N_VARIANTS] = {VARIANTS(VARIANT_NAME)};
+static const variant variants[N_VARIANTS] = {VARIANTS(VARIANT_ROW)};
 
 typedef struct net {
     vimana_host host;
@@ -83,7 +112,8 @@ typedef struct net {
     bool stop_called;           /* by the host, through stop() */
     unsigned faults;
     uint64_t ran_after_fault, dropped;
-    vimana_link_stats *links;   /* [npus] with HOST_LINKS */
+    vimana_link_stats *links;   /* [npus]: counted in every variant, reported with `links` */
+    const variant *v;
 } net;
 
 typedef struct call {
@@ -142,8 +172,21 @@ static int parse_options(net *n, const char *opts, char *err, size_t len)
     return 0;
 }
 
+static int h_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len);
+
+/* This copy's variant (its file's name, a row of VARIANTS), or -1. */
+static int module_variant(void)
+{
+    return module_name_index((void *)h_init, variant_names, N_VARIANTS);
+}
+
 static int h_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
 {
+    int id = module_variant();
+    if (id < 0) {
+        snprintf(err, len, "host11: not a variant's module");
+        return VIMANA_ERR_CONFIG;
+    }
     net *n = calloc(1, sizeof *n);
     if (!n || parse_options(n, p->options, err, len) != 0 || !(n->q = vimana_evq_new()) ||
         !(n->links = calloc(n->npus, sizeof *n->links))) {
@@ -155,6 +198,7 @@ static int h_init(const vimana_backend_params *p, const vimana_host *h, void **c
     for (uint32_t k = 0; k < n->npus; k++)
         n->links[k] = (vimana_link_stats){.src_device = k, .dst_device = n->npus};
     n->host = *h;
+    n->v = &variants[id];
     *ctx = n;
     return VIMANA_OK;
 }
@@ -177,8 +221,7 @@ static void h_fini(void *ctx)
 
 static uint32_t h_num_dims(void *ctx)
 {
-    (void)ctx;
-    return HOST_FAULT == MULTI_DIM ? 3 : 1;
+    return ((net *)ctx)->v->fault == MULTI_DIM ? 3 : 1;
 }
 
 static uint32_t h_dim_size(void *ctx, uint32_t d)
@@ -191,16 +234,17 @@ static uint32_t h_dim_size(void *ctx, uint32_t d)
  * delivery is its bytes over the NPU's links). */
 static double h_dim_bandwidth(void *ctx, uint32_t d)
 {
-    (void)ctx, (void)d;
-    return HOST_FAULT == BAD_BW ? strtod("nan", NULL) : HOST_FAULT == TOO_FAST ? 100.0 : 2e6;
+    (void)d;
+    enum fault fault = ((net *)ctx)->v->fault;
+    return fault == BAD_BW ? strtod("nan", NULL) : fault == TOO_FAST ? 100.0 : 2e6;
 }
 
 static void arrive(void *arg, uint64_t token)
 {
     net *n = arg;
-    if (n->faults == 0 && (HOST_FAULT == FAILED || HOST_FAULT == BAD_TOKEN)) {
+    if (n->faults == 0 && (n->v->fault == FAILED || n->v->fault == BAD_TOKEN)) {
         n->faults++;
-        if (HOST_FAULT == FAILED) {
+        if (n->v->fault == FAILED) {
             n->host.failed(n->host.host, "host11: link 0 lost its message\n(injected)");
             return;
         }
@@ -216,7 +260,7 @@ static void count_message(net *n, uint32_t src, uint64_t bytes)
     l->bytes += bytes;
     l->busy_ticks += 1000;
     l->max_queue_ticks = 100 * l->messages;
-    if (HOST_FAULT != BAD_QUEUE)
+    if (n->v->fault != BAD_QUEUE)
         l->queue_ticks += 100 * l->messages;
 }
 
@@ -227,8 +271,8 @@ static int h_send(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, uint32_
     if (src >= n->npus || dst >= n->npus || src == dst || bytes == 0)
         return VIMANA_ERR_ARGUMENT;
     count_message(n, src, bytes);
-    if (HOST_FAULT == SLOW || HOST_FAULT == SLOW_FIXED) {
-        double mib = HOST_FAULT == SLOW ? (double)bytes / 1048576.0 : 1.0;
+    if (n->v->fault == SLOW || n->v->fault == SLOW_FIXED) {
+        double mib = n->v->fault == SLOW ? (double)bytes / 1048576.0 : 1.0;
         clock_t until = clock() + (clock_t)(mib * 0.002 * CLOCKS_PER_SEC);
         while (clock() < until)
             ;
@@ -251,7 +295,7 @@ static int h_run(void *ctx)
     net *n = ctx;
     while (!n->stopped && vimana_evq_step(n->q))
         ;
-    return HOST_FAULT == FAILED ? VIMANA_ERR_INTERNAL : VIMANA_OK;
+    return n->v->fault == FAILED ? VIMANA_ERR_INTERNAL : VIMANA_OK;
 }
 
 static void h_stop(void *ctx)
@@ -262,13 +306,14 @@ static void h_stop(void *ctx)
 
 static uint32_t h_num_links(void *ctx)
 {
-    return HOST_LINKS ? ((net *)ctx)->npus : 0;
+    net *n = ctx;
+    return n->v->links ? n->npus : 0;
 }
 
 static int h_link_stats(void *ctx, uint32_t link, vimana_link_stats *out)
 {
     net *n = ctx;
-    if (!HOST_LINKS || link >= n->npus)
+    if (!n->v->links || link >= n->npus)
         return VIMANA_ERR_ARGUMENT;
     *out = n->links[link];
     return VIMANA_OK;
@@ -281,34 +326,45 @@ static const char *h_device_name(void *ctx, uint32_t device, char *buf, size_t l
         snprintf(buf, len, "gpu%u", device);
         return buf;
     }
-    return HOST_FAULT == BAD_NAME ? "sw\n0" : "sw,\"0\"";
+    return n->v->fault == BAD_NAME ? "sw\n0" : "sw,\"0\"";
 }
 
 static const vimana_backend_option host_options[] = {
     {"npus", "2 to 1024", "2", "NPUs of the one-switch network", "2"},
-    {HOST_FAULT == BAD_OPTIONS ? "npus" : "count", "a path", "none", "where fini() writes its counts", NULL},
+    {"count", "a path", "none", "where fini() writes its counts", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+/* BAD_OPTIONS: a key listed twice */
+static const vimana_backend_option bad_options[] = {
+    {"npus", "2 to 1024", "2", "NPUs of the one-switch network", "2"},
+    {"npus", "a path", "none", "where fini() writes its counts", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static const vimana_backend descriptor = {
-    .abi_major = VIMANA_NETWORK_ABI_MAJOR,
-    .abi_minor = HOST_MINOR,
-    .struct_size = sizeof(vimana_backend),
-    .name = BACKEND_NAME,
-    .description = "ABI 1.x host test backend",
-    .capabilities = HOST_FAULT == CAP_NO_FN || HOST_LINKS ? VIMANA_CAP_LINK_STATS : 0,
-    .init = h_init, .fini = h_fini, .num_dims = h_num_dims, .dim_size = h_dim_size,
-    .dim_bandwidth = h_dim_bandwidth,
-    .sim_send = h_send, .schedule = h_schedule, .now = h_now, .run = h_run,
-    .num_links = HOST_FAULT == FN_NO_CAP || HOST_LINKS ? h_num_links : NULL,
-    .link_stats = HOST_FAULT == FN_NO_CAP || HOST_LINKS ? h_link_stats : NULL,
-    .stop = HOST_MINOR >= 1 ? h_stop : NULL,
-    .device_name = HOST_NAMES ? h_device_name : NULL,
-    .options = HOST_OPTIONS || HOST_FAULT == BAD_OPTIONS ? host_options : NULL,
-};
+#define LINK_STATS(fault, links) ((fault) == CAP_NO_FN || (links) ? VIMANA_CAP_LINK_STATS : 0)
+#define LINK_FNS(fault, links) ((fault) == FN_NO_CAP || (links))
+#define VARIANT_DESCRIPTOR(id, name_, minor_, fault_, links_, names_, options_)                                             \
+    [id] = {                                                                                                           \
+        .abi_major = VIMANA_NETWORK_ABI_MAJOR,                                                                         \
+        .abi_minor = minor_,                                                                                            \
+        .struct_size = sizeof(vimana_backend),                                                                         \
+        .name = name_,                                                                                                 \
+        .description = "ABI 1.x host test backend",                                                                    \
+        .capabilities = LINK_STATS(fault_, links_),                                                                      \
+        .init = h_init, .fini = h_fini, .num_dims = h_num_dims, .dim_size = h_dim_size,                                \
+        .dim_bandwidth = h_dim_bandwidth,                                                                              \
+        .sim_send = h_send, .schedule = h_schedule, .now = h_now, .run = h_run,                                        \
+        .num_links = LINK_FNS(fault_, links_) ? h_num_links : NULL,                                                      \
+        .link_stats = LINK_FNS(fault_, links_) ? h_link_stats : NULL,                                                    \
+        .stop = (minor_) >= 1 ? h_stop : NULL,                                                                          \
+        .device_name = (names_) ? h_device_name : NULL,                                                                 \
+        .options = (fault_) == BAD_OPTIONS ? bad_options : (options_) ? host_options : NULL,                             \
+    },
+static const vimana_backend descriptors[N_VARIANTS] = {VARIANTS(VARIANT_DESCRIPTOR)};
 
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void);
 VIMANA_BACKEND_EXPORT const vimana_backend *vimana_backend_entry(void)
 {
-    return &descriptor;
+    int id = module_variant();
+    return id < 0 ? NULL : &descriptors[id];
 }
