@@ -59,6 +59,6 @@ TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh te
 TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
 EXTRA_DIST += tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
 EXTRA_DIST += tests/data/serving_100.txt tests/data/serving_100.py
-EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py
+EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py tests/e2e/gen_lib.sh
 EXTRA_DIST += examples/moe/README.md examples/moe/mixtral-8x7b.sh examples/moe/deepseek-v3.sh
 EXTRA_DIST += examples/validation/README.md examples/validation/dgx-h100.sh

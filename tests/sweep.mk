@@ -24,4 +24,4 @@ TESTS += tests/unit/test_sweep_plot
 TESTS += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
 	tests/e2e/sweep_slurm_real.sh
 EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
-	tests/e2e/sweep_slurm_real.sh
+	tests/e2e/sweep_slurm_real.sh tests/e2e/sweep_lib.sh

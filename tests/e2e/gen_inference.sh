@@ -5,11 +5,7 @@
 # simulator (TTFT at prompt 1024 >= 1.8 x at 512, decode steps not getting
 # cheaper), the 70B-class decode step, --memory-capacity, --help against
 # the man page, and the one-line errors.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-P="vimana-et generate"
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 
 # Tiny: 4 layers, h 256, 4 heads of 64, 2 KV heads, F 512, V 1024, TP 2,
 # PP 2, one sequence, prompt 8 in chunks of 4, 2 decode iterations.
@@ -168,11 +164,7 @@ expect_eq "$(sed -n '/^job b: 2 NPUs/,/^job b: finished/p' "$T/jobs/out" | grep 
 
 # --help lists every flag; the man page documents each
 expect_ok "$ET" generate inference --help
-sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$S/docs/man/vimana-et.1" | sed -n '/^\.SS generate inference/,/^\.SS /p' >"$T/man.txt"
-for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$T/out" | sort -u); do
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$T/man.txt" || fail "the man page's generate inference does not document $opt"
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$S/docs/inference.md" || fail "docs/inference.md does not document $opt"
-done
+inference_help_documented
 
 # one-line errors
 G="$ET generate inference $A --out $T/e/x"

@@ -7,11 +7,7 @@
 # generator's; TP 2: the all-reduces come on top), with p50 and p99;
 # pipeline stages; no serving lines for other workloads; --help against
 # the man page; the one-line errors.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-P="vimana-et generate"
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 H2="--system-configuration=$S/inputs/presets/hgx-h100/2gpu/system.json --network-configuration=$S/inputs/presets/hgx-h100/2gpu/network.yml"
 
 # Tiny: 2 layers, h 64, 4 heads, F 256, V 128 on one H100. Every GEMM fits
@@ -263,11 +259,7 @@ grep -q '^serving' "$T/out" && fail "a fixed-batch workload printed serving line
 
 # --arrivals --help lists every flag; the man page and docs document each
 expect_ok "$ET" generate inference --arrivals x --help
-sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$S/docs/man/vimana-et.1" | sed -n '/^\.SS generate inference/,/^\.SS /p' >"$T/man.txt"
-for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$T/out" | sort -u); do
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$T/man.txt" || fail "the man page's generate inference does not document $opt"
-    grep -qE -- "$opt([^a-z0-9-]|\$)" "$S/docs/inference.md" || fail "docs/inference.md does not document $opt"
-done
+inference_help_documented
 
 # one-line errors
 G="$ET generate inference $TINY --out $T/e/x"

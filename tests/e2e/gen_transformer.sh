@@ -4,10 +4,7 @@
 # figures derived by hand (docs/transformer.md), the closed forms of every
 # communicator's bytes and of the iteration's FLOPs, a run through vimana,
 # the roofline durations, and one-line errors for bad flags.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 # The roofline (--compute-model roofline) and whole pipeline messages
 # (--pp-scatter-gather off): these checks pin their closed forms;
 # gen_transformer_kernels.sh checks the default kernel model.
@@ -22,18 +19,7 @@ done
 
 # Placement rank = t + 2*(d + 2*p): TP groups {0,1} {2,3} (stage 0), {4,5}
 # {6,7} (stage 1); DP groups pair equal t on a stage: {0,2} {1,3} {4,6} {5,7}.
-cat >"$T/groups.want" <<'J'
-{
-  "1": [0, 1],
-  "2": [2, 3],
-  "3": [4, 5],
-  "4": [6, 7],
-  "5": [0, 2],
-  "6": [1, 3],
-  "7": [4, 6],
-  "8": [5, 7]
-}
-J
+groups_json "0 1" "2 3" "4 5" "6 7" "0 2" "1 3" "4 6" "5 7" >"$T/groups.want"
 cmp -s "$T/gen/gpt.groups.json" "$T/groups.want" || fail "groups file: $(cat "$T/gen/gpt.groups.json")"
 
 # Hand-derived per-rank figures (T=2, so h/T=32, F/T=128, V/T=50, A/T=2):
@@ -235,7 +221,6 @@ expect_eq "$(tf_list "$T/big/a.0.et" | sed -n 1p)" "0 COMP fwd_mb0_layer0_attn o
 # Help, and one-line errors naming the flag.
 expect_ok "$ET" generate transformer --help
 grep -q '^Usage: vimana-et generate transformer --layers L' "$T/out" || fail "help text"
-P="vimana-et generate"
 G="$ET generate transformer"
 ALL="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --out $T/e/x"
 expect_error "$P: --layers: expected 1 to 16777216, got 0" $G $ALL --tp 2 --pp 2 --dp 2 --layers 0

@@ -9,9 +9,7 @@
 # messages did (the sequence is split over TP). The configs cover 1F1B, GPipe,
 # buckets, SP, uneven sizes (T = P = 3), ranks of 25 089 nodes (3-byte
 # varint ids and deps), both devices and fp16.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1"
 GPT="--layers 24 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1"
 cat >"$T/configs" <<CONFIGS

@@ -4,10 +4,7 @@
 # x DP 2, M = 2) then computes exactly the sum of the given durations, and
 # simulates to exact cycles; bad files are one-line errors naming the file
 # and the key.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 TINY="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 4 --tp 2 --pp 2 --dp 2 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 SIMARGS="--system-configuration=$S/inputs/system/ring.json --network-configuration=$S/inputs/network/switch8.yml"
 us() { # ET-FILE NAME: the duration_micros of that node
@@ -52,7 +49,6 @@ for r in 0 4; do
 done
 
 # One-line errors naming the file and the key.
-P="vimana-et generate"
 G="$ET generate transformer $TINY --out $T/e/x --durations"
 bad() { # WANT-TAIL JSON
     printf '%s' "$2" >"$T/bad.json"

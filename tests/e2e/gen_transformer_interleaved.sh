@@ -7,10 +7,7 @@
 # node by node, node kinds and the bytes of every communicator against the
 # closed forms, the iteration's FLOPs, exact simulated cycles, and the
 # one-line errors of the flag.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 MODEL="--layers 4 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --global-batch 8 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 
 # F<m>c<v> / B<m>c<v> per pass in node order; the chunk of layer l is l / 2.
@@ -117,7 +114,6 @@ expect_ok "$VIMANA" --workload-configuration="$T/p4/gpt" $SIMARGS --comm-group-c
 expect_eq "$(grep -c 'finished' "$T/out")" 8 "P = 4, V = 3 run"
 
 # One-line errors.
-P="vimana-et generate"
 G="$ET generate transformer"
 ALL="$MODEL --tp 1 --dp 1 --out $T/e/x"
 expect_error "$P: --virtual-stages: expected 1 to 16777216, got 0" $G $ALL --pp 2 --virtual-stages 0

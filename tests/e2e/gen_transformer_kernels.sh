@@ -2,11 +2,7 @@
 # vimana-et generate transformer's default compute model (the kernel model,
 # docs/transformer.md "Compute model"), --compute-model, --precision fp8,
 # --recompute selective, and a run on the multi-node DGX preset.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-P="vimana-et generate"
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 BIG="--layers 1 --hidden 4096 --heads 32 --ffn 16384 --seq 2048 --vocab 51200 --micro-batch 1 --global-batch 1 --tp 1 --pp 1 --dp 1"
 
 # h = 4096, F = 16384, s = 2048 on an H100. GEMM efficiency: 792.1 TFLOP/s

@@ -5,10 +5,7 @@
 # expert-data-parallel groups, the simulated cost of a busy expert to the
 # cycle, the memory of --tensors to the byte, a 64-rank Mixtral-like step,
 # and one-line errors. Every figure is derived by hand in the comments.
-. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-T=$TEST_TMP
-ET=$VIMANA_ET
-S=$VIMANA_SRCDIR
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/gen_lib.sh"
 finish_max() { # the latest "sys[N] finished, C cycles" of $T/out
     sed -n 's/^sys\[[0-9]*\] finished, \([0-9]*\) cycles.*/\1/p' "$T/out" | sort -n | tail -1
 }
@@ -82,24 +79,8 @@ MOE2="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 128 --micro-ba
  --tp 2 --pp 1 --dp 4 --experts 4 --top-k 2 --ep 2 --moe-ffn 128"
 # shellcheck disable=SC2086
 expect_ok "$ET" generate transformer $MOE2 --out "$T/g/m"
-cat >"$T/groups.want" <<'J'
-{
-  "1": [0, 1],
-  "2": [2, 3],
-  "3": [4, 5],
-  "4": [6, 7],
-  "5": [0, 2, 4, 6],
-  "6": [1, 3, 5, 7],
-  "7": [0, 2],
-  "8": [1, 3],
-  "9": [4, 6],
-  "10": [5, 7],
-  "11": [0, 4],
-  "12": [1, 5],
-  "13": [2, 6],
-  "14": [3, 7]
-}
-J
+groups_json "0 1" "2 3" "4 5" "6 7" "0 2 4 6" "1 3 5 7" "0 2" "1 3" "4 6" "5 7" "0 4" "1 5" "2 6" "3 7" \
+    >"$T/groups.want"
 cmp -s "$T/g/m.groups.json" "$T/groups.want" || fail "groups: $(cat "$T/g/m.groups.json")"
 # Per rank: dense parameters 2 x (attention 4h*h/T = 8192 + router hE =
 # 256) + embedding and head 2 x hV/T = 8192: 25088 (50176 bytes, DP);
@@ -181,7 +162,6 @@ expect_eq "$(for r in 0 17 63; do tf_list "$T/x0/m.$r.et"; done | grep ' A2A ' |
     " 24 size=16777216" "Mixtral all-to-alls"
 
 # --- 5. One-line errors.
-P="vimana-et generate"
 D="--layers 2 --hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 128 --micro-batch 1 --global-batch 4 --tp 1 --pp 1 --dp 4 --out $T/e/m"
 # shellcheck disable=SC2086
 {

@@ -5,10 +5,7 @@
 # nodes checked one by one, the bytes of every communicator and the FLOPs
 # against their closed forms (docs/transformer.md), exact simulated cycles,
 # and one-line errors.
-. "$VIMANA_SRCDIR/tests/e2e/lib.sh"
-ET=$VIMANA_ET
-T=$TEST_TMP
-S=$VIMANA_SRCDIR
+. "$VIMANA_SRCDIR/tests/e2e/gen_lib.sh"
 TINY="--hidden 64 --heads 4 --ffn 256 --seq 16 --vocab 100 --micro-batch 1 --tp 2 --pp 2 --compute-model roofline --pp-scatter-gather off --overlap-param-gather off"
 L2="--layers 2 $TINY --global-batch 4 --dp 2"
 L4="--layers 4 $TINY --global-batch 4 --dp 2"
@@ -140,7 +137,6 @@ expect_ok "$ET" generate transformer --layers 2 --hidden 64 --heads 4 --ffn 256 
 expect_eq "$(tf_list "$T/xe1/g.0.et" | grep -c xent)" 0 "T = 1: no cross-entropy all-reduce"
 
 # --- errors ----------------------------------------------------------------------
-P="vimana-et generate"
 G="$ET generate transformer"
 E="$L4 --out $T/e/x"
 expect_error "$P: --dp-bucket-bytes: cannot be combined with --dp-buckets" $G $E --dp-buckets 2 --dp-bucket-bytes 1MiB

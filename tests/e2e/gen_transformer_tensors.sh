@@ -2,9 +2,7 @@
 # vimana-et generate transformer --tensors (docs/transformer.md, "Simulated"):
 # nodes name the tensors they write and read, and vimana --report's peak
 # per rank equals the memory: figure by hand, to the byte, in 1F1B and GPipe.
-. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-T="$TEST_TMP"
-ET="$VIMANA_ET"
+. "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/gen_lib.sh"
 
 # L=4, h=64, A=4, F=256, s=16, V=128, b=1, B=8 on TP 2 x PP 2 (M = 8
 # micro-batches, 2 layers a stage). A layer's kept activations, no

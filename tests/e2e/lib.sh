@@ -59,13 +59,21 @@ have_shared() { [ "$HAVE_SHARED" -eq 1 ]; }
 # and memory/ (tests/data/golden-inputs).
 GOLDEN_INPUTS=$VIMANA_DATA/golden-inputs
 
+# sim_run WORKLOAD SYSTEM NETWORK [FLAGS...]: vimana on the workload prefix
+# WORKLOAD with the system file SYSTEM and the network file NETWORK (the
+# names of its variables keep clear of the tests' own).
+sim_run() {
+    sim_w=$1 sim_s=$2 sim_n=$3
+    shift 3
+    "$VIMANA" --workload-configuration="$sim_w" --system-configuration="$sim_s" --network-configuration="$sim_n" "$@"
+}
+
 # sim_golden PREFIX SYSTEM NETWORK [FLAGS...]: vimana on the workload PREFIX
 # with the golden inputs' system/SYSTEM and network/NETWORK.
 sim_golden() {
     prefix=$1 sys=$2 net=$3
     shift 3
-    "$VIMANA" --workload-configuration="$prefix" --system-configuration="$GOLDEN_INPUTS/system/$sys" \
-        --network-configuration="$GOLDEN_INPUTS/network/$net" "$@"
+    sim_run "$prefix" "$GOLDEN_INPUTS/system/$sys" "$GOLDEN_INPUTS/network/$net" "$@"
 }
 
 # ref_file PATH: the file PATH (relative to $REF, e.g. corpus/et/x.0.et).
@@ -182,6 +190,33 @@ sweep_inputs() {
     mkdir -p "$1" &&
         cp "$VIMANA_SRCDIR"/inputs/sweeps/workloads/ar_1MiB_8.*.et "$VIMANA_SRCDIR/inputs/system/ring.json" \
             "$VIMANA_SRCDIR/inputs/network/ring8.yml" "$1/"
+}
+
+# groups_json GROUP...: the text of the communicator groups file
+# (PREFIX.groups.json) that vimana-et writes for these groups, numbered
+# from 1, each given as its ranks ("0 1 2"); the expected file of the
+# generators' tests, for cmp against the one written.
+groups_json() {
+    grp_n=0
+    printf '{'
+    for grp in "$@"; do
+        [ "$grp_n" -gt 0 ] && printf ','
+        grp_n=$((grp_n + 1))
+        printf '\n  "%d": [%s]' "$grp_n" "$(echo "$grp" | sed 's/ /, /g')"
+    done
+    printf '\n}\n'
+}
+
+# inference_help_documented: every --option of the --help text in
+# $TEST_TMP/out (a `vimana-et generate inference` help) is documented in
+# the man page's `generate inference` section and in docs/inference.md.
+inference_help_documented() {
+    sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$VIMANA_SRCDIR/docs/man/vimana-et.1" |
+        sed -n '/^\.SS generate inference/,/^\.SS /p' >"$TEST_TMP/man.txt"
+    for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TEST_TMP/out" | sort -u); do
+        grep -qE -- "$opt([^a-z0-9-]|\$)" "$TEST_TMP/man.txt" || fail "the man page's generate inference does not document $opt"
+        grep -qE -- "$opt([^a-z0-9-]|\$)" "$VIMANA_SRCDIR/docs/inference.md" || fail "docs/inference.md does not document $opt"
+    done
 }
 
 # help_in_man SECTION WHAT: docs/man/vimana.1 has the section `.SH SECTION`

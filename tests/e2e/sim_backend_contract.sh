@@ -4,15 +4,13 @@
 # modules (tests/backends/misbehave.c) move a message between two NPUs in
 # 1000 ticks; the workload sends 1 MiB from NPU 0 to NPU 1.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
-G="$VIMANA_SRCDIR/tests/data/golden-inputs"
+G=$GOLDEN_INPUTS
 B="$VIMANA_BUILDDIR/tests/backends"
 W="$G/workload/send_0to1_1MiB_2/send_0to1_1MiB_2"
 run() { # MODULE [OPTION...]
     m=$1
     shift
-    "$VIMANA" --workload-configuration="$W" \
-        --system-configuration="$G/system/ring.json" --network-configuration="$G/network/ring2.yml" \
-        --network-backend="$B/$m.la" "$@"
+    sim_golden "$W" ring.json ring2.yml --network-backend="$B/$m.la" "$@"
 }
 only_line() { # WHAT: stderr holds exactly one line
     expect_eq "$(wc -l <"$TEST_TMP/err")" 1 "$1: lines on stderr"
@@ -77,10 +75,8 @@ expect_eq "$?" 124 "--time-limit: exit status"
 expect_eq "$(cat "$TEST_TMP/err")" "vimana: error: --time-limit=1: the run did not end within 1 s (network backend '$B/bad_hang.la'); stopped it" \
     "--time-limit: the line"
 # Within the limit, the run's output and status are its own.
-"$VIMANA" --workload-configuration="$W" --system-configuration="$G/system/ring.json" \
-    --network-configuration="$G/network/ring2.yml" >"$TEST_TMP/plain" 2>&1
-"$VIMANA" --workload-configuration="$W" --system-configuration="$G/system/ring.json" \
-    --network-configuration="$G/network/ring2.yml" --time-limit=60 >"$TEST_TMP/limited" 2>&1
+sim_golden "$W" ring.json ring2.yml >"$TEST_TMP/plain" 2>&1
+sim_golden "$W" ring.json ring2.yml --time-limit=60 >"$TEST_TMP/limited" 2>&1
 expect_eq "$?" 0 "--time-limit=60: exit status"
 expect_eq "$(cat "$TEST_TMP/limited")" "$(cat "$TEST_TMP/plain")" "--time-limit=60: output"
 run bad_twice --time-limit=60 >"$TEST_TMP/out" 2>"$TEST_TMP/err"

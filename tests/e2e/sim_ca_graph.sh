@@ -35,8 +35,7 @@ all_finished() {
 run_ca() { # WORKLOAD NETWORK [OPTIONS]
     w=$1 n=$2
     shift 2
-    "$VIMANA" --workload-configuration="$w" --system-configuration="$SYS" --network-configuration="$n" \
-        --network-backend=congestion_aware "$@"
+    sim_run "$w" "$SYS" "$n" --network-backend=congestion_aware "$@"
 }
 
 # link CSV SRC DST: the "bytes,messages,busy_ticks" of one link record.

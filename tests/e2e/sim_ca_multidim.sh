@@ -29,8 +29,7 @@ json.dump(a, open(sys.argv[3], "w"))' "$T/a.json" "$T/b.json" "$T/m.json" &&
 
 run_ca() { # WORKLOAD NETWORK [OPTIONS]
     w=$1 n=$2; shift 2
-    "$VIMANA" --workload-configuration="$w" --system-configuration="$SYS" --network-configuration="$n" \
-        --network-backend=congestion_aware "$@" 2>/dev/null
+    sim_run "$w" "$SYS" "$n" --network-backend=congestion_aware "$@" 2>/dev/null
 }
 
 # ---- point-to-point across Ring 4 x Switch 2 --------------------------------

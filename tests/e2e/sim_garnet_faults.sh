@@ -29,8 +29,7 @@ RING4="$VIMANA_SRCDIR/tests/data/garnet/ring4.yml"
 run_on() { # WORKLOAD NETWORK [OPTIONS]
     w=$1 n=$2
     shift 2
-    "$VIMANA" --workload-configuration="$w" --system-configuration="$SYS" --network-configuration="$n" \
-        --network-backend=garnet "$@"
+    sim_run "$w" "$SYS" "$n" --network-backend=garnet "$@"
 }
 
 # finish_of WORKLOAD NETWORK [OPTIONS]: the largest "finished, N cycles" of

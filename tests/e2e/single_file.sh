@@ -12,8 +12,7 @@ N="$VIMANA_SRCDIR/inputs/network/ring8.yml"
 sim() { # PREFIX [FLAGS...]
     prefix=$1
     shift
-    "$VIMANA" --workload-configuration="$prefix" --system-configuration="$S" --network-configuration="$N" \
-        --no-symmetry "$@"
+    sim_run "$prefix" "$S" "$N" --no-symmetry "$@"
 }
 # (--no-symmetry: outputs of the full simulation are compared byte for byte;
 # symmetry_equivalence.sh compares the reduced one.)

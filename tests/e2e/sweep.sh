@@ -6,6 +6,7 @@
 # point is recorded and does not stop the sweep; SIGINT stops it, leaving
 # the finished results.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+. "$VIMANA_SRCDIR/tests/e2e/sweep_lib.sh"
 IN="$VIMANA_SRCDIR/inputs"
 W="$TEST_TMP/w"
 sweep_inputs "$W" || fail "copy the sweep inputs"
@@ -19,9 +20,7 @@ axes:
   network.bandwidth: [[25], [100]]
   system.all-reduce-implementation: [[ring], [direct]]
 YAML
-expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g" --jobs 2
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 4 run, 0 reused, 0 failed; results in $TEST_TMP/g/results.csv" "grid summary"
+sweep_ok "$W/grid.yaml" "$TEST_TMP/g" "4 points: 4 run, 0 reused, 0 failed" "grid summary" --jobs 2
 expect_eq "$(cat "$TEST_TMP/err")" "" "grid: stderr (no progress line off a terminal)"
 
 # direct BW ALGO: the latest finish of a plain vimana run of that point.
@@ -44,8 +43,6 @@ for bw in 25 100; do
         p=$((p + 1))
     done
 done
-# The whole CSV, wall time and memory masked (they vary).
-mask() { sed 's/,[0-9]*\.[0-9]\{6\},[1-9][0-9]*,/,W,M,/' "$1"; }
 expect_eq "$(mask "$TEST_TMP/g/results.csv")" "point,network.bandwidth,system.all-reduce-implementation,status,finish,finish_sum,exposed_mean,wall_seconds,peak_memory_kib,error
 0,[25],[ring],ok,151940,1215520,151940.000,W,M,
 1,[25],[direct],ok,29740,237920,29740.000,W,M,
@@ -66,9 +63,7 @@ expect_eq "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["a
 # ---- resume: nothing to do; then a changed value reruns only its points --
 touch "$TEST_TMP/marker"
 sleep 1
-expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 0 run, 4 reused, 0 failed; results in $TEST_TMP/g/results.csv" "rerun: all reused"
+sweep_ok "$W/grid.yaml" "$TEST_TMP/g" "4 points: 0 run, 4 reused, 0 failed" "rerun: all reused"
 # ---- one sweep at a time in a folder (issue 29 §5: two runs into one --out
 # overwrote each other's fixed temporary names). A running sweep holds an
 # flock on DIR/.sweep.lock holding its pid; flock(1) holds it here the same way.
@@ -85,10 +80,8 @@ if command -v flock >/dev/null 2>&1; then
     grep -qx '[1-9][0-9]*' "$TEST_TMP/g/.sweep.lock" || fail "the lock file holds no process id"
 fi
 sed -i 's/\[\[25\], \[100\]\]/[[25], [50]]/' "$W/grid.yaml"
-expect_ok "$VIMANA" sweep "$W/grid.yaml" --out "$TEST_TMP/g"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 2 run, 2 reused, 0 failed; results in $TEST_TMP/g/results.csv" "changed sweep: 2 rerun"
-expect_eq "$(cd "$TEST_TMP/g/points" && find . -name result.json -newer "$TEST_TMP/marker" | sort | tr '\n' ' ')" \
+sweep_ok "$W/grid.yaml" "$TEST_TMP/g" "4 points: 2 run, 2 reused, 0 failed" "changed sweep: 2 rerun"
+expect_eq "$(rewritten "$TEST_TMP/g" "$TEST_TMP/marker")" \
     "./0002/result.json ./0003/result.json " "changed sweep: the rewritten results"
 expect_eq "$(finish_of "$TEST_TMP/g" 2)" "$(direct 50 ring)" "changed sweep: point 2"
 
@@ -194,9 +187,7 @@ done
 bws=$(awk 'BEGIN { for (b = 10; b < 260; b += 5) printf "%s[%d]", (b > 10 ? ", " : ""), b }')
 printf 'workload: ar_1MiB_8\nsystem: ring.json\nnetwork: ring8.yml\naxes:\n  network.bandwidth: [%s]\n  system.all-reduce-implementation: [[ring], [direct], [halvingDoubling], [doubleBinaryTree]]\n' \
     "$bws" >"$W/200.yaml"
-expect_ok "$VIMANA" sweep "$W/200.yaml" --out "$TEST_TMP/200"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 200 points: 200 run, 0 reused, 0 failed; results in $TEST_TMP/200/results.csv" "200 points"
+sweep_ok "$W/200.yaml" "$TEST_TMP/200" "200 points: 200 run, 0 reused, 0 failed" "200 points"
 expect_eq "$(awk -F, 'NR > 1 && $4 == "ok"' "$TEST_TMP/200/results.csv" | wc -l)" 200 "200 points: all ok"
 # Point 79 = bandwidth 10 + 5 * 19 = 105 (79 / 4), doubleBinaryTree (79 % 4).
 expect_eq "$(sed -n 81p "$TEST_TMP/200/results.csv" | cut -d, -f1-3)" "79,[105],[doubleBinaryTree]" "200 points: order"

@@ -8,6 +8,7 @@
 # before any point runs, with vimana-et's line blamed on the sweep file's
 # line and key.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+. "$VIMANA_SRCDIR/tests/e2e/sweep_lib.sh"
 IN="$VIMANA_SRCDIR/inputs"
 W="$TEST_TMP/w"
 mkdir -p "$W"
@@ -21,7 +22,6 @@ f = [x["finish"] for x in n]
 e = sum(x["exposed_communication"] for x in n)
 print("%d,%d,%.3f" % (max(f), sum(f), e / len(n)))' "$1"
 }
-mask() { sed 's/,[0-9]*\.[0-9]\{6\},[1-9][0-9]*,/,W,M,/' "$1"; }
 
 # ---- all-reduce: size x algorithm -----------------------------------------
 cat >"$W/ar.yaml" <<'YAML'
@@ -33,9 +33,7 @@ axes:
   system.all-reduce-implementation: [[ring], [direct]]
 plot: finish:generate.size
 YAML
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/ar" --jobs 2
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 4 run, 0 reused, 0 failed; results in $TEST_TMP/ar/results.csv" "all-reduce: summary"
+sweep_ok "$W/ar.yaml" "$TEST_TMP/ar" "4 points: 4 run, 0 reused, 0 failed" "all-reduce: summary" --jobs 2
 want="point,generate.size,system.all-reduce-implementation,status,finish,finish_sum,exposed_mean,wall_seconds,peak_memory_kib,error"
 p=0
 for size in 64KiB 1MiB; do
@@ -66,21 +64,15 @@ expect_eq "$(grep -c '<polyline' "$TEST_TMP/ar/plot.svg")" 2 "all-reduce: plot a
 # its own workload; a changed size reruns its points ------------------------
 touch "$TEST_TMP/marker"
 sleep 1
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/ar"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 0 run, 4 reused, 0 failed; results in $TEST_TMP/ar/results.csv" "rerun: all reused"
+sweep_ok "$W/ar.yaml" "$TEST_TMP/ar" "4 points: 0 run, 4 reused, 0 failed" "rerun: all reused"
 rm -r "$TEST_TMP/ar/workloads" "$TEST_TMP/ar/points/0003/result.json"
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/ar"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 1 run, 3 reused, 0 failed; results in $TEST_TMP/ar/results.csv" "lost result: 1 run"
+sweep_ok "$W/ar.yaml" "$TEST_TMP/ar" "4 points: 1 run, 3 reused, 0 failed" "lost result: 1 run"
 expect_eq "$(cat "$TEST_TMP/ar/workloads"/*/args.txt)" "all-reduce --npus 8 --size 1MiB" \
     "lost result: only its workload generated"
 expect_eq "$(mask "$TEST_TMP/ar/results.csv")" "$want" "lost result: the same CSV"
 sed -i 's/\[64KiB, 1MiB\]/[64KiB, 2MiB]/' "$W/ar.yaml"
-expect_ok "$VIMANA" sweep "$W/ar.yaml" --out "$TEST_TMP/ar"
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 4 points: 2 run, 2 reused, 0 failed; results in $TEST_TMP/ar/results.csv" "changed size: 2 rerun"
-expect_eq "$(cd "$TEST_TMP/ar/points" && find . -name result.json -newer "$TEST_TMP/marker" | sort | tr '\n' ' ')" \
+sweep_ok "$W/ar.yaml" "$TEST_TMP/ar" "4 points: 2 run, 2 reused, 0 failed" "changed size: 2 rerun"
+expect_eq "$(rewritten "$TEST_TMP/ar" "$TEST_TMP/marker")" \
     "./0002/result.json ./0003/result.json " "changed size: the rewritten results"
 "$VIMANA_ET" generate all-reduce --npus 8 --size 2MiB --out "$TEST_TMP/d/ar2MiB" >/dev/null
 "$VIMANA" --workload-configuration="$TEST_TMP/d/ar2MiB" --system-configuration="$W/ring.json" \

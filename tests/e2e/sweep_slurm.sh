@@ -5,18 +5,10 @@
 # same CSV as the same sweep run locally. Also the script's exact text,
 # sbatch missing or failing, and --collect before the tasks ran.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+. "$VIMANA_SRCDIR/tests/e2e/sweep_lib.sh"
 W="$TEST_TMP/w"
 mkdir -p "$TEST_TMP/bin"
-sweep_inputs "$W" || fail "copy the sweep inputs"
-cat >"$W/s.yaml" <<'YAML'
-workload: ar_1MiB_8
-system: ring.json
-network: ring8.yml
-axes:
-  network.bandwidth: [[25], [50], [100]]
-  system.all-reduce-implementation: [[ring], [direct]]
-slurm: {tasks: 4, concurrent: 2, cpus: 2, time: "00:05:00", memory: 1G}
-YAML
+slurm_sweep "$W" '{tasks: 4, concurrent: 2, cpus: 2, time: "00:05:00", memory: 1G}'
 cat >"$TEST_TMP/bin/sbatch" <<'SH'
 #!/bin/sh
 echo "$@" >"$SBATCH_LOG"
@@ -62,11 +54,8 @@ vimana sweep: batch 2/4: 1 points: 1 run, 0 reused, 0 failed
 vimana sweep: batch 3/4: 1 points: 1 run, 0 reused, 0 failed" "the tasks"
 [ -f "$D/results.csv" ] && fail "a task wrote results.csv"
 
-expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$D" --collect
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 6 points: 6 collected, 0 not done, 0 failed; results in $D/results.csv" "collect"
+sweep_ok "$W/s.yaml" "$D" "6 points: 6 collected, 0 not done, 0 failed" "collect" --collect
 expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/local"
-mask() { sed 's/,[0-9]*\.[0-9]\{6\},[1-9][0-9]*,/,W,M,/' "$1"; }
 expect_eq "$(mask "$D/results.csv")" "$(mask "$TEST_TMP/local/results.csv")" "collected CSV = local CSV"
 expect_eq "$(grep -c ',ok,' "$D/results.csv")" 6 "collected: 6 ok"
 

@@ -11,6 +11,7 @@
 # `scripts/slurm-local up` and exports SLURM_CONF. With VIMANA_SLURM=1 a
 # missing or broken Slurm is a failure, not a skip.
 . "${VIMANA_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+. "$VIMANA_SRCDIR/tests/e2e/sweep_lib.sh"
 
 no_slurm() {
     if [ "${VIMANA_SLURM:-}" = 1 ]; then
@@ -28,16 +29,7 @@ states=$(sinfo -h -o %t 2>&1) || no_slurm "sinfo fails: $(echo "$states" | head 
 echo "$states" | grep -qx 'idle\|mix' || no_slurm "no idle Slurm node (sinfo: $(echo "$states" | tr '\n' ' '))"
 
 W="$TEST_TMP/w"
-sweep_inputs "$W" || fail "copy the sweep inputs"
-cat >"$W/s.yaml" <<'YAML'
-workload: ar_1MiB_8
-system: ring.json
-network: ring8.yml
-axes:
-  network.bandwidth: [[25], [50], [100]]
-  system.all-reduce-implementation: [[ring], [direct]]
-slurm: {tasks: 3, cpus: 1, time: "00:05:00", memory: 500M}
-YAML
+slurm_sweep "$W" '{tasks: 3, cpus: 1, time: "00:05:00", memory: 500M}'
 D="$TEST_TMP/d"
 mkdir "$D"
 D=$(cd "$D" && pwd -P)
@@ -65,11 +57,8 @@ for t in 0 1 2; do
     expect_eq "$(cat "$D/slurm-${JOB}_$t.out")" \
         "vimana sweep: batch $t/3: 2 points: 2 run, 0 reused, 0 failed" "task $t's output"
 done
-expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$D" --collect
-expect_eq "$(cat "$TEST_TMP/out")" \
-    "vimana sweep: 6 points: 6 collected, 0 not done, 0 failed; results in $D/results.csv" "collect"
+sweep_ok "$W/s.yaml" "$D" "6 points: 6 collected, 0 not done, 0 failed" "collect" --collect
 expect_ok "$VIMANA" sweep "$W/s.yaml" --out "$TEST_TMP/local" --no-progress
-mask() { sed 's/,[0-9]*\.[0-9]\{6\},[1-9][0-9]*,/,W,M,/' "$1"; }
 expect_eq "$(mask "$D/results.csv")" "$(mask "$TEST_TMP/local/results.csv")" "Slurm's CSV = local CSV"
 expect_eq "$(grep -c ',ok,' "$D/results.csv")" 6 "6 ok rows"
 finish
