@@ -639,29 +639,40 @@ static uint64_t kept_ticks(const problem *pb, size_t i)
     return sum;
 }
 
-/* calib_cost or worst_row (pb->worst_row) from the kept plans. */
-static double kept_cost(const problem *pb)
+/* calib_cost or worst_row (pb->worst_row) from the kept plans, exact
+ * when below `bound`; else some value at or above it: the rows only add
+ * to the sum (or raise the worst), so the rows after one that reaches the
+ * bound cannot bring it back below, and a caller that only asks whether
+ * the cost is below the bound need not plan them. */
+static double kept_cost(const problem *pb, double bound)
 {
     double sum = 0, worst = 0;
     for (size_t i = 0; i < pb->data->n; i++) {
         double e = row_error(&pb->data->pts[i], kept_ticks(pb, i));
         sum += e * e;
         worst = fmax(worst, fabs(e));
+        if ((pb->worst_row ? worst : sum) >= bound)
+            break;
     }
     return pb->worst_row ? worst : sum;
 }
 
 /* The cost at x (clamped into the ranges; the clamped x is written back so
- * the simplex never leaves them). */
-static double eval(problem *pb, double *x)
+ * the simplex never leaves them), exact below `bound` (see kept_cost). */
+static double eval_below(problem *pb, double *x, double bound)
 {
     for (int i = 0; i < pb->n; i++) {
         x[i] = clamp(x[i], pb->lo[i], pb->hi[i]);
         *pb->slot[i] = x[i];
     }
     if (pb->kept)
-        return kept_cost(pb);
+        return kept_cost(pb, bound);
     return pb->worst_row ? worst_row(&pb->base, pb->net, pb->data) : calib_cost(&pb->base, pb->net, pb->data);
+}
+
+static double eval(problem *pb, double *x)
+{
+    return eval_below(pb, x, INFINITY);
 }
 
 static void nm_point(int n, const double *c, const double *w, double t, double *out)
@@ -713,11 +724,14 @@ static void nelder_mead(problem *pb, int iterations)
         for (int v = 0; v < n; v++)
             for (int i = 0; i < n; i++)
                 c[i] += x[v][i] / n;
+        /* each trial point's cost matters only below what it must beat
+         * (eval_below): the reflection is kept below f[n - 1], the
+         * expansion below the reflection, the contraction below f[n] */
         nm_point(n, c, x[n], -1, r);
-        double fr = eval(pb, r);
+        double fr = eval_below(pb, r, f[n - 1]);
         if (fr < f[0]) {
             nm_point(n, c, x[n], -2, e);
-            double fe = eval(pb, e);
+            double fe = eval_below(pb, e, fr);
             memcpy(x[n], fe < fr ? e : r, sizeof r);
             f[n] = fe < fr ? fe : fr;
         } else if (fr < f[n - 1]) {
@@ -725,7 +739,7 @@ static void nelder_mead(problem *pb, int iterations)
             f[n] = fr;
         } else {
             nm_point(n, c, x[n], 0.5, k);
-            double fk = eval(pb, k);
+            double fk = eval_below(pb, k, f[n]);
             if (fk < f[n]) {
                 memcpy(x[n], k, sizeof k);
                 f[n] = fk;
