@@ -33,20 +33,26 @@ TESTS += tests/unit/test_synth_dist
 SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh tests/e2e/synth_sample.sh
 TESTS += $(SYNTH_E2E)
 EXTRA_DIST += $(SYNTH_E2E)
+# The models the unit tests of the generators share.
+GEN_MODELS = tests/unit/gen_models.c tests/unit/gen_models.h
 # vimana-et generate transformer (tools/transformer).
 check_PROGRAMS += tests/unit/test_transformer
+tests_unit_test_transformer_SOURCES = tests/unit/test_transformer.c $(GEN_MODELS)
 tests_unit_test_transformer_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_transformer
 check_PROGRAMS += tests/unit/test_inference
+tests_unit_test_inference_SOURCES = tests/unit/test_inference.c $(GEN_MODELS)
 tests_unit_test_inference_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_inference_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_inference
 check_PROGRAMS += tests/unit/test_inf_serving
+tests_unit_test_inf_serving_SOURCES = tests/unit/test_inf_serving.c $(GEN_MODELS)
 tests_unit_test_inf_serving_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_inf_serving_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_inf_serving
 check_PROGRAMS += tests/unit/test_moe
+tests_unit_test_moe_SOURCES = tests/unit/test_moe.c $(GEN_MODELS)
 tests_unit_test_moe_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_moe_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_moe

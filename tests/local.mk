@@ -25,6 +25,8 @@ TOOLS_UNIT_CPPFLAGS = $(TOOLS_CPPFLAGS) $(CMOCKA_CFLAGS)
 TOOLS_UNIT_LDADD = $(TOOLS_LIBS) $(CMOCKA_LIBS)
 # A text file in a fresh temporary folder (tests of readers that take a path).
 TEMP_TEXT = tests/unit/temp_text.c tests/unit/temp_text.h
+# The check of a writer's whole output against the text it must be.
+EXPECT_TEXT = tests/unit/expect_text.c tests/unit/expect_text.h
 EXTRA_DIST += tests/e2e/lib.sh tests/data tests/unit/unit_main.h
 
 include $(srcdir)/tests/calibrate.mk

@@ -27,9 +27,13 @@ tests_unit_test_ns3_upstream_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backend
 tests_unit_test_ns3_upstream_LDADD = libvimana_backend.la $(CMOCKA_LIBS) -lm
 TESTS += tests/unit/test_ns3_upstream
 
+# A backend module loaded as vimana loads it, and a host that records its
+# deliveries (the tests of the shipped backends through their descriptors).
+BACKEND_HOST = tests/unit/backend_host.c tests/unit/backend_host.h
 # The shipped backends, loaded as vimana loads them: descriptors,
 # capabilities, congestion_aware's link counters and stop.
 check_PROGRAMS += tests/unit/test_shipped_backends
+tests_unit_test_shipped_backends_SOURCES = tests/unit/test_shipped_backends.c $(BACKEND_HOST)
 tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_shipped_backends
@@ -37,6 +41,7 @@ TESTS += tests/unit/test_shipped_backends
 # The Garnet-style backend through its descriptor: exact cycles, link
 # sharing, stop, deadlock -> stalled, options.
 check_PROGRAMS += tests/unit/test_garnet
+tests_unit_test_garnet_SOURCES = tests/unit/test_garnet.c $(BACKEND_HOST)
 tests_unit_test_garnet_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_garnet_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_garnet

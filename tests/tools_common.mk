@@ -7,6 +7,8 @@ check_PROGRAMS += tests/unit/test_pyfloat tests/unit/test_tools_common tests/uni
 TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common tests/unit/test_json_lex
 tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_pyfloat_LDADD = $(TOOLS_UNIT_LDADD)
+# Doubles and their repr(), for test_pyfloat and test_pyrepr.
+EXTRA_DIST += tests/unit/pyfloat_cases.h
 tests_unit_test_tools_common_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_tools_common_LDADD = $(TOOLS_UNIT_LDADD)
 tests_unit_test_json_lex_CPPFLAGS = $(tools_common_test_cppflags)

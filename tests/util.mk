@@ -1,6 +1,7 @@
 # Tests of the small utilities in core/util (libvimana_util) shared by the
 # core and the tools.
 check_PROGRAMS += tests/unit/test_util
+tests_unit_test_util_SOURCES = tests/unit/test_util.c $(TEMP_TEXT)
 TESTS += tests/unit/test_util
 tests_unit_test_util_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_util_LDADD = libvimana_util.la $(CMOCKA_LIBS)
@@ -19,6 +20,7 @@ tests_unit_test_hash_LDADD = libvimana_util.la $(CMOCKA_LIBS)
 
 # util/file_digest: file digests, byte comparison (issue 14).
 check_PROGRAMS += tests/unit/test_file_digest
+tests_unit_test_file_digest_SOURCES = tests/unit/test_file_digest.c $(TEMP_TEXT)
 TESTS += tests/unit/test_file_digest
 tests_unit_test_file_digest_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_file_digest_LDADD = libvimana_util.la $(CMOCKA_LIBS)

@@ -1,7 +1,7 @@
 # `vimana xval`: the writers (table, CSV, JSON, SVG) on a fixed result, and
 # end-to-end runs of the shipped backends (and failing test modules).
 check_PROGRAMS += tests/unit/test_xval
-tests_unit_test_xval_SOURCES = tests/unit/test_xval.c \
+tests_unit_test_xval_SOURCES = tests/unit/test_xval.c $(EXPECT_TEXT) \
 	core/cmd/xval/xval_output.c core/cmd/xval/xval_plot.c core/out/csv_out.c core/cmd/child_run.c \
 	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c
 tests_unit_test_xval_CPPFLAGS = $(UNIT_CPPFLAGS)
@@ -19,7 +19,7 @@ EXTRA_DIST += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 
 # The divergence report's comparison on hand-made reports.
 check_PROGRAMS += tests/unit/test_xval_diverge
-tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c \
+tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c $(EXPECT_TEXT) \
 	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c \
 	core/out/csv_out.c
 tests_unit_test_xval_diverge_CPPFLAGS = $(UNIT_CPPFLAGS)

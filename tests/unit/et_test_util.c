@@ -223,3 +223,40 @@ int tu_set_list(vet_attr *a, const tu_lists *lists)
     a->v.list = *l;
     return 1;
 }
+
+size_t tu_all_kinds(vet_attr *out, char names[][40], const char *doc, const tu_scalars *scalars,
+                    const tu_lists *lists)
+{
+    size_t n = 0;
+    for (int k = VET_DOUBLE; k <= VET_BYTES_LIST; k++) {
+        enum vet_value_kind kind = (enum vet_value_kind)k;
+        for (int dflt = 0; dflt <= 1; dflt++) {
+            vet_attr *a = &out[n];
+            snprintf(names[n], 40, "%s%s", vet_value_kind_name(kind), dflt ? "_default" : "");
+            memset(a, 0, sizeof *a);
+            a->name = names[n++];
+            a->doc_string = dflt ? "" : doc;
+            a->kind = kind;
+            if (dflt) {
+                if (kind == VET_STRING)
+                    a->v.s = "";
+                continue; /* zeroed: 0, false, empty bytes, empty list */
+            }
+            switch (kind) {
+            case VET_DOUBLE: a->v.d = scalars->d; break;
+            case VET_FLOAT: a->v.f = scalars->f; break;
+            case VET_INT32: case VET_SFIXED32: a->v.i32 = scalars->i32; break;
+            case VET_SINT32: a->v.i32 = scalars->sint32; break;
+            case VET_INT64: case VET_SFIXED64: a->v.i64 = scalars->i64; break;
+            case VET_SINT64: a->v.i64 = scalars->sint64; break;
+            case VET_UINT32: case VET_FIXED32: a->v.u32 = scalars->u32; break;
+            case VET_UINT64: case VET_FIXED64: a->v.u64 = scalars->u64; break;
+            case VET_BOOL: a->v.b = scalars->b; break;
+            case VET_STRING: a->v.s = scalars->s; break;
+            case VET_BYTES: a->v.bytes = scalars->bytes; break;
+            default: tu_set_list(a, lists); break;
+            }
+        }
+    }
+    return n;
+}

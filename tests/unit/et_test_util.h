@@ -33,6 +33,27 @@ typedef struct tu_lists {
  * returns 1; else returns 0 and leaves a alone. */
 int tu_set_list(vet_attr *a, const tu_lists *lists);
 
+/* A test's values for the scalar kinds (as vet_attr's: i32 serves INT32
+ * and SFIXED32, u32 UINT32 and FIXED32, and so on), SINT32 and SINT64 on
+ * their own. */
+typedef struct tu_scalars {
+    double d;
+    float f;
+    int32_t i32, sint32;
+    int64_t i64, sint64;
+    uint32_t u32;
+    uint64_t u64;
+    bool b;
+    const char *s;
+    vet_bytes bytes;
+} tu_scalars;
+/* Two attributes of each kind, DOUBLE to BYTES_LIST: "<kind>" at the
+ * test's value (scalars, else lists) with doc_string doc, then
+ * "<kind>_default" at the proto3 default (0, false, empty; doc_string
+ * ""). Their names are kept in names. Returns how many (60). */
+size_t tu_all_kinds(vet_attr *out, char names[][40], const char *doc, const tu_scalars *scalars,
+                    const tu_lists *lists);
+
 /* $VIMANA_SHARED when it names a directory holding golden/, else NULL. */
 const char *tu_shared(void);
 /* The reference data to read: tu_shared() when there, else

@@ -37,12 +37,47 @@ static int read_text(const char *name, const char *text, calib_data *d, char *er
     return rc;
 }
 
+/* A point as the reader must give it. */
+typedef struct want_point {
+    enum coll_kind coll;
+    uint64_t tests_bytes, comm_size;
+    uint32_t npus;
+    double measured_ns;
+    uint32_t line;
+} want_point;
+
+/* Appends the rows of `text` as read_text does; the reader must accept
+ * the file and *d then hold exactly the n points of want, in order (those
+ * of earlier files first). */
+static void read_ok(const char *name, const char *text, calib_data *d, const want_point *want, size_t n)
+{
+    char err[512];
+    assert_int_equal(read_text(name, text, d, err, sizeof err), 0);
+    assert_int_equal(d->n, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(d->pts[i].coll, want[i].coll);
+        assert_int_equal(d->pts[i].tests_bytes, want[i].tests_bytes);
+        assert_int_equal(d->pts[i].comm_size, want[i].comm_size);
+        assert_int_equal(d->pts[i].npus, want[i].npus);
+        assert_true(d->pts[i].measured_ns == want[i].measured_ns);
+        assert_int_equal(d->pts[i].line, want[i].line);
+    }
+}
+
+/* read_ok on points of its own, freed after: a file read alone. */
+static void read_alone(const char *name, const char *text, const want_point *want, size_t n)
+{
+    calib_data d = {0};
+    read_ok(name, text, &d, want, n);
+    calib_data_free(&d);
+}
+
 static void test_reader_layouts(void **state)
 {
     (void)state;
     calib_data d = {0};
-    char err[512];
-    /* new layout (13 fields), old layouts (12 and 11), a 0-byte row, N/A */
+    /* new layout (13 fields), old layouts (12 and 11), a 0-byte row, N/A:
+     * the faster time (in place), out of place where in place is N/A */
     const char *text = "# nThread 1 nGpus 1 minBytes 0\n"
                        "# nccl-tests all_reduce_perf\n"
                        "\n"
@@ -50,35 +85,26 @@ static void test_reader_layouts(void **state)
                        "1024 256 float sum -1 20.50 0 0 0 19.25 0 0 0\n"
                        "2048 512 float sum 22.00 0 0 0 23.00 0 0 0\n"
                        "4096 1024 float 30.00 0 0 0 N/A 0 0 0\n";
-    assert_int_equal(read_text("all_reduce.txt", text, &d, err, sizeof err), 0);
-    assert_int_equal(d.n, 3);
-    assert_int_equal(d.pts[0].coll, COLL_ALL_REDUCE);
-    assert_int_equal(d.pts[0].comm_size, 1024);
-    assert_true(d.pts[0].measured_ns == 19250.0);   /* the faster: in place */
-    assert_int_equal(d.pts[0].line, 5);
-    assert_true(d.pts[1].measured_ns == 22000.0);
-    assert_true(d.pts[2].measured_ns == 30000.0);   /* in place N/A */
-    /* all_gather from the file name: comm_size = size / ranks */
-    assert_int_equal(read_text("all_gather_perf.txt", "8192 256 float none -1 40.00 0 0 0 41.00 0 0 0\n", &d, err,
-                               sizeof err),
-                     0);
-    assert_int_equal(d.n, 4);
-    assert_int_equal(d.pts[3].coll, COLL_ALL_GATHER);
-    assert_int_equal(d.pts[3].tests_bytes, 8192);
-    assert_int_equal(d.pts[3].comm_size, 1024);
-    assert_int_equal(d.pts[3].npus, 8);
-    /* the ranks the header lists, not the topology's */
-    assert_int_equal(read_text("all_gather_4.txt",
-                               "# nThread 1 nGpus 1\n"
-                                         "#  Rank  0 Group  0 Pid   10 on h device  0 [0x1b] NVIDIA H100\n"
-                                         "#  Rank  1 Group  0 Pid   11 on h device  1 [0x2b] NVIDIA H100\n"
-                                         "#  Rank  2 Group  0 Pid   12 on h device  2 [0x3b] NVIDIA H100\n"
-                                         "#  Rank  3 Group  0 Pid   13 on h device  3 [0x4b] NVIDIA H100\n"
-                                         "#  Ranked by nothing\n"
-                                         "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n", &d, err, sizeof err), 0);
-    assert_int_equal(d.n, 5);
-    assert_int_equal(d.pts[4].npus, 4);
-    assert_int_equal(d.pts[4].comm_size, 2048);
+    static const want_point want[] = {
+        {COLL_ALL_REDUCE, 1024, 1024, 8, 19250.0, 5},
+        {COLL_ALL_REDUCE, 2048, 2048, 8, 22000.0, 6},
+        {COLL_ALL_REDUCE, 4096, 4096, 8, 30000.0, 7},
+        /* all_gather from the file name: comm_size = size / ranks */
+        {COLL_ALL_GATHER, 8192, 1024, 8, 40000.0, 1},
+        /* the ranks the header lists, not the topology's */
+        {COLL_ALL_GATHER, 8192, 2048, 4, 40000.0, 7},
+    };
+    read_ok("all_reduce.txt", text, &d, want, 3);
+    read_ok("all_gather_perf.txt", "8192 256 float none -1 40.00 0 0 0 41.00 0 0 0\n", &d, want, 4);
+    read_ok("all_gather_4.txt",
+            "# nThread 1 nGpus 1\n"
+            "#  Rank  0 Group  0 Pid   10 on h device  0 [0x1b] NVIDIA H100\n"
+            "#  Rank  1 Group  0 Pid   11 on h device  1 [0x2b] NVIDIA H100\n"
+            "#  Rank  2 Group  0 Pid   12 on h device  2 [0x3b] NVIDIA H100\n"
+            "#  Rank  3 Group  0 Pid   13 on h device  3 [0x4b] NVIDIA H100\n"
+            "#  Ranked by nothing\n"
+            "8192 512 float none -1 40.00 0 0 0 41.00 0 0 0\n",
+            &d, want, 5);
     calib_data_free(&d);
 }
 
@@ -89,8 +115,11 @@ static void test_reader_layouts(void **state)
 static void test_reader_pasted_logs(void **state)
 {
     (void)state;
-    calib_data d = {0};
-    char err[512];
+    /* the row of each run, with its own run's ranks */
+    static const want_point want[] = {
+        {COLL_ALL_REDUCE, 1024, 1024, 2, 14460.0, 6},
+        {COLL_ALL_REDUCE, 2048, 2048, 2, 13560.0, 14},
+    };
     const char *text = "[1,0]<stdout>:# nThread 1 nGpus 2 minBytes 1024\n"
                        "[1,0]<stdout>:#  Rank  0 Group  0 Pid  1 on h device  0 [0x19] NVIDIA H100\n"
                        "[1,0]<stdout>:#  Rank  1 Group  0 Pid  1 on h device  1 [0x3b] NVIDIA H100\n"
@@ -105,15 +134,7 @@ static void test_reader_pasted_logs(void **state)
                        "#  Rank  0 Group  0 Pid  2 on h device  0 [0x19] NVIDIA H100\n"
                        "#  Rank  1 Group  0 Pid  2 on h device  1 [0x3b] NVIDIA H100\n"
                        "2048 512 float sum -1 14.16 0 0 0 13.56 0 0 0\n";
-    assert_int_equal(read_text("logs_all_reduce_perf.txt", text, &d, err, sizeof err), 0);
-    assert_int_equal(d.n, 2);
-    assert_int_equal(d.pts[0].npus, 2);
-    assert_int_equal(d.pts[0].comm_size, 1024);
-    assert_true(d.pts[0].measured_ns == 14460.0);
-    assert_int_equal(d.pts[0].line, 6);
-    assert_int_equal(d.pts[1].npus, 2);
-    assert_int_equal(d.pts[1].line, 14);
-    calib_data_free(&d);
+    read_alone("logs_all_reduce_perf.txt", text, want, 2);
 }
 
 /* rccl-tests' banner ("rccl-tests: Version ...", "RCCL version : ...",
@@ -122,8 +143,6 @@ static void test_reader_pasted_logs(void **state)
 static void test_reader_rccl_banner(void **state)
 {
     (void)state;
-    calib_data d = {0};
-    char err[512];
     const char *text = "rccl-tests: Version develop:448c4c7\n"
                        "RCCL version : 2.22.3-HEAD:7d8d67c\n"
                        "HIP version  : 6.4.43484-123eb5128\n"
@@ -134,11 +153,10 @@ static void test_reader_rccl_banner(void **state)
                        "#  Rank  1 Group  0 Pid 2 on gpu-53 device  1 [0000:15:00] AMD Instinct MI300X\n"
                        "           8             2     float     sum      -1    31.83    0.00    0.00      0    31.62"
                        "    0.00    0.00      0\n";
-    assert_int_equal(read_text("rccl_all_reduce_perf.txt", text, &d, err, sizeof err), 0);
-    assert_int_equal(d.n, 1);
-    assert_int_equal(d.pts[0].npus, 2);
-    assert_int_equal(d.pts[0].line, 9);
-    assert_true(d.pts[0].measured_ns == 31620.0);
+    static const want_point want[] = {{COLL_ALL_REDUCE, 8, 8, 2, 31620.0, 9}};
+    read_alone("rccl_all_reduce_perf.txt", text, want, 1);
+    calib_data d = {0};
+    char err[512];
     assert_int_equal(read_text("junk_all_reduce_perf.txt", "8 2 float sum -1 31.83 0 0 0 31.62 0 0 0\nsomething else\n",
                                &d, err, sizeof err),
                      -1);
@@ -178,15 +196,28 @@ static void test_closed_form(void **state)
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 4114);
 }
 
-/* The two-dimension network and parameters of the two tests below. */
-static void two_node_setup(nccl_params *p, vimana_net_config *net)
+/* The parameters (into *p) and the two-dimension network (returned) of
+ * the two tests below. */
+static vimana_net_config two_node_setup(nccl_params *p)
 {
     nccl_params_default(p);
     p->nvls = 0;
     p->nic_hop_ns = 400;
-    *net = (vimana_net_config){2, 16,
+    return (vimana_net_config){2, 16,
                                {{VIMANA_NET_SWITCH, 8, 300, 300 * 1073741824.0 / 1e9, 250},
                                 {VIMANA_NET_SWITCH, 2, 25, 25 * 1073741824.0 / 1e9, 2000}}};
+}
+
+/* The call ar on 8 ranks of that network keeps to dimension 0: one
+ * all-reduce phase, not flat, of 14 LL steps of 8 B / 8 = 1 B: wire 40 B,
+ * a message 500, 6000 + 14 x 1100 = 21400. */
+static void expect_first_dim_alone(const nccl_params *p, const vimana_net_config *net, calib_point ar)
+{
+    ar.npus = 8;
+    calib_phase ph[CALIB_MAX_PHASES];
+    assert_int_equal(calib_call_phases(net, &ar, ph), 1);
+    assert_int_equal(ph[0].flat_dims, 0);
+    assert_int_equal(calib_model_ticks(p, net, &ar), 21400);
 }
 
 /* Two dimensions: Switch 8 at 300 GB/s (322.1225472 B/ns), 250 ns, the
@@ -214,8 +245,7 @@ static void test_closed_form_two_dims(void **state)
 {
     (void)state;
     nccl_params p;
-    vimana_net_config net;
-    two_node_setup(&p, &net);
+    vimana_net_config net = two_node_setup(&p);
     calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, true};
     assert_int_equal(calib_model_ticks(&p, &net, &ar), 31402);
     calib_point rs = {COLL_REDUCE_SCATTER, 4096, 4096, 16, 1, "x", 1, true};
@@ -233,11 +263,7 @@ static void test_closed_form_two_dims(void **state)
     assert_int_equal(calib_prefix_dims(&net, 8), 1);
     assert_int_equal(calib_prefix_dims(&net, 4), 0);
     assert_int_equal(calib_prefix_dims(&net, 32), 0);
-    /* 8 ranks: dim 0 alone, one all-reduce phase: 14 steps of
-     * 8 B / 8 = 1 B (LL): wire 40 B, a message 500, 6000 + 14 x 1100 */
-    ar.npus = 8;
-    assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
-    assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
+    expect_first_dim_alone(&p, &net, ar);
 }
 
 /* NCCL's flat ring (oneNccl, the default over several dimensions), the
@@ -256,8 +282,7 @@ static void test_closed_form_flat(void **state)
 {
     (void)state;
     nccl_params p;
-    vimana_net_config net;
-    two_node_setup(&p, &net);
+    vimana_net_config net = two_node_setup(&p);
     calib_point ar = {COLL_ALL_REDUCE, 8, 8, 16, 1, "x", 1, false};
     calib_phase ph[CALIB_MAX_PHASES];
     assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
@@ -277,10 +302,7 @@ static void test_closed_form_flat(void **state)
     assert_true(calib_model_ticks(&p, &net, &ar) == (uint64_t)1 << 63);
     net.dims[1].bytes_per_ns = 25 * 1073741824.0 / 1e9;
     /* 8 ranks: the plain ring on dimension 0, as before */
-    ar.npus = 8;
-    assert_int_equal(calib_call_phases(&net, &ar, ph), 1);
-    assert_int_equal(ph[0].flat_dims, 0);
-    assert_int_equal(calib_model_ticks(&p, &net, &ar), 21400);
+    expect_first_dim_alone(&p, &net, ar);
 }
 
 UNIT_TEST_MAIN(

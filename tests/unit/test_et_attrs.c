@@ -35,50 +35,20 @@ static const tu_lists lists = {
     {COUNT(bools), bools}, {COUNT(strings), strings}, {COUNT(bytes_items), bytes_items},
 };
 
-/* Attributes named after their kind: "<kind>" at a typical value, and
- * "<kind>_default" at the proto3 default (lists: empty). */
-static size_t build_attrs(vet_attr *out)
-{
-    size_t n = 0;
-    for (int k = VET_DOUBLE; k <= VET_BYTES_LIST; k++) {
-        enum vet_value_kind kind = (enum vet_value_kind)k;
-        for (int dflt = 0; dflt <= 1; dflt++) {
-            vet_attr *a = &out[n++];
-            static char names[64][40];
-            snprintf(names[n - 1], sizeof names[0], "%s%s", vet_value_kind_name(kind), dflt ? "_default" : "");
-            memset(a, 0, sizeof *a);
-            a->name = names[n - 1];
-            a->doc_string = dflt ? "" : "doc";
-            a->kind = kind;
-            if (dflt) {
-                if (kind == VET_STRING)
-                    a->v.s = "";
-                continue; /* zeroed: 0, false, empty bytes, empty list */
-            }
-            switch (kind) {
-            case VET_DOUBLE: a->v.d = -1.5e-7; break;
-            case VET_FLOAT: a->v.f = 1.2345f; break;
-            case VET_INT32: case VET_SFIXED32: a->v.i32 = -12345; break;
-            case VET_SINT32: a->v.i32 = INT32_MIN; break;
-            case VET_INT64: case VET_SFIXED64: a->v.i64 = -9876543210; break;
-            case VET_SINT64: a->v.i64 = INT64_MIN; break;
-            case VET_UINT32: case VET_FIXED32: a->v.u32 = UINT32_MAX; break;
-            case VET_UINT64: case VET_FIXED64: a->v.u64 = UINT64_MAX; break;
-            case VET_BOOL: a->v.b = true; break;
-            case VET_STRING: a->v.s = "12345 \xe2\x82\xac"; break;
-            case VET_BYTES: a->v.bytes = (vet_bytes){4, (const uint8_t *)"\x00\x01\xfe\xff"}; break;
-            default: tu_set_list(a, &lists); break;
-            }
-        }
-    }
-    return n;
-}
+/* The values of the attributes "<kind>": typical ones, SINT32 and SINT64
+ * at their lowest. */
+static const tu_scalars scalars = {
+    .d = -1.5e-7, .f = 1.2345f, .i32 = -12345, .sint32 = INT32_MIN, .i64 = -9876543210, .sint64 = INT64_MIN,
+    .u32 = UINT32_MAX, .u64 = UINT64_MAX, .b = true, .s = "12345 \xe2\x82\xac",
+    .bytes = {4, (const uint8_t *)"\x00\x01\xfe\xff"},
+};
 
 static void test_all_kinds_round_trip(void **state)
 {
     (void)state;
     vet_attr attrs[64];
-    size_t n = build_attrs(attrs);
+    char names[64][40];
+    size_t n = tu_all_kinds(attrs, names, "doc", &scalars, &lists);
     assert_int_equal(n, 60);
     vet_node node = {.id = 42, .name = "all kinds", .type = VET_METADATA_NODE, .n_attrs = n, .attrs = attrs};
     vet_metadata md = {.version = "1.0.0", .n_attrs = n, .attrs = attrs};

@@ -108,39 +108,13 @@ static const tu_lists lists = {
     {COUNT(bools), bools}, {COUNT(strings), strings}, {COUNT(bytes_items), bytes_items},
 };
 
-static size_t all_kinds(vet_attr *out, char names[][40])
-{
-    size_t n = 0;
-    for (int k = VET_DOUBLE; k <= VET_BYTES_LIST; k++) {
-        for (int dflt = 0; dflt <= 1; dflt++) {
-            enum vet_value_kind kind = (enum vet_value_kind)k;
-            vet_attr *a = &out[n];
-            snprintf(names[n], 40, "%s%s", vet_value_kind_name(kind), dflt ? "_default" : "");
-            memset(a, 0, sizeof *a);
-            a->name = names[n++];
-            a->doc_string = dflt ? "" : "doc \xe2\x82\xac";
-            a->kind = kind;
-            if (dflt) {
-                if (kind == VET_STRING)
-                    a->v.s = "";
-                continue;
-            }
-            switch (kind) {
-            case VET_DOUBLE: a->v.d = NAN; break;
-            case VET_FLOAT: a->v.f = -INFINITY; break;
-            case VET_INT32: case VET_SINT32: case VET_SFIXED32: a->v.i32 = INT32_MIN; break;
-            case VET_INT64: case VET_SINT64: case VET_SFIXED64: a->v.i64 = INT64_MIN; break;
-            case VET_UINT32: case VET_FIXED32: a->v.u32 = UINT32_MAX; break;
-            case VET_UINT64: case VET_FIXED64: a->v.u64 = UINT64_MAX; break;
-            case VET_BOOL: a->v.b = true; break;
-            case VET_STRING: a->v.s = "tab\there \xc3"; break;
-            case VET_BYTES: a->v.bytes = (vet_bytes){4, (const uint8_t *)"\x00\x01\xfe\xff"}; break;
-            default: tu_set_list(a, &lists); break;
-            }
-        }
-    }
-    return n;
-}
+/* The values of the attributes "<kind>": NaN, an infinity, the ends of
+ * the integer ranges, a string that is not UTF-8. */
+static const tu_scalars scalars = {
+    .d = NAN, .f = -INFINITY, .i32 = INT32_MIN, .sint32 = INT32_MIN, .i64 = INT64_MIN, .sint64 = INT64_MIN,
+    .u32 = UINT32_MAX, .u64 = UINT64_MAX, .b = true, .s = "tab\there \xc3",
+    .bytes = {4, (const uint8_t *)"\x00\x01\xfe\xff"},
+};
 
 typedef struct doc {
     const vet_metadata *md;
@@ -174,7 +148,7 @@ static void test_all_kinds_round_trip(void **state)
     (void)state;
     vet_attr attrs[64];
     char names[64][40];
-    size_t n = all_kinds(attrs, names);
+    size_t n = tu_all_kinds(attrs, names, "doc \xe2\x82\xac", &scalars, &lists);
     static const uint64_t deps[] = {0, 1, UINT64_MAX};
     vet_io io = {"[[1, 'x']]", "", "caf\xc3\xa9"}, empty_io = {"", "", ""};
     vet_node nodes[] = {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "temp_text.h"
 #include "unit_main.h"
 
 #include "util/file_digest.h"
@@ -28,10 +29,7 @@ static void write_file(const char *path, const void *bytes, size_t len)
 static void digest_of_a_file(void **state)
 {
     (void)state;
-    char path[] = "/tmp/vimana-digest-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char *path = temp_text_write("vimana-digest", "file", "");
     size_t len = 100000;
     unsigned char *bytes = malloc(len);
     assert_non_null(bytes);
@@ -60,16 +58,13 @@ static void digest_of_a_file(void **state)
     assert_null(kept);
     assert_int_equal(file_digest_of("/dev/zero", &d), -1);  /* never read for ever */
     assert_int_equal(file_digest_of("/tmp", &d), -1);
+    temp_text_remove(path);
 }
 
 static void same_bytes(void **state)
 {
     (void)state;
-    char a[] = "/tmp/vimana-digest-a-XXXXXX", b[] = "/tmp/vimana-digest-b-XXXXXX";
-    int fa = mkstemp(a), fb = mkstemp(b);
-    assert_true(fa >= 0 && fb >= 0);
-    close(fa);
-    close(fb);
+    char *a = temp_text_write("vimana-digest", "a", ""), *b = temp_text_write("vimana-digest", "b", "");
     size_t len = 70000; /* more than two compare blocks */
     unsigned char *bytes = calloc(len, 1);
     assert_non_null(bytes);
@@ -86,8 +81,8 @@ static void same_bytes(void **state)
     assert_false(file_same_bytes(a, "/nonexistent/vimana"));
     assert_false(file_same_bytes("/dev/zero", "/dev/zero"));
     free(bytes);
-    unlink(a);
-    unlink(b);
+    temp_text_remove(a);
+    temp_text_remove(b);
 }
 
 UNIT_TEST_MAIN(

@@ -4,7 +4,6 @@
  * ends the run as "stalled", options refused in init, link faults (a
  * bandwidth factor from a cycle on, a packet waiting for a VC of a link
  * that goes down routed again, faults refused). */
-#include <dlfcn.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,63 +16,14 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "backend_host.h"
 #include "vimana/network_api.h"
-
-typedef struct host_rec {
-    const vimana_backend *be;
-    void *ctx;
-    uint64_t tokens[8];
-    vimana_tick at[8];
-    int n;
-    int stop_after;
-    char failed[512];
-} host_rec;
 
 static void host_log(void *host, enum vimana_log_level level, const char *message)
 {
     (void)host;
     if (level != VIMANA_LOG_DEBUG)
         fail_msg("unexpected log (level %d): %s", (int)level, message);
-}
-
-static void host_delivered(void *host, uint64_t token)
-{
-    host_rec *h = host;
-    assert_true(h->n < 8);
-    h->at[h->n] = h->be->now(h->ctx);
-    h->tokens[h->n++] = token;
-    if (h->n == h->stop_after)
-        h->be->stop(h->ctx);
-}
-
-static void host_failed(void *host, const char *message)
-{
-    host_rec *h = host;
-    snprintf(h->failed, sizeof h->failed, "%s", message);
-    h->be->stop(h->ctx);
-}
-
-static const vimana_backend *load(void)
-{
-    const char *build = getenv("VIMANA_BUILDDIR");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/backends/garnet_stub/.libs/garnet.so", build ? build : ".");
-    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!so)
-        fail_msg("%s", dlerror());
-    vimana_backend_entry_fn entry = (vimana_backend_entry_fn)dlsym(so, VIMANA_BACKEND_ENTRY_SYMBOL);
-    assert_non_null(entry);
-    return entry();
-}
-
-/* Writes text into path (a mkstemp template; the toolkit tells a
- * topology .txt from a YAML by its first word, not by its name). */
-static void write_file(char *path, const char *text)
-{
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
 }
 
 /* Two NPUs on one link of 400Gbps = 50 bytes per ns, 500 ns. */
@@ -83,7 +33,7 @@ static const char ring4_text[] = "topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwid
 static int open_backend(host_rec *h, vimana_host *cb, const char *net, const char *options, char *err,
                         size_t len)
 {
-    h->be = load();
+    h->be = backend_load("garnet_stub", "garnet");
     *cb = (vimana_host){.struct_size = sizeof *cb, .host = h, .log = host_log, .delivered = host_delivered,
                         .failed = host_failed};
     vimana_backend_params p = {.struct_size = sizeof p, .network_config = net, .options = options};
@@ -108,7 +58,7 @@ typedef struct session {
 static void session_open(session *s, const char *net_text, const char *options)
 {
     *s = (session){.path = "/tmp/garnet_netXXXXXX"};
-    write_file(s->path, net_text);
+    write_temp(s->path, net_text);
     open_ok(&s->h, &s->cb, s->path, options);
 }
 
@@ -165,7 +115,7 @@ static vimana_link_stats link_stats_of(const host_rec *h, uint32_t link)
 static void test_descriptor(void **state)
 {
     (void)state;
-    const vimana_backend *be = load();
+    const vimana_backend *be = backend_load("garnet_stub", "garnet");
     assert_string_equal(be->name, "garnet");
     assert_int_equal(be->abi_minor, VIMANA_NETWORK_ABI_MINOR);
     assert_int_equal(be->capabilities, VIMANA_CAP_CONGESTION | VIMANA_CAP_LINK_STATS | VIMANA_CAP_MULTI_DIM);
@@ -348,7 +298,7 @@ static void test_bad_options(void **state)
 {
     (void)state;
     char path[] = "/tmp/garnet_p2pXXXXXX";
-    write_file(path, p2p_text);
+    write_temp(path, p2p_text);
     static const struct {
         const char *options, *message;
     } cases[] = {
@@ -436,8 +386,8 @@ static void test_fault_refused(void **state)
 {
     (void)state;
     char p2p[] = "/tmp/garnet_p2pXXXXXX", ring[] = "/tmp/garnet_ringXXXXXX";
-    write_file(p2p, p2p_text);
-    write_file(ring, ring4_text);
+    write_temp(p2p, p2p_text);
+    write_temp(ring, ring4_text);
     static const struct {
         int ring;
         uint32_t link;

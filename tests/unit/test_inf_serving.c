@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "gen_models.h"
 #include "inference/inf_arrivals.h"
 #include "inference/inf_serving.h"
 #include "transformer/tf_kernels.h"
@@ -494,12 +495,9 @@ static void limit_checks(void **state)
 static void iteration_cost(void **state)
 {
     (void)state;
-    struct inf_config c = tiny();
-    c.hidden = 4096;
-    c.heads = 32;
-    c.kv_heads = 32;
-    c.ffn = 11008;
-    c.vocab = 32000;
+    /* Llama-2-7B on TP 2, one sequence a batch as the fixed-batch model's */
+    struct inf_config c = llama7b();
+    c.batch = 1;
     const struct inf_seq two[] = {{.req = 0, .tokens = 1, .context = 100}, {.req = 1, .tokens = 1, .context = 4000}};
     uint64_t want = c.layers * (tf_kernels_micros(inf_serving_attn_seconds(&c, two, 2)) +
                                 tf_kernels_micros(inf_serving_mlp_seconds(&c, two, 2))) +

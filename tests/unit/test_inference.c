@@ -15,21 +15,10 @@
 #include "unit_main.h"
 #include <math.h>
 
+#include "gen_models.h"
 #include "inference/inf_model.h"
 #include "transformer/tf_kernels.h"
 #include "transformer/tf_model.h"
-
-/* Llama-2-7B-like on TP 2: 32 layers, h 4096, 32 heads, F 11008. */
-static struct inf_config llama7b(void)
-{
-    struct inf_config c = {
-        .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32, .ffn = 11008, .vocab = 32000,
-        .tp = 2, .pp = 1, .batch = 8, .prompt_len = 512, .output_len = 16, .prefill_chunk = 512,
-        .elem_bytes = 2,
-    };
-    assert_int_equal(tf_device_lookup("h100", &c.device), 0);
-    return c;
-}
 
 /* 70B-class: 80 layers, h 8192, 64 heads, 8 KV heads, F 28672, TP 1. */
 static struct inf_config llama70b(void)

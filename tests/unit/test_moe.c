@@ -14,6 +14,8 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "gen_models.h"
+
 #include "transformer/tf_memory.h"
 #include "transformer/tf_model.h"
 #include "transformer/tf_moe.h"
@@ -22,13 +24,8 @@
  * E experts, top-K, EP. */
 static struct tf_config config(uint64_t tp, uint64_t dp, uint64_t experts, uint64_t top_k, uint64_t ep)
 {
-    struct tf_config c = {
-        .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
-        .micro_batch = 2, .global_batch = 2 * dp, .tp = tp, .pp = 1, .dp = dp,
-        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1, .virtual_stages = 1,
-        .moe = {.experts = experts, .top_k = top_k, .ep = ep, .ffn = 192, .seed = 1, .every = 1},
-    };
-    assert_int_equal(tf_device_lookup("h100", &c.device), 0);
+    struct tf_config c = tf_small(tp, 1, dp, 2 * dp);
+    c.moe = (struct tf_moe){.experts = experts, .top_k = top_k, .ep = ep, .ffn = 192, .seed = 1, .every = 1};
     return c;
 }
 
@@ -203,38 +200,31 @@ static void activations(void **state)
     assert_int_equal(tf_layer_activations_of(&c, 0), 2 * sbh);
 }
 
-static void expect_error(struct tf_config c, const char *want)
-{
-    char msg[200];
-    assert_int_equal(tf_config_check(&c, msg, sizeof msg), -1);
-    assert_string_equal(msg, want);
-}
-
 static void checks_name_the_flag(void **state)
 {
     (void)state;
     struct tf_config c = config(2, 4, 4, 2, 2);
     c.moe.ep = 3;
-    expect_error(c, "--dp: 4 is not divisible by --ep 3");
+    tf_rejects(c, "--dp: 4 is not divisible by --ep 3");
     c = config(2, 4, 6, 2, 4);
-    expect_error(c, "--experts: 6 is not divisible by --ep 4");
+    tf_rejects(c, "--experts: 6 is not divisible by --ep 4");
     c = config(2, 4, 4, 5, 2);
-    expect_error(c, "--top-k: expected 1 to --experts 4, got 5");
+    tf_rejects(c, "--top-k: expected 1 to --experts 4, got 5");
     c = config(2, 4, 4, 2, 2);
     c.moe.ffn = 191;
-    expect_error(c, "--moe-ffn: 191 is not divisible by --tp 2");
+    tf_rejects(c, "--moe-ffn: 191 is not divisible by --tp 2");
     c.moe.ffn = 192;
     c.moe.skew = -1;
-    expect_error(c, "--expert-skew: expected a number in [0, 16], got -1");
+    tf_rejects(c, "--expert-skew: expected a number in [0, 16], got -1");
     c.moe.skew = 0;
     c.moe.capacity_factor = -0.5;
-    expect_error(c, "--capacity-factor: expected 0 (dropless) or a number in (0, 1024], got -0.5");
+    tf_rejects(c, "--capacity-factor: expected 0 (dropless) or a number in (0, 1024], got -0.5");
     c.moe.capacity_factor = 0;
     c.moe.every = 3;
-    expect_error(c, "--moe-every: 3 does not divide the 4 layers of a model chunk");
+    tf_rejects(c, "--moe-every: 3 does not divide the 4 layers of a model chunk");
     c.moe.every = 1;
     c.single_file = true;
-    expect_error(c, "--single-file: not with --experts (the ranks of a stage differ in their experts' load)");
+    tf_rejects(c, "--single-file: not with --experts (the ranks of a stage differ in their experts' load)");
 }
 
 UNIT_TEST_MAIN(

@@ -17,25 +17,27 @@
 #define NET 100
 
 /* Round numbers so that every wire size below is exact by hand. */
-static void test_params(nccl_params *p)
+static nccl_params test_params(void)
 {
-    nccl_params_default(p);
-    p->launch_ns = 1000;
-    p->hop_ns[NCCL_PROTO_LL] = 10;
-    p->hop_ns[NCCL_PROTO_LL128] = 20;
-    p->hop_ns[NCCL_PROTO_SIMPLE] = 30;
-    p->nvls_hop_ns = 40;
-    p->nvls_efficiency = 0.25;
-    p->ll_max_bytes = 4096;
-    p->ll128_max_bytes = 65536;
-    p->nvls_min_bytes = 1048576;
-    p->tree_max_bytes = 0;
-    p->channels = 4;
-    p->channel_min_bytes = 1024;
-    p->nvlink_efficiency = 0.5;
-    p->nic_efficiency = 0.8;
-    p->nvlink_dims = 1;
-    p->nvls = 1;
+    nccl_params p;
+    nccl_params_default(&p);
+    p.launch_ns = 1000;
+    p.hop_ns[NCCL_PROTO_LL] = 10;
+    p.hop_ns[NCCL_PROTO_LL128] = 20;
+    p.hop_ns[NCCL_PROTO_SIMPLE] = 30;
+    p.nvls_hop_ns = 40;
+    p.nvls_efficiency = 0.25;
+    p.ll_max_bytes = 4096;
+    p.ll128_max_bytes = 65536;
+    p.nvls_min_bytes = 1048576;
+    p.tree_max_bytes = 0;
+    p.channels = 4;
+    p.channel_min_bytes = 1024;
+    p.nvlink_efficiency = 0.5;
+    p.nic_efficiency = 0.8;
+    p.nvlink_dims = 1;
+    p.nvls = 1;
+    return p;
 }
 
 typedef struct want {
@@ -68,67 +70,61 @@ static void run(const nccl_params *p, const want *w)
     harness_fini(&h);
 }
 
+/* An all-reduce on the ring of 4: 6 steps to the next NPU, each message
+ * `wire` bytes, every NPU done at `finish`. */
+static void run_ring(const nccl_params *p, uint64_t bytes, uint64_t wire, vimana_tick finish)
+{
+    want w = {COLL_ALL_REDUCE, bytes, 6, {1, 1, 1, 1, 1, 1}, wire, finish};
+    run(p, &w);
+}
+
+/* The sizes that pick each protocol on the ring of 4 (test_params): LL at
+ * 4 KiB, LL128 at 32 KiB, Simple at 256 KiB; the wire bytes and finish
+ * tick each must give, in that order. */
+static void run_protocols(const nccl_params *p, const uint64_t wire[3], const vimana_tick finish[3])
+{
+    static const uint64_t bytes[3] = {4096, 32768, 262144};
+    for (int i = 0; i < 3; i++)
+        run_ring(p, bytes[i], wire[i], finish[i]);
+}
+
 /* LL: 4 KiB all-reduce, ring of 4: 6 steps of 1024 B; one channel of four
  * (1024 / channel-min-bytes 1024), so the step has 1/4 of the link, at
  * 0.5 payload x 0.5 NVLink efficiency: 1024 / (0.25 x 0.25) = 16384 B.
- * T = 1000 + 6 x (100 + 10) = 1660. */
-static void test_ring_ll(void **state)
-{
-    (void)state;
-    nccl_params p;
-    test_params(&p);
-    want w = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 1660};
-    run(&p, &w);
-}
-
-/* LL128: 32 KiB: 6 steps of 8192 B, all 4 channels (8192 / 1024 = 8,
+ * T = 1000 + 6 x (100 + 10) = 1660.
+ * LL128: 32 KiB: 6 steps of 8192 B, all 4 channels (8192 / 1024 = 8,
  * capped at 4), 0.9375 x 0.5: ceil(8192 / 0.46875) = ceil(17476.27) =
- * 17477 B. T = 1000 + 6 x (100 + 20) = 1720. */
-static void test_ring_ll128(void **state)
+ * 17477 B. T = 1000 + 6 x (100 + 20) = 1720.
+ * Simple: 256 KiB: 6 steps of 65536 B at 1 x 0.5: 131072 B.
+ * T = 1000 + 6 x (100 + 30) = 1780.
+ * The same on a NIC dimension (nvlink-dims 0): 65536 / 0.8 = 81920 B. */
+static void test_ring_protocols(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
-    want w = {COLL_ALL_REDUCE, 32768, 6, {1, 1, 1, 1, 1, 1}, 17477, 1720};
-    run(&p, &w);
-}
-
-/* Simple: 256 KiB: 6 steps of 65536 B at 1 x 0.5: 131072 B.
- * T = 1000 + 6 x (100 + 30) = 1780. */
-static void test_ring_simple(void **state)
-{
-    (void)state;
-    nccl_params p;
-    test_params(&p);
-    want w = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
-    run(&p, &w);
-}
-
-/* The same on a NIC dimension (nvlink-dims 0): 65536 / 0.8 = 81920 B. */
-static void test_ring_nic(void **state)
-{
-    (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
+    run_protocols(&p, (const uint64_t[]){16384, 17477, 131072}, (const vimana_tick[]){1660, 1720, 1780});
     p.nvlink_dims = 0;
-    want w = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 81920, 1780};
-    run(&p, &w);
+    run_ring(&p, 262144, 81920, 1780);
+}
+
+/* An all-reduce of `bytes` by NVLS on the 4 NPUs: 2 steps, each message
+ * `wire` bytes; NVLS's own step latency 40: T = 1000 + 2 x (100 + 40) =
+ * 1280. Then, without SHARP (nvls 0), an all-reduce of 1 MiB runs the
+ * ring: 6 steps of 262144 / 0.5 = 524288 B (4 channels), T = 1780. */
+static void run_nvls_then_ring(nccl_params p, const uint64_t *bytes, const uint64_t *wire, int n)
+{
+    for (int i = 0; i < n; i++)
+        run(&p, &(want){COLL_ALL_REDUCE, bytes[i], 2, {1, 1}, wire[i], 1280});
+    p.nvls = 0;
+    run_ring(&p, 1048576, 524288, 1780);
 }
 
 /* NVLS from 1 MiB: 2 steps of 1 MiB x 5/8 = 655360 B (each NPU's link
- * carries in + in/n), Simple, at the NVLS efficiency 0.25: 2621440 B; NVLS's own step latency 40:
- * T = 1000 + 2 x (100 + 40) = 1280. Without SHARP (nvls 0) the same
- * call runs the ring: 6 steps of 262144 / 0.5 = 524288 B, T = 1780. */
+ * carries in + in/n), Simple, at the NVLS efficiency 0.25: 2621440 B. */
 static void test_nvls(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
-    want w = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 2621440, 1280};
-    run(&p, &w);
-    p.nvls = 0;
-    want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
-    run(&p, &ring);
+    run_nvls_then_ring(test_params(), (const uint64_t[]){1048576}, (const uint64_t[]){2621440}, 1);
 }
 
 /* NVLS's channel step: nvls-channels 2 below nvls-wide-min-bytes 2 MiB.
@@ -136,21 +132,14 @@ static void test_nvls(void **state)
  * 655360 / (0.25 x 2/4) = 5242880 B. 2 MiB: 2097152 x 5/8 = 1310720 B,
  * all 4 channels: 1310720 / 0.25 = 5242880 B. The ring ignores the step:
  * 1 MiB without SHARP stays 524288 B (4 channels). The fake network
- * takes 100 ticks a message: T = 1280 and 1780 as in test_nvls. */
+ * takes 100 ticks a message: T = 1280 and 1780 as in run_nvls_then_ring. */
 static void test_nvls_channel_step(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.nvls_channels = 2;
     p.nvls_wide_min_bytes = 2097152;
-    want narrow = {COLL_ALL_REDUCE, 1048576, 2, {1, 1}, 5242880, 1280};
-    run(&p, &narrow);
-    want wide = {COLL_ALL_REDUCE, 2097152, 2, {1, 1}, 5242880, 1280};
-    run(&p, &wide);
-    p.nvls = 0;
-    want ring = {COLL_ALL_REDUCE, 1048576, 6, {1, 1, 1, 1, 1, 1}, 524288, 1780};
-    run(&p, &ring);
+    run_nvls_then_ring(p, (const uint64_t[]){1048576, 2097152}, (const uint64_t[]){5242880, 5242880}, 2);
 }
 
 /* hop-overlap 0.5: the fake network takes 100 ticks a message, so a
@@ -161,19 +150,14 @@ static void test_nvls_channel_step(void **state)
 static void test_hop_overlap(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.hop_overlap = 0.5;
-    want ll = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 1630};
-    run(&p, &ll);
-    want simple = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1690};
-    run(&p, &simple);
+    run_ring(&p, 4096, 16384, 1630);
+    run_ring(&p, 262144, 131072, 1690);
     p.hop_ns[NCCL_PROTO_SIMPLE] = 300;
-    want slow = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 3100};
-    run(&p, &slow);
+    run_ring(&p, 262144, 131072, 3100);
     p.hop_overlap = 1;
-    want full = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1000 + 6 * 300};
-    run(&p, &full);
+    run_ring(&p, 262144, 131072, 1000 + 6 * 300);
     assert_int_equal(nccl_step_wait(&p, 300, 100), 200);
     assert_int_equal(nccl_step_wait(&p, 30, 100), 0);
 }
@@ -186,8 +170,7 @@ static void test_hop_overlap(void **state)
 static void test_plan_choices(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     nccl_choices a, b;
     nccl_plan_choices(&p, COLL_ALL_REDUCE, 4, 262144, &a);
     assert_int_equal(a.verdicts, 0);
@@ -217,50 +200,59 @@ static void test_plan_choices(void **state)
 static void test_tree(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.tree_max_bytes = 1048576;
-    want w = {COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 262144, 1520};
-    run(&p, &w);
+    run(&p, &(want){COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 262144, 1520});
     /* tree-efficiency 0.5 halves the tree step's rate: twice the wire
      * bytes (the fake network's 100 ticks a message do not see them) */
     p.tree_efficiency = 0.5;
-    want half = {COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 524288, 1520};
-    run(&p, &half);
+    run(&p, &(want){COLL_ALL_REDUCE, 262144, 4, {1, 1, 1, 1}, 524288, 1520});
     /* and leaves the ring alone: 2 MiB is past tree-max-bytes (ring,
      * Simple: 6 steps of 524288 B, 4 channels, 0.5 NVLink: 1048576 B) */
     p.nvls = 0;
-    want ring = {COLL_ALL_REDUCE, 2097152, 6, {1, 1, 1, 1, 1, 1}, 1048576, 1780};
-    run(&p, &ring);
+    run_ring(&p, 2097152, 1048576, 1780);
 }
 
-/* Reduce-scatter of 4 KiB: 3 steps of 1024 B (LL, as test_ring_ll: 16384
+/* Reduce-scatter of 4 KiB: 3 steps of 1024 B (LL, as in test_ring_protocols: 16384
  * B); all-gather of 1 KiB per rank (call bytes 4 KiB: LL) forwards 1024 B
  * a step; all-to-all sends 1024 B to the peers 1, 2, 3 places on.
  * T = 1000 + 3 x 110 = 1330. */
 static void test_other_collectives(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
-    want rs = {COLL_REDUCE_SCATTER, 4096, 3, {1, 1, 1}, 16384, 1330};
-    run(&p, &rs);
-    want ag = {COLL_ALL_GATHER, 1024, 3, {1, 1, 1}, 16384, 1330};
-    run(&p, &ag);
-    want a2a = {COLL_ALL_TO_ALL, 4096, 3, {1, 2, 3}, 16384, 1330};
-    run(&p, &a2a);
+    nccl_params p = test_params();
+    run(&p, &(want){COLL_REDUCE_SCATTER, 4096, 3, {1, 1, 1}, 16384, 1330});
+    run(&p, &(want){COLL_ALL_GATHER, 1024, 3, {1, 1, 1}, 16384, 1330});
+    run(&p, &(want){COLL_ALL_TO_ALL, 4096, 3, {1, 2, 3}, 16384, 1330});
 }
 
 /* No launch overhead, no protocol latency: the messages alone, 6 x 100. */
 static void test_no_waits(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.launch_ns = 0;
     p.hop_ns[NCCL_PROTO_LL] = 0;
-    want w = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 16384, 600};
-    run(&p, &w);
+    run_ring(&p, 4096, 16384, 600);
+}
+
+/* The plan of the first phase of an all-reduce of `bytes` on n NPUs over
+ * dimension dim (the link's rate left to the parameters). */
+static nccl_plan plan_of(const nccl_params *p, uint32_t n, uint32_t dim, uint64_t bytes)
+{
+    nccl_plan plan;
+    nccl_plan_phase(p, COLL_ALL_REDUCE, n, dim, 0, bytes, true, &plan);
+    return plan;
+}
+
+/* The protocol thresholds of an all-reduce on 4 NPUs (dimension 0), both
+ * inclusive: LL up to ll_max bytes, LL128 up to ll128_max, Simple past. */
+static void expect_protocol_bounds(const nccl_params *p, uint64_t ll_max, uint64_t ll128_max)
+{
+    assert_int_equal(plan_of(p, 4, 0, ll_max).proto, NCCL_PROTO_LL);
+    assert_int_equal(plan_of(p, 4, 0, ll_max + 1).proto, NCCL_PROTO_LL128);
+    assert_int_equal(plan_of(p, 4, 0, ll128_max).proto, NCCL_PROTO_LL128);
+    assert_int_equal(plan_of(p, 4, 0, ll128_max + 1).proto, NCCL_PROTO_SIMPLE);
 }
 
 /* The plan's thresholds are inclusive as documented: ll-max-bytes is
@@ -268,24 +260,16 @@ static void test_no_waits(void **state)
 static void test_thresholds(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
+    expect_protocol_bounds(&p, 4096, 65536);
+    assert_int_equal(plan_of(&p, 4, 0, 65537).algo, NCCL_ALGO_RING);
     nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 4096, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 4097, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 65537, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
     nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, false, &plan);
     assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
     assert_int_equal(plan.launch_ticks, 0);
     /* NVLS only on an NVLink dimension, and not for two NPUs */
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 0, 1048576, true, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 2, 0, 0, 1048576, true, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
+    assert_int_equal(plan_of(&p, 4, 1, 1048576).algo, NCCL_ALGO_RING);
+    assert_int_equal(plan_of(&p, 2, 0, 1048576).algo, NCCL_ALGO_RING);
 }
 
 /* The rate shares slow LL and LL128 on the wire, not Simple: LL 4 KiB
@@ -297,16 +281,10 @@ static void test_thresholds(void **state)
 static void test_rate_shares(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.ll_rate_share = 0.5;
     p.ll128_rate_share = 0.8;
-    want ll = {COLL_ALL_REDUCE, 4096, 6, {1, 1, 1, 1, 1, 1}, 32768, 1660};
-    run(&p, &ll);
-    want ll128 = {COLL_ALL_REDUCE, 32768, 6, {1, 1, 1, 1, 1, 1}, 21846, 1720};
-    run(&p, &ll128);
-    want simple = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
-    run(&p, &simple);
+    run_protocols(&p, (const uint64_t[]){32768, 21846, 131072}, (const vimana_tick[]){1660, 1720, 1780});
 }
 
 /* threshold-ranks 8 on 4 NPUs halves the protocol thresholds (4096 ->
@@ -314,23 +292,12 @@ static void test_rate_shares(void **state)
 static void test_threshold_ranks(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.threshold_ranks = 8;
-    nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 2048, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 2049, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 32769, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, true, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
+    expect_protocol_bounds(&p, 2048, 32768);
+    assert_int_equal(plan_of(&p, 4, 0, 1048576).algo, NCCL_ALGO_NVLS);
     p.threshold_ranks = 2;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 8192, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 8193, true, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL128);
+    expect_protocol_bounds(&p, 8192, 131072);
 }
 
 /* nic-hop-latency-ns 45 waits after each ring step on a NIC dimension
@@ -340,21 +307,14 @@ static void test_threshold_ranks(void **state)
 static void test_nic_hop(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.nic_hop_ns = 45;
-    want nvlink = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 131072, 1780};
-    run(&p, &nvlink);
-    nccl_plan plan;
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 262144, true, &plan);
-    assert_int_equal(plan.hop_ticks, 30);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 1, 0, 262144, true, &plan);
-    assert_int_equal(plan.hop_ticks, 75);
-    nccl_plan_phase(&p, COLL_ALL_REDUCE, 4, 0, 0, 1048576, true, &plan);
-    assert_int_equal(plan.hop_ticks, 40);
+    run_ring(&p, 262144, 131072, 1780);
+    assert_int_equal(plan_of(&p, 4, 0, 262144).hop_ticks, 30);
+    assert_int_equal(plan_of(&p, 4, 1, 262144).hop_ticks, 75);
+    assert_int_equal(plan_of(&p, 4, 0, 1048576).hop_ticks, 40);
     p.nvlink_dims = 0;
-    want nic = {COLL_ALL_REDUCE, 262144, 6, {1, 1, 1, 1, 1, 1}, 81920, 2050};
-    run(&p, &nic);
+    run_ring(&p, 262144, 81920, 2050);
 }
 
 /* oneNccl on two dimensions of 2 (NVLink, then NIC): NCCL's flat ring in
@@ -370,8 +330,7 @@ static void test_nic_hop(void **state)
 static void test_flat_two_dims(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.nic_hop_ns = 45;
     harness h;
     uint32_t dims[] = {2, 2};
@@ -412,8 +371,7 @@ static void test_flat_order(void **state)
     assert_int_equal(nccl_flat_dim(two, 2, 7, 15), 1);
     assert_int_equal(nccl_flat_dim(two, 2, 7, 8), 0);
     assert_int_equal(nccl_flat_dim(three, 3, 5, 11), 2);
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     assert_int_equal(nccl_flat_rails(&p, two, 2), 8);
     assert_true(!nccl_flat_nvlink_only(&p, two, 2));
     p.nvlink_dims = 2;
@@ -425,14 +383,25 @@ static void test_flat_order(void **state)
 
 /* The unit parameters with the tuner on and its bounds open: every
  * algorithm and protocol a candidate at every size. */
-static void tuner_params(nccl_params *p)
+static nccl_params tuner_params(void)
 {
-    test_params(p);
-    p->tuner = 1;
-    p->ll_max_bytes = 9007199254740991.0;
-    p->ll128_max_bytes = 9007199254740991.0;
-    p->tree_max_bytes = 9007199254740991.0;
-    p->nvls_min_bytes = 0;
+    nccl_params p = test_params();
+    p.tuner = 1;
+    p.ll_max_bytes = p.ll128_max_bytes = p.tree_max_bytes = 9007199254740991.0;
+    p.nvls_min_bytes = 0;
+    return p;
+}
+
+/* The plan of an all-reduce of `bytes` on 4 NPUs of NVLink, the first of
+ * its call, on route (NULL: none known); it must pick algo and proto. */
+static nccl_plan expect_call(const nccl_params *p, uint64_t bytes, const nccl_route *route, enum nccl_algo algo,
+                             enum nccl_proto proto)
+{
+    nccl_plan plan;
+    nccl_plan_call(p, COLL_ALL_REDUCE, 4, true, bytes, true, route, &plan);
+    assert_int_equal(plan.algo, algo);
+    assert_int_equal(plan.proto, proto);
+    return plan;
 }
 
 /* The tuner (tuner 1, bounds open), 4 NPUs on NVLink at 1 byte
@@ -448,13 +417,9 @@ static void tuner_params(nccl_params *p)
 static void test_tuner_small(void **state)
 {
     (void)state;
-    nccl_params p;
-    tuner_params(&p);
+    nccl_params p = tuner_params();
     nccl_route link = {.n_dims = 1, .dim = {0}, .bytes_per_ns = {1.0}};
-    nccl_plan plan;
-    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_TREE);
-    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    nccl_plan plan = expect_call(&p, 4096, &link, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE);
     assert_int_equal(plan.steps, 4);
     assert_int_equal(plan.step_bytes, 2048);
     assert_true(nccl_plan_estimate(&p, &plan, &link) == 33888.0);
@@ -473,25 +438,17 @@ static void test_tuner_small(void **state)
         forced.ll128_max_bytes = cands[i].pr == NCCL_PROTO_SIMPLE ? forced.ll_max_bytes : 1e9;
         forced.tree_max_bytes = cands[i].a == NCCL_ALGO_TREE ? 1e9 : 0;
         forced.nvls_min_bytes = cands[i].a == NCCL_ALGO_NVLS ? 0 : 1e9;
-        nccl_plan_call(&forced, COLL_ALL_REDUCE, 4, true, 4096, true, NULL, &plan);
-        assert_int_equal(plan.algo, cands[i].a);
-        assert_int_equal(plan.proto, cands[i].pr);
+        plan = expect_call(&forced, 4096, NULL, cands[i].a, cands[i].pr);
         assert_true(nccl_plan_estimate(&p, &plan, &link) == cands[i].ns);
     }
     /* the thresholds as bounds */
-    nccl_params bounded;
-    test_params(&bounded);
+    nccl_params bounded = test_params();
     bounded.tuner = 1;
-    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    expect_call(&bounded, 4096, &link, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
     /* without a route, or with a link of unknown rate, the thresholds choose */
-    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, NULL, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    expect_call(&bounded, 4096, NULL, NCCL_ALGO_RING, NCCL_PROTO_LL);
     link.bytes_per_ns[0] = 0;
-    nccl_plan_call(&bounded, COLL_ALL_REDUCE, 4, true, 4096, true, &link, &plan);
-    assert_int_equal(plan.proto, NCCL_PROTO_LL);
+    expect_call(&bounded, 4096, &link, NCCL_ALGO_RING, NCCL_PROTO_LL);
 }
 
 /* 1 MiB all-reduce, tuner 1 (bounds open), 1 byte per ns: ring Simple
@@ -504,17 +461,12 @@ static void test_tuner_small(void **state)
 static void test_tuner_large(void **state)
 {
     (void)state;
-    nccl_params p;
-    tuner_params(&p);
+    nccl_params p = tuner_params();
     nccl_route link = {.n_dims = 1, .dim = {0}, .bytes_per_ns = {1.0}};
-    nccl_plan plan;
-    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 1048576, true, &link, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_RING);
-    assert_int_equal(plan.proto, NCCL_PROTO_SIMPLE);
+    nccl_plan plan = expect_call(&p, 1048576, &link, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
     assert_true(nccl_plan_estimate(&p, &plan, &link) == 3146908.0);
     p.nvls_efficiency = 0.5;
-    nccl_plan_call(&p, COLL_ALL_REDUCE, 4, true, 1048576, true, &link, &plan);
-    assert_int_equal(plan.algo, NCCL_ALGO_NVLS);
+    plan = expect_call(&p, 1048576, &link, NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE);
     assert_int_equal(plan.step_bytes, 655360);
     assert_true(nccl_plan_estimate(&p, &plan, &link) == 2622520.0);
     nccl_plan_call(&p, COLL_ALL_REDUCE, 4, false, 1048576, true, &link, &plan);
@@ -535,8 +487,7 @@ static void test_tuner_large(void **state)
 static void test_tuner_flat_estimate(void **state)
 {
     (void)state;
-    nccl_params p;
-    test_params(&p);
+    nccl_params p = test_params();
     p.ll_max_bytes = 0;
     p.ll128_max_bytes = 0;
     nccl_route route = {.n_dims = 2, .dim = {0, 1}, .bytes_per_ns = {1.0, 0.5}, .rails = 2};
@@ -549,15 +500,21 @@ static void test_tuner_flat_estimate(void **state)
 }
 
 UNIT_TEST_MAIN(
-    cmocka_unit_test(test_ring_ll),      cmocka_unit_test(test_ring_ll128),
-    cmocka_unit_test(test_ring_simple),  cmocka_unit_test(test_ring_nic),
-    cmocka_unit_test(test_nvls),         cmocka_unit_test(test_tree),
-    cmocka_unit_test(test_nvls_channel_step), cmocka_unit_test(test_hop_overlap),
-    cmocka_unit_test(test_other_collectives), cmocka_unit_test(test_no_waits),
+    cmocka_unit_test(test_ring_protocols),
+    cmocka_unit_test(test_nvls),
+    cmocka_unit_test(test_tree),
+    cmocka_unit_test(test_nvls_channel_step),
+    cmocka_unit_test(test_hop_overlap),
+    cmocka_unit_test(test_other_collectives),
+    cmocka_unit_test(test_no_waits),
     cmocka_unit_test(test_thresholds),
-    cmocka_unit_test(test_rate_shares),  cmocka_unit_test(test_threshold_ranks),
+    cmocka_unit_test(test_rate_shares),
+    cmocka_unit_test(test_threshold_ranks),
     cmocka_unit_test(test_nic_hop),
-    cmocka_unit_test(test_flat_two_dims), cmocka_unit_test(test_flat_order),
-    cmocka_unit_test(test_tuner_small),  cmocka_unit_test(test_tuner_large),
-    cmocka_unit_test(test_tuner_flat_estimate), cmocka_unit_test(test_plan_choices)
+    cmocka_unit_test(test_flat_two_dims),
+    cmocka_unit_test(test_flat_order),
+    cmocka_unit_test(test_tuner_small),
+    cmocka_unit_test(test_tuner_large),
+    cmocka_unit_test(test_tuner_flat_estimate),
+    cmocka_unit_test(test_plan_choices)
 )

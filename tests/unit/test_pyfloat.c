@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "common/pyfloat.h"
+#include "pyfloat_cases.h"
 
 static void assert_repr(double v, const char *want)
 {
@@ -65,35 +66,13 @@ static void test_reference_arithmetic(void **state)
     assert_repr(1.2345, "1.2345");
 }
 
-/* Fixed notation for 1e-4 <= |v| < 1e16, integral values with ".0". */
+/* Fixed notation for 1e-4 <= |v| < 1e16, integral values with ".0", and
+ * the other cases of pyfloat_cases.h. */
 static void test_layout(void **state)
 {
     (void)state;
-    assert_repr(0.0, "0.0");
-    assert_repr(-0.0, "-0.0");
-    assert_repr(1.0, "1.0");
-    assert_repr(100.0, "100.0");
-    assert_repr(-1.5, "-1.5");
-    assert_repr(123.456, "123.456");
-    assert_repr(0.0001, "0.0001");
-    assert_repr(0.00012345, "0.00012345");
-    assert_repr(9.999e-05, "9.999e-05");
-    assert_repr(1.5e-07, "1.5e-07");
-    assert_repr(9999999999999998.0, "9999999999999998.0");
-    assert_repr(1.5e16, "1.5e+16");
-    assert_repr(123456789012345680.0, "1.2345678901234568e+17");
-    assert_repr(1e22, "1e+22");
-    assert_repr(1e100, "1e+100");
-    assert_repr(-2.5e-300, "-2.5e-300");
-    assert_repr(0.00001, "1e-05");
-    assert_repr(-2.5e-7, "-2.5e-07");
-    assert_repr(1e15, "1000000000000000.0");
-    assert_repr(1234567890123456.0, "1234567890123456.0");
-    assert_repr(12345678901234567.0, "1.2345678901234568e+16");
-    assert_repr(1720000000000010.25, "1720000000000010.2");
-    assert_repr(9007199254740993.0, "9007199254740992.0");
-    assert_repr(1e23, "1e+23");
-    assert_repr(1.5e-100, "1.5e-100");
+    for (size_t i = 0; i < sizeof pyfloat_cases / sizeof pyfloat_cases[0]; i++)
+        assert_repr(pyfloat_cases[i].v, pyfloat_cases[i].repr);
 }
 
 static void test_extremes(void **state)

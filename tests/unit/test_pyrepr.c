@@ -13,6 +13,7 @@
 #include "pytorch/pyjson.h"
 #include "pytorch/pyrepr.h"
 #include "pytorch/unicode_printable.h"
+#include "pyfloat_cases.h"
 
 static void check_double(double d, const char *want)
 {
@@ -24,38 +25,12 @@ static void check_double(double d, const char *want)
     pt_sb_free(&sb);
 }
 
+/* pt_pyrepr_double writes Python's repr(): every case of pyfloat_cases.h. */
 static void floats_use_shortest_round_trip_repr(void **state)
 {
     (void)state;
-    check_double(0.0, "0.0");
-    check_double(-0.0, "-0.0");
-    check_double(1.0, "1.0");
-    check_double(0.1, "0.1");
-    check_double(0.9, "0.9");
-    check_double(-0.01, "-0.01");
-    check_double(1.5, "1.5");
-    check_double(1e-05, "1e-05");
-    check_double(0.0001, "0.0001");
-    check_double(0.00012345, "0.00012345");
-    check_double(1e16, "1e+16");
-    check_double(1e15, "1000000000000000.0");
-    check_double(1234567890123456.0, "1234567890123456.0");
-    check_double(12345678901234567.0, "1.2345678901234568e+16");
-    check_double(1e22, "1e+22");
-    check_double(1e23, "1e+23");
-    check_double(123.456, "123.456");
-    check_double(1.0 / 3.0, "0.3333333333333333");
-    check_double(2.0 / 3.0, "0.6666666666666666");
-    check_double(9007199254740993.0, "9007199254740992.0");
-    check_double(5e-324, "5e-324");
-    check_double(2.2250738585072014e-308, "2.2250738585072014e-308");
-    check_double(1.7976931348623157e308, "1.7976931348623157e+308");
-    check_double(1e100, "1e+100");
-    check_double(1.5e-100, "1.5e-100");
-    check_double(-2.5e-7, "-2.5e-07");
-    check_double(INFINITY, "inf");
-    check_double(-INFINITY, "-inf");
-    check_double(NAN, "nan");
+    for (size_t i = 0; i < sizeof pyfloat_cases / sizeof pyfloat_cases[0]; i++)
+        check_double(pyfloat_cases[i].v, pyfloat_cases[i].repr);
 }
 
 static void check_string(const char *utf8, const char *want)

@@ -1,7 +1,6 @@
 /* The shipped backends on the toolkit, loaded as vimana loads them: the current ABI
  * descriptors with stop, truthful capabilities, and congestion_aware's
  * link counters and stop through the toolkit. */
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,17 +12,9 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "backend_host.h"
 #include "vimana/network_api.h"
 #include "vimana/network_yaml.h"
-
-typedef struct host_rec {
-    const vimana_backend *be;
-    void *ctx;
-    uint64_t tokens[8];
-    vimana_tick at[8];
-    int n;
-    int stop_after; /* call stop() after this many deliveries (0: never) */
-} host_rec;
 
 static void host_log(void *host, enum vimana_log_level level, const char *message)
 {
@@ -31,33 +22,11 @@ static void host_log(void *host, enum vimana_log_level level, const char *messag
     fail_msg("unexpected log (level %d): %s", (int)level, message);
 }
 
-static void host_delivered(void *host, uint64_t token)
-{
-    host_rec *h = host;
-    h->at[h->n] = h->be->now(h->ctx);
-    h->tokens[h->n++] = token;
-    if (h->n == h->stop_after)
-        h->be->stop(h->ctx);
-}
-
-static const vimana_backend *load(const char *name)
-{
-    const char *build = getenv("VIMANA_BUILDDIR");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/backends/%s/.libs/%s.so", build ? build : ".", name, name);
-    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!so)
-        fail_msg("%s", dlerror());
-    vimana_backend_entry_fn entry = (vimana_backend_entry_fn)dlsym(so, VIMANA_BACKEND_ENTRY_SYMBOL);
-    assert_non_null(entry);
-    return entry();
-}
-
 static void test_descriptors(void **state)
 {
     (void)state;
-    const vimana_backend *cu = load("analytical");
-    const vimana_backend *ca = load("congestion_aware");
+    const vimana_backend *cu = backend_load("analytical", "analytical");
+    const vimana_backend *ca = backend_load("congestion_aware", "congestion_aware");
     for (const vimana_backend *const *b = (const vimana_backend *const[]){cu, ca, NULL}; *b; b++) {
         assert_int_equal((*b)->abi_major, 1);
         assert_int_equal((*b)->abi_minor, VIMANA_NETWORK_ABI_MINOR);
@@ -77,16 +46,12 @@ static void test_descriptors(void **state)
 /* Writes a 4-NPU ring into path (a mkstemp template). */
 static void ring4_yaml(char *path)
 {
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    write_temp(path, "topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n");
 }
 
 static void start(host_rec *h, const char *path)
 {
-    h->be = load("congestion_aware");
+    h->be = backend_load("congestion_aware", "congestion_aware");
     vimana_host host = {.struct_size = sizeof host, .host = h, .log = host_log, .delivered = host_delivered};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = path};
     char err[300] = "";
@@ -181,17 +146,14 @@ static vimana_tick reference_ticks(const vimana_net_config *net, uint32_t src, u
 static void check_every_pair(const char *text)
 {
     char path[] = "/tmp/vimana-an-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    write_temp(path, text);
     vimana_net_config net;
     char err[300] = "";
     assert_int_equal(vimana_net_load(path, &net, err, sizeof err, NULL, NULL), 0);
     assert_int_equal(net.total_npus, A_NPUS);
     static arrivals a;
     memset(&a, 0, sizeof a);
-    a.be = load("analytical");
+    a.be = backend_load("analytical", "analytical");
     vimana_host host = {.struct_size = sizeof host, .host = &a, .log = host_log, .delivered = arrival};
     vimana_backend_params params = {.struct_size = sizeof params, .network_config = path};
     assert_int_equal(a.be->init(&params, &host, &a.ctx, err, sizeof err), VIMANA_OK);

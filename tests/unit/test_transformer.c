@@ -12,19 +12,16 @@
 #include <cmocka.h>
 #include "unit_main.h"
 
+#include "gen_models.h"
+
 #include "transformer/tf_kernels.h"
 #include "transformer/tf_memory.h"
 #include "transformer/tf_model.h"
 
+/* The small model with a global batch of 12. */
 static struct tf_config config(uint64_t tp, uint64_t pp, uint64_t dp)
 {
-    struct tf_config c = {
-        .layers = 4, .hidden = 96, .heads = 6, .ffn = 288, .seq = 32, .vocab = 120,
-        .micro_batch = 2, .global_batch = 12, .tp = tp, .pp = pp, .dp = dp,
-        .elem_bytes = 2, .efficiency = 0.5, .dp_buckets = 1, .virtual_stages = 1,
-    };
-    assert_int_equal(tf_device_lookup("h100", &c.device), 0);
-    return c;
+    return tf_small(tp, pp, dp, 12);
 }
 
 /* rank = t + T(d + Dp): every rank maps to coordinates and back. */
@@ -178,13 +175,6 @@ static void user_durations(void **state)
     assert_null(tf_op_kind_name(TF_OP_KINDS));
 }
 
-static void rejects(struct tf_config c, const char *want)
-{
-    char msg[256];
-    assert_int_equal(tf_config_check(&c, msg, sizeof msg), -1);
-    assert_string_equal(msg, want);
-}
-
 static void checks_name_the_flag(void **state)
 {
     (void)state;
@@ -192,18 +182,18 @@ static void checks_name_the_flag(void **state)
     c.seq = 1u << 24;
     c.hidden = 1u << 24;
     c.heads = 1;
-    rejects(c, "--hidden/--seq/--layers: a data-parallel replica's per-iteration FLOPs overflow 64 bits");
+    tf_rejects(c, "--hidden/--seq/--layers: a data-parallel replica's per-iteration FLOPs overflow 64 bits");
     c = config(1, 1, 1);
     c.micro_batch = 0;
-    rejects(c, "--micro-batch: expected 1 to 16777216, got 0");
+    tf_rejects(c, "--micro-batch: expected 1 to 16777216, got 0");
     c = config(1, 3, 1);
-    rejects(c, "--layers: 4 is not divisible by --pp 3");
+    tf_rejects(c, "--layers: 4 is not divisible by --pp 3");
     c = config(2, 1, 1);
     c.vocab = 121;
-    rejects(c, "--vocab: 121 is not divisible by --tp 2");
+    tf_rejects(c, "--vocab: 121 is not divisible by --tp 2");
     c = config(1, 1, 1);
     c.efficiency = 0;
-    rejects(c, "--efficiency: expected a number from 0.000001 to 1, got 0");
+    tf_rejects(c, "--efficiency: expected a number from 0.000001 to 1, got 0");
 }
 
 /* ceil to whole microseconds, at least 1. */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
+#include "temp_text.h"
 #include "unit_main.h"
 
 #include "util/decimal.h"
@@ -20,14 +20,11 @@
 static void regular_file_passes(void **state)
 {
     (void)state;
-    char path[] = "/tmp/vimana-util-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char *path = temp_text_write("vimana-util", "file", "");
     char why[128] = "";
     assert_int_equal(input_file_check(path, why, sizeof why), 0);
     assert_string_equal(why, "");
-    unlink(path);
+    temp_text_remove(path);
 }
 
 static void missing_file_left_to_the_caller(void **state)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "expect_text.h"
 #include "cmd/xval/xval_output.h"
 #include "cmd/xval/xval_plot.h"
 
@@ -37,6 +38,14 @@ static xval_table fixed_table(void)
     return (xval_table){.rows = rows, .n = 4, .baseline = "analytical", .has_tolerance = true, .tolerance = 0.05};
 }
 
+/* fixed_table() cut to its first row, the baseline. */
+static xval_table baseline_alone(void)
+{
+    xval_table t = fixed_table();
+    t.n = 1;
+    return t;
+}
+
 /* What writer(t) writes, as a NUL-terminated string (freed by the caller). */
 static char *written(void (*writer)(FILE *, const xval_table *), const xval_table *t)
 {
@@ -49,20 +58,17 @@ static char *written(void (*writer)(FILE *, const xval_table *), const xval_tabl
     return buf;
 }
 
-static void expect_written(void (*writer)(FILE *, const xval_table *), const xval_table *t, const char *want)
+/* Checks what writer writes for fixed_table(). */
+static void expect_written(void (*writer)(FILE *, const xval_table *), const char *want)
 {
-    char *got = written(writer, t);
-    if (strcmp(got, want) != 0)
-        fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
-    assert_string_equal(got, want);
-    free(got);
+    xval_table t = fixed_table();
+    expect_text(written(writer, &t), want);
 }
 
 static void test_table(void **state)
 {
     (void)state;
-    xval_table t = fixed_table();
-    expect_written(xval_write_table, &t,
+    expect_written(xval_write_table,
                    "backend           status   npus  finish  finish_sum     ratio  cpu_s  wall_s  peak_mib\n"
                    "analytical        ok          8    6520       52160  1.000000  0.200   0.250       4.0\n"
                    "congestion_aware  outside     8   23600      188800  3.619632  1.375   1.500      10.0\n"
@@ -75,14 +81,21 @@ static void test_table(void **state)
 static void test_csv(void **state)
 {
     (void)state;
-    xval_table t = fixed_table();
-    expect_written(xval_write_csv, &t,
+    expect_written(xval_write_csv,
                    "backend,status,npus,finish,finish_sum,ratio,cpu_seconds,wall_seconds,peak_memory_kib,error\n"
                    "analytical,ok,8,6520,52160,1.000000,0.200000,0.250000,4096,\n"
                    "congestion_aware,outside,8,23600,188800,3.619632,1.375000,1.500000,10240,\n"
                    "\"./a<b>&\"\"c\"\",d.so\",error,,,,,0.062500,0.125000,2048,"
                    "\"./a<b>&\"\"c\"\",d.so: cannot load network backend: file not found (looked in: /opt/v)\"\n"
                    "garnet_stub,error,,,,,,,,timed out after 2 s (killed)\n");
+}
+
+/* Checks that what writer writes for t holds part. */
+static void expect_written_holds(void (*writer)(FILE *, const xval_table *), const xval_table *t, const char *part)
+{
+    char *got = written(writer, t);
+    assert_non_null(strstr(got, part));
+    free(got);
 }
 
 /* The JSON without a divergence report (one backend, or the writers alone). */
@@ -94,8 +107,7 @@ static void write_json(FILE *f, const xval_table *t)
 static void test_json(void **state)
 {
     (void)state;
-    xval_table t = fixed_table();
-    expect_written(write_json, &t,
+    expect_written(write_json,
                    "{\n\"generator\": \"vimana " PACKAGE_VERSION "\",\n\"baseline\": \"analytical\",\n"
                    "\"tolerance\": 0.05,\n\"backends\": [\n"
                    "{\"backend\": \"analytical\", \"status\": \"ok\", \"npus\": 8, \"finish\": 6520, "
@@ -116,25 +128,13 @@ static void test_json(void **state)
                    "]\n}\n");
 }
 
-static void test_json_without_tolerance(void **state)
-{
-    (void)state;
-    xval_table t = fixed_table();
-    t.n = 1;
-    t.has_tolerance = false;
-    char *got = written(write_json, &t);
-    assert_non_null(strstr(got, "\n\"tolerance\": null,\n"));
-    free(got);
-}
-
 /* The longest finish (23600) is the full 360 pixels; analytical's 6520 is
  * 360 * 6520 / 23600 = 99.46 -> 99, and the dashed line marks it. Names
  * and errors are XML-escaped, long ones cut with an ellipsis. */
 static void test_plot(void **state)
 {
     (void)state;
-    xval_table t = fixed_table();
-    expect_written(xval_plot_write, &t,
+    expect_written(xval_plot_write,
                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"192\" viewBox=\"0 0 760 192\" "
                    "font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -167,14 +167,20 @@ static void test_plot(void **state)
 static void test_plot_bad_bytes(void **state)
 {
     (void)state;
-    xval_table t = fixed_table();
+    xval_table t = baseline_alone();
     snprintf(rows[0].backend, sizeof rows[0].backend, "%s", "ana\x01\xff");
     t.baseline = rows[0].backend;
-    t.n = 1;
-    char *got = written(xval_plot_write, &t);
-    assert_non_null(strstr(got, "<title>ana?" "?</title>"));
-    assert_non_null(strstr(got, "ratios to ana?" "?, tolerance 0.05</text>"));
-    free(got);
+    expect_written_holds(xval_plot_write, &t, "<title>ana?" "?</title>");
+    expect_written_holds(xval_plot_write, &t, "ratios to ana?" "?, tolerance 0.05</text>");
+}
+
+/* Without a band the JSON's tolerance is null. */
+static void test_json_without_tolerance(void **state)
+{
+    (void)state;
+    xval_table t = baseline_alone();
+    t.has_tolerance = false;
+    expect_written_holds(write_json, &t, "\n\"tolerance\": null,\n");
 }
 
 UNIT_TEST_MAIN(

@@ -15,6 +15,7 @@
 #include "cmd/xval/xval_diverge.h"
 #include "cmd/xval/xval_diverge_output.h"
 #include "cmd/xval/xval_diverge_plot.h"
+#include "expect_text.h"
 
 static xval_coll coll(uint64_t node, const char *name, uint64_t start, uint64_t duration)
 {
@@ -131,11 +132,7 @@ static char *written(void (*writer)(FILE *, const xval_table *, const xval_diver
 
 static void expect_written(void (*writer)(FILE *, const xval_table *, const xval_divergence *), const char *want)
 {
-    char *got = written(writer);
-    if (strcmp(got, want) != 0)
-        fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
-    assert_string_equal(got, want);
-    free(got);
+    expect_text(written(writer), want);
 }
 
 static void test_first_line(void **state)
