@@ -1097,6 +1097,7 @@ static void polish(nccl_params *p, const vimana_net_config *net, const calib_dat
 {
     problem pb = {.base = *p, .net = net, .data = data, .worst_row = worst};
     bind(&pb, p->ll_rate_share != 1 || p->ll128_rate_share != 1);
+    plans_keep(&pb);   /* the search moves none of what the plans choose, as Nelder-Mead */
     double step[MAX_CONT], x[MAX_CONT];
     for (int i = 0; i < pb.n; i++) {
         x[i] = *pb.slot[i];
@@ -1109,7 +1110,7 @@ static void polish(nccl_params *p, const vimana_net_config *net, const calib_dat
             for (int sign = -1; sign <= 1; sign += 2) {
                 double was = x[i];
                 x[i] = was + sign * step[i];
-                double c = eval(&pb, x);
+                double c = eval_below(&pb, x, cost);   /* kept only below the cost */
                 if (c < cost) {
                     cost = c;
                     gained = true;
