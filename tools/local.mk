@@ -19,6 +19,7 @@ libvimana_tools_a_SOURCES = \
 	tools/common/json_lex.c tools/common/json_lex.h \
 	tools/common/idmap.c tools/common/idmap.h \
 	tools/common/fail_msg.c tools/common/fail_msg.h \
+	tools/common/str_list.c tools/common/str_list.h \
 	tools/common/json_input.c tools/common/json_input.h
 libvimana_tools_a_CPPFLAGS = $(TOOLS_CPPFLAGS)
 libvimana_tools_a_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS) $(ZLIB_CFLAGS)

@@ -1,8 +1,11 @@
 /*
  * Unit tests of the utilities the vimana-et commands share (tools/common):
  * strict UTF-8 decoding, Python-style JSON string literals with each way
- * of reading the input, the id -> index hash map and the table of a
- * command's text options (cli_text_options). Expected strings
+ * of reading the input, the id -> index hash map, the table of a
+ * command's text options (cli_text_options), options that take one of a
+ * few words (cli_word_option), the error for an argument a command does
+ * not take (cli_unexpected) and the growable list of owned strings
+ * (str_list_append). Expected strings
  * are what CPython 3.11's json.dumps() writes.
  */
 #include <setjmp.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include "unit_main.h"
@@ -19,6 +23,7 @@
 #include "common/cli.h"
 #include "common/idmap.h"
 #include "common/pyjson_string.h"
+#include "common/str_list.h"
 #include "util/utf8.h"
 
 /* ---- utf8 ---------------------------------------------------------------- */
@@ -236,6 +241,84 @@ static void test_cli_text_options(void **state)
     assert_string_equal(out, "x.dot");
 }
 
+/* Each spelling of a word option gives the word's position and advances
+ * past a separate value; another option is 0 with *word untouched; a word
+ * not on the list, or a missing value, is -1 after one line of error. */
+static void test_cli_word_option(void **state)
+{
+    (void)state;
+    char *argv[] = {"prog", "--schedule=gpipe", "--schedule", "1f1b", "--sp", "--schedule=zb", "--schedule", NULL};
+    int argc = 7, i = 1, word = 7;
+    assert_int_equal(cli_word_option("prog", argc, argv, &i, "--schedule", "1f1b|gpipe", &word), 1);
+    assert_int_equal(word, 1);
+    assert_int_equal(i, 1);
+    i = 2;
+    assert_int_equal(cli_word_option("prog", argc, argv, &i, "--schedule", "1f1b|gpipe", &word), 1);
+    assert_int_equal(word, 0);
+    assert_int_equal(i, 3);
+    i = 4;
+    word = 7;
+    assert_int_equal(cli_word_option("prog", argc, argv, &i, "--schedule", "1f1b|gpipe", &word), 0);
+    assert_int_equal(word, 7);
+    assert_int_equal(i, 4);
+    i = 5;
+    assert_int_equal(cli_word_option("prog", argc, argv, &i, "--schedule", "1f1b|gpipe", &word), -1);
+    i = 6;
+    assert_int_equal(cli_word_option("prog", argc, argv, &i, "--schedule", "1f1b|gpipe", &word), -1);
+}
+
+/* What cli_unexpected prints to stderr for `arg`, read back through a
+ * temporary file put in place of stderr. */
+static void expect_unexpected(const char *arg, const char *want)
+{
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
+    cli_unexpected("prog", arg, "generate transformer --help");
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    char got[256];
+    rewind(tmp);
+    size_t n = fread(got, 1, sizeof got - 1, tmp);
+    got[n] = '\0';
+    fclose(tmp);
+    assert_string_equal(got, want);
+}
+
+/* An option (a lone "-" too) is unknown; anything else is unexpected. */
+static void test_cli_unexpected(void **state)
+{
+    (void)state;
+    expect_unexpected("--nope", "prog: unknown option '--nope' (see generate transformer --help)\n");
+    expect_unexpected("-", "prog: unknown option '-' (see generate transformer --help)\n");
+    expect_unexpected("extra", "prog: unexpected argument 'extra' (see generate transformer --help)\n");
+}
+
+/* Each string is copied (not kept) and counted, in order. */
+static void test_str_list_append(void **state)
+{
+    (void)state;
+    char **items = NULL;
+    size_t n = 0;
+    char name[] = "rank.0.et";
+    assert_int_equal(str_list_append(&items, &n, name), 0);
+    name[5] = '1';
+    assert_int_equal(str_list_append(&items, &n, name), 0);
+    assert_int_equal(str_list_append(&items, &n, ""), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(items[0], "rank.0.et");
+    assert_string_equal(items[1], "rank.1.et");
+    assert_string_equal(items[2], "");
+    assert_ptr_not_equal(items[1], name);
+    for (size_t k = 0; k < n; k++)
+        free(items[k]);
+    free(items);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_utf8_valid),
     cmocka_unit_test(test_utf8_decode),
@@ -245,5 +328,8 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_json_string_escaped_input),
     cmocka_unit_test(test_idmap_put_get),
     cmocka_unit_test(test_idmap_signed_keys_and_lazy_start),
-    cmocka_unit_test(test_cli_text_options)
+    cmocka_unit_test(test_cli_text_options),
+    cmocka_unit_test(test_cli_word_option),
+    cmocka_unit_test(test_cli_unexpected),
+    cmocka_unit_test(test_str_list_append)
 )

@@ -69,6 +69,16 @@ int cli_word(const char *prog, const char *option, const char *value, const char
     return -1;
 }
 
+int cli_word_option(const char *prog, int argc, char **argv, int *i, const char *name, const char *words, int *word)
+{
+    const char *v;
+    int rc = cli_option(prog, argc, argv, i, name, &v);
+    if (rc <= 0)
+        return rc;
+    *word = cli_word(prog, name, v, words);
+    return *word < 0 ? -1 : 1;
+}
+
 bool cli_flag(const char *arg, const char *names)
 {
     return matches(arg, strlen(arg), names);
@@ -80,6 +90,11 @@ bool cli_help(const char *arg, const char *usage)
         return false;
     fputs(usage, stdout);
     return true;
+}
+
+void cli_unexpected(const char *prog, const char *arg, const char *help)
+{
+    cli_error(prog, "%s '%s' (see %s)", arg[0] == '-' ? "unknown option" : "unexpected argument", arg, help);
 }
 
 int cli_positional(const char *prog, const char *arg, const char *what, const char *note, const char **slot)

@@ -39,6 +39,11 @@ bool cli_flag(const char *arg, const char *names);
  * "PROG: OPTION: expected bf16, fp16 or fp8, got 'VALUE'". */
 int cli_word(const char *prog, const char *option, const char *value, const char *words);
 
+/* An option that takes one of a few words: 1 when argv[*i] is `name` and
+ * its value is one of `words` (its position, as cli_word gives it, stored
+ * in *word), 0 when it is another option, -1 after printing an error. */
+int cli_word_option(const char *prog, int argc, char **argv, int *i, const char *name, const char *words, int *word);
+
 /* Is `arg` -h or --help? Then the command's `usage` is printed to stdout
  * (the caller returns its status for help). */
 bool cli_help(const char *arg, const char *usage);
@@ -49,6 +54,12 @@ bool cli_help(const char *arg, const char *usage);
  * --help)" for an option, or "PROG: more than one WHAT ('A' and 'B')NOTE"
  * for a second one. */
 int cli_positional(const char *prog, const char *arg, const char *what, const char *note, const char **slot);
+
+/* Prints the error for an argument the command does not take: "PROG:
+ * unknown option 'ARG' (see HELP)" when it starts with '-', else "PROG:
+ * unexpected argument 'ARG' (see HELP)"; HELP says where the usage is
+ * ("generate transformer --help"). */
+void cli_unexpected(const char *prog, const char *arg, const char *help);
 
 /* Parse with range checks; print "PROG: OPTION: ..." and return -1 on error. */
 int cli_u64(const char *prog, const char *option, const char *text, uint64_t *out);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/str_list.h"
 #include "merge/et_master.h"
 
 #include "util/input_file.h"
@@ -19,14 +20,7 @@ static bool is_file(const char *path)
 
 static int add(et_files *f, const char *path)
 {
-    char **p = realloc(f->paths, (f->n + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    f->paths = p;
-    if (!(f->paths[f->n] = strdup(path)))
-        return -1;
-    f->n++;
-    return 0;
+    return str_list_append(&f->paths, &f->n, path);
 }
 
 /* Refuses a path that exists but is not a regular file (a directory,

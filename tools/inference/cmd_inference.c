@@ -133,11 +133,11 @@ int inf_cli_option(int argc, char **argv, int *i, struct inf_config *c, unsigned
     }
     if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0)
         return rc < 0 ? -1 : parse_precision(v, c);
-    if ((rc = cli_option(PROG, argc, argv, i, "--mlp", &v)) != 0) {
-        int k = rc > 0 ? cli_word(PROG, "--mlp", v, "gelu|swiglu") : -1;
-        if (k < 0)
+    int mlp;
+    if ((rc = cli_word_option(PROG, argc, argv, i, "--mlp", "gelu|swiglu", &mlp)) != 0) {
+        if (rc < 0)
             return -1;
-        c->swiglu = k == 1;
+        c->swiglu = mlp == 1;
         return 1;
     }
     if ((rc = cli_size_option(PROG, argc, argv, i, "--memory-capacity", "80GiB", &c->memory_capacity)) != 0)
@@ -163,8 +163,7 @@ static int parse_args(int argc, char **argv, struct inf_config *c, const char **
         if (rc < 0)
             return 2;
         if (rc == 0) {
-            cli_error(PROG, "%s '%s' (see generate inference --help)",
-                      argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            cli_unexpected(PROG, argv[i], "generate inference --help");
             return 2;
         }
     }

@@ -121,13 +121,10 @@ static int parse_limit(int argc, char **argv, int *i, struct inf_serving_limits 
 /* --scheduler NAME: 1 used, 0 not, -1 error. */
 static int parse_scheduler(int argc, char **argv, int *i, struct inf_serving_limits *l)
 {
-    const char *v;
-    int rc = cli_option(PROG, argc, argv, i, "--scheduler", &v);
+    int k;
+    int rc = cli_word_option(PROG, argc, argv, i, "--scheduler", "prefill-first|mixed|chunked", &k);
     if (rc <= 0)
         return rc;
-    int k = cli_word(PROG, "--scheduler", v, "prefill-first|mixed|chunked");
-    if (k < 0)
-        return -1;
     l->chunked = k == 2;
     l->mixed = k >= 1;
     return 1;
@@ -198,8 +195,7 @@ static int parse_args(int argc, char **argv, struct serving_args *a)
         if (rc < 0)
             return 2;
         if (rc == 0) {
-            cli_error(PROG, "%s '%s' (see generate inference --arrivals --help)",
-                      argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            cli_unexpected(PROG, argv[i], "generate inference --arrivals --help");
             return 2;
         }
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/str_list.h"
 #include "synth/jitter.h"
 #include "synth/pg_payload.h"
 #include "vimana/et.h"
@@ -86,13 +87,9 @@ static long group_index(obfuscate_ctx *c, const char *name)
     for (size_t i = 0; i < c->n_groups; i++)
         if (strcmp(c->groups[i], name) == 0)
             return (long)i;
-    char **grown = realloc(c->groups, (c->n_groups + 1) * sizeof *grown);
-    if (!grown)
+    if (str_list_append(&c->groups, &c->n_groups, name) != 0)
         return -1;
-    c->groups = grown;
-    if (!(c->groups[c->n_groups] = strdup(name)))
-        return -1;
-    return (long)c->n_groups++;
+    return (long)c->n_groups - 1;
 }
 
 static bool is_text(enum vet_value_kind kind)

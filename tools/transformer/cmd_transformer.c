@@ -267,11 +267,11 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         *given |= MOE_DOUBLE_BIT;
         return rc < 0 || parse_number("--expert-skew", v, &c->moe.skew) != 0 ? -1 : 1;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--compute-model", &v)) != 0) {
-        int k = rc > 0 ? cli_word(PROG, "--compute-model", v, "kernels|roofline") : -1;
-        if (k < 0)
+    int model;
+    if ((rc = cli_word_option(PROG, argc, argv, i, "--compute-model", "kernels|roofline", &model)) != 0) {
+        if (rc < 0)
             return -1;
-        if (k == 0)
+        if (model == 0)
             *given |= KERNELS_BIT;
         else
             c->compute_model = TF_COMPUTE_ROOFLINE;
@@ -286,27 +286,27 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         {"--overlap-param-gather", offsetof(struct tf_config, overlap_param_gather)},
     };
     for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
-        if ((rc = cli_option(PROG, argc, argv, i, switches[k].flag, &v)) == 0)
+        int on_off;
+        if ((rc = cli_word_option(PROG, argc, argv, i, switches[k].flag, "on|off", &on_off)) == 0)
             continue;
-        int on_off = rc > 0 ? cli_word(PROG, switches[k].flag, v, "on|off") : -1;
-        if (on_off < 0)
+        if (rc < 0)
             return -1;
         *(bool *)((char *)c + switches[k].offset) = on_off == 0;
         return 1;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--precision", &v)) != 0) {
-        int k = rc > 0 ? cli_word(PROG, "--precision", v, "bf16|fp16|fp8") : -1;
-        if (k < 0)
+    int precision;
+    if ((rc = cli_word_option(PROG, argc, argv, i, "--precision", "bf16|fp16|fp8", &precision)) != 0) {
+        if (rc < 0)
             return -1;
-        c->fp8 = k == 2;
-        c->fp16 = k == 1;
+        c->fp8 = precision == 2;
+        c->fp16 = precision == 1;
         return 1;
     }
-    if ((rc = cli_option(PROG, argc, argv, i, "--schedule", &v)) != 0) {
-        int k = rc > 0 ? cli_word(PROG, "--schedule", v, "1f1b|gpipe") : -1;
-        if (k < 0)
+    int schedule;
+    if ((rc = cli_word_option(PROG, argc, argv, i, "--schedule", "1f1b|gpipe", &schedule)) != 0) {
+        if (rc < 0)
             return -1;
-        c->gpipe = k == 1;
+        c->gpipe = schedule == 1;
         return 1;
     }
     if (cli_flag(argv[*i], "--sp")) {
@@ -410,8 +410,7 @@ static int parse_args(int argc, char **argv, struct tf_config *c, const char **o
         if (rc < 0)
             return 2;
         if (rc == 0) {
-            cli_error(PROG, "%s '%s' (see generate transformer --help)",
-                      argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            cli_unexpected(PROG, argv[i], "generate transformer --help");
             return 2;
         }
     }
