@@ -4,8 +4,9 @@
  * of reading the input, the id -> index hash map, the table of a
  * command's text options (cli_text_options), options that take one of a
  * few words (cli_word_option), the error for an argument a command does
- * not take (cli_unexpected) and the growable list of owned strings
- * (str_list_append). Expected strings
+ * not take (cli_unexpected), the growable list of owned strings
+ * (str_list_append) and synth's list of distribution values
+ * (dist_values_push). Expected strings
  * are what CPython 3.11's json.dumps() writes.
  */
 #include <setjmp.h>
@@ -24,6 +25,7 @@
 #include "common/idmap.h"
 #include "common/pyjson_string.h"
 #include "common/str_list.h"
+#include "synth/dist.h"
 #include "util/utf8.h"
 
 /* ---- utf8 ---------------------------------------------------------------- */
@@ -319,6 +321,29 @@ static void test_str_list_append(void **state)
     free(items);
 }
 
+/* Values stay in the order pushed, duplicates and 0 included, and the
+ * list grows past its first capacity (64) keeping them all. */
+static void test_dist_values_push(void **state)
+{
+    (void)state;
+    dist_values s = {NULL, 0, 0};
+    assert_int_equal(dist_values_push(&s, 7), 0);
+    assert_int_equal(dist_values_push(&s, 7), 0);
+    assert_int_equal(dist_values_push(&s, 0), 0);
+    assert_int_equal(s.n, 3);
+    assert_true(s.cap >= 3);
+    for (uint64_t x = 0; x < 100; x++)
+        assert_int_equal(dist_values_push(&s, UINT64_MAX - x), 0);
+    assert_int_equal(s.n, 103);
+    assert_true(s.cap >= 103);
+    assert_int_equal(s.v[0], 7);
+    assert_int_equal(s.v[1], 7);
+    assert_int_equal(s.v[2], 0);
+    for (size_t k = 3; k < s.n; k++)
+        assert_true(s.v[k] == UINT64_MAX - (k - 3));
+    free(s.v);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_utf8_valid),
     cmocka_unit_test(test_utf8_decode),
@@ -331,5 +356,6 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_cli_text_options),
     cmocka_unit_test(test_cli_word_option),
     cmocka_unit_test(test_cli_unexpected),
-    cmocka_unit_test(test_str_list_append)
+    cmocka_unit_test(test_str_list_append),
+    cmocka_unit_test(test_dist_values_push)
 )

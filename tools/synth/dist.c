@@ -3,10 +3,20 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "util/grow.h"
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+int dist_values_push(dist_values *s, uint64_t x)
+{
+    if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0)
+        return -1;
+    s->v[s->n++] = x;
+    return 0;
 }
 
 void dist_sort(uint64_t *v, size_t n)

@@ -29,6 +29,17 @@ typedef struct dist {
     uint64_t quantile[DIST_QUANTILES];
 } dist;
 
+/* A growing list of the values a distribution is made from (durations,
+ * sizes, distances), which `synth fit`, its skeleton and `synth compare`
+ * each collect. The owner frees v. */
+typedef struct dist_values {
+    uint64_t *v;
+    size_t n, cap;
+} dist_values;
+
+/* Adds x at the end of s; 0, or -1 when memory runs out (s unchanged). */
+int dist_values_push(dist_values *s, uint64_t x);
+
 /* Summarises n sorted values (n >= 1). */
 void dist_from_sorted(dist *d, const uint64_t *sorted, size_t n);
 

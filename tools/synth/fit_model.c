@@ -7,23 +7,16 @@
 
 #include "synth/dist.h"
 #include "synth/fit_skeleton.h"
-#include "util/grow.h"
-
-/* A growing list of values whose quantiles are written at the end. */
-typedef struct samples {
-    uint64_t *v;
-    size_t n, cap;
-} samples;
 
 struct fit_model {
     uint64_t sets, files, nodes;
     uint64_t count[FIT_KINDS];
-    samples duration[FIT_KINDS];
-    samples size[FIT_KINDS];
+    dist_values duration[FIT_KINDS];
+    dist_values size[FIT_KINDS];
     uint64_t transition[FIT_KINDS][FIT_KINDS];
     int prev; /* kind of the previous node of this file, -1 at its start */
     uint64_t fanin[FIT_FANIN_MAX];
-    samples distance;
+    dist_values distance;
     fit_skeleton *skeleton;
 };
 
@@ -53,13 +46,6 @@ void fit_model_free(fit_model *m)
     free(m);
 }
 
-static int push(samples *s, uint64_t v)
-{
-    if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0)
-        return -1;
-    s->v[s->n++] = v;
-    return 0;
-}
 
 enum fit_kind fit_kind_of(const vet_node *n)
 {
@@ -126,7 +112,7 @@ static int add_deps(fit_model *m, const vet_node *n)
     m->fanin[fanin < FIT_FANIN_MAX ? fanin : FIT_FANIN_MAX - 1]++;
     for (size_t i = 0; i < n->n_data_deps + n->n_ctrl_deps; i++) {
         uint64_t dep = i < n->n_data_deps ? n->data_deps[i] : n->ctrl_deps[i - n->n_data_deps];
-        if (push(&m->distance, n->id > dep ? n->id - dep : dep - n->id) != 0)
+        if (dist_values_push(&m->distance, n->id > dep ? n->id - dep : dep - n->id) != 0)
             return -1;
     }
     return 0;
@@ -141,9 +127,9 @@ int fit_model_add(fit_model *m, const vet_node *n)
     if (m->prev >= 0)
         m->transition[m->prev][k]++;
     m->prev = (int)k;
-    if (push(&m->duration[k], n->duration_micros) != 0)
+    if (dist_values_push(&m->duration[k], n->duration_micros) != 0)
         return -1;
-    if (fit_node_size(n, k, &size) && push(&m->size[k], size) != 0)
+    if (fit_node_size(n, k, &size) && dist_values_push(&m->size[k], size) != 0)
         return -1;
     if (fit_skeleton_add(m->skeleton, n, (int)k) != 0)
         return -1;
@@ -152,7 +138,7 @@ int fit_model_add(fit_model *m, const vet_node *n)
 
 /* A distribution (synth/dist.h): {"values": [[v, count], ...]} or
  * {"quantiles": [101 points]}. */
-static void write_dist(sink *s, samples *v)
+static void write_dist(sink *s, dist_values *v)
 {
     fit_write_dist(s, v->v, v->n);
 }

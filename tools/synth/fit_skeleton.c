@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/idmap.h"
+#include "synth/dist.h"
 #include "synth/fit_model.h"
 #include "synth/jitter.h"
 #include "util/grow.h"
@@ -37,22 +38,9 @@ typedef struct sk_events {
 
 /* Ranks that issue the same events (kinds, sizes, communicator layouts,
  * peer offsets) play one role; its steps are summed over its ranks. */
-/* A growing list of durations. */
-typedef struct sk_values {
-    uint64_t *v;
-    size_t n, cap;
-} sk_values;
-
-static int push_value(sk_values *s, uint64_t v)
-{
-    if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0)
-        return -1;
-    s->v[s->n++] = v;
-    return 0;
-}
 
 typedef struct sk_role {
-    sk_values duration[SK_LOCAL_KINDS]; /* of its local nodes, all its ranks */
+    dist_values duration[SK_LOCAL_KINDS]; /* of its local nodes, all its ranks */
     sk_events ev; /* the events of its first rank */
     size_t first_rank;
     uint64_t hash;
@@ -73,7 +61,7 @@ struct fit_skeleton {
     uint64_t last_local; /* id of the latest local node of the file */
     bool have_local;
     sk_step *steps; /* the current file's steps */
-    sk_values duration[SK_LOCAL_KINDS]; /* the current file's local durations */
+    dist_values duration[SK_LOCAL_KINDS]; /* the current file's local durations */
     size_t n_steps, cap_steps;
     sk_role *roles;
     size_t n_roles, cap_roles;
@@ -206,7 +194,7 @@ static int add_local(fit_skeleton *k, const vet_node *n, int local)
     mark_joins(k, n->data_deps, n->n_data_deps);
     mark_joins(k, n->ctrl_deps, n->n_ctrl_deps);
     k->locals++;
-    return push_value(&k->duration[local], n->duration_micros);
+    return dist_values_push(&k->duration[local], n->duration_micros);
 }
 
 /* The group number of pg_name: -1 for none (the whole system), -2 for a
@@ -393,7 +381,7 @@ int fit_skeleton_end_file(fit_skeleton *k)
     role->ranks[role->n_ranks++] = k->rank;
     for (int l = 0; l < SK_LOCAL_KINDS; l++)
         for (size_t i = 0; i < k->duration[l].n; i++)
-            if (push_value(&role->duration[l], k->duration[l].v[i]) != 0)
+            if (dist_values_push(&role->duration[l], k->duration[l].v[i]) != 0)
                 return -1;
     for (size_t i = 0; i <= n_ev; i++)
         for (int l = 0; l < SK_LOCAL_KINDS; l++) {

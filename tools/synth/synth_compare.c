@@ -9,18 +9,12 @@
 #include "etcmd/et_files.h"
 #include "synth/dist.h"
 #include "synth/fit_model.h"
-#include "util/grow.h"
-
-typedef struct values {
-    uint64_t *v;
-    size_t n, cap;
-} values;
 
 /* One set's durations and sizes, per kind. */
 typedef struct set_stats {
     uint64_t nodes;
-    values duration[FIT_KINDS], size[FIT_KINDS];
-    values all_duration, all_size;
+    dist_values duration[FIT_KINDS], size[FIT_KINDS];
+    dist_values all_duration, all_size;
 } set_stats;
 
 static void stats_free(set_stats *s)
@@ -33,22 +27,17 @@ static void stats_free(set_stats *s)
     free(s->all_size.v);
 }
 
-static int push(values *v, uint64_t x)
-{
-    if (grow_array((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v, 64) != 0)
-        return -1;
-    v->v[v->n++] = x;
-    return 0;
-}
 
 static int add_node(set_stats *s, const vet_node *n)
 {
     enum fit_kind k = fit_kind_of(n);
     uint64_t size;
     s->nodes++;
-    if (push(&s->duration[k], n->duration_micros) != 0 || push(&s->all_duration, n->duration_micros) != 0)
+    if (dist_values_push(&s->duration[k], n->duration_micros) != 0 ||
+        dist_values_push(&s->all_duration, n->duration_micros) != 0)
         return -1;
-    if (fit_node_size(n, k, &size) && (push(&s->size[k], size) != 0 || push(&s->all_size, size) != 0))
+    if (fit_node_size(n, k, &size) &&
+        (dist_values_push(&s->size[k], size) != 0 || dist_values_push(&s->all_size, size) != 0))
         return -1;
     return 0;
 }
@@ -96,7 +85,7 @@ static int read_set(const char *prog, const char *arg, set_stats *s)
 }
 
 /* KS of two value lists, or -1 (not reported) when either is too small. */
-static double ks_or_none(const values *a, const values *b, size_t min)
+static double ks_or_none(const dist_values *a, const dist_values *b, size_t min)
 {
     if (a->n < min || b->n < min || a->n == 0 || b->n == 0)
         return -1;
