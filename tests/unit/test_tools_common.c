@@ -5,8 +5,9 @@
  * command's text options (cli_text_options), options that take one of a
  * few words (cli_word_option), the error for an argument a command does
  * not take (cli_unexpected), the growable list of owned strings
- * (str_list_append) and synth's list of distribution values
- * (dist_values_push). Expected strings
+ * (str_list_append), synth's list of distribution values
+ * (dist_values_push) and its test of a numeric group name
+ * (pg_name_is_number). Expected strings
  * are what CPython 3.11's json.dumps() writes.
  */
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 #include "common/pyjson_string.h"
 #include "common/str_list.h"
 #include "synth/dist.h"
+#include "synth/pg_payload.h"
 #include "util/utf8.h"
 
 /* ---- utf8 ---------------------------------------------------------------- */
@@ -344,6 +346,25 @@ static void test_dist_values_push(void **state)
     free(s.v);
 }
 
+/* strtoll must read the whole non-empty string: a sign and leading
+ * blanks pass, as does a number past 64 bits; anything after the digits,
+ * or no digits, fails. */
+static void test_pg_name_is_number(void **state)
+{
+    (void)state;
+    assert_true(pg_name_is_number("0"));
+    assert_true(pg_name_is_number("12"));
+    assert_true(pg_name_is_number("-3"));
+    assert_true(pg_name_is_number("+7"));
+    assert_true(pg_name_is_number(" 5"));
+    assert_true(pg_name_is_number("99999999999999999999"));
+    assert_false(pg_name_is_number(""));
+    assert_false(pg_name_is_number("5 "));
+    assert_false(pg_name_is_number("1a"));
+    assert_false(pg_name_is_number("tp"));
+    assert_false(pg_name_is_number("-"));
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_utf8_valid),
     cmocka_unit_test(test_utf8_decode),
@@ -357,5 +378,6 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_cli_word_option),
     cmocka_unit_test(test_cli_unexpected),
     cmocka_unit_test(test_str_list_append),
-    cmocka_unit_test(test_dist_values_push)
+    cmocka_unit_test(test_dist_values_push),
+    cmocka_unit_test(test_pg_name_is_number)
 )

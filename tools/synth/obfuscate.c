@@ -73,11 +73,7 @@ static const char *kind_prefix(int32_t type)
 /* The simulator's test of a group number: empty, or all of it a decimal. */
 static bool numeric_group(const char *s)
 {
-    if (*s == '\0')
-        return true;
-    char *end;
-    (void)strtoll(s, &end, 10);
-    return *end == '\0';
+    return *s == '\0' || pg_name_is_number(s);
 }
 
 /* The index of a non-numeric group name, added on first sight; -1 on

@@ -8,9 +8,7 @@
 
 #include "etcmd/sink.h"
 
-/* The simulator's own test of a usable group name: the whole string is a
- * decimal integer (strtoll reads all of it). */
-static bool numeric_name(const char *s)
+bool pg_name_is_number(const char *s)
 {
     if (*s == '\0')
         return false;
@@ -27,7 +25,7 @@ static void put_group(sink *s, json_object *item, bool *first)
         !json_object_object_get_ex(item, "ranks", &ranks) || !json_object_is_type(ranks, json_type_array))
         return;
     const char *pg = json_object_get_string(name);
-    if (!numeric_name(pg))
+    if (!pg_name_is_number(pg))
         return;
     /* The number's own text (digits, maybe a sign): no escapes needed. */
     sink_printf(s, "%s{\"pg_name\": \"%s\", \"ranks\": [", *first ? "" : ", ", pg);

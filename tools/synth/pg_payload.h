@@ -7,6 +7,13 @@
 #ifndef VIMANA_SYNTH_PG_PAYLOAD_H
 #define VIMANA_SYNTH_PG_PAYLOAD_H
 
+#include <stdbool.h>
+
+/* The simulator's own test of a group name that is a number: the whole
+ * string, not empty, is a decimal integer (strtoll reads all of it). What
+ * an empty name means is the caller's to say. */
+bool pg_name_is_number(const char *s);
+
 /* Returns a malloc'd payload holding only the groups the simulator would
  * register (a numeric pg_name and a list of ranks), in the same spelling;
  * NULL when nothing of the text would be used (not a JSON list, no usable
