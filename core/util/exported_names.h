@@ -52,6 +52,7 @@
 #define slab_init vimana_util_slab_init
 #define utf8_encode vimana_util_utf8_encode
 #define utf8_valid vimana_util_utf8_valid
+#define whole_number_parse vimana_util_whole_number_parse
 #define xml_text vimana_util_xml_text
 
 #endif

@@ -27,6 +27,7 @@ libvimana_util_la_SOURCES = \
 	core/util/slab.c core/util/slab.h \
 	core/util/sorted.c core/util/sorted.h \
 	core/util/utf8.c core/util/utf8.h \
+	core/util/whole_number.c core/util/whole_number.h \
 	core/util/xml_text.c core/util/xml_text.h \
 	core/util/grow.h core/util/ticks.h core/util/varint.h core/util/exported_names.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)
