@@ -15,8 +15,8 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 #include "util/path_msg.h"
-#include "util/whole_number.h"
 #include "vimana/network_yaml.h"
 
 struct vimana_topo {

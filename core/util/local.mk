@@ -21,13 +21,13 @@ libvimana_util_la_SOURCES = \
 	core/util/json_check.c core/util/json_check.h \
 	core/util/json_escape.c core/util/json_escape.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
+	core/util/number_text.c core/util/number_text.h \
 	core/util/or_die.c core/util/or_die.h \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
 	core/util/path_msg.c core/util/path_msg.h \
 	core/util/slab.c core/util/slab.h \
 	core/util/sorted.c core/util/sorted.h \
 	core/util/utf8.c core/util/utf8.h \
-	core/util/whole_number.c core/util/whole_number.h \
 	core/util/xml_text.c core/util/xml_text.h \
 	core/util/grow.h core/util/ticks.h core/util/varint.h core/util/exported_names.h
 libvimana_util_la_CPPFLAGS = $(UTIL_CPPFLAGS)

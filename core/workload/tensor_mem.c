@@ -10,7 +10,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
-#include "util/whole_number.h"
+#include "util/number_text.h"
 #include "workload/workload.h"
 
 /* A tensor being interned: its name (in the builder's arena), the name's

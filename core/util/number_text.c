@@ -1,7 +1,11 @@
 /*
- * whole_number.c - decimal digits to a bounded 64-bit count.
+ * number_text.c - strict whole and finite numbers from text.
  */
-#include "util/whole_number.h"
+#include "util/number_text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 
 bool whole_number_parse(const char *s, uint64_t limit, uint64_t *out)
 {
@@ -18,6 +22,17 @@ bool whole_number_parse(const char *s, uint64_t limit, uint64_t *out)
             return false;
         v = v * 10 + digit;
     }
+    *out = v;
+    return true;
+}
+
+bool finite_number_parse(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!s[0] || *end || errno || !isfinite(v))
+        return false;
     *out = v;
     return true;
 }
