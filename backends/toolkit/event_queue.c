@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/hash.h"
 #include "util/sorted.h"
 
 #define NIL UINT32_MAX
@@ -204,9 +205,7 @@ static void hash_remove(vimana_evq *q, vimana_tick t)
     uint32_t hole = i;
     for (uint32_t j = (hole + 1) & mask; q->slots[j].bucket != NIL; j = (j + 1) & mask) {
         uint32_t home = hash_tick(q->slots[j].time, mask);
-        /* Move j into the hole unless its home lies cyclically in (hole, j]. */
-        bool home_between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
-        if (!home_between) {
+        if (!hash_home_between(home, hole, j)) {
             q->slots[hole] = q->slots[j];
             hole = j;
         }

@@ -15,6 +15,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 #include "util/path_msg.h"
 #include "vimana/network_yaml.h"
 
@@ -98,18 +99,11 @@ static void split_line(const char *s, size_t len, line_tokens *out)
 }
 
 /* A whole number in [0, limit]; no sign, no spaces. */
-static bool parse_count(const char *s, uint64_t limit, uint32_t *out)
+static bool parse_count(const char *s, uint32_t limit, uint32_t *out)
 {
-    if (*s < '0' || *s > '9')
+    uint64_t v;
+    if (!whole_number_parse(s, limit, &v))
         return false;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v > limit)
-            return false;
-    }
     *out = (uint32_t)v;
     return true;
 }

@@ -1,10 +1,11 @@
 #include "sim/options.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/number_text.h"
 
 typedef enum { ARG_STRING, ARG_UINT, ARG_DOUBLE, ARG_SCALE, ARG_BOOL, ARG_FLAG } arg_type;
 
@@ -112,8 +113,8 @@ static int store(const flag_spec *f, const char *value, sim_options *o, char *er
         return 0;
     }
     case ARG_DOUBLE: {
-        double v = strtod(value, &end);
-        if (!value[0] || *end || errno || !isfinite(v) || v < 0) {
+        double v;
+        if (!finite_number_parse(value, &v) || v < 0) {
             snprintf(err, len, "--%s: expected a non-negative number, got '%s'", f->name, value);
             return -1;
         }
@@ -122,8 +123,8 @@ static int store(const flag_spec *f, const char *value, sim_options *o, char *er
         return 0;
     }
     case ARG_SCALE: {
-        double v = strtod(value, &end);
-        if (!value[0] || *end || errno || !isfinite(v) || !(v > 0)) {
+        double v;
+        if (!finite_number_parse(value, &v) || !(v > 0)) {
             snprintf(err, len, "--%s: expected a finite number greater than 0, got '%s'", f->name, value);
             return -1;
         }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/huge_pages.h"
 
 /* Entry indices fit in ENTRY_BITS (the other bits of the word hold the
@@ -308,9 +309,7 @@ static void slot_remove(msg_table *t, uint32_t slot)
     uint32_t mask = t->slot_mask, hole = slot;
     for (uint32_t j = (hole + 1) & mask; t->slots[j].chan != NO_CHAN; j = (j + 1) & mask) {
         uint32_t home = t->slots[j].hash & mask;
-        /* Move j into the hole unless its home lies cyclically in (hole, j]. */
-        bool home_between = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
-        if (!home_between) {
+        if (!hash_home_between(home, hole, j)) {
             t->slots[hole] = t->slots[j];
             hole = j;
         }

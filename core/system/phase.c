@@ -99,12 +99,8 @@ static void bundles_back(sim *s, stream *st, uint32_t count)
 static void packed_bundle_fire(sim *s, void *obj, uint64_t data)
 {
     stream *st = obj;
-    if (s->failed)
+    if (!phase_stream_current(s, st, data >> PACKED_COUNT_BITS, "a bundle outlived its stream"))
         return;
-    if (st->epoch != data >> PACKED_COUNT_BITS) {
-        sim_fail(s, "internal error: a bundle outlived its stream");
-        return;
-    }
     bundles_back(s, st, (uint32_t)(data & ((1u << PACKED_COUNT_BITS) - 1)));
 }
 
@@ -144,13 +140,9 @@ static bool processed_packable(uint64_t epoch, uint64_t size)
 static void processed_bundle_fire(sim *s, void *obj, uint64_t data)
 {
     stream *st = obj;
-    if (s->failed)
-        return;
     uint64_t epoch = data >> PROCESSED_SIZE_BITS;
-    if (st->epoch != epoch) {
-        sim_fail(s, "internal error: a bundle outlived its stream");
+    if (!phase_stream_current(s, st, epoch, "a bundle outlived its stream"))
         return;
-    }
     vimana_tick delay;
     if (reduction_ticks(s, st, data & ((1ull << PROCESSED_SIZE_BITS) - 1), &delay))
         npu_register_event(s, st->npu, delay, packed_bundle_fire, st, pack(epoch, 1));
@@ -160,12 +152,7 @@ static void bundle_fire(sim *s, void *obj, uint64_t data)
 {
     bundle *b = obj;
     stream *st = (stream *)(uintptr_t)data;
-    if (s->failed) {
-        slab_free(&s->bundles, b);
-        return;
-    }
-    if (st->epoch != b->epoch) {
-        sim_fail(s, "internal error: a bundle outlived its stream");
+    if (!phase_stream_current(s, st, b->epoch, "a bundle outlived its stream")) {
         slab_free(&s->bundles, b);
         return;
     }
@@ -249,12 +236,8 @@ void phase_bundles(sim *s, stream *st, uint64_t size, bundle_flags f, uint32_t c
 static void on_received(sim *s, void *obj, uint64_t epoch)
 {
     stream *st = obj;
-    if (s->failed)
+    if (!phase_stream_current(s, st, epoch, "a receive completed for a finished stream"))
         return;
-    if (st->epoch != epoch) {
-        sim_fail(s, "internal error: a receive completed for a finished stream");
-        return;
-    }
     phase_event(s, st, PHASE_RECEIVED);
 }
 

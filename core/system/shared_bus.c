@@ -275,6 +275,18 @@ static void start_processing(sim *s, endpoint *e)
     register_bus_event(s, e, BE_PROCESSING_FINISHED, (size / 100) * s->bus->reduction_delay + 50);
 }
 
+/* Queues request r on `queue` of endpoint e; with a nested bus the data goes
+ * to memory and comes back first, and `then` queues it when it is back. */
+static void queue_after_memory_trip(sim *s, endpoint *e, bus_req *r, enum bus_event then, req_fifo *queue)
+{
+    if (has_nested(e)) {
+        r->call_event = then;
+        cross_nested_bus(s, e, r, true, true);
+    } else {
+        fifo_push(queue, r);
+    }
+}
+
 /* What happens to a request after it was received or processed and needs no
  * (more) processing here: go back over the bus, or retire. The NPU side
  * routes both through the nested bus first; the MA side sends back itself
@@ -283,12 +295,7 @@ static void send_back_or_retire(sim *s, endpoint *e, bus_req *r)
 {
     if (r->send_back) {
         r->send_back = false;
-        if (has_nested(e)) {
-            r->call_event = BE_CONSIDER_SEND_BACK;
-            cross_nested_bus(s, e, r, true, true);
-        } else {
-            fifo_push(&e->sends, r);
-        }
+        queue_after_memory_trip(s, e, r, BE_CONSIDER_SEND_BACK, &e->sends);
     } else if (has_nested(e)) {
         r->call_event = BE_CONSIDER_RETIRE;
         cross_nested_bus(s, e, r, true, false);
@@ -319,13 +326,8 @@ static void on_receive_finished(sim *s, endpoint *e)
     bus_req *r = fifo_pop(&e->receives);
     if (r->processed) {
         r->processed = false;
-        if (has_nested(e)) {
-            /* pre_process: the data goes to memory, and comes back, before it is processed */
-            r->call_event = BE_CONSIDER_PROCESS;
-            cross_nested_bus(s, e, r, true, true);
-        } else {
-            fifo_push(&e->processing, r);
-        }
+        /* pre_process: the data goes to memory, and comes back, before it is processed */
+        queue_after_memory_trip(s, e, r, BE_CONSIDER_PROCESS, &e->processing);
         if (!e->processing_busy && e->processing.len > 0)
             start_processing(s, e);
     } else {

@@ -25,6 +25,7 @@
 #define file_digest_keep vimana_util_file_digest_keep
 #define file_digest_of vimana_util_file_digest_of
 #define file_same_bytes vimana_util_file_same_bytes
+#define finite_number_parse vimana_util_finite_number_parse
 #define hash_fnv1a vimana_util_hash_fnv1a
 #define hash_fnv1a_str vimana_util_hash_fnv1a_str
 #define huge_pages_advise vimana_util_huge_pages_advise
@@ -52,6 +53,7 @@
 #define slab_init vimana_util_slab_init
 #define utf8_encode vimana_util_utf8_encode
 #define utf8_valid vimana_util_utf8_valid
+#define whole_number_parse vimana_util_whole_number_parse
 #define xml_text vimana_util_xml_text
 
 #endif

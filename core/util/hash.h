@@ -2,7 +2,9 @@
  * util/hash.h - the project's two non-cryptographic hashes, written once:
  * FNV-1a over bytes (stable names, file digests, string-keyed tables) and
  * splitmix64 (its finaliser for integer-keyed tables and ECMP, its
- * generator for seeded random streams).
+ * generator for seeded random streams). Beside them, the test of
+ * backward-shift deletion that the linear-probing tables (message matching,
+ * the backends' event queue) share.
  *
  * Both are fixed functions of their input on every platform: cache folder
  * names, ECMP routes, jitter and random placements computed from them are
@@ -13,6 +15,7 @@
 
 #include "util/exported_names.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +44,17 @@ static inline uint64_t hash_mix64(uint64_t x)
 static inline uint64_t hash_splitmix64(uint64_t *state)
 {
     return hash_mix64(*state += 0x9e3779b97f4a7c15ull);
+}
+
+/* Backward-shift deletion in a linear-probing table of mask + 1 slots: slot
+ * `hole` is being emptied, and the entry at slot j further on in its probe
+ * run has home slot `home`. True when that home lies cyclically in
+ * (hole, j]: the entry must stay, for its lookup never passes the hole;
+ * else it moves into the hole, so lookups need no tombstones. Inline: it
+ * sits in the removal loops of hash tables. */
+static inline bool hash_home_between(uint32_t home, uint32_t hole, uint32_t j)
+{
+    return hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
 }
 
 #endif

@@ -21,6 +21,7 @@ libvimana_util_la_SOURCES = \
 	core/util/json_check.c core/util/json_check.h \
 	core/util/json_escape.c core/util/json_escape.h \
 	core/util/msg_escape.c core/util/msg_escape.h \
+	core/util/number_text.c core/util/number_text.h \
 	core/util/or_die.c core/util/or_die.h \
 	core/util/parent_dirs.c core/util/parent_dirs.h \
 	core/util/path_msg.c core/util/path_msg.h \

@@ -10,6 +10,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 #include "workload/workload.h"
 
 /* A tensor being interned: its name (in the builder's arena), the name's
@@ -159,23 +160,6 @@ static int push_io(wl_tensor_builder *b, uint32_t v)
     return 0;
 }
 
-/* A size string: decimal digits only, at most WL_TENSOR_MAX_BYTES. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!*s)
-        return false;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v > WL_TENSOR_MAX_BYTES)
-            return false;
-    }
-    *out = v;
-    return true;
-}
-
 /* The list of attribute `key` (NULL when absent or empty); -1 with err
  * when it is not a list of name and size pairs. */
 static int io_list(const vet_node *n, const char *key, const vet_list **out, char *err, size_t len)
@@ -204,7 +188,8 @@ static int add_list(wl_tensor_builder *b, const char *key, const vet_list *l, bo
     for (size_t i = 0; i < l->n; i += 2) {
         char shown[96], shown_size[48];
         uint64_t size;
-        if (!parse_size(s[i + 1], &size)) {
+        /* a size: decimal digits only, at most WL_TENSOR_MAX_BYTES */
+        if (!whole_number_parse(s[i + 1], WL_TENSOR_MAX_BYTES, &size)) {
             snprintf(err, len, "attribute %s: tensor '%s': size '%s' is not a whole number of bytes up to 2^50",
                      key, msg_escape(s[i], shown, sizeof shown), msg_escape(s[i + 1], shown_size, sizeof shown_size));
             return -1;

@@ -9,6 +9,7 @@
 #include "unit_main.h"
 
 #include "sim_harness.h"
+#include "system/algorithms/algorithm.h"
 
 #define TAG0 500000000u
 
@@ -216,6 +217,27 @@ static void test_checks(void **state)
             "test.et: node 0 (coll): halvingDoubling does not implement ALL_TO_ALL");
 }
 
+/* An event of a stream acts only while the run goes on and the stream is
+ * still in the epoch that scheduled it; a stale one fails the run. */
+static void test_phase_stream_current(void **state)
+{
+    (void)state;
+    harness h;
+    one_dim(&h, 4, "ring", 1);
+    stream st = {.epoch = 7};
+    assert_true(phase_stream_current(&h.s, &st, 7, "a test event outlived its stream"));
+    assert_false(h.s.failed);
+    assert_false(phase_stream_current(&h.s, &st, 6, "a test event outlived its stream"));
+    assert_true(h.s.failed);
+    assert_string_equal(h.s.error, "internal error: a test event outlived its stream");
+    /* after a failure nothing acts, and the first error stays */
+    assert_false(phase_stream_current(&h.s, &st, 7, "another"));
+    assert_false(phase_stream_current(&h.s, &st, 6, "another"));
+    assert_string_equal(h.s.error, "internal error: a test event outlived its stream");
+    h.s.failed = false;
+    harness_fini(&h);
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_ring),
     cmocka_unit_test(test_direct),
@@ -224,5 +246,6 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(test_double_binary_tree),
     cmocka_unit_test(test_two_dimensions),
     cmocka_unit_test(test_chunk_minimum),
-    cmocka_unit_test(test_checks)
+    cmocka_unit_test(test_checks),
+    cmocka_unit_test(test_phase_stream_current)
 )

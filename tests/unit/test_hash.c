@@ -1,7 +1,8 @@
 /* util/hash: FNV-1a and splitmix64 against their published test vectors
  * (Fowler, Noll, Vo; Vigna's splitmix64.c seeded with 0 and 1234567).
  * Every caller's output (cache folder names, ECMP routes, jitter, random
- * placements and ECN marks) is a function of these values. */
+ * placements and ECN marks) is a function of these values. Also the
+ * backward-shift deletion test of linear-probing tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,7 +46,28 @@ static void splitmix64_vectors(void **state)
     assert_true(hash_mix64(0) == 0);
 }
 
+/* The entry at slot j stays only when its home lies cyclically in
+ * (hole, j]: with and without the probe run wrapping past the last slot. */
+static void home_between_cases(void **state)
+{
+    (void)state;
+    /* no wrap: hole 3, entry at 6 */
+    assert_false(hash_home_between(2, 3, 6)); /* home before the hole: moves */
+    assert_false(hash_home_between(3, 3, 6)); /* home is the hole: moves */
+    assert_true(hash_home_between(4, 3, 6));
+    assert_true(hash_home_between(6, 3, 6));  /* at home: stays */
+    assert_false(hash_home_between(7, 3, 6)); /* home after j: it wrapped, moves */
+    /* the run wraps: hole 6, entry at 1 of an 8-slot table */
+    assert_true(hash_home_between(7, 6, 1));
+    assert_true(hash_home_between(0, 6, 1));
+    assert_true(hash_home_between(1, 6, 1));
+    assert_false(hash_home_between(2, 6, 1));
+    assert_false(hash_home_between(5, 6, 1));
+    assert_false(hash_home_between(6, 6, 1));
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(fnv1a_vectors),
-    cmocka_unit_test(splitmix64_vectors)
+    cmocka_unit_test(splitmix64_vectors),
+    cmocka_unit_test(home_between_cases)
 )

@@ -16,6 +16,7 @@
 #include "util/decimal.h"
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 
 static void regular_file_passes(void **state)
 {
@@ -121,6 +122,74 @@ static void ratio_is_exact(void **state)
     assert_ratio(2, 3, 9, "0.666666667");
 }
 
+/* Digits only, at most the limit, without overflow even at UINT64_MAX. */
+static void whole_number_bounds(void **state)
+{
+    (void)state;
+    uint64_t v = 42;
+    assert_true(whole_number_parse("0", 10, &v));
+    assert_true(v == 0);
+    assert_true(whole_number_parse("007", 10, &v));
+    assert_true(v == 7);
+    assert_true(whole_number_parse("10", 10, &v));
+    assert_true(v == 10);
+    v = 42;
+    assert_false(whole_number_parse("11", 10, &v));
+    assert_false(whole_number_parse("100", 10, &v));
+    assert_false(whole_number_parse("", 10, &v));
+    assert_false(whole_number_parse("-1", 10, &v));
+    assert_false(whole_number_parse("+1", 10, &v));
+    assert_false(whole_number_parse(" 1", 10, &v));
+    assert_false(whole_number_parse("1 ", 10, &v));
+    assert_false(whole_number_parse("1x", 10, &v));
+    assert_false(whole_number_parse("5", 4, &v));
+    assert_false(whole_number_parse("1", 0, &v));
+    assert_true(v == 42); /* left alone on failure */
+    assert_true(whole_number_parse("0", 0, &v));
+    assert_true(v == 0);
+    /* the largest limits: exact at the edge, no wrap past it */
+    assert_true(whole_number_parse("18446744073709551615", UINT64_MAX, &v));
+    assert_true(v == UINT64_MAX);
+    assert_false(whole_number_parse("18446744073709551616", UINT64_MAX, &v));
+    assert_false(whole_number_parse("99999999999999999999999", UINT64_MAX, &v));
+    assert_true(whole_number_parse("1125899906842624", 1ull << 50, &v));
+    assert_true(v == 1ull << 50);
+    assert_false(whole_number_parse("1125899906842625", 1ull << 50, &v));
+    assert_true(whole_number_parse("4294967295", UINT32_MAX, &v));
+    assert_false(whole_number_parse("4294967296", UINT32_MAX, &v));
+}
+
+/* All of the text, and finite: what strtod takes, nothing after it, no
+ * range error. */
+static void finite_number_strict(void **state)
+{
+    (void)state;
+    double v = 42;
+    assert_true(finite_number_parse("0", &v));
+    assert_true(v == 0);
+    assert_true(finite_number_parse("2.5", &v));
+    assert_true(v == 2.5);
+    assert_true(finite_number_parse("-3", &v));
+    assert_true(v == -3);
+    assert_true(finite_number_parse("1e3", &v));
+    assert_true(v == 1000);
+    assert_true(finite_number_parse(" 7", &v)); /* strtod skips leading spaces */
+    assert_true(v == 7);
+    assert_true(finite_number_parse("0x10", &v));
+    assert_true(v == 16);
+    v = 42;
+    assert_false(finite_number_parse("", &v));
+    assert_false(finite_number_parse(" ", &v));
+    assert_false(finite_number_parse("abc", &v));
+    assert_false(finite_number_parse("7 ", &v));
+    assert_false(finite_number_parse("1.5x", &v));
+    assert_false(finite_number_parse("inf", &v));
+    assert_false(finite_number_parse("nan", &v));
+    assert_false(finite_number_parse("1e400", &v));  /* overflow: ERANGE */
+    assert_false(finite_number_parse("1e-400", &v)); /* underflow: ERANGE */
+    assert_true(v == 42); /* left alone on failure */
+}
+
 UNIT_TEST_MAIN(
     cmocka_unit_test(regular_file_passes),
     cmocka_unit_test(missing_file_left_to_the_caller),
@@ -129,5 +198,7 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(one_line_keeps_escapes),
     cmocka_unit_test(escapes_control_bytes),
     cmocka_unit_test(long_values_end_in_ellipsis),
-    cmocka_unit_test(ratio_is_exact)
+    cmocka_unit_test(ratio_is_exact),
+    cmocka_unit_test(whole_number_bounds),
+    cmocka_unit_test(finite_number_strict)
 )

@@ -15,6 +15,7 @@
 #include "system/algorithms/algorithm.h"
 #include "system/algorithms/registry.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 #include "vimana/network_yaml.h"
 
 #define PROG "vimana calibrate"
@@ -68,14 +69,13 @@ typedef struct calib_args {
  * 0, or 2 after one error line. */
 static int parse_max_error(const char *v, double *out, FILE *err)
 {
-    char *end, shown[128];
+    char shown[128];
     if (strcmp(v, "off") == 0) {
         *out = -1;
         return 0;
     }
-    errno = 0;
-    double pct = strtod(v, &end);
-    if (errno != 0 || end == v || *end != '\0' || !(pct > 0 && pct <= 1e6)) {
+    double pct;
+    if (!finite_number_parse(v, &pct) || !(pct > 0 && pct <= 1e6)) {
         fprintf(err, PROG ": error: --max-error: expected a percentage above 0 (e.g. 25) or 'off', got '%s'\n",
                 msg_escape(v, shown, sizeof shown));
         return 2;
@@ -98,15 +98,14 @@ static const struct {
  * 2 after one error line. */
 static int parse_nvlink_busbw(const char *v, double *out, FILE *err)
 {
-    char *end, shown[128];
+    char shown[128];
     for (size_t i = 0; i < sizeof nvlink_busbw_of / sizeof nvlink_busbw_of[0]; i++)
         if (strcmp(v, nvlink_busbw_of[i].gpu) == 0) {
             *out = nvlink_busbw_of[i].gbps;
             return 0;
         }
-    errno = 0;
-    double gbps = strtod(v, &end);
-    if (errno != 0 || end == v || *end != '\0' || !(gbps > 0 && gbps <= 1e6)) {
+    double gbps;
+    if (!finite_number_parse(v, &gbps) || !(gbps > 0 && gbps <= 1e6)) {
         fprintf(err,
                 PROG ": error: --nvlink-busbw: expected GB/s above 0 (e.g. 370.8) or one of v100, a100, h100, h200, "
                      "b200, got '%s'\n",

@@ -11,6 +11,7 @@
 
 #include "util/input_file.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 #include "util/path_msg.h"
 
 #define MAX_FIELDS 32
@@ -110,10 +111,8 @@ static const char *shown(const char *text, char *buf, size_t len)
 
 static int parse_time(reader *r, const char *text, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (*end || errno || !isfinite(v) || v <= 0)
+    double v;
+    if (!finite_number_parse(text, &v) || v <= 0)
     {
         char b[96];
         return row_fail(r, "time '%s' is not a positive number of microseconds", shown(text, b, sizeof b));

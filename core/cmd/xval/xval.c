@@ -28,6 +28,7 @@
 #include "cmd/xval/xval_plot.h"
 #include "cmd/xval/xval_report.h"
 #include "util/msg_escape.h"
+#include "util/number_text.h"
 
 #define PROG "vimana xval"
 
@@ -239,10 +240,9 @@ static int check_refused(const char *arg, FILE *err)
 
 static int parse_number(const char *flag, const char *v, bool positive, double *out, FILE *err)
 {
-    char *end, esc[256];
-    errno = 0;
-    double x = strtod(v, &end);
-    if (!v[0] || *end || errno || !isfinite(x) || x < 0 || (positive && x == 0)) {
+    char esc[256];
+    double x;
+    if (!finite_number_parse(v, &x) || x < 0 || (positive && x == 0)) {
         fprintf(err, PROG ": error: --%s: expected a %s number, got '%s'\n", flag,
                 positive ? "positive" : "non-negative", msg_escape(v, esc, sizeof esc));
         return -1;

@@ -99,6 +99,20 @@ void phase_send(sim *s, stream *st, uint32_t peer, uint64_t size);
 void phase_receive(sim *s, stream *st, uint32_t peer, uint64_t size);
 /* The phase is over: the stream moves on to its next phase. */
 void phase_exit(sim *s, stream *st);
+/* For an event that a stream scheduled in its epoch `epoch`: whether it may
+ * still act on the stream. false once the run has failed, and false (failing
+ * the run with "internal error: <what>") when the stream has since moved on,
+ * which no event may outlive (inline: every message and bundle asks). */
+static inline bool phase_stream_current(sim *s, const stream *st, uint64_t epoch, const char *what)
+{
+    if (s->failed)
+        return false;
+    if (st->epoch != epoch) {
+        sim_fail(s, "internal error: %s", what);
+        return false;
+    }
+    return true;
+}
 
 /* For check(): -1 with "<name> needs a power-of-two number of NPUs per
  * dimension, not N" unless p->n is a power of two. */
