@@ -1,10 +1,7 @@
 # The build keeps the layers (docs/internals.md): scripts/check-layers on
 # fixture trees and on this tree, and no source compiled into two libraries.
-TESTS += tests/e2e/build_layers.sh
-EXTRA_DIST += tests/e2e/build_layers.sh
+SHELL_TESTS += tests/e2e/build_layers.sh
 # configure says nothing about the core/ folder (autogen.sh).
-TESTS += tests/e2e/configure_quiet.sh
-EXTRA_DIST += tests/e2e/configure_quiet.sh
+SHELL_TESTS += tests/e2e/configure_quiet.sh
 # Every command creates the folder of the file it writes.
-TESTS += tests/e2e/output_folders.sh
-EXTRA_DIST += tests/e2e/output_folders.sh
+SHELL_TESTS += tests/e2e/output_folders.sh

@@ -4,16 +4,15 @@
 # short ones run beside them instead of after them.
 # The longest first: calibrate on published nccl-tests tables
 # (tests/data/nccl-tests): parse, targets, --check.
-TESTS += tests/e2e/calibrate_published.sh
+SHELL_TESTS += tests/e2e/calibrate_published.sh
 # recovers known parameters, report = simulation, bad input.
-TESTS += tests/e2e/calibrate.sh
+SHELL_TESTS += tests/e2e/calibrate.sh
 # calibrate on more published tables: other GPUs, rank counts, collectives,
 # two-node runs, RCCL.
-TESTS += tests/e2e/calibrate_more.sh
+SHELL_TESTS += tests/e2e/calibrate_more.sh
 # The shipped HGX-H100 preset: reproducible, on target, report = simulation.
-TESTS += tests/e2e/nccl_preset.sh
-EXTRA_DIST += tests/e2e/calibrate_published.sh tests/e2e/calibrate.sh tests/e2e/calibrate_more.sh \
-	tests/e2e/calibrate_lib.sh tests/e2e/nccl_preset.sh
+SHELL_TESTS += tests/e2e/nccl_preset.sh
+EXTRA_DIST += tests/e2e/calibrate_lib.sh
 # The reader and the closed form.
 check_PROGRAMS += tests/unit/test_calibrate
 tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)

@@ -6,5 +6,5 @@ tests_unit_test_convert_text_LDADD = $(TOOLS_UNIT_LDADD)
 
 # The corpus comparison reads tests/data/corpus (all of ../shared/corpus
 # when present); the input tests use only tests/data/text.
-TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh
-EXTRA_DIST += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh
+SHELL_TESTS += tests/e2e/convert_text_corpus.sh tests/e2e/convert_text_inputs.sh \
+	tests/e2e/convert_text_upstream.sh tests/e2e/convert_text_transformer.sh

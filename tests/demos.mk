@@ -12,5 +12,4 @@ EXTRA_DIST += examples/et-generate/Makefile examples/et-generate/README.md \
 
 # Every demo, run as scripts/demo runs it, its key numbers compared with
 # inputs/demos/NAME/expected; and scripts/demo's --list, --help and errors.
-TESTS += tests/e2e/demos.sh
-EXTRA_DIST += tests/e2e/demos.sh
+SHELL_TESTS += tests/e2e/demos.sh

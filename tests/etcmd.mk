@@ -18,21 +18,18 @@ tests_unit_test_p2p_roles_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_p2p_roles_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_p2p_roles
 
-ETCMD_E2E = \
-	tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
-	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh \
-	tests/e2e/etcmd_inputs.sh tests/e2e/etcmd_merge.sh
+SHELL_TESTS += tests/e2e/etcmd_generate.sh tests/e2e/etcmd_json.sh tests/e2e/etcmd_validate.sh \
+	tests/e2e/etcmd_dot.sh tests/e2e/etcmd_stats.sh tests/e2e/etcmd_errors.sh tests/e2e/etcmd_inputs.sh \
+	tests/e2e/etcmd_merge.sh
 TESTS += $(ETCMD_E2E)
-EXTRA_DIST += $(ETCMD_E2E)
 
 # vimana-et obfuscate and synth (tools/synth).
 check_PROGRAMS += tests/unit/test_synth_dist
 tests_unit_test_synth_dist_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS) $(JSON_C_CFLAGS)
 tests_unit_test_synth_dist_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_synth_dist
-SYNTH_E2E = tests/e2e/obfuscate.sh tests/e2e/synth.sh tests/e2e/synth_sample.sh
+SHELL_TESTS += tests/e2e/obfuscate.sh tests/e2e/synth.sh tests/e2e/synth_sample.sh
 TESTS += $(SYNTH_E2E)
-EXTRA_DIST += $(SYNTH_E2E)
 # The models the unit tests of the generators share.
 GEN_MODELS = tests/unit/gen_models.c tests/unit/gen_models.h
 # vimana-et generate transformer (tools/transformer).
@@ -60,11 +57,13 @@ check_PROGRAMS += tests/unit/test_transformer_pb
 tests_unit_test_transformer_pb_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_transformer_pb_LDADD = $(TOOLS_UNIT_LDADD)
 TESTS += tests/unit/test_transformer_pb
-TRANSFORMER_E2E = tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh tests/e2e/gen_transformer_moe.sh tests/e2e/examples_moe.sh tests/e2e/gen_transformer_bytes.sh tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
+SHELL_TESTS += tests/e2e/calibrate_compute.sh tests/e2e/gen_transformer.sh \
+	tests/e2e/gen_transformer_moe.sh tests/e2e/examples_moe.sh tests/e2e/gen_transformer_bytes.sh \
+	tests/e2e/gen_transformer_interleaved.sh tests/e2e/gen_transformer_options.sh \
+	tests/e2e/gen_transformer_durations.sh tests/e2e/gen_transformer_kernels.sh \
 	tests/e2e/gen_transformer_tensors.sh
-TESTS += $(TRANSFORMER_E2E) tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
-EXTRA_DIST += tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
+SHELL_TESTS += tests/e2e/gen_inference.sh tests/e2e/gen_inference_serving.sh
 EXTRA_DIST += tests/data/serving_100.txt tests/data/serving_100.py
-EXTRA_DIST += $(TRANSFORMER_E2E) tests/e2e/tf_list.py tests/e2e/gen_lib.sh
+EXTRA_DIST += tests/e2e/tf_list.py tests/e2e/gen_lib.sh
 EXTRA_DIST += examples/moe/README.md examples/moe/mixtral-8x7b.sh examples/moe/deepseek-v3.sh
 EXTRA_DIST += examples/validation/README.md examples/validation/dgx-h100.sh

@@ -54,10 +54,12 @@ tests_fuzz_fuzz_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
 tests_fuzz_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_LDADD = $(fuzz_targets_ldadd)
 
-TESTS += tests/fuzz/replay.sh
-EXTRA_DIST += tests/fuzz/README.md tests/fuzz/replay.sh tests/fuzz/run-fuzzers tests/fuzz/run-ci \
-	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict tests/fuzz/system_json.dict tests/fuzz/text_workload.dict tests/fuzz/topology.dict tests/fuzz/inf_arrivals.dict \
-	tests/fuzz/corpus tests/fuzz/regressions
+SHELL_TESTS += tests/fuzz/replay.sh
+EXTRA_DIST += tests/fuzz/README.md tests/fuzz/run-fuzzers tests/fuzz/run-ci \
+	tests/fuzz/comm_group_json.dict tests/fuzz/from_json.dict tests/fuzz/kineto_json.dict \
+	tests/fuzz/memory_json.dict tests/fuzz/network_yaml.dict tests/fuzz/pytorch_json.dict \
+	tests/fuzz/system_json.dict tests/fuzz/text_workload.dict tests/fuzz/topology.dict \
+	tests/fuzz/inf_arrivals.dict tests/fuzz/corpus tests/fuzz/regressions
 
 .PHONY: fuzz fuzz-programs
 if FUZZING

@@ -18,6 +18,5 @@ tests/backends/needs_missing.so: $(srcdir)/tests/backends/needs_missing.c $(srcd
 CLEANFILES += tests/backends/needs_missing.so $(MISSING_DEP_DIR)/libvimana_test_missing.so
 EXTRA_DIST += tests/backends/needs_missing.c $(MISSING_DEP_DIR)/missing.c
 
-INSTALL_E2E = tests/e2e/backend_search.sh tests/e2e/man_pages.sh
+SHELL_TESTS += tests/e2e/backend_search.sh tests/e2e/man_pages.sh
 TESTS += $(INSTALL_E2E)
-EXTRA_DIST += $(INSTALL_E2E)

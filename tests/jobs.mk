@@ -8,8 +8,7 @@ tests_unit_test_jobs_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_unit_test_jobs_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(YAML_LIBS)
 TESTS += tests/unit/test_jobs
 
-TESTS += tests/e2e/jobs.sh tests/e2e/jobs_errors.sh tests/e2e/jobs_sweep.sh
-EXTRA_DIST += tests/e2e/jobs.sh tests/e2e/jobs_errors.sh tests/e2e/jobs_sweep.sh
+SHELL_TESTS += tests/e2e/jobs.sh tests/e2e/jobs_errors.sh tests/e2e/jobs_sweep.sh
 
 # The job view: logical topology, rank -> NPU, the table of messages in flight.
 check_PROGRAMS += tests/unit/test_job_net

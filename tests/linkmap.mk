@@ -1,6 +1,5 @@
 # Tests of `vimana-et linkmap` (tools/linkmap): a congestion_aware run drawn
 # byte for byte, a hand-written report (ordering, --top, escaping), and
 # every refused report and option.
-linkmap_e2e = tests/e2e/linkmap.sh tests/e2e/linkmap_errors.sh
+SHELL_TESTS += tests/e2e/linkmap.sh tests/e2e/linkmap_errors.sh
 TESTS += $(linkmap_e2e)
-EXTRA_DIST += $(linkmap_e2e)

@@ -13,9 +13,14 @@ LOG_DRIVER = $(test_driver)
 SH_LOG_DRIVER = $(test_driver)
 SH_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += scripts/timed-test-driver
+# The shell tests of every fragment: each is listed once, in SHELL_TESTS,
+# and is both run and distributed. They come first in TESTS, in the order of
+# the fragments (the longest, calibration, first), so that the slowest start
+# first under make -j.
+TESTS += $(SHELL_TESTS)
+EXTRA_DIST += $(SHELL_TESTS)
 # The timing driver and what it wraps.
-TESTS += tests/e2e/timed_driver.sh
-EXTRA_DIST += tests/e2e/timed_driver.sh
+SHELL_TESTS += tests/e2e/timed_driver.sh
 # Include roots as for the code under test (Makefile.am): a test of the core
 # sees the core, a test of a tool what the tools see.
 UNIT_CPPFLAGS = $(CORE_CPPFLAGS) $(CMOCKA_CFLAGS)

@@ -4,12 +4,10 @@ pytorch_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 
 check_PROGRAMS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
 	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert
-TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
-	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert \
-	tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
-	tests/e2e/convert_pytorch_drops.sh
-EXTRA_DIST += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh tests/e2e/convert_pytorch_sim.sh \
-	tests/e2e/convert_pytorch_drops.sh
+TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json tests/unit/test_pytorch_util \
+	tests/unit/test_pytorch_convert
+SHELL_TESTS += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh \
+	tests/e2e/convert_pytorch_sim.sh tests/e2e/convert_pytorch_drops.sh
 
 tests_unit_test_pyrepr_CPPFLAGS = $(pytorch_test_cppflags)
 tests_unit_test_pyrepr_LDADD = $(TOOLS_UNIT_LDADD)

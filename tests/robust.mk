@@ -10,6 +10,5 @@ check_PROGRAMS += tests/unit/test_et_input_kinds
 tests_unit_test_et_input_kinds_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_et_input_kinds_LDADD = libvimana_et.la $(CMOCKA_LIBS)
 
-TESTS += tests/unit/test_robust_util tests/unit/test_et_input_kinds \
-	tests/e2e/robust_sim_inputs.sh tests/e2e/robust_custom.sh tests/e2e/robust_leaks.sh
-EXTRA_DIST += tests/e2e/robust_sim_inputs.sh tests/e2e/robust_custom.sh tests/e2e/robust_leaks.sh
+TESTS += tests/unit/test_robust_util tests/unit/test_et_input_kinds
+SHELL_TESTS += tests/e2e/robust_sim_inputs.sh tests/e2e/robust_custom.sh tests/e2e/robust_leaks.sh

@@ -94,12 +94,12 @@ tests_backends_abi_no_entry_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 # The ABI rule of network_api.h: a 1.0-era plugin source and the names of
 # the 1.2 to 1.4 headers compile against today's header (the plugin also
 # runs), and every example in the public headers compiles.
-TESTS += tests/e2e/abi_plugin_1_0.sh tests/e2e/header_examples.sh
-EXTRA_DIST += tests/e2e/abi_plugin_1_0.sh tests/e2e/header_examples.sh scripts/header-examples
+SHELL_TESTS += tests/e2e/abi_plugin_1_0.sh tests/e2e/header_examples.sh
+EXTRA_DIST += scripts/header-examples
 
 # End-to-end: the golden cases and bad inputs, against the real binaries.
-TESTS += tests/e2e/sim_golden.sh
-EXTRA_DIST += tests/e2e/sim_golden.sh tests/e2e/run_golden_cases.sh
+SHELL_TESTS += tests/e2e/sim_golden.sh
+EXTRA_DIST += tests/e2e/run_golden_cases.sh
 
 # The real system layer on a recording fake network.
 check_PROGRAMS += tests/unit/test_algorithms tests/unit/test_scheduler
@@ -155,12 +155,10 @@ tests_backends_template_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 tests_backends_template_la_LIBADD = libvimana_backend.la
 EXTRA_DIST += examples/backend-template/Makefile examples/backend-template/README.md \
 	examples/backend-template/network.yml examples/backend-template/system.json
-TESTS += tests/e2e/sim_example_backend.sh
-EXTRA_DIST += tests/e2e/sim_example_backend.sh
+SHELL_TESTS += tests/e2e/sim_example_backend.sh
 
 # Converted corpus workloads: the rows of corpus/expected/simulated.md (tests/data, or all of ../shared).
-TESTS += tests/e2e/sim_corpus.sh
-EXTRA_DIST += tests/e2e/sim_corpus.sh
+SHELL_TESTS += tests/e2e/sim_corpus.sh
 
 # The LogGP shared-bus model (model-shared-bus), directly and under the
 # algorithms on the recording fake network.
@@ -171,19 +169,15 @@ tests_unit_test_shared_bus_LDADD = $(SIM_UNIT_LDADD)
 TESTS += tests/unit/test_shared_bus
 
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
-TESTS += tests/e2e/sim_errors.sh
-EXTRA_DIST += tests/e2e/sim_errors.sh
+SHELL_TESTS += tests/e2e/sim_errors.sh
 
 # The inference report: TTFT, TPOT, tokens/s (docs/inference.md).
-TESTS += tests/e2e/sim_inference.sh
-EXTRA_DIST += tests/e2e/sim_inference.sh
+SHELL_TESTS += tests/e2e/sim_inference.sh
 # The NCCL-aware model: exact times on the analytical backend, bad parameters.
-TESTS += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
-EXTRA_DIST += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
+SHELL_TESTS += tests/e2e/nccl.sh tests/e2e/tensor_memory.sh
 
 # Memory models, replay-only, BROADCAST, INVALID, keys required when used, outputs.
-TESTS += tests/e2e/sim_features.sh
-EXTRA_DIST += tests/e2e/sim_features.sh
+SHELL_TESTS += tests/e2e/sim_features.sh
 
 # Backends that break the network API contract, one way each
 # (tests/backends/misbehave.c): delivering twice, an unknown token, time
@@ -211,31 +205,24 @@ CLEANFILES += $(MISBEHAVE_MODULES)
 $(MISBEHAVE_MODULES): tests/backends/misbehave.la $(srcdir)/tests/backends/copy-module
 	$(AM_V_GEN)$(SHELL) $(srcdir)/tests/backends/copy-module tests/backends/misbehave.la $@
 EXTRA_DIST += tests/backends/copy-module
-TESTS += tests/e2e/sim_backend_contract.sh
-EXTRA_DIST += tests/e2e/sim_backend_contract.sh
+SHELL_TESTS += tests/e2e/sim_backend_contract.sh
 
-TESTS += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
-EXTRA_DIST += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
+SHELL_TESTS += tests/e2e/backend_check.sh tests/e2e/exported_symbols.sh
 
 # Silent traps and wrongly accepted inputs (warnings and clear errors).
-TESTS += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh
-EXTRA_DIST += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh
+SHELL_TESTS += tests/e2e/sim_traps.sh tests/e2e/sim_npu_scale.sh
 
 # Single-trace workloads (PREFIX.et), shared identical traces, symmetry
 # detection and the exact reduced simulation (issue 14).
-TESTS += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
+SHELL_TESTS += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
 	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/compact_workload.sh
-EXTRA_DIST += tests/e2e/single_file.sh tests/e2e/single_file_generate.sh tests/e2e/symmetry.sh \
-	tests/e2e/symmetry_equivalence.sh tests/e2e/symmetry_roles.sh tests/e2e/symmetry_compare.sh \
-	tests/e2e/compact_workload.sh
+EXTRA_DIST += tests/e2e/symmetry_compare.sh
 
 # --timeline / --report JSON (units, track names, UTF-8) and --logging-folder.
-TESTS += tests/e2e/sim_outputs.sh
-EXTRA_DIST += tests/e2e/sim_outputs.sh
+SHELL_TESTS += tests/e2e/sim_outputs.sh
 
 # --compute-scale and --comm-scale.
-TESTS += tests/e2e/sim_scales.sh
-EXTRA_DIST += tests/e2e/sim_scales.sh
+SHELL_TESTS += tests/e2e/sim_scales.sh
 
 # The host side of ABI 1.1 and later (tests/backends/host11.c: one module,
 # copied under the name of each variant, a 1.0 to 1.5 backend, correct or
@@ -260,31 +247,25 @@ check_DATA += $(HOST11_MODULES)
 CLEANFILES += $(HOST11_MODULES)
 $(HOST11_MODULES): tests/backends/host11.la $(srcdir)/tests/backends/copy-module
 	$(AM_V_GEN)$(SHELL) $(srcdir)/tests/backends/copy-module tests/backends/host11.la $@
-TESTS += tests/e2e/sim_host_abi11.sh
-EXTRA_DIST += tests/e2e/sim_host_abi11.sh
+SHELL_TESTS += tests/e2e/sim_host_abi11.sh
 # congestion_aware on 2-D networks: routes, FIFO waits, link records.
-TESTS += tests/e2e/sim_ca_multidim.sh
-EXTRA_DIST += tests/e2e/sim_ca_multidim.sh
+SHELL_TESTS += tests/e2e/sim_ca_multidim.sh
 # congestion_aware on topology graphs: hand-computed routes, FIFO, ECMP,
 # incast, the shipped topologies, bad topology files.
-TESTS += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
-EXTRA_DIST += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
-TESTS += tests/e2e/network_faults.sh
-EXTRA_DIST += tests/e2e/network_faults.sh
+SHELL_TESTS += tests/e2e/sim_ca_graph.sh tests/e2e/sim_analytical_graph.sh
+SHELL_TESTS += tests/e2e/network_faults.sh
 # The Garnet-style flit-level backend: exact point-to-point and credit-bound
 # cycles, ring all-reduce vs analytical, incast, deadlock -> stalled,
 # backend-check, options.
-TESTS += tests/e2e/sim_garnet.sh
-EXTRA_DIST += tests/e2e/sim_garnet.sh
+SHELL_TESTS += tests/e2e/sim_garnet.sh
 # garnet's link faults (--network-faults): bandwidth factors from their
 # cycle, down links routed around (a waiting head chooses again, a
 # committed packet crosses), partitions and down links on dimensions refused.
-TESTS += tests/e2e/sim_garnet_faults.sh
-EXTRA_DIST += tests/e2e/sim_garnet_faults.sh
+SHELL_TESTS += tests/e2e/sim_garnet_faults.sh
 # The 64-NPU incast: garnet's default options within 20 % of ns3_shim's
 # (that part skipped when ns3_shim is not built).
-TESTS += tests/e2e/sim_garnet_incast.sh
-EXTRA_DIST += tests/e2e/sim_garnet_incast.sh tests/data/garnet/switch64.yml
+SHELL_TESTS += tests/e2e/sim_garnet_incast.sh
+EXTRA_DIST += tests/data/garnet/switch64.yml
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.
@@ -292,18 +273,16 @@ check_PROGRAMS += tests/unit/test_trace_graph
 tests_unit_test_trace_graph_SOURCES = tests/unit/test_trace_graph.c $(ET_TEST_UTIL)
 tests_unit_test_trace_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_trace_graph_LDADD = libvimana_core.la libvimana_et.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_trace_graph tests/e2e/sim_trace_graph.sh
-EXTRA_DIST += tests/e2e/sim_trace_graph.sh
+TESTS += tests/unit/test_trace_graph
+SHELL_TESTS += tests/e2e/sim_trace_graph.sh
 # The ns3_shim backend on real ns-3 (skips with 77 when configure did not
 # build it): p2p within 2 %, ring all-reduce within 5 %, incast, graph
 # routes, backend-check, bad inputs.
-TESTS += tests/e2e/sim_ns3.sh
-EXTRA_DIST += tests/e2e/sim_ns3.sh
+SHELL_TESTS += tests/e2e/sim_ns3.sh
 # ns3_shim under --network-faults (skips with 77 likewise): bandwidth
 # factors from their tick, a link down rerouted, a partition and a link
 # down on a network of dimensions refused; exact times.
-TESTS += tests/e2e/sim_ns3_faults.sh
-EXTRA_DIST += tests/e2e/sim_ns3_faults.sh
+SHELL_TESTS += tests/e2e/sim_ns3_faults.sh
 # ns3_shim's physics arithmetic (C, no ns-3 needed): the ECN rule at kmin
 # and kmax, DCQCN's rate updates and HPCC's window, by hand.
 check_PROGRAMS += tests/unit/test_ns3_cc_math
@@ -313,9 +292,7 @@ tests_unit_test_ns3_cc_math_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_ns3_cc_math
 # ns3_shim with packet physics (buffers, PFC, ECN, ACKs, DCQCN, HPCC):
 # an 8-flow incast against a fluid model, a lossy run, bad options.
-TESTS += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
-EXTRA_DIST += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
+SHELL_TESTS += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh
 
 # Upstream flag spellings, Switch.json and the summary line of large runs.
-TESTS += tests/e2e/upstream_spellings.sh
-EXTRA_DIST += tests/e2e/upstream_spellings.sh
+SHELL_TESTS += tests/e2e/upstream_spellings.sh

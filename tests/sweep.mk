@@ -21,7 +21,6 @@ tests_unit_test_sweep_plot_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(JSON_C_CFLAGS)
 tests_unit_test_sweep_plot_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(YAML_LIBS) $(JSON_C_LIBS) -lm
 TESTS += tests/unit/test_sweep_plot
 
-TESTS += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
-	tests/e2e/sweep_slurm_real.sh
-EXTRA_DIST += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh \
-	tests/e2e/sweep_slurm_real.sh tests/e2e/sweep_lib.sh
+SHELL_TESTS += tests/e2e/sweep.sh tests/e2e/sweep_generate.sh tests/e2e/sweep_resume.sh \
+	tests/e2e/sweep_errors.sh tests/e2e/sweep_slurm.sh tests/e2e/sweep_slurm_real.sh
+EXTRA_DIST += tests/e2e/sweep_lib.sh

@@ -11,7 +11,6 @@ tests_unit_test_timeline_log_CPPFLAGS = $(timeline_test_cppflags)
 tests_unit_test_timeline_log_LDADD = $(TOOLS_UNIT_LDADD)
 
 # The corpus and simulator tests read tests/data/corpus and golden-inputs.
-timeline_e2e = tests/e2e/timeline_corpus.sh tests/e2e/timeline_sim.sh \
-	tests/e2e/timeline_report.sh tests/e2e/timeline_errors.sh
+SHELL_TESTS += tests/e2e/timeline_corpus.sh tests/e2e/timeline_sim.sh tests/e2e/timeline_report.sh \
+	tests/e2e/timeline_errors.sh
 TESTS += $(timeline_e2e)
-EXTRA_DIST += $(timeline_e2e)

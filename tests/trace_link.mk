@@ -11,7 +11,6 @@ tests_unit_test_trace_link_pipeline_LDADD = $(TOOLS_UNIT_LDADD)
 
 # Fixtures and error cases use tests/data/trace_link only; the corpus test
 # reads tests/data/corpus (or ../shared/corpus when present).
-trace_link_e2e = tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
+SHELL_TESTS += tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
 	tests/e2e/trace_link_corpus.sh tests/e2e/trace_link_orphans.sh tests/e2e/trace_link_inputs.sh
 TESTS += $(trace_link_e2e)
-EXTRA_DIST += $(trace_link_e2e)

@@ -14,8 +14,7 @@ check_LTLIBRARIES += tests/backends/xval_abort.la
 tests_backends_xval_abort_la_SOURCES = tests/backends/xval_abort.c
 tests_backends_xval_abort_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 
-TESTS += tests/e2e/xval.sh tests/e2e/xval_backends.sh
-EXTRA_DIST += tests/e2e/xval.sh tests/e2e/xval_backends.sh
+SHELL_TESTS += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 
 # The divergence report's comparison on hand-made reports.
 check_PROGRAMS += tests/unit/test_xval_diverge
