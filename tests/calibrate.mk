@@ -14,8 +14,7 @@ SHELL_TESTS += tests/e2e/calibrate_more.sh
 SHELL_TESTS += tests/e2e/nccl_preset.sh
 EXTRA_DIST += tests/e2e/calibrate_lib.sh
 # The reader and the closed form.
-check_PROGRAMS += tests/unit/test_calibrate
+UNIT_TESTS += tests/unit/test_calibrate
 tests_unit_test_calibrate_SOURCES = tests/unit/test_calibrate.c $(calibrate_sources)
 tests_unit_test_calibrate_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_calibrate_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_calibrate

@@ -1,6 +1,5 @@
 # tests for convert_text (`vimana-et convert text`)
-check_PROGRAMS += tests/unit/test_convert_text
-TESTS += tests/unit/test_convert_text
+UNIT_TESTS += tests/unit/test_convert_text
 tests_unit_test_convert_text_CPPFLAGS = $(TOOLS_UNIT_CPPFLAGS)
 tests_unit_test_convert_text_LDADD = $(TOOLS_UNIT_LDADD)
 

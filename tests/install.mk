@@ -1,10 +1,9 @@
 # Install and out-of-tree backends: where vimana looks for a backend, the
 # dynamic linker's reason when a module does not load, and the man pages.
 # (scripts/test-install checks a real installation.)
-check_PROGRAMS += tests/unit/test_backend_search
+UNIT_TESTS += tests/unit/test_backend_search
 tests_unit_test_backend_search_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_search_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_backend_search
 
 # A backend module that needs a library the dynamic linker cannot find. It
 # is linked without libtool, which would give it a run path to the library.
@@ -19,4 +18,3 @@ CLEANFILES += tests/backends/needs_missing.so $(MISSING_DEP_DIR)/libvimana_test_
 EXTRA_DIST += tests/backends/needs_missing.c $(MISSING_DEP_DIR)/missing.c
 
 SHELL_TESTS += tests/e2e/backend_search.sh tests/e2e/man_pages.sh
-TESTS += $(INSTALL_E2E)

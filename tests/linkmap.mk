@@ -2,4 +2,3 @@
 # byte for byte, a hand-written report (ordering, --top, escaping), and
 # every refused report and option.
 SHELL_TESTS += tests/e2e/linkmap.sh tests/e2e/linkmap_errors.sh
-TESTS += $(linkmap_e2e)

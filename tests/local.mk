@@ -13,12 +13,13 @@ LOG_DRIVER = $(test_driver)
 SH_LOG_DRIVER = $(test_driver)
 SH_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += scripts/timed-test-driver
-# The shell tests of every fragment: each is listed once, in SHELL_TESTS,
-# and is both run and distributed. They come first in TESTS, in the order of
-# the fragments (the longest, calibration, first), so that the slowest start
-# first under make -j.
-TESTS += $(SHELL_TESTS)
+# Each fragment lists a test once: a shell test in SHELL_TESTS (run and
+# distributed), a cmocka test in UNIT_TESTS (built by make check and run).
+# The shell tests come first in TESTS, in the order of the fragments (the
+# longest, calibration, first), so that the slowest start first under make -j.
+TESTS += $(SHELL_TESTS) $(UNIT_TESTS)
 EXTRA_DIST += $(SHELL_TESTS)
+check_PROGRAMS += $(UNIT_TESTS)
 # The timing driver and what it wraps.
 SHELL_TESTS += tests/e2e/timed_driver.sh
 # Include roots as for the code under test (Makefile.am): a test of the core

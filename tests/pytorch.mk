@@ -2,9 +2,7 @@
 pytorch_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 	-DVIMANA_TEST_DATA='"$(abs_top_srcdir)/tests/data/pytorch"'
 
-check_PROGRAMS += tests/unit/test_pyrepr tests/unit/test_pytorch_json \
-	tests/unit/test_pytorch_util tests/unit/test_pytorch_convert
-TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json tests/unit/test_pytorch_util \
+UNIT_TESTS += tests/unit/test_pyrepr tests/unit/test_pytorch_json tests/unit/test_pytorch_util \
 	tests/unit/test_pytorch_convert
 SHELL_TESTS += tests/e2e/convert_pytorch.sh tests/e2e/convert_pytorch_errors.sh \
 	tests/e2e/convert_pytorch_sim.sh tests/e2e/convert_pytorch_drops.sh

@@ -2,81 +2,72 @@
 # backend ABI and message matching; end-to-end runs of the real binary.
 SIM_UNIT_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
-check_PROGRAMS += tests/unit/test_event_queue
+UNIT_TESTS += tests/unit/test_event_queue
 tests_unit_test_event_queue_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_event_queue_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
 
 # The backend toolkit: default loop, stop/fail, delivery, link table, YAML.
-check_PROGRAMS += tests/unit/test_backend_toolkit
+UNIT_TESTS += tests/unit/test_backend_toolkit
 tests_unit_test_backend_toolkit_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_toolkit_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_backend_toolkit
 
 # The toolkit's topology graph: shipped topology files, refused inputs,
 # routes, ECMP, the route cache bound.
-check_PROGRAMS += tests/unit/test_topology_graph
+UNIT_TESTS += tests/unit/test_topology_graph
 tests_unit_test_topology_graph_CPPFLAGS = $(UNIT_CPPFLAGS) -DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topology_graph_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_topology_graph
 # ns3_shim's reader of upstream's config.txt: C, built without ns-3
-check_PROGRAMS += tests/unit/test_ns3_upstream
+UNIT_TESTS += tests/unit/test_ns3_upstream
 tests_unit_test_ns3_upstream_SOURCES = tests/unit/test_ns3_upstream.c backends/ns3_shim/upstream_config.c \
 	backends/ns3_shim/upstream_config.h
 tests_unit_test_ns3_upstream_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/backends \
 	-DTOPO_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_ns3_upstream_LDADD = libvimana_backend.la $(CMOCKA_LIBS) -lm
-TESTS += tests/unit/test_ns3_upstream
 
 # A backend module loaded as vimana loads it, and a host that records its
 # deliveries (the tests of the shipped backends through their descriptors).
 BACKEND_HOST = tests/unit/backend_host.c tests/unit/backend_host.h
 # The shipped backends, loaded as vimana loads them: descriptors,
 # capabilities, congestion_aware's link counters and stop.
-check_PROGRAMS += tests/unit/test_shipped_backends
+UNIT_TESTS += tests/unit/test_shipped_backends
 tests_unit_test_shipped_backends_SOURCES = tests/unit/test_shipped_backends.c $(BACKEND_HOST)
 tests_unit_test_shipped_backends_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shipped_backends_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_shipped_backends
 
 # The Garnet-style backend through its descriptor: exact cycles, link
 # sharing, stop, deadlock -> stalled, options.
-check_PROGRAMS += tests/unit/test_garnet
+UNIT_TESTS += tests/unit/test_garnet
 tests_unit_test_garnet_SOURCES = tests/unit/test_garnet.c $(BACKEND_HOST)
 tests_unit_test_garnet_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_garnet_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_garnet
 
-check_PROGRAMS += tests/unit/test_configs
+UNIT_TESTS += tests/unit/test_configs
 tests_unit_test_configs_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_configs_LDADD = libvimana_core.la libvimana_backend.la $(CMOCKA_LIBS)
 
-check_PROGRAMS += tests/unit/test_backend_abi
+UNIT_TESTS += tests/unit/test_backend_abi
 tests_unit_test_backend_abi_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_backend_abi_LDADD = $(SIM_UNIT_LDADD)
 
-check_PROGRAMS += tests/unit/test_msg_match
+UNIT_TESTS += tests/unit/test_msg_match
 tests_unit_test_msg_match_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_msg_match_LDADD = $(SIM_UNIT_LDADD)
 
-TESTS += tests/unit/test_event_queue tests/unit/test_configs tests/unit/test_backend_abi tests/unit/test_msg_match
 
 # Relabellings of the NPUs for the reduced simulation over roles.
-check_PROGRAMS += tests/unit/test_relabel
+UNIT_TESTS += tests/unit/test_relabel
 tests_unit_test_relabel_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_relabel_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_relabel
 
 # The inference report (TTFT, TPOT, tokens/s) of sim/inference_report.
-check_PROGRAMS += tests/unit/test_inference_report
+UNIT_TESTS += tests/unit/test_inference_report
 tests_unit_test_inference_report_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_inference_report_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_inference_report
 
 # Communicator-group families of compact workloads.
-check_PROGRAMS += tests/unit/test_families
+UNIT_TESTS += tests/unit/test_families
 tests_unit_test_families_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_families_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_families
 
 # Modules for the ABI test: current version, wrong major, no entry symbol.
 TEST_MODULE_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/backends
@@ -102,43 +93,37 @@ SHELL_TESTS += tests/e2e/sim_golden.sh
 EXTRA_DIST += tests/e2e/run_golden_cases.sh
 
 # The real system layer on a recording fake network.
-check_PROGRAMS += tests/unit/test_algorithms tests/unit/test_scheduler
+UNIT_TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 tests_unit_test_algorithms_SOURCES = tests/unit/test_algorithms.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_algorithms_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_algorithms_LDADD = $(SIM_UNIT_LDADD)
 tests_unit_test_scheduler_SOURCES = tests/unit/test_scheduler.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_scheduler_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_scheduler_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_algorithms tests/unit/test_scheduler
 # The NCCL-aware model: each algorithm and protocol with hand-computed ticks.
-check_PROGRAMS += tests/unit/test_tensor_mem
+UNIT_TESTS += tests/unit/test_tensor_mem
 tests_unit_test_tensor_mem_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_tensor_mem_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_tensor_mem
 
-check_PROGRAMS += tests/unit/test_nccl
+UNIT_TESTS += tests/unit/test_nccl
 tests_unit_test_nccl_SOURCES = tests/unit/test_nccl.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_nccl_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_nccl_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_nccl
 # Where an NPU's step went (vimana --breakdown).
-check_PROGRAMS += tests/unit/test_breakdown
+UNIT_TESTS += tests/unit/test_breakdown
 tests_unit_test_breakdown_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_breakdown_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_breakdown
 # Per-NPU event lists: same-tick order, many pending ticks.
-check_PROGRAMS += tests/unit/test_npu_events
+UNIT_TESTS += tests/unit/test_npu_events
 tests_unit_test_npu_events_SOURCES = tests/unit/test_npu_events.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_npu_events_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_npu_events_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_npu_events
 # A test-only collective algorithm, registered from its one file.
-check_PROGRAMS += tests/unit/test_algorithm_plugin
+UNIT_TESTS += tests/unit/test_algorithm_plugin
 tests_unit_test_algorithm_plugin_SOURCES = tests/unit/test_algorithm_plugin.c tests/unit/sim_harness.c \
 	tests/unit/sim_harness.h
 tests_unit_test_algorithm_plugin_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_algorithm_plugin_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_algorithm_plugin
 
 # The backend template (examples/backend-template: a third-party backend on
 # the toolkit, built from the public headers only), and an end-to-end run
@@ -162,11 +147,10 @@ SHELL_TESTS += tests/e2e/sim_corpus.sh
 
 # The LogGP shared-bus model (model-shared-bus), directly and under the
 # algorithms on the recording fake network.
-check_PROGRAMS += tests/unit/test_shared_bus
+UNIT_TESTS += tests/unit/test_shared_bus
 tests_unit_test_shared_bus_SOURCES = tests/unit/test_shared_bus.c tests/unit/sim_harness.c tests/unit/sim_harness.h
 tests_unit_test_shared_bus_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_shared_bus_LDADD = $(SIM_UNIT_LDADD)
-TESTS += tests/unit/test_shared_bus
 
 # Bad input, and the inputs the reference crashes on but Vimana simulates.
 SHELL_TESTS += tests/e2e/sim_errors.sh
@@ -269,11 +253,10 @@ EXTRA_DIST += tests/data/garnet/switch64.yml
 # core/trace: the trace loader and ready set shared by workload and
 # custom-collective traces; end-to-end, both callers' messages and a custom
 # collective with many ready nodes.
-check_PROGRAMS += tests/unit/test_trace_graph
+UNIT_TESTS += tests/unit/test_trace_graph
 tests_unit_test_trace_graph_SOURCES = tests/unit/test_trace_graph.c $(ET_TEST_UTIL)
 tests_unit_test_trace_graph_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_trace_graph_LDADD = libvimana_core.la libvimana_et.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_trace_graph
 SHELL_TESTS += tests/e2e/sim_trace_graph.sh
 # The ns3_shim backend on real ns-3 (skips with 77 when configure did not
 # build it): p2p within 2 %, ring all-reduce within 5 %, incast, graph
@@ -285,11 +268,10 @@ SHELL_TESTS += tests/e2e/sim_ns3.sh
 SHELL_TESTS += tests/e2e/sim_ns3_faults.sh
 # ns3_shim's physics arithmetic (C, no ns-3 needed): the ECN rule at kmin
 # and kmax, DCQCN's rate updates and HPCC's window, by hand.
-check_PROGRAMS += tests/unit/test_ns3_cc_math
+UNIT_TESTS += tests/unit/test_ns3_cc_math
 tests_unit_test_ns3_cc_math_SOURCES = tests/unit/test_ns3_cc_math.c backends/ns3_shim/cc_math.c
 tests_unit_test_ns3_cc_math_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(srcdir)/backends
 tests_unit_test_ns3_cc_math_LDADD = libvimana_backend.la $(CMOCKA_LIBS)
-TESTS += tests/unit/test_ns3_cc_math
 # ns3_shim with packet physics (buffers, PFC, ECN, ACKs, DCQCN, HPCC):
 # an 8-flow incast against a fluid model, a lossy run, bad options.
 SHELL_TESTS += tests/e2e/sim_ns3_physics.sh tests/e2e/sim_ns3_upstream.sh

@@ -3,8 +3,7 @@
 # JSON lexer of the trace readers.
 tools_common_test_cppflags = $(TOOLS_UNIT_CPPFLAGS)
 
-check_PROGRAMS += tests/unit/test_pyfloat tests/unit/test_tools_common tests/unit/test_json_lex
-TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common tests/unit/test_json_lex
+UNIT_TESTS += tests/unit/test_pyfloat tests/unit/test_tools_common tests/unit/test_json_lex
 tests_unit_test_pyfloat_CPPFLAGS = $(tools_common_test_cppflags)
 tests_unit_test_pyfloat_LDADD = $(TOOLS_UNIT_LDADD)
 # Doubles and their repr(), for test_pyfloat and test_pyrepr.

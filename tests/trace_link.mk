@@ -2,8 +2,7 @@
 trace_link_test_cppflags = $(TOOLS_UNIT_CPPFLAGS) \
 	-DTL_TEST_DATA='"$(abs_top_srcdir)/tests/data/trace_link"'
 
-check_PROGRAMS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
-TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
+UNIT_TESTS += tests/unit/test_trace_link_json tests/unit/test_trace_link_pipeline
 tests_unit_test_trace_link_json_CPPFLAGS = $(trace_link_test_cppflags)
 tests_unit_test_trace_link_json_LDADD = $(TOOLS_UNIT_LDADD)
 tests_unit_test_trace_link_pipeline_CPPFLAGS = $(trace_link_test_cppflags)
@@ -13,4 +12,3 @@ tests_unit_test_trace_link_pipeline_LDADD = $(TOOLS_UNIT_LDADD)
 # reads tests/data/corpus (or ../shared/corpus when present).
 SHELL_TESTS += tests/e2e/trace_link_fixtures.sh tests/e2e/trace_link_errors.sh \
 	tests/e2e/trace_link_corpus.sh tests/e2e/trace_link_orphans.sh tests/e2e/trace_link_inputs.sh
-TESTS += $(trace_link_e2e)

@@ -1,13 +1,12 @@
 # `vimana xval`: the writers (table, CSV, JSON, SVG) on a fixed result, and
 # end-to-end runs of the shipped backends (and failing test modules).
-check_PROGRAMS += tests/unit/test_xval
+UNIT_TESTS += tests/unit/test_xval
 tests_unit_test_xval_SOURCES = tests/unit/test_xval.c $(EXPECT_TEXT) \
 	core/cmd/xval/xval_output.c core/cmd/xval/xval_plot.c core/out/csv_out.c core/cmd/child_run.c \
 	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c
 tests_unit_test_xval_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_CFLAGS = $(AM_CFLAGS) $(JSON_C_CFLAGS)
 tests_unit_test_xval_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
-TESTS += tests/unit/test_xval
 
 # A backend that aborts in run(): an error row, not the end of xval.
 check_LTLIBRARIES += tests/backends/xval_abort.la
@@ -17,10 +16,9 @@ tests_backends_xval_abort_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 SHELL_TESTS += tests/e2e/xval.sh tests/e2e/xval_backends.sh
 
 # The divergence report's comparison on hand-made reports.
-check_PROGRAMS += tests/unit/test_xval_diverge
+UNIT_TESTS += tests/unit/test_xval_diverge
 tests_unit_test_xval_diverge_SOURCES = tests/unit/test_xval_diverge.c $(EXPECT_TEXT) \
 	core/cmd/xval/xval_diverge.c core/cmd/xval/xval_diverge_output.c core/cmd/xval/xval_diverge_plot.c core/out/svg_chart.c \
 	core/out/csv_out.c
 tests_unit_test_xval_diverge_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_xval_diverge_LDADD = libvimana_core.la $(CMOCKA_LIBS) -lm
-TESTS += tests/unit/test_xval_diverge
