@@ -10,7 +10,9 @@ tests_unit_test_xval_LDADD = libvimana_core.la $(CMOCKA_LIBS) $(JSON_C_LIBS) -lm
 
 # A backend that aborts in run(): an error row, not the end of xval.
 check_LTLIBRARIES += tests/backends/xval_abort.la
-tests_backends_xval_abort_la_SOURCES = tests/backends/xval_abort.c
+tests_backends_xval_abort_la_SOURCES = tests/backends/test_backend.c
+tests_backends_xval_abort_la_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_MAJOR=VIMANA_NETWORK_ABI_MAJOR \
+	-DTEST_MINOR=VIMANA_NETWORK_ABI_MINOR -DTEST_RUN_ABORTS
 tests_backends_xval_abort_la_LDFLAGS = $(AM_LDFLAGS) $(TEST_MODULE_LDFLAGS)
 
 SHELL_TESTS += tests/e2e/xval.sh tests/e2e/xval_backends.sh

@@ -1,6 +1,10 @@
-/* Test backends for the ABI checks: one source, built three ways. The
- * descriptor's version fields come from TEST_MAJOR / TEST_MINOR; with
- * TEST_NO_ENTRY the module exports no entry symbol at all. */
+/* Test backends for the ABI checks and xval: one source, built four ways.
+ * The descriptor's version fields come from TEST_MAJOR / TEST_MINOR; with
+ * TEST_NO_ENTRY the module exports no entry symbol at all; with
+ * TEST_RUN_ABORTS its run() aborts the process (`vimana xval` must show an
+ * error row, "killed by signal 6", and go on with the other backends). */
+#include <stdlib.h>
+
 #include "vimana/network_api.h"
 
 static int t_init(const vimana_backend_params *p, const vimana_host *h, void **ctx, char *err, size_t len)
@@ -23,7 +27,15 @@ static int t_schedule(void *ctx, vimana_tick d, vimana_event_fn f, void *a, uint
     return VIMANA_OK;
 }
 static vimana_tick t_now(void *ctx) { (void)ctx; return 0; }
-static int t_run(void *ctx) { (void)ctx; return VIMANA_OK; }
+static int t_run(void *ctx)
+{
+    (void)ctx;
+#ifdef TEST_RUN_ABORTS
+    abort();
+#else
+    return VIMANA_OK;
+#endif
+}
 
 static const vimana_backend descriptor = {
     .abi_major = TEST_MAJOR,
