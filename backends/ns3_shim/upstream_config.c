@@ -517,28 +517,29 @@ static uint32_t widest_switch(vimana_topo *t)
     return widest;
 }
 
+/* ",NAME=VALUE" for a value the file gives (a negative one is unset:
+ * the shim's default holds). */
+static void put_given(out_buf *o, const char *name, double v)
+{
+    if (v >= 0)
+        put(o, ",%s=%.10g", name, v);
+}
+
 static void put_cc(out_buf *o, const ns3_upstream *u)
 {
     if (u->cc_mode == 1) {
         put(o, ",cc=dcqcn");
-        if (u->rate_ai_mbps >= 0)
-            put(o, ",dcqcn_rate_ai=%.10g", u->rate_ai_mbps);
-        if (u->rate_hai_mbps >= 0)
-            put(o, ",dcqcn_rate_hai=%.10g", u->rate_hai_mbps);
-        if (u->min_rate_mbps >= 0)
-            put(o, ",dcqcn_min_rate=%.10g", u->min_rate_mbps);
-        if (u->ewma_gain >= 0)
-            put(o, ",dcqcn_g=%.10g", u->ewma_gain);
-        if (u->rp_timer_us >= 0)
-            put(o, ",dcqcn_timer=%.10g", u->rp_timer_us);
+        put_given(o, "dcqcn_rate_ai", u->rate_ai_mbps);
+        put_given(o, "dcqcn_rate_hai", u->rate_hai_mbps);
+        put_given(o, "dcqcn_min_rate", u->min_rate_mbps);
+        put_given(o, "dcqcn_g", u->ewma_gain);
+        put_given(o, "dcqcn_timer", u->rp_timer_us);
     } else if (u->cc_mode == 3) {
         put(o, ",cc=hpcc");
-        if (u->u_target >= 0)
-            put(o, ",hpcc_eta=%.10g", u->u_target);
+        put_given(o, "hpcc_eta", u->u_target);
         if (u->mi_thresh >= 0)
             put(o, ",hpcc_max_stage=%ld", u->mi_thresh);
-        if (u->rate_ai_mbps >= 0)
-            put(o, ",hpcc_rate_ai=%.10g", u->rate_ai_mbps);
+        put_given(o, "hpcc_rate_ai", u->rate_ai_mbps);
     } else {
         put(o, ",cc=none");
     }

@@ -234,6 +234,54 @@ static int parse_recompute(int argc, char **argv, int *i, struct tf_config *c)
     return 1;
 }
 
+/* The options that set one bool of the configuration: the on|off
+ * switches (default on) and the bare flags that turn a feature on. */
+struct bool_option {
+    const char *flag;
+    size_t offset;
+};
+
+static bool *bool_field(struct tf_config *c, const struct bool_option *o)
+{
+    return (bool *)((char *)c + o->offset);
+}
+
+/* Matches a bool option at argv[*i]; 1 when used, 0 when not one of them,
+ * -1 after an error. */
+static int parse_bool_option(int argc, char **argv, int *i, struct tf_config *c)
+{
+    static const struct bool_option switches[] = {
+        {"--pp-scatter-gather", offsetof(struct tf_config, pp_scatter_gather)},
+        {"--overlap-grad-reduce", offsetof(struct tf_config, overlap_grad_reduce)},
+        {"--overlap-param-gather", offsetof(struct tf_config, overlap_param_gather)},
+    };
+    static const struct bool_option flags[] = {
+        {"--sp", offsetof(struct tf_config, sp)},
+        {"--dist-optimizer", offsetof(struct tf_config, dist_optimizer)},
+        {"--tp-comm-overlap", offsetof(struct tf_config, tp_comm_overlap)},
+        {"--tensors", offsetof(struct tf_config, tensors)},
+        {"--tp-cross-entropy", offsetof(struct tf_config, tp_cross_entropy)},
+        {"--single-file", offsetof(struct tf_config, single_file)},
+    };
+    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
+        int on_off;
+        int rc = cli_word_option(PROG, argc, argv, i, switches[k].flag, "on|off", &on_off);
+        if (rc == 0)
+            continue;
+        if (rc < 0)
+            return -1;
+        *bool_field(c, &switches[k]) = on_off == 0;
+        return 1;
+    }
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (cli_flag(argv[*i], flags[k].flag)) {
+            *bool_field(c, &flags[k]) = true;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Matches one option at argv[*i]; 1 when used, 0 when not an option of
  * this kind, -1 after an error. */
 static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigned *given, const char **out)
@@ -277,23 +325,8 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
             c->compute_model = TF_COMPUTE_ROOFLINE;
         return 1;
     }
-    static const struct {
-        const char *flag;
-        size_t offset;
-    } switches[] = {
-        {"--pp-scatter-gather", offsetof(struct tf_config, pp_scatter_gather)},
-        {"--overlap-grad-reduce", offsetof(struct tf_config, overlap_grad_reduce)},
-        {"--overlap-param-gather", offsetof(struct tf_config, overlap_param_gather)},
-    };
-    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
-        int on_off;
-        if ((rc = cli_word_option(PROG, argc, argv, i, switches[k].flag, "on|off", &on_off)) == 0)
-            continue;
-        if (rc < 0)
-            return -1;
-        *(bool *)((char *)c + switches[k].offset) = on_off == 0;
-        return 1;
-    }
+    if ((rc = parse_bool_option(argc, argv, i, c)) != 0)
+        return rc;
     int precision;
     if ((rc = cli_word_option(PROG, argc, argv, i, "--precision", "bf16|fp16|fp8", &precision)) != 0) {
         if (rc < 0)
@@ -309,32 +342,8 @@ static int parse_one(int argc, char **argv, int *i, struct tf_config *c, unsigne
         c->gpipe = schedule == 1;
         return 1;
     }
-    if (cli_flag(argv[*i], "--sp")) {
-        c->sp = true;
-        return 1;
-    }
-    if (cli_flag(argv[*i], "--dist-optimizer")) {
-        c->dist_optimizer = true;
-        return 1;
-    }
     if (strncmp(argv[*i], "--recompute", 11) == 0 && (argv[*i][11] == '\0' || argv[*i][11] == '='))
         return parse_recompute(argc, argv, i, c);
-    if (cli_flag(argv[*i], "--tp-comm-overlap")) {
-        c->tp_comm_overlap = true;
-        return 1;
-    }
-    if (cli_flag(argv[*i], "--tensors")) {
-        c->tensors = true;
-        return 1;
-    }
-    if (cli_flag(argv[*i], "--tp-cross-entropy")) {
-        c->tp_cross_entropy = true;
-        return 1;
-    }
-    if (cli_flag(argv[*i], "--single-file")) {
-        c->single_file = true;
-        return 1;
-    }
     if ((rc = cli_option(PROG, argc, argv, i, "--durations", &v)) != 0) {
         char msg[512];
         if (rc > 0 && tf_durations_load(v, &c->durations, msg, sizeof msg) != 0) {
