@@ -360,16 +360,12 @@ static bool attrs(jconv *c, const jv *v, const vet_attr **out, size_t *n)
 
 /* ---- records ------------------------------------------------------------ */
 
-static bool dep_item(jconv *c, const jv *v, void *items, size_t i, const void *arg)
-{
-    (void)arg;
-    return get_u64(c, v, &((uint64_t *)items)[i]);
-}
-
+/* Node ids read as the items of a uint64 list. */
 static bool deps(jconv *c, const jv *v, const uint64_t **out, size_t *n)
 {
+    static const enum vet_value_kind id_kind = VET_UINT64_LIST;
     const void *ids;
-    bool ok = read_array(c, v, "an array of node ids", sizeof **out, dep_item, NULL, &ids, n);
+    bool ok = read_array(c, v, "an array of node ids", sizeof **out, list_item, &id_kind, &ids, n);
     *out = ids;
     return ok;
 }
