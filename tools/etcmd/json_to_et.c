@@ -195,11 +195,45 @@ static bool get_bytes(jconv *c, const jv *v, vet_bytes *out)
     return true;
 }
 
+/* ---- arrays ------------------------------------------------------------- */
+
+/* Reads the JSON value `v` into items[i]; `arg` carries what else the
+ * reader needs (a list value's kind). */
+typedef bool (*item_reader)(jconv *c, const jv *v, void *items, size_t i, const void *arg);
+
+/* The repeated fields (attributes, dependencies, list values): a JSON
+ * array, or null for none, of values each read by `read` into one
+ * arena-allocated array of `size`-byte items, the path naming the item
+ * ("[i]") while it is read. `want` names the array in a wrong-kind error. */
+static bool read_array(jconv *c, const jv *v, const char *want, size_t size, item_reader read, const void *arg,
+                       const void **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (v->kind == JV_NULL)
+        return true;
+    if (v->kind != JV_ARRAY)
+        return wrong_kind(c, v, want);
+    void *items = alloc(c, v->len, size);
+    if (!items)
+        return false;
+    for (size_t i = 0; i < v->len; i++) {
+        size_t old = path_push(c, "[%zu]", i);
+        if (!read(c, &v->u.items[i], items, i, arg))
+            return false;
+        path_pop(c, old);
+    }
+    *out = items;
+    *n = v->len;
+    return true;
+}
+
 /* ---- lists -------------------------------------------------------------- */
 
-static bool list_item(jconv *c, enum vet_value_kind kind, const jv *v, void *items, size_t i)
+/* An item of a list value; `arg` points to the list's value kind. */
+static bool list_item(jconv *c, const jv *v, void *items, size_t i, const void *arg)
 {
-    switch (kind) {
+    switch (*(const enum vet_value_kind *)arg) {
     case VET_DOUBLE_LIST: return get_double(c, v, &((double *)items)[i]);
     case VET_FLOAT_LIST: return get_float(c, v, &((float *)items)[i]);
     case VET_INT32_LIST: case VET_SINT32_LIST: case VET_SFIXED32_LIST:
@@ -237,20 +271,9 @@ static bool list_value(jconv *c, enum vet_value_kind kind, const jv *v, vet_list
     if (!values || values->kind == JV_NULL)
         return true;
     size_t old = path_push(c, ".values");
-    if (values->kind != JV_ARRAY)
-        return wrong_kind(c, values, "an array");
-    void *items = alloc(c, values->len, vet_list_item_size(kind));
-    if (!items)
+    if (!read_array(c, values, "an array", vet_list_item_size(kind), list_item, &kind, &out->items, &out->n))
         return false;
-    for (size_t i = 0; i < values->len; i++) {
-        size_t mark = path_push(c, "[%zu]", i);
-        if (!list_item(c, kind, &values->u.items[i], items, i))
-            return false;
-        path_pop(c, mark);
-    }
     path_pop(c, old);
-    out->n = values->len;
-    out->items = items;
     return true;
 }
 
@@ -321,50 +344,30 @@ static bool attr(jconv *c, const jv *v, vet_attr *a)
     return ok;
 }
 
+static bool attr_item(jconv *c, const jv *v, void *items, size_t i, const void *arg)
+{
+    (void)arg;
+    return attr(c, v, &((vet_attr *)items)[i]);
+}
+
 static bool attrs(jconv *c, const jv *v, const vet_attr **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    if (v->kind == JV_NULL)
-        return true;
-    if (v->kind != JV_ARRAY)
-        return wrong_kind(c, v, "an array");
-    vet_attr *list = alloc(c, v->len, sizeof *list);
-    if (!list)
-        return false;
-    for (size_t i = 0; i < v->len; i++) {
-        size_t old = path_push(c, "[%zu]", i);
-        if (!attr(c, &v->u.items[i], &list[i]))
-            return false;
-        path_pop(c, old);
-    }
+    const void *list;
+    bool ok = read_array(c, v, "an array", sizeof **out, attr_item, NULL, &list, n);
     *out = list;
-    *n = v->len;
-    return true;
+    return ok;
 }
 
 /* ---- records ------------------------------------------------------------ */
 
+/* Node ids read as the items of a uint64 list. */
 static bool deps(jconv *c, const jv *v, const uint64_t **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    if (v->kind == JV_NULL)
-        return true;
-    if (v->kind != JV_ARRAY)
-        return wrong_kind(c, v, "an array of node ids");
-    uint64_t *ids = alloc(c, v->len, sizeof *ids);
-    if (!ids)
-        return false;
-    for (size_t i = 0; i < v->len; i++) {
-        size_t old = path_push(c, "[%zu]", i);
-        if (!get_u64(c, &v->u.items[i], &ids[i]))
-            return false;
-        path_pop(c, old);
-    }
+    static const enum vet_value_kind id_kind = VET_UINT64_LIST;
+    const void *ids;
+    bool ok = read_array(c, v, "an array of node ids", sizeof **out, list_item, &id_kind, &ids, n);
     *out = ids;
-    *n = v->len;
-    return true;
+    return ok;
 }
 
 static bool io(jconv *c, const jv *v, vet_io *io_out, const vet_io **slot)

@@ -16,6 +16,7 @@
 #include "synth/fit_model.h"
 #include "synth/synth_compare.h"
 #include "synth/synth_model.h"
+#include "synth/synth_read.h"
 #include "synth/synth_sample.h"
 #include "util/json_doc.h"
 #include "vimana-et/commands.h"
@@ -46,29 +47,22 @@ static const char usage[] =
     "two-sample Kolmogorov-Smirnov distance of durations and sizes (per kind with at least\n"
     "20 values in each set, and pooled). See docs/synth.md.\n";
 
+static int fit_node(void *m, const vet_node *n)
+{
+    return fit_model_add(m, n);
+}
+
 /* Adds every node of one file; returns 0 or -1 after printing one line. */
 static int fit_file(fit_model *m, const char *path, size_t rank, size_t n_ranks, int64_t peer_shift)
 {
-    vet_error err;
-    vet_reader *r = vet_reader_open(path, &err);
-    if (!r) {
-        cli_error(PROG, "error: %s", err.msg);
-        return -1;
-    }
-    const vet_node *n;
-    int rc = fit_model_begin_file(m, rank, n_ranks, peer_shift) == 0 ? 1 : -2;
-    while (rc == 1 && (rc = vet_reader_next(r, &n, &err)) == 1)
-        if (fit_model_add(m, n) != 0)
-            rc = -2;
-    vet_reader_close(r);
-    if (rc == 0 && fit_model_end_file(m) != 0)
-        rc = -2;
-    if (rc == -2) {
+    if (fit_model_begin_file(m, rank, n_ranks, peer_shift) != 0) {
         cli_error(PROG, "out of memory");
         return -1;
     }
-    if (rc < 0) {
-        cli_error(PROG, "error: %s", err.msg);
+    if (synth_read_nodes(PROG, path, fit_node, m) != 0)
+        return -1;
+    if (fit_model_end_file(m) != 0) {
+        cli_error(PROG, "out of memory");
         return -1;
     }
     return 0;

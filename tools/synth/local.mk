@@ -14,4 +14,5 @@ libvimana_tools_a_SOURCES += \
 	tools/synth/synth_model.c tools/synth/synth_model.h \
 	tools/synth/synth_sample.c tools/synth/synth_sample.h \
 	tools/synth/synth_compare.c tools/synth/synth_compare.h \
+	tools/synth/synth_read.c tools/synth/synth_read.h \
 	tools/synth/step_fill.c tools/synth/step_fill.h

@@ -9,6 +9,7 @@
 #include "etcmd/et_files.h"
 #include "synth/dist.h"
 #include "synth/fit_model.h"
+#include "synth/synth_read.h"
 
 /* One set's durations and sizes, per kind. */
 typedef struct set_stats {
@@ -28,8 +29,10 @@ static void stats_free(set_stats *s)
 }
 
 
-static int add_node(set_stats *s, const vet_node *n)
+/* A synth_node_fn: counts one node of a set. */
+static int add_node(void *set, const vet_node *n)
 {
+    set_stats *s = set;
     enum fit_kind k = fit_kind_of(n);
     uint64_t size;
     s->nodes++;
@@ -42,28 +45,6 @@ static int add_node(set_stats *s, const vet_node *n)
     return 0;
 }
 
-static int read_file(const char *prog, const char *path, set_stats *s)
-{
-    vet_error err;
-    vet_reader *r = vet_reader_open(path, &err);
-    if (!r) {
-        cli_error(prog, "error: %s", err.msg);
-        return -1;
-    }
-    const vet_node *n;
-    int rc;
-    while ((rc = vet_reader_next(r, &n, &err)) == 1)
-        if (add_node(s, n) != 0) {
-            vet_reader_close(r);
-            cli_error(prog, "out of memory");
-            return -1;
-        }
-    vet_reader_close(r);
-    if (rc < 0)
-        cli_error(prog, "error: %s", err.msg);
-    return rc < 0 ? -1 : 0;
-}
-
 static int read_set(const char *prog, const char *arg, set_stats *s)
 {
     et_files files;
@@ -73,7 +54,7 @@ static int read_set(const char *prog, const char *arg, set_stats *s)
     int rc = 0;
     int64_t shift;
     for (size_t x = 0; x < et_files_n_ranks(&files) && rc == 0; x++)
-        rc = read_file(prog, et_files_rank(&files, x, &shift), s);
+        rc = synth_read_nodes(prog, et_files_rank(&files, x, &shift), add_node, s);
     et_files_free(&files);
     for (int k = 0; rc == 0 && k < FIT_KINDS; k++) {
         dist_sort(s->duration[k].v, s->duration[k].n);
