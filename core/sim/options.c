@@ -92,6 +92,21 @@ static int parse_bool(const char *v, bool *out)
     return -1;
 }
 
+/* A finite number flag: at least 0 (zero_ok), or above 0 for a scale, where
+ * zero would erase what it multiplies. */
+static int store_number(const flag_spec *f, const char *value, double *field, bool zero_ok, char *err, size_t len)
+{
+    double v;
+    if (!finite_number_parse(value, &v) || v < 0 || (!zero_ok && v == 0)) {
+        snprintf(err, len, "--%s: expected %s, got '%s'", f->name,
+                 zero_ok ? "a non-negative number" : "a finite number greater than 0", value);
+        return -1;
+    }
+    if (field)
+        *field = v;
+    return 0;
+}
+
 static int store(const flag_spec *f, const char *value, sim_options *o, char *err, size_t len)
 {
     char *end;
@@ -112,25 +127,8 @@ static int store(const flag_spec *f, const char *value, sim_options *o, char *er
             *(uint32_t *)field = (uint32_t)v;
         return 0;
     }
-    case ARG_DOUBLE: {
-        double v;
-        if (!finite_number_parse(value, &v) || v < 0) {
-            snprintf(err, len, "--%s: expected a non-negative number, got '%s'", f->name, value);
-            return -1;
-        }
-        if (field)
-            *(double *)field = v;
-        return 0;
-    }
-    case ARG_SCALE: {
-        double v;
-        if (!finite_number_parse(value, &v) || !(v > 0)) {
-            snprintf(err, len, "--%s: expected a finite number greater than 0, got '%s'", f->name, value);
-            return -1;
-        }
-        *(double *)field = v;
-        return 0;
-    }
+    case ARG_DOUBLE: return store_number(f, value, field, true, err, len);
+    case ARG_SCALE: return store_number(f, value, field, false, err, len);
     case ARG_BOOL: {
         bool v;
         if (parse_bool(value, &v) != 0) {

@@ -151,16 +151,12 @@ static const char transformer[] = "generate:\n  kind: transformer\n  layers: 4\n
                                   "  durations: d.json\nsystem: s.json\nnetwork: n.yml\n"
                                   "axes:\n  generate.tp: [2, 4]\n  generate.sp: [true]\n";
 
-/* joined argv, for comparing. */
-static void args_text(char **argv, char *out, size_t len)
+/* The point's generator arguments, joined by spaces, are `want`. */
+static void point_text_is(const sweep_spec *s, const sweep_gen_point *g, const char *want)
 {
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; argv[i]; i++) {
-        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", argv[i]);
-        free(argv[i]);
-    }
-    free(argv);
+    char *text = sweep_gen_point_text(s, g);
+    assert_string_equal(text, want);
+    free(text);
 }
 
 static void generator_is_read(void **state)
@@ -188,13 +184,9 @@ static void generator_is_read(void **state)
     sweep_gen_point g;
     sweep_gen_point_of(&s, rows + 2, &g);
     assert_string_equal(g.kind, "transformer");
-    char text[512], want[512];
-    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
+    char want[512];
     snprintf(want, sizeof want, "transformer --durations %sd.json --layers 4 --sp --tp 4", s.dir);
-    assert_string_equal(text, want);
-    char *identity = sweep_gen_point_text(&s, &g);
-    assert_string_equal(identity, want);
-    free(identity);
+    point_text_is(&s, &g, want);
     /* A base flag that is false is left out. */
     spec_done(&s, path);
     free(rows);
@@ -203,8 +195,7 @@ static void generator_is_read(void **state)
     load_ok(path, &s);
     expand_ok(&s, &rows, &n);
     sweep_gen_point_of(&s, rows + 1 * s.n_axes, &g);
-    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
-    assert_string_equal(text, "transformer --tp 8");
+    point_text_is(&s, &g, "transformer --tp 8");
     free(rows);
     spec_done(&s, path);
 }
@@ -215,14 +206,12 @@ static void generator_kind_axis(void **state)
     char *path = spec_file("generate: {kind: all-reduce, npus: 8, size: 1MiB}\nsystem: s\nnetwork: n\n"
                            "axes:\n  generate.kind: [all-gather, all-to-all]\n  generate.npus: [4]\n");
     sweep_spec s;
-    char text[256];
     load_ok(path, &s);
     size_t *rows, n;
     expand_ok(&s, &rows, &n);
     sweep_gen_point g;
     sweep_gen_point_of(&s, rows + 2, &g);
-    args_text(sweep_gen_point_args(&s, &g), text, sizeof text);
-    assert_string_equal(text, "all-to-all --npus 4 --size 1MiB");
+    point_text_is(&s, &g, "all-to-all --npus 4 --size 1MiB");
     assert_int_equal(sweep_gen_param("transformer", "tp"), GEN_PARAM_VALUE);
     assert_int_equal(sweep_gen_param("transformer", "npus"), GEN_PARAM_UNKNOWN);
     assert_int_equal(sweep_gen_param(NULL, "recompute"), GEN_PARAM_FLAG);

@@ -418,18 +418,13 @@ static int read_entry(reader *r, const char *key, const yaml_node_t *v)
         s->plot_line = v->start_mark.line + 1;
         return take_string(r, key, v, &s->plot);
     }
-    if (!strcmp(key, "generate"))
-        return read_generate(r, v);
-    if (!strcmp(key, "options"))
-        return read_options(r, v);
-    if (!strcmp(key, "jobs"))
-        return read_jobs(r, v);
-    if (!strcmp(key, "slurm"))
-        return read_slurm(r, v);
-    if (!strcmp(key, "axes"))
-        return read_axes(r, v);
-    if (!strcmp(key, "points"))
-        return read_points(r, v);
+    /* The sections with a reader of their own. */
+    static const struct { const char *key; int (*read)(reader *, const yaml_node_t *); } sections[] = {
+        {"generate", read_generate}, {"options", read_options}, {"jobs", read_jobs},
+        {"slurm", read_slurm}, {"axes", read_axes}, {"points", read_points}};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        if (!strcmp(key, sections[i].key))
+            return sections[i].read(r, v);
     char shown[128];
     return yaml_reader_fail(&r->y, v, "unknown key '%s' (expected workload, generate, system, network, memory, backend, options, "
                       "axes, points, plot, jobs or slurm)", msg_escape(key, shown, sizeof shown));
