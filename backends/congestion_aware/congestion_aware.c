@@ -564,19 +564,14 @@ static int ca_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
         return rc;
     if (factor > 0 && factor < c->min_factor)
         c->min_factor = factor;
-    vimana_tick now = vimana_evq_now(c->bt.evq);
     uint32_t k = c->faults.n - 1;
     /* A fault of the current tick holds for the sends the host makes before
      * run() too: applied now, not queued behind them. */
-    if (at <= now) {
+    if (at <= vimana_evq_now(c->bt.evq)) {
         on_fault(c, k);
         return c->bt.failed ? VIMANA_ERR_NOMEM : VIMANA_OK;
     }
-    if (vimana_evq_schedule(c->bt.evq, at - now, on_fault, c, k) != VIMANA_OK) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    return VIMANA_OK;
+    return vimana_bt_fault_schedule(&c->bt, at, on_fault, c, k, err, err_len);
 }
 
 /* Devices of a topology graph are named as its file numbers them

@@ -1458,12 +1458,7 @@ static int gn_link_fault(void *ctx, uint32_t link, vimana_tick at, double factor
     deepen_auto_vcs(g, link, factor);
     raise_eject_rate(g, link, factor);
     raise_input_rate(g, link, factor);
-    vimana_tick now = vimana_evq_now(g->bt.evq);
-    if (vimana_evq_schedule(g->bt.evq, at > now ? at - now : 0, on_fault, g, g->faults.n - 1) != VIMANA_OK) {
-        snprintf(err, err_len, "out of memory");
-        return VIMANA_ERR_NOMEM;
-    }
-    return VIMANA_OK;
+    return vimana_bt_fault_schedule(&g->bt, at, on_fault, g, g->faults.n - 1, err, err_len);
 }
 
 static const char *gn_device_name(void *ctx, uint32_t device, char *buf, size_t len)

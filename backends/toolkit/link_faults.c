@@ -55,6 +55,17 @@ int vimana_bt_fault_add(vimana_link_faults *f, vimana_topo *topo, uint32_t n_lin
     return VIMANA_OK;
 }
 
+int vimana_bt_fault_schedule(vimana_bt *bt, vimana_tick at, vimana_event_fn fn, void *ctx, uint32_t k, char *err,
+                             size_t err_len)
+{
+    vimana_tick now = vimana_evq_now(bt->evq);
+    if (vimana_evq_schedule_at(bt->evq, at > now ? at : now, fn, ctx, k) != VIMANA_OK) {
+        snprintf(err, err_len, "out of memory");
+        return VIMANA_ERR_NOMEM;
+    }
+    return VIMANA_OK;
+}
+
 int vimana_bt_fault_route(vimana_bt *bt, vimana_topo *topo, const char *name, const vimana_link_fault *fault)
 {
     if (!topo)

@@ -13,6 +13,7 @@
 #include "unit_main.h"
 
 #include "vimana/backend_toolkit.h"
+#include "vimana/link_faults.h"
 #include "vimana/net_layout.h"
 
 /* A backend context as the toolkit wants it (vimana_bt first), plus a
@@ -168,6 +169,28 @@ static void test_stop_ends_run_after_the_event(void **state)
     assert_int_equal(vimana_bt_run(f), VIMANA_OK);
     assert_int_equal(f->n_ran, 2);
     assert_int_equal(vimana_bt_now(f), 4);
+    fake_free(f);
+}
+
+/* A fault's event runs at its tick, or, registered after its tick, at the
+ * current one behind what is queued there. */
+static void test_fault_schedule(void **state)
+{
+    (void)state;
+    fake *f = fake_new(sizeof(vimana_host), NULL);
+    char err[64] = "";
+    assert_int_equal(vimana_bt_fault_schedule(&f->bt, 5, record, f, 3, err, sizeof err), VIMANA_OK);
+    run_expect(f, VIMANA_OK, 1);
+    assert_int_equal(vimana_bt_now(f), 5);
+    assert_int_equal(vimana_bt_schedule(f, 0, record, f, 9), VIMANA_OK);
+    assert_int_equal(vimana_bt_fault_schedule(&f->bt, 2, record, f, 4, err, sizeof err), VIMANA_OK);
+    run_expect(f, VIMANA_OK, 3);
+    uint64_t want[] = {3, 9, 4};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(f->ran[i], want[i]);
+        assert_int_equal(f->at[i], 5);
+    }
+    assert_string_equal(err, "");
     fake_free(f);
 }
 
@@ -507,6 +530,7 @@ static void test_dimension_order_legs(void **state)
 UNIT_TEST_MAIN(
     cmocka_unit_test(test_no_options),
     cmocka_unit_test(test_default_loop_fifo_and_monotonic),
+    cmocka_unit_test(test_fault_schedule),
     cmocka_unit_test(test_stop_ends_run_after_the_event),
     cmocka_unit_test(test_fail_reports_once_through_host_failed),
     cmocka_unit_test(test_fail_on_a_1_0_host_logs_an_error),

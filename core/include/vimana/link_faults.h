@@ -46,6 +46,13 @@ int vimana_bt_fault_check(const char *name, uint32_t link, uint32_t n_links, dou
 int vimana_bt_fault_add(vimana_link_faults *f, vimana_topo *topo, uint32_t n_links, uint32_t link,
                         vimana_tick at, double factor, char *err, size_t err_len);
 
+/* Schedules the event of fault k, fn(ctx, k), on the toolkit's queue at
+ * the fault's tick `at`, or at the current tick when `at` has passed (it
+ * then runs behind what is queued for now). Returns VIMANA_OK, or
+ * VIMANA_ERR_NOMEM with "out of memory" in err. */
+int vimana_bt_fault_schedule(vimana_bt *bt, vimana_tick at, vimana_event_fn fn, void *ctx, uint32_t k, char *err,
+                             size_t err_len);
+
 /* A fault reaching its tick, on the graph (none: nothing to do): takes the
  * link out of routing or back in. Returns 1 when the link went down (the
  * backend reroutes what waits for it), 0 otherwise, -1 after
