@@ -47,7 +47,7 @@ fuzz_targets_ldadd = tests/fuzz/libfuzz_core.a tests/fuzz/libfuzz_tools.a tests/
 
 check_PROGRAMS += tests/fuzz/replay
 tests_fuzz_replay_SOURCES = tests/fuzz/replay_main.c tests/fuzz/fuzz_targets.c
-tests_fuzz_replay_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
+tests_fuzz_replay_CPPFLAGS = $(PUBLIC_CPPFLAGS) $(UTIL_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
 tests_fuzz_replay_LDADD = $(fuzz_targets_ldadd)
 tests_fuzz_fuzz_SOURCES = tests/fuzz/fuzz_main.c tests/fuzz/fuzz_targets.c
 tests_fuzz_fuzz_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/tests/fuzz

@@ -31,6 +31,7 @@
 #define huge_pages_advise vimana_util_huge_pages_advise
 #define input_file_check vimana_util_input_file_check
 #define input_file_open vimana_util_input_file_open
+#define input_file_read vimana_util_input_file_read
 #define json_check vimana_util_json_check
 #define json_doc_load vimana_util_json_doc_load
 #define json_doc_parse vimana_util_json_doc_parse

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -46,4 +47,31 @@ FILE *input_file_open(const char *path, const char *shown, const char *mode, cha
     if (!f)
         snprintf(msg, msg_len, "%s: cannot open: %s", shown, errno ? strerror(errno) : "unknown error");
     return f;
+}
+
+char *input_file_read(FILE *f, size_t limit, size_t *len)
+{
+    char *text = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap == limit)
+                break;
+            size_t grown = cap ? cap * 2 : 65536;
+            grown = grown > limit || grown < cap ? limit : grown;
+            char *bigger = realloc(text, grown);
+            if (!bigger) {
+                free(text);
+                return NULL;
+            }
+            text = bigger;
+            cap = grown;
+        }
+        size_t got = fread(text + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;   /* the end, or an error: ferror tells */
+    }
+    *len = n;
+    return text;
 }

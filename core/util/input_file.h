@@ -1,5 +1,6 @@
 /*
- * input_file.h - refuse paths a reader cannot consume before opening them.
+ * input_file.h - refuse paths a reader cannot consume before opening them,
+ * and read the whole of those it can.
  *
  * Readers loop until end of file, so a character device such as /dev/zero
  * would be read for ever, and a directory gives confusing errors from
@@ -24,5 +25,13 @@ int input_file_check(const char *path, char *why, size_t why_len);
 /* input_file_check, then fopen(path, mode). Returns the stream, or NULL with
  * "SHOWN: why" or "SHOWN: cannot open: <system reason>" in msg. */
 FILE *input_file_open(const char *path, const char *shown, const char *mode, char *msg, size_t msg_len);
+
+/* All of f up to `limit` bytes (SIZE_MAX for no limit), not NUL-terminated,
+ * in a buffer grown as the text comes: a limit of 1 GiB must not cost 1 GiB
+ * for a file of 1 KiB (under the sanitizers that allocation alone took a
+ * second). A reader that accepts at most N bytes passes N + 1: a longer
+ * file reads as N + 1. NULL when out of memory; a read error ends the text
+ * early, and ferror(f) tells. */
+char *input_file_read(FILE *f, size_t limit, size_t *len);
 
 #endif

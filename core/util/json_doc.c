@@ -216,37 +216,6 @@ int json_doc_parse(const char *path, const char *text, size_t len, unsigned flag
     return 0;
 }
 
-/* All of f up to `limit` bytes, in a buffer grown as the text comes (a
- * limit of 1 GiB must not cost 1 GiB for a file of 1 KiB: under the
- * sanitizers that allocation alone took a second). NULL when out of
- * memory. */
-static char *read_at_most(FILE *f, size_t limit, size_t *len)
-{
-    char *text = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap == limit)
-                break;
-            size_t grown = cap ? cap * 2 : 65536;
-            grown = grown > limit || grown < cap ? limit : grown;
-            char *bigger = realloc(text, grown);
-            if (!bigger) {
-                free(text);
-                return NULL;
-            }
-            text = bigger;
-            cap = grown;
-        }
-        size_t got = fread(text + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;   /* the end, or an error: ferror tells */
-    }
-    *len = n;
-    return text;
-}
-
 int json_doc_load(const char *path, const char *shown, size_t max_bytes, const char *too_big, unsigned flags,
                   json_object **root, char *msg, size_t msg_len)
 {
@@ -256,7 +225,7 @@ int json_doc_load(const char *path, const char *shown, size_t max_bytes, const c
         return -1;
     size_t n = 0;
     /* one byte past the limit tells a file that is larger */
-    char *text = read_at_most(f, max_bytes + 1, &n);
+    char *text = input_file_read(f, max_bytes + 1, &n);
     if (!text) {
         fclose(f);
         return fail(msg, msg_len, "%s: out of memory", shown);

@@ -40,6 +40,20 @@ expect_error "vimana-et link: $T/cut.json.gz: gzip data is truncated or corrupt:
 cp "$VIMANA_SRCDIR/tests/fuzz/regressions/kineto_json/isize-claims-2GiB" "$T/claim.json.gz"
 expect_error "vimana-et link: $T/claim.json.gz: gzip data is corrupt: unknown compression method" \
     link --host-trace "$H" --device-trace "$T/claim.json.gz" --output "$T/o.json"
+# Well-formed JSON of the wrong kind where the schema wants an array or
+# an object: named by its place in the document.
+# refused_text NAME host|device TEXT WHY: that trace, the line TEXT in
+# $T/NAME.json, is refused with "vimana-et link: $T/NAME.json: WHY".
+refused_text() {
+    printf '%s\n' "$3" >"$T/$1.json"
+    h=$H k=$K
+    if [ "$2" = host ]; then h="$T/$1.json"; else k="$T/$1.json"; fi
+    expect_error "vimana-et link: $T/$1.json: $4" link --host-trace "$h" --device-trace "$k" --output "$T/o.json"
+}
+refused_text top host '[1]' "the top-level JSON value is not an object"
+refused_text events device '{"traceEvents": {}}' "'traceEvents' is not an array"
+refused_text event device '{"traceEvents": [{"ph": "X"}, "s"]}' "traceEvents[1] is not an object"
+refused_text node host '{"schema": "1.0.2-chakra.0.0.4", "nodes": [7]}' "nodes[0] is not an object"
 [ -e "$T/o.json" ] || [ -e "$T/o.json.part" ] && fail "output left behind after an error"
 
 # A Kineto trace without record-function ids (PyTorch < 2.1) cannot link.

@@ -5,12 +5,14 @@
  * The normal (gcc, sanitizer) build links every target into this program
  * so `make check` replays the seed corpus and every saved finding.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
 #include "fuzz_targets.h"
+#include "util/input_file.h"
 
 static int replay(fuzz_target_fn target, const char *path)
 {
@@ -19,22 +21,8 @@ static int replay(fuzz_target_fn target, const char *path)
         perror(path);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0;
-    unsigned char *buf = malloc(cap);
-    size_t n;
-    while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            unsigned char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
+    size_t len = 0;
+    char *buf = input_file_read(f, SIZE_MAX, &len);
     int failed = ferror(f) || !buf;
     fclose(f);
     if (failed) {
@@ -42,7 +30,7 @@ static int replay(fuzz_target_fn target, const char *path)
         free(buf);
         return -1;
     }
-    target(buf, len);
+    target((const uint8_t *)buf, len);
     free(buf);
     return 0;
 }

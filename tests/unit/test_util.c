@@ -1,5 +1,5 @@
 /*
- * Unit tests of core/util: the input-file check and message escaping.
+ * Unit tests of core/util: the input-file check and read, and message escaping.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +49,46 @@ static void device_refused(void **state)
     char why[128];
     assert_int_equal(input_file_check("/dev/zero", why, sizeof why), -1);
     assert_string_equal(why, "not a regular file (character device)");
+}
+
+/* input_file_read of a file of `size` bytes (a pattern, so that a byte
+ * out of place shows) under `limit`: all of it, or limit bytes when the
+ * file is longer. */
+static void expect_read(size_t size, size_t limit)
+{
+    char *text = malloc(size + 1);
+    assert_non_null(text);
+    for (size_t i = 0; i < size; i++)
+        text[i] = (char)('a' + i % 26);
+    text[size] = '\0';
+    char *path = temp_text_write("vimana-util", "file", text);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t len = 0;
+    char *got = input_file_read(f, limit, &len);
+    assert_non_null(got);
+    assert_false(ferror(f));
+    fclose(f);
+    size_t want = size < limit ? size : limit;
+    assert_int_equal(len, want);
+    assert_memory_equal(got, text, want);
+    free(got);
+    free(text);
+    temp_text_remove(path);
+}
+
+/* The buffer grows in steps from 64 KiB: files on either side of the
+ * steps, and the limit that tells a file longer than the caller takes. */
+static void whole_file_read(void **state)
+{
+    (void)state;
+    expect_read(0, SIZE_MAX);
+    expect_read(65535, SIZE_MAX);
+    expect_read(65536, SIZE_MAX);
+    expect_read(200000, SIZE_MAX);
+    expect_read(200000, 100001);
+    expect_read(100000, 100001);
+    expect_read(100001, 100001);
 }
 
 /* msg_escape writes want for in into a buffer of size bytes. */
@@ -196,6 +236,7 @@ UNIT_TEST_MAIN(
     cmocka_unit_test(directory_refused),
     cmocka_unit_test(device_refused),
     cmocka_unit_test(one_line_keeps_escapes),
+    cmocka_unit_test(whole_file_read),
     cmocka_unit_test(escapes_control_bytes),
     cmocka_unit_test(long_values_end_in_ellipsis),
     cmocka_unit_test(ratio_is_exact),

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -395,18 +396,11 @@ int text_workload_load(const char *path, struct text_workload *w, FILE *warnings
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return text_fail(err, path, 0, "cannot open: %s", strerror(errno));
-    char *data = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (grow_array((void **)&data, &cap, len + 1, 1, 65536) != 0) {
-            free(data);
-            fclose(fp);
-            return text_fail(err, path, 0, "out of memory");
-        }
-        size_t got = fread(data + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
+    size_t len = 0;
+    char *data = input_file_read(fp, SIZE_MAX, &len);
+    if (!data) {
+        fclose(fp);
+        return text_fail(err, path, 0, "out of memory");
     }
     int read_failed = ferror(fp);
     int read_errno = errno;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/input_file.h"
+
 /* The longest field quoted back in a message. */
 #define QUOTE_MAX 40
 
@@ -247,32 +249,14 @@ static char *slurp(const char *path, size_t *len, char *msg, size_t msglen)
         snprintf(msg, msglen, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
         return NULL;
     }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int oom = 0;
-    for (;;) {
-        if (n == cap) {
-            /* one byte beyond the limit tells a file that is too large */
-            size_t grown = cap ? 2 * cap : 4096;
-            grown = grown > FILE_MAX + 1 ? FILE_MAX + 1 : grown;
-            char *q = grown > cap ? realloc(buf, grown) : NULL;
-            if (!q) {
-                oom = grown > cap;
-                break;
-            }
-            buf = q;
-            cap = grown;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0 || n > FILE_MAX)
-            break;
-    }
+    size_t n = 0;
+    /* one byte beyond the limit tells a file that is too large */
+    char *buf = input_file_read(f, FILE_MAX + 1, &n);
     int bad = ferror(f);
     fclose(f);
-    if (bad || oom || n > FILE_MAX) {
+    if (bad || !buf || n > FILE_MAX) {
         snprintf(msg, msglen, "%s: %s", path,
-                 bad ? "read failed" : oom ? "out of memory" : "larger than 256 MiB (not an arrivals file?)");
+                 bad ? "read failed" : !buf ? "out of memory" : "larger than 256 MiB (not an arrivals file?)");
         free(buf);
         return NULL;
     }

@@ -25,24 +25,21 @@ typedef struct {
     uint64_t top;
 } linkmap_args;
 
-static void usage(FILE *out)
-{
-    fputs("Usage: vimana-et linkmap REPORT.json -o OUT.svg [--top N]\n"
-          "\n"
-          "Draw the link utilisation of a simulation as an SVG heat map: the report\n"
-          "written by `vimana --report REPORT.json` with a backend that counts per-link\n"
-          "traffic (congestion_aware). One row per link, busiest first (utilisation, then\n"
-          "bytes, then report order): \"src -> dst\" (the report's device names, or NPU\n"
-          "and switch numbers for an older report), a bar as long as the utilisation\n"
-          "(busy ticks / the run's end) coloured from blue (idle) through orange to\n"
-          "red (busy all the run), the utilisation in percent, the bytes, the messages\n"
-          "and the worst queueing delay (when the report has it); a title with the\n"
-          "network's dimensions and links.\n"
-          "\n"
-          "  -o, --output OUT.svg  picture to write, '-' for stdout\n"
-          "  --top N               draw the N busiest links (default 40, at most 10000)\n",
-          out);
-}
+static const char usage[] =
+    "Usage: vimana-et linkmap REPORT.json -o OUT.svg [--top N]\n"
+    "\n"
+    "Draw the link utilisation of a simulation as an SVG heat map: the report\n"
+    "written by `vimana --report REPORT.json` with a backend that counts per-link\n"
+    "traffic (congestion_aware). One row per link, busiest first (utilisation, then\n"
+    "bytes, then report order): \"src -> dst\" (the report's device names, or NPU\n"
+    "and switch numbers for an older report), a bar as long as the utilisation\n"
+    "(busy ticks / the run's end) coloured from blue (idle) through orange to\n"
+    "red (busy all the run), the utilisation in percent, the bytes, the messages\n"
+    "and the worst queueing delay (when the report has it); a title with the\n"
+    "network's dimensions and links.\n"
+    "\n"
+    "  -o, --output OUT.svg  picture to write, '-' for stdout\n"
+    "  --top N               draw the N busiest links (default 40, at most 10000)\n";
 
 static int parse_top(const char *text, uint64_t *top)
 {
@@ -84,10 +81,8 @@ static int parse_args(int argc, char **argv, linkmap_args *a)
     memset(a, 0, sizeof *a);
     a->top = DEFAULT_TOP;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "--help|-h")) {
-            usage(stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if (parse_one(argc, argv, &i, a) != 0)
             return -1;
     }

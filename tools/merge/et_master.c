@@ -109,14 +109,23 @@ static int write_all(FILE *f, const out_buf *o)
     return o->n == 0 || fwrite(o->b, 1, o->n, f) == o->n ? 0 : -1;
 }
 
+/* Reads the file at `path` whole (gunzipped when it is gzip) for the
+ * command `prog`; a failure's message goes to msg, as this file reports. */
+static int load(const char *prog, const char *path, tl_buffer *in, char *msg, size_t len)
+{
+    tl_diag d;
+    tl_diag_init(&d, prog, TL_ERROR);
+    if (tl_buffer_load(path, in, &d) != 0)
+        return fail_msg(msg, len, "%s", d.msg);
+    return 0;
+}
+
 /* One rank: its marker, then its node records as they are. */
 static int merge_rank(FILE *f, const char *path, uint64_t rank, char *msg, size_t len)
 {
-    tl_diag d;
-    tl_diag_init(&d, "vimana-et merge", TL_ERROR);
     tl_buffer in;
-    if (tl_buffer_load(path, &in, &d) != 0)
-        return fail_msg(msg, len, "%s", d.msg);
+    if (load("vimana-et merge", path, &in, msg, len) != 0)
+        return -1;
     const uint8_t *buf = (const uint8_t *)in.data;
     size_t pos = 0, payload, plen, meta_end, nodes = 0;
     int rc = 0;
@@ -287,11 +296,9 @@ static int split_rank(const char *path, const uint8_t *buf, size_t len, size_t *
 int et_master_split(const char *path, const char *prefix, size_t *n, char *msg, size_t len)
 {
     *n = 0;
-    tl_diag d;
-    tl_diag_init(&d, "vimana-et split", TL_ERROR);
     tl_buffer in;
-    if (tl_buffer_load(path, &in, &d) != 0)
-        return fail_msg(msg, len, "%s", d.msg);
+    if (load("vimana-et split", path, &in, msg, len) != 0)
+        return -1;
     const uint8_t *buf = (const uint8_t *)in.data;
     size_t pos = 0, payload, plen;
     int rc = next_record(buf, in.len, &pos, &payload, &plen) ? 0 : fail_msg(msg, len, "%s: no metadata record", path);

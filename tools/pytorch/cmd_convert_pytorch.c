@@ -25,35 +25,31 @@ typedef struct args {
     pt_options opt;
 } args;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "Usage: vimana-et convert pytorch --input TRACE.json[.gz] --output OUT.et[.gz] [OPTIONS]\n"
-            "\n"
-            "Converts a PyTorch host execution trace, or its trace_link (\"ET+\") form, into a\n"
-            "Chakra ET, with the bytes the reference `chakra_converter PyTorch` writes.\n"
-            "\n"
-            "  --input, --input_filename FILE    host trace JSON (gzip'd input is accepted)\n"
-            "  --output, --output_filename FILE  Chakra ET to write (gzip'd when it ends in .gz)\n"
-            "  --simulate                        run the reference's 1 us list scheduler on the\n"
-            "                                    result and print the simulated length\n"
-            "  --log-filename, --log_filename FILE  write a log of the conversion to FILE\n"
-            "  --no-sync-deps                    ignore trace_link's sync_dep lists (the reference\n"
-            "                                    never applies them)\n"
-            "  --no-p2p-peers                    write SEND/RECV nodes without comm_src, comm_dst\n"
-            "                                    and comm_tag (as the reference does)\n"
-            "  --compat                          both of the above, and keep ctrl_deps that name a\n"
-            "                                    node removed as dangling: the reference's exact\n"
-            "                                    output (which `vimana` accepts only with\n"
-            "                                    --drop-missing-deps)\n"
-
-            "  -h, --help                        show this help\n"
-            "\n"
-            "Without --compat, no node depends on a node that was removed; the number of\n"
-            "ctrl_deps left out is noted on stderr. Nodes lost because their ctrl_deps do\n"
-            "not lead to a thread root (an id naming no node, a self-loop, a cycle) are\n"
-            "counted in a warning.\n");
-}
+static const char usage[] =
+    "Usage: vimana-et convert pytorch --input TRACE.json[.gz] --output OUT.et[.gz] [OPTIONS]\n"
+    "\n"
+    "Converts a PyTorch host execution trace, or its trace_link (\"ET+\") form, into a\n"
+    "Chakra ET, with the bytes the reference `chakra_converter PyTorch` writes.\n"
+    "\n"
+    "  --input, --input_filename FILE    host trace JSON (gzip'd input is accepted)\n"
+    "  --output, --output_filename FILE  Chakra ET to write (gzip'd when it ends in .gz)\n"
+    "  --simulate                        run the reference's 1 us list scheduler on the\n"
+    "                                    result and print the simulated length\n"
+    "  --log-filename, --log_filename FILE  write a log of the conversion to FILE\n"
+    "  --no-sync-deps                    ignore trace_link's sync_dep lists (the reference\n"
+    "                                    never applies them)\n"
+    "  --no-p2p-peers                    write SEND/RECV nodes without comm_src, comm_dst\n"
+    "                                    and comm_tag (as the reference does)\n"
+    "  --compat                          both of the above, and keep ctrl_deps that name a\n"
+    "                                    node removed as dangling: the reference's exact\n"
+    "                                    output (which `vimana` accepts only with\n"
+    "                                    --drop-missing-deps)\n"
+    "  -h, --help                        show this help\n"
+    "\n"
+    "Without --compat, no node depends on a node that was removed; the number of\n"
+    "ctrl_deps left out is noted on stderr. Nodes lost because their ctrl_deps do\n"
+    "not lead to a thread root (an id naming no node, a self-loop, a cycle) are\n"
+    "counted in a warning.\n";
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
 static int parse_args(int argc, char **argv, args *a)
@@ -68,10 +64,8 @@ static int parse_args(int argc, char **argv, args *a)
                                      {NULL, NULL}};
     for (int i = 1; i < argc; i++) {
         int r;
-        if (cli_flag(argv[i], "-h|--help")) {
-            usage(stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if ((r = cli_text_options(PROG, argc, argv, &i, texts)) != 0) {
             if (r < 0)
                 return 2;

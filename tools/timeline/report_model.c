@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/input_file.h"
 #include "util/json_doc.h"
 
 int report_fail(char err[REPORT_MSG_MAX], const char *fmt, ...)
@@ -21,7 +22,8 @@ int report_fail(char err[REPORT_MSG_MAX], const char *fmt, ...)
     return -1;
 }
 
-/* The whole file, NUL-terminated; NULL with err set on failure. */
+/* The whole file, or as much as tells that it is too large for the JSON
+ * reader; NULL with err set on failure. */
 static char *read_file(const char *path, size_t *len, char err[REPORT_MSG_MAX])
 {
     FILE *f = fopen(path, "rb");
@@ -29,21 +31,7 @@ static char *read_file(const char *path, size_t *len, char err[REPORT_MSG_MAX])
         report_fail(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, used = 0;
-    char *text = malloc(cap);
-    while (text) {
-        used += fread(text + used, 1, cap - used - 1, f);
-        if (used < cap - 1)
-            break;
-        char *bigger = realloc(text, cap * 2);
-        if (!bigger) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = bigger;
-        cap *= 2;
-    }
+    char *text = input_file_read(f, (size_t)INT32_MAX + 1, len);
     bool bad = ferror(f);
     fclose(f);
     if (!text) {
@@ -55,8 +43,6 @@ static char *read_file(const char *path, size_t *len, char err[REPORT_MSG_MAX])
         report_fail(err, "%s: read error", path);
         return NULL;
     }
-    text[used] = '\0';
-    *len = used;
     return text;
 }
 

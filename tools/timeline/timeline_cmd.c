@@ -36,48 +36,45 @@ typedef struct {
     timeline_form compat_form; /* --time-unit, with --compat */
 } timeline_args;
 
-static void usage(FILE *out)
-{
-    fputs("Usage: vimana-et timeline --input LOG --output OUT.json --num-npus N --npu-frequency MHZ\n"
-          "                          [--compat [--time-unit ms|us]]\n"
-          "       vimana-et timeline --report REPORT.json --output OUT.json\n"
-          "\n"
-          "Turn a simulation into a Chrome/Perfetto trace-event timeline (open it in\n"
-          "ui.perfetto.dev or chrome://tracing).\n"
-          "\n"
-          "From a log, as chakra_timeline_visualizer does: the `issue,...` and `callback,...`\n"
-          "records that the simulator prints with \"trace-enabled\": 1 in the system JSON\n"
-          "(vimana on stderr; the reference ASTRA-sim in its log, after spdlog's prefix, which\n"
-          "is skipped). Each callback closes the issue of the same NPU and node id and\n"
-          "becomes one slice: pid = NPU, tid = the node's category, from its name as the\n"
-          "reference decides, else from its node->type: 1 local memory, 2 remote memory,\n"
-          "3 compute, 4 communication, 5 other (METADATA/INVALID nodes). Each process and\n"
-          "thread is named (\"NPU 0\", \"compute\", ...). ts and dur are microseconds, as\n"
-          "trace viewers read them, written as exact decimals: a tick is a cycle at MHz,\n"
-          "so at 1000 MHz a slice of 117780 cycles lasts 117.78 us (other frequencies\n"
-          "round to the nearest nanosecond); args.cycles holds the length in cycles.\n"
-          "\n"
-          "  --input LOG           simulator log, '-' for stdin (alias --input_filename)\n"
-          "  --output OUT.json     trace to write, '-' for stdout (alias --output_filename)\n"
-          "  --num-npus N          number of NPUs; records of NPU N or above are errors\n"
-          "                        (alias --num_npus)\n"
-          "  --npu-frequency MHZ   cycles per microsecond, an integer (alias --npu_frequency)\n"
-          "  --compat              write the reference's document instead, byte for byte\n"
-          "                        for every log it accepts: its ts and dur are in\n"
-          "                        milliseconds, which trace viewers show 1000x too short\n"
-          "  --time-unit ms|us     with --compat: ms (default, the reference's numbers) or\n"
-          "                        us, the same document with true times\n"
-          "  --log_filename FILE   accepted for compatibility and ignored: errors and\n"
-          "                        warnings go to stderr\n"
-          "\n"
-          "From a report written by `vimana --report FILE.json`: one process per NPU with a\n"
-          "\"run\" slice up to its finish and one slice per collective, named after its node,\n"
-          "with its type, bytes, algorithm and group as args; times are exact microseconds.\n"
-          "\n"
-          "  --report REPORT.json  the report to read\n"
-          "  --output OUT.json     trace to write, '-' for stdout\n",
-          out);
-}
+static const char usage[] =
+    "Usage: vimana-et timeline --input LOG --output OUT.json --num-npus N --npu-frequency MHZ\n"
+    "                          [--compat [--time-unit ms|us]]\n"
+    "       vimana-et timeline --report REPORT.json --output OUT.json\n"
+    "\n"
+    "Turn a simulation into a Chrome/Perfetto trace-event timeline (open it in\n"
+    "ui.perfetto.dev or chrome://tracing).\n"
+    "\n"
+    "From a log, as chakra_timeline_visualizer does: the `issue,...` and `callback,...`\n"
+    "records that the simulator prints with \"trace-enabled\": 1 in the system JSON\n"
+    "(vimana on stderr; the reference ASTRA-sim in its log, after spdlog's prefix, which\n"
+    "is skipped). Each callback closes the issue of the same NPU and node id and\n"
+    "becomes one slice: pid = NPU, tid = the node's category, from its name as the\n"
+    "reference decides, else from its node->type: 1 local memory, 2 remote memory,\n"
+    "3 compute, 4 communication, 5 other (METADATA/INVALID nodes). Each process and\n"
+    "thread is named (\"NPU 0\", \"compute\", ...). ts and dur are microseconds, as\n"
+    "trace viewers read them, written as exact decimals: a tick is a cycle at MHz,\n"
+    "so at 1000 MHz a slice of 117780 cycles lasts 117.78 us (other frequencies\n"
+    "round to the nearest nanosecond); args.cycles holds the length in cycles.\n"
+    "\n"
+    "  --input LOG           simulator log, '-' for stdin (alias --input_filename)\n"
+    "  --output OUT.json     trace to write, '-' for stdout (alias --output_filename)\n"
+    "  --num-npus N          number of NPUs; records of NPU N or above are errors\n"
+    "                        (alias --num_npus)\n"
+    "  --npu-frequency MHZ   cycles per microsecond, an integer (alias --npu_frequency)\n"
+    "  --compat              write the reference's document instead, byte for byte\n"
+    "                        for every log it accepts: its ts and dur are in\n"
+    "                        milliseconds, which trace viewers show 1000x too short\n"
+    "  --time-unit ms|us     with --compat: ms (default, the reference's numbers) or\n"
+    "                        us, the same document with true times\n"
+    "  --log_filename FILE   accepted for compatibility and ignored: errors and\n"
+    "                        warnings go to stderr\n"
+    "\n"
+    "From a report written by `vimana --report FILE.json`: one process per NPU with a\n"
+    "\"run\" slice up to its finish and one slice per collective, named after its node,\n"
+    "with its type, bytes, algorithm and group as args; times are exact microseconds.\n"
+    "\n"
+    "  --report REPORT.json  the report to read\n"
+    "  --output OUT.json     trace to write, '-' for stdout\n";
 
 static int parse_unit(const char *text, timeline_form *form)
 {
@@ -173,10 +170,8 @@ static int parse_args(int argc, char **argv, timeline_args *a)
     memset(a, 0, sizeof *a);
     a->compat_form = TIMELINE_REFERENCE_MS;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv[i], "--help|-h")) {
-            usage(stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if (cli_flag(argv[i], "--compat")) {
             a->compat = true;
             continue;

@@ -112,14 +112,12 @@ static int read_node(host_parser *p, size_t index, host_node *node, node_fields 
     json_scan *s = &p->s;
     memset(f, 0, sizeof *f);
     memset(node, 0, sizeof *node);
-    if (js_expect(s, '{', "nodes[%zu]", index) != 0)
-        return -1;
-    node->off = s->pos;
     js_iter it;
     tl_span key;
     int r;
-    if (js_object_begin(s, &it) != 0)
+    if (js_enter(s, &it, '{', "nodes[%zu]", index) != 0)
         return -1;
+    node->off = s->pos - 1; /* the node's text, from its '{' */
     while ((r = js_object_next(s, &it, &key)) == 1) {
         const char *b = s->buf;
         int rc;
@@ -166,7 +164,7 @@ static int read_nodes(host_parser *p)
 {
     json_scan *s = &p->s;
     js_iter it;
-    if (js_expect(s, '[', "'nodes'") != 0 || js_array_begin(s, &it) != 0)
+    if (js_enter(s, &it, '[', "'nodes'") != 0)
         return -1;
     int more;
     while ((more = js_array_next(s, &it)) == 1) {
@@ -199,7 +197,7 @@ static int read_top_level(host_parser *p, bool *has_nodes, bool *has_schema)
     tl_span key;
     size_t cap = 0;
     int r;
-    if (js_expect(s, '{', "the top-level JSON value") != 0 || js_object_begin(s, &it) != 0)
+    if (js_enter(s, &it, '{', "the top-level JSON value") != 0)
         return -1;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         tl_span value;

@@ -15,20 +15,6 @@ void js_init(json_scan *s, const char *buf, size_t len, const char *path, tl_dia
     s->diag = d;
 }
 
-int js_expect(json_scan *s, char open, const char *what, ...)
-{
-    if (js_peek(s) == open)
-        return 0;
-    if (js_skip_value(s, NULL) != 0)
-        return -1;
-    char text[256];
-    va_list ap;
-    va_start(ap, what);
-    vsnprintf(text, sizeof text, what, ap);
-    va_end(ap);
-    return tl_fail(s->diag, "%s: %s is not %s", s->path, text, open == '[' ? "an array" : "an object");
-}
-
 int js_fail_at(json_scan *s, size_t at, const char *what)
 {
     size_t line, col;
@@ -276,6 +262,20 @@ int js_array_or_skip(json_scan *s, js_iter *it)
     if (js_peek(s) != '[')
         return js_skip_value(s, NULL);
     return js_array_begin(s, it) == 0 ? 1 : -1;
+}
+
+int js_enter(json_scan *s, js_iter *it, char open, const char *what, ...)
+{
+    if (js_peek(s) == open)
+        return open == '[' ? js_array_begin(s, it) : js_object_begin(s, it);
+    if (js_skip_value(s, NULL) != 0)
+        return -1;
+    char text[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(text, sizeof text, what, ap);
+    va_end(ap);
+    return tl_fail(s->diag, "%s: %s is not %s", s->path, text, open == '[' ? "an array" : "an object");
 }
 
 int js_array_next(json_scan *s, js_iter *it)

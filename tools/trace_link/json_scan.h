@@ -85,11 +85,12 @@ int js_array_or_skip(json_scan *s, js_iter *it);
 /* Only whitespace may follow the top-level value. */
 int js_finish(json_scan *s);
 
-/* Returns 0 when the next value opens with `open` ('[' or '{'). Otherwise
- * reads past it (so a syntax error inside is the one reported) and fails
- * with "PATH: WHAT is not an array" (or "an object"), WHAT formatted from
- * `what` and the arguments. */
-int js_expect(json_scan *s, char open, const char *what, ...) __attribute__((format(printf, 3, 4)));
+/* Begins the array or object that the schema requires next (`open` '['
+ * or '{'), as js_array_begin or js_object_begin does. When the next value
+ * is of another kind, reads past it (so a syntax error inside is the one
+ * reported) and fails with "PATH: WHAT is not an array" (or "an object"),
+ * WHAT formatted from `what` and the arguments. */
+int js_enter(json_scan *s, js_iter *it, char open, const char *what, ...) __attribute__((format(printf, 4, 5)));
 
 /* Slow path of js_span_equals: the content has escapes. */
 bool js_span_equals_escaped(const char *buf, tl_span span, const char *text);

@@ -132,13 +132,13 @@ static int read_args(json_scan *s, event_fields *e)
     return r;
 }
 
-static int read_event(json_scan *s, event_fields *e)
+static int read_event(json_scan *s, size_t index, event_fields *e)
 {
     memset(e, 0, sizeof *e);
     js_iter it;
     tl_span key;
     int r;
-    if (js_object_begin(s, &it) != 0)
+    if (js_enter(s, &it, '{', "traceEvents[%zu]", index) != 0)
         return -1;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         const char *b = s->buf;
@@ -435,7 +435,7 @@ static int read_events(kineto_parser *p)
 {
     json_scan *s = &p->s;
     js_iter it;
-    if (js_expect(s, '[', "'traceEvents'") != 0 || js_array_begin(s, &it) != 0)
+    if (js_enter(s, &it, '[', "'traceEvents'") != 0)
         return -1;
     int more;
     event_fields e;
@@ -443,8 +443,7 @@ static int read_events(kineto_parser *p)
         size_t index = p->k->n_events++;
         if (index >= UINT32_MAX)
             return tl_fail(p->d, "%s: more than 4294967294 events", p->k->path);
-        if (js_expect(s, '{', "traceEvents[%zu]", index) != 0 || read_event(s, &e) != 0 ||
-            classify(p, index, &e) != 0)
+        if (read_event(s, index, &e) != 0 || classify(p, index, &e) != 0)
             return -1;
     }
     return more;
@@ -478,7 +477,7 @@ static int read_top_level(kineto_parser *p)
     tl_span key;
     bool has_events = false;
     int r;
-    if (js_expect(s, '{', "the top-level JSON value") != 0 || js_object_begin(s, &it) != 0)
+    if (js_enter(s, &it, '{', "the top-level JSON value") != 0)
         return -1;
     while ((r = js_object_next(s, &it, &key)) == 1) {
         int rc;

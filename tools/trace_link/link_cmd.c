@@ -35,40 +35,37 @@ typedef struct link_args {
     enum tl_level level;
 } link_args;
 
-static void usage(FILE *out)
-{
-    fputs("Usage: vimana-et link --host-trace FILE --device-trace FILE --output FILE\n"
-          "                      [--rank R] [--exact-match] [--allow-unlinked] [--log-level LEVEL]\n"
-          "\n"
-          "Link a PyTorch host execution trace (JSON, or .gz) with the Kineto trace of the\n"
-          "same run into the ET+ JSON read by `vimana-et convert pytorch`, as\n"
-          "chakra_trace_link does: host ops gain the Kineto durations (inclusive_dur,\n"
-          "exclusive_dur), ts and inter_thread_dep, and each GPU kernel/memcpy follows the\n"
-          "host op that launched it. Ids are renumbered densely; the output is written like\n"
-          "Python's json.dump(indent=4), gzip-compressed when FILE ends in .gz.\n"
-          "\n"
-          "  --host-trace FILE     host ET (aliases --chakra-host-trace, --pytorch-et-file,\n"
-          "                        --et-file)\n"
-          "  --device-trace FILE   Kineto trace (aliases --chakra-device-trace,\n"
-          "                        --kineto-file, --kineto-trace-file)\n"
-          "  --output FILE         linked ET+ (alias --output-file)\n"
-          "  --rank R              rank of the traces; when given, checked against the\n"
-          "                        Kineto distributedInfo\n"
-          "  --exact-match         fail unless every host op with an rf_id (annotations\n"
-          "                        aside) has a Kineto CPU op with that record-function id\n"
-          "                        and the same name\n"
-          "  --allow-unlinked      write the output even when nothing can be linked (Kineto\n"
-          "                        without 'Record function id', traces of different runs,\n"
-          "                        the flat 1.0.1 host schema): the renumbered host trace,\n"
-          "                        byte for byte what chakra_trace_link writes\n"
-          "  --log-level LEVEL     DEBUG, INFO (summary line), WARNING (default) or ERROR\n"
-          "\n"
-          "Sync dependencies: Vimana does not run HTA's critical-path analysis. A host op\n"
-          "gets sync_dep = [GPU op node ids] only from this rule: the first CPU op after a\n"
-          "cuda/hip Device/Stream/Event-Synchronize call waits for the GPU op(s) that\n"
-          "finished while the call blocked, and only when that GPU op started earlier.\n",
-          out);
-}
+static const char usage[] =
+    "Usage: vimana-et link --host-trace FILE --device-trace FILE --output FILE\n"
+    "                      [--rank R] [--exact-match] [--allow-unlinked] [--log-level LEVEL]\n"
+    "\n"
+    "Link a PyTorch host execution trace (JSON, or .gz) with the Kineto trace of the\n"
+    "same run into the ET+ JSON read by `vimana-et convert pytorch`, as\n"
+    "chakra_trace_link does: host ops gain the Kineto durations (inclusive_dur,\n"
+    "exclusive_dur), ts and inter_thread_dep, and each GPU kernel/memcpy follows the\n"
+    "host op that launched it. Ids are renumbered densely; the output is written like\n"
+    "Python's json.dump(indent=4), gzip-compressed when FILE ends in .gz.\n"
+    "\n"
+    "  --host-trace FILE     host ET (aliases --chakra-host-trace, --pytorch-et-file,\n"
+    "                        --et-file)\n"
+    "  --device-trace FILE   Kineto trace (aliases --chakra-device-trace,\n"
+    "                        --kineto-file, --kineto-trace-file)\n"
+    "  --output FILE         linked ET+ (alias --output-file)\n"
+    "  --rank R              rank of the traces; when given, checked against the\n"
+    "                        Kineto distributedInfo\n"
+    "  --exact-match         fail unless every host op with an rf_id (annotations\n"
+    "                        aside) has a Kineto CPU op with that record-function id\n"
+    "                        and the same name\n"
+    "  --allow-unlinked      write the output even when nothing can be linked (Kineto\n"
+    "                        without 'Record function id', traces of different runs,\n"
+    "                        the flat 1.0.1 host schema): the renumbered host trace,\n"
+    "                        byte for byte what chakra_trace_link writes\n"
+    "  --log-level LEVEL     DEBUG, INFO (summary line), WARNING (default) or ERROR\n"
+    "\n"
+    "Sync dependencies: Vimana does not run HTA's critical-path analysis. A host op\n"
+    "gets sync_dep = [GPU op node ids] only from this rule: the first CPU op after a\n"
+    "cuda/hip Device/Stream/Event-Synchronize call waits for the GPU op(s) that\n"
+    "finished while the call blocked, and only when that GPU op started earlier.\n";
 
 static int parse_args(int argc, char **argv, link_args *a)
 {
@@ -86,10 +83,8 @@ static int parse_args(int argc, char **argv, link_args *a)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
-        if (cli_flag(argv[i], "--help|-h")) {
-            usage(stdout);
+        if (cli_help(argv[i], usage))
             return 1;
-        }
         if (cli_flag(argv[i], "--exact-match|--exact_match")) {
             a->options.exact_match = true;
             continue;
